@@ -1,0 +1,189 @@
+"""Events the proxy hands to an engine Session.
+
+Each event is a frozen value built by the proxy's version codec from a decoded
+packet (or from the tick). The engine never sees bytes, sockets or versions.
+"""
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class ChatTyped:
+    """The player typed a chat line (or a /command the proxy owns)."""
+
+    text: str
+
+
+@attrs.frozen
+class ClientSettings:
+    """The client settings packet: the player's locale, e.g. ``en_us``."""
+
+    locale: str
+
+
+@attrs.frozen
+class JoinedGame:
+    """Login finished and the play state began."""
+
+    entity_id: int
+    game_mode: int
+    dimension: str
+
+
+@attrs.frozen
+class Respawned:
+    game_mode: int
+    dimension: str
+
+
+@attrs.frozen
+class PositionSet:
+    """Absolute position of the player.
+
+    ``from_server`` distinguishes the server's position packets (teleports,
+    corrections) from the client's own movement.
+    """
+
+    x: float
+    y: float
+    z: float
+    yaw: float
+    pitch: float
+    from_server: bool
+    on_ground: bool = False
+
+
+@attrs.frozen
+class LookSet:
+    yaw: float
+    pitch: float
+    on_ground: bool
+
+
+@attrs.frozen
+class HealthChanged:
+    health: float
+    food: int
+    saturation: float
+
+
+@attrs.frozen
+class ExperienceChanged:
+    bar: float
+    level: int
+    total: int
+
+
+@attrs.frozen
+class GameModeChanged:
+    game_mode: int
+
+
+@attrs.frozen
+class PlayerListed:
+    """A player joined the tab list (``player_info`` add)."""
+
+    uuid: str
+    name: str
+
+
+@attrs.frozen
+class PlayerUnlisted:
+    uuid: str
+
+
+@attrs.frozen
+class EntitySpawned:
+    entity_id: int
+    kind: str
+    x: float
+    y: float
+    z: float
+    uuid: str | None = None
+
+
+@attrs.frozen
+class EntityMoved:
+    """Absolute entity position (relative moves are resolved by the codec's caller)."""
+
+    entity_id: int
+    x: float
+    y: float
+    z: float
+
+
+@attrs.frozen
+class EntityMovedBy:
+    entity_id: int
+    dx: float
+    dy: float
+    dz: float
+
+
+@attrs.frozen
+class EntitiesRemoved:
+    entity_ids: tuple[int, ...]
+
+
+@attrs.frozen
+class HeldSlotChanged:
+    slot: int
+
+
+@attrs.frozen
+class SlotItem:
+    """One inventory slot: a registry item name and a count."""
+
+    item: str
+    count: int
+
+
+@attrs.frozen
+class InventoryReplaced:
+    """Window 0 contents (player inventory), slot index → item or None."""
+
+    slots: tuple[SlotItem | None, ...]
+
+
+@attrs.frozen
+class InventorySlotSet:
+    slot: int
+    item: SlotItem | None
+
+
+@attrs.frozen
+class ServerChatSeen:
+    """A chat or system message the server showed the player, as plain text."""
+
+    text: str
+    sender: str | None = None
+
+
+@attrs.frozen
+class Disconnected:
+    reason: str
+
+
+Event = (
+    ChatTyped
+    | ClientSettings
+    | JoinedGame
+    | Respawned
+    | PositionSet
+    | LookSet
+    | HealthChanged
+    | ExperienceChanged
+    | GameModeChanged
+    | PlayerListed
+    | PlayerUnlisted
+    | EntitySpawned
+    | EntityMoved
+    | EntityMovedBy
+    | EntitiesRemoved
+    | HeldSlotChanged
+    | InventoryReplaced
+    | InventorySlotSet
+    | ServerChatSeen
+    | Disconnected
+)

@@ -1,0 +1,115 @@
+"""The per-player world model, fed by events decoded from packets.
+
+How this works: ``apply(event)`` folds one event into mutable state; ``snapshot()``
+returns a frozen ``WorldSnapshot`` for readers. Everything that changes the model
+goes through ``apply`` so the order of packets is the only source of truth.
+"""
+from __future__ import annotations
+
+from engine import events as ev
+from engine.events import SlotItem
+from engine.world.snapshot import EntityView, PlayerState, Vec3, WorldSnapshot
+
+INVENTORY_SLOTS = 46
+
+
+class WorldModel:
+    def __init__(self, player_name: str) -> None:
+        self.player_name = player_name
+        self.locale: str | None = None
+        self.entity_id: int | None = None
+        self.position: Vec3 | None = None
+        self.yaw = 0.0
+        self.pitch = 0.0
+        self.on_ground = False
+        self.health: float | None = None
+        self.food: int | None = None
+        self.saturation: float | None = None
+        self.xp_level: int | None = None
+        self.xp_bar: float | None = None
+        self.game_mode: int | None = None
+        self.dimension: str | None = None
+        self.held_slot = 0
+        self.inventory: list[SlotItem | None] = [None] * INVENTORY_SLOTS
+        self.players: dict[str, str] = {}
+        self.entities: dict[int, EntityView] = {}
+
+    def apply(self, event: ev.Event) -> None:
+        match event:
+            case ev.ClientSettings(locale=locale):
+                self.locale = locale
+            case ev.JoinedGame(entity_id=eid, game_mode=mode, dimension=dim):
+                self.entity_id = eid
+                self.game_mode = mode
+                self.dimension = dim
+            case ev.Respawned(game_mode=mode, dimension=dim):
+                if dim != self.dimension:
+                    self.entities.clear()
+                self.game_mode = mode
+                self.dimension = dim
+            case ev.PositionSet():
+                self.position = Vec3(event.x, event.y, event.z)
+                self.yaw, self.pitch = event.yaw, event.pitch
+                self.on_ground = event.on_ground
+            case ev.LookSet(yaw=yaw, pitch=pitch, on_ground=on_ground):
+                self.yaw, self.pitch, self.on_ground = yaw, pitch, on_ground
+            case ev.HealthChanged(health=health, food=food, saturation=sat):
+                self.health, self.food, self.saturation = health, food, sat
+            case ev.ExperienceChanged(bar=bar, level=level):
+                self.xp_bar, self.xp_level = bar, level
+            case ev.GameModeChanged(game_mode=mode):
+                self.game_mode = mode
+            case ev.PlayerListed(uuid=uuid, name=name):
+                self.players[uuid] = name
+            case ev.PlayerUnlisted(uuid=uuid):
+                self.players.pop(uuid, None)
+            case ev.EntitySpawned(entity_id=eid, kind=kind, uuid=uuid):
+                name = self.players.get(uuid) if uuid else None
+                self.entities[eid] = EntityView(eid, kind, Vec3(event.x, event.y, event.z), uuid, name)
+            case ev.EntityMoved(entity_id=eid):
+                old = self.entities.get(eid)
+                if old is not None:
+                    self.entities[eid] = EntityView(old.entity_id, old.kind, Vec3(event.x, event.y, event.z), old.uuid, old.name)
+            case ev.EntityMovedBy(entity_id=eid, dx=dx, dy=dy, dz=dz):
+                old = self.entities.get(eid)
+                if old is not None:
+                    p = old.position
+                    self.entities[eid] = EntityView(old.entity_id, old.kind, Vec3(p.x + dx, p.y + dy, p.z + dz), old.uuid, old.name)
+            case ev.EntitiesRemoved(entity_ids=ids):
+                for eid in ids:
+                    self.entities.pop(eid, None)
+            case ev.HeldSlotChanged(slot=slot):
+                if 0 <= slot <= 8:
+                    self.held_slot = slot
+            case ev.InventoryReplaced(slots=slots):
+                items = list(slots[:INVENTORY_SLOTS])
+                self.inventory = items + [None] * (INVENTORY_SLOTS - len(items))
+            case ev.InventorySlotSet(slot=slot, item=item):
+                if 0 <= slot < INVENTORY_SLOTS:
+                    self.inventory[slot] = item
+            case _:
+                pass
+
+    def snapshot(self) -> WorldSnapshot:
+        player = PlayerState(
+            position=self.position,
+            yaw=self.yaw,
+            pitch=self.pitch,
+            on_ground=self.on_ground,
+            health=self.health,
+            food=self.food,
+            saturation=self.saturation,
+            xp_level=self.xp_level,
+            xp_bar=self.xp_bar,
+            game_mode=self.game_mode,
+            dimension=self.dimension,
+            held_slot=self.held_slot,
+            inventory=tuple(self.inventory),
+        )
+        return WorldSnapshot(
+            player_name=self.player_name,
+            locale=self.locale,
+            player=player,
+            online_players=tuple(sorted(self.players.values())),
+            entities=tuple(self.entities.values()),
+        )
