@@ -64,8 +64,8 @@ class WorldModel:
             case ev.PlayerUnlisted(uuid=uuid):
                 self.players.pop(uuid, None)
             case ev.EntitySpawned(entity_id=eid, kind=kind, uuid=uuid):
-                name = self.players.get(uuid) if uuid else None
-                self.entities[eid] = EntityView(eid, kind, Vec3(event.x, event.y, event.z), uuid, name)
+                listed: str | None = self.players.get(uuid) if uuid else None
+                self.entities[eid] = EntityView(eid, kind, Vec3(event.x, event.y, event.z), uuid, listed)
             case ev.EntityMoved(entity_id=eid):
                 old = self.entities.get(eid)
                 if old is not None:

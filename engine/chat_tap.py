@@ -1,0 +1,33 @@
+"""Classify a chat line the player typed: proxy command, assistant request, or neither.
+
+Only the exact prefixes count; anything else is ordinary chat and must reach the
+server byte-identical (invariant 1), so this function errs toward PASS.
+"""
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+
+class ChatKind(enum.Enum):
+    COMMAND = "command"
+    ASSISTANT = "assistant"
+    PASS = "pass"
+
+
+@attrs.frozen
+class TappedChat:
+    kind: ChatKind
+    body: str  # command line without the prefix, or the request text
+
+
+def classify(text: str, command_prefix: str = "!", address_prefix: str = "@ai ") -> TappedChat:
+    if command_prefix and text.startswith(command_prefix) and len(text) > len(command_prefix):
+        body = text[len(command_prefix):]
+        if body[:1].isalpha() or body[:1] == "?":
+            return TappedChat(ChatKind.COMMAND, body.strip())
+    if address_prefix and text.lower().startswith(address_prefix.lower()):
+        body = text[len(address_prefix):].strip()
+        return TappedChat(ChatKind.ASSISTANT, body)
+    return TappedChat(ChatKind.PASS, text)
