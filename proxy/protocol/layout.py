@@ -1,0 +1,435 @@
+"""Compile minecraft-data (protodef) packet layouts into decode and encode functions.
+
+How this works: a layout is JSON such as ``["container", [{"name": "x", "type":
+"f64"}, ...]]``. ``LayoutCompiler.compile`` walks it once and returns a ``Codec``
+holding two closures; decoding a packet is then a chain of direct calls over one
+buffer with a moving offset. Containers decode to dicts; ``switch`` looks up its
+``compareTo`` path in the stack of enclosing containers (``..`` climbs one level),
+as protodef defines it. A type we do not implement raises ``LayoutError`` at
+compile time, so a version whose layout we cannot read is known at start-up,
+never mid-game.
+"""
+from __future__ import annotations
+
+import uuid as uuid_mod
+from typing import Any, Callable
+
+import attrs
+
+from proxy.protocol import nbt
+from proxy.protocol.errors import LayoutError, PeerError
+from proxy.protocol.wire import FIXED, pack_varint, pack_varlong, read_varint, read_varlong
+
+Buffer = bytes | bytearray | memoryview
+Stack = list[dict[str, Any]]
+Decoder = Callable[[Buffer, int, Stack], tuple[Any, int]]
+Encoder = Callable[[Any, bytearray, Stack], None]
+
+MAX_ARRAY = 1 << 20
+MAX_BUFFER = 1 << 21
+
+
+@attrs.frozen
+class Codec:
+    decode: Decoder
+    encode: Encoder
+
+
+def _resolve(path: str, stack: Stack) -> Any:
+    level = len(stack) - 1
+    node: Any = None
+    parts = path.split("/")
+    i = 0
+    while i < len(parts) and parts[i] == "..":
+        level -= 1
+        i += 1
+    if level < 0:
+        raise LayoutError(f"compareTo {path!r} climbs above the packet")
+    node = stack[level]
+    for part in parts[i:]:
+        if not isinstance(node, dict) or part not in node:
+            raise PeerError(f"switch field {path!r} not present")
+        node = node[part]
+    return node
+
+
+def _key(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+class LayoutCompiler:
+    """Compiles layouts of one protocol version (its named types are given)."""
+
+    def __init__(self, named_types: dict[str, Any], natives: set[str] | None = None) -> None:
+        self.named = named_types
+        self.natives = natives or set()
+        self._cache: dict[str, Codec] = {}
+
+    def compile(self, layout: Any) -> Codec:
+        if isinstance(layout, str):
+            if layout in self._cache:
+                return self._cache[layout]
+            codec = self._compile_named(layout)
+            self._cache[layout] = codec
+            return codec
+        if isinstance(layout, list) and len(layout) == 2:
+            kind, args = layout
+            builder = getattr(self, "_c_" + str(kind), None)
+            if builder is not None:
+                result: Codec = builder(args)
+                return result
+            if isinstance(kind, str) and kind in self.named:
+                raise LayoutError(f"parametrized type {kind!r} is not supported")
+            raise LayoutError(f"unsupported layout type {kind!r}")
+        raise LayoutError(f"unsupported layout {layout!r}")
+
+    def compile_prefix(self, layout: Any) -> Codec:
+        """Compile a packet container up to its first field we cannot read.
+
+        Decoding then yields the leading fields and ignores the tail, which is
+        enough for packets whose useful fields come first (entity spawns before
+        their metadata). Such a codec is for reading only: the proxy forwards the
+        original bytes of these packets, never a re-encoding.
+        """
+        try:
+            return self.compile(layout)
+        except LayoutError:
+            if not (isinstance(layout, list) and layout and layout[0] == "container"):
+                raise
+        fields: list[dict[str, Any]] = []
+        for field in layout[1]:
+            try:
+                self.compile(field["type"])
+            except LayoutError:
+                break
+            fields.append(field)
+        if not fields:
+            raise LayoutError("no leading field can be decoded")
+        prefix = self._c_container(fields)
+
+        def refuse(value: Any, out: bytearray, stack: Stack) -> None:
+            raise LayoutError("a prefix layout cannot encode")
+
+        return Codec(prefix.decode, refuse)
+
+    # -- named and primitive types -------------------------------------------------
+    def _compile_named(self, name: str) -> Codec:
+        fixed = FIXED.get(name)
+        if fixed is not None:
+            size = fixed.size
+            unpack_from = fixed.unpack_from
+            pack = fixed.pack
+
+            def dec_fixed(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+                if pos + size > len(data):
+                    raise PeerError(f"truncated {name}")
+                return unpack_from(data, pos)[0], pos + size
+
+            def enc_fixed(value: Any, out: bytearray, stack: Stack) -> None:
+                out += pack(value)
+
+            return Codec(dec_fixed, enc_fixed)
+        simple = _SIMPLE.get(name)
+        if simple is not None:
+            return simple
+        if name in self.named:
+            return self.compile(self.named[name])
+        raise LayoutError(f"unknown type {name!r}")
+
+    # -- composite types ---------------------------------------------------------
+    def _c_container(self, fields: list[dict[str, Any]]) -> Codec:
+        compiled: list[tuple[str | None, Decoder, Encoder]] = []
+        for field in fields:
+            codec = self.compile(field["type"])
+            name = None if field.get("anon") else field["name"]
+            compiled.append((name, codec.decode, codec.encode))
+
+        def dec_container(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+            result: dict[str, Any] = {}
+            stack.append(result)
+            try:
+                for name, dec, _ in compiled:
+                    value, pos = dec(data, pos, stack)
+                    if name is None:
+                        if isinstance(value, dict):
+                            result.update(value)
+                    else:
+                        result[name] = value
+            finally:
+                stack.pop()
+            return result, pos
+
+        def enc_container(value: Any, out: bytearray, stack: Stack) -> None:
+            stack.append(value)
+            try:
+                for name, _, enc in compiled:
+                    enc(value if name is None else value.get(name), out, stack)
+            finally:
+                stack.pop()
+
+        return Codec(dec_container, enc_container)
+
+    def _c_switch(self, args: dict[str, Any]) -> Codec:
+        path = args["compareTo"]
+        fields = {str(k): self.compile(v) for k, v in args.get("fields", {}).items()}
+        default = self.compile(args["default"]) if "default" in args else _VOID
+
+        def pick(stack: Stack) -> Codec:
+            return fields.get(_key(_resolve(path, stack)), default)
+
+        def dec_switch(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+            return pick(stack).decode(data, pos, stack)
+
+        def enc_switch(value: Any, out: bytearray, stack: Stack) -> None:
+            pick(stack).encode(value, out, stack)
+
+        return Codec(dec_switch, enc_switch)
+
+    def _c_option(self, inner_layout: Any) -> Codec:
+        inner = self.compile(inner_layout)
+
+        def dec_option(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+            if pos >= len(data):
+                raise PeerError("truncated option")
+            if data[pos]:
+                return inner.decode(data, pos + 1, stack)
+            return None, pos + 1
+
+        def enc_option(value: Any, out: bytearray, stack: Stack) -> None:
+            if value is None:
+                out.append(0)
+            else:
+                out.append(1)
+                inner.encode(value, out, stack)
+
+        return Codec(dec_option, enc_option)
+
+    def _count(self, args: dict[str, Any]) -> tuple[Callable[[Buffer, int, Stack], tuple[int, int]], Callable[[int, bytearray, Stack], None]]:
+        if "countType" in args:
+            counter = self.compile(args["countType"])
+
+            def read_count(data: Buffer, pos: int, stack: Stack) -> tuple[int, int]:
+                n, pos = counter.decode(data, pos, stack)
+                return int(n), pos
+
+            def write_count(n: int, out: bytearray, stack: Stack) -> None:
+                counter.encode(n, out, stack)
+
+            return read_count, write_count
+        count = args.get("count")
+        if isinstance(count, int):
+            fixed_n = count
+            return (lambda data, pos, stack: (fixed_n, pos)), (lambda n, out, stack: None)
+        if isinstance(count, str):
+            ref = count
+
+            def read_ref(data: Buffer, pos: int, stack: Stack) -> tuple[int, int]:
+                return int(_resolve(ref, stack)), pos
+
+            return read_ref, (lambda n, out, stack: None)
+        raise LayoutError(f"array without a count: {args!r}")
+
+    def _c_array(self, args: dict[str, Any]) -> Codec:
+        read_count, write_count = self._count(args)
+        inner = self.compile(args["type"])
+        dec_inner, enc_inner = inner.decode, inner.encode
+
+        def dec_array(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+            n, pos = read_count(data, pos, stack)
+            if n < 0 or n > MAX_ARRAY:
+                raise PeerError(f"array length {n} out of range")
+            items = []
+            for _ in range(n):
+                item, pos = dec_inner(data, pos, stack)
+                items.append(item)
+            return items, pos
+
+        def enc_array(value: Any, out: bytearray, stack: Stack) -> None:
+            write_count(len(value), out, stack)
+            for item in value:
+                enc_inner(item, out, stack)
+
+        return Codec(dec_array, enc_array)
+
+    def _c_pstring(self, args: dict[str, Any]) -> Codec:
+        read_count, write_count = self._count(args)
+
+        def dec_pstring(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+            n, pos = read_count(data, pos, stack)
+            if n < 0 or n > MAX_BUFFER or pos + n > len(data):
+                raise PeerError(f"string length {n} out of range")
+            try:
+                return bytes(data[pos:pos + n]).decode("utf-8"), pos + n
+            except UnicodeDecodeError as exc:
+                raise PeerError(f"invalid UTF-8 in string: {exc.reason}") from None
+
+        def enc_pstring(value: Any, out: bytearray, stack: Stack) -> None:
+            raw = value.encode("utf-8")
+            write_count(len(raw), out, stack)
+            out += raw
+
+        return Codec(dec_pstring, enc_pstring)
+
+    def _c_buffer(self, args: dict[str, Any]) -> Codec:
+        read_count, write_count = self._count(args)
+
+        def dec_buffer(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+            n, pos = read_count(data, pos, stack)
+            if n < 0 or n > MAX_BUFFER or pos + n > len(data):
+                raise PeerError(f"buffer length {n} out of range")
+            return bytes(data[pos:pos + n]), pos + n
+
+        def enc_buffer(value: Any, out: bytearray, stack: Stack) -> None:
+            write_count(len(value), out, stack)
+            out += value
+
+        return Codec(dec_buffer, enc_buffer)
+
+    def _c_mapper(self, args: dict[str, Any]) -> Codec:
+        inner = self.compile(args["type"])
+        forward = {str(k): v for k, v in args["mappings"].items()}
+        backward: dict[str, int] = {}
+        for k, v in args["mappings"].items():
+            backward[v] = int(k, 0) if isinstance(k, str) else int(k)
+
+        def dec_mapper(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+            raw, pos = inner.decode(data, pos, stack)
+            return forward.get(str(raw), raw), pos
+
+        def enc_mapper(value: Any, out: bytearray, stack: Stack) -> None:
+            inner.encode(backward[value] if isinstance(value, str) else value, out, stack)
+
+        return Codec(dec_mapper, enc_mapper)
+
+    def _c_bitflags(self, args: dict[str, Any]) -> Codec:
+        inner = self.compile(args["type"])
+        flags = args["flags"]
+        names: list[tuple[str, int]] = []
+        if isinstance(flags, list):
+            names = [(name, 1 << i) for i, name in enumerate(flags)]
+        else:
+            names = [(name, int(bit)) for name, bit in flags.items()]
+
+        def dec_bitflags(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+            raw, pos = inner.decode(data, pos, stack)
+            result: dict[str, Any] = {name: bool(raw & bit) for name, bit in names}
+            result["_value"] = raw
+            return result, pos
+
+        def enc_bitflags(value: Any, out: bytearray, stack: Stack) -> None:
+            raw = value.get("_value", 0)
+            for name, bit in names:
+                if value.get(name):
+                    raw |= bit
+            inner.encode(raw, out, stack)
+
+        return Codec(dec_bitflags, enc_bitflags)
+
+    def _c_bitfield(self, fields: list[dict[str, Any]]) -> Codec:
+        total = sum(int(f["size"]) for f in fields)
+        if total % 8:
+            raise LayoutError("bitfield not byte-aligned")
+        nbytes = total // 8
+
+        def dec_bitfield(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+            if pos + nbytes > len(data):
+                raise PeerError("truncated bitfield")
+            raw = int.from_bytes(data[pos:pos + nbytes], "big")
+            shift = total
+            result: dict[str, Any] = {}
+            for f in fields:
+                size = int(f["size"])
+                shift -= size
+                value = (raw >> shift) & ((1 << size) - 1)
+                if f.get("signed") and value >= 1 << (size - 1):
+                    value -= 1 << size
+                result[f["name"]] = value
+            return result, pos + nbytes
+
+        def enc_bitfield(value: Any, out: bytearray, stack: Stack) -> None:
+            raw = 0
+            for f in fields:
+                size = int(f["size"])
+                raw = (raw << size) | (int(value[f["name"]]) & ((1 << size) - 1))
+            out += raw.to_bytes(nbytes, "big")
+
+        return Codec(dec_bitfield, enc_bitfield)
+
+
+def _dec_varint(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+    return read_varint(data, pos)
+
+
+def _enc_varint(value: Any, out: bytearray, stack: Stack) -> None:
+    out += pack_varint(value)
+
+
+def _dec_varlong(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+    return read_varlong(data, pos)
+
+
+def _enc_varlong(value: Any, out: bytearray, stack: Stack) -> None:
+    out += pack_varlong(value)
+
+
+def _dec_bool(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+    if pos >= len(data):
+        raise PeerError("truncated bool")
+    return data[pos] != 0, pos + 1
+
+
+def _enc_bool(value: Any, out: bytearray, stack: Stack) -> None:
+    out.append(1 if value else 0)
+
+
+def _dec_uuid(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+    if pos + 16 > len(data):
+        raise PeerError("truncated UUID")
+    return str(uuid_mod.UUID(bytes=bytes(data[pos:pos + 16]))), pos + 16
+
+
+def _enc_uuid(value: Any, out: bytearray, stack: Stack) -> None:
+    out += uuid_mod.UUID(str(value)).bytes
+
+
+def _dec_void(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+    return None, pos
+
+
+def _enc_void(value: Any, out: bytearray, stack: Stack) -> None:
+    return None
+
+
+def _dec_rest(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+    return bytes(data[pos:]), len(data)
+
+
+def _enc_rest(value: Any, out: bytearray, stack: Stack) -> None:
+    out += value
+
+
+def _nbt_codec(named: bool, optional: bool) -> Codec:
+    def dec_nbt(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+        return nbt.read_nbt(data, pos, named_root=named)
+
+    def enc_nbt(value: Any, out: bytearray, stack: Stack) -> None:
+        out += nbt.write_nbt(value, named_root=named)
+
+    return Codec(dec_nbt, enc_nbt)
+
+
+_VOID = Codec(_dec_void, _enc_void)
+_SIMPLE: dict[str, Codec] = {
+    "varint": Codec(_dec_varint, _enc_varint),
+    "varlong": Codec(_dec_varlong, _enc_varlong),
+    "bool": Codec(_dec_bool, _enc_bool),
+    "UUID": Codec(_dec_uuid, _enc_uuid),
+    "void": _VOID,
+    "restBuffer": Codec(_dec_rest, _enc_rest),
+    "nbt": _nbt_codec(named=True, optional=False),
+    "optionalNbt": _nbt_codec(named=True, optional=True),
+    "anonymousNbt": _nbt_codec(named=False, optional=False),
+    "anonOptionalNbt": _nbt_codec(named=False, optional=True),
+}

@@ -1,0 +1,90 @@
+"""Per-version packet tables, loaded from the generated ``proxy/data/protocol.json``.
+
+Nothing here knows what a packet means: it maps (state, direction, name) to ids
+and compiled layouts for one protocol version. Layouts compile on first use and
+are cached; one that cannot compile is reported once and treated as absent.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from proxy.protocol.errors import LayoutError
+from proxy.protocol.layout import Codec, LayoutCompiler
+
+STATES = ("handshaking", "status", "login", "configuration", "play")
+TO_CLIENT = "toClient"
+TO_SERVER = "toServer"
+
+
+@cache
+def _document() -> dict[str, Any]:
+    text = resources.files("proxy").joinpath("data/protocol.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+class ProtocolTable:
+    def __init__(self, version: str, entry: dict[str, Any], pools: dict[str, Any]) -> None:
+        self.version = version
+        self.protocol: int = entry["protocol"]
+        self._ids: dict[str, dict[str, dict[str, int]]] = entry["ids"]
+        self._names: dict[tuple[str, str], dict[int, str]] = {
+            (state, direction): {pid: name for name, pid in mapping.items()}
+            for state, by_dir in self._ids.items()
+            for direction, mapping in by_dir.items()
+        }
+        self._layouts: dict[str, dict[str, dict[str, str]]] = entry["layouts"]
+        self._pools = pools
+        named = {name: pools["types"][key] for name, key in entry["types"].items()}
+        self._compiler = LayoutCompiler(named, set(entry["natives"]))
+        self._codecs: dict[tuple[str, str, str], Codec | None] = {}
+        self.layout_errors: dict[tuple[str, str, str], str] = {}
+        self.items: dict[int, str] = {int(k): v for k, v in pools["items"][entry["items"]].items()}
+        self.entities: dict[int, tuple[str, str]] = {
+            int(k): (v[0], v[1]) for k, v in pools["entities"][entry["entities"]].items()
+        }
+
+    @property
+    def has_configuration(self) -> bool:
+        return "configuration" in self._ids
+
+    def packet_id(self, state: str, direction: str, name: str) -> int | None:
+        return self._ids.get(state, {}).get(direction, {}).get(name)
+
+    def packet_name(self, state: str, direction: str, packet_id: int) -> str | None:
+        return self._names.get((state, direction), {}).get(packet_id)
+
+    def ids(self, state: str, direction: str) -> dict[str, int]:
+        return dict(self._ids.get(state, {}).get(direction, {}))
+
+    def codec(self, state: str, direction: str, name: str) -> Codec | None:
+        key = (state, direction, name)
+        if key in self._codecs:
+            return self._codecs[key]
+        layout_key = self._layouts.get(state, {}).get(direction, {}).get(name)
+        codec: Codec | None = None
+        if layout_key is not None:
+            try:
+                codec = self._compiler.compile_prefix(self._pools["layouts"][layout_key])
+            except LayoutError as exc:
+                self.layout_errors[key] = str(exc)
+        self._codecs[key] = codec
+        return codec
+
+
+@cache
+def table_for_version(version: str) -> ProtocolTable:
+    doc = _document()
+    return ProtocolTable(version, doc["versions"][version], doc["pools"])
+
+
+def known_versions() -> list[tuple[str, int]]:
+    doc = _document()
+    return [(name, entry["protocol"]) for name, entry in doc["versions"].items()]
+
+
+def minecraft_data_version() -> str:
+    return str(_document()["minecraft_data"])

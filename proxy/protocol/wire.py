@@ -1,0 +1,108 @@
+"""Primitive wire types: VarInt/VarLong and fixed-width numbers.
+
+Decoders take ``(data, pos)`` and return ``(value, new_pos)`` so a packet is
+parsed in one pass over one buffer without re-slicing.
+"""
+from __future__ import annotations
+
+import struct
+
+from proxy.protocol.errors import PeerError
+
+MAX_VARINT_BYTES = 5
+MAX_VARLONG_BYTES = 10
+
+
+def read_varint(data: bytes | bytearray | memoryview, pos: int) -> tuple[int, int]:
+    result = 0
+    shift = 0
+    end = len(data)
+    for _ in range(MAX_VARINT_BYTES):
+        if pos >= end:
+            raise PeerError("truncated varint")
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            if result >= 1 << 31:
+                result -= 1 << 32
+            return result, pos
+        shift += 7
+    raise PeerError("varint longer than 5 bytes")
+
+
+def read_varlong(data: bytes | bytearray | memoryview, pos: int) -> tuple[int, int]:
+    result = 0
+    shift = 0
+    end = len(data)
+    for _ in range(MAX_VARLONG_BYTES):
+        if pos >= end:
+            raise PeerError("truncated varlong")
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            if result >= 1 << 63:
+                result -= 1 << 64
+            return result, pos
+        shift += 7
+    raise PeerError("varlong longer than 10 bytes")
+
+
+def pack_varint(value: int) -> bytes:
+    value &= 0xFFFFFFFF
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def pack_varlong(value: int) -> bytes:
+    value &= 0xFFFFFFFFFFFFFFFF
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+# Fixed-width numbers, big-endian, as the protocol sends them.
+FIXED: dict[str, struct.Struct] = {
+    "i8": struct.Struct(">b"),
+    "u8": struct.Struct(">B"),
+    "i16": struct.Struct(">h"),
+    "u16": struct.Struct(">H"),
+    "i32": struct.Struct(">i"),
+    "u32": struct.Struct(">I"),
+    "i64": struct.Struct(">q"),
+    "u64": struct.Struct(">Q"),
+    "f32": struct.Struct(">f"),
+    "f64": struct.Struct(">d"),
+}
+
+
+def read_string(data: bytes | bytearray | memoryview, pos: int, limit: int = 262144) -> tuple[str, int]:
+    length, pos = read_varint(data, pos)
+    if length < 0 or length > limit:
+        raise PeerError(f"string length {length} out of range")
+    end = pos + length
+    if end > len(data):
+        raise PeerError("truncated string")
+    try:
+        return bytes(data[pos:end]).decode("utf-8"), end
+    except UnicodeDecodeError as exc:
+        raise PeerError(f"invalid UTF-8 in string: {exc.reason}") from None
+
+
+def pack_string(value: str) -> bytes:
+    raw = value.encode("utf-8")
+    return pack_varint(len(raw)) + raw

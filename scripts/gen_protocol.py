@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Generate proxy/data/protocol.json from the pinned minecraft-data npm package.
+
+The output holds, per supported version: the protocol number, packet ids for every
+state and direction, the protodef layouts of the packets the proxy decodes or
+encodes (plus the named types they use), and the item and entity registries.
+Identical layouts and registries are stored once in pools and referenced by key,
+so dozens of versions stay small.
+
+Re-run after bumping minecraft-data in peers/package.json:
+    scripts/install-peers.sh && .venv/bin/python scripts/gen_protocol.py
+tests/proxy/test_protocol_data.py fails when the committed file is stale.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "proxy" / "data" / "protocol.json"
+
+# Every version we carry data for. Which of them the proxy accepts, and how each
+# was verified, lives in proxy/versions.py.
+VERSIONS = [
+    "1.8.8", "1.9.4", "1.10.2", "1.11.2", "1.12.2", "1.13.2", "1.14.4", "1.15.2",
+    "1.16.5", "1.17.1", "1.18.2", "1.19", "1.19.2", "1.19.3", "1.19.4", "1.20.2",
+    "1.20.4", "1.20.6", "1.21.1", "1.21.3", "1.21.4", "26.1",
+]
+
+# Packets whose layouts we ship: (state, direction, name). Names that a version
+# does not have are skipped for that version.
+LAYOUTS = {
+    ("handshaking", "toServer"): ["set_protocol"],
+    ("login", "toServer"): ["login_start", "encryption_begin", "login_acknowledged"],
+    ("login", "toClient"): ["disconnect", "encryption_begin", "success", "compress"],
+    ("configuration", "toClient"): ["disconnect", "finish_configuration"],
+    ("configuration", "toServer"): ["finish_configuration"],
+    ("play", "toServer"): [
+        "chat", "chat_message", "chat_command", "chat_command_signed", "settings",
+        "position", "position_look", "look", "flying", "held_item_slot",
+        "teleport_confirm", "entity_action", "client_command", "keep_alive",
+    ],
+    ("play", "toClient"): [
+        "login", "respawn", "position", "update_health", "experience",
+        "game_state_change", "player_info", "player_remove", "named_entity_spawn",
+        "spawn_entity", "spawn_entity_living", "entity_teleport", "rel_entity_move",
+        "entity_move_look", "entity_destroy", "window_items", "set_slot",
+        "held_item_slot", "kick_disconnect", "chat", "system_chat", "player_chat",
+        "declare_commands", "start_configuration", "keep_alive", "sync_entity_position",
+    ],
+}
+
+HOSTILE_TYPES = {"hostile"}
+
+
+def data_root(arg: str | None) -> Path:
+    candidates = [Path(arg)] if arg else []
+    candidates.append(ROOT / ".peers" / "node_modules" / "minecraft-data")
+    for c in candidates:
+        if (c / "minecraft-data" / "data" / "dataPaths.json").exists():
+            return c
+    sys.exit("minecraft-data not found: run scripts/install-peers.sh first (or pass --minecraft-data)")
+
+
+def pool_key(obj: Any) -> str:
+    return hashlib.sha1(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def referenced_types(layout: Any, known: dict[str, Any], out: dict[str, Any]) -> None:
+    """Collect the named (non-native) types a layout uses, transitively."""
+    if isinstance(layout, str):
+        if layout in known and known[layout] != "native" and layout not in out:
+            out[layout] = known[layout]
+            referenced_types(known[layout], known, out)
+    elif isinstance(layout, list):
+        for item in layout:
+            referenced_types(item, known, out)
+    elif isinstance(layout, dict):
+        for value in layout.values():
+            referenced_types(value, known, out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minecraft-data", help="path of the minecraft-data npm package")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the committed file is stale")
+    args = parser.parse_args()
+    root = data_root(args.minecraft_data)
+    data = root / "minecraft-data" / "data"
+    paths = json.loads((data / "dataPaths.json").read_text())["pc"]
+    proto_versions = {e["minecraftVersion"]: e for e in json.loads((data / "pc/common/protocolVersions.json").read_text())}
+    package_version = json.loads((root / "package.json").read_text())["version"]
+
+    pools: dict[str, dict[str, Any]] = {"layouts": {}, "types": {}, "items": {}, "entities": {}}
+    versions: dict[str, Any] = {}
+    for version in VERSIONS:
+        key = version if version in paths else ".".join(version.split(".")[:2])
+        entry = paths[key]
+        protocol = json.loads((data / entry["protocol"] / "protocol.json").read_text())
+        ids: dict[str, dict[str, dict[str, int]]] = {}
+        layouts: dict[str, dict[str, dict[str, str]]] = {}
+        named: dict[str, Any] = {}
+        for state in ("handshaking", "status", "login", "configuration", "play"):
+            if state not in protocol:
+                continue
+            for direction in ("toClient", "toServer"):
+                section = protocol[state][direction]["types"]
+                mapping = section["packet"][1][0]["type"][1]["mappings"]
+                ids.setdefault(state, {})[direction] = {name: int(pid, 16) for pid, name in mapping.items()}
+                known = dict(protocol["types"])
+                known.update({k: v for k, v in section.items() if not k.startswith("packet")})
+                for name in LAYOUTS.get((state, direction), []):
+                    layout = section.get("packet_" + name)
+                    if layout is None:
+                        continue
+                    k = pool_key(layout)
+                    pools["layouts"][k] = layout
+                    layouts.setdefault(state, {}).setdefault(direction, {})[name] = k
+                    referenced_types(layout, known, named)
+        type_keys = {}
+        for name, layout in sorted(named.items()):
+            k = pool_key(layout)
+            pools["types"][k] = layout
+            type_keys[name] = k
+        natives = sorted(k for k, v in protocol["types"].items() if v == "native")
+        items = json.loads((data / entry["items"] / "items.json").read_text())
+        item_table = {str(i["id"]): i["name"] for i in items}
+        ik = pool_key(item_table)
+        pools["items"][ik] = item_table
+        entities = json.loads((data / entry["entities"] / "entities.json").read_text())
+        entity_table = {str(e["id"]): [e["name"], e.get("type", "")] for e in entities if "id" in e}
+        ek = pool_key(entity_table)
+        pools["entities"][ek] = entity_table
+        versions[version] = {
+            "protocol": proto_versions[version]["version"],
+            "ids": ids,
+            "layouts": layouts,
+            "types": type_keys,
+            "natives": natives,
+            "items": ik,
+            "entities": ek,
+        }
+    document = {
+        "generator": "scripts/gen_protocol.py",
+        "minecraft_data": package_version,
+        "versions": versions,
+        "pools": pools,
+    }
+    text = json.dumps(document, sort_keys=True, separators=(",", ":")) + "\n"
+    if args.check:
+        current = OUT.read_text() if OUT.exists() else ""
+        if current != text:
+            print(f"{OUT} is stale relative to minecraft-data {package_version}: re-run scripts/gen_protocol.py")
+            return 1
+        print(f"{OUT} is up to date (minecraft-data {package_version})")
+        return 0
+    OUT.write_text(text)
+    print(f"wrote {OUT} ({len(text) // 1024} KiB, {len(versions)} versions, minecraft-data {package_version})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
