@@ -15,6 +15,8 @@ const realStdout = process.stdout
 const realStdoutWrite = realStdout.write.bind(realStdout)
 const realStdin = process.stdin
 
+const END_WAIT_MS = 2000
+
 // Writes that are only a readline prompt or cursor movement are dropped; everything
 // else a library prints on stdout goes to stderr.
 const NOISE = /^(?:\x1b\[[0-9;]*[A-Za-z]|> )*$/ // eslint-disable-line no-control-regex
@@ -86,9 +88,18 @@ function requirePeer (name) {
 }
 
 // Call handler(obj) for every JSON line on the real stdin; onEnd() at EOF.
-// A line that is not a JSON object is answered with an error event.
-function readCommands (handler, onEnd) {
+// With serial=true each command finishes before the next one starts, so answers
+// come back in the order the commands were sent. A failing handler or a line that
+// is not a JSON object is answered with {"event":"error",...} (with the id if any).
+function readCommands (handler, onEnd, { serial = false } = {}) {
   const rl = readline.createInterface({ input: realStdin, crlfDelay: Infinity, terminal: false })
+  let queue = Promise.resolve()
+  const run = (cmd) => Promise.resolve()
+    .then(() => handler(cmd))
+    .catch((err) => {
+      log('command failed:', JSON.stringify(cmd), (err && err.stack) || err)
+      emit({ event: 'error', id: cmd.id, cmd: cmd.cmd, message: String((err && err.message) || err) })
+    })
   rl.on('line', (line) => {
     line = line.trim()
     if (!line) return
@@ -103,11 +114,17 @@ function readCommands (handler, onEnd) {
       emit({ event: 'error', message: 'bad command (not an object): ' + line.slice(0, 200) })
       return
     }
-    Promise.resolve()
-      .then(() => handler(cmd))
-      .catch((err) => emit({ event: 'error', id: cmd.id, cmd: cmd.cmd, message: String((err && err.stack) || err) }))
+    if (serial) queue = queue.then(() => run(cmd))
+    else run(cmd)
   })
-  rl.on('close', () => onEnd && onEnd())
+  rl.on('close', () => {
+    // Let queued commands finish, but never let a stuck one block shutdown.
+    if (!onEnd) return
+    let done = false
+    const end = () => { if (!done) { done = true; onEnd() } }
+    queue.then(end)
+    setTimeout(end, END_WAIT_MS).unref()
+  })
 }
 
 // Plain text of a chat component in any of its wire forms: JSON string (up to

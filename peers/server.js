@@ -12,7 +12,8 @@
 //   {"event":"left","player":N}
 //   {"event":"error","message":M[,"id":K][,"fatal":true]}
 //   {"event":"stopping"}
-// stdin commands and their answers (every answer carries the command's id):
+// stdin commands, handled one at a time in order; every answer carries the command's
+// id, and a failed command is answered with {"event":"error","id":K,"cmd":C,"message":M}:
 //   {"cmd":"position","player":N,"id":K}   -> {"event":"position","id":K,"player":N,"x","y","z","onGround"}
 //   {"cmd":"run","command":"/fill ...","id":K[,"player":N]}
 //                                           -> {"event":"ran","id":K,"ok":bool,"result":str|null[,"error":str]}
@@ -237,7 +238,7 @@ readCommands(async (cmd) => {
   const handler = Object.prototype.hasOwnProperty.call(handlers, cmd.cmd) ? handlers[cmd.cmd] : null
   if (!handler) throw new Error('unknown cmd: ' + cmd.cmd)
   await handler(cmd)
-}, () => shutdown('stdin closed'))
+}, () => shutdown('stdin closed'), { serial: true })
 
 function shutdown (why) {
   if (stopping) return
