@@ -1,0 +1,612 @@
+"""Drive the real Node peers (peers/server.js, peers/bot.js) from Python tests.
+
+Each peer is a Node process speaking JSON lines: events on its stdout, commands on
+its stdin (the protocol is documented at the top of peers/server.js and
+peers/bot.js). This module needs only the standard library: no Twisted, so it can
+drive peers from plain pytest tests as well as from tests that run the proxy.
+
+    with PeerPool() as pool:
+        server = pool.server(version="1.18.2")
+        bot = pool.bot(server.port, version="1.18.2")
+        bot.chat("hello")
+        server.wait_chat("hello", player=bot.username)
+
+Install the peers first with ``scripts/install-peers.sh``.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterable, NamedTuple
+
+REPO = Path(__file__).resolve().parents[2]
+PEERS_SRC = REPO / "peers"
+SERVER_JS = PEERS_SRC / "server.js"
+BOT_JS = PEERS_SRC / "bot.js"
+
+DEFAULT_VERSION = "1.18.2"
+TAIL_LINES = 20
+
+Event = dict[str, Any]
+Matcher = str | Callable[[Event], bool]
+
+
+class PeerError(RuntimeError):
+    """A peer failed to start, died, or answered a command with an error."""
+
+
+class PeersNotInstalled(PeerError):
+    pass
+
+
+class PeerExited(PeerError):
+    """The peer process ended while we were waiting for an event."""
+
+
+class PeerTimeout(TimeoutError):
+    """An awaited event did not arrive in time (message includes output tails)."""
+
+
+class Position(NamedTuple):
+    x: float
+    y: float
+    z: float
+
+    def horizontal_distance(self, other: Iterable[float]) -> float:
+        ox, _oy, oz = other
+        return float(((self.x - ox) ** 2 + (self.z - oz) ** 2) ** 0.5)
+
+    def distance(self, other: Iterable[float]) -> float:
+        ox, oy, oz = other
+        return float(((self.x - ox) ** 2 + (self.y - oy) ** 2 + (self.z - oz) ** 2) ** 0.5)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that was free a moment ago (the OS picks it).
+
+    Prefer letting the peer bind port 0 (``SquidServer.start(port=None)``), which
+    has no race; use this for components that need a port number up front.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def install_dir() -> Path:
+    """Where scripts/install-peers.sh put node_modules (MCAGENT_PEERS_DIR or repo/.peers)."""
+    d = Path(os.environ.get("MCAGENT_PEERS_DIR") or REPO / ".peers")
+    missing = [
+        name
+        for name in ("flying-squid", "mineflayer", "minecraft-protocol", "minecraft-data")
+        if not (d / "node_modules" / name / "package.json").is_file()
+    ]
+    if missing:
+        raise PeersNotInstalled(
+            f"Node peers not installed in {d} (missing {', '.join(missing)}): "
+            f"run {REPO / 'scripts' / 'install-peers.sh'} first"
+        )
+    return d
+
+
+def node_executable() -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise PeersNotInstalled("'node' not found on PATH: the e2e peers need Node.js >= 20")
+    return node
+
+
+def _describe(match: Matcher, fields: dict[str, Any]) -> str:
+    what = match if isinstance(match, str) else getattr(match, "__name__", repr(match))
+    if fields:
+        what += " " + ", ".join(f"{k}={v!r}" for k, v in fields.items())
+    return what
+
+
+class JsonLineProcess:
+    """A child process that prints JSON events on stdout and takes JSON commands on stdin.
+
+    Every event is kept in ``events`` (in arrival order); ``wait_for`` searches it
+    from an index (``since``), so an event that arrived before the wait began is
+    still found. Use ``mark()`` to remember "now" and pass it as ``since``.
+    """
+
+    name = "peer"
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[str] | None = None
+        self.argv: list[str] = []
+        self.events: list[Event] = []
+        self._cond = threading.Condition()
+        self._eof = False
+        self._stdout_tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
+        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
+        self._send_lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._threads: list[threading.Thread] = []
+        self.started_at = 0.0
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    def spawn(self, argv: list[str], env: dict[str, str] | None = None) -> None:
+        if self.proc is not None:
+            raise PeerError(f"{self.name}: already started")
+        full_env = dict(os.environ)
+        full_env.update({"FORCE_COLOR": "0", "NO_COLOR": "1", "MCAGENT_PEERS_DIR": str(install_dir())})
+        if env:
+            full_env.update(env)
+        self.argv = argv
+        self.started_at = time.monotonic()
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            bufsize=1,
+            env=full_env,
+            cwd=str(REPO),
+            start_new_session=True,  # a Ctrl-C in pytest must not hit the peers first
+        )
+        for target, stream in ((self._read_stdout, self.proc.stdout), (self._read_stderr, self.proc.stderr)):
+            t = threading.Thread(target=target, args=(stream,), name=f"{self.name}-reader", daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def _read_stdout(self, stream: Any) -> None:
+        try:
+            for line in stream:
+                line = line.rstrip("\n")
+                self._stdout_tail.append(line)
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    continue
+                if not isinstance(event, dict):
+                    continue
+                event["_t"] = time.monotonic() - self.started_at
+                with self._cond:
+                    self.events.append(event)
+                    self._cond.notify_all()
+        finally:
+            with self._cond:
+                self._eof = True
+                self._cond.notify_all()
+
+    def _read_stderr(self, stream: Any) -> None:
+        for line in stream:
+            self._stderr_tail.append(line.rstrip("\n"))
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self.proc is None else self.proc.poll()
+
+    def close(self, grace: float = 3.0) -> int | None:
+        """Stop the peer: close stdin (it exits cleanly), then SIGTERM, then SIGKILL.
+
+        Idempotent. Returns the exit code.
+        """
+        proc = self.proc
+        if proc is None:
+            return None
+        if proc.poll() is None:
+            try:
+                if proc.stdin and not proc.stdin.closed:
+                    proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                proc.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=grace)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(timeout=5)
+        for t in self._threads:
+            t.join(timeout=2)
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        return proc.returncode
+
+    def __enter__(self) -> "JsonLineProcess":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- commands and events ---------------------------------------------------------
+
+    def send(self, obj: dict[str, Any]) -> None:
+        proc = self.proc
+        if proc is None or proc.stdin is None:
+            raise PeerError(f"{self.name}: not started")
+        line = json.dumps(obj, ensure_ascii=False) + "\n"
+        with self._send_lock:
+            try:
+                proc.stdin.write(line)
+                proc.stdin.flush()
+            except (BrokenPipeError, ValueError, OSError) as exc:
+                raise PeerExited(f"{self.name}: cannot send {obj!r}: {exc}\n{self.tail()}") from exc
+
+    def mark(self) -> int:
+        """Index to pass as ``since`` to only see events that arrive from now on."""
+        with self._cond:
+            return len(self.events)
+
+    def find(self, match: Matcher, since: int = 0, **fields: Any) -> Event | None:
+        """The first event at index >= since that matches, or None (no waiting)."""
+        with self._cond:
+            return self._find(match, since, fields)[0]
+
+    def find_all(self, match: Matcher, since: int = 0, **fields: Any) -> list[Event]:
+        pred = self._predicate(match, fields)
+        with self._cond:
+            return [e for e in self.events[since:] if pred(e)]
+
+    @staticmethod
+    def _predicate(match: Matcher, fields: dict[str, Any]) -> Callable[[Event], bool]:
+        def pred(event: Event) -> bool:
+            if isinstance(match, str):
+                if event.get("event") != match:
+                    return False
+            elif not match(event):
+                return False
+            return all(event.get(k) == v for k, v in fields.items())
+
+        return pred
+
+    def _find(self, match: Matcher, since: int, fields: dict[str, Any]) -> tuple[Event | None, int]:
+        pred = self._predicate(match, fields)
+        for i in range(since, len(self.events)):
+            if pred(self.events[i]):
+                return self.events[i], i
+        return None, len(self.events)
+
+    def wait_for(self, match: Matcher, timeout: float = 10.0, since: int = 0, **fields: Any) -> Event:
+        """Wait for an event: ``match`` is an event name or a predicate on the event dict;
+        extra keyword arguments must equal the event's fields.
+
+        Raises PeerTimeout (a TimeoutError) with the last lines of the peer's stdout
+        and stderr, or PeerExited if the peer's stdout closes first.
+        """
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            start = since
+            while True:
+                event, start = self._find(match, start, fields)
+                if event is not None:
+                    return event
+                if self._eof:
+                    raise PeerExited(
+                        f"{self.name} exited (rc={self.returncode}) while waiting for "
+                        f"{_describe(match, fields)}\n{self.tail()}"
+                    )
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise PeerTimeout(
+                        f"{self.name}: no {_describe(match, fields)} within {timeout:.1f}s\n{self.tail()}"
+                    )
+                self._cond.wait(remaining)
+
+    def request(self, cmd: str, timeout: float = 10.0, **params: Any) -> Event:
+        """Send a command with a fresh id and wait for the answer carrying that id.
+
+        An ``error`` answer raises PeerError.
+        """
+        cid = next(self._ids)
+        since = self.mark()
+        self.send({"cmd": cmd, "id": cid, **params})
+        event = self.wait_for(lambda e: e.get("id") == cid, timeout=timeout, since=since)
+        if event.get("event") == "error":
+            raise PeerError(f"{self.name}: {cmd} failed: {event.get('message')}")
+        return event
+
+    def tail(self) -> str:
+        out = "\n".join(f"    {line}" for line in self._stdout_tail) or "    (nothing)"
+        err = "\n".join(f"    {line}" for line in self._stderr_tail) or "    (nothing)"
+        return f"--- {self.name} stdout (last {TAIL_LINES} lines):\n{out}\n--- {self.name} stderr:\n{err}"
+
+    def __repr__(self) -> str:
+        pid = self.proc.pid if self.proc else None
+        return f"<{type(self).__name__} {self.name} pid={pid} alive={self.alive}>"
+
+
+class SquidServer(JsonLineProcess):
+    """flying-squid via peers/server.js: an in-memory superflat world on 127.0.0.1."""
+
+    name = "squid"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.port: int | None = None
+        self.version: str | None = None
+        self.host = "127.0.0.1"
+
+    def start(
+        self,
+        version: str = DEFAULT_VERSION,
+        port: int | None = None,
+        motd: str = "mcagent test server",
+        gamemode: str = "creative",
+        view_distance: int = 2,
+        max_players: int = 20,
+        timeout: float = 20.0,
+    ) -> "SquidServer":
+        """Start and wait until it accepts logins. ``port=None`` lets the OS pick one
+        (read it from ``self.port``)."""
+        argv = [
+            node_executable(),
+            str(SERVER_JS),
+            "--port", str(port or 0),
+            "--version", version,
+            "--motd", motd,
+            "--gamemode", gamemode,
+            "--view-distance", str(view_distance),
+            "--max-players", str(max_players),
+        ]  # fmt: skip
+        self.name = f"squid-{version}"
+        self.spawn(argv)
+        event = self.wait_for(lambda e: e.get("event") == "ready" or bool(e.get("fatal")), timeout=timeout)
+        if event.get("event") != "ready":
+            self.close()
+            raise PeerError(f"{self.name} failed to start: {event.get('message')}\n{self.tail()}")
+        self.port = int(event["port"])
+        self.version = version
+        return self
+
+    # queries and commands
+
+    def server_position(self, player: str, timeout: float = 5.0) -> Position:
+        """The server's own record of the player's position."""
+        e = self.request("position", timeout=timeout, player=player)
+        return Position(e["x"], e["y"], e["z"])
+
+    def chats(self, player: str | None = None, since: int = 0) -> list[str]:
+        """Chat texts the server received so far (optionally from one player)."""
+        fields = {} if player is None else {"player": player}
+        return [e["message"] for e in self.find_all("chat", since=since, **fields)]
+
+    def commands(self, player: str | None = None, since: int = 0) -> list[str]:
+        """Commands (without '/') the server received so far."""
+        fields = {} if player is None else {"player": player}
+        return [e["command"] for e in self.find_all("command", since=since, **fields)]
+
+    def wait_chat(self, message: str, player: str | None = None, timeout: float = 10.0, since: int = 0) -> Event:
+        """Wait until the server receives exactly ``message`` as chat."""
+        fields: dict[str, Any] = {"message": message}
+        if player is not None:
+            fields["player"] = player
+        return self.wait_for("chat", timeout=timeout, since=since, **fields)
+
+    def wait_login(self, player: str, timeout: float = 20.0, since: int = 0) -> Event:
+        return self.wait_for("login", timeout=timeout, since=since, player=player)
+
+    def wait_left(self, player: str, timeout: float = 10.0, since: int = 0) -> Event:
+        return self.wait_for("left", timeout=timeout, since=since, player=player)
+
+    def run(self, command: str, player: str | None = None, check: bool = True, timeout: float = 10.0) -> Event:
+        """Run a flying-squid command as the console (or as ``player``).
+
+        Returns the ``ran`` event; with check=True a failed command raises PeerError.
+        The peer adds ``/fill x1 y1 z1 x2 y2 z2 block`` to flying-squid's commands.
+        """
+        params: dict[str, Any] = {"command": command}
+        if player is not None:
+            params["player"] = player
+        event = self.request("run", timeout=timeout, **params)
+        if check and not event.get("ok"):
+            raise PeerError(f"{self.name}: {command!r} failed: {event.get('error')}")
+        return event
+
+    def say(self, text: str | None = None, to: str | None = None, json_component: Any = None) -> None:
+        """Send a server chat message (exact text, no colour codes) to everyone or one player."""
+        params: dict[str, Any] = {}
+        if json_component is not None:
+            params["json"] = json_component
+        else:
+            params["text"] = text if text is not None else ""
+        if to is not None:
+            params["to"] = to
+        self.request("say", **params)
+
+    def players(self) -> list[str]:
+        return list(self.request("players")["players"])
+
+    def teleport(self, player: str, x: float, y: float, z: float) -> None:
+        self.request("teleport", player=player, x=x, y=y, z=z)
+
+    def block(self, x: float, y: float, z: float) -> str | None:
+        """Name of the block at (x, y, z), e.g. 'grass_block'."""
+        name = self.request("block", x=x, y=y, z=z)["name"]
+        return None if name is None else str(name)
+
+    def kick(self, player: str, reason: str = "Kicked by test") -> None:
+        self.request("kick", player=player, reason=reason)
+
+
+class Bot(JsonLineProcess):
+    """A mineflayer bot via peers/bot.js."""
+
+    name = "bot"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.username: str | None = None
+        self.spawn_position: Position | None = None
+
+    def connect(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 25565,
+        username: str = "bot",
+        version: str = DEFAULT_VERSION,
+        timeout: float = 30.0,
+    ) -> "Bot":
+        """Start the bot and wait until it has spawned. Raises PeerError if it is
+        kicked or disconnected first (the reason is in the message)."""
+        self.start_process(host, port, username, version)
+        return self.wait_spawn(timeout)
+
+    def start_process(self, host: str, port: int, username: str, version: str = DEFAULT_VERSION) -> "Bot":
+        """Start the bot without waiting (for tests that expect a failed login)."""
+        if len(username) > 16:
+            raise ValueError(f"Minecraft usernames have at most 16 characters: {username!r}")
+        self.username = username
+        self.name = f"bot-{username}"
+        self.spawn(
+            [
+                node_executable(),
+                str(BOT_JS),
+                "--host", host,
+                "--port", str(port),
+                "--username", username,
+                "--version", version,
+            ]  # fmt: skip
+        )
+        return self
+
+    def wait_spawn(self, timeout: float = 30.0) -> "Bot":
+        try:
+            event = self.wait_for(
+                lambda e: e.get("event") in ("spawn", "kicked", "end") or bool(e.get("fatal")), timeout=timeout
+            )
+        except PeerExited as exc:
+            raise PeerError(f"{self.name} exited before spawning\n{self.tail()}") from exc
+        if event["event"] != "spawn":
+            detail = event.get("reason") or event.get("message")
+            errors = [str(e.get("message")) for e in self.find_all("error")]
+            if errors:
+                detail = f"{detail} (errors: {'; '.join(errors)})"
+            raise PeerError(f"{self.name} did not spawn: {event['event']}: {detail}\n{self.tail()}")
+        self.spawn_position = Position(event["x"], event["y"], event["z"])
+        return self
+
+    def chat(self, text: str, raw: bool = False) -> None:
+        """Send chat (mineflayer's bot.chat; raw=True sends one packet unsplit)."""
+        params: dict[str, Any] = {"text": text}
+        if raw:
+            params["raw"] = True
+        self.request("chat", **params)
+
+    def walk(
+        self, blocks: float, direction: str = "forward", timeout: float | None = None, sprint: bool = False
+    ) -> Event:
+        """Walk until moved ``blocks`` horizontally (or timeout); returns the ``walked``
+        event: x, y, z, moved, ok (False when the timeout ended the walk)."""
+        params: dict[str, Any] = {"direction": direction, "blocks": blocks}
+        if timeout is not None:
+            params["timeout"] = timeout
+        if sprint:
+            params["sprint"] = True
+        wait = (timeout if timeout is not None else 2 * blocks / 4.3 + 3) + 5
+        return self.request("walk", timeout=wait, **params)
+
+    def position(self) -> Position:
+        e = self.request("position")
+        return Position(e["x"], e["y"], e["z"])
+
+    def look(self, yaw: float, pitch: float = 0.0) -> None:
+        """Face (yaw, pitch) in radians (mineflayer convention: yaw 0 faces -z)."""
+        self.request("look", yaw=yaw, pitch=pitch)
+
+    def sneak_twice(self) -> None:
+        self.request("sneak_twice")
+
+    def control(self, control: str, state: bool) -> None:
+        self.request("control", control=control, state=state)
+
+    def chats(self, since: int = 0) -> list[str]:
+        """Plain text of every chat/system message received so far."""
+        return [e["text"] for e in self.find_all("chat", since=since)]
+
+    def wait_chat(self, substring: str, timeout: float = 10.0, since: int = 0) -> Event:
+        """Wait for a received chat/system message whose plain text contains ``substring``."""
+
+        def has_text(e: Event) -> bool:
+            return e.get("event") == "chat" and substring in str(e.get("text", ""))
+
+        has_text.__name__ = f"chat containing {substring!r}"
+        return self.wait_for(has_text, timeout=timeout, since=since)
+
+    def wait_kicked(self, timeout: float = 10.0, since: int = 0) -> Event:
+        return self.wait_for("kicked", timeout=timeout, since=since)
+
+    def quit(self, timeout: float = 5.0) -> int | None:
+        """Leave the server and wait for the process to exit."""
+        if self.alive:
+            try:
+                self.send({"cmd": "quit"})
+            except PeerExited:
+                pass
+        return self.close(grace=timeout)
+
+
+class PeerPool:
+    """Starts peers and closes them all at the end (usable at any pytest scope)."""
+
+    def __init__(self) -> None:
+        self.peers: list[JsonLineProcess] = []
+        self._names = itertools.count(1)
+
+    def server(self, version: str = DEFAULT_VERSION, **kwargs: Any) -> SquidServer:
+        server = SquidServer()
+        self.peers.append(server)
+        return server.start(version=version, **kwargs)
+
+    def unique_username(self, prefix: str = "bot") -> str:
+        return f"{prefix}{next(self._names)}"[:16]
+
+    def bot(
+        self,
+        port: int,
+        username: str | None = None,
+        version: str = DEFAULT_VERSION,
+        host: str = "127.0.0.1",
+        timeout: float = 30.0,
+        wait_spawn: bool = True,
+    ) -> Bot:
+        bot = Bot()
+        self.peers.append(bot)
+        username = username or self.unique_username()
+        if wait_spawn:
+            return bot.connect(host=host, port=port, username=username, version=version, timeout=timeout)
+        return bot.start_process(host, port, username, version)
+
+    def close(self) -> None:
+        # Bots first, so the server sees them leave; close in parallel to save time.
+        bots = [p for p in self.peers if isinstance(p, Bot)]
+        others = [p for p in self.peers if not isinstance(p, Bot)]
+        for group in (bots, others):
+            threads = [threading.Thread(target=p.close, daemon=True) for p in group]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(timeout=15)
+        self.peers.clear()
+
+    def __enter__(self) -> "PeerPool":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
