@@ -1,0 +1,89 @@
+"""Fixtures for end-to-end tests with real peers (flying-squid, mineflayer).
+
+Every test collected under tests/e2e/ is marked ``e2e``; deselect them with
+``pytest -m "not e2e"``. They need the Node peers: ``scripts/install-peers.sh``.
+
+    def test_something(squid_factory, bot_factory):
+        server = squid_factory("1.18.2")
+        bot = bot_factory(server, username="alice")   # or bot_factory(port, version=...)
+        bot.chat("hi")
+        server.wait_chat("hi", player="alice")
+
+Peers started through the factories are closed when the test ends (bots first).
+For peers shared by several tests, use ``PeerPool`` in a fixture of wider scope.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from tests.e2e.peers import DEFAULT_VERSION, Bot, PeerPool, SquidServer, install_dir
+
+_HERE = Path(__file__).resolve().parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "e2e: end-to-end tests with real peers (flying-squid, mineflayer)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _HERE in Path(str(item.path)).resolve().parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def peers_installed() -> Path:
+    """The peers' install dir; fails the test with how-to-install if it is missing."""
+    return install_dir()
+
+
+@pytest.fixture
+def peer_pool(peers_installed: Path) -> Iterator[PeerPool]:
+    pool = PeerPool()
+    try:
+        yield pool
+    finally:
+        pool.close()
+
+
+SquidFactory = Callable[..., SquidServer]
+BotFactory = Callable[..., Bot]
+
+
+@pytest.fixture
+def squid_factory(peer_pool: PeerPool) -> SquidFactory:
+    """``squid_factory(version="1.18.2", port=None, motd=..., gamemode="creative")``
+    starts a flying-squid server and waits until it accepts logins."""
+
+    def make(version: str = DEFAULT_VERSION, **kwargs: Any) -> SquidServer:
+        return peer_pool.server(version=version, **kwargs)
+
+    return make
+
+
+@pytest.fixture
+def bot_factory(peer_pool: PeerPool) -> BotFactory:
+    """``bot_factory(server_or_port, username=None, version=None, host="127.0.0.1",
+    wait_spawn=True)`` starts a mineflayer bot; with a SquidServer the version
+    defaults to the server's. Usernames default to bot1, bot2, ..."""
+
+    def make(
+        target: SquidServer | int,
+        username: str | None = None,
+        version: str | None = None,
+        host: str = "127.0.0.1",
+        **kwargs: Any,
+    ) -> Bot:
+        if isinstance(target, SquidServer):
+            assert target.port is not None, "server not started"
+            port = target.port
+            version = version or target.version
+        else:
+            port = int(target)
+        return peer_pool.bot(port, username=username, version=version or DEFAULT_VERSION, host=host, **kwargs)
+
+    return make
