@@ -52,6 +52,8 @@ class PositionSet:
     pitch: float
     from_server: bool
     on_ground: bool = False
+    # Axes given relative to the current position/look ("x", "y", "z", "yaw", "pitch").
+    relative: frozenset[str] = frozenset()
 
 
 @attrs.frozen

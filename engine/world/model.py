@@ -48,9 +48,7 @@ class WorldModel:
                 self.game_mode = mode
                 self.dimension = dim
             case ev.PositionSet():
-                self.position = Vec3(event.x, event.y, event.z)
-                self.yaw, self.pitch = event.yaw, event.pitch
-                self.on_ground = event.on_ground
+                self._set_position(event)
             case ev.LookSet(yaw=yaw, pitch=pitch, on_ground=on_ground):
                 self.yaw, self.pitch, self.on_ground = yaw, pitch, on_ground
             case ev.HealthChanged(health=health, food=food, saturation=sat):
@@ -89,6 +87,21 @@ class WorldModel:
                     self.inventory[slot] = item
             case _:
                 pass
+
+    def _set_position(self, event: ev.PositionSet) -> None:
+        rel = event.relative
+        base = self.position or Vec3(0.0, 0.0, 0.0)
+        x = base.x + event.x if "x" in rel else event.x
+        y = base.y + event.y if "y" in rel else event.y
+        z = base.z + event.z if "z" in rel else event.z
+        self.position = Vec3(x, y, z)
+        # A client position packet without look fields carries NaN for them.
+        if event.yaw == event.yaw:
+            self.yaw = self.yaw + event.yaw if "yaw" in rel else event.yaw
+        if event.pitch == event.pitch:
+            self.pitch = self.pitch + event.pitch if "pitch" in rel else event.pitch
+        if not event.from_server:
+            self.on_ground = event.on_ground
 
     def snapshot(self) -> WorldSnapshot:
         player = PlayerState(

@@ -60,6 +60,10 @@ class ProtocolTable:
     def ids(self, state: str, direction: str) -> dict[str, int]:
         return dict(self._ids.get(state, {}).get(direction, {}))
 
+    def raw_layout(self, state: str, direction: str, name: str) -> Any:
+        key = self._layouts.get(state, {}).get(direction, {}).get(name)
+        return None if key is None else self._pools["layouts"][key]
+
     def codec(self, state: str, direction: str, name: str) -> Codec | None:
         key = (state, direction, name)
         if key in self._codecs:

@@ -1,0 +1,55 @@
+"""What the vocabulary makes of a request: terms, each with a feature and a kind.
+
+A term is one unit of meaning: a domain word or phrase normalized to a shared
+feature (``coords`` and ``坐标`` both become ``@position``), an unknown English
+word (``w:village``) or Chinese character (``c:狗``), a slot (``@item``,
+``@player``, ``#num``), or a filter word (negation, condition, …).
+"""
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+
+class TermKind(enum.Enum):
+    TOPIC = "topic"          # what the request is about; must be covered by the example
+    FUNCTION = "function"    # question words, pronouns, auxiliaries
+    WRITE = "write"          # an action that would change something
+    UNKNOWN = "unknown"      # not in the vocabulary; kept so unfamiliar content is not discarded
+    SLOT = "slot"            # item name, player name or number
+    NEGATION = "negation"
+    CONDITION = "condition"
+    REFERENCE = "reference"
+    COMPOUND = "compound"
+
+
+# Kinds an example must contain for each occurrence in the input (topic check).
+MUST_COVER = frozenset({TermKind.TOPIC, TermKind.UNKNOWN, TermKind.SLOT})
+
+
+@attrs.frozen
+class Term:
+    surface: str
+    feature: str
+    kind: TermKind
+
+
+@attrs.frozen
+class Analysis:
+    terms: tuple[Term, ...]
+    breaks: int  # sentence punctuation between words: "where am i? eat" is two requests
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        return tuple(t.feature for t in self.terms)
+
+    def bigrams(self) -> tuple[str, ...]:
+        feats = self.features
+        return tuple(f"{a}+{b}" for a, b in zip(feats, feats[1:]))
+
+    def must_cover(self) -> frozenset[str]:
+        return frozenset(t.feature for t in self.terms if t.kind in MUST_COVER)
+
+    def has(self, kind: TermKind) -> bool:
+        return any(t.kind is kind for t in self.terms)

@@ -1,0 +1,521 @@
+"""The per-player bridge: the client's connection, its upstream, and the fast path.
+
+How this works: ``Bridge`` is the Twisted protocol for one client connection. Its
+sans-IO ``Framing`` turns bytes into frames; each frame is handled by the current
+state (handshaking, status, login, configuration, play). The upstream connection
+(``Upstream``) feeds its frames back into the same bridge. In play, a frame whose
+packet id nobody subscribed to is written to the other leg as the bytes it came
+as (re-framed only if the legs' compression thresholds differ); a subscribed
+frame is decoded by the ``VersionCodec`` into engine events, and the engine
+``Session``'s actions are encoded back into packets. Only chat from the client
+can be swallowed, and only when the session does not ask to forward it.
+
+State changes follow the packets that cause them, as vanilla does: the server's
+Set Compression and Login Success, and the client's Login/Configuration
+Acknowledged and Finish Configuration (1.20.2+).
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import TYPE_CHECKING, Any, Callable
+
+from twisted.internet import protocol
+from twisted.internet.defer import Deferred
+from twisted.internet.endpoints import HostnameEndpoint
+from twisted.internet.interfaces import IAddress
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from engine import events as ev
+from engine.actions import Action, ForwardChat, Kick, MeasurePing, ReplyToPlayer, reply
+from engine.session import Session, SessionConfig
+from proxy import versions
+from proxy.chat import reply_components
+from proxy.codec import VersionCodec, login_disconnect_any
+from proxy.handshake import STATUS, Handshake, parse_handshake
+from proxy.protocol.errors import PeerError
+from proxy.protocol.framing import Frame, Framing, Writer
+from proxy.protocol.tables import TO_CLIENT, TO_SERVER, table_for_version
+from proxy.protocol.wire import read_varint
+from proxy.status import own_status
+from proxy.subscriptions import SWALLOWABLE
+
+if TYPE_CHECKING:
+    from proxy.server import ProxyServer
+
+log = Logger(namespace="mcagent.bridge")
+
+HANDSHAKING, STATUS_STATE, LOGIN_STATE, CONFIGURATION, PLAY, CLOSED = (
+    "handshaking", "status", "login", "configuration", "play", "closed")
+
+
+class Upstream(protocol.Protocol):
+    """The proxy's connection to the real server for one bridge."""
+
+    def __init__(self, bridge: "Bridge") -> None:
+        self.bridge = bridge
+        self.reader = Framing()
+        self.writer = Writer()
+
+    def connectionMade(self) -> None:
+        self.bridge.upstream_connected(self)
+
+    def dataReceived(self, data: bytes) -> None:
+        self.bridge.upstream_data(data)
+
+    def connectionLost(self, reason: Failure = protocol.connectionDone) -> None:
+        self.bridge.upstream_lost(reason)
+
+    def send_packet(self, packet: bytes) -> None:
+        self.transport.write(self.writer.seal(self.writer.frame(packet)))  # type: ignore[union-attr]
+
+    def send_frame(self, frame: Frame, source: Framing) -> None:
+        if source.threshold == self.writer.threshold:
+            self.transport.write(self.writer.seal(frame.raw))  # type: ignore[union-attr]
+        else:
+            self.send_packet(frame.packet)
+
+
+class UpstreamFactory(protocol.Factory):
+    noisy = False
+    def __init__(self, bridge: "Bridge") -> None:
+        self.bridge = bridge
+
+    def buildProtocol(self, addr: IAddress) -> Upstream:
+        return Upstream(self.bridge)
+
+
+class Bridge(protocol.Protocol):
+    def __init__(self, server: "ProxyServer") -> None:
+        self.server = server
+        self.config = server.config
+        self.reader = Framing()
+        self.writer = Writer()
+        self.state = HANDSHAKING
+        self.handshake: Handshake | None = None
+        self.handshake_packet = b""
+        self.codec: VersionCodec | None = None
+        self.upstream: Upstream | None = None
+        self.pending: list[bytes] = []  # whole packets for upstream until it connects
+        self.player_name: str | None = None
+        self.session: Session | None = None
+        self.connected_at = server.clock.seconds()
+        self.peer = "?"
+        self.close_reason: str | None = None
+        self.server_kicked = False
+        self.fast_frames = 0
+        self.decoded_frames = 0
+        self.swallowed = 0
+        self._verify_token = b""
+        self.status_self = False
+        self.status_note = ""
+        self._ids: dict[str, int] = {}
+
+    # -- client side ---------------------------------------------------------------
+    def connectionMade(self) -> None:
+        peer = self.transport.getPeer()  # type: ignore[union-attr]
+        self.peer = f"{getattr(peer, 'host', '?')}:{getattr(peer, 'port', '?')}"
+        self.server.bridges.add(self)
+
+    def dataReceived(self, data: bytes) -> None:
+        if self.state == CLOSED:
+            return
+        try:
+            self.reader.feed(data)
+            while self.state != CLOSED:
+                frame = self.reader.next_frame()
+                if frame is None:
+                    break
+                self._client_frame(frame)
+        except PeerError as exc:
+            log.info("closing {peer} ({player}): bad input from client: {reason}",
+                     peer=self.peer, player=self.player_name, reason=str(exc))
+            self.disconnect(f"Bad packet from your client: {exc}")
+
+    def connectionLost(self, reason: Failure = protocol.connectionDone) -> None:
+        previous = self.state
+        self.state = CLOSED
+        self.server.bridges.discard(self)
+        if self.upstream is not None and self.upstream.transport is not None:
+            self.upstream.transport.loseConnection()
+        if self.session is not None:
+            self.session.handle(ev.Disconnected(self.close_reason or "client left"), self.server.clock.seconds())
+            self.server.session_closed(self)
+        if previous in (PLAY, CONFIGURATION, LOGIN_STATE):
+            log.info(
+                "closed {player} from {peer}: {why}; client->server {c2s_frames} frames/{c2s_bytes} B, "
+                "server->client {s2c_frames} frames/{s2c_bytes} B, fast path {fast}, decoded {decoded}, swallowed {swallowed}",
+                player=self.player_name, peer=self.peer, why=self.close_reason or "client disconnected",
+                c2s_frames=self.reader.frames_in, c2s_bytes=self.reader.bytes_in,
+                s2c_frames=self.writer.frames_out, s2c_bytes=self.writer.bytes_out,
+                fast=self.fast_frames, decoded=self.decoded_frames, swallowed=self.swallowed)
+
+    def send_packet(self, packet: bytes) -> None:
+        if self.transport is not None and self.state != CLOSED:
+            self.transport.write(self.writer.seal(self.writer.frame(packet)))
+
+    def send_frame(self, frame: Frame, source: Framing) -> None:
+        if self.transport is None or self.state == CLOSED:
+            return
+        if source.threshold == self.writer.threshold:
+            self.transport.write(self.writer.seal(frame.raw))
+        else:
+            self.send_packet(frame.packet)
+
+    def disconnect(self, text: str) -> None:
+        """Tell the client why, in whatever state we are, then close both legs."""
+        if self.state == CLOSED:
+            return
+        self.close_reason = text
+        message = f"[mcagent] {text}"
+        try:
+            if self.state == PLAY and self.codec is not None:
+                self.send_packet(self.codec.kick(message))
+            elif self.state == CONFIGURATION and self.codec is not None:
+                self.send_packet(self.codec.configuration_disconnect(message))
+            elif self.state == LOGIN_STATE:
+                self.send_packet(login_disconnect_any(message))
+        except (KeyError, ValueError):
+            log.warn("could not encode a disconnect for {player}", player=self.player_name)
+        self.state = CLOSED
+        if self.transport is not None:
+            self.transport.loseConnection()
+        if self.upstream is not None and self.upstream.transport is not None:
+            self.upstream.transport.loseConnection()
+
+    def _client_frame(self, frame: Frame) -> None:
+        if self.state == PLAY:
+            self._client_play(frame)
+        elif self.state == HANDSHAKING:
+            self._client_handshake(frame)
+        elif self.state == STATUS_STATE:
+            if self.status_self:
+                self._answer_status(frame.packet)
+            else:
+                self._to_upstream_frame(frame)
+        elif self.state == LOGIN_STATE:
+            self._client_login(frame)
+        elif self.state == CONFIGURATION:
+            pid = frame.packet_id
+            self._to_upstream_frame(frame)
+            if pid == self._ids.get("finish_configuration"):
+                self._enter_play()
+
+    def _client_handshake(self, frame: Frame) -> None:
+        packet = frame.packet
+        if packet[:1] == b"\xfe":
+            raise PeerError("legacy (pre-1.7) server list ping is not supported")
+        hs = parse_handshake(packet)
+        self.handshake = hs
+        self.handshake_packet = packet
+        if hs.next_state == STATUS:
+            self.state = STATUS_STATE
+            if self.config.status.passthrough:
+                self._connect_upstream(on_fail=self._status_fallback)
+            else:
+                self._status_fallback(None)
+            return
+        self.state = LOGIN_STATE
+        supported = versions.by_protocol(hs.protocol)
+        if supported is None:
+            log.info("refused {peer}: unsupported protocol {protocol}", peer=self.peer, protocol=hs.protocol)
+            self.disconnect(f"This proxy supports Minecraft {versions.supported_range()}; "
+                            f"your client speaks protocol {hs.protocol}.")
+            return
+        self.codec = VersionCodec(table_for_version(supported.name))
+        table = self.codec.table
+        for state, name in ((LOGIN_STATE, "login_acknowledged"), (CONFIGURATION, "finish_configuration"),
+                            (PLAY, "configuration_acknowledged")):
+            pid = table.packet_id(state, TO_SERVER, name)
+            if pid is not None:
+                self._ids[name] = pid
+        for state, name in ((LOGIN_STATE, "compress"), (LOGIN_STATE, "success"), (LOGIN_STATE, "encryption_begin"),
+                            (LOGIN_STATE, "disconnect"), (PLAY, "kick_disconnect")):
+            pid = table.packet_id(state, TO_CLIENT, name)
+            if pid is not None:
+                self._ids["s2c_" + name] = pid
+
+    def _client_login(self, frame: Frame) -> None:
+        assert self.codec is not None
+        packet = frame.packet
+        pid = read_varint(packet, 0)[0]
+        name = self.codec.table.packet_name(LOGIN_STATE, TO_SERVER, pid)
+        if name == "login_start" and self.player_name is None:
+            fields = self.codec.decode(LOGIN_STATE, TO_SERVER, "login_start", packet)
+            username = str(fields.get("username") or fields.get("name") or "")
+            if not (1 <= len(username) <= 16):
+                raise PeerError("login with an invalid player name")
+            self.player_name = username
+            refusal = self.server.admit(self)
+            if refusal is not None:
+                log.info("refused {player} from {peer}: {why}", player=username, peer=self.peer, why=refusal)
+                self.disconnect(refusal)
+                return
+            self.pending.append(self.handshake_packet)
+            self.pending.append(packet)
+            if self.config.online_mode:
+                self._begin_encryption()
+            else:
+                self._connect_upstream()
+        elif name == "encryption_begin" and self.config.online_mode and not self.reader.encrypted:
+            self._finish_encryption(packet)
+        elif name == "login_acknowledged":
+            self._to_upstream_packet(packet)
+            self.state = CONFIGURATION
+        else:
+            self._to_upstream_frame(frame)
+
+    def _client_play(self, frame: Frame) -> None:
+        assert self.codec is not None
+        pid = frame.packet_id
+        name = self.codec.subscribed[TO_SERVER].get(pid)
+        if name is None:
+            if pid == self._ids.get("configuration_acknowledged"):
+                self._to_upstream_frame(frame)
+                self.state = CONFIGURATION
+                return
+            self.fast_frames += 1
+            self._to_upstream_frame(frame)
+            return
+        self.decoded_frames += 1
+        fields = self.codec.decode(PLAY, TO_SERVER, name, frame.packet)
+        actions: list[Action] = []
+        now = self.server.clock.seconds()
+        assert self.session is not None
+        for event in self.codec.events(TO_SERVER, name, fields):
+            actions.extend(self.session.handle(event, now))
+        forward = name not in SWALLOWABLE or any(isinstance(a, ForwardChat) for a in actions)
+        if forward:
+            self._to_upstream_frame(frame)
+        else:
+            self.swallowed += 1
+        self.perform(actions)
+
+    # -- online mode -----------------------------------------------------------------
+    def _begin_encryption(self) -> None:
+        from quarry.net import crypto
+
+        assert self.codec is not None
+        self._verify_token = os.urandom(4)
+        fields: dict[str, Any] = {
+            "serverId": "",
+            "publicKey": crypto.export_public_key(self.server.keypair),
+            "verifyToken": self._verify_token,
+            "shouldAuthenticate": True,
+        }
+        self.send_packet(self.codec.encode(LOGIN_STATE, TO_CLIENT, "encryption_begin", fields))
+
+    def _finish_encryption(self, packet: bytes) -> None:
+        from quarry.net import auth, crypto
+
+        assert self.codec is not None
+        fields = self.codec.decode(LOGIN_STATE, TO_SERVER, "encryption_begin", packet)
+        try:
+            secret = crypto.decrypt_secret(self.server.keypair, fields["sharedSecret"])
+            token = fields.get("verifyToken")
+            if isinstance(token, dict):
+                token = token.get("verifyToken")
+            if token is not None and crypto.decrypt_secret(self.server.keypair, token) != self._verify_token:
+                raise PeerError("encryption verify token mismatch")
+        except (ValueError, KeyError) as exc:
+            raise PeerError(f"bad encryption response: {exc}") from None
+        self.reader.enable_encryption(secret)
+        self.writer.enable_encryption(secret)
+        digest = crypto.make_digest(b"", secret, crypto.export_public_key(self.server.keypair))
+        d: Deferred[Any] = auth.has_joined(10, digest, self.player_name)
+
+        def joined(_: Any) -> None:
+            log.info("{player} authenticated with Mojang", player=self.player_name)
+            self._connect_upstream()
+
+        def failed(failure: Failure) -> None:
+            log.info("{player} failed authentication: {why}", player=self.player_name, why=failure.getErrorMessage())
+            self.disconnect("Could not verify your account with Mojang (online mode needs internet access).")
+
+        d.addCallbacks(joined, failed)
+
+    # -- upstream side ---------------------------------------------------------------
+    def _connect_upstream(self, on_fail: Callable[[Failure], None] | None = None) -> None:
+        up = self.config.upstream
+        endpoint = HostnameEndpoint(self.server.reactor, up.host, up.port, timeout=self.config.upstream_connect_timeout)
+        d = endpoint.connect(UpstreamFactory(self))
+
+        def failed(failure: Failure) -> None:
+            log.info("upstream {host}:{port} unreachable for {player}: {why}", host=up.host, port=up.port,
+                     player=self.player_name or self.peer, why=failure.getErrorMessage())
+            if on_fail is not None:
+                on_fail(failure)
+            else:
+                self.disconnect(f"Cannot reach the server at {up.host}:{up.port} ({_short(failure)}). Try again later.")
+
+        d.addErrback(failed)
+
+    # -- status (server list) ------------------------------------------------------
+    def _status_fallback(self, failure: Failure | None) -> None:
+        """Answer the server-list ping ourselves: passthrough is off or the upstream is down."""
+        self.status_self = True
+        self.status_note = "" if failure is None else "server unreachable"
+        pending, self.pending = self.pending, []
+        for packet in pending:
+            self._answer_status(packet)
+
+    def _answer_status(self, packet: bytes) -> None:
+        pid = read_varint(packet, 0)[0]
+        if pid == 0:
+            hs = self.handshake
+            self.send_packet(own_status(self.config.status.motd, hs.protocol if hs else 0,
+                                        self.server.player_count(), self.config.max_players, self.status_note))
+        elif pid == 1:
+            self.send_packet(packet)  # pong echoes the ping's payload
+            self.state = CLOSED
+            if self.transport is not None:
+                self.transport.loseConnection()
+
+    def upstream_connected(self, upstream: Upstream) -> None:
+        if self.state == CLOSED:
+            upstream.transport.loseConnection()  # type: ignore[union-attr]
+            return
+        self.upstream = upstream
+        for packet in self.pending:
+            upstream.send_packet(packet)
+        self.pending.clear()
+
+    def upstream_data(self, data: bytes) -> None:
+        if self.upstream is None or self.state == CLOSED:
+            return
+        reader = self.upstream.reader
+        try:
+            reader.feed(data)
+            while self.state != CLOSED:
+                frame = reader.next_frame()
+                if frame is None:
+                    break
+                self._server_frame(frame)
+        except PeerError as exc:
+            log.warn("server sent bad data to {player}: {reason}", player=self.player_name, reason=str(exc))
+            self.disconnect(f"The server sent a malformed packet ({exc}).")
+
+    def upstream_lost(self, reason: Failure) -> None:
+        if self.state == CLOSED:
+            return
+        if self.server_kicked:
+            self.close_reason = "kicked by the server"
+            self.state = CLOSED
+            if self.transport is not None:
+                self.transport.loseConnection()
+            return
+        log.info("upstream closed for {player}: {why}", player=self.player_name, why=reason.getErrorMessage())
+        self.disconnect(f"Lost connection to the server ({_short(reason)}).")
+
+    def _server_frame(self, frame: Frame) -> None:
+        if self.state == PLAY:
+            self._server_play(frame)
+            return
+        if self.state == STATUS_STATE or self.state == CONFIGURATION:
+            self.send_frame(frame, self.upstream.reader)  # type: ignore[union-attr]
+            return
+        if self.state == LOGIN_STATE:
+            self._server_login(frame)
+
+    def _server_login(self, frame: Frame) -> None:
+        assert self.upstream is not None and self.codec is not None
+        pid = frame.packet_id
+        if pid == self._ids.get("s2c_compress"):
+            fields = self.codec.decode(LOGIN_STATE, TO_CLIENT, "compress", frame.packet)
+            threshold = int(fields["threshold"])
+            self.upstream.reader.threshold = threshold
+            self.upstream.writer.threshold = threshold
+            client_threshold = threshold if self.config.compression_threshold is None else self.config.compression_threshold
+            self.send_packet(self.codec.encode(LOGIN_STATE, TO_CLIENT, "compress", {"threshold": client_threshold}))
+            self.writer.threshold = client_threshold
+            self.reader.threshold = client_threshold
+        elif pid == self._ids.get("s2c_encryption_begin"):
+            self.disconnect("The server behind the proxy is in online mode; set online-mode=false there "
+                            "(the proxy authenticates players itself when its online_mode is on).")
+        elif pid == self._ids.get("s2c_success"):
+            self.send_frame(frame, self.upstream.reader)
+            fields = self.codec.decode(LOGIN_STATE, TO_CLIENT, "success", frame.packet)
+            self.player_name = str(fields.get("username") or self.player_name)
+            self._start_session()
+            if not self.codec.table.has_configuration:
+                self._enter_play()
+        elif pid == self._ids.get("s2c_disconnect"):
+            self.server_kicked = True
+            self.send_frame(frame, self.upstream.reader)
+        else:
+            self.send_frame(frame, self.upstream.reader)
+
+    def _server_play(self, frame: Frame) -> None:
+        assert self.codec is not None and self.upstream is not None
+        pid = frame.packet_id
+        name = self.codec.subscribed[TO_CLIENT].get(pid)
+        self.send_frame(frame, self.upstream.reader)
+        if name is None:
+            self.fast_frames += 1
+            if pid == self._ids.get("s2c_kick_disconnect"):
+                self.server_kicked = True
+            return
+        self.decoded_frames += 1
+        fields = self.codec.decode(PLAY, TO_CLIENT, name, frame.packet)
+        assert self.session is not None
+        now = self.server.clock.seconds()
+        actions: list[Action] = []
+        for event in self.codec.events(TO_CLIENT, name, fields):
+            actions.extend(self.session.handle(event, now))
+        self.perform(actions)
+
+    def _to_upstream_frame(self, frame: Frame) -> None:
+        if self.upstream is None:
+            self.pending.append(frame.packet)
+        else:
+            self.upstream.send_frame(frame, self.reader)
+
+    def _to_upstream_packet(self, packet: bytes) -> None:
+        if self.upstream is None:
+            self.pending.append(packet)
+        else:
+            self.upstream.send_packet(packet)
+
+    # -- engine --------------------------------------------------------------------
+    def _start_session(self) -> None:
+        assert self.player_name is not None
+        chat = self.config.chat
+        self.session = Session(
+            self.player_name,
+            SessionConfig(command_prefix=chat.command_prefix, address_prefix=chat.address_prefix),
+            self.server.make_assistant(self),
+        )
+        log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
+                 peer=self.peer, version=self.codec.version if self.codec else "?")
+
+    def _enter_play(self) -> None:
+        self.state = PLAY
+
+    def tick(self, now: float) -> None:
+        if self.state == PLAY and self.session is not None:
+            self.perform(self.session.tick(now))
+
+    def perform(self, actions: list[Action]) -> None:
+        for action in actions:
+            if isinstance(action, ReplyToPlayer):
+                self.show(action)
+            elif isinstance(action, MeasurePing):
+                self.server.measure_ping(self)
+            elif isinstance(action, Kick):
+                self.disconnect(action.reason)
+
+    def show(self, action: ReplyToPlayer) -> None:
+        if self.codec is None or self.state != PLAY:
+            return
+        for component in reply_components(action, self.codec.modern_hover):
+            self.send_packet(self.codec.chat_to_client(component))
+
+    def say(self, *lines: str) -> None:
+        self.show(reply(*lines))
+
+
+def _short(failure: Failure) -> str:
+    text = failure.getErrorMessage().strip()
+    return text.split(":")[0] if len(text) > 80 else text

@@ -1,0 +1,350 @@
+"""The versioned codec: decoded packets become engine events, actions become packets.
+
+How this works: a ``VersionCodec`` wraps one version's ``ProtocolTable``. Layout
+differences between versions (field names, fixed-point vs double positions,
+chat as JSON text or NBT, which chat packet exists) are read from the generated
+layouts, not from version checks; the few translators below accept each field
+under the names minecraft-data uses across versions. This is the only module that
+knows packet field names.
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Callable
+
+from engine import events as ev
+from proxy import subscriptions
+from proxy.protocol.errors import PeerError
+from proxy.protocol.tables import TO_CLIENT, TO_SERVER, ProtocolTable
+from proxy.protocol.wire import pack_varint, read_varint
+
+ZERO_UUID = "00000000-0000-0000-0000-000000000000"
+Fields = dict[str, Any]
+Translator = Callable[["VersionCodec", Fields], list[ev.Event]]
+
+
+def _pick(fields: Fields, *names: str, default: Any = None) -> Any:
+    for name in names:
+        if name in fields:
+            return fields[name]
+    return default
+
+
+def _coord(value: Any) -> float:
+    # Before 1.9, entity positions are fixed-point integers in 1/32 block.
+    return value / 32.0 if isinstance(value, int) else float(value)
+
+
+def _delta(value: Any, wide: bool) -> float:
+    # 1.8 sends byte deltas in 1/32 block; 1.9+ short deltas in 1/4096 block.
+    return value / 4096.0 if wide else value / 32.0
+
+
+class VersionCodec:
+    def __init__(self, table: ProtocolTable) -> None:
+        self.table = table
+        self.version = table.version
+        self.protocol = table.protocol
+        self.subscribed: dict[str, dict[int, str]] = {
+            TO_SERVER: self._subscribe(TO_SERVER, subscriptions.TO_SERVER_PLAY),
+            TO_CLIENT: self._subscribe(TO_CLIENT, subscriptions.TO_CLIENT_PLAY),
+        }
+        self.chat_packet = "system_chat" if table.packet_id("play", TO_CLIENT, "system_chat") is not None else "chat"
+        # Hover text moved from "value" to "contents" in 1.16 (protocol 735).
+        self.modern_hover = table.protocol >= 735
+        self._field_types: dict[tuple[str, str, str], dict[str, Any]] = {}
+
+    def _subscribe(self, direction: str, names: tuple[str, ...]) -> dict[int, str]:
+        found: dict[int, str] = {}
+        for name in names:
+            pid = self.table.packet_id("play", direction, name)
+            if pid is not None and self.table.codec("play", direction, name) is not None:
+                found[pid] = name
+        return found
+
+    # -- decoding ------------------------------------------------------------------
+    def decode(self, state: str, direction: str, name: str, packet: bytes) -> Fields:
+        codec = self.table.codec(state, direction, name)
+        if codec is None:
+            raise PeerError(f"no layout for {state}/{name}")
+        _, pos = read_varint(packet, 0)
+        fields, _ = codec.decode(packet, pos, [])
+        if not isinstance(fields, dict):
+            raise PeerError(f"{name} did not decode to fields")
+        return fields
+
+    def events(self, direction: str, name: str, fields: Fields) -> list[ev.Event]:
+        translator = TRANSLATORS.get((direction, name))
+        return translator(self, fields) if translator is not None else []
+
+    def item_name(self, item_id: int) -> str:
+        return "minecraft:" + self.table.items.get(item_id, f"unknown_{item_id}")
+
+    def slot(self, value: Any) -> ev.SlotItem | None:
+        if not isinstance(value, dict):
+            return None
+        if "present" in value and not value["present"]:
+            return None
+        item_id = _pick(value, "itemId", "blockId")
+        count = _pick(value, "itemCount", default=0)
+        if item_id is None or item_id < 0 or not count:
+            return None
+        return ev.SlotItem(self.item_name(item_id), int(count))
+
+    # -- encoding ------------------------------------------------------------------
+    def encode(self, state: str, direction: str, name: str, fields: Fields) -> bytes:
+        pid = self.table.packet_id(state, direction, name)
+        codec = self.table.codec(state, direction, name)
+        if pid is None or codec is None:
+            raise KeyError(f"{self.version} has no {state}/{direction}/{name}")
+        out = bytearray(pack_varint(pid))
+        codec.encode(fields, out, [])
+        return bytes(out)
+
+    def _types(self, state: str, direction: str, name: str) -> dict[str, Any]:
+        key = (state, direction, name)
+        if key not in self._field_types:
+            layout = self.table.raw_layout(state, direction, name)
+            types: dict[str, Any] = {}
+            if isinstance(layout, list) and layout[0] == "container":
+                types = {f["name"]: f["type"] for f in layout[1] if "name" in f}
+            self._field_types[key] = types
+        return self._field_types[key]
+
+    def _component(self, state: str, direction: str, name: str, field: str, component: dict[str, Any]) -> Any:
+        kind = self._types(state, direction, name).get(field)
+        if kind in ("anonymousNbt", "nbt", "anonOptionalNbt", "optionalNbt"):
+            return component
+        return json.dumps(component, ensure_ascii=False)
+
+    def chat_to_client(self, component: dict[str, Any]) -> bytes:
+        """A system message for the player (never attributed to another player)."""
+        name = self.chat_packet
+        values: Fields = {}
+        for field in self._types("play", TO_CLIENT, name):
+            if field in ("message", "content"):
+                values[field] = self._component("play", TO_CLIENT, name, field, component)
+            elif field in ("position", "type"):
+                values[field] = 1  # system
+            elif field == "sender":
+                values[field] = ZERO_UUID
+            elif field == "isActionBar":
+                values[field] = False
+        return self.encode("play", TO_CLIENT, name, values)
+
+    def kick(self, text: str) -> bytes:
+        component = {"text": text}
+        return self.encode("play", TO_CLIENT, "kick_disconnect",
+                           {"reason": self._component("play", TO_CLIENT, "kick_disconnect", "reason", component)})
+
+    def configuration_disconnect(self, text: str) -> bytes:
+        component = {"text": text}
+        return self.encode("configuration", TO_CLIENT, "disconnect",
+                           {"reason": self._component("configuration", TO_CLIENT, "disconnect", "reason", component)})
+
+    def login_disconnect(self, text: str) -> bytes:
+        return self.encode("login", TO_CLIENT, "disconnect", {"reason": json.dumps({"text": text})})
+
+
+def login_disconnect_any(text: str) -> bytes:
+    """Login-state disconnect for a client whose version we do not speak.
+
+    Its id (0) and layout (one JSON string) have not changed since 1.7.
+    """
+    raw = json.dumps({"text": text}).encode("utf-8")
+    return pack_varint(0) + pack_varint(len(raw)) + raw
+
+
+# -- translators: one per subscribed packet -----------------------------------------
+def _chat_typed(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    return [ev.ChatTyped(str(f.get("message", "")))]
+
+
+def _settings(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    return [ev.ClientSettings(str(f.get("locale", "")))]
+
+
+def _client_position(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    on_ground = _on_ground(f)
+    if "x" in f:
+        return [ev.PositionSet(f["x"], f["y"], f["z"], f.get("yaw", math.nan), f.get("pitch", math.nan),
+                               from_server=False, on_ground=on_ground)]
+    if "yaw" in f:
+        return [ev.LookSet(f["yaw"], f["pitch"], on_ground)]
+    return []
+
+
+def _on_ground(f: Fields) -> bool:
+    if "onGround" in f:
+        return bool(f["onGround"])
+    flags = f.get("flags")
+    if isinstance(flags, dict):
+        return bool(flags.get("onGround"))
+    if isinstance(flags, int):
+        return bool(flags & 1)
+    return False
+
+
+def _held_slot(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    return [ev.HeldSlotChanged(int(_pick(f, "slotId", "slot", default=0)))]
+
+
+def _dimension(f: Fields) -> str:
+    value = _pick(f, "worldName", "dimension", default=None)
+    if isinstance(value, dict):  # 1.20.2+: worldState container
+        value = _pick(value, "name", "dimension", default="")
+    if isinstance(value, int):
+        return {-1: "minecraft:the_nether", 0: "minecraft:overworld", 1: "minecraft:the_end"}.get(value, str(value))
+    return str(value)
+
+
+def _spawn_info(f: Fields) -> Fields:
+    info = f.get("worldState")
+    return info if isinstance(info, dict) else f
+
+
+def _join(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    info = _spawn_info(f)
+    mode = int(_pick(info, "gamemode", "gameMode", default=_pick(f, "gameMode", default=0))) & 0x7
+    return [ev.JoinedGame(int(f["entityId"]), mode, _dimension(info))]
+
+
+def _respawn(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    info = _spawn_info(f)
+    mode = int(_pick(info, "gamemode", "gameMode", default=0)) & 0x7
+    return [ev.Respawned(mode, _dimension(info))]
+
+
+_RELATIVE_BITS = (("x", 0x01), ("y", 0x02), ("z", 0x04), ("yaw", 0x08), ("pitch", 0x10))
+
+
+def _server_position(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    flags = f.get("flags", 0)
+    if isinstance(flags, dict):  # 1.21.2+: named bitflags
+        relative = frozenset(axis for axis, _ in _RELATIVE_BITS if flags.get(axis))
+    else:
+        relative = frozenset(axis for axis, bit in _RELATIVE_BITS if int(flags) & bit)
+    return [ev.PositionSet(f["x"], f["y"], f["z"], f["yaw"], f["pitch"], from_server=True, relative=relative)]
+
+
+def _health(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    return [ev.HealthChanged(float(f["health"]), int(f["food"]), float(_pick(f, "foodSaturation", default=0.0)))]
+
+
+def _experience(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    return [ev.ExperienceChanged(float(f["experienceBar"]), int(f["level"]), int(_pick(f, "totalExperience", default=0)))]
+
+
+def _game_state(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    if int(f.get("reason", -1)) == 3:
+        return [ev.GameModeChanged(int(f.get("gameMode", 0)))]
+    return []
+
+
+def _player_info(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    action = f.get("action")
+    out: list[ev.Event] = []
+    for entry in f.get("data", []):
+        uuid = str(entry.get("uuid") or entry.get("UUID") or "")
+        if isinstance(action, dict):  # 1.19.3+: bitflags
+            player = entry.get("player")
+            if action.get("add_player") and isinstance(player, dict):
+                out.append(ev.PlayerListed(uuid, str(player.get("name", ""))))
+        elif action in ("add_player", 0):
+            out.append(ev.PlayerListed(uuid, str(entry.get("name", ""))))
+        elif action in ("remove_player", 4):
+            out.append(ev.PlayerUnlisted(uuid))
+    return out
+
+
+def _player_remove(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    return [ev.PlayerUnlisted(str(u)) for u in f.get("players", [])]
+
+
+def _entity_kind(codec: VersionCodec, type_id: Any) -> str:
+    if isinstance(type_id, int):
+        return codec.table.entities.get(type_id, (f"entity_{type_id}", ""))[0]
+    return str(type_id)
+
+
+def _named_spawn(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    return [ev.EntitySpawned(int(f["entityId"]), "player", _coord(f["x"]), _coord(f["y"]), _coord(f["z"]),
+                             str(f.get("playerUUID", "")) or None)]
+
+
+def _spawn(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    uuid = _pick(f, "objectUUID", "entityUUID")
+    return [ev.EntitySpawned(int(f["entityId"]), _entity_kind(codec, f.get("type")),
+                             _coord(f["x"]), _coord(f["y"]), _coord(f["z"]), str(uuid) if uuid else None)]
+
+
+def _teleport(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    return [ev.EntityMoved(int(f["entityId"]), _coord(f["x"]), _coord(f["y"]), _coord(f["z"]))]
+
+
+def _rel_move(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    dx = f["dX"]
+    wide = codec.protocol >= 107  # the delta unit changed with the 1.9 protocol
+    return [ev.EntityMovedBy(int(f["entityId"]), _delta(dx, wide), _delta(f["dY"], wide), _delta(f["dZ"], wide))]
+
+
+def _destroy(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    ids = f.get("entityIds")
+    if ids is None and "entityId" in f:
+        ids = [f["entityId"]]
+    return [ev.EntitiesRemoved(tuple(int(i) for i in ids or ()))]
+
+
+def _window_items(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    if int(f.get("windowId", -1)) != 0:
+        return []
+    return [ev.InventoryReplaced(tuple(codec.slot(s) for s in f.get("items", [])))]
+
+
+def _set_slot(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    if int(f.get("windowId", -1)) != 0:
+        return []
+    return [ev.InventorySlotSet(int(f["slot"]), codec.slot(f.get("item")))]
+
+
+def _server_chat(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    from proxy.chat import plain_text
+
+    content = _pick(f, "message", "content", default="")
+    if f.get("isActionBar") or f.get("position") == 2:
+        return []
+    return [ev.ServerChatSeen(plain_text(content))]
+
+
+TRANSLATORS: dict[tuple[str, str], Translator] = {
+    (TO_SERVER, "chat"): _chat_typed,
+    (TO_SERVER, "chat_message"): _chat_typed,
+    (TO_SERVER, "settings"): _settings,
+    (TO_SERVER, "position"): _client_position,
+    (TO_SERVER, "position_look"): _client_position,
+    (TO_SERVER, "look"): _client_position,
+    (TO_SERVER, "flying"): _client_position,
+    (TO_SERVER, "held_item_slot"): _held_slot,
+    (TO_CLIENT, "login"): _join,
+    (TO_CLIENT, "respawn"): _respawn,
+    (TO_CLIENT, "position"): _server_position,
+    (TO_CLIENT, "update_health"): _health,
+    (TO_CLIENT, "experience"): _experience,
+    (TO_CLIENT, "game_state_change"): _game_state,
+    (TO_CLIENT, "player_info"): _player_info,
+    (TO_CLIENT, "player_remove"): _player_remove,
+    (TO_CLIENT, "named_entity_spawn"): _named_spawn,
+    (TO_CLIENT, "spawn_entity"): _spawn,
+    (TO_CLIENT, "spawn_entity_living"): _spawn,
+    (TO_CLIENT, "entity_teleport"): _teleport,
+    (TO_CLIENT, "sync_entity_position"): _teleport,
+    (TO_CLIENT, "rel_entity_move"): _rel_move,
+    (TO_CLIENT, "entity_move_look"): _rel_move,
+    (TO_CLIENT, "entity_destroy"): _destroy,
+    (TO_CLIENT, "window_items"): _window_items,
+    (TO_CLIENT, "set_slot"): _set_slot,
+    (TO_CLIENT, "held_item_slot"): _held_slot,
+    (TO_CLIENT, "chat"): _server_chat,
+    (TO_CLIENT, "system_chat"): _server_chat,
+}

@@ -1,0 +1,178 @@
+"""Sans-IO framing for one leg: decryption, length prefixes and compression.
+
+How this works: ``feed(bytes)`` appends (decrypted) bytes to a ``bytearray``
+with a read offset, so parsing stays linear however the bytes arrive. ``frames()``
+yields complete ``Frame`` objects; a frame keeps the exact bytes it arrived as,
+so the proxy can forward it without re-packing. ``Frame.packet_id`` looks only at
+the first bytes (inflating at most a few bytes of a compressed frame), and
+``Frame.packet`` gives the whole uncompressed packet when someone decodes it.
+``encode(packet)`` frames an outgoing packet with this leg's compression.
+Every size limit is checked here, in one place, and a violation is a PeerError.
+"""
+from __future__ import annotations
+
+import zlib
+from typing import Iterator
+
+from proxy.protocol.cipher import StreamCipher
+from proxy.protocol.errors import PeerError
+from proxy.protocol.wire import pack_varint, read_varint
+
+MAX_FRAME = (1 << 21) - 1  # a 3-byte VarInt length, as vanilla allows
+MAX_UNCOMPRESSED = 1 << 23  # vanilla's limit on a declared uncompressed length
+# zlib cannot expand more than ~1032:1, so a declared length beyond this ratio
+# is a lie we can reject without inflating anything.
+MAX_DEFLATE_RATIO = 1040
+
+
+class Frame:
+    __slots__ = ("raw", "start", "compressed", "_declared", "_packet")
+
+    def __init__(self, raw: bytes, start: int, compressed: bool, declared: int) -> None:
+        self.raw = raw  # the whole frame, length prefix included
+        self.start = start  # where the payload (after the data-length field) begins
+        self.compressed = compressed
+        self._declared = declared
+        self._packet: bytes | None = None
+
+    @property
+    def packet_id(self) -> int:
+        if not self.compressed:
+            return read_varint(self.raw, self.start)[0]
+        if self._packet is not None:
+            return read_varint(self._packet, 0)[0]
+        try:
+            head = zlib.decompressobj().decompress(self.raw[self.start:], 5)
+        except zlib.error as exc:
+            raise PeerError(f"bad compressed frame: {exc}") from None
+        return read_varint(head, 0)[0]
+
+    @property
+    def packet(self) -> bytes:
+        """The uncompressed packet: id followed by fields."""
+        if self._packet is None:
+            if not self.compressed:
+                self._packet = self.raw[self.start:]
+            else:
+                inflater = zlib.decompressobj()
+                try:
+                    data = inflater.decompress(self.raw[self.start:], self._declared + 1)
+                except zlib.error as exc:
+                    raise PeerError(f"bad compressed frame: {exc}") from None
+                if len(data) != self._declared or not inflater.eof:
+                    raise PeerError(
+                        f"declared uncompressed length {self._declared} but inflated {len(data)}"
+                    )
+                self._packet = data
+        return self._packet
+
+
+class Framing:
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+        self.max_frame = max_frame
+        self.threshold = -1  # compression off until Set Compression
+        self._buffer = bytearray()
+        self._offset = 0
+        self._cipher: StreamCipher | None = None
+        self.bytes_in = 0
+        self.frames_in = 0
+
+    def enable_encryption(self, shared_secret: bytes) -> None:
+        self._cipher = StreamCipher(shared_secret)
+
+    @property
+    def encrypted(self) -> bool:
+        return self._cipher is not None
+
+    def feed(self, data: bytes) -> None:
+        self.bytes_in += len(data)
+        if self._cipher is not None:
+            data = self._cipher.decrypt(data)
+        if self._offset and self._offset >= len(self._buffer) // 2:
+            del self._buffer[: self._offset]
+            self._offset = 0
+        self._buffer += data
+
+    def next_frame(self) -> Frame | None:
+        buf = self._buffer
+        pos = self._offset
+        end = len(buf)
+        # Read the length VarInt by hand: a partial prefix is not an error here.
+        length = 0
+        shift = 0
+        i = pos
+        while True:
+            if i >= end:
+                return None
+            byte = buf[i]
+            i += 1
+            length |= (byte & 0x7F) << shift
+            if not byte & 0x80:
+                break
+            shift += 7
+            if shift >= 21:
+                raise PeerError("frame length prefix longer than 3 bytes")
+        if length > self.max_frame:
+            raise PeerError(f"frame of {length} bytes exceeds {self.max_frame}")
+        if length == 0:
+            raise PeerError("empty frame")
+        frame_end = i + length
+        if frame_end > end:
+            return None
+        raw = bytes(buf[pos:frame_end])
+        self._offset = frame_end
+        self.frames_in += 1
+        body = i - pos
+        if self.threshold < 0:
+            return Frame(raw, body, False, 0)
+        declared, start = read_varint(raw, body)
+        if declared == 0:
+            return Frame(raw, start, False, 0)
+        if declared < 0 or declared > MAX_UNCOMPRESSED:
+            raise PeerError(f"declared uncompressed length {declared} out of range")
+        if declared > (len(raw) - start) * MAX_DEFLATE_RATIO + 64:
+            raise PeerError(
+                f"declared uncompressed length {declared} is impossible for {len(raw) - start} compressed bytes"
+            )
+        return Frame(raw, start, True, declared)
+
+    def frames(self) -> Iterator[Frame]:
+        while True:
+            frame = self.next_frame()
+            if frame is None:
+                return
+            yield frame
+
+    @property
+    def pending(self) -> int:
+        return len(self._buffer) - self._offset
+
+
+class Writer:
+    """The sending half of a leg: frames packets and encrypts what goes out."""
+
+    def __init__(self) -> None:
+        self.threshold = -1
+        self._cipher: StreamCipher | None = None
+        self.bytes_out = 0
+        self.frames_out = 0
+
+    def enable_encryption(self, shared_secret: bytes) -> None:
+        self._cipher = StreamCipher(shared_secret)
+
+    def frame(self, packet: bytes) -> bytes:
+        if self.threshold < 0:
+            return pack_varint(len(packet)) + packet
+        if len(packet) >= self.threshold:
+            body = pack_varint(len(packet)) + zlib.compress(packet)
+        else:
+            body = b"\x00" + packet
+        return pack_varint(len(body)) + body
+
+    def seal(self, frame_bytes: bytes) -> bytes:
+        """Count and encrypt a framed packet (ours or one forwarded as it came)."""
+        self.bytes_out += len(frame_bytes)
+        self.frames_out += 1
+        if self._cipher is not None:
+            return self._cipher.encrypt(frame_bytes)
+        return frame_bytes
