@@ -213,6 +213,7 @@ class Bridge(protocol.Protocol):
         if hs.next_state == STATUS:
             self.state = STATUS_STATE
             if self.config.status.passthrough:
+                self.pending.append(packet)
                 self._connect_upstream(on_fail=self._status_fallback)
             else:
                 self._status_fallback(None)
@@ -358,7 +359,7 @@ class Bridge(protocol.Protocol):
         self.status_self = True
         self.status_note = "" if failure is None else "server unreachable"
         pending, self.pending = self.pending, []
-        for packet in pending:
+        for packet in pending[1:] if failure is not None else pending:  # skip the queued handshake
             self._answer_status(packet)
 
     def _answer_status(self, packet: bytes) -> None:

@@ -139,6 +139,10 @@ def cmd_dev(args: argparse.Namespace) -> int:
         child.kill()
         print("mcagent: the embedded flying-squid server did not start", file=sys.stderr)
         return 1
+    # Keep draining the server's event stream so its pipe never fills.
+    import threading
+
+    threading.Thread(target=lambda: [None for _ in child.stdout], daemon=True).start()  # type: ignore[union-attr]
     print(f"mcagent: embedded flying-squid ({args.version}, {args.gamemode}) on 127.0.0.1:{server_port}", flush=True)
     args.upstream = f"127.0.0.1:{server_port}"
     try:

@@ -87,3 +87,22 @@ def bot_factory(peer_pool: PeerPool) -> BotFactory:
         return peer_pool.bot(port, username=username, version=version or DEFAULT_VERSION, host=host, **kwargs)
 
     return make
+
+
+@pytest.fixture
+def proxy_factory() -> Iterator[Callable[..., "ProxyProcess"]]:
+    """``proxy_factory(upstream_port, **config)`` runs the real ``mcagent run``."""
+    from tests.e2e.proxy_process import ProxyProcess
+
+    started: list[ProxyProcess] = []
+
+    def make(upstream_port: int, **config: Any) -> ProxyProcess:
+        proxy = ProxyProcess(upstream_port, **config)
+        started.append(proxy)
+        return proxy
+
+    try:
+        yield make
+    finally:
+        for proxy in started:
+            proxy.close()

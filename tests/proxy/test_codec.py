@@ -1,0 +1,84 @@
+"""The versioned codec for every supported version: round trips and translations."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import events as ev
+from proxy import subscriptions
+from proxy.chat import plain_text
+from proxy.codec import TRANSLATORS, VersionCodec
+from proxy.protocol.tables import table_for_version
+from proxy.testing import build_packet
+from proxy.versions import SUPPORTED
+
+VERSIONS = [v.name for v in SUPPORTED]
+
+
+@pytest.fixture(params=VERSIONS)
+def codec(request: pytest.FixtureRequest) -> VersionCodec:
+    return VersionCodec(table_for_version(request.param))
+
+
+def test_every_subscription_has_a_translator() -> None:
+    for name in subscriptions.TO_SERVER_PLAY:
+        assert ("toServer", name) in TRANSLATORS
+    for name in subscriptions.TO_CLIENT_PLAY:
+        assert ("toClient", name) in TRANSLATORS
+
+
+def test_table_protocol_numbers_match_the_supported_list() -> None:
+    for v in SUPPORTED:
+        assert table_for_version(v.name).protocol == v.protocol
+
+
+def test_client_chat_round_trip(codec: VersionCodec) -> None:
+    name = "chat_message" if codec.table.packet_id("play", "toServer", "chat_message") is not None else "chat"
+    packet = build_packet(codec, "play", "toServer", name, message="héllo 你好")
+    fields = codec.decode("play", "toServer", name, packet)
+    assert codec.events("toServer", name, fields) == [ev.ChatTyped("héllo 你好")]
+    assert name in codec.subscribed["toServer"].values()
+
+
+def test_system_chat_to_client_round_trip(codec: VersionCodec) -> None:
+    component = {"text": "", "extra": [{"text": "[mcagent] ", "color": "aqua"}, {"text": "hi ✓"}]}
+    packet = codec.chat_to_client(component)
+    fields = codec.decode("play", "toClient", codec.chat_packet, packet)
+    content = fields.get("message") or fields.get("content")
+    assert json.loads(content) == component
+    assert plain_text(content) == "[mcagent] hi ✓"
+    # Never shown as another player's chat or in the action bar.
+    assert fields.get("position", 1) == 1 and not fields.get("isActionBar", False)
+
+
+def test_kick_round_trip(codec: VersionCodec) -> None:
+    fields = codec.decode("play", "toClient", "kick_disconnect", codec.kick("bye"))
+    assert plain_text(fields["reason"]) == "bye"
+
+
+def test_server_position_and_relative_flags(codec: VersionCodec) -> None:
+    packet = build_packet(codec, "play", "toClient", "position", x=1.5, y=2.0, z=3.0, yaw=90.0, pitch=0.0, flags=0x01)
+    fields = codec.decode("play", "toClient", "position", packet)
+    (event,) = codec.events("toClient", "position", fields)
+    assert isinstance(event, ev.PositionSet)
+    assert (event.x, event.y, event.z, event.relative) == (1.5, 2.0, 3.0, frozenset({"x"}))
+
+
+def test_health_round_trip(codec: VersionCodec) -> None:
+    packet = build_packet(codec, "play", "toClient", "update_health", health=5.5, food=3, foodSaturation=1.0)
+    fields = codec.decode("play", "toClient", "update_health", packet)
+    assert codec.events("toClient", "update_health", fields) == [ev.HealthChanged(5.5, 3, 1.0)]
+
+
+def test_set_slot_names_the_item(codec: VersionCodec) -> None:
+    layout = json.dumps(codec.table.raw_layout("play", "toClient", "set_slot"))
+    item_id = next(i for i, n in codec.table.items.items() if n == "stone")
+    if "blockId" in json.dumps(codec.table._compiler.named.get("slot")):
+        item = {"blockId": item_id, "itemCount": 3, "itemDamage": 0, "nbtData": None}
+    else:
+        item = {"present": True, "itemId": item_id, "itemCount": 3, "nbtData": None}
+    packet = build_packet(codec, "play", "toClient", "set_slot", windowId=0, slot=36, item=item)
+    fields = codec.decode("play", "toClient", "set_slot", packet)
+    assert codec.events("toClient", "set_slot", fields) == [ev.InventorySlotSet(36, ev.SlotItem("minecraft:stone", 3))]
+    assert "slot" in layout

@@ -1,0 +1,56 @@
+"""Config validation: a bad file names the file, the field and the value, and the CLI exits non-zero."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from proxy.config import ConfigError, ProxyConfig, load, parse_address
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_shipped_config_is_valid_and_default() -> None:
+    assert load(ROOT / "config" / "proxy.json") == ProxyConfig()
+
+
+def test_bad_field_names_file_field_and_value(tmp_path: Path) -> None:
+    path = tmp_path / "proxy.json"
+    path.write_text(json.dumps({"upstream": {"host": "127.0.0.1", "port": 70000}}))
+    with pytest.raises(ConfigError) as info:
+        load(path)
+    text = str(info.value)
+    assert str(path) in text and "upstream.port" in text and "70000" in text
+
+
+def test_unknown_field_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "proxy.json"
+    path.write_text(json.dumps({"max_player": 5}))
+    with pytest.raises(ConfigError, match="max_player"):
+        load(path)
+
+
+def test_invalid_json_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "proxy.json"
+    path.write_text('{\n  "online_mode": tru\n}')
+    with pytest.raises(ConfigError, match="line 2"):
+        load(path)
+
+
+def test_cli_exits_non_zero_on_bad_config(tmp_path: Path) -> None:
+    path = tmp_path / "proxy.json"
+    path.write_text(json.dumps({"max_players": -1}))
+    result = subprocess.run([sys.executable, "-m", "proxy.cli", "run", "--config", str(path)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 2
+    assert "max_players" in result.stderr and "-1" in result.stderr and str(path) in result.stderr
+
+
+def test_address_flags() -> None:
+    assert parse_address("0.0.0.0:1234").port == 1234
+    assert parse_address("25570").host == "127.0.0.1"
+    with pytest.raises(ConfigError):
+        parse_address("host:notaport")

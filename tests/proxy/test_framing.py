@@ -1,0 +1,86 @@
+"""Framing and wire types: property tests over arbitrary packets and chunkings."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from proxy.protocol.errors import PeerError
+from proxy.protocol.framing import Framing, Writer
+from proxy.protocol.wire import pack_varint, pack_varlong, read_varint, read_varlong
+
+packet = st.builds(lambda pid, body: pack_varint(pid) + body,
+                   st.integers(min_value=0, max_value=0x7FF), st.binary(max_size=3000))
+packets = st.lists(packet, min_size=1, max_size=12)
+
+
+@given(st.integers(min_value=-(1 << 31), max_value=(1 << 31) - 1))
+def test_varint_round_trip(value: int) -> None:
+    data = pack_varint(value)
+    assert read_varint(data, 0) == (value, len(data))
+
+
+@given(st.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1))
+def test_varlong_round_trip(value: int) -> None:
+    data = pack_varlong(value)
+    assert read_varlong(data, 0) == (value, len(data))
+
+
+@settings(max_examples=60)
+@given(packets, st.sampled_from([-1, 0, 64, 256]), st.integers(min_value=1, max_value=97), st.binary(min_size=16, max_size=16) | st.none())
+def test_frames_survive_any_chunking(items: list[bytes], threshold: int, chunk: int, secret: bytes | None) -> None:
+    writer = Writer()
+    writer.threshold = threshold
+    reader = Framing()
+    reader.threshold = threshold
+    if secret is not None:
+        writer.enable_encryption(secret)
+        reader.enable_encryption(secret)
+    wire = b"".join(writer.seal(writer.frame(p)) for p in items)
+    got = []
+    for i in range(0, len(wire), chunk):
+        reader.feed(wire[i:i + chunk])
+        got.extend(f.packet for f in reader.frames())
+    assert got == items
+    assert reader.pending == 0
+
+
+@settings(max_examples=40)
+@given(packets, st.sampled_from([-1, 0, 64]))
+def test_raw_frames_are_the_exact_wire_bytes(items: list[bytes], threshold: int) -> None:
+    writer = Writer()
+    writer.threshold = threshold
+    reader = Framing()
+    reader.threshold = threshold
+    wires = [writer.frame(p) for p in items]
+    reader.feed(b"".join(wires))
+    frames = list(reader.frames())
+    assert [f.raw for f in frames] == wires
+    assert [f.packet_id for f in frames] == [read_varint(p, 0)[0] for p in items]
+
+
+def test_frame_over_the_limit_is_a_peer_error() -> None:
+    reader = Framing(max_frame=100)
+    reader.feed(pack_varint(101) + b"\x00" * 101)
+    with pytest.raises(PeerError, match="exceeds"):
+        reader.next_frame()
+
+
+def test_partial_length_prefix_waits_for_more() -> None:
+    reader = Framing()
+    reader.feed(b"\x80")
+    assert reader.next_frame() is None
+    reader.feed(b"\x01" + b"\x07" * 128)
+    frame = reader.next_frame()
+    assert frame is not None and frame.packet == b"\x07" * 128
+
+
+def test_bad_zlib_is_a_peer_error() -> None:
+    reader = Framing()
+    reader.threshold = 0
+    payload = pack_varint(50) + b"not zlib at all"
+    reader.feed(pack_varint(len(payload)) + payload)
+    frame = reader.next_frame()
+    assert frame is not None
+    with pytest.raises(PeerError):
+        _ = frame.packet

@@ -1,0 +1,42 @@
+"""engine/ is sans-IO: it never imports Twisted or quarry (ARCHITECTURE.md, Packages)."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ENGINE = Path(__file__).resolve().parent.parent / "engine"
+FORBIDDEN = ("twisted", "quarry", "proxy")
+
+
+def test_engine_sources_never_import_twisted_or_quarry() -> None:
+    offenders = []
+    for path in ENGINE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            offenders += [f"{path}: {n}" for n in names if n.split(".")[0] in FORBIDDEN]
+    assert offenders == []
+
+
+def test_importing_every_engine_module_loads_no_twisted_or_quarry() -> None:
+    modules = sorted(
+        ".".join(p.relative_to(ENGINE.parent).with_suffix("").parts)
+        for p in ENGINE.rglob("*.py")
+        if p.name != "__main__.py"
+    )
+    code = (
+        "import importlib, sys\n"
+        f"for m in {modules!r}:\n"
+        "    importlib.import_module(m.removesuffix('.__init__'))\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('twisted', 'quarry')]\n"
+        "print(','.join(bad))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ENGINE.parent)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ""
