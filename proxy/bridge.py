@@ -309,23 +309,26 @@ class Bridge(protocol.Protocol):
         self.send_packet(self.codec.encode(LOGIN_STATE, TO_CLIENT, "encryption_begin", fields))
 
     def _finish_encryption(self, packet: bytes) -> None:
-        from quarry.net import auth, crypto
+        from quarry.net import crypto
 
         assert self.codec is not None
         fields = self.codec.decode(LOGIN_STATE, TO_SERVER, "encryption_begin", packet)
         try:
             secret = crypto.decrypt_secret(self.server.keypair, fields["sharedSecret"])
             token = fields.get("verifyToken")
-            if isinstance(token, dict):
+            if isinstance(token, dict):  # 1.19: a switch between token and signature
                 token = token.get("verifyToken")
-            if token is not None and crypto.decrypt_secret(self.server.keypair, token) != self._verify_token:
+            if token is None:
+                raise PeerError("signed-nonce encryption responses are not supported")
+            if crypto.decrypt_secret(self.server.keypair, token) != self._verify_token:
                 raise PeerError("encryption verify token mismatch")
         except (ValueError, KeyError) as exc:
             raise PeerError(f"bad encryption response: {exc}") from None
         self.reader.enable_encryption(secret)
         self.writer.enable_encryption(secret)
         digest = crypto.make_digest(b"", secret, crypto.export_public_key(self.server.keypair))
-        d: Deferred[Any] = auth.has_joined(10, digest, self.player_name)
+        assert self.player_name is not None
+        d = self.server.verify_session(self.player_name, digest)
 
         def joined(_: Any) -> None:
             log.info("{player} authenticated with Mojang", player=self.player_name)

@@ -100,6 +100,12 @@ class ProxyServer(protocol.ServerFactory):
             self._keypair = crypto.make_keypair()
         return self._keypair
 
+    def verify_session(self, player_name: str, digest: str) -> Any:
+        """Ask Mojang's session server whether the player joined (online mode)."""
+        from quarry.net import auth
+
+        return auth.has_joined(10, digest, player_name)
+
     def make_assistant(self, bridge: Bridge) -> Assistant | None:
         if self.assistant_factory is None or not self.config.features.assistant:
             return None

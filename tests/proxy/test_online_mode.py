@@ -1,0 +1,75 @@
+"""Online mode on the client leg: encryption request, shared secret, session check."""
+from __future__ import annotations
+
+import os
+
+from cryptography.hazmat.primitives.asymmetric import padding
+from cryptography.hazmat.primitives.serialization import load_der_public_key
+from twisted.internet.defer import fail, succeed
+
+from proxy.protocol.framing import Framing, Writer
+from proxy.testing import build_packet, handshake_packet, packet_id
+from tests.proxy.harness import Rig
+
+
+def _start(rig: Rig) -> tuple[dict, bytes]:
+    rig.connect_client()
+    rig.client_send(handshake_packet(rig.codec.protocol))
+    rig.client_send(build_packet(rig.codec, "login", "toServer", "login_start", username="alice"))
+    (request,) = rig.client.received()
+    fields = rig.codec.decode("login", "toClient", "encryption_begin", request)
+    return fields, request
+
+
+def _respond(rig: Rig, fields: dict, token: bytes | None = None) -> bytes:
+    key = load_der_public_key(fields["publicKey"])
+    secret = os.urandom(16)
+    enc = lambda data: key.encrypt(data, padding.PKCS1v15())  # noqa: E731
+    response = build_packet(rig.codec, "login", "toServer", "encryption_begin",
+                            sharedSecret=enc(secret), verifyToken=enc(token or fields["verifyToken"]))
+    rig.client_send(response)
+    return secret
+
+
+def test_online_login_encrypts_then_connects_upstream() -> None:
+    rig = Rig("1.18.2", online_mode=True)
+    rig.server.verify_session = lambda name, digest: succeed({"name": name})  # type: ignore[method-assign]
+    fields, request = _start(rig)
+    assert packet_id(request) == rig.codec.table.packet_id("login", "toClient", "encryption_begin")
+    assert rig.reactor.tcpClients == []  # no upstream before authentication
+    secret = _respond(rig, fields)
+    upstream = rig.accept_upstream()
+    assert [packet_id(p) for p in upstream.received()] == [0, 0]  # handshake, login start
+    # From now on the client leg is encrypted with the shared secret.
+    rig.server_send(build_packet(rig.codec, "login", "toClient", "success", username="alice"))
+    reader = Framing()
+    reader.enable_encryption(secret)
+    reader.feed(rig.client.transport.value())
+    (frame,) = list(reader.frames())
+    assert packet_id(frame.packet) == rig.codec.table.packet_id("login", "toClient", "success")
+    # And the client's encrypted chat reaches the upstream decrypted.
+    writer = Writer()
+    writer.enable_encryption(secret)
+    chat = build_packet(rig.codec, "play", "toServer", "chat", message="hi")
+    rig.bridge.dataReceived(writer.seal(writer.frame(chat)))
+    assert upstream.received() == [chat]
+
+
+def test_failed_session_check_disconnects_with_reason() -> None:
+    rig = Rig("1.18.2", online_mode=True)
+    rig.server.verify_session = lambda name, digest: fail(RuntimeError("no route"))  # type: ignore[method-assign]
+    fields, _ = _start(rig)
+    secret = _respond(rig, fields)
+    reader = Framing()
+    reader.enable_encryption(secret)
+    reader.feed(rig.client.transport.value())
+    (frame,) = list(reader.frames())
+    assert b"Could not verify your account" in frame.packet
+    assert rig.client.transport.disconnecting and rig.reactor.tcpClients == []
+
+
+def test_wrong_verify_token_closes_the_connection() -> None:
+    rig = Rig("1.18.2", online_mode=True)
+    fields, _ = _start(rig)
+    _respond(rig, fields, token=b"nope")
+    assert rig.client.transport.disconnecting and rig.reactor.tcpClients == []
