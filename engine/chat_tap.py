@@ -22,7 +22,16 @@ class TappedChat:
     body: str  # command line without the prefix, or the request text
 
 
+# Slash commands the proxy registers in the client's command tree. Clients send
+# them unsigned (a greedy string argument), so on 1.19+ they are the signed-chat-safe
+# way to talk to the proxy; older clients send them as chat starting with "/".
+ASSISTANT_COMMAND = "ai"
+AGENT_COMMAND = "agent"
+
+
 def classify(text: str, command_prefix: str = "!", address_prefix: str = "@ai ") -> TappedChat:
+    if text.startswith("/"):
+        return classify_command(text[1:])
     if command_prefix and text.startswith(command_prefix) and len(text) > len(command_prefix):
         body = text[len(command_prefix):]
         if body[:1].isalpha() or body[:1] == "?":
@@ -31,3 +40,14 @@ def classify(text: str, command_prefix: str = "!", address_prefix: str = "@ai ")
         body = text[len(address_prefix):].strip()
         return TappedChat(ChatKind.ASSISTANT, body)
     return TappedChat(ChatKind.PASS, text)
+
+
+def classify_command(command: str) -> TappedChat:
+    """A slash command (without the slash): ours, or the server's (PASS)."""
+    name, _, rest = command.partition(" ")
+    name = name.lower()
+    if name == ASSISTANT_COMMAND:
+        return TappedChat(ChatKind.ASSISTANT, rest.strip())
+    if name == AGENT_COMMAND:
+        return TappedChat(ChatKind.COMMAND, rest.strip() or "help")
+    return TappedChat(ChatKind.PASS, command)

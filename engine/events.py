@@ -16,6 +16,13 @@ class ChatTyped:
 
 
 @attrs.frozen
+class CommandTyped:
+    """The player sent a slash command (1.19+ command packet), without the slash."""
+
+    command: str
+
+
+@attrs.frozen
 class ClientSettings:
     """The client settings packet: the player's locale, e.g. ``en_us``."""
 
@@ -169,6 +176,7 @@ class Disconnected:
 
 Event = (
     ChatTyped
+    | CommandTyped
     | ClientSettings
     | JoinedGame
     | Respawned

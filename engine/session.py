@@ -15,7 +15,7 @@ import attrs
 
 from engine import events as ev
 from engine.actions import Action, ForwardChat, MeasurePing, ReplyToPlayer, reply
-from engine.chat_tap import ChatKind, classify
+from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
 from engine.world.model import WorldModel
 from engine.world.snapshot import WorldSnapshot
 
@@ -64,7 +64,9 @@ class Session:
     def handle(self, event: ev.Event, now: float) -> list[Action]:
         self.world.apply(event)
         if isinstance(event, ev.ChatTyped):
-            return self._chat(event.text, now)
+            return self._chat(classify(event.text, self.config.command_prefix, self.config.address_prefix), now)
+        if isinstance(event, ev.CommandTyped):
+            return self._chat(classify_command(event.command), now)
         return []
 
     def tick(self, now: float) -> list[Action]:
@@ -75,8 +77,7 @@ class Session:
     def snapshot(self) -> WorldSnapshot:
         return self.world.snapshot()
 
-    def _chat(self, text: str, now: float) -> list[Action]:
-        tapped = classify(text, self.config.command_prefix, self.config.address_prefix)
+    def _chat(self, tapped: TappedChat, now: float) -> list[Action]:
         if tapped.kind is ChatKind.PASS:
             return [ForwardChat()]
         if tapped.kind is ChatKind.ASSISTANT:
@@ -108,5 +109,6 @@ class Session:
             rows.extend(self.assistant.command_help())
         lines = ["Proxy commands (never sent to the server):"]
         lines += [f"{usage} - {text}" for usage, text in rows]
-        lines.append(f"Ask the assistant: {self.config.address_prefix}<question>")
+        lines.append(f"Ask the assistant: {self.config.address_prefix}<question> or /ai <question>")
+        lines.append(f"Every {self.config.command_prefix}command also works as /agent <command>.")
         return ReplyToPlayer(tuple(lines))

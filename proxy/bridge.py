@@ -40,7 +40,7 @@ from proxy.protocol.framing import Frame, Framing, Writer
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, table_for_version
 from proxy.protocol.wire import read_varint
 from proxy.status import own_status
-from proxy.subscriptions import SWALLOWABLE
+from proxy.subscriptions import REWRITTEN, SWALLOWABLE
 
 if TYPE_CHECKING:
     from proxy.server import ProxyServer
@@ -133,6 +133,10 @@ class Bridge(protocol.Protocol):
             log.info("closing {peer} ({player}): bad input from client: {reason}",
                      peer=self.peer, player=self.player_name, reason=str(exc))
             self.disconnect(f"Bad packet from your client: {exc}")
+        except Exception:
+            # A bug of ours on this input: this connection ends, the proxy goes on.
+            log.failure("internal error on input from {player}", player=self.player_name or self.peer)
+            self.disconnect("Internal error in the proxy while reading your packet; please reconnect.")
 
     def connectionLost(self, reason: Failure = protocol.connectionDone) -> None:
         previous = self.state
@@ -202,6 +206,13 @@ class Bridge(protocol.Protocol):
             self._to_upstream_frame(frame)
             if pid == self._ids.get("finish_configuration"):
                 self._enter_play()
+            elif self.codec is not None and self.session is not None:
+                name = self.codec.subscribed_configuration.get(pid)
+                if name is not None:
+                    fields = self.codec.decode(CONFIGURATION, TO_SERVER, name, frame.packet)
+                    now = self.server.clock.seconds()
+                    for event in self.codec.events(TO_SERVER, name, fields):
+                        self.perform(self.session.handle(event, now))
 
     def _client_handshake(self, frame: Frame) -> None:
         packet = frame.packet
@@ -400,6 +411,9 @@ class Bridge(protocol.Protocol):
         except PeerError as exc:
             log.warn("server sent bad data to {player}: {reason}", player=self.player_name, reason=str(exc))
             self.disconnect(f"The server sent a malformed packet ({exc}).")
+        except Exception:
+            log.failure("internal error on server input for {player}", player=self.player_name)
+            self.disconnect("Internal error in the proxy while reading the server's packet; please reconnect.")
 
     def upstream_lost(self, reason: Failure) -> None:
         if self.state == CLOSED:
@@ -455,14 +469,18 @@ class Bridge(protocol.Protocol):
         assert self.codec is not None and self.upstream is not None
         pid = frame.packet_id
         name = self.codec.subscribed[TO_CLIENT].get(pid)
-        self.send_frame(frame, self.upstream.reader)
         if name is None:
+            self.send_frame(frame, self.upstream.reader)
             self.fast_frames += 1
             if pid == self._ids.get("s2c_kick_disconnect"):
                 self.server_kicked = True
             return
         self.decoded_frames += 1
         fields = self.codec.decode(PLAY, TO_CLIENT, name, frame.packet)
+        if name in REWRITTEN:
+            self.send_packet(self.codec.rewrite(name, fields))
+        else:
+            self.send_frame(frame, self.upstream.reader)
         assert self.session is not None
         now = self.server.clock.seconds()
         actions: list[Action] = []

@@ -50,16 +50,19 @@ class VersionCodec:
             TO_SERVER: self._subscribe(TO_SERVER, subscriptions.TO_SERVER_PLAY),
             TO_CLIENT: self._subscribe(TO_CLIENT, subscriptions.TO_CLIENT_PLAY),
         }
+        self.subscribed_configuration = self._subscribe(TO_SERVER, subscriptions.TO_SERVER_CONFIGURATION,
+                                                        "configuration")
         self.chat_packet = "system_chat" if table.packet_id("play", TO_CLIENT, "system_chat") is not None else "chat"
         # Hover text moved from "value" to "contents" in 1.16 (protocol 735).
         self.modern_hover = table.protocol >= 735
         self._field_types: dict[tuple[str, str, str], dict[str, Any]] = {}
 
-    def _subscribe(self, direction: str, names: tuple[str, ...]) -> dict[int, str]:
+    def _subscribe(self, direction: str, names: tuple[str, ...], state: str = "play") -> dict[int, str]:
         found: dict[int, str] = {}
         for name in names:
-            pid = self.table.packet_id("play", direction, name)
-            if pid is not None and self.table.codec("play", direction, name) is not None:
+            pid = self.table.packet_id(state, direction, name)
+            codec = self.table.codec(state, direction, name)
+            if pid is not None and codec is not None and (codec.complete or name in subscriptions.PREFIX_OK):
                 found[pid] = name
         return found
 
@@ -77,6 +80,14 @@ class VersionCodec:
     def events(self, direction: str, name: str, fields: Fields) -> list[ev.Event]:
         translator = TRANSLATORS.get((direction, name))
         return translator(self, fields) if translator is not None else []
+
+    def rewrite(self, name: str, fields: Fields) -> bytes:
+        """Re-encode a server packet the proxy changes (see subscriptions.REWRITTEN)."""
+        from proxy import commands
+
+        if name == "declare_commands":
+            return self.encode("play", TO_CLIENT, name, commands.inject(fields))
+        raise KeyError(name)
 
     def item_name(self, item_id: int) -> str:
         return "minecraft:" + self.table.items.get(item_id, f"unknown_{item_id}")
@@ -199,6 +210,16 @@ def _dimension(f: Fields) -> str:
     return str(value)
 
 
+_GAME_MODES = {"survival": 0, "creative": 1, "adventure": 2, "spectator": 3}
+
+
+def _game_mode(value: Any) -> int:
+    # 1.20.5+ layouts map the game mode to its name; older ones send the number.
+    if isinstance(value, str):
+        return _GAME_MODES.get(value, 0)
+    return int(value) & 0x7
+
+
 def _spawn_info(f: Fields) -> Fields:
     info = f.get("worldState")
     return info if isinstance(info, dict) else f
@@ -206,13 +227,13 @@ def _spawn_info(f: Fields) -> Fields:
 
 def _join(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     info = _spawn_info(f)
-    mode = int(_pick(info, "gamemode", "gameMode", default=_pick(f, "gameMode", default=0))) & 0x7
+    mode = _game_mode(_pick(info, "gamemode", "gameMode", default=_pick(f, "gameMode", default=0)))
     return [ev.JoinedGame(int(f["entityId"]), mode, _dimension(info))]
 
 
 def _respawn(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     info = _spawn_info(f)
-    mode = int(_pick(info, "gamemode", "gameMode", default=0)) & 0x7
+    mode = _game_mode(_pick(info, "gamemode", "gameMode", default=0))
     return [ev.Respawned(mode, _dimension(info))]
 
 
@@ -237,8 +258,9 @@ def _experience(codec: VersionCodec, f: Fields) -> list[ev.Event]:
 
 
 def _game_state(codec: VersionCodec, f: Fields) -> list[ev.Event]:
-    if int(f.get("reason", -1)) == 3:
-        return [ev.GameModeChanged(int(f.get("gameMode", 0)))]
+    reason = f.get("reason", -1)
+    if reason in (3, "change_game_mode"):
+        return [ev.GameModeChanged(_game_mode(int(f.get("gameMode", 0))))]
     return []
 
 
@@ -317,8 +339,18 @@ def _server_chat(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     return [ev.ServerChatSeen(plain_text(content))]
 
 
+def _command_typed(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    return [ev.CommandTyped(str(f.get("command", "")))]
+
+
+def _no_events(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    return []
+
+
 TRANSLATORS: dict[tuple[str, str], Translator] = {
     (TO_SERVER, "chat"): _chat_typed,
+    (TO_SERVER, "chat_command"): _command_typed,
+    (TO_CLIENT, "declare_commands"): _no_events,
     (TO_SERVER, "chat_message"): _chat_typed,
     (TO_SERVER, "settings"): _settings,
     (TO_SERVER, "position"): _client_position,

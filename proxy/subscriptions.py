@@ -9,6 +9,7 @@ from __future__ import annotations
 TO_SERVER_PLAY: tuple[str, ...] = (
     "chat",  # until 1.18.2
     "chat_message",  # 1.19+
+    "chat_command",  # 1.19+: slash commands, unsigned for /ai and /agent
     "settings",
     "position",
     "position_look",
@@ -39,7 +40,20 @@ TO_CLIENT_PLAY: tuple[str, ...] = (
     "held_item_slot",
     "chat",
     "system_chat",
+    "declare_commands",
 )
 
+# Server packets the proxy rewrites instead of forwarding: the command tree gets
+# the proxy's /ai and /agent nodes.
+REWRITTEN: frozenset[str] = frozenset({"declare_commands"})
+
+# 1.20.2+: the client sends its settings (locale) during configuration.
+TO_SERVER_CONFIGURATION: tuple[str, ...] = ("settings",)
+
+# Packets whose leading fields suffice: subscribed even where the codec cannot
+# read their tail (entity metadata, item components). Everything else needs a
+# complete layout, or it is not subscribed on that version.
+PREFIX_OK: frozenset[str] = frozenset({"named_entity_spawn", "spawn_entity", "spawn_entity_living"})
+
 # Chat packets from the client are the only ones the proxy may swallow.
-SWALLOWABLE: frozenset[str] = frozenset({"chat", "chat_message"})
+SWALLOWABLE: frozenset[str] = frozenset({"chat", "chat_message", "chat_command"})

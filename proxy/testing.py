@@ -60,7 +60,7 @@ def zero_value(layout: Any, named: dict[str, Any]) -> Any:
     if kind == "pstring":
         return ""
     if kind == "buffer":
-        return b""
+        return b"\x00" * args["count"] if isinstance(args.get("count"), int) else b""
     if kind == "mapper":
         return next(iter(args["mappings"].values()))
     if kind == "switch":

@@ -28,6 +28,14 @@ SUPPORTED: tuple[SupportedVersion, ...] = (
     SupportedVersion("1.18.2", 758, END_TO_END),
     SupportedVersion("1.19", 759, END_TO_END),
     SupportedVersion("1.19.2", 760, END_TO_END),
+    SupportedVersion("1.19.3", 761, END_TO_END),
+    SupportedVersion("1.19.4", 762, END_TO_END),
+    SupportedVersion("1.20.2", 764, END_TO_END),
+    SupportedVersion("1.20.4", 765, END_TO_END),
+    SupportedVersion("1.20.6", 766, END_TO_END),
+    SupportedVersion("1.21.1", 767, END_TO_END),
+    SupportedVersion("1.21.3", 768, END_TO_END),
+    SupportedVersion("1.21.4", 769, END_TO_END),
 )
 
 _BY_PROTOCOL = {v.protocol: v for v in SUPPORTED}

@@ -38,7 +38,7 @@ LAYOUTS = {
     ("login", "toServer"): ["login_start", "encryption_begin", "login_acknowledged"],
     ("login", "toClient"): ["disconnect", "encryption_begin", "success", "compress"],
     ("configuration", "toClient"): ["disconnect", "finish_configuration"],
-    ("configuration", "toServer"): ["finish_configuration"],
+    ("configuration", "toServer"): ["finish_configuration", "settings"],
     ("play", "toServer"): [
         "chat", "chat_message", "chat_command", "chat_command_signed", "settings",
         "position", "position_look", "look", "flying", "held_item_slot",
@@ -110,11 +110,17 @@ def main() -> int:
             for direction in ("toClient", "toServer"):
                 section = protocol[state][direction]["types"]
                 mapping = section["packet"][1][0]["type"][1]["mappings"]
+                # The packet switch names each packet's layout type; since 1.20.5 some
+                # are shared top-level types ("packet_common_settings").
+                params = section["packet"][1][1]["type"][1]["fields"]
                 ids.setdefault(state, {})[direction] = {name: int(pid, 16) for pid, name in mapping.items()}
                 known = dict(protocol["types"])
                 known.update({k: v for k, v in section.items() if not k.startswith("packet")})
                 for name in LAYOUTS.get((state, direction), []):
-                    layout = section.get("packet_" + name)
+                    type_name = params.get(name)
+                    layout = section.get(type_name) if isinstance(type_name, str) else None
+                    if layout is None and isinstance(type_name, str):
+                        layout = protocol["types"].get(type_name)
                     if layout is None:
                         continue
                     k = pool_key(layout)

@@ -33,6 +33,7 @@ MAX_BUFFER = 1 << 21
 class Codec:
     decode: Decoder
     encode: Encoder
+    complete: bool = True  # False: decodes only a leading part of the packet
 
 
 def _resolve(path: str, stack: Stack) -> Any:
@@ -112,7 +113,7 @@ class LayoutCompiler:
         def refuse(value: Any, out: bytearray, stack: Stack) -> None:
             raise LayoutError("a prefix layout cannot encode")
 
-        return Codec(prefix.decode, refuse)
+        return Codec(prefix.decode, refuse, complete=False)
 
     # -- named and primitive types -------------------------------------------------
     def _compile_named(self, name: str) -> Codec:
@@ -281,7 +282,11 @@ class LayoutCompiler:
                 raise PeerError(f"buffer length {n} out of range")
             return bytes(data[pos:pos + n]), pos + n
 
+        fixed = args.get("count") if isinstance(args.get("count"), int) else None
+
         def enc_buffer(value: Any, out: bytearray, stack: Stack) -> None:
+            if fixed is not None and len(value) != fixed:
+                raise ValueError(f"buffer must be {fixed} bytes, not {len(value)}")
             write_count(len(value), out, stack)
             out += value
 

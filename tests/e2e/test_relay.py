@@ -7,7 +7,7 @@ import pytest
 
 from proxy.versions import SUPPORTED
 
-PRIMARY = ["1.18.2", "1.12.2", "1.8.8"]
+PRIMARY = ["1.18.2", "1.12.2", "1.8.8", "1.20.4", "1.21.4"]
 _wanted = os.environ.get("MCAGENT_E2E_VERSIONS", "")
 VERSIONS = [v.name for v in SUPPORTED] if _wanted == "all" else (_wanted.split(",") if _wanted else PRIMARY)
 
@@ -36,6 +36,17 @@ def test_relay_login_chat_walk_ping(version: str, squid_factory, bot_factory, pr
     bot.chat("@ai where am I")
     bot.wait_chat("[mcagent]")
     assert not any(c.startswith("@ai") for c in server.chats(since=mark))
+
+    # The slash forms (unsigned on 1.19+, registered in the command tree on 1.13+).
+    bot_mark = bot.mark()
+    bot.chat("/agent ping")
+    bot.wait_chat("[mcagent] Ping to the server", since=bot_mark)
+    bot.chat("/ai where am I")
+    bot.wait_chat("[mcagent]", since=bot.mark())
+    bot.chat("marker after slash commands")
+    server.wait_chat("marker after slash commands", player="alice", since=mark)
+    assert not any(c.split(" ")[0] in ("ai", "agent") for c in server.commands(since=mark))
+    assert not any(c.startswith("/") for c in server.chats(since=mark))
 
     # Walking five blocks is accepted by the server.
     start = server.server_position("alice")

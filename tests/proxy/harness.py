@@ -97,6 +97,12 @@ class Rig:
         self.server_send(build_packet(self.codec, "login", "toClient", "success", username=name))
         assert self.client is not None
         self.client.received()
+        if self.codec.table.has_configuration:  # 1.20.2+: login ack, then configuration
+            self.client_send(build_packet(self.codec, "login", "toServer", "login_acknowledged"))
+            self.server_send(build_packet(self.codec, "configuration", "toClient", "finish_configuration"))
+            self.client_send(build_packet(self.codec, "configuration", "toServer", "finish_configuration"))
+            self.client.received()
+            upstream.received()
 
     def chat_texts(self, packets: list[bytes]) -> list[str]:
         from proxy.chat import plain_text
