@@ -58,6 +58,6 @@ def detect_language(text: str, locale: str | None) -> str:
 
 def reply_language(locale: str | None, request_language: str | None = None) -> str:
     """The language replies are written in: the request's if we speak it, else the locale's, else English."""
-    if request_language in SUPPORTED_LANGUAGES:
+    if request_language is not None and request_language in SUPPORTED_LANGUAGES:
         return request_language
     return "zh" if locale_language(locale) == "zh" else "en"

@@ -13,6 +13,8 @@ import re
 
 import attrs
 
+from engine.routing.normalize import normalize_text
+
 
 class Script(enum.Enum):
     LATIN = "latin"
@@ -32,7 +34,7 @@ _TOKEN = re.compile(
     r"(?P<slot>\{(?:player|item|number)\})"
     r"|(?P<id>minecraft:[a-z0-9_./]+)"
     r"|(?P<word>[a-z0-9_]*[a-z][a-z0-9_]*(?:'[a-z]+)*)"
-    r"|(?P<number>\d+(?:\.\d+)?)"
+    r"|(?P<number>(?<![\w.])-?\d+(?:\.\d+)?)"
     r"|(?P<han>[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)"
     r"|(?P<stop>[?!;。？！；]+)"
 )
@@ -98,4 +100,4 @@ def tokenize(normalized: str) -> list[RawToken]:
 
 def english_words(phrase: str) -> tuple[str, ...]:
     """A vocabulary phrase as the token tuple the tokenizer would produce for it."""
-    return tuple(t.text for t in tokenize(phrase) if t.script in (Script.LATIN, Script.NUMBER))
+    return tuple(t.text for t in tokenize(normalize_text(phrase)) if t.script in (Script.LATIN, Script.NUMBER))

@@ -1,0 +1,40 @@
+"""The modules that ship with mcagent, with their ids as tests and corpora use them.
+
+Read-only, may go direct: agent:help, agent:status, agent:position,
+agent:players, agent:inventory, agent:item, agent:inbox, agent:progress.
+Write, never direct: agent:goto, agent:follow, agent:stop, agent:autopilot,
+agent:eat. Admin, explicit only: agent:routing.
+"""
+from __future__ import annotations
+
+from engine.modules.builtin.help import HelpModule
+from engine.modules.builtin.inbox import InboxModule
+from engine.modules.builtin.inventory import InventoryModule
+from engine.modules.builtin.item import ItemModule
+from engine.modules.builtin.players import PlayersModule
+from engine.modules.builtin.position import PositionModule
+from engine.modules.builtin.progress import ProgressModule
+from engine.modules.builtin.rejects import register_rejects
+from engine.modules.builtin.routing_admin import RoutingAdminModule
+from engine.modules.builtin.status import StatusModule
+from engine.modules.builtin.writes import AutopilotModule, EatModule, FollowModule, GotoModule, StopModule
+from engine.modules.items import ItemTable
+from engine.modules.registry import ModuleRegistry
+
+READ_MODULES = (
+    "agent:help", "agent:status", "agent:position", "agent:players",
+    "agent:inventory", "agent:item", "agent:inbox", "agent:progress",
+)
+WRITE_MODULES = ("agent:goto", "agent:follow", "agent:stop", "agent:autopilot", "agent:eat")
+ADMIN_MODULES = ("agent:routing",)
+
+
+def register_builtins(registry: ModuleRegistry, items: ItemTable) -> None:
+    for module in (
+        HelpModule(), StatusModule(), PositionModule(), PlayersModule(), InventoryModule(items),
+        ItemModule(items), InboxModule(), ProgressModule(),
+        GotoModule(), FollowModule(), StopModule(), AutopilotModule(), EatModule(),
+        RoutingAdminModule(),
+    ):
+        registry.register(module)
+    register_rejects(registry)

@@ -1,0 +1,47 @@
+"""agent:inbox: messages the proxy kept for the player (private messages, reflex and autopilot notices)."""
+from __future__ import annotations
+
+from engine.modules import messages as m
+from engine.modules.builtin.common import EMPTY, Empty, no_arguments
+from engine.modules.declarations import AgentCommand, ModuleRouting, RoutingProfile
+from engine.modules.module import Access, Module, ModuleContext, ModuleResult
+
+EXAMPLES_EN = (
+    "inbox", "my inbox", "check my inbox", "read my inbox", "what is in my inbox",
+    "messages", "my messages", "any messages", "any new messages", "do i have any messages", "do i have messages",
+    "do i have new messages", "new messages", "unread messages",
+    "notifications", "my notifications", "any notifications", "any new notifications", "do i have notifications",
+    "did anyone pm me", "did anyone message me", "did anyone dm me", "did anyone whisper to me", "any pms",
+    "did i get any messages", "did i get a message", "mail", "any mail", "alerts", "any alerts",
+    "got any messages", "any messages for me",
+)
+EXAMPLES_ZH = (
+    "收件箱", "我的收件箱", "消息", "我的消息", "有消息吗", "有新消息吗", "有没有消息", "有没有新消息",
+    "新消息", "未读消息", "通知", "我的通知", "有通知吗", "有新通知吗", "有人私聊我吗", "有人私信我吗",
+    "有人找我吗", "有没有人找我", "有没有人私聊我", "我有新消息吗", "我有消息吗", "提醒", "有什么提醒",
+)
+SHOWN = 8
+
+
+class InboxModule(Module[Empty]):
+    id = "agent:inbox"
+    access = Access.READ
+
+    def routing(self) -> ModuleRouting[Empty]:
+        return (
+            ModuleRouting[Empty].defaults()
+            .command(AgentCommand.literal(EMPTY, "inbox", "inbox", "收件箱",
+                                          description="messages kept for you while you were busy or away",
+                                          aliases=("mail", "messages")))
+            .semantic(RoutingProfile.read(no_arguments, EXAMPLES_EN, EXAMPLES_ZH))
+            .shortcut("shortcut.inbox", EMPTY)
+        )
+
+    def execute(self, args: Empty, ctx: ModuleContext) -> ModuleResult:
+        lang = ctx.language
+        if not ctx.inbox:
+            return ModuleResult((m.say(lang, "inbox.empty"),))
+        lines = [m.say(lang, "inbox.header", count=len(ctx.inbox), unread=ctx.inbox_unread)]
+        for message in reversed(ctx.inbox[-SHOWN:]):
+            lines.append(m.say(lang, "inbox.line", age=m.age(ctx.now - message.at, lang), text=message.text))
+        return ModuleResult(tuple(lines))

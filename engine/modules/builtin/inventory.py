@@ -1,0 +1,120 @@
+"""agent:inventory: the held item and the inventory contents (window 0 slots).
+
+With an item named ("how many torches do I have") it counts that item; with
+two different items named it cannot know which one is meant and returns None.
+"""
+from __future__ import annotations
+
+import attrs
+
+from engine.events import SlotItem
+from engine.modules import messages as m
+from engine.modules.builtin.common import players_named
+from engine.modules.declarations import AgentCommand, ModuleRouting, ParseContext, RoutingProfile
+from engine.modules.items import ItemTable
+from engine.modules.module import Access, Module, ModuleContext, ModuleResult
+from engine.routing.vocabulary import ITEM_FEATURE
+
+EXAMPLES_EN = (
+    "inventory", "my inventory", "what is in my inventory", "what do i have in my inventory", "what do i have",
+    "inv", "my inv", "what is in my inv", "items", "my items", "what items do i have", "my stuff",
+    "what is in my hotbar", "my hotbar", "what am i carrying", "what do i carry",
+    "what am i holding", "what is in my hand", "what do i have in my hand", "what is in my main hand",
+    "what is in my offhand", "held item", "my held item", "what is my held item", "what item am i holding",
+    "what block am i holding", "what am i holding in my hand",
+    "how many {item} do i have", "how much {item} do i have", "how many {item}", "how many {item} in my inventory",
+    "do i have any {item}", "do i have {item}", "do i have {item} in my inventory", "how many {item} do i have left",
+    "am i holding {item}", "how many {item} have i got", "have i got any {item}",
+)
+EXAMPLES_ZH = (
+    "背包", "我的背包", "背包里有什么", "我的背包里有什么", "我背包里有什么", "背包里都有什么", "物品栏",
+    "我的物品栏", "物品栏里有什么", "我有什么东西", "我有什么", "我带了什么", "快捷栏", "快捷栏里有什么",
+    "我手里拿着什么", "我手里拿的是什么", "我拿着什么", "我手上拿着什么", "手里是什么", "我手上是什么",
+    "我拿的是什么", "我手里是什么", "主手拿着什么", "副手拿着什么",
+    "我有多少{item}", "我有几个{item}", "我有{item}吗", "我有没有{item}", "背包里有多少{item}",
+    "背包里有{item}吗", "我还有多少{item}", "{item}有多少",
+)
+
+# Window 0: 5–8 armor, 9–35 main inventory, 36–44 hotbar, 45 offhand.
+CONTENT_SLOTS = range(9, 46)
+SHOWN = 12
+
+
+@attrs.frozen
+class InventoryQuery:
+    item_id: str | None  # count one item, or None for the overview
+
+
+class InventoryModule(Module[InventoryQuery]):
+    id = "agent:inventory"
+    access = Access.READ
+
+    def __init__(self, items: ItemTable) -> None:
+        self.items = items
+
+    def parse(self, _text: str, ctx: ParseContext) -> InventoryQuery | None:
+        if players_named(ctx):
+            return None  # someone else's inventory: not something we can see
+        ids: set[str] = set()
+        for term in ctx.analysis.terms:
+            if term.feature == ITEM_FEATURE:
+                found = self.items.lookup(term.surface)
+                if len(found) != 1:
+                    return None
+                ids.add(found[0].id)
+        if len(ids) > 1:
+            return None
+        return InventoryQuery(next(iter(ids)) if ids else None)
+
+    def parse_command(self, args: str, _ctx: ParseContext) -> InventoryQuery | None:
+        if not args.strip():
+            return InventoryQuery(None)
+        found = self.items.search(args)
+        return InventoryQuery(found[0].id) if len(found) == 1 else None
+
+    def routing(self) -> ModuleRouting[InventoryQuery]:
+        return (
+            ModuleRouting[InventoryQuery].defaults()
+            .command(AgentCommand.parsed("inv", self.parse_command, lambda q: q.item_id or "",
+                                         usage="!inv [item]", description="held item and inventory contents",
+                                         aliases=("inventory",)))
+            .semantic(RoutingProfile.read(self.parse, EXAMPLES_EN, EXAMPLES_ZH))
+            .shortcut("shortcut.inventory", InventoryQuery(None))
+        )
+
+    def _name(self, item: str, lang: str) -> str:
+        info = self.items.get(item)
+        return info.display(lang) if info else item
+
+    def execute(self, args: InventoryQuery, ctx: ModuleContext) -> ModuleResult:
+        lang = ctx.language
+        player = ctx.snapshot.player
+        totals: dict[str, int] = {}
+        stacks = 0
+        for index in CONTENT_SLOTS:
+            slot: SlotItem | None = player.inventory[index] if index < len(player.inventory) else None
+            if slot is None or slot.count <= 0:
+                continue
+            stacks += 1
+            key = slot.item if ":" in slot.item else f"minecraft:{slot.item}"
+            totals[key] = totals.get(key, 0) + slot.count
+        if args.item_id is not None:
+            name = self._name(args.item_id, lang)
+            count = totals.get(args.item_id, 0)
+            if count:
+                return ModuleResult((m.say(lang, "inventory.count", count=count, item=name),))
+            return ModuleResult((m.say(lang, "inventory.count_none", item=name),))
+        held = player.held_item
+        lines = [
+            m.say(lang, "inventory.held", item=f"{self._name(held.item, lang)} × {held.count}")
+            if held is not None else m.say(lang, "inventory.held_empty")
+        ]
+        if totals:
+            ranked = sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
+            shown = ", ".join(f"{self._name(item, lang)} × {count}" for item, count in ranked[:SHOWN])
+            if len(ranked) > SHOWN:
+                shown += f", … (+{len(ranked) - SHOWN})"
+            lines.append(m.say(lang, "inventory.contents", stacks=stacks, list=shown))
+        else:
+            lines.append(m.say(lang, "inventory.empty"))
+        return ModuleResult(tuple(lines))

@@ -1,0 +1,98 @@
+"""agent:item: registry id lookup ("what's the id of oak planks" → minecraft:oak_planks).
+
+The semantic parser re-reads the item from this request's own text (the
+``@item`` slot's surface) and succeeds only when it names exactly one item;
+the example sentence's item is never used. ``!item <name>`` searches by words
+and asks which one when several items match.
+"""
+from __future__ import annotations
+
+import attrs
+
+from engine.actions import ChatButton
+from engine.modules import messages as m
+from engine.modules.builtin.common import players_named
+from engine.modules.declarations import AgentCommand, ModuleRouting, ParseContext, RoutingProfile
+from engine.modules.items import ItemInfo, ItemTable
+from engine.modules.module import Access, Module, ModuleContext, ModuleResult
+from engine.routing.vocabulary import ITEM_FEATURE
+
+EXAMPLES_EN = (
+    "what is the id of {item}", "id of {item}", "{item} id", "the id of {item}", "what is {item} id",
+    "what is the item id of {item}", "item id of {item}", "item id for {item}", "{item} item id",
+    "what is the registry id of {item}", "registry id of {item}", "registry id for {item}",
+    "minecraft id of {item}", "minecraft id for {item}", "what is the minecraft id of {item}",
+    "what is the id for {item}", "id for {item}", "what id is {item}", "what is the block id of {item}",
+    "block id of {item}", "{item} block id", "what is the namespaced id of {item}", "internal name of {item}",
+    "what is the internal name of {item}", "what is the identifier of {item}",
+)
+EXAMPLES_ZH = (
+    "{item}的id是什么", "{item}的id", "{item}的id是多少", "{item}id", "{item}的物品id", "{item}的物品id是什么",
+    "{item}的物品id是多少", "{item}物品id", "{item}的注册名", "{item}的注册名是什么", "{item}的代码",
+    "{item}的代码是什么", "{item}是什么id", "{item}的英文名", "{item}的方块id", "{item}的方块id是什么",
+    "{item}的编号", "{item}的命名空间id",
+)
+ASK_LIMIT = 6
+
+
+@attrs.frozen
+class ItemQuery:
+    query: str = attrs.field(eq=False)  # as typed; two queries naming the same items are the same query
+    matches: tuple[str, ...]  # registry ids; exactly one when the answer is certain
+
+
+class ItemModule(Module[ItemQuery]):
+    id = "agent:item"
+    access = Access.READ
+
+    def __init__(self, items: ItemTable) -> None:
+        self.items = items
+
+    def parse(self, _text: str, ctx: ParseContext) -> ItemQuery | None:
+        if players_named(ctx):
+            return None
+        named: set[str] = set()
+        surfaces: list[str] = []
+        for term in ctx.analysis.terms:
+            if term.feature == ITEM_FEATURE:
+                found = self.items.lookup(term.surface)
+                if len(found) != 1:
+                    return None  # a name shared by several items: ask, don't guess
+                named.add(found[0].id)
+                surfaces.append(term.surface)
+        if len(named) != 1:
+            return None
+        return ItemQuery(surfaces[0], (next(iter(named)),))
+
+    def parse_command(self, args: str, _ctx: ParseContext) -> ItemQuery | None:
+        query = args.strip()
+        if not query:
+            return None
+        return ItemQuery(query, tuple(i.id for i in self.items.search(query)))
+
+    def routing(self) -> ModuleRouting[ItemQuery]:
+        return (
+            ModuleRouting[ItemQuery].defaults()
+            .command(AgentCommand.parsed("item", self.parse_command,
+                                         lambda q: q.matches[0] if len(q.matches) == 1 else q.query,
+                                         usage="!item <name>", description="the registry id of an item",
+                                         aliases=("id",)))
+            .semantic(RoutingProfile.read(self.parse, EXAMPLES_EN, EXAMPLES_ZH).choice("shortcut.item"))
+        )
+
+    def execute(self, args: ItemQuery, ctx: ModuleContext) -> ModuleResult:
+        lang = ctx.language
+        infos = [info for i in args.matches if (info := self.items.get(i)) is not None]
+        if len(infos) == 1:
+            return ModuleResult((m.say(lang, "item.id", name=infos[0].display(lang), id=infos[0].id),))
+        if not infos:
+            return ModuleResult((m.say(lang, "item.none", query=args.query),), completed=False)
+        return self._ask(args.query, infos, lang)
+
+    def _ask(self, query: str, infos: list[ItemInfo], lang: str) -> ModuleResult:
+        shown = infos[:ASK_LIMIT]
+        listing = ", ".join(f"{i.display(lang)} ({i.id})" for i in shown)
+        if len(infos) > ASK_LIMIT:
+            listing += f", … (+{len(infos) - ASK_LIMIT})"
+        buttons = tuple(ChatButton(i.display(lang), f"!item {i.id}", i.id) for i in shown)
+        return ModuleResult((m.say(lang, "item.ask", query=query, list=listing),), buttons, completed=False)

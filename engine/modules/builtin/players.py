@@ -1,0 +1,93 @@
+"""agent:players: who is online (tab list) and who is near (player entities in sight)."""
+from __future__ import annotations
+
+import attrs
+
+from engine.modules import messages as m
+from engine.modules.builtin.common import fmt, players_named
+from engine.modules.declarations import AgentCommand, ModuleRouting, ParseContext, RoutingProfile
+from engine.modules.module import Access, Module, ModuleContext, ModuleResult
+from engine.routing.vocabulary import ITEM_FEATURE
+
+EXAMPLES_EN = (
+    "who is online", "who is on", "who is playing", "who else is online", "who else is on",
+    "online players", "players online", "players", "list of players", "player list", "online",
+    "how many players are online", "how many players are on", "how many people are online", "how many online",
+    "is anyone online", "is anybody online", "anyone online",
+    "who is near me", "who is nearby", "who is around", "who is around me", "who is close",
+    "is anyone near me", "is anyone nearby", "anyone nearby", "anyone near me", "anybody nearby",
+    "players near me", "nearby players", "players nearby", "closest player", "who is the closest player",
+    "how far is {player}", "how far away is {player}", "how far is {player} from me", "distance to {player}",
+    "where is {player}", "is {player} online", "is {player} on", "is {player} nearby", "is {player} near me",
+)
+EXAMPLES_ZH = (
+    "谁在线", "有谁在线", "谁在线上", "谁在玩", "在线玩家", "在线的玩家", "在线玩家有哪些", "有哪些玩家在线",
+    "在线人数", "有多少人在线", "多少人在线", "在线有多少人", "玩家列表", "在线列表", "有人在线吗",
+    "附近有谁", "附近有人吗", "附近有玩家吗", "谁在我附近", "我附近有人吗", "附近的玩家", "附近玩家",
+    "我旁边有谁", "周围有谁", "最近的玩家", "附近有没有人", "有没有人在线",
+    "{player}离我多远", "{player}在哪", "{player}在线吗", "{player}在附近吗", "离{player}多远",
+)
+
+
+@attrs.frozen
+class PlayersQuery:
+    name: str | None  # one named player, or None for the overview
+
+
+def parse_players(_text: str, ctx: ParseContext) -> PlayersQuery | None:
+    if any(t.feature == ITEM_FEATURE for t in ctx.analysis.terms):
+        return None
+    named = players_named(ctx)
+    if len(named) > 1:
+        return None  # two names: which one? ask the model, never guess
+    return PlayersQuery(named[0] if named else None)
+
+
+def parse_command_args(args: str, ctx: ParseContext) -> PlayersQuery | None:
+    name = args.strip()
+    if not name:
+        return PlayersQuery(None)
+    # The tab list's spelling, so "!players steve" and "how far is Steve" are the same query.
+    known = {n.lower(): n for n in ctx.snapshot.online_players}
+    return PlayersQuery(known.get(name.lower(), name))
+
+
+class PlayersModule(Module[PlayersQuery]):
+    id = "agent:players"
+    access = Access.READ
+
+    def routing(self) -> ModuleRouting[PlayersQuery]:
+        return (
+            ModuleRouting[PlayersQuery].defaults()
+            .command(AgentCommand.parsed("players", parse_command_args, lambda q: q.name or "",
+                                         usage="!players [name]",
+                                         description="who is online, who is near and how far",
+                                         aliases=("online", "who")))
+            .semantic(RoutingProfile.read(parse_players, EXAMPLES_EN, EXAMPLES_ZH))
+            .shortcut("shortcut.players", PlayersQuery(None))
+        )
+
+    def execute(self, args: PlayersQuery, ctx: ModuleContext) -> ModuleResult:
+        lang = ctx.language
+        snap = ctx.snapshot
+        near = snap.nearby_players()
+        if args.name is not None:
+            wanted = args.name.lower()
+            for name, distance in near:
+                if name.lower() == wanted:
+                    return ModuleResult((m.say(lang, "players.distance", name=name, distance=fmt(distance)),))
+            online = {n.lower(): n for n in snap.online_players}
+            if wanted in online:
+                return ModuleResult((m.say(lang, "players.online_not_seen", name=online[wanted]),))
+            return ModuleResult((m.say(lang, "players.not_online", name=args.name),))
+        others = [n for n in snap.online_players if n != snap.player_name]
+        lines = [
+            m.say(lang, "players.online", count=len(snap.online_players), names=", ".join(snap.online_players))
+            if others else m.say(lang, "players.none_online")
+        ]
+        if near:
+            shown = ", ".join(f"{name} ({fmt(distance)} m)" for name, distance in near[:8])
+            lines.append(m.say(lang, "players.near", list=shown))
+        else:
+            lines.append(m.say(lang, "players.none_near"))
+        return ModuleResult(tuple(lines))

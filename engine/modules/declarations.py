@@ -1,0 +1,145 @@
+"""How a module declares its routing: commands, a semantic profile, shortcuts.
+
+Mirrors the seed's ``ModuleRouting<I>`` builder. Every method returns a new
+frozen value, so a declaration can be built in one expression and never
+changes after registration::
+
+    ModuleRouting.defaults()
+        .command(AgentCommand.literal(EMPTY, "pos", "position", usage="!pos", description="..."))
+        .semantic(RoutingProfile.read(parse_nothing, ["where am i"], ["我在哪"]))
+        .shortcut("shortcut.position", EMPTY)
+
+* ``RoutingProfile.read`` may go direct (if the module is read-only);
+  ``RoutingProfile.hints`` only contributes candidate examples.
+* ``explicit_only()``: no semantic match, no intent cache; a model must be
+  very sure to choose it. ``structured_only()``: not even the model may.
+* A parser gets the text of *this* request and returns None when arguments
+  are missing or ambiguous; it never fills them in from history.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Generic, TypeVar
+
+import attrs
+
+from engine.routing.terms import Analysis
+from engine.world.snapshot import WorldSnapshot
+
+I = TypeVar("I")
+
+
+@attrs.frozen
+class ParseContext:
+    """What a parser may consult besides the text: live state and this text's analysis, never history."""
+
+    snapshot: WorldSnapshot
+    language: str
+    analysis: Analysis
+
+
+@attrs.frozen
+class AgentCommand(Generic[I]):
+    """``!name args``: ``parse`` reads the args string, ``render`` writes it back for buttons."""
+
+    name: str
+    usage: str
+    description: str
+    parse: Callable[[str, ParseContext], I | None]
+    render: Callable[[I], str]
+    aliases: tuple[str, ...] = ()
+    phrases: tuple[str, ...] = ()  # exact @ai requests that mean this command, e.g. "pos"
+
+    @staticmethod
+    def literal(
+        value: I, name: str, *phrases: str, usage: str | None = None, description: str = "", aliases: Sequence[str] = ()
+    ) -> "AgentCommand[I]":
+        """A command without arguments (extra words after it are ignored)."""
+        return AgentCommand(
+            name=name,
+            usage=usage or f"!{name}",
+            description=description,
+            parse=lambda _args, _ctx: value,
+            render=lambda _value: "",
+            aliases=tuple(aliases),
+            phrases=tuple(phrases),
+        )
+
+    @staticmethod
+    def parsed(
+        name: str,
+        parse: Callable[[str, ParseContext], I | None],
+        render: Callable[[I], str],
+        *,
+        usage: str,
+        description: str,
+        aliases: Sequence[str] = (),
+    ) -> "AgentCommand[I]":
+        return AgentCommand(name, usage, description, parse, render, tuple(aliases))
+
+    def line(self, value: I) -> str:
+        """The explicit command line that runs ``value``, e.g. ``!item minecraft:torch``."""
+        args = self.render(value)
+        return f"!{self.name} {args}".rstrip()
+
+
+@attrs.frozen
+class RoutingProfile(Generic[I]):
+    parser: Callable[[str, ParseContext], I | None] | None
+    examples: Mapping[str, tuple[str, ...]]
+    direct: bool
+    choice_label: str | None = None
+
+    @staticmethod
+    def read(
+        parser: Callable[[str, ParseContext], I | None], examples_en: Sequence[str], examples_zh: Sequence[str]
+    ) -> "RoutingProfile[I]":
+        """A read-only query that may go direct when the match is confident and ``parser`` succeeds."""
+        return RoutingProfile(parser, {"en": tuple(examples_en), "zh": tuple(examples_zh)}, True)
+
+    @staticmethod
+    def hints(
+        examples_en: Sequence[str],
+        examples_zh: Sequence[str],
+        parser: Callable[[str, ParseContext], I | None] | None = None,
+    ) -> "RoutingProfile[I]":
+        """Examples that make the module a candidate (and a competitor in the margin), never direct."""
+        return RoutingProfile(parser, {"en": tuple(examples_en), "zh": tuple(examples_zh)}, False)
+
+    def choice(self, label_key: str) -> "RoutingProfile[I]":
+        """Label for the option card when the module has no no-argument shortcut."""
+        return attrs.evolve(self, choice_label=label_key)
+
+
+@attrs.frozen
+class Shortcut(Generic[I]):
+    label_key: str
+    value: I
+
+
+@attrs.frozen
+class ModuleRouting(Generic[I]):
+    commands: tuple[AgentCommand[I], ...] = ()
+    profile: RoutingProfile[I] | None = None
+    shortcuts: tuple[Shortcut[I], ...] = ()
+    is_explicit_only: bool = False
+    is_structured_only: bool = False
+
+    @classmethod
+    def defaults(cls) -> "ModuleRouting[I]":
+        return cls()
+
+    def command(self, command: AgentCommand[I]) -> "ModuleRouting[I]":
+        return attrs.evolve(self, commands=self.commands + (command,))
+
+    def semantic(self, profile: RoutingProfile[I]) -> "ModuleRouting[I]":
+        return attrs.evolve(self, profile=profile)
+
+    def shortcut(self, label_key: str, value: I) -> "ModuleRouting[I]":
+        return attrs.evolve(self, shortcuts=self.shortcuts + (Shortcut(label_key, value),))
+
+    def explicit_only(self) -> "ModuleRouting[I]":
+        return attrs.evolve(self, is_explicit_only=True)
+
+    def structured_only(self) -> "ModuleRouting[I]":
+        return attrs.evolve(self, is_structured_only=True)

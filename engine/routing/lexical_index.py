@@ -1,0 +1,176 @@
+"""TF-IDF encoding, precomputed example vectors and cosine retrieval, generic in the label.
+
+How this works: at build time every entry (a label and the features of one
+example sentence: unigrams and bigrams) becomes a TF-IDF vector,
+``tf × (ln((1 + N) / (1 + df)) + 1)``, normalized to unit length. Entries are
+stored grouped by label so "best entry of each label" is one ``maximum.reduceat``.
+A query is encoded with the same IDF; features the index never saw still count
+in the query's norm with the IDF of an unseen feature, so unfamiliar words
+lower the cosine instead of vanishing.
+
+Three encodings of the example matrix give the same numbers; ``bench/routing.py``
+measures them and ``DEFAULT_BACKEND`` is the fastest for our sizes:
+
+* ``gather``: compact dense matrix, one row per known feature; a query gathers
+  its few rows and sums them.
+* ``sparse``: per-feature posting lists; a query concatenates its postings and
+  accumulates with ``bincount``.
+* ``matvec``: full dense matrix times a dense query vector.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Generic, Literal, TypeVar
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+T = TypeVar("T", bound=Hashable)
+Backend = Literal["gather", "sparse", "matvec"]
+DEFAULT_BACKEND: Backend = "gather"
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+
+
+@attrs.frozen
+class Query:
+    """A query vector restricted to features the index knows, already divided by the full norm."""
+
+    ids: IntArray
+    weights: FloatArray
+    empty: bool
+
+
+@attrs.frozen
+class LabelScore(Generic[T]):
+    label: T
+    score: float
+    entry: int  # index of the best entry of this label
+
+
+class LexicalIndex(Generic[T]):
+    def __init__(self, entries: Iterable[tuple[T, Sequence[str]]], backend: Backend = DEFAULT_BACKEND) -> None:
+        rows = list(entries)
+        self.backend: Backend = backend
+        labels: list[T] = []
+        label_pos: dict[T, int] = {}
+        for label, _ in rows:
+            if label not in label_pos:
+                label_pos[label] = len(labels)
+                labels.append(label)
+        # Group entries by label (stable), so each label owns one contiguous segment.
+        order = sorted(range(len(rows)), key=lambda i: label_pos[rows[i][0]])
+        rows = [rows[i] for i in order]
+        self.labels: tuple[T, ...] = tuple(labels)
+        self.entry_labels: tuple[T, ...] = tuple(label for label, _ in rows)
+        self.entry_features: tuple[frozenset[str], ...] = tuple(frozenset(f) for _, f in rows)
+        counts = [0] * len(labels)
+        for label, _ in rows:
+            counts[label_pos[label]] += 1
+        starts = np.zeros(len(labels), dtype=np.intp)
+        if labels:
+            starts[1:] = np.cumsum(counts)[:-1]
+        self._starts: IntArray = starts
+        self._ends: IntArray = starts + np.asarray(counts, dtype=np.intp)
+
+        n = len(rows)
+        df: dict[str, int] = {}
+        for feature_set in self.entry_features:
+            for f in feature_set:
+                df[f] = df.get(f, 0) + 1
+        self.feature_ids: dict[str, int] = {f: i for i, f in enumerate(sorted(df))}
+        self._idf: FloatArray = np.array(
+            [math.log((1 + n) / (1 + df[f])) + 1.0 for f in sorted(df)], dtype=np.float64
+        )
+        self.unseen_idf = math.log(1 + n) + 1.0
+        width = len(self.feature_ids)
+        dense = np.zeros((width, n), dtype=np.float64)
+        for col, (_, features) in enumerate(rows):
+            for f in features:
+                dense[self.feature_ids[f], col] += 1.0
+        dense *= self._idf[:, None]
+        norms = np.linalg.norm(dense, axis=0)
+        norms[norms == 0] = 1.0
+        dense /= norms
+        # Keep only what the chosen backend reads, so memory_bytes measures it honestly.
+        empty = np.zeros((0, 0))
+        self._by_feature: FloatArray = np.ascontiguousarray(dense) if backend == "gather" else empty
+        self._by_entry: FloatArray = np.ascontiguousarray(dense.T) if backend == "matvec" else empty
+        self._post_entries: list[IntArray] = []
+        self._post_values: list[FloatArray] = []
+        if backend == "sparse":
+            for fid in range(width):
+                cols = np.flatnonzero(dense[fid]).astype(np.intp)
+                self._post_entries.append(cols)
+                self._post_values.append(dense[fid, cols])
+        self.entry_count = n
+
+    def idf(self, feature: str) -> float:
+        fid = self.feature_ids.get(feature)
+        return self.unseen_idf if fid is None else float(self._idf[fid])
+
+    def encode(self, features: Sequence[str]) -> Query:
+        tf: dict[str, int] = {}
+        for f in features:
+            tf[f] = tf.get(f, 0) + 1
+        ids: list[int] = []
+        weights: list[float] = []
+        norm_sq = 0.0
+        for f, count in tf.items():
+            fid = self.feature_ids.get(f)
+            w = count * (self.unseen_idf if fid is None else float(self._idf[fid]))
+            norm_sq += w * w
+            if fid is not None:
+                ids.append(fid)
+                weights.append(w)
+        if norm_sq == 0.0:
+            return Query(np.zeros(0, dtype=np.intp), np.zeros(0), True)
+        norm = math.sqrt(norm_sq)
+        return Query(np.asarray(ids, dtype=np.intp), np.asarray(weights) / norm, False)
+
+    def scores(self, query: Query) -> FloatArray:
+        """Cosine of the query with every entry."""
+        if query.empty or len(query.ids) == 0 or self.entry_count == 0:
+            return np.zeros(self.entry_count)
+        if self.backend == "gather":
+            return np.asarray(query.weights @ self._by_feature[query.ids], dtype=np.float64)
+        if self.backend == "sparse":
+            cols = np.concatenate([self._post_entries[i] for i in query.ids])
+            vals = np.concatenate([self._post_values[i] * w for i, w in zip(query.ids, query.weights)])
+            return np.bincount(cols, weights=vals, minlength=self.entry_count).astype(np.float64)
+        dense_q = np.zeros(len(self.feature_ids))
+        dense_q[query.ids] = query.weights
+        return np.asarray(self._by_entry @ dense_q, dtype=np.float64)
+
+    def label_scores(self, query: Query) -> FloatArray:
+        """Best cosine of each label, in ``self.labels`` order."""
+        if self.entry_count == 0:
+            return np.zeros(0)
+        return np.asarray(np.maximum.reduceat(self.scores(query), self._starts), dtype=np.float64)
+
+    def ranked(self, features: Sequence[str], limit: int | None = None) -> list[LabelScore[T]]:
+        """Labels by their best entry, best first."""
+        query = self.encode(features)
+        entry_scores = self.scores(query)
+        if self.entry_count == 0:
+            return []
+        per_label = np.maximum.reduceat(entry_scores, self._starts)
+        order = np.argsort(-per_label, kind="stable")
+        if limit is not None:
+            order = order[:limit]
+        out: list[LabelScore[T]] = []
+        for li in order:
+            start, end = int(self._starts[li]), int(self._ends[li])
+            best = start + int(np.argmax(entry_scores[start:end]))
+            out.append(LabelScore(self.labels[li], float(per_label[li]), best))
+        return out
+
+    def memory_bytes(self) -> int:
+        """Bytes held by the example vectors of the active backend."""
+        if self.backend == "gather":
+            return int(self._by_feature.nbytes)
+        if self.backend == "matvec":
+            return int(self._by_entry.nbytes)
+        return int(sum(a.nbytes for a in self._post_entries) + sum(a.nbytes for a in self._post_values))

@@ -1,0 +1,61 @@
+"""The seam to the model fallback (the LLM client is the next issue).
+
+When local routing is not confident, the assistant hands the request to a
+``ModelRouter`` once. The router must not block: it starts its call and
+returns at once with whatever should be shown now; the model's choice comes
+back later through ``LocalAssistant.model_chose(ticket, text, command_line, …)``,
+where the execution layer re-checks it (writes become a confirmation button,
+never an action) and may write the intent cache.
+
+With no ``ModelRouter`` configured the assistant answers honestly that it is
+not sure and lists read-only commands that may help; it never guesses.
+"""
+from __future__ import annotations
+
+from typing import Protocol
+
+import attrs
+
+from engine.actions import Action
+from engine.routing.cache import CacheKey
+
+
+@attrs.frozen
+class RoutingTicket:
+    """Identifies one request waiting for the model. Holds the cache key, never the text."""
+
+    request_id: int
+    key: CacheKey | None  # None when the intent cache may not be written (history off, SHADOW/OFF)
+    language: str
+
+
+@attrs.frozen
+class ModelCandidate:
+    module_id: str
+    score: float
+    read_only: bool
+    command_line: str | None  # runs it with this request's arguments; None when they do not parse
+
+
+@attrs.frozen
+class CatalogEntry:
+    module_id: str
+    usage: str
+    description: str
+    read_only: bool
+    explicit_only: bool  # the model must be very sure before choosing it
+
+
+@attrs.frozen
+class ModelRoutingRequest:
+    ticket: RoutingTicket
+    text: str  # the player's request; the model needs it, nothing here stores it
+    language: str
+    candidates: tuple[ModelCandidate, ...]  # local vector candidates, best first; empty in SHADOW
+    catalog: tuple[CatalogEntry, ...]       # every module the model may choose (not structured-only)
+
+
+class ModelRouter(Protocol):
+    def route(self, request: ModelRoutingRequest, now: float) -> list[Action]:
+        """Start one model call for ``request`` without blocking; return what to show now."""
+        ...

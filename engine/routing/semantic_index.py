@@ -1,0 +1,165 @@
+"""Per-module similarity with the seed's direct-routing rules.
+
+How this works: each configured language has one ``LexicalIndex`` over the
+example sentences of every module that declared a semantic profile, plus the
+reject samples. A module's similarity is its best example's cosine; s1 is the
+best module and s2 the best *other* module (reject samples included, so a
+request close to "where is my dog" keeps "where am i" from winning by a
+wide margin). ``decide`` then applies, in order:
+
+1. conservative filters (negation, condition, compound, reference, write words);
+2. the winner must be a real module that may go direct (read-only, direct
+   profile, not explicit-only or structured-only) and not a reject sample;
+3. score ≥ threshold, margin = s1 − s2 ≥ threshold, coverage ≥ threshold, with
+   per-module and per-``module@lang`` overrides from the config;
+4. every topic, unknown word and slot of the input appears in the winning example.
+
+Coverage is the IDF-weighted share of the input's distinct unigram features
+present in the winning example: similarity alone would let a short example
+match a long request that only shares its keywords.
+"""
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+import attrs
+
+from engine.routing.config import SemanticConfig
+from engine.routing.filters import blocking_filter
+from engine.routing.lexical_index import DEFAULT_BACKEND, Backend, LabelScore, LexicalIndex
+from engine.routing.normalize import normalize_text
+from engine.routing.stats import Reason
+from engine.routing.terms import Analysis, TermKind
+from engine.routing.vocabulary import Vocabulary
+
+REJECT_PREFIX = "reject:"
+CANDIDATE_FLOOR = 0.35  # below this a module is not worth offering as a candidate
+RANKED = 6
+
+_FILTER_REASONS = {
+    TermKind.NEGATION: Reason.FILTERED_NEGATION,
+    TermKind.CONDITION: Reason.FILTERED_CONDITION,
+    TermKind.REFERENCE: Reason.FILTERED_REFERENCE,
+    TermKind.COMPOUND: Reason.FILTERED_COMPOUND,
+    TermKind.WRITE: Reason.FILTERED_WRITE,
+}
+
+
+@attrs.frozen
+class IndexSpec:
+    """What the index needs from one module (or one set of reject samples)."""
+
+    label: str
+    examples: Mapping[str, Sequence[str]]  # language → sentences
+    direct: bool
+
+
+@attrs.frozen
+class Match:
+    language: str
+    module_id: str
+    score: float
+    second_id: str | None
+    second_score: float
+    coverage: float
+    uncovered: frozenset[str]  # topics/unknown words/slots of the input missing from the best example
+    ranking: tuple[LabelScore[str], ...]
+
+    @property
+    def margin(self) -> float:
+        return self.score - self.second_score
+
+
+@attrs.frozen
+class Verdict:
+    reason: Reason
+    match: Match | None
+
+    @property
+    def direct(self) -> bool:
+        return self.reason is Reason.DIRECT
+
+
+def features_of(analysis: Analysis) -> tuple[str, ...]:
+    return analysis.features + analysis.bigrams()
+
+
+class SemanticIndex:
+    def __init__(
+        self,
+        vocabulary: Vocabulary,
+        specs: Sequence[IndexSpec],
+        languages: Collection[str],
+        backend: Backend = DEFAULT_BACKEND,
+    ) -> None:
+        self.vocabulary = vocabulary
+        self.direct_labels = frozenset(s.label for s in specs if s.direct and not s.label.startswith(REJECT_PREFIX))
+        self.indexes: dict[str, LexicalIndex[str]] = {}
+        self.example_counts: dict[str, int] = {}
+        for lang in languages:
+            entries: list[tuple[str, Sequence[str]]] = []
+            for spec in specs:
+                for sentence in spec.examples.get(lang, ()):
+                    analysis = vocabulary.analyze(normalize_text(sentence))
+                    if analysis.terms:
+                        entries.append((spec.label, features_of(analysis)))
+            self.indexes[lang] = LexicalIndex(entries, backend)
+            self.example_counts[lang] = len(entries)
+
+    def match(self, analysis: Analysis, language: str) -> Match | None:
+        index = self.indexes.get(language)
+        if index is None or not analysis.terms:
+            return None
+        ranked = index.ranked(features_of(analysis), RANKED)
+        if not ranked:
+            return None
+        top = ranked[0]
+        second = ranked[1] if len(ranked) > 1 else None
+        example = index.entry_features[top.entry]
+        unigrams = set(analysis.features)
+        total = sum(index.idf(f) for f in unigrams)
+        covered = sum(index.idf(f) for f in unigrams if f in example)
+        return Match(
+            language=language,
+            module_id=top.label,
+            score=top.score,
+            second_id=second.label if second else None,
+            second_score=max(second.score, 0.0) if second else 0.0,
+            coverage=covered / total if total else 0.0,
+            uncovered=analysis.must_cover() - example,
+            ranking=tuple(ranked),
+        )
+
+    def decide(self, analysis: Analysis, language: str, config: SemanticConfig) -> Verdict:
+        if language not in self.indexes:
+            return Verdict(Reason.UNSUPPORTED_LANGUAGE, None)
+        if not analysis.terms:
+            return Verdict(Reason.EMPTY, None)
+        match = self.match(analysis, language)
+        if match is None:
+            return Verdict(Reason.EMPTY, None)
+        blocked = blocking_filter(analysis)
+        if blocked is not None:
+            return Verdict(_FILTER_REASONS[blocked], match)
+        if match.module_id.startswith(REJECT_PREFIX):
+            return Verdict(Reason.REJECTED, match)
+        if match.module_id not in self.direct_labels:
+            return Verdict(Reason.NOT_DIRECT, match)
+        limits = config.thresholds(match.module_id, language)
+        if match.score < limits.score:
+            return Verdict(Reason.LOW_SCORE, match)
+        if match.margin < limits.margin:
+            return Verdict(Reason.LOW_MARGIN, match)
+        if match.coverage < limits.coverage:
+            return Verdict(Reason.LOW_COVERAGE, match)
+        if match.uncovered:
+            return Verdict(Reason.TOPIC_GAP, match)
+        return Verdict(Reason.DIRECT, match)
+
+    def candidates(self, match: Match | None) -> tuple[LabelScore[str], ...]:
+        """Modules worth offering (model candidates or the player's card), best first."""
+        if match is None:
+            return ()
+        return tuple(
+            r for r in match.ranking if not r.label.startswith(REJECT_PREFIX) and r.score >= CANDIDATE_FLOOR
+        )

@@ -1,0 +1,79 @@
+"""Counters per dispatch/fallback reason and the latest match, for ``/system routing``.
+
+Nothing here holds a player's text or UUID: a reason, a module id, a language
+and three numbers. The latest match is one server-wide snapshot, as in the seed.
+DIRECT and CACHE_HIT count requests that skipped the model's routing call;
+SHADOW_DIRECT counts what would have gone direct. None of them proves a
+judgement was right; the annotated corpus (``evaluation.py``) does that.
+"""
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+
+class Reason(enum.Enum):
+    OPTION = "OPTION"                    # current card's option number
+    EXPLICIT = "EXPLICIT"                # a registered explicit phrase
+    CACHE_HIT = "CACHE_HIT"
+    DIRECT = "DIRECT"
+    SHADOW_DIRECT = "SHADOW_DIRECT"      # SHADOW mode: would have gone direct
+    EMPTY = "EMPTY"                      # nothing but filler
+    TOO_LONG = "TOO_LONG"
+    UNSUPPORTED_LANGUAGE = "UNSUPPORTED_LANGUAGE"
+    MODE_OFF = "MODE_OFF"
+    LOW_SCORE = "LOW_SCORE"
+    LOW_MARGIN = "LOW_MARGIN"
+    LOW_COVERAGE = "LOW_COVERAGE"
+    TOPIC_GAP = "TOPIC_GAP"              # an input topic/unknown word missing from the example
+    FILTERED_NEGATION = "FILTERED_NEGATION"
+    FILTERED_CONDITION = "FILTERED_CONDITION"
+    FILTERED_REFERENCE = "FILTERED_REFERENCE"
+    FILTERED_COMPOUND = "FILTERED_COMPOUND"
+    FILTERED_WRITE = "FILTERED_WRITE"
+    REJECTED = "REJECTED"                # closest to a reject sample
+    NOT_DIRECT = "NOT_DIRECT"            # best module may not run from similarity (write, hints, explicit-only)
+    ARGS_UNPARSED = "ARGS_UNPARSED"      # the module's parser found missing or ambiguous arguments
+    MODEL_FALLBACK = "MODEL_FALLBACK"    # handed to the model router
+    NO_MODEL = "NO_MODEL"                # needed the model, none configured: honest "not sure" reply
+    CACHE_WRITE = "CACHE_WRITE"
+    CACHE_WRITE_DROPPED = "CACHE_WRITE_DROPPED"
+
+
+LOCAL_PATHS = frozenset({Reason.OPTION, Reason.EXPLICIT, Reason.CACHE_HIT, Reason.DIRECT})
+
+
+@attrs.frozen
+class LatestMatch:
+    module_id: str
+    language: str
+    score: float
+    margin: float
+    coverage: float
+    reason: Reason
+
+
+class RoutingStats:
+    def __init__(self) -> None:
+        self.counters: dict[Reason, int] = {}
+        self.latest: LatestMatch | None = None
+
+    def count(self, reason: Reason) -> None:
+        self.counters[reason] = self.counters.get(reason, 0) + 1
+
+    def record_match(self, match: LatestMatch) -> None:
+        self.latest = match
+
+    def lines(self) -> list[str]:
+        counters = ", ".join(f"{r.value}={n}" for r, n in sorted(self.counters.items(), key=lambda kv: kv[0].value))
+        out = [f"counters: {counters or 'none yet'}"]
+        m = self.latest
+        if m is None:
+            out.append("latest match: none yet")
+        else:
+            out.append(
+                f"latest match: {m.module_id} [{m.language}] score={m.score:.3f} margin={m.margin:.3f} "
+                f"coverage={m.coverage:.3f} -> {m.reason.value}"
+            )
+        return out

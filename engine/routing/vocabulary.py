@@ -1,0 +1,230 @@
+"""Domain vocabularies (en + zh) that turn a request into normalized terms.
+
+How this works: ``analyze`` tokenizes the normalized text (``tokens.py``), then
+walks the tokens left to right taking the longest phrase the lexicon knows:
+
+* English words are matched as word sequences ("where am i", "how many");
+  Han runs are segmented by forward maximum matching over characters.
+* A phrase maps to a domain feature and a kind (topic, function, write or a
+  filter kind), to an item-name slot (``@item``), or to nothing (filler such
+  as "the", "please", "的").
+* A Chinese A-not-A question ("饿不饿", "有没有") becomes the word plus a
+  question marker, so its "不" is not read as a negation.
+* An English word the lexicon does not know is corrected when it is one typo
+  away from exactly one vocabulary feature ("helth" → health); otherwise it
+  stays as ``w:<word>``, and an unknown Chinese character stays as ``c:<char>``.
+  Unfamiliar content is kept on purpose: it must be covered by the example
+  that matches, or the request goes to the model.
+
+Player names known at request time become ``@player``; numbers become ``#num``.
+The lexicon is built once at start; ``analyze`` only reads it.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterable, Mapping
+from importlib import resources
+from typing import Literal, TypeVar
+
+import attrs
+import pydantic
+
+from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS
+from engine.routing.spelling import SpellingIndex
+from engine.routing.terms import Analysis, Term, TermKind
+from engine.routing.tokens import RawToken, Script, english_words, tokenize
+
+ITEM_FEATURE = "@item"
+PLAYER_FEATURE = "@player"
+NUMBER_FEATURE = "#num"
+QUESTION_FEATURE = "@q"
+_SLOT_FEATURES = {"player": PLAYER_FEATURE, "item": ITEM_FEATURE, "number": NUMBER_FEATURE}
+_A_NOT_A = "不没"
+K = TypeVar("K", str, tuple[str, ...])
+
+
+class _FeatureSpec(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+    kind: Literal["topic", "function", "write"]
+    phrases: list[str]
+
+
+class VocabularyFile(pydantic.BaseModel):
+    """``engine/routing/data/vocabulary-<lang>.json``."""
+
+    model_config = pydantic.ConfigDict(extra="forbid")
+    language: str
+    comment: str = ""
+    features: dict[str, _FeatureSpec]
+    filler: list[str] = []
+
+
+@attrs.frozen
+class _Entry:
+    feature: str | None  # None: filler, dropped
+    kind: TermKind | None
+
+
+_FILLER = _Entry(None, None)
+
+
+class VocabularyError(ValueError):
+    """The built-in vocabulary defines one phrase twice with different meanings."""
+
+
+def load_vocabulary_file(language: str) -> VocabularyFile:
+    text = resources.files("engine.routing").joinpath("data", f"vocabulary-{language}.json").read_text(encoding="utf-8")
+    return VocabularyFile.model_validate(json.loads(text))
+
+
+class Vocabulary:
+    def __init__(
+        self,
+        english: VocabularyFile,
+        chinese: VocabularyFile,
+        item_names_en: Iterable[str] = (),
+        item_names_zh: Iterable[str] = (),
+    ) -> None:
+        self._en: dict[tuple[str, ...], _Entry] = {}
+        self._zh: dict[str, _Entry] = {}
+        # Item names go in first: a domain word that is also an item ("map",
+        # "compass") keeps its domain meaning.
+        item = _Entry(ITEM_FEATURE, TermKind.SLOT)
+        for name in item_names_en:
+            words = english_words(name)
+            if words:
+                self._en[words] = item
+        for name in item_names_zh:
+            if name:
+                self._zh[name] = _Entry(ITEM_FEATURE, TermKind.SLOT)
+        defined_en: dict[tuple[str, ...], _Entry] = {}
+        defined_zh: dict[str, _Entry] = {}
+        for feature, spec in english.features.items():
+            entry = _Entry(feature, TermKind(spec.kind))
+            for phrase in spec.phrases:
+                self._define(defined_en, english_words(phrase), entry)
+        for kind, words in EN_FILTER_WORDS.items():
+            for phrase in words:
+                self._define(defined_en, english_words(phrase), _Entry(f"!{kind.value}", kind))
+        for phrase in english.filler:
+            self._define(defined_en, english_words(phrase), _FILLER)
+        for feature, spec in chinese.features.items():
+            entry = _Entry(feature, TermKind(spec.kind))
+            for phrase in spec.phrases:
+                self._define(defined_zh, phrase, entry)
+        for kind, words in ZH_FILTER_WORDS.items():
+            for phrase in words:
+                self._define(defined_zh, phrase, _Entry(f"!{kind.value}", kind))
+        for phrase in chinese.filler:
+            self._define(defined_zh, phrase, _FILLER)
+        # Plurals of single-word topics ("coordinate" → "coordinates") unless defined.
+        for words, entry in list(defined_en.items()):
+            if len(words) == 1 and entry.kind is TermKind.TOPIC and words[0].isalpha():
+                defined_en.setdefault((words[0] + "s",), entry)
+        self._en.update(defined_en)
+        self._zh.update(defined_zh)
+        self._en_max = max((len(k) for k in self._en), default=1)
+        self._zh_max = max((len(k) for k in self._zh), default=1)
+        single_words = {words[0]: entry for words, entry in defined_en.items() if len(words) == 1 and entry.feature}
+        self._spelling = SpellingIndex(single_words)
+        self._spelling_entries = single_words
+
+    @staticmethod
+    def _define(table: dict[K, _Entry], key: K, entry: _Entry) -> None:
+        if not key:
+            return
+        existing = table.get(key)
+        if existing is not None and existing != entry:
+            raise VocabularyError(f"phrase {key!r} is defined as {existing.feature} and as {entry.feature}")
+        table[key] = entry
+
+    @classmethod
+    def builtin(cls, item_names_en: Iterable[str] = (), item_names_zh: Iterable[str] = ()) -> "Vocabulary":
+        return cls(load_vocabulary_file("en"), load_vocabulary_file("zh"), item_names_en, item_names_zh)
+
+    def domain_features(self) -> Mapping[str, TermKind]:
+        out: dict[str, TermKind] = {}
+        for entry in list(self._en.values()) + list(self._zh.values()):
+            if entry.feature is not None and entry.kind is not None:
+                out[entry.feature] = entry.kind
+        return out
+
+    def analyze(self, normalized: str, names: Collection[str] = ()) -> Analysis:
+        """Terms of already-normalized text; ``names`` are lower-cased player names to treat as slots."""
+        terms: list[Term] = []
+        breaks = 0
+        tokens = tokenize(normalized)
+        i = 0
+        n = len(tokens)
+        while i < n:
+            token = tokens[i]
+            script = token.script
+            if script is Script.LATIN:
+                i = self._english(tokens, i, names, terms)
+                continue
+            if script is Script.HAN:
+                self._chinese(token.text, terms)
+            elif script is Script.NUMBER:
+                terms.append(Term(token.text, NUMBER_FEATURE, TermKind.SLOT))
+            elif script is Script.SLOT:
+                terms.append(Term(token.text, _SLOT_FEATURES[token.text], TermKind.SLOT))
+            elif terms:
+                breaks += 1
+            i += 1
+        return Analysis(tuple(terms), breaks)
+
+    def _english(self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term]) -> int:
+        # Longest lexicon phrase over consecutive Latin tokens.
+        limit = start
+        while limit < len(tokens) and limit - start < self._en_max and tokens[limit].script is Script.LATIN:
+            limit += 1
+        words = tuple(t.text for t in tokens[start:limit])
+        for length in range(len(words), 1, -1):
+            entry = self._en.get(words[:length])
+            if entry is not None:
+                self._emit(" ".join(words[:length]), entry, out)
+                return start + length
+        word = words[0]
+        if word in names:
+            out.append(Term(word, PLAYER_FEATURE, TermKind.SLOT))
+            return start + 1
+        entry = self._en.get((word,))
+        if entry is None and word.startswith("minecraft:"):
+            entry = _Entry(ITEM_FEATURE, TermKind.SLOT)
+        if entry is None:
+            corrected = self._spelling.correct(word)
+            if corrected is not None:
+                entry = self._spelling_entries[corrected]
+        if entry is None:
+            out.append(Term(word, f"w:{word}", TermKind.UNKNOWN))
+        else:
+            self._emit(word, entry, out)
+        return start + 1
+
+    def _chinese(self, run: str, out: list[Term]) -> None:
+        i = 0
+        n = len(run)
+        while i < n:
+            if i + 2 < n and run[i + 1] in _A_NOT_A and run[i + 2] == run[i]:
+                entry = self._zh.get(run[i])
+                if entry is not None:
+                    self._emit(run[i], entry, out)
+                else:
+                    out.append(Term(run[i], f"c:{run[i]}", TermKind.UNKNOWN))
+                out.append(Term(run[i + 1: i + 3], QUESTION_FEATURE, TermKind.FUNCTION))
+                i += 3
+                continue
+            for length in range(min(self._zh_max, n - i), 0, -1):
+                entry = self._zh.get(run[i: i + length])
+                if entry is not None:
+                    self._emit(run[i: i + length], entry, out)
+                    i += length
+                    break
+            else:
+                out.append(Term(run[i], f"c:{run[i]}", TermKind.UNKNOWN))
+                i += 1
+
+    @staticmethod
+    def _emit(surface: str, entry: _Entry, out: list[Term]) -> None:
+        if entry.feature is not None and entry.kind is not None:
+            out.append(Term(surface, entry.feature, entry.kind))
