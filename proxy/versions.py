@@ -4,7 +4,7 @@ from __future__ import annotations
 import attrs
 
 END_TO_END = "end-to-end (mineflayer -> mcagent -> flying-squid)"
-PROTOCOL_ONLY = "protocol-level only"
+PROTOCOL_ONLY = "protocol-level (minecraft-protocol client -> mcagent -> minecraft-protocol server)"
 
 
 @attrs.frozen
@@ -36,6 +36,7 @@ SUPPORTED: tuple[SupportedVersion, ...] = (
     SupportedVersion("1.21.1", 767, END_TO_END),
     SupportedVersion("1.21.3", 768, END_TO_END),
     SupportedVersion("1.21.4", 769, END_TO_END),
+    SupportedVersion("26.1", 775, PROTOCOL_ONLY),
 )
 
 _BY_PROTOCOL = {v.protocol: v for v in SUPPORTED}
