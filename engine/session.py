@@ -77,6 +77,16 @@ class Session:
     def snapshot(self) -> WorldSnapshot:
         return self.world.snapshot()
 
+    # -- admin surface (console, !system) ------------------------------------------------
+    def control_summary(self) -> str:
+        return "autopilot unavailable, reflexes unavailable"
+
+    def admin_agent(self, command: str, now: float) -> list[str]:
+        return [f"{self.player_name}: the autopilot is not available yet (it arrives with the decision layer)"]
+
+    def admin_reflex(self, enabled: bool, now: float) -> list[str]:
+        return [f"{self.player_name}: reflexes are not available yet (they arrive with sense-and-act)"]
+
     def _chat(self, tapped: TappedChat, now: float) -> list[Action]:
         if tapped.kind is ChatKind.PASS:
             return [ForwardChat()]

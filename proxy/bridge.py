@@ -22,6 +22,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from twisted.internet import protocol
+from twisted.protocols.policies import TimeoutMixin
 from twisted.internet.defer import Deferred
 from twisted.internet.endpoints import HostnameEndpoint
 from twisted.internet.interfaces import IAddress
@@ -87,7 +88,7 @@ class UpstreamFactory(protocol.Factory):
         return Upstream(self.bridge)
 
 
-class Bridge(protocol.Protocol):
+class Bridge(protocol.Protocol, TimeoutMixin):
     def __init__(self, server: "ProxyServer") -> None:
         self.server = server
         self.config = server.config
@@ -104,6 +105,7 @@ class Bridge(protocol.Protocol):
         self.connected_at = server.clock.seconds()
         self.peer = "?"
         self.close_reason: str | None = None
+        self.close_category = "client_left"
         self.server_kicked = False
         self.fast_frames = 0
         self.decoded_frames = 0
@@ -118,10 +120,17 @@ class Bridge(protocol.Protocol):
         peer = self.transport.getPeer()  # type: ignore[union-attr]
         self.peer = f"{getattr(peer, 'host', '?')}:{getattr(peer, 'port', '?')}"
         self.server.bridges.add(self)
+        self.callLater = self.server.clock.callLater  # type: ignore[assignment]
+        self.setTimeout(self.config.read_timeout_seconds)
+
+    def timeoutConnection(self) -> None:
+        log.info("{player} from {peer} timed out", player=self.player_name or "?", peer=self.peer)
+        self.disconnect(f"Timed out: nothing received for {self.config.read_timeout_seconds:g} seconds.", "timeout")
 
     def dataReceived(self, data: bytes) -> None:
         if self.state == CLOSED:
             return
+        self.resetTimeout()
         try:
             self.reader.feed(data)
             while self.state != CLOSED:
@@ -132,21 +141,22 @@ class Bridge(protocol.Protocol):
         except PeerError as exc:
             log.info("closing {peer} ({player}): bad input from client: {reason}",
                      peer=self.peer, player=self.player_name, reason=str(exc))
-            self.disconnect(f"Bad packet from your client: {exc}")
+            self.disconnect(f"Bad packet from your client: {exc}", "bad_packet")
         except Exception:
             # A bug of ours on this input: this connection ends, the proxy goes on.
             log.failure("internal error on input from {player}", player=self.player_name or self.peer)
-            self.disconnect("Internal error in the proxy while reading your packet; please reconnect.")
+            self.disconnect("Internal error in the proxy while reading your packet; please reconnect.", "internal_error")
 
     def connectionLost(self, reason: Failure = protocol.connectionDone) -> None:
         previous = self.state
         self.state = CLOSED
+        self.setTimeout(None)
         self.server.bridges.discard(self)
         if self.upstream is not None and self.upstream.transport is not None:
             self.upstream.transport.loseConnection()
         if self.session is not None:
             self.session.handle(ev.Disconnected(self.close_reason or "client left"), self.server.clock.seconds())
-            self.server.session_closed(self)
+        self.server.bridge_closed(self)
         if previous in (PLAY, CONFIGURATION, LOGIN_STATE):
             log.info(
                 "closed {player} from {peer}: {why}; client->server {c2s_frames} frames/{c2s_bytes} B, "
@@ -168,11 +178,15 @@ class Bridge(protocol.Protocol):
         else:
             self.send_packet(frame.packet)
 
-    def disconnect(self, text: str) -> None:
-        """Tell the client why, in whatever state we are, then close both legs."""
+    def disconnect(self, text: str, category: str = "proxy") -> None:
+        """Tell the client why, in whatever state we are, then close both legs.
+
+        ``category`` is a short label for metrics (bad_packet, upstream_lost, ...).
+        """
         if self.state == CLOSED:
             return
         self.close_reason = text
+        self.close_category = category
         message = f"[mcagent] {text}"
         try:
             if self.state == PLAY and self.codec is not None:
@@ -234,7 +248,7 @@ class Bridge(protocol.Protocol):
         if supported is None:
             log.info("refused {peer}: unsupported protocol {protocol}", peer=self.peer, protocol=hs.protocol)
             self.disconnect(f"This proxy supports Minecraft {versions.supported_range()}; "
-                            f"your client speaks protocol {hs.protocol}.")
+                            f"your client speaks protocol {hs.protocol}.", "unsupported_version")
             return
         self.codec = VersionCodec(table_for_version(supported.name))
         table = self.codec.table
@@ -263,7 +277,7 @@ class Bridge(protocol.Protocol):
             refusal = self.server.admit(self)
             if refusal is not None:
                 log.info("refused {player} from {peer}: {why}", player=username, peer=self.peer, why=refusal)
-                self.disconnect(refusal)
+                self.disconnect(refusal, "refused")
                 return
             self.pending.append(self.handshake_packet)
             self.pending.append(packet)
@@ -347,7 +361,8 @@ class Bridge(protocol.Protocol):
 
         def failed(failure: Failure) -> None:
             log.info("{player} failed authentication: {why}", player=self.player_name, why=failure.getErrorMessage())
-            self.disconnect("Could not verify your account with Mojang (online mode needs internet access).")
+            self.disconnect("Could not verify your account with Mojang (online mode needs internet access).",
+                            "auth_failed")
 
         d.addCallbacks(joined, failed)
 
@@ -363,7 +378,8 @@ class Bridge(protocol.Protocol):
             if on_fail is not None:
                 on_fail(failure)
             else:
-                self.disconnect(f"Cannot reach the server at {up.host}:{up.port} ({_short(failure)}). Try again later.")
+                self.disconnect(f"Cannot reach the server at {up.host}:{up.port} ({_short(failure)}). Try again later.",
+                                "upstream_unreachable")
 
         d.addErrback(failed)
 
@@ -410,22 +426,23 @@ class Bridge(protocol.Protocol):
                 self._server_frame(frame)
         except PeerError as exc:
             log.warn("server sent bad data to {player}: {reason}", player=self.player_name, reason=str(exc))
-            self.disconnect(f"The server sent a malformed packet ({exc}).")
+            self.disconnect(f"The server sent a malformed packet ({exc}).", "bad_server_packet")
         except Exception:
             log.failure("internal error on server input for {player}", player=self.player_name)
-            self.disconnect("Internal error in the proxy while reading the server's packet; please reconnect.")
+            self.disconnect("Internal error in the proxy while reading the server's packet; please reconnect.", "internal_error")
 
     def upstream_lost(self, reason: Failure) -> None:
         if self.state == CLOSED:
             return
         if self.server_kicked:
             self.close_reason = "kicked by the server"
+            self.close_category = "kicked_by_server"
             self.state = CLOSED
             if self.transport is not None:
                 self.transport.loseConnection()
             return
         log.info("upstream closed for {player}: {why}", player=self.player_name, why=reason.getErrorMessage())
-        self.disconnect(f"Lost connection to the server ({_short(reason)}).")
+        self.disconnect(f"Lost connection to the server ({_short(reason)}).", "upstream_lost")
 
     def _server_frame(self, frame: Frame) -> None:
         if self.state == PLAY:
@@ -451,7 +468,7 @@ class Bridge(protocol.Protocol):
             self.reader.threshold = client_threshold
         elif pid == self._ids.get("s2c_encryption_begin"):
             self.disconnect("The server behind the proxy is in online mode; set online-mode=false there "
-                            "(the proxy authenticates players itself when its online_mode is on).")
+                            "(the proxy authenticates players itself when its online_mode is on).", "upstream_online_mode")
         elif pid == self._ids.get("s2c_success"):
             self.send_frame(frame, self.upstream.reader)
             fields = self.codec.decode(LOGIN_STATE, TO_CLIENT, "success", frame.packet)
@@ -526,7 +543,7 @@ class Bridge(protocol.Protocol):
             elif isinstance(action, MeasurePing):
                 self.server.measure_ping(self)
             elif isinstance(action, Kick):
-                self.disconnect(action.reason)
+                self.disconnect(action.reason, "kicked_by_proxy")
 
     def show(self, action: ReplyToPlayer) -> None:
         if self.codec is None or self.state != PLAY:

@@ -26,13 +26,6 @@ def _install_reactor() -> Any:
     return reactor
 
 
-def _start_logging(json_logs: bool) -> None:
-    from twisted.logger import globalLogBeginner, jsonFileLogObserver, textFileLogObserver
-
-    observer = jsonFileLogObserver(sys.stdout) if json_logs else textFileLogObserver(sys.stdout)
-    globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
-
-
 def _load_config(args: argparse.Namespace) -> Any:
     from proxy.config import ConfigError, load, parse_address
 
@@ -58,42 +51,163 @@ def build_server(config: Any, reactor: Any) -> Any:
     return ProxyServer(config, reactor, assistant_factory=assistant_factory(config))
 
 
+def make_reload(server: Any, config_path: Path | None, overrides: dict[str, Any]) -> Any:
+    """``reload``: re-read and validate; an invalid file keeps the running config."""
+    from proxy.config import ConfigError, load
+
+    restart_fields = ("listen", "upstream", "online_mode", "console", "proxy_protocol", "log_json")
+
+    def reload() -> list[str]:
+        try:
+            fresh = load(config_path)
+        except ConfigError as exc:
+            return [f"reload failed; still running the previous configuration:", *str(exc).splitlines()]
+        fresh = fresh.model_copy(update=overrides)
+        old = server.config
+        kept = [f for f in restart_fields if getattr(fresh, f) != getattr(old, f)]
+        for name in kept:
+            fresh = fresh.model_copy(update={name: getattr(old, name)})
+        server.config = fresh
+        lines = [f"reloaded {config_path or 'defaults'}; new logins use it"]
+        if kept:
+            lines.append("needs a restart to change: " + ", ".join(kept))
+        if server.routing is not None:
+            lines.extend(server.routing.reload())
+        return lines
+
+    return reload
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     config = _load_config(args)
     reactor = _install_reactor()
-    _start_logging(config.log_json)
     from twisted.internet.endpoints import TCP4ServerEndpoint
-    from twisted.logger import Logger
+    from twisted.logger import Logger, globalLogBeginner, jsonFileLogObserver, textFileLogObserver
+
+    from proxy.console import ConsoleCommands, LogRing
+    from proxy.console_io import TcpConsoleFactory, console_token, start_terminal_console
 
     log = Logger(namespace="mcagent")
     server = build_server(config, reactor)
-    endpoint = TCP4ServerEndpoint(reactor, config.listen.port, interface=config.listen.host)
+    logs = LogRing()
+    exit_code = [0]
+    stopping = [False]
+
+    def stop() -> None:
+        if stopping[0]:
+            return
+        stopping[0] = True
+        log.info("stopping: telling {players} players", players=server.player_count())
+        for bridge in list(server.bridges):
+            bridge.disconnect("The proxy is shutting down.", "shutdown")
+        server.stop_ticking()
+        reactor.callLater(0.3, reactor.stop)
+
+    overrides = {k: v for k, v in (("listen", getattr(config, "listen")), ("upstream", getattr(config, "upstream")))
+                 if getattr(args, k, None)}
+    commands = ConsoleCommands(server, make_reload(server, Path(args.config) if args.config else None, overrides),
+                               stop, logs)
+    terminal = start_terminal_console(commands, reactor) if not args.no_console else None
+    out = textFileLogObserver(sys.stdout) if terminal is None else (lambda e: _to_terminal(terminal, e))
+    if config.log_json:
+        out = jsonFileLogObserver(sys.stdout)
+    globalLogBeginner.beginLoggingTo([out, logs], redirectStandardIO=False)
+
+    endpoint: Any = TCP4ServerEndpoint(reactor, config.listen.port, interface=config.listen.host)
+    if config.proxy_protocol:
+        from twisted.protocols.haproxy import proxyEndpoint
+
+        endpoint = proxyEndpoint(endpoint)
+
+    def announce(text: str) -> None:
+        # The terminal is in raw mode while the console runs: lines need \r\n.
+        if terminal is not None:
+            terminal.show_log(text)
+        else:
+            print(text, flush=True)
 
     def listening(port: Any) -> None:
+        server.listening = True
         server.start_ticking()
         log.info("mcagent listening on {host}:{port}, relaying to {uhost}:{uport} ({mode} mode)",
                  host=config.listen.host, port=port.getHost().port, uhost=config.upstream.host,
                  uport=config.upstream.port, mode="online" if config.online_mode else "offline")
-        print(f"mcagent: connect your Minecraft client to {config.listen.host}:{port.getHost().port}", flush=True)
+        announce(f"mcagent: connect your Minecraft client to {config.listen.host}:{port.getHost().port}")
 
     def failed(failure: Any) -> None:
         print(f"mcagent: cannot listen on {config.listen.host}:{config.listen.port}: {failure.getErrorMessage()}",
-              file=sys.stderr)
-        reactor.stop()
+              file=sys.stderr, flush=True)
         exit_code[0] = 1
+        reactor.stop()
 
-    exit_code = [0]
     endpoint.listen(server).addCallbacks(listening, failed)
 
-    def shutdown(*_: Any) -> None:
-        server.broadcast("The proxy is shutting down.")
-        for bridge in list(server.bridges):
-            bridge.disconnect("The proxy is shutting down.")
-        reactor.callLater(0.2, reactor.stop)
+    if args.metrics:
+        from proxy.config import parse_address
+        from proxy.metrics import Metrics, site
 
-    reactor.callWhenRunning(lambda: signal.signal(signal.SIGTERM, lambda *a: reactor.callFromThread(shutdown)))
+        address = parse_address(args.metrics)
+        metrics = Metrics(server)
+        server.metrics = metrics
+        if address.host not in ("127.0.0.1", "localhost", "::1"):
+            log.warn("metrics listen on non-loopback {host}", host=address.host)
+        TCP4ServerEndpoint(reactor, address.port, interface=address.host).listen(site(server, metrics)).addCallback(
+            lambda port: announce(f"mcagent: metrics on http://{address.host}:{port.getHost().port}/metrics"))
+
+    if config.console.port is not None:
+        token = console_token(config.console.token)
+        host = config.console.host
+        if token is None:
+            log.error("console port configured without a token (console.token or MCAGENT_CONSOLE_TOKEN): not opened")
+        elif host not in ("127.0.0.1", "localhost", "::1") and not config.console.allow_remote:
+            log.error("console host {host} is not loopback and console.allow_remote is false: not opened", host=host)
+        else:
+            if host not in ("127.0.0.1", "localhost", "::1"):
+                log.warn("the admin console listens on non-loopback {host}", host=host)
+            TCP4ServerEndpoint(reactor, config.console.port, interface=host).listen(
+                TcpConsoleFactory(commands, token)).addCallback(
+                lambda port: announce(f"mcagent: console on {host}:{port.getHost().port}"))
+
+    reactor.callWhenRunning(lambda: signal.signal(signal.SIGTERM, lambda *a: reactor.callFromThread(stop)))
+    reactor.callWhenRunning(lambda: signal.signal(signal.SIGINT, lambda *a: reactor.callFromThread(stop)))
     reactor.run()
     return exit_code[0]
+
+
+def _to_terminal(terminal: Any, event: dict[str, Any]) -> None:
+    from twisted.logger import formatEventAsClassicLogText
+
+    text = formatEventAsClassicLogText(event)
+    if text:
+        terminal.show_log(text.rstrip("\n"))
+
+
+def cmd_console(args: argparse.Namespace) -> int:
+    from proxy.config import ConfigError, load, parse_address
+    from proxy.console_io import attach, console_token
+
+    try:
+        config = load(Path(args.config) if args.config else None)
+    except ConfigError as exc:
+        print(f"mcagent: invalid configuration:\n{exc}", file=sys.stderr)
+        return 2
+    if args.connect:
+        address = parse_address(args.connect)
+        host, port = address.host, address.port
+    elif config.console.port is not None:
+        host, port = config.console.host, config.console.port
+    else:
+        print("mcagent: no console port: pass --connect HOST:PORT or set console.port in the config", file=sys.stderr)
+        return 2
+    token = args.token or console_token(config.console.token)
+    if not token:
+        print("mcagent: no console token: pass --token, set MCAGENT_CONSOLE_TOKEN or console.token", file=sys.stderr)
+        return 2
+    try:
+        return attach(host, port, token)
+    except OSError as exc:
+        print(f"mcagent: cannot reach the console at {host}:{port}: {exc}", file=sys.stderr)
+        return 1
 
 
 def cmd_versions(args: argparse.Namespace) -> int:
@@ -164,11 +278,17 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--config", help="config file (default config/proxy.json)")
         p.add_argument("--listen", help="HOST:PORT to listen on (default 127.0.0.1:25566)")
         p.add_argument("--upstream", help="HOST:PORT of the server (default 127.0.0.1:25565)")
+        p.add_argument("--metrics", help="serve Prometheus /metrics and /healthz on HOST:PORT (off by default)")
+        p.add_argument("--no-console", action="store_true", help="no interactive console on this terminal")
         if name == "dev":
             p.add_argument("--server-port", type=int, default=25565)
             p.add_argument("--version", default="1.18.2", help="the embedded server's Minecraft version")
             p.add_argument("--gamemode", default="creative", choices=["creative", "survival"])
     sub.add_parser("versions", help="list supported Minecraft versions")
+    c = sub.add_parser("console", help="attach to a running proxy's console port")
+    c.add_argument("--config", help="config file to read console.host/port/token from")
+    c.add_argument("--connect", help="HOST:PORT of the console")
+    c.add_argument("--token", help="console token (default: MCAGENT_CONSOLE_TOKEN or the config)")
     sub.add_parser("routing", help="routing tools: mcagent routing eval CORPUS.jsonl [--config F] [--json]",
                    add_help=False)
     if argv[:1] == ["routing"]:
@@ -180,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_dev(args)
     if args.command == "versions":
         return cmd_versions(args)
+    if args.command == "console":
+        return cmd_console(args)
     parser.error(f"unknown command {args.command}")
     return 2
 

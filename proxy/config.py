@@ -39,6 +39,15 @@ class Features(Strict):
     autopilot: bool = False
 
 
+class ConsoleConfig(Strict):
+    # A TCP console port; off when port is None. The token may instead come from
+    # the MCAGENT_CONSOLE_TOKEN environment variable.
+    host: str = "127.0.0.1"
+    port: int | None = Field(None, ge=1, le=65535)
+    token: str | None = Field(None, min_length=12)
+    allow_remote: bool = False  # binding a non-loopback address needs this
+
+
 class ProxyConfig(Strict):
     listen: Address = Address(host="127.0.0.1", port=25566)
     upstream: Address = Address(host="127.0.0.1", port=25565)
@@ -54,6 +63,8 @@ class ProxyConfig(Strict):
     features: Features = Features()
     admins: list[str] = []
     semantic_config: str = "config/system-semantic.json"
+    console: ConsoleConfig = ConsoleConfig()
+    proxy_protocol: bool = False  # expect a HAProxy PROXY header (v1/v2) from a load balancer
     log_json: bool = False
 
     @field_validator("admins")

@@ -8,7 +8,11 @@ login start, before any upstream connection is opened.
 """
 from __future__ import annotations
 
+import time
+from collections import deque
 from typing import Any, Callable
+
+import attrs
 
 from twisted.internet import protocol, task
 from twisted.internet.endpoints import HostnameEndpoint
@@ -22,7 +26,34 @@ from proxy.config import ProxyConfig
 from proxy.status import ProbeFactory, StatusProbe
 
 log = Logger(namespace="mcagent.server")
+
+
+@attrs.define
+class TrafficTotals:
+    """Packets and bytes per direction, and how many took the fast path."""
+
+    c2s_packets: int = 0
+    c2s_bytes: int = 0
+    s2c_packets: int = 0
+    s2c_bytes: int = 0
+    fast: int = 0
+    decoded: int = 0
+    swallowed: int = 0
+
+    def add(self, bridge: Bridge) -> None:
+        self.c2s_packets += bridge.reader.frames_in
+        self.c2s_bytes += bridge.reader.bytes_in
+        self.s2c_packets += bridge.writer.frames_out
+        self.s2c_bytes += bridge.writer.bytes_out
+        self.fast += bridge.fast_frames
+        self.decoded += bridge.decoded_frames
+        self.swallowed += bridge.swallowed
+
+    def merge(self, other: "TrafficTotals") -> None:
+        for field in attrs.fields(TrafficTotals):
+            setattr(self, field.name, getattr(self, field.name) + getattr(other, field.name))
 TICK_SECONDS = 0.05
+UPSTREAM_PROBE_SECONDS = 30.0
 
 
 class ProxyServer(protocol.ServerFactory):
@@ -46,18 +77,34 @@ class ProxyServer(protocol.ServerFactory):
         self._tick.clock = self.clock
         self.ticks = 0
         self.last_tick_at: float | None = None
+        self.closed_totals = TrafficTotals()
+        self.disconnects: dict[str, int] = {}
+        self.logins = 0
+        self.bridge_log: deque[Bridge] = deque(maxlen=64)
+        self.tick_seconds: Callable[[float], None] = lambda seconds: None  # metrics hook
+        self.listening = False
+        self.upstream_rtt: float | None = None
+        self.routing: Any = None  # routing diagnostics surface, set when local routing is on
+        self.metrics: Any = None
+        self._probe = task.LoopingCall(self.probe_upstream)
+        self._probe.clock = self.clock
 
     # -- lifecycle -------------------------------------------------------------------
     def start_ticking(self) -> None:
         if not self._tick.running:
             self._tick.start(TICK_SECONDS, now=False)
+        if not self._probe.running:
+            self._probe.start(UPSTREAM_PROBE_SECONDS, now=True)
 
     def stop_ticking(self) -> None:
         if self._tick.running:
             self._tick.stop()
+        if self._probe.running:
+            self._probe.stop()
 
     def tick(self) -> None:
         now = self.clock.seconds()
+        started = time.perf_counter()
         self.ticks += 1
         self.last_tick_at = now
         for bridge in list(self.bridges):
@@ -65,7 +112,16 @@ class ProxyServer(protocol.ServerFactory):
                 bridge.tick(now)
             except Exception:  # one session's bug must not stop the others' tick
                 log.failure("tick failed for {player}", player=bridge.player_name)
-                bridge.disconnect("Internal error in the proxy; please reconnect.")
+                bridge.disconnect("Internal error in the proxy; please reconnect.", "internal_error")
+        self.tick_seconds(time.perf_counter() - started)
+
+    def totals(self) -> "TrafficTotals":
+        """Traffic of every connection so far, closed and live."""
+        total = TrafficTotals()
+        total.merge(self.closed_totals)
+        for bridge in self.bridges:
+            total.add(bridge)
+        return total
 
     def buildProtocol(self, addr: IAddress) -> Bridge:
         return Bridge(self)
@@ -87,6 +143,7 @@ class ProxyServer(protocol.ServerFactory):
         if limit > 0 and last is not None and now - last < limit:
             return f"Too many logins from your address; wait {limit:g} seconds between logins."
         self._last_login[host] = now
+        self.logins += 1
         if len(self._last_login) > 10000:
             cutoff = now - limit
             self._last_login = {h: t for h, t in self._last_login.items() if t >= cutoff}
@@ -111,29 +168,46 @@ class ProxyServer(protocol.ServerFactory):
             return None
         return self.assistant_factory(bridge)
 
-    def session_closed(self, bridge: Bridge) -> None:
-        pass
+    def bridge_closed(self, bridge: Bridge) -> None:
+        """Fold a finished connection's counters into the totals."""
+        self.closed_totals.add(bridge)
+        if bridge.session is not None or bridge.close_category != "client_left":
+            self.disconnects[bridge.close_category] = self.disconnects.get(bridge.close_category, 0) + 1
+        if bridge.session is not None:
+            self.bridge_log.append(bridge)
 
     # -- upstream round trip ---------------------------------------------------------
-    def measure_ping(self, bridge: Bridge) -> None:
+    def ping_upstream(self, protocol_version: int = 0) -> Any:
+        """A Deferred firing with the round trip in seconds, via a status ping of its own."""
         up = self.config.upstream
-        version = bridge.handshake.protocol if bridge.handshake else 0
-        probe = StatusProbe(self.clock, up.host, up.port, version)
+        probe = StatusProbe(self.clock, up.host, up.port, protocol_version)
         endpoint = HostnameEndpoint(self.reactor, up.host, up.port, timeout=self.config.upstream_connect_timeout)
         endpoint.connect(ProbeFactory(probe)).addErrback(lambda f: probe.result.errback(f) if not probe.result.called else None)
         timeout = self.clock.callLater(5.0, lambda: probe.result.cancel() if not probe.result.called else None)
 
-        def done(result: tuple[dict[str, Any], float]) -> None:
+        def done(result: tuple[dict[str, Any], float]) -> float:
             if timeout.active():
                 timeout.cancel()
-            bridge.say(f"Ping to the server {up.host}:{up.port}: {result[1] * 1000:.1f} ms round trip.")
+            self.upstream_rtt = result[1]
+            return result[1]
 
-        def failed(failure: Failure) -> None:
+        def failed(failure: Failure) -> Failure:
             if timeout.active():
                 timeout.cancel()
-            bridge.say(f"Could not ping the server ({failure.getErrorMessage() or 'timed out'}).")
+            return failure
 
-        probe.result.addCallbacks(done, failed)
+        return probe.result.addCallbacks(done, failed)
+
+    def probe_upstream(self) -> None:
+        self.ping_upstream().addErrback(lambda f: None)
+
+    def measure_ping(self, bridge: Bridge) -> None:
+        up = self.config.upstream
+        d = self.ping_upstream(bridge.handshake.protocol if bridge.handshake else 0)
+        d.addCallbacks(
+            lambda rtt: bridge.say(f"Ping to the server {up.host}:{up.port}: {rtt * 1000:.1f} ms round trip."),
+            lambda f: bridge.say(f"Could not ping the server ({f.getErrorMessage() or 'timed out'})."),
+        )
 
     def broadcast(self, *lines: str) -> None:
         for bridge in list(self.bridges):

@@ -195,3 +195,16 @@ def test_position_and_health_reach_the_world_model() -> None:
     assert snap.player.health == 17.0 and snap.player.food == 12
     # The packets still reach the client.
     assert len(rig.client.received()) == 2
+
+
+def test_silent_client_times_out_with_a_reason() -> None:
+    rig = Rig("1.18.2", read_timeout_seconds=30)
+    rig.login()
+    rig.reactor.advance(29)
+    assert not rig.client.transport.disconnecting
+    rig.client_send(build_packet(rig.codec, "play", "toServer", "keep_alive", keepAliveId=1))
+    rig.reactor.advance(29)
+    assert not rig.client.transport.disconnecting
+    rig.reactor.advance(2)
+    assert rig.client.transport.disconnecting
+    assert b"Timed out" in rig.client.received()[-1]

@@ -1,0 +1,257 @@
+"""The admin console's commands, independent of where they are typed.
+
+``ConsoleCommands.execute(line)`` returns the lines to show; the local terminal,
+the TCP console and in-game ``!system`` all call it, so every surface offers the
+same commands with the same errors. Nothing here writes to a terminal.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import shlex
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any, Callable
+
+import attrs
+
+from proxy import versions
+
+if TYPE_CHECKING:
+    from proxy.server import ProxyServer
+
+SECRET_KEYS = ("token", "key", "secret", "password")
+
+
+@attrs.frozen
+class Command:
+    usage: str
+    help: str
+    run: Callable[[list[str]], list[str]]
+
+
+class LogRing:
+    """The last log events, for ``log tail``; a twisted.logger observer."""
+
+    def __init__(self, size: int = 500) -> None:
+        self.events: deque[tuple[float, str, str | None]] = deque(maxlen=size)
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        from twisted.logger import formatEvent
+
+        text = formatEvent(event)
+        if not text:
+            return
+        player = event.get("player")
+        self.events.append((float(event.get("log_time", time.time())), text, str(player) if player else None))
+
+    def tail(self, player: str | None, count: int = 20) -> list[str]:
+        rows = [(t, text) for t, text, who in self.events if player is None or who == player or (player in text)]
+        return [time.strftime("%H:%M:%S", time.localtime(t)) + " " + text for t, text in rows[-count:]]
+
+
+def redact(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: ("<redacted>" if any(s in k.lower() for s in SECRET_KEYS) and v else redact(v))
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(v) for v in value]
+    return value
+
+
+class UsageError(Exception):
+    pass
+
+
+class ConsoleCommands:
+    def __init__(self, server: "ProxyServer", reload: Callable[[], list[str]], stop: Callable[[], None],
+                 logs: LogRing | None = None) -> None:
+        self.server = server
+        self._reload = reload
+        self._stop = stop
+        self.logs = logs or LogRing()
+        self.commands: dict[str, Command] = {
+            "help": Command("help [COMMAND]", "list commands, or explain one", self._help),
+            "status": Command("status", "uptime, sessions, traffic, upstream latency", self._status),
+            "sessions": Command("sessions", "connected players", self._sessions),
+            "kick": Command("kick PLAYER [REASON]", "disconnect a player with a reason", self._kick),
+            "say": Command("say TEXT", "broadcast a proxy message to every player", self._say),
+            "routing": Command("routing [mode enforce|shadow|off]", "local routing diagnostics, or set its mode",
+                               self._routing),
+            "reload": Command("reload", "re-read and validate the config; keep the old one if invalid", self._reload_cmd),
+            "agent": Command("agent PLAYER on|off|status", "the autopilot for a player", self._agent),
+            "reflex": Command("reflex PLAYER on|off", "reflexes for a player", self._reflex),
+            "log": Command("log tail [PLAYER]", "recent log lines, optionally for one player", self._log),
+            "dump": Command("dump", "a redacted diagnostic bundle (JSON)", self._dump),
+            "stop": Command("stop", "tell players, close upstreams, flush logs, exit", self._stop_cmd),
+        }
+
+    # -- entry points -------------------------------------------------------------------
+    def execute(self, line: str) -> list[str]:
+        line = line.strip()
+        if not line:
+            return []
+        try:
+            words = shlex.split(line)
+        except ValueError as exc:
+            return [f"error: {exc}"]
+        name, args = words[0].lower(), words[1:]
+        command = self.commands.get(name)
+        if command is None:
+            return [f"unknown command {name!r}; type 'help' for the list"]
+        try:
+            return command.run(args)
+        except UsageError as exc:
+            return [f"error: {exc}", f"usage: {command.usage}"]
+
+    def complete(self, line: str) -> list[str]:
+        words = line.split(" ")
+        if len(words) <= 1:
+            return sorted(n for n in self.commands if n.startswith(words[0].lower()))
+        if words[0] in ("kick", "agent", "reflex") and len(words) == 2:
+            return sorted(p for p in self._players() if p.lower().startswith(words[1].lower()))
+        if words[0] == "routing" and len(words) == 2:
+            return [w for w in ("mode",) if w.startswith(words[1])]
+        if words[0] == "routing" and len(words) == 3:
+            return [m for m in ("enforce", "shadow", "off") if m.startswith(words[2])]
+        if words[0] in ("agent",) and len(words) == 3:
+            return [m for m in ("on", "off", "status") if m.startswith(words[2])]
+        if words[0] in ("reflex",) and len(words) == 3:
+            return [m for m in ("on", "off") if m.startswith(words[2])]
+        if words[0] == "log" and len(words) == 2:
+            return [w for w in ("tail",) if w.startswith(words[1])]
+        return []
+
+    # -- helpers ------------------------------------------------------------------------
+    def _players(self) -> list[str]:
+        return [b.player_name for b in self.server.bridges if b.player_name and b.session is not None]
+
+    def _bridge(self, name: str) -> Any:
+        for bridge in self.server.bridges:
+            if bridge.player_name and bridge.player_name.lower() == name.lower() and bridge.session is not None:
+                return bridge
+        raise UsageError(f"no player {name!r} is connected")
+
+    # -- commands -----------------------------------------------------------------------
+    def _help(self, args: list[str]) -> list[str]:
+        if args:
+            command = self.commands.get(args[0].lower())
+            if command is None:
+                raise UsageError(f"unknown command {args[0]!r}")
+            return [f"{command.usage} - {command.help}"]
+        return [f"{c.usage:<36} {c.help}" for c in self.commands.values()]
+
+    def _status(self, args: list[str]) -> list[str]:
+        s = self.server
+        totals = s.totals()
+        uptime = s.clock.seconds() - s.started_at
+        rtt = s.upstream_rtt
+        seen = totals.fast + totals.decoded
+        return [
+            f"uptime {_duration(uptime)}; {s.player_count()} players, {len(s.bridges)} connections, "
+            f"{s.logins} logins since start",
+            f"client->server {totals.c2s_packets} packets / {totals.c2s_bytes} bytes; "
+            f"server->client {totals.s2c_packets} packets / {totals.s2c_bytes} bytes",
+            f"fast path {totals.fast / seen:.1%} of play packets" if seen else "fast path: no play packets yet",
+            f"upstream {s.config.upstream.host}:{s.config.upstream.port} latency "
+            + (f"{rtt * 1000:.1f} ms" if rtt is not None else "not measured yet"),
+        ]
+
+    def _sessions(self, args: list[str]) -> list[str]:
+        rows = []
+        now = self.server.clock.seconds()
+        for b in sorted(self.server.bridges, key=lambda b: b.player_name or ""):
+            if b.session is None:
+                continue
+            rows.append(f"{b.player_name:<16} {b.codec.version if b.codec else '?':<8} {b.peer:<21} "
+                        f"{_duration(now - b.connected_at):>9}  {b.session.control_summary()}")
+        if not rows:
+            return ["no players connected"]
+        return [f"{'player':<16} {'version':<8} {'address':<21} {'connected':>9}  agent/reflex"] + rows
+
+    def _kick(self, args: list[str]) -> list[str]:
+        if not args:
+            raise UsageError("which player?")
+        bridge = self._bridge(args[0])
+        reason = " ".join(args[1:]) or "Kicked by an administrator."
+        bridge.disconnect(reason, "kicked_by_admin")
+        return [f"kicked {bridge.player_name}: {reason}"]
+
+    def _say(self, args: list[str]) -> list[str]:
+        if not args:
+            raise UsageError("say what?")
+        text = " ".join(args)
+        self.server.broadcast(text)
+        return [f"said to {self.server.player_count()} players: {text}"]
+
+    def _routing(self, args: list[str]) -> list[str]:
+        routing = self.server.routing
+        if routing is None:
+            return ["local routing is not enabled in this build or configuration"]
+        if not args:
+            return routing.diagnostics()
+        if args[0] == "mode" and len(args) == 2 and args[1].lower() in ("enforce", "shadow", "off"):
+            return routing.set_mode(args[1].upper())
+        raise UsageError("expected: routing mode enforce|shadow|off")
+
+    def _reload_cmd(self, args: list[str]) -> list[str]:
+        return self._reload()
+
+    def _agent(self, args: list[str]) -> list[str]:
+        if len(args) != 2 or args[1] not in ("on", "off", "status"):
+            raise UsageError("expected: agent PLAYER on|off|status")
+        bridge = self._bridge(args[0])
+        return bridge.session.admin_agent(args[1], self.server.clock.seconds())
+
+    def _reflex(self, args: list[str]) -> list[str]:
+        if len(args) != 2 or args[1] not in ("on", "off"):
+            raise UsageError("expected: reflex PLAYER on|off")
+        bridge = self._bridge(args[0])
+        return bridge.session.admin_reflex(args[1] == "on", self.server.clock.seconds())
+
+    def _log(self, args: list[str]) -> list[str]:
+        if not args or args[0] != "tail" or len(args) > 2:
+            raise UsageError("expected: log tail [PLAYER]")
+        lines = self.logs.tail(args[1] if len(args) == 2 else None)
+        return lines or ["no log lines yet"]
+
+    def _dump(self, args: list[str]) -> list[str]:
+        from twisted import __version__ as twisted_version
+
+        from proxy.protocol.tables import minecraft_data_version
+
+        try:
+            from importlib.metadata import version as dist_version
+
+            quarry_version = dist_version("quarry")
+            mcagent_version = dist_version("mcagent")
+        except Exception:
+            quarry_version = mcagent_version = "unknown"
+        totals = self.server.totals()
+        bundle = {
+            "mcagent": mcagent_version,
+            "python": platform.python_version(),
+            "twisted": twisted_version,
+            "quarry": quarry_version,
+            "minecraft_data": minecraft_data_version(),
+            "supported_versions": [v.name for v in versions.SUPPORTED],
+            "config": redact(self.server.config.model_dump()),
+            "players": self.server.player_count(),
+            "logins": self.server.logins,
+            "disconnects": self.server.disconnects,
+            "traffic": attrs.asdict(totals),
+            "ticks": self.server.ticks,
+            "routing": self.server.routing.diagnostics() if self.server.routing is not None else None,
+        }
+        return json.dumps(bundle, indent=2, default=str).splitlines()
+
+    def _stop_cmd(self, args: list[str]) -> list[str]:
+        self._stop()
+        return ["stopping: players are told, upstreams closed, logs flushed"]
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(max(seconds, 0))
+    h, rem = divmod(seconds, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}h{m:02d}m{s:02d}s" if h else f"{m}m{s:02d}s"

@@ -1,0 +1,131 @@
+"""Prometheus metrics and a health check, served by Twisted web.
+
+Traffic counters are read from the bridges at scrape time by a custom collector,
+so the fast path pays nothing per packet; only events that are rare compared
+with packets (logins, ticks, routing decisions, model calls) touch
+prometheus_client objects directly.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.registry import Collector
+from twisted.web import resource
+
+if TYPE_CHECKING:
+    from proxy.server import ProxyServer
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+class TrafficCollector(Collector):
+    def __init__(self, server: "ProxyServer") -> None:
+        self.server = server
+
+    def collect(self) -> Iterator[Any]:
+        server = self.server
+        totals = server.totals()
+        players = GaugeMetricFamily("mcagent_connected_players", "Players in play through this proxy")
+        players.add_metric([], server.player_count())
+        yield players
+        conns = GaugeMetricFamily("mcagent_open_connections", "Client connections open (any state)")
+        conns.add_metric([], len(server.bridges))
+        yield conns
+        logins = CounterMetricFamily("mcagent_logins", "Logins admitted")
+        logins.add_metric([], server.logins)
+        yield logins
+        disconnects = CounterMetricFamily("mcagent_disconnects", "Disconnects by reason", labels=["reason"])
+        for reason, count in sorted(server.disconnects.items()):
+            disconnects.add_metric([reason], count)
+        yield disconnects
+        packets = CounterMetricFamily("mcagent_packets", "Packets relayed", labels=["direction"])
+        packets.add_metric(["client_to_server"], totals.c2s_packets)
+        packets.add_metric(["server_to_client"], totals.s2c_packets)
+        yield packets
+        octets = CounterMetricFamily("mcagent_bytes", "Bytes on the client leg", labels=["direction"])
+        octets.add_metric(["client_to_server"], totals.c2s_bytes)
+        octets.add_metric(["server_to_client"], totals.s2c_bytes)
+        yield octets
+        paths = CounterMetricFamily("mcagent_play_packets", "Play packets by path", labels=["path"])
+        paths.add_metric(["fast"], totals.fast)
+        paths.add_metric(["decoded"], totals.decoded)
+        yield paths
+        swallowed = CounterMetricFamily("mcagent_swallowed_chat", "Chat lines answered by the proxy, not forwarded")
+        swallowed.add_metric([], totals.swallowed)
+        yield swallowed
+        ratio = GaugeMetricFamily("mcagent_fast_path_ratio", "Share of play packets forwarded without decoding")
+        seen = totals.fast + totals.decoded
+        ratio.add_metric([], totals.fast / seen if seen else 1.0)
+        yield ratio
+        ticks = CounterMetricFamily("mcagent_ticks", "Engine ticks run")
+        ticks.add_metric([], server.ticks)
+        yield ticks
+
+
+class Metrics:
+    def __init__(self, server: "ProxyServer") -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.registry.register(TrafficCollector(server))
+        self.tick_seconds = Histogram("mcagent_tick_seconds", "Time for one 20 Hz engine tick over all sessions",
+                                      registry=self.registry,
+                                      buckets=(0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1))
+        self.routing_seconds = Histogram("mcagent_routing_seconds", "Local routing decision time",
+                                         registry=self.registry,
+                                         buckets=(0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.005, 0.01))
+        self.model_seconds = Histogram("mcagent_model_seconds", "Model service call time", registry=self.registry,
+                                       buckets=(0.1, 0.25, 0.5, 1, 2, 5, 10, 30))
+        self.routing_decisions = Counter("mcagent_routing_decisions", "Routing outcomes by reason", ["reason"],
+                                         registry=self.registry)
+        self.model_calls = Counter("mcagent_model_calls", "Model service calls by outcome", ["outcome"],
+                                   registry=self.registry)
+        self.reflex_firings = Counter("mcagent_reflex_firings", "Reflexes fired", ["reflex"], registry=self.registry)
+        self.autopilot_actions = Counter("mcagent_autopilot_actions", "Autopilot actions started", ["action"],
+                                         registry=self.registry)
+        server.tick_seconds = self.tick_seconds.observe
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+class MetricsResource(resource.Resource):
+    isLeaf = True
+
+    def __init__(self, metrics: Metrics) -> None:
+        super().__init__()
+        self.metrics = metrics
+
+    def render_GET(self, request: Any) -> bytes:
+        request.setHeader(b"Content-Type", CONTENT_TYPE.encode())
+        return self.metrics.render()
+
+
+class HealthResource(resource.Resource):
+    """200 while the listener is up and the tick loop ran within the last second."""
+
+    isLeaf = True
+
+    def __init__(self, server: "ProxyServer") -> None:
+        super().__init__()
+        self.proxy = server  # not ``server``: twisted.web sets that attribute itself
+
+    def render_GET(self, request: Any) -> bytes:
+        now = self.proxy.clock.seconds()
+        last = self.proxy.last_tick_at
+        ok = self.proxy.listening and last is not None and now - last < 1.0
+        request.setResponseCode(200 if ok else 503)
+        request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
+        return b"ok\n" if ok else b"unhealthy: listener down or tick loop stalled\n"
+
+
+def site(server: "ProxyServer", metrics: Metrics) -> Any:
+    from twisted.web.server import Site
+
+    root = resource.Resource()
+    root.putChild(b"metrics", MetricsResource(metrics))
+    root.putChild(b"healthz", HealthResource(server))
+    factory = Site(root)
+    factory.noisy = False
+    factory.log = lambda request: None  # scrapes are not worth a log line each
+    return factory
