@@ -96,8 +96,8 @@ def proxy_factory() -> Iterator[Callable[..., "ProxyProcess"]]:
 
     started: list[ProxyProcess] = []
 
-    def make(upstream_port: int, **config: Any) -> ProxyProcess:
-        proxy = ProxyProcess(upstream_port, **config)
+    def make(upstream_port: int, extra_args: tuple[str, ...] = (), **config: Any) -> ProxyProcess:
+        proxy = ProxyProcess(upstream_port, extra_args, **config)
         started.append(proxy)
         return proxy
 

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class ProxyProcess:
-    def __init__(self, upstream_port: int, **config: Any) -> None:
+    def __init__(self, upstream_port: int, extra_args: tuple[str, ...] = (), **config: Any) -> None:
         self.port = free_port()
         self.upstream_port = upstream_port
         base: dict[str, Any] = {
@@ -33,7 +33,7 @@ class ProxyProcess:
         self.lines: list[str] = []
         self._ready = threading.Event()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "proxy.cli", "run", "--config", str(self.config_path)],
+            [sys.executable, "-m", "proxy.cli", "run", "--config", str(self.config_path), *extra_args],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
             env=dict(os.environ, PYTHONUNBUFFERED="1"),
         )
@@ -60,6 +60,9 @@ class ProxyProcess:
                     return line
             time.sleep(0.05)
         raise TimeoutError(f"{fragment!r} not in the proxy log:\n" + "\n".join(self.lines[-30:]))
+
+    def rewrite_config(self, text: str) -> None:
+        self.config_path.write_text(text)
 
     def close(self) -> int | None:
         if self.proc.poll() is None:
