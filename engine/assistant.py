@@ -23,7 +23,6 @@ from typing import Any
 from engine.actions import Action, ChatButton, ReplyToPlayer
 from engine.modules import messages as m
 from engine.modules.builtin import register_builtins
-from engine.modules.declarations import ParseContext
 from engine.modules.items import ItemTable
 from engine.modules.module import Access, InboxMessage, ModuleContext, ModuleResult
 from engine.modules.registry import ModuleRegistry, Registered
@@ -188,7 +187,7 @@ class LocalAssistant:
             return None
         entry, command, rest = found
         lang = reply_language(snapshot.locale)
-        ctx = ParseContext(snapshot, lang, self.runtime.router.analyze(normalize_text(rest), snapshot))
+        ctx = self.runtime.router.parse_context(normalize_text(rest), snapshot, lang)
         value = command.parse(rest, ctx)
         if value is None:
             return [ReplyToPlayer((m.say(lang, "unknown.args", usage=command.usage),))]
@@ -228,7 +227,7 @@ class LocalAssistant:
         if found is None or found[0].routing.is_structured_only:
             return [ReplyToPlayer((m.say(lang, "fallback.unsure"),))]
         entry, command, rest = found
-        ctx = ParseContext(snapshot, ticket.language, self.runtime.router.analyze(normalize_text(rest), snapshot))
+        ctx = self.runtime.router.parse_context(normalize_text(rest), snapshot, ticket.language)
         value = command.parse(rest, ctx)
         if value is None:
             return [ReplyToPlayer((m.say(lang, "fallback.unsure"),))]

@@ -36,6 +36,16 @@ class ParseContext:
     snapshot: WorldSnapshot
     language: str
     analysis: Analysis
+    # Known player names, lower-cased → as the tab list spells them; built once per request.
+    players: Mapping[str, str] = attrs.field(factory=dict)
+
+    @staticmethod
+    def player_names(snapshot: WorldSnapshot) -> dict[str, str]:
+        names = {name.lower(): name for name in snapshot.online_players}
+        for entity in snapshot.entities:
+            if entity.kind == "player" and entity.name:
+                names.setdefault(entity.name.lower(), entity.name)
+        return names
 
 
 @attrs.frozen

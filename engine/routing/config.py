@@ -62,7 +62,7 @@ class SemanticConfig(_Strict):
     lexical_thresholds: dict[str, ThresholdOverride] = pydantic.Field(default_factory=dict, alias="lexicalThresholds")
     examples: dict[str, dict[str, tuple[str, ...]]] = pydantic.Field(default_factory=dict)
     cache_entries: int = pydantic.Field(1024, alias="cacheEntries", gt=0)
-    cache_seconds: float = pydantic.Field(300, alias="cacheSeconds", gt=0)
+    cache_seconds: int = pydantic.Field(300, alias="cacheSeconds", gt=0)
     entries_per_player: int = pydantic.Field(32, alias="entriesPerPlayer", gt=0)
 
     @pydantic.field_validator("mode", mode="before")

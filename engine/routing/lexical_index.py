@@ -20,8 +20,9 @@ measures them and ``DEFAULT_BACKEND`` is the fastest for our sizes:
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Generic, Literal, TypeVar
+from typing import Generic, Literal, NamedTuple, TypeVar
 
 import attrs
 import numpy as np
@@ -43,11 +44,11 @@ class Query:
     empty: bool
 
 
-@attrs.frozen
-class LabelScore(Generic[T]):
+class LabelScore(NamedTuple, Generic[T]):
+    # NamedTuple: several are built per request.
     label: T
     score: float
-    entry: int  # index of the best entry of this label
+    entry: int  # index of the best entry of this label, -1 when not located
 
 
 class LexicalIndex(Generic[T]):
@@ -85,6 +86,8 @@ class LexicalIndex(Generic[T]):
             [math.log((1 + n) / (1 + df[f])) + 1.0 for f in sorted(df)], dtype=np.float64
         )
         self.unseen_idf = math.log(1 + n) + 1.0
+        # Plain floats for the per-request Python loops: indexing a numpy array per feature is slow.
+        self._lookup: dict[str, tuple[int, float]] = {f: (i, float(self._idf[i])) for f, i in self.feature_ids.items()}
         width = len(self.feature_ids)
         dense = np.zeros((width, n), dtype=np.float64)
         for col, (_, features) in enumerate(rows):
@@ -108,23 +111,25 @@ class LexicalIndex(Generic[T]):
         self.entry_count = n
 
     def idf(self, feature: str) -> float:
-        fid = self.feature_ids.get(feature)
-        return self.unseen_idf if fid is None else float(self._idf[fid])
+        known = self._lookup.get(feature)
+        return self.unseen_idf if known is None else known[1]
 
     def encode(self, features: Sequence[str]) -> Query:
-        tf: dict[str, int] = {}
-        for f in features:
-            tf[f] = tf.get(f, 0) + 1
+        tf = Counter(features)  # C-accelerated counting
         ids: list[int] = []
         weights: list[float] = []
         norm_sq = 0.0
+        lookup = self._lookup
+        unseen = self.unseen_idf
         for f, count in tf.items():
-            fid = self.feature_ids.get(f)
-            w = count * (self.unseen_idf if fid is None else float(self._idf[fid]))
-            norm_sq += w * w
-            if fid is not None:
-                ids.append(fid)
+            known = lookup.get(f)
+            if known is None:
+                w = count * unseen
+            else:
+                w = count * known[1]
+                ids.append(known[0])
                 weights.append(w)
+            norm_sq += w * w
         if norm_sq == 0.0:
             return Query(np.zeros(0, dtype=np.intp), np.zeros(0), True)
         norm = math.sqrt(norm_sq)
@@ -150,22 +155,61 @@ class LexicalIndex(Generic[T]):
             return np.zeros(0)
         return np.asarray(np.maximum.reduceat(self.scores(query), self._starts), dtype=np.float64)
 
+    def label_scores_many(self, queries: Sequence[Sequence[str]]) -> FloatArray:
+        """Best cosine of each label for many queries at once: one matrix product (batch workloads)."""
+        width = len(self.feature_ids)
+        if self.entry_count == 0 or not queries:
+            return np.zeros((len(queries), len(self.labels)))
+        dense_q = np.zeros((len(queries), width))
+        for row, features in enumerate(queries):
+            query = self.encode(features)
+            if not query.empty:
+                dense_q[row, query.ids] = query.weights
+        if self.backend == "gather":
+            entry_scores = dense_q @ self._by_feature
+        elif self.backend == "matvec":
+            entry_scores = dense_q @ self._by_entry.T
+        else:
+            entry_scores = np.vstack([self.scores(self.encode(f)) for f in queries])
+        return np.asarray(np.maximum.reduceat(entry_scores, self._starts, axis=1), dtype=np.float64)
+
     def ranked(self, features: Sequence[str], limit: int | None = None) -> list[LabelScore[T]]:
-        """Labels by their best entry, best first."""
-        query = self.encode(features)
-        entry_scores = self.scores(query)
+        """Labels by their best entry, best first.
+
+        Only the first label's best entry is located (the argmax over all
+        entries is necessarily in the winning label); the others carry
+        ``entry = -1``. ``best_entry`` finds one label's best entry on demand.
+        """
         if self.entry_count == 0:
             return []
+        entry_scores = self.scores(self.encode(features))
         per_label = np.maximum.reduceat(entry_scores, self._starts)
         order = np.argsort(-per_label, kind="stable")
         if limit is not None:
             order = order[:limit]
-        out: list[LabelScore[T]] = []
-        for li in order:
-            start, end = int(self._starts[li]), int(self._ends[li])
-            best = start + int(np.argmax(entry_scores[start:end]))
-            out.append(LabelScore(self.labels[li], float(per_label[li]), best))
+        top_entry = int(np.argmax(entry_scores))
+        scores = per_label[order].tolist()
+        out = [LabelScore(self.labels[li], score, -1) for li, score in zip(order.tolist(), scores)]
+        if out:
+            # On a tie the argmax may sit in another label's segment; fall back to that segment's argmax.
+            first = int(order[0])
+            start, end = int(self._starts[first]), int(self._ends[first])
+            if not start <= top_entry < end:
+                top_entry = start + int(np.argmax(entry_scores[start:end]))
+            out[0] = out[0]._replace(entry=top_entry)
         return out
+
+    def best_entry(self, features: Sequence[str], label: T) -> LabelScore[T] | None:
+        """One label's best entry and its score, or None if the label has no entries."""
+        if label not in self.labels:
+            return None
+        li = self.labels.index(label)
+        start, end = int(self._starts[li]), int(self._ends[li])
+        if start == end:
+            return None
+        entry_scores = self.scores(self.encode(features))[start:end]
+        best = int(np.argmax(entry_scores))
+        return LabelScore(label, float(entry_scores[best]), start + best)
 
     def memory_bytes(self) -> int:
         """Bytes held by the example vectors of the active backend."""

@@ -41,6 +41,7 @@ from engine.routing.terms import Analysis
 from engine.routing.vocabulary import Vocabulary
 from engine.world.snapshot import WorldSnapshot
 
+MAX_CANDIDATES = 4
 _OPTION = re.compile(r"^(?:#|no\.?\s*|option\s*|第)?\s*(\d{1,2})\s*(?:个|项)?$")
 
 
@@ -104,9 +105,11 @@ class Router:
         self.stats = stats
 
     def analyze(self, normalized: str, snapshot: WorldSnapshot) -> Analysis:
-        names = {n.lower() for n in snapshot.online_players}
-        names.update(e.name.lower() for e in snapshot.entities if e.kind == "player" and e.name)
-        return self.vocabulary.analyze(normalized, names)
+        return self.vocabulary.analyze(normalized, ParseContext.player_names(snapshot))
+
+    def parse_context(self, normalized: str, snapshot: WorldSnapshot, language: str) -> ParseContext:
+        names = ParseContext.player_names(snapshot)
+        return ParseContext(snapshot, language, self.vocabulary.analyze(normalized, names), names)
 
     def route(
         self,
@@ -131,8 +134,8 @@ class Router:
             if number is not None:
                 line = options[number - 1] if 1 <= number <= len(options) else None
                 return Route(Reason.OPTION, language, command_line=line)
-        analysis = self.analyze(normalized, snapshot)
-        ctx = ParseContext(snapshot, language, analysis)
+        ctx = self.parse_context(normalized, snapshot, language)
+        analysis = ctx.analysis
         phrase = self.registry.phrase(normalized)
         if phrase is not None:
             owner, command = phrase
@@ -187,7 +190,7 @@ class Router:
         if self.index is None:
             return ()
         out: list[Candidate] = []
-        for ranked in self.index.candidates(match):
+        for ranked in self.index.candidates(match)[:MAX_CANDIDATES]:
             entry = self.registry.get(ranked.label)
             if entry is None or not entry.model_visible or entry.access is Access.ADMIN:
                 continue
@@ -218,21 +221,18 @@ class Router:
         entry = self.registry.get(module_id)
         if entry is None or not entry.direct_capable:
             return False
-        analysis = self.analyze(normalized, snapshot)
+        ctx = self.parse_context(normalized, snapshot, key.language)
+        analysis = ctx.analysis
         if not analysis.terms or blocking_filter(analysis) is not None:
             return False
-        value = self._parse(entry, text, ParseContext(snapshot, key.language, analysis))
+        value = self._parse(entry, text, ctx)
         if value is None or value != model_args:
             return False
         index = self.index.indexes.get(key.language)
         if index is None:
             return False
-        for ranked in index.ranked(features_of(analysis)):
-            if ranked.label == module_id:
-                if analysis.must_cover() - index.entry_features[ranked.entry]:
-                    return False
-                break
-        else:
+        best = index.best_entry(features_of(analysis), module_id)
+        if best is None or analysis.must_cover() - index.entry_features[best.entry]:
             return False
         if not self.cache.put(key, module_id, now):
             self.stats.count(Reason.CACHE_WRITE_DROPPED)

@@ -24,7 +24,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 import attrs
 
-from engine.routing.config import SemanticConfig
+from engine.routing.config import SemanticConfig, Thresholds
 from engine.routing.filters import blocking_filter
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend, LabelScore, LexicalIndex
 from engine.routing.normalize import normalize_text
@@ -94,6 +94,8 @@ class SemanticIndex:
     ) -> None:
         self.vocabulary = vocabulary
         self.direct_labels = frozenset(s.label for s in specs if s.direct and not s.label.startswith(REJECT_PREFIX))
+        self._limits_for: SemanticConfig | None = None
+        self._limits: dict[tuple[str, str], Thresholds] = {}
         self.indexes: dict[str, LexicalIndex[str]] = {}
         self.example_counts: dict[str, int] = {}
         for lang in languages:
@@ -116,9 +118,12 @@ class SemanticIndex:
         top = ranked[0]
         second = ranked[1] if len(ranked) > 1 else None
         example = index.entry_features[top.entry]
-        unigrams = set(analysis.features)
-        total = sum(index.idf(f) for f in unigrams)
-        covered = sum(index.idf(f) for f in unigrams if f in example)
+        total = covered = 0.0
+        for f in set(analysis.features):
+            weight = index.idf(f)
+            total += weight
+            if f in example:
+                covered += weight
         return Match(
             language=language,
             module_id=top.label,
@@ -145,7 +150,7 @@ class SemanticIndex:
             return Verdict(Reason.REJECTED, match)
         if match.module_id not in self.direct_labels:
             return Verdict(Reason.NOT_DIRECT, match)
-        limits = config.thresholds(match.module_id, language)
+        limits = self._thresholds(config, match.module_id, language)
         if match.score < limits.score:
             return Verdict(Reason.LOW_SCORE, match)
         if match.margin < limits.margin:
@@ -155,6 +160,17 @@ class SemanticIndex:
         if match.uncovered:
             return Verdict(Reason.TOPIC_GAP, match)
         return Verdict(Reason.DIRECT, match)
+
+    def _thresholds(self, config: SemanticConfig, module_id: str, language: str) -> Thresholds:
+        # Resolved once per (config, module, language): a reload swaps the config object.
+        if config is not self._limits_for:
+            self._limits_for = config
+            self._limits = {}
+        key = (module_id, language)
+        limits = self._limits.get(key)
+        if limits is None:
+            limits = self._limits[key] = config.thresholds(module_id, language)
+        return limits
 
     def candidates(self, match: Match | None) -> tuple[LabelScore[str], ...]:
         """Modules worth offering (model candidates or the player's card), best first."""

@@ -14,6 +14,8 @@ import attrs
 
 
 class Reason(enum.Enum):
+    __hash__ = object.__hash__  # singletons; counted once per request, Enum's own hash is slow
+
     OPTION = "OPTION"                    # current card's option number
     EXPLICIT = "EXPLICIT"                # a registered explicit phrase
     CACHE_HIT = "CACHE_HIT"

@@ -8,11 +8,16 @@ word (``w:village``) or Chinese character (``c:狗``), a slot (``@item``,
 from __future__ import annotations
 
 import enum
+from typing import NamedTuple
 
 import attrs
 
 
 class TermKind(enum.Enum):
+    # Members are singletons, so identity hashing is correct and avoids Enum's
+    # Python-level __hash__ on the per-request path (sets of kinds, dict keys).
+    __hash__ = object.__hash__
+
     TOPIC = "topic"          # what the request is about; must be covered by the example
     FUNCTION = "function"    # question words, pronouns, auxiliaries
     WRITE = "write"          # an action that would change something
@@ -28,8 +33,9 @@ class TermKind(enum.Enum):
 MUST_COVER = frozenset({TermKind.TOPIC, TermKind.UNKNOWN, TermKind.SLOT})
 
 
-@attrs.frozen
-class Term:
+class Term(NamedTuple):
+    # A NamedTuple rather than an attrs class: a request makes ~10 of these
+    # and construction cost shows in the per-request latency.
     surface: str
     feature: str
     kind: TermKind
@@ -38,11 +44,12 @@ class Term:
 @attrs.frozen
 class Analysis:
     terms: tuple[Term, ...]
-    breaks: int  # sentence punctuation between words: "where am i? eat" is two requests
+    breaks: int = 0  # sentence punctuation between words: "where am i? eat" is two requests
+    features: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
 
-    @property
-    def features(self) -> tuple[str, ...]:
-        return tuple(t.feature for t in self.terms)
+    def __attrs_post_init__(self) -> None:
+        # Computed once: scoring, coverage and the topic check all read it.
+        object.__setattr__(self, "features", tuple(t.feature for t in self.terms))
 
     def bigrams(self) -> tuple[str, ...]:
         feats = self.features

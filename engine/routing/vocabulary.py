@@ -123,7 +123,11 @@ class Vocabulary:
                 defined_en.setdefault((words[0] + "s",), entry)
         self._en.update(defined_en)
         self._zh.update(defined_zh)
-        self._en_max = max((len(k) for k in self._en), default=1)
+        # Longest phrase starting with each word, so most tokens try one lookup, not en_max.
+        self._en_longest: dict[str, int] = {}
+        for words in self._en:
+            if len(words) > self._en_longest.get(words[0], 1):
+                self._en_longest[words[0]] = len(words)
         self._zh_max = max((len(k) for k in self._zh), default=1)
         single_words = {words[0]: entry for words, entry in defined_en.items() if len(words) == 1 and entry.feature}
         self._spelling = SpellingIndex(single_words)
@@ -175,16 +179,18 @@ class Vocabulary:
 
     def _english(self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term]) -> int:
         # Longest lexicon phrase over consecutive Latin tokens.
-        limit = start
-        while limit < len(tokens) and limit - start < self._en_max and tokens[limit].script is Script.LATIN:
-            limit += 1
-        words = tuple(t.text for t in tokens[start:limit])
-        for length in range(len(words), 1, -1):
-            entry = self._en.get(words[:length])
-            if entry is not None:
-                self._emit(" ".join(words[:length]), entry, out)
-                return start + length
-        word = words[0]
+        word = tokens[start].text
+        longest = self._en_longest.get(word, 1)
+        if longest > 1:
+            limit = start
+            while limit < len(tokens) and limit - start < longest and tokens[limit].script is Script.LATIN:
+                limit += 1
+            words = tuple(t.text for t in tokens[start:limit])
+            for length in range(len(words), 1, -1):
+                entry = self._en.get(words[:length])
+                if entry is not None:
+                    self._emit(" ".join(words[:length]), entry, out)
+                    return start + length
         if word in names:
             out.append(Term(word, PLAYER_FEATURE, TermKind.SLOT))
             return start + 1

@@ -26,10 +26,7 @@ def no_arguments(_text: str, ctx: ParseContext) -> Empty | None:
 
 def players_named(ctx: ParseContext) -> list[str]:
     """Online player names the request mentions, spelled as the tab list spells them."""
-    online = {name.lower(): name for name in ctx.snapshot.online_players}
-    for entity in ctx.snapshot.entities:
-        if entity.kind == "player" and entity.name:
-            online.setdefault(entity.name.lower(), entity.name)
+    online = ctx.players or ParseContext.player_names(ctx.snapshot)
     found: list[str] = []
     for term in ctx.analysis.terms:
         if term.feature == PLAYER_FEATURE and term.surface in online and online[term.surface] not in found:

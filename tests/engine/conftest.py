@@ -1,0 +1,61 @@
+"""Fixtures shared by the engine tests: a built assistant runtime and world snapshots."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from engine.assistant import AssistantRuntime
+from engine.events import SlotItem
+from engine.routing.config import SemanticConfig, default_config
+from engine.world.snapshot import EntityView, PlayerState, Vec3, WorldSnapshot
+
+SnapshotFactory = Callable[..., WorldSnapshot]
+
+
+def make_snapshot(
+    locale: str | None = "en_us",
+    *,
+    position: Vec3 | None = Vec3(10.5, 64.0, -20.25),
+    yaw: float = 90.0,
+    health: float | None = 18.0,
+    food: int | None = 17,
+    xp_level: int | None = 5,
+    game_mode: int | None = 0,
+    dimension: str | None = "minecraft:overworld",
+    inventory: dict[int, SlotItem] | None = None,
+    held_slot: int = 0,
+    online: tuple[str, ...] = ("Alex", "Steve", "Tester"),
+    near: tuple[tuple[str, Vec3], ...] = (("Alex", Vec3(20.5, 64.0, -20.25)),),
+) -> WorldSnapshot:
+    slots: list[SlotItem | None] = [None] * 46
+    for index, item in (inventory or {}).items():
+        slots[index] = item
+    player = PlayerState(
+        position=position, yaw=yaw, pitch=0.0, on_ground=True, health=health, food=food, saturation=3.0,
+        xp_level=xp_level, xp_bar=0.5, game_mode=game_mode, dimension=dimension, held_slot=held_slot,
+        inventory=tuple(slots),
+    )
+    entities = tuple(EntityView(100 + n, "player", pos, f"uuid-{name}", name) for n, (name, pos) in enumerate(near))
+    return WorldSnapshot("Tester", locale, player, online, entities)
+
+
+@pytest.fixture(scope="session")
+def shared_runtime() -> AssistantRuntime:
+    """Built once: tests that only read routing decisions share it."""
+    return AssistantRuntime(default_config())
+
+
+@pytest.fixture
+def runtime_factory(shared_runtime: AssistantRuntime) -> Callable[..., AssistantRuntime]:
+    """A fresh runtime (own cache and counters), reusing the loaded item table."""
+
+    def build(config: SemanticConfig | None = None, **kwargs: object) -> AssistantRuntime:
+        return AssistantRuntime(config or default_config(), items=shared_runtime.items, **kwargs)  # type: ignore[arg-type]
+
+    return build
+
+
+@pytest.fixture
+def snapshot() -> WorldSnapshot:
+    return make_snapshot()

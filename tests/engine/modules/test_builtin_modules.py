@@ -1,0 +1,135 @@
+"""Each built-in module's replies, read from a world snapshot, in English and Chinese."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from engine.actions import Action, ReplyToPlayer
+from engine.assistant import AssistantRuntime, LocalAssistant
+from engine.events import SlotItem
+from engine.world.snapshot import Vec3
+from tests.engine.conftest import make_snapshot
+
+
+def text(actions: list[Action] | None) -> str:
+    assert actions is not None
+    return "\n".join(line for a in actions if isinstance(a, ReplyToPlayer) for line in a.lines)
+
+
+@pytest.fixture
+def assistant(runtime_factory: Callable[..., AssistantRuntime]) -> LocalAssistant:
+    return runtime_factory().new_assistant()
+
+
+def test_position_en_and_zh(assistant: LocalAssistant) -> None:
+    assert text(assistant.request("where am i", make_snapshot(), 0.0)) == \
+        "You are at 10.5, 64, -20.2 in the Overworld, facing west (yaw 90)."
+    zh = text(assistant.request("我在哪", make_snapshot("zh_cn", dimension="minecraft:the_nether", yaw=180.0), 0.0))
+    assert zh == "你在 下界 的 10.5, 64, -20.2，面朝北（yaw 180）。"
+    assert "don't know your position" in text(assistant.command("pos", "", make_snapshot(position=None), 0.0))
+
+
+def test_status(assistant: LocalAssistant) -> None:
+    reply = text(assistant.command("status", "", make_snapshot(game_mode=1), 0.0))
+    assert "Health 18/20 (9 hearts)." in reply and "Food 17/20" in reply and "XP level 5" in reply
+    assert "Game mode: creative." in reply
+    assert "生命值 18/20" in text(assistant.request("我的血量", make_snapshot("zh_cn"), 0.0))
+
+
+def test_players_online_near_and_distance(assistant: LocalAssistant) -> None:
+    reply = text(assistant.request("who is online", make_snapshot(), 0.0))
+    assert "3 online: Alex, Steve, Tester." in reply and "Alex (10 m)" in reply
+    assert text(assistant.request("how far is alex", make_snapshot(), 0.0)) == "Alex is 10 blocks away."
+    assert "online but not within sight" in text(assistant.command("players", "steve", make_snapshot(), 0.0))
+    assert "Notch is not online" in text(assistant.command("players", "Notch", make_snapshot(), 0.0))
+
+
+def test_inventory_held_contents_and_counts(assistant: LocalAssistant) -> None:
+    snap = make_snapshot(inventory={36: SlotItem("minecraft:diamond_sword", 1), 10: SlotItem("minecraft:torch", 32),
+                                    11: SlotItem("torch", 16), 12: SlotItem("minecraft:bread", 3)})
+    reply = text(assistant.command("inv", "", snap, 0.0))
+    assert "In your hand: Diamond Sword × 1." in reply
+    assert "Torch × 48" in reply and "Bread × 3" in reply
+    assert text(assistant.request("how many torches do i have", snap, 0.0)) == "You have 48 × Torch."
+    assert text(assistant.request("我有多少面包", make_snapshot("zh_cn", inventory={12: SlotItem("minecraft:bread", 3)}), 0.0)) \
+        == "你有 3 个面包。"
+    assert text(assistant.request("do i have any cobblestone", snap, 0.0)) == "You have no Cobblestone."
+
+
+def test_item_id_lookup_unique_or_ask(assistant: LocalAssistant) -> None:
+    snap = make_snapshot()
+    assert text(assistant.request("what's the id of oak planks", snap, 0.0)) == "Oak Planks: minecraft:oak_planks"
+    assert text(assistant.request("钻石剑的物品id", make_snapshot("zh_cn"), 0.0)) == "钻石剑：minecraft:diamond_sword"
+    ask = assistant.command("item", "planks", snap, 0.0)
+    assert ask is not None and "Several items match" in text(ask)
+    assert isinstance(ask[0], ReplyToPlayer) and ask[0].buttons[0].command.startswith("!item minecraft:")
+    assert "No item is called" in text(assistant.command("item", "unobtainium", snap, 0.0))
+    assert "Usage: !item <name>" in text(assistant.command("item", "", snap, 0.0))
+    # "planks" alone names no unique item: never guessed, not answered locally.
+    assert "minecraft:" not in text(assistant.request("what's the id of planks", snap, 0.0))
+
+
+def test_inbox_keeps_notifications(assistant: LocalAssistant) -> None:
+    snap = make_snapshot()
+    assert text(assistant.command("inbox", "", snap, 0.0)) == "Your inbox is empty."
+    assistant.notify("Alex whispers: come to spawn", 10.0)
+    assistant.notify("Reflex: escaped lava", 100.0)
+    reply = text(assistant.request("any new messages", snap, 130.0))
+    assert "2 message(s), 2 new" in reply
+    assert reply.index("Reflex") < reply.index("Alex whispers")  # newest first
+    assert "2 new" not in text(assistant.command("inbox", "", snap, 140.0))
+
+
+def test_progress_says_autopilot_not_started(assistant: LocalAssistant) -> None:
+    assert "Autopilot not started" in text(assistant.request("progress", make_snapshot(), 0.0))
+    assert "自动驾驶未启动" in text(assistant.request("自动驾驶进度", make_snapshot("zh_cn"), 0.0))
+
+
+@pytest.mark.parametrize(
+    "name, args, expected",
+    [
+        ("goto", "10 64 -3", "Not available yet: walking to 10 64 -3"),
+        ("follow", "Alex", "Not available yet: following Alex"),
+        ("stop", "", "Not available yet: stopping"),
+        ("autopilot", "on", "Not available yet: starting the autopilot"),
+        ("autopilot", "off", "Not available yet: stopping the autopilot"),
+        ("eat", "", "Not available yet: eating"),
+    ],
+)
+def test_write_commands_say_not_available_yet(assistant: LocalAssistant, name: str, args: str, expected: str) -> None:
+    reply = text(assistant.command(name, args, make_snapshot(), 0.0))
+    assert reply.startswith(expected) and "Nothing was done." in reply
+
+
+def test_write_command_usage(assistant: LocalAssistant) -> None:
+    assert "Usage: !goto x y z" in text(assistant.command("goto", "here", make_snapshot(), 0.0))
+    assert "Usage: !autopilot on|off" in text(assistant.command("autopilot", "maybe", make_snapshot(), 0.0))
+
+
+def test_system_routing_is_for_admins_only(assistant: LocalAssistant) -> None:
+    snap = make_snapshot()
+    assert "Not permitted" in text(assistant.command("system", "routing", snap, 0.0))
+    assistant.set_admin(True)
+    reply = text(assistant.command("system", "routing", snap, 0.0))
+    assert "algorithm lexical-tfidf-v1, mode ENFORCE" in reply and "counters:" in reply
+    assert "not reloaded" in text(assistant.command("system", "routing reload", snap, 0.0))  # no config file
+
+
+def test_help_lists_commands_and_hides_admin_ones(assistant: LocalAssistant) -> None:
+    rows = dict(assistant.command_help())
+    assert {"!pos", "!status", "!players [name]", "!inv [item]", "!item <name>", "!inbox", "!progress",
+            "!goto x y z", "!follow <player>", "!stop", "!autopilot on|off", "!eat"} <= set(rows)
+    assert "!system routing [reload]" not in rows
+    assistant.set_admin(True)
+    assert "!system routing [reload]" in dict(assistant.command_help())
+    assert "!pos" in text(assistant.request("what can you do", make_snapshot(), 0.0))
+
+
+def test_unknown_command_is_not_ours(assistant: LocalAssistant) -> None:
+    assert assistant.command("dance", "", make_snapshot(), 0.0) is None
+
+
+def test_nearby_players_distance_formatting(assistant: LocalAssistant) -> None:
+    snap = make_snapshot(near=(("Steve", Vec3(13.5, 68.0, -20.25)),))
+    assert text(assistant.request("how far is steve", snap, 0.0)) == "Steve is 5 blocks away."

@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+import pytest
+
+from engine.assistant import AssistantRuntime
+from engine.routing.filters import blocking_filter
+from engine.routing.language import detect_language, reply_language
+from engine.routing.normalize import normalize_text
+from engine.routing.terms import Analysis, TermKind
+from engine.routing.vocabulary import ITEM_FEATURE, NUMBER_FEATURE, PLAYER_FEATURE, Vocabulary, VocabularyError, VocabularyFile
+
+
+def analyze(runtime: AssistantRuntime, text: str, names: tuple[str, ...] = ()) -> Analysis:
+    return runtime.vocabulary.analyze(normalize_text(text), set(names))
+
+
+@pytest.mark.parametrize(
+    "text, locale, expected",
+    [
+        ("where am i", "en_us", "en"),
+        ("where am i", "zh_cn", "en"),     # script wins over a contradicting locale
+        ("我在哪", "en_us", "zh"),
+        ("我在哪", None, "zh"),
+        ("where am i", None, "en"),
+        ("où suis-je", "fr_fr", "fr"),      # a locale we have no vocabulary for: not matched as English
+        ("12 64 3", "zh_cn", "zh"),         # no script: the locale decides
+        ("どこ", "ja_jp", "ja"),
+    ],
+)
+def test_language_from_locale_with_script_fallback(text: str, locale: str | None, expected: str) -> None:
+    assert detect_language(text, locale) == expected
+
+
+def test_reply_language() -> None:
+    assert reply_language("zh_cn") == "zh"
+    assert reply_language("en_gb") == "en"
+    assert reply_language("fr_fr") == "en"
+    assert reply_language("en_us", "zh") == "zh"
+
+
+def test_normalize_folds_width_case_and_edge_punctuation() -> None:
+    assert normalize_text("  Where   AM I？ ") == "where am i"
+    assert normalize_text("ＩＤ的物品") == "id的物品"
+    assert normalize_text("what\u2019s up!!") == "what's up"
+
+
+@pytest.mark.parametrize("text", ["where am i", "coords", "my coordinates", "position", "坐标", "我的位置"])
+def test_synonyms_normalize_to_one_domain_feature(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert "@position" in analyze(shared_runtime, text).features
+
+
+def test_unknown_words_and_characters_are_kept(shared_runtime: AssistantRuntime) -> None:
+    assert "w:village" in analyze(shared_runtime, "where is the village").features
+    assert "c:狗" in analyze(shared_runtime, "我的狗在哪").features
+    assert analyze(shared_runtime, "where is the village").must_cover() >= {"w:village"}
+
+
+def test_filler_is_dropped_and_bigrams_follow_the_remaining_features(shared_runtime: AssistantRuntime) -> None:
+    a = analyze(shared_runtime, "please tell me the health")
+    assert a.features == ("@health",)
+    b = analyze(shared_runtime, "am i hungry")
+    assert b.bigrams() == ("@be+@self", "@self+@food")
+
+
+def test_item_names_become_a_placeholder_with_their_surface_kept(shared_runtime: AssistantRuntime) -> None:
+    a = analyze(shared_runtime, "what's the id of oak planks")
+    items = [t for t in a.terms if t.feature == ITEM_FEATURE]
+    assert [t.surface for t in items] == ["oak planks"]
+    assert [t.surface for t in analyze(shared_runtime, "how many diamonds do i have").terms
+            if t.feature == ITEM_FEATURE] == ["diamonds"]
+    assert ITEM_FEATURE in analyze(shared_runtime, "钻石剑的物品id").features
+    assert ITEM_FEATURE in analyze(shared_runtime, "minecraft:oak_planks").features
+
+
+def test_player_names_and_numbers_are_slots(shared_runtime: AssistantRuntime) -> None:
+    a = analyze(shared_runtime, "how far is Steve", ("steve",))
+    assert PLAYER_FEATURE in a.features
+    assert analyze(shared_runtime, "go to 10 -64 3.5").features.count(NUMBER_FEATURE) == 3
+    assert [t.surface for t in analyze(shared_runtime, "go to 10 -64 3.5").terms if t.feature == NUMBER_FEATURE] == ["10", "-64", "3.5"]
+
+
+def test_one_typo_is_corrected_into_the_vocabulary(shared_runtime: AssistantRuntime) -> None:
+    assert "@health" in analyze(shared_runtime, "whats my helth").features
+    assert "@inventory" in analyze(shared_runtime, "invetory").features
+    assert "@inventory" in analyze(shared_runtime, "inventroy").features  # adjacent swap
+    # Short words are not corrected: "good" is one letter from "food".
+    assert "w:good" in analyze(shared_runtime, "good").features
+
+
+def test_a_not_a_question_is_not_a_negation(shared_runtime: AssistantRuntime) -> None:
+    a = analyze(shared_runtime, "我饿不饿")
+    assert "@food" in a.features and "@q" in a.features
+    assert not a.has(TermKind.NEGATION)
+    assert analyze(shared_runtime, "我不饿").has(TermKind.NEGATION)
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("don't tell me my coords", TermKind.NEGATION),
+        ("not my inventory", TermKind.NEGATION),
+        ("不要告诉我坐标", TermKind.NEGATION),
+        ("别显示背包", TermKind.NEGATION),
+        ("if my health is low", TermKind.CONDITION),
+        ("when i'm hungry", TermKind.CONDITION),
+        ("如果血量低", TermKind.CONDITION),
+        ("what is that", TermKind.REFERENCE),
+        ("where is it", TermKind.REFERENCE),
+        ("那个是什么", TermKind.REFERENCE),
+        ("where am i and then go home", TermKind.COMPOUND),
+        ("我在哪然后回家", TermKind.COMPOUND),
+        ("where am i? how hungry am i", TermKind.COMPOUND),
+        ("take me to 10 64 10", TermKind.WRITE),
+        ("eat something", TermKind.WRITE),
+        ("吃点东西", TermKind.WRITE),
+        ("pay steve", TermKind.WRITE),
+    ],
+)
+def test_conservative_filters(shared_runtime: AssistantRuntime, text: str, kind: TermKind) -> None:
+    assert blocking_filter(analyze(shared_runtime, text)) is kind
+
+
+@pytest.mark.parametrize("text", ["where am i", "当前进度", "我饿不饿", "有没有新消息", "how many diamonds do i have"])
+def test_filters_leave_plain_questions_alone(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocking_filter(analyze(shared_runtime, text)) is None
+
+
+def test_a_phrase_defined_twice_with_different_meanings_is_refused() -> None:
+    en = VocabularyFile(language="en", features={
+        "@a": {"kind": "topic", "phrases": ["same"]},  # type: ignore[dict-item]
+        "@b": {"kind": "topic", "phrases": ["same"]},  # type: ignore[dict-item]
+    })
+    zh = VocabularyFile(language="zh", features={})
+    with pytest.raises(VocabularyError, match="same"):
+        Vocabulary(en, zh)

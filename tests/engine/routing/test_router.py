@@ -1,0 +1,231 @@
+"""The routing pipeline through LocalAssistant: order of steps, modes, cache writes, counters."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+
+from engine.actions import Action, ReplyToPlayer
+from engine.assistant import AssistantRuntime, LocalAssistant
+from engine.routing.config import Mode, parse_config
+from engine.routing.model_hook import ModelRoutingRequest
+from engine.routing.router import option_number
+from engine.routing.stats import Reason
+from tests.engine.conftest import make_snapshot
+
+
+class FakeModel:
+    """A ModelRouter that records requests and shows nothing until told the choice."""
+
+    def __init__(self) -> None:
+        self.requests: list[ModelRoutingRequest] = []
+
+    def route(self, request: ModelRoutingRequest, now: float) -> list[Action]:
+        self.requests.append(request)
+        return []
+
+
+def text_of(actions: list[Action]) -> str:
+    return "\n".join(line for a in actions if isinstance(a, ReplyToPlayer) for line in a.lines)
+
+
+@pytest.fixture
+def model() -> FakeModel:
+    return FakeModel()
+
+
+@pytest.fixture
+def with_model(runtime_factory: Callable[..., AssistantRuntime], model: FakeModel) -> AssistantRuntime:
+    return runtime_factory(model=model)
+
+
+def test_option_number_syntax() -> None:
+    assert option_number("2") == 2
+    assert option_number("#3") == 3
+    assert option_number("第1个") == 1
+    assert option_number("option 2") == 2
+    assert option_number("2 diamonds") is None
+
+
+def test_option_number_runs_the_cards_explicit_command(runtime_factory: Callable[..., AssistantRuntime]) -> None:
+    runtime = runtime_factory()
+    assistant = runtime.new_assistant()
+    snap = make_snapshot()
+    card = assistant.request("where in the world am i", snap, now=0.0)
+    assert "!pos" in text_of(card)
+    assert "You are at 10.5, 64, -20.2" in text_of(assistant.request("1", snap, now=5.0))
+    assert runtime.stats.counters[Reason.OPTION] == 1
+
+
+def test_option_numbers_expire_and_are_checked(runtime_factory: Callable[..., AssistantRuntime]) -> None:
+    assistant = runtime_factory().new_assistant()
+    snap = make_snapshot()
+    assistant.request("where in the world am i", snap, now=0.0)
+    assert "Pick a number from 1 to" in text_of(assistant.request("9", snap, now=1.0))
+    assistant.request("where in the world am i", snap, now=10.0)
+    assert "You are at" not in text_of(assistant.request("1", snap, now=10_000.0))
+
+
+def test_explicit_phrase_comes_before_the_index(runtime_factory: Callable[..., AssistantRuntime]) -> None:
+    runtime = runtime_factory()
+    reply = runtime.new_assistant().request("pos", make_snapshot(), now=0.0)
+    assert "You are at" in text_of(reply)
+    assert runtime.stats.counters == {Reason.EXPLICIT: 1}
+
+
+def test_model_choice_of_a_read_module_is_cached_and_re_parsed_on_hit(
+    with_model: AssistantRuntime, model: FakeModel
+) -> None:
+    assistant = with_model.new_assistant()
+    snap = make_snapshot(inventory={10: _torch(5)})
+    text = "torches how many do i have"
+    assert assistant.request(text, snap, now=0.0) == []
+    request = model.requests[-1]
+    assert request.text == text and request.ticket.key is not None
+    reply = assistant.model_chose(request.ticket, text, "!inv minecraft:torch", snap, now=1.0)
+    assert "You have 5 × Torch" in text_of(reply)
+    assert with_model.stats.counters[Reason.CACHE_WRITE] == 1
+    # Same text again: no model call, the inventory is read again (now 7 torches).
+    again = assistant.request(text, make_snapshot(inventory={10: _torch(7)}), now=2.0)
+    assert "You have 7 × Torch" in text_of(again)
+    assert len(model.requests) == 1
+    assert with_model.stats.counters[Reason.CACHE_HIT] == 1
+
+
+def test_cache_is_not_written_with_an_unfamiliar_topic(with_model: AssistantRuntime, model: FakeModel) -> None:
+    assistant = with_model.new_assistant()
+    snap = make_snapshot(inventory={10: _torch(5)})
+    text = "how many torches are hiding in my pockets"
+    assistant.request(text, snap, now=0.0)
+    reply = assistant.model_chose(model.requests[-1].ticket, text, "!inv minecraft:torch", snap, now=1.0)
+    assert "You have 5 × Torch" in text_of(reply)  # answered, but "hiding"/"pockets" are not covered: not cached
+    assert len(with_model.cache) == 0
+
+
+def test_a_model_chosen_write_is_never_executed_nor_cached(with_model: AssistantRuntime, model: FakeModel) -> None:
+    assistant = with_model.new_assistant()
+    snap = make_snapshot()
+    text = "please bring me over to 10 64 10"
+    assistant.request(text, snap, now=0.0)
+    reply = assistant.model_chose(model.requests[-1].ticket, text, "!goto 10 64 10", snap, now=1.0)
+    assert isinstance(reply[0], ReplyToPlayer)
+    assert reply[0].buttons[0].command == "!goto 10 64 10"  # a button the player must click
+    assert "Not available yet" not in text_of(reply)  # nothing ran
+    assert len(with_model.cache) == 0
+
+
+def test_cache_is_not_written_when_arguments_disagree(with_model: AssistantRuntime, model: FakeModel) -> None:
+    assistant = with_model.new_assistant()
+    snap = make_snapshot()
+    text = "torches how many do i have"
+    assistant.request(text, snap, now=0.0)
+    assistant.model_chose(model.requests[-1].ticket, text, "!inv minecraft:diamond", snap, now=1.0)
+    assert len(with_model.cache) == 0
+
+
+def test_two_players_never_share_the_cache(with_model: AssistantRuntime, model: FakeModel) -> None:
+    alice, bob = with_model.new_assistant(), with_model.new_assistant()
+    snap = make_snapshot()
+    text = "torches how many do i have"
+    alice.request(text, snap, now=0.0)
+    alice.model_chose(model.requests[-1].ticket, text, "!inv minecraft:torch", snap, now=1.0)
+    bob.request(text, snap, now=2.0)
+    assert len(model.requests) == 2  # bob's identical request still went to the model
+
+
+def test_late_model_answer_after_disconnect_is_dropped(with_model: AssistantRuntime, model: FakeModel) -> None:
+    assistant = with_model.new_assistant()
+    snap = make_snapshot()
+    text = "torches how many do i have"
+    assistant.request(text, snap, now=0.0)
+    ticket = model.requests[-1].ticket
+    assistant.clear_scope()
+    assert assistant.model_chose(ticket, text, "!inv minecraft:torch", snap, now=1.0) == []
+    assert len(with_model.cache) == 0
+
+
+def test_late_cache_write_after_memory_clear_is_dropped(with_model: AssistantRuntime, model: FakeModel) -> None:
+    assistant = with_model.new_assistant()
+    snap = make_snapshot()
+    text = "torches how many do i have"
+    assistant.request(text, snap, now=0.0)
+    ticket = model.requests[-1].ticket
+    # The ticket survives but its key carries the old memory generation.
+    assistant.memory_generation += 1
+    assert with_model.router.remember(ticket.key, text, "agent:inventory", None, snap, 1.0) is False
+
+
+def test_history_off_means_no_cache_read_or_write(with_model: AssistantRuntime, model: FakeModel) -> None:
+    assistant = with_model.new_assistant()
+    assistant.set_history(False)
+    snap = make_snapshot()
+    assistant.request("torches how many do i have", snap, now=0.0)
+    assert model.requests[-1].ticket.key is None
+
+
+def test_model_gets_candidates_and_catalog(with_model: AssistantRuntime, model: FakeModel) -> None:
+    with_model.new_assistant().request("where in the world am i", make_snapshot(), now=0.0)
+    request = model.requests[-1]
+    assert request.candidates and request.candidates[0].module_id == "agent:position"
+    assert request.candidates[0].command_line == "!pos"
+    catalog = {c.module_id: c for c in request.catalog}
+    assert catalog["agent:goto"].read_only is False
+    assert "agent:routing" not in catalog
+
+
+def test_shadow_mode_counts_but_never_goes_direct(runtime_factory: Callable[..., AssistantRuntime], model: FakeModel) -> None:
+    runtime = runtime_factory(parse_config('{"mode": "SHADOW"}'), model=model)
+    assistant = runtime.new_assistant()
+    assert assistant.request("where am i", make_snapshot(), now=0.0) == []
+    assert runtime.stats.counters[Reason.SHADOW_DIRECT] == 1
+    assert model.requests[-1].candidates == ()
+    assert model.requests[-1].ticket.key is None
+
+
+def test_off_mode_skips_index_and_cache_but_keeps_explicit(runtime_factory: Callable[..., AssistantRuntime]) -> None:
+    runtime = runtime_factory(parse_config('{"mode": "OFF"}'))
+    assert runtime.index is None
+    assistant = runtime.new_assistant()
+    assert "not sure" in text_of(assistant.request("where am i", make_snapshot(), now=0.0))
+    assert "You are at" in text_of(assistant.request("pos", make_snapshot(), now=0.0))
+    assert runtime.stats.counters[Reason.MODE_OFF] == 1
+
+
+def test_too_long_requests_are_not_matched_locally(runtime_factory: Callable[..., AssistantRuntime]) -> None:
+    runtime = runtime_factory(parse_config('{"maxCharacters": 20}'))
+    reply = runtime.new_assistant().request("where am i " + "x" * 30, make_snapshot(), now=0.0)
+    assert "too long" in text_of(reply)
+    assert runtime.stats.counters[Reason.TOO_LONG] == 1
+
+
+def test_latest_match_and_counters_hold_no_text_or_uuid(runtime_factory: Callable[..., AssistantRuntime]) -> None:
+    runtime = runtime_factory()
+    assistant = runtime.new_assistant(admin=True)
+    snap = make_snapshot()
+    secret = "where am i zanzibar"
+    assistant.request(secret, snap, now=0.0)
+    assistant.request("where am i", snap, now=0.0)
+    lines = "\n".join(runtime.diagnostics())
+    assert "zanzibar" not in lines and "uuid-" not in lines and "where am i" not in lines
+    assert "latest match: agent:position [en] score=1.000" in lines
+    assert "DIRECT=1" in lines
+    assert repr(runtime.stats.latest).count("zanzibar") == 0
+
+
+def test_reload_applies_mode_and_limits(tmp_path: object, runtime_factory: Callable[..., AssistantRuntime]) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "system-semantic.json"
+    runtime = AssistantRuntime.from_file(path, items=runtime_factory().items)
+    assert path.exists() and runtime.config.mode is Mode.ENFORCE
+    path.write_text(json.dumps({"mode": "SHADOW", "cacheEntries": 5, "examples": {"agent:status": {"en": ["vitals"]}}}))
+    lines = runtime.reload_lines()
+    assert runtime.config.mode is Mode.SHADOW and runtime.cache.max_entries == 5
+    assert any("restart" in line and "examples" in line for line in lines)
+
+
+def _torch(count: int) -> object:
+    from engine.events import SlotItem
+
+    return SlotItem("minecraft:torch", count)
