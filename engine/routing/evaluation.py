@@ -206,6 +206,9 @@ def render(summary: dict[str, Any], corpus: str) -> str:
 
 
 def main(argv: list[str]) -> int:
+    """Arguments after ``mcagent routing eval``; a leading ``eval`` (from ``mcagent routing``) is skipped."""
+    if argv[:1] == ["eval"]:
+        argv = argv[1:]
     parser = argparse.ArgumentParser(prog="mcagent routing eval", description="Measure local routing on an annotated corpus.")
     parser.add_argument("corpus", type=Path, help="JSONL: {text, lang, expect, tag?} per line")
     parser.add_argument("--config", type=Path, help="system-semantic.json (default: built-in defaults)")
