@@ -45,7 +45,15 @@ class Kick:
     reason: str
 
 
-Action = ReplyToPlayer | ForwardChat | MeasurePing | Kick
+@attrs.frozen
+class AdminCommand:
+    """``!system <line>``: an admin console command typed in game; the proxy checks
+    the player is an admin before running it, and says "not permitted" otherwise."""
+
+    line: str
+
+
+Action = ReplyToPlayer | ForwardChat | MeasurePing | Kick | AdminCommand
 
 
 def reply(*lines: str) -> ReplyToPlayer:

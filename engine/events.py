@@ -167,6 +167,7 @@ class ServerChatSeen:
 
     text: str
     sender: str | None = None
+    private: bool = False  # a whisper to this player (kept for the inbox)
 
 
 @attrs.frozen

@@ -14,7 +14,7 @@ from typing import Protocol
 import attrs
 
 from engine import events as ev
-from engine.actions import Action, ForwardChat, MeasurePing, ReplyToPlayer, reply
+from engine.actions import Action, AdminCommand, ForwardChat, MeasurePing, ReplyToPlayer, reply
 from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
 from engine.world.model import WorldModel
 from engine.world.snapshot import WorldSnapshot
@@ -34,6 +34,14 @@ class Assistant(Protocol):
         """(usage, description) pairs for ``!help``."""
         ...
 
+    def notify(self, text: str, now: float) -> None:
+        """Keep a message for the player's inbox."""
+        ...
+
+    def clear_scope(self) -> None:
+        """The player left: forget per-player state such as cached intents."""
+        ...
+
 
 @attrs.frozen
 class SessionConfig:
@@ -44,6 +52,7 @@ class SessionConfig:
 BUILTIN_HELP: tuple[tuple[str, str], ...] = (
     ("!help", "this list"),
     ("!ping", "round-trip time from the proxy to the server"),
+    ("!system <console command>", "admin console commands in game (admins only)"),
 )
 
 
@@ -67,6 +76,10 @@ class Session:
             return self._chat(classify(event.text, self.config.command_prefix, self.config.address_prefix), now)
         if isinstance(event, ev.CommandTyped):
             return self._chat(classify_command(event.command), now)
+        if isinstance(event, ev.ServerChatSeen) and event.private and self.assistant is not None:
+            self.assistant.notify(event.text, now)
+        elif isinstance(event, ev.Disconnected) and self.assistant is not None:
+            self.assistant.clear_scope()
         return []
 
     def tick(self, now: float) -> list[Action]:
@@ -110,6 +123,8 @@ class Session:
             answer = self.assistant.command(name, args.strip(), self.snapshot(), now)
             if answer is not None:
                 return answer
+        if name == "system":
+            return [AdminCommand(args.strip() or "help")]
         return [reply(f"Unknown command {self.config.command_prefix}{name}; "
                       f"{self.config.command_prefix}help lists the commands.")]
 

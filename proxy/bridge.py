@@ -30,7 +30,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from engine import events as ev
-from engine.actions import Action, ForwardChat, Kick, MeasurePing, ReplyToPlayer, reply
+from engine.actions import Action, AdminCommand, ForwardChat, Kick, MeasurePing, ReplyToPlayer, reply
 from engine.session import Session, SessionConfig
 from proxy import versions
 from proxy.chat import reply_components
@@ -544,6 +544,8 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self.server.measure_ping(self)
             elif isinstance(action, Kick):
                 self.disconnect(action.reason, "kicked_by_proxy")
+            elif isinstance(action, AdminCommand):
+                self.say(*self.server.admin_command(self, action.line))
 
     def show(self, action: ReplyToPlayer) -> None:
         if self.codec is None or self.state != PLAY:

@@ -48,7 +48,10 @@ def build_server(config: Any, reactor: Any) -> Any:
     from proxy.assistant_factory import assistant_factory
     from proxy.server import ProxyServer
 
-    return ProxyServer(config, reactor, assistant_factory=assistant_factory(config))
+    server = ProxyServer(config, reactor)
+    if config.features.assistant:
+        server.assistant_factory = assistant_factory(config, server)
+    return server
 
 
 def make_reload(server: Any, config_path: Path | None, overrides: dict[str, Any]) -> Any:
@@ -107,6 +110,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                  if getattr(args, k, None)}
     commands = ConsoleCommands(server, make_reload(server, Path(args.config) if args.config else None, overrides),
                                stop, logs)
+    server.console = commands
     terminal = start_terminal_console(commands, reactor) if not args.no_console else None
     out = textFileLogObserver(sys.stdout) if terminal is None else (lambda e: _to_terminal(terminal, e))
     if config.log_json:

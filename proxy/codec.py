@@ -336,7 +336,18 @@ def _server_chat(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     content = _pick(f, "message", "content", default="")
     if f.get("isActionBar") or f.get("position") == 2:
         return []
-    return [ev.ServerChatSeen(plain_text(content))]
+    return [ev.ServerChatSeen(plain_text(content), private=_is_whisper(content))]
+
+
+def _is_whisper(content: Any) -> bool:
+    if isinstance(content, str):
+        if "commands.message.display.incoming" not in content:
+            return False
+        try:
+            content = json.loads(content)
+        except ValueError:
+            return False
+    return isinstance(content, dict) and content.get("translate") == "commands.message.display.incoming"
 
 
 def _command_typed(codec: VersionCodec, f: Fields) -> list[ev.Event]:

@@ -86,6 +86,7 @@ class ProxyServer(protocol.ServerFactory):
         self.upstream_rtt: float | None = None
         self.routing: Any = None  # routing diagnostics surface, set when local routing is on
         self.metrics: Any = None
+        self.console: Any = None  # ConsoleCommands, set by the CLI
         self._probe = task.LoopingCall(self.probe_upstream)
         self._probe.clock = self.clock
 
@@ -208,6 +209,19 @@ class ProxyServer(protocol.ServerFactory):
             lambda rtt: bridge.say(f"Ping to the server {up.host}:{up.port}: {rtt * 1000:.1f} ms round trip."),
             lambda f: bridge.say(f"Could not ping the server ({f.getErrorMessage() or 'timed out'})."),
         )
+
+    def admin_command(self, bridge: Bridge, line: str) -> list[str]:
+        """``!system ...`` in game: the console's commands, for admins only."""
+        admins = {name.lower() for name in self.config.admins}
+        if (bridge.player_name or "").lower() not in admins:
+            log.info("{player} tried !system {line}: not permitted", player=bridge.player_name, line=line)
+            return ["not permitted: !system is for the proxy's admins (config: admins)"]
+        if self.console is None:
+            return ["the admin console is not available in this process"]
+        if line.split(" ")[0].lower() == "stop":
+            return ["stop is only available from the console itself"]
+        log.info("{player} ran !system {line}", player=bridge.player_name, line=line)
+        return self.console.execute(line)
 
     def broadcast(self, *lines: str) -> None:
         for bridge in list(self.bridges):

@@ -1,0 +1,44 @@
+"""The assistant through the real proxy: local routing answers with live state."""
+from __future__ import annotations
+
+import math
+import re
+
+
+def test_assistant_answers_position_and_refuses_writes(squid_factory, bot_factory, proxy_factory) -> None:
+    server = squid_factory("1.18.2")
+    proxy = proxy_factory(server.port, admins=["root"])
+    bot = bot_factory(proxy.port, username="root", version="1.18.2")
+    server.wait_login("root")
+    pos = server.server_position("root")
+
+    mark = bot.mark()
+    bot.chat("@ai where am I")
+    reply = bot.wait_chat("You are at", since=mark)["text"]
+    x, y, z = (int(v) for v in re.search(r"at (-?\d+), (-?\d+), (-?\d+)", reply).groups())
+    assert (x, y, z) == tuple(math.floor(v) for v in pos)
+
+    mark = bot.mark()
+    bot.chat("@ai 我在哪")
+    zh = bot.wait_chat("你在", since=mark)["text"]
+    assert f"{x}, {y}, {z}" in zh
+
+    # A write is never done from similarity: no movement, an explicit command is suggested.
+    mark = bot.mark()
+    bot.chat("@ai take me to 10 64 10")
+    bot.wait_chat("!goto 10 64 10", since=mark)
+    after = server.server_position("root")
+    assert after.distance(pos) < 0.01
+
+    # Admin diagnostics carry counters and no player text.
+    mark = bot.mark()
+    bot.chat("!system routing")
+    bot.wait_chat("counters:", since=mark)
+    diagnostics = "\n".join(bot.chats(since=mark))
+    assert "lexical-tfidf-v1" in diagnostics and "DIRECT" in diagnostics
+    assert "where am I" not in diagnostics and "take me" not in diagnostics and "我在哪" not in diagnostics
+
+    # Ordinary chat still reaches the server unchanged, and no @ai line ever did.
+    bot.chat("just chatting, where am I?")
+    server.wait_chat("just chatting, where am I?", player="root")
+    assert not any("@ai" in c for c in server.chats())
