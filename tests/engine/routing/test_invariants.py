@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.actions import Action, ReplyToPlayer
 from engine.assistant import AssistantRuntime
@@ -123,3 +125,19 @@ def test_intent_cache_keeps_no_text_and_players_never_share(runtime_factory: Cal
 
 def _text(actions: list[Action]) -> str:
     return "\n".join(line for a in actions if isinstance(a, ReplyToPlayer) for line in a.lines)
+
+
+_words = st.sampled_from([
+    "where", "am", "i", "go", "to", "10", "64", "-3", "eat", "stop", "autopilot", "on", "my", "health", "not",
+    "if", "then", "it", "id", "of", "oak", "planks", "alex", "follow", "me", "坐标", "我", "去", "吃", "别",
+    "的", "在", "哪", "背包", "?", "!", "，", "minecraft:torch", "xyz", "please", "help", "inventory",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(st.text(max_size=60), st.lists(_words, max_size=12).map(" ".join)))
+def test_writes_never_go_direct_for_any_text(shared_runtime: AssistantRuntime, text: str) -> None:
+    # Property: whatever the text, routing never raises and never picks a write module locally.
+    for lang in ("en", "zh"):
+        route = shared_runtime.router.route(text, lang, ScopeState("fuzz"), make_snapshot(), now=0.0)
+        assert route.module_id is None or route.module_id not in WRITE_MODULES
