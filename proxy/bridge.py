@@ -103,7 +103,6 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         self.player_name: str | None = None
         self.session: Session | None = None
         self.connected_at = server.clock.seconds()
-        self.peer = "?"
         self.close_reason: str | None = None
         self.close_category = "client_left"
         self.server_kicked = False
@@ -117,11 +116,18 @@ class Bridge(protocol.Protocol, TimeoutMixin):
 
     # -- client side ---------------------------------------------------------------
     def connectionMade(self) -> None:
-        peer = self.transport.getPeer()  # type: ignore[union-attr]
-        self.peer = f"{getattr(peer, 'host', '?')}:{getattr(peer, 'port', '?')}"
         self.server.bridges.add(self)
         self.callLater = self.server.clock.callLater  # type: ignore[assignment]
         self.setTimeout(self.config.read_timeout_seconds)
+
+    @property
+    def peer(self) -> str:
+        # Read each time: behind a PROXY-protocol load balancer the real address is
+        # known only once the header has arrived, after connectionMade.
+        if self.transport is None:
+            return "?"
+        address = self.transport.getPeer()
+        return f"{getattr(address, 'host', '?')}:{getattr(address, 'port', '?')}"
 
     def timeoutConnection(self) -> None:
         log.info("{player} from {peer} timed out", player=self.player_name or "?", peer=self.peer)

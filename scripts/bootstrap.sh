@@ -16,3 +16,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 scripts/install-peers.sh
+# The scale-out test puts a real nginx stream proxy in front of two instances.
+if [ ! -e /usr/lib/nginx/modules/ngx_stream_module.so ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "bootstrap: installing nginx-light and its stream module (Debian packages) for the scale-out test"
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light libnginx-mod-stream >/dev/null
+fi

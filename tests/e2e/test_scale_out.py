@@ -1,0 +1,92 @@
+"""Scale-out: a real nginx stream proxy (PROXY protocol) in front of two mcagent instances.
+
+nginx binds its upstream side to 127.0.0.5, so an instance that ignored the
+PROXY header would log 127.0.0.5; with it, each instance sees the bot's real
+address (127.0.0.1).
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.peers import free_port
+
+STREAM_MODULE = Path("/usr/lib/nginx/modules/ngx_stream_module.so")
+
+
+@pytest.fixture
+def nginx_binary() -> str:
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(binary).exists() or not STREAM_MODULE.exists():
+        pytest.fail("nginx with the stream module is needed: apt-get install nginx-light libnginx-mod-stream "
+                    "(scripts/bootstrap.sh installs them when run as root)")
+    return binary
+
+
+def test_two_instances_behind_nginx_see_real_client_addresses(
+    nginx_binary: str, squid_factory, bot_factory, proxy_factory, tmp_path: Path
+) -> None:
+    server = squid_factory("1.18.2")
+    a = proxy_factory(server.port, proxy_protocol=True)
+    b = proxy_factory(server.port, proxy_protocol=True)
+    front = free_port()
+    (tmp_path / "logs").mkdir()
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(f"""
+load_module {STREAM_MODULE};
+worker_processes 1;
+daemon off;
+pid {tmp_path}/nginx.pid;
+error_log {tmp_path}/logs/error.log warn;
+events {{ worker_connections 64; }}
+stream {{
+    upstream mcagents {{
+        server 127.0.0.1:{a.port};
+        server 127.0.0.1:{b.port};
+    }}
+    server {{
+        listen 127.0.0.1:{front};
+        proxy_pass mcagents;
+        proxy_protocol on;
+        proxy_bind 127.0.0.5;
+    }}
+}}
+""")
+    nginx = subprocess.Popen([nginx_binary, "-c", str(conf), "-p", str(tmp_path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                import socket
+
+                socket.create_connection(("127.0.0.1", front), timeout=0.5).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        names = ["lb1", "lb2", "lb3", "lb4"]
+        bots = [bot_factory(front, username=n, version="1.18.2") for n in names]
+        for bot, name in zip(bots, names):
+            server.wait_login(name)
+            bot.chat(f"via nginx {name}")
+            server.wait_chat(f"via nginx {name}", player=name)
+        logins = {}
+        for proxy in (a, b):
+            lines = [line for line in proxy.lines if "logged in from" in line]
+            logins[proxy.port] = lines
+            for line in lines:
+                assert re.search(r"logged in from 127\.0\.0\.1:\d+", line), line
+                assert "127.0.0.5" not in line
+        assert all(len(lines) >= 1 for lines in logins.values()), logins
+        assert sum(len(lines) for lines in logins.values()) == len(names)
+    finally:
+        nginx.terminate()
+        try:
+            nginx.wait(5)
+        except subprocess.TimeoutExpired:
+            nginx.kill()
