@@ -30,6 +30,10 @@ import numpy.typing as npt
 
 T = TypeVar("T", bound=Hashable)
 Backend = Literal["gather", "sparse", "matvec"]
+# Measured with bench/routing.py (610 corpus requests, full decision, best round):
+# gather p50 84 us / p99 136 us, sparse 94 / 149, matvec 100 / 154. gather costs
+# 1.3 MB of float64 for the built-in examples against 46 KB for sparse; for a
+# proxy that is a fair price for the fastest path.
 DEFAULT_BACKEND: Backend = "gather"
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
