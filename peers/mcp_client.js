@@ -1,0 +1,225 @@
+#!/usr/bin/env node
+'use strict'
+// A bare minecraft-protocol client (no world, no physics) driven by JSON lines, for
+// protocol-level end-to-end tests on versions mineflayer cannot speak (e.g. 26.1).
+//
+//   node peers/mcp_client.js --host 127.0.0.1 --port P --username alice --version 26.1
+//
+// minecraft-protocol's client does login, configuration (settings, select_known_packs
+// and code_of_conduct answers, finish_configuration) and keep-alives itself, and answers
+// a start_configuration in play (configuration_acknowledged, settings, then
+// finish_configuration when the server finishes). This script adds teleport
+// confirmations and reports what a test needs.
+//
+// stdout events (one JSON object per line):
+//   {"event":"play","username":N,"version":V}       the play 'login' packet arrived
+//   {"event":"position","x","y","z","teleportId":I}  a server position (confirmed at once)
+//   {"event":"commands","names":[...]}              root command names of a declare_commands
+//   {"event":"chat","text":T,"kind":K}               plain text of system_chat / player_chat /
+//                                                    profileless_chat / chat (K = packet name)
+//   {"event":"configuration"}                        the server sent start_configuration in play
+//   {"event":"reconfigured"}                         back in play after it (play 'login' again)
+//   {"event":"bad_packet","state":S,"id":I}           a packet id this state does not have (a
+//                                                    vanilla client disconnects; minecraft-protocol
+//                                                    silently emits it under its number)
+//   {"event":"kicked","reason":R}
+//   {"event":"end","reason":R}
+//   {"event":"error","message":M[,"id":K][,"fatal":true]}
+// stdin commands (answers carry the command's id):
+//   {"cmd":"chat","text":T,"id":K}   -> {"event":"sent","id":K}  text starting with "/" is sent
+//        as the version's command packet (chat_command on 1.19+, unsigned in offline mode),
+//        anything else as chat_message (1.19+) or chat
+//   {"cmd":"chat_on_configuration","text":T,"id":K} -> {"event":"armed","id":K}
+//        when the next start_configuration arrives, send T as play chat before the
+//        configuration_acknowledged (as a client does that typed it just before the
+//        server's start_configuration reached it); reports {"event":"sent_before_ack","text":T}.
+//        Several arm commands queue several lines, sent in order.
+//   {"cmd":"state","id":K}           -> {"event":"state","id":K,"state":S}
+//   {"cmd":"quit"}                    leave and exit
+
+const { emit, log, parseArgs, requirePeer, readCommands, chatText } = require('./common')
+
+let args
+try {
+  args = parseArgs(process.argv.slice(2), {
+    host: '127.0.0.1',
+    port: '25565',
+    username: 'client',
+    version: '1.21.4'
+  })
+} catch (err) {
+  emit({ event: 'error', fatal: true, message: err.message })
+  process.exit(2)
+}
+
+const mc = requirePeer('minecraft-protocol')
+const ChatMessage = requirePeer('prismarine-chat')(args.version)
+const mcData = requirePeer('minecraft-data')(args.version)
+
+// Client-bound packet names per state, to spot a packet sent in the wrong state.
+const knownNames = {}
+for (const state of ['login', 'configuration', 'play']) {
+  const section = mcData.protocol[state] && mcData.protocol[state].toClient
+  const packet = section && section.types.packet
+  const mapper = packet && packet[1] && packet[1][0] && packet[1][0].type
+  if (Array.isArray(mapper) && mapper[0] === 'mapper') knownNames[state] = new Set(Object.values(mapper[1].mappings))
+}
+
+let exiting = false
+let inPlay = false // a play 'login' arrived and the state is play
+let reconfiguring = false
+let kicked = false
+let chatOnConfiguration = [] // lines to send when the next start_configuration arrives
+
+function text (value) {
+  return chatText(ChatMessage, value)
+}
+
+function exitSoon (code) {
+  if (exiting) return
+  exiting = true
+  setTimeout(() => process.exit(code), 50)
+}
+
+process.on('uncaughtException', (err) => {
+  log('uncaught:', (err && err.stack) || err)
+  emit({ event: 'error', message: String((err && err.message) || err) })
+})
+
+const client = mc.createClient({
+  host: args.host,
+  port: Number(args.port),
+  username: args.username,
+  version: args.version,
+  auth: 'offline',
+  hideErrors: true,
+  checkTimeoutInterval: 30000
+})
+
+client.on('error', (err) => {
+  log('client error:', (err && err.stack) || err)
+  emit({ event: 'error', message: String((err && err.message) || err) })
+})
+
+client.on('packet', (data, meta) => {
+  const known = knownNames[meta.state]
+  if (known && !known.has(meta.name)) emit({ event: 'bad_packet', state: meta.state, id: meta.name })
+})
+
+client.on('state', (state) => {
+  if (state !== 'play') inPlay = false
+})
+
+client.on('login', () => {
+  inPlay = true
+  if (reconfiguring) {
+    reconfiguring = false
+    emit({ event: 'reconfigured' })
+  } else {
+    emit({ event: 'play', username: client.username, version: client.version })
+  }
+})
+
+// Registered before minecraft-protocol's own start_configuration listener (added at
+// login success in src/client/play.js), so this runs before it writes
+// configuration_acknowledged and switches the client to the configuration state.
+client.on('start_configuration', () => {
+  if (typeof client.chat === 'function') {
+    const lines = chatOnConfiguration
+    chatOnConfiguration = []
+    for (const message of lines) {
+      client.chat(message)
+      emit({ event: 'sent_before_ack', text: message })
+    }
+  }
+  reconfiguring = true
+  inPlay = false
+  emit({ event: 'configuration' })
+})
+
+client.on('position', (packet) => {
+  if (packet.teleportId !== undefined && client.state === 'play') {
+    client.write('teleport_confirm', { teleportId: packet.teleportId })
+  }
+  emit({ event: 'position', x: packet.x, y: packet.y, z: packet.z, teleportId: packet.teleportId })
+})
+
+client.on('declare_commands', (packet) => {
+  const nodes = packet.nodes || []
+  const root = nodes[packet.rootIndex]
+  const names = root ? root.children.map((i) => nodes[i] && nodes[i].extraNodeData && nodes[i].extraNodeData.name) : []
+  emit({ event: 'commands', names: names.filter((n) => typeof n === 'string') })
+})
+
+client.on('system_chat', (packet) => {
+  if (packet.isActionBar || packet.type === 2) return
+  emit({ event: 'chat', kind: 'system_chat', text: text(packet.content) })
+})
+
+client.on('player_chat', (packet) => {
+  const value = packet.unsignedChatContent || packet.plainMessage || packet.signedChatContent || packet.formattedMessage
+  emit({ event: 'chat', kind: 'player_chat', text: typeof value === 'string' && !value.startsWith('{') ? value : text(value) })
+})
+
+client.on('profileless_chat', (packet) => {
+  emit({ event: 'chat', kind: 'profileless_chat', text: text(packet.message) })
+})
+
+client.on('chat', (packet) => {
+  // The pre-1.19 chat packet (client-bound); 1.19+ clients never receive it.
+  if (packet.position === 2) return
+  emit({ event: 'chat', kind: 'chat', text: text(packet.message) })
+})
+
+function onKick (packet) {
+  if (kicked) return
+  kicked = true
+  emit({ event: 'kicked', reason: text(packet.reason) })
+}
+client.on('kick_disconnect', onKick)
+client.on('disconnect', onKick) // login and configuration states
+
+client.on('end', (reason) => {
+  emit({ event: 'end', reason: String(reason ?? '') })
+  exitSoon(0)
+})
+
+const handlers = {
+  chat (cmd) {
+    const message = String(cmd.text ?? '')
+    if (client.state !== 'play' || !inPlay || typeof client.chat !== 'function') {
+      throw new Error(`not in play (state ${client.state}): cannot send ${JSON.stringify(message)}`)
+    }
+    // client.chat is minecraft-protocol's: on 1.19+ it sends a "/..." line as
+    // chat_command (unsigned without profile keys) and the rest as chat_message
+    // (no signature in offline mode); before 1.19 both go as the chat packet.
+    client.chat(message)
+    emit({ event: 'sent', id: cmd.id })
+  },
+
+  chat_on_configuration (cmd) {
+    chatOnConfiguration.push(String(cmd.text ?? ''))
+    emit({ event: 'armed', id: cmd.id })
+  },
+
+  state (cmd) {
+    emit({ event: 'state', id: cmd.id, state: client.state, inPlay })
+  },
+
+  quit () {
+    client.end('quit')
+    setTimeout(() => exitSoon(0), 500)
+  }
+}
+
+readCommands(async (cmd) => {
+  const handler = Object.prototype.hasOwnProperty.call(handlers, cmd.cmd) ? handlers[cmd.cmd] : null
+  if (!handler) throw new Error('unknown cmd: ' + cmd.cmd)
+  await handler(cmd)
+}, () => {
+  client.end('stdin closed')
+  setTimeout(() => exitSoon(0), 500)
+}, { serial: true })
+
+process.on('SIGTERM', () => { client.end('SIGTERM'); exitSoon(0) })
+process.on('SIGINT', () => { client.end('SIGINT'); exitSoon(0) })
