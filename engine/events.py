@@ -74,7 +74,7 @@ class LookSet:
 class HealthChanged:
     health: float
     food: int
-    saturation: float
+    saturation: float | None  # None when the server sent a non-finite value
 
 
 @attrs.frozen

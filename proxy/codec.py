@@ -250,7 +250,8 @@ def _server_position(codec: VersionCodec, f: Fields) -> list[ev.Event]:
 
 
 def _health(codec: VersionCodec, f: Fields) -> list[ev.Event]:
-    return [ev.HealthChanged(float(f["health"]), int(f["food"]), float(_pick(f, "foodSaturation", default=0.0)))]
+    saturation = float(_pick(f, "foodSaturation", default=0.0))
+    return [ev.HealthChanged(float(f["health"]), int(f["food"]), saturation if math.isfinite(saturation) else None)]
 
 
 def _experience(codec: VersionCodec, f: Fields) -> list[ev.Event]:

@@ -59,7 +59,7 @@ class StatusModule(Module[Empty]):
         else:
             lines.append(m.say(lang, "status.health", health=fmt(p.health), hearts=fmt(p.health / 2.0)))
         if p.food is not None:
-            lines.append(m.say(lang, "status.food", food=p.food, saturation=fmt(p.saturation or 0.0)))
+            lines.append(m.say(lang, "status.food", food=p.food, saturation=fmt(p.saturation) if p.saturation is not None else "?"))
         if p.xp_level is not None:
             lines.append(m.say(lang, "status.xp", level=p.xp_level, percent=int(round((p.xp_bar or 0.0) * 100))))
         if p.game_mode is not None:
