@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
 log = Logger(namespace="mcagent.bridge")
 
+HELD_LIMIT = 64  # replies held while the client reconfigures
 HANDSHAKING, STATUS_STATE, LOGIN_STATE, CONFIGURATION, PLAY, CLOSED = (
     "handshaking", "status", "login", "configuration", "play", "closed")
 
@@ -112,6 +113,10 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         self._verify_token = b""
         self.status_self = False
         self.status_note = ""
+        # 1.20.2+: from the server's Start Configuration until the client is back
+        # in play, the client speaks configuration; our own play packets wait here.
+        self.client_configuring = False
+        self.held_for_play: list[bytes] = []
         self._ids: dict[str, int] = {}
 
     # -- client side ---------------------------------------------------------------
@@ -195,9 +200,9 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         self.close_category = category
         message = f"[mcagent] {text}"
         try:
-            if self.state == PLAY and self.codec is not None:
+            if self.state == PLAY and self.codec is not None and not self.client_configuring:
                 self.send_packet(self.codec.kick(message))
-            elif self.state == CONFIGURATION and self.codec is not None:
+            elif self.state in (CONFIGURATION, PLAY) and self.codec is not None:
                 self.send_packet(self.codec.configuration_disconnect(message))
             elif self.state == LOGIN_STATE:
                 self.send_packet(login_disconnect_any(message))
@@ -264,7 +269,8 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             if pid is not None:
                 self._ids[name] = pid
         for state, name in ((LOGIN_STATE, "compress"), (LOGIN_STATE, "success"), (LOGIN_STATE, "encryption_begin"),
-                            (LOGIN_STATE, "disconnect"), (PLAY, "kick_disconnect")):
+                            (LOGIN_STATE, "disconnect"), (PLAY, "kick_disconnect"), (PLAY, "start_configuration"),
+                            (PLAY, "login")):
             pid = table.packet_id(state, TO_CLIENT, name)
             if pid is not None:
                 self._ids["s2c_" + name] = pid
@@ -497,6 +503,8 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self.fast_frames += 1
             if pid == self._ids.get("s2c_kick_disconnect"):
                 self.server_kicked = True
+            elif pid == self._ids.get("s2c_start_configuration"):
+                self.client_configuring = True
             return
         self.decoded_frames += 1
         fields = self.codec.decode(PLAY, TO_CLIENT, name, frame.packet)
@@ -504,6 +512,10 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self.send_packet(self.codec.rewrite(name, fields))
         else:
             self.send_frame(frame, self.upstream.reader)
+        if pid == self._ids.get("s2c_login") and self.held_for_play:
+            held, self.held_for_play = self.held_for_play, []
+            for packet in held:
+                self.send_packet(packet)
         assert self.session is not None
         now = self.server.clock.seconds()
         actions: list[Action] = []
@@ -537,6 +549,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
 
     def _enter_play(self) -> None:
         self.state = PLAY
+        self.client_configuring = False
 
     def tick(self, now: float) -> None:
         if self.state == PLAY and self.session is not None:
@@ -554,10 +567,17 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self.say(*self.server.admin_command(self, action.line))
 
     def show(self, action: ReplyToPlayer) -> None:
-        if self.codec is None or self.state != PLAY:
+        if self.codec is None or self.state == CLOSED or self.session is None:
             return
-        for component in reply_components(action, self.codec.modern_hover):
-            self.send_packet(self.codec.chat_to_client(component))
+        packets = [self.codec.chat_to_client(c) for c in reply_components(action, self.codec.modern_hover)]
+        if self.state == PLAY and not self.client_configuring:
+            for packet in packets:
+                self.send_packet(packet)
+        else:
+            # The client is (re)configuring: a play packet now would be invalid there.
+            # Hold the reply until the server's next Join Game puts the client in play.
+            self.held_for_play.extend(packets)
+            del self.held_for_play[:-HELD_LIMIT]
 
     def say(self, *lines: str) -> None:
         self.show(reply(*lines))

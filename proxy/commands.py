@@ -15,18 +15,21 @@ LITERAL = 1
 ARGUMENT = 2
 
 
-def _flags(node_type: int, executable: bool) -> dict[str, int]:
-    return {"unused": 0, "has_custom_suggestions": 0, "has_redirect_node": 0,
-            "has_command": 1 if executable else 0, "command_node_type": node_type}
+def _flags(template: dict[str, Any], node_type: int, executable: bool) -> dict[str, int]:
+    # Start from the server's own flag names, all cleared: versions add flags
+    # (26.1 added allows_restricted), and a node must carry every one of them.
+    flags = {name: 0 for name in template}
+    flags.update({"command_node_type": node_type, "has_command": 1 if executable else 0})
+    return flags
 
 
-def _literal(name: str, children: list[int], executable: bool) -> dict[str, Any]:
-    return {"flags": _flags(LITERAL, executable), "children": children, "redirectNode": None,
+def _literal(template: dict[str, Any], name: str, children: list[int], executable: bool) -> dict[str, Any]:
+    return {"flags": _flags(template, LITERAL, executable), "children": children, "redirectNode": None,
             "extraNodeData": {"name": name}}
 
 
-def _greedy(name: str) -> dict[str, Any]:
-    return {"flags": _flags(ARGUMENT, True), "children": [], "redirectNode": None,
+def _greedy(template: dict[str, Any], name: str) -> dict[str, Any]:
+    return {"flags": _flags(template, ARGUMENT, True), "children": [], "redirectNode": None,
             "extraNodeData": {"name": name, "parser": "brigadier:string", "properties": "GREEDY_PHRASE",
                               "suggestionType": None}}
 
@@ -43,13 +46,14 @@ def inject(fields: dict[str, Any]) -> dict[str, Any]:
     existing = {nodes[i].get("extraNodeData", {}).get("name") for i in root["children"]
                 if isinstance(nodes[i].get("extraNodeData"), dict)}
     children = list(root["children"])
+    template = root["flags"]
     for name, argument, executable in ((ASSISTANT_COMMAND, "question", False), (AGENT_COMMAND, "command", True)):
         if name in existing:
             continue
         arg_index = len(nodes)
-        nodes.append(_greedy(argument))
+        nodes.append(_greedy(template, argument))
         children.append(len(nodes))
-        nodes.append(_literal(name, [arg_index], executable))
+        nodes.append(_literal(template, name, [arg_index], executable))
     root["children"] = children
     nodes[root_index] = root
     return {**fields, "nodes": nodes}
