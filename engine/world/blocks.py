@@ -1,0 +1,233 @@
+"""Blocks: the per-version state table and the per-session block store.
+
+How this works: ``BlockTable.for_version("1.18.2")`` expands the pooled data in
+``data/blocks.json`` (written by ``scripts/gen_blocks.py`` from minecraft-data)
+into numpy arrays indexed by block-state id: a flags word and the top of the
+collision shape. ``BlockStore`` holds the state ids the server sent, one flat
+4096-entry array per 16x16x16 section keyed by section coordinates
+``(x >> 4, y >> 4, z >> 4)``, in the order chunk packets use (index
+``(y & 15) << 8 | (z & 15) << 4 | (x & 15)``), so the proxy can hand over a
+decoded palette array as is. Blocks in sections the server never sent are
+unknown (``None``), which callers treat differently from air.
+
+The store knows nothing about versions: it keeps ids. Every change bumps
+``revision`` and the section's own revision, which is how views over the store
+(``engine.motion.grid.Terrain``) know what to forget.
+"""
+from __future__ import annotations
+
+import enum
+import functools
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+DATA = Path(__file__).resolve().parent / "data" / "blocks.json"
+SECTION_VOLUME = 4096
+# Marks blocks of a section the store holds only in part (a block change arrived
+# for a section no chunk packet filled). Larger than any state id of any version.
+UNKNOWN_STATE = 0xFFFF
+
+
+class BlockFlag(enum.IntFlag):
+    SOLID = 1        # has a collision shape
+    LIQUID = 2
+    WATER = 4        # water, waterlogged states, underwater plants
+    LAVA = 8
+    FIRE = 16
+    CLIMBABLE = 32
+    DAMAGING = 64    # cactus, magma, berry bush, campfire, wither rose, dripstone
+    AVOID = 128      # cobweb, portals, powder snow
+    AIR = 256
+    UNKNOWN = 512    # not a block of this version (or not known to the store)
+
+
+@functools.cache
+def _document() -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(DATA.read_text(encoding="utf-8"))
+    for name, bit in document["flags"].items():
+        if BlockFlag[name.upper()].value != bit:
+            raise ValueError(f"{DATA}: flag {name} is {bit}, code expects {BlockFlag[name.upper()].value}")
+    return document
+
+
+class BlockTable:
+    """Block-state id → name, flags and collision top, for one protocol version."""
+
+    def __init__(self, version: str, names: list[str], name_index: npt.NDArray[np.uint16],
+                 flags: npt.NDArray[np.uint16], tops: npt.NDArray[np.float64],
+                 defaults: dict[str, int], ranges: dict[str, range]) -> None:
+        self.version = version
+        self._names = names
+        self.name_index = name_index
+        self.flags_array = flags
+        self.top_array = tops
+        self._defaults = defaults
+        self._ranges = ranges
+
+    @staticmethod
+    def versions() -> tuple[str, ...]:
+        return tuple(_document()["versions"])
+
+    @staticmethod
+    def for_version(version: str) -> "BlockTable":
+        """The table of a version, built once per process and shared (it is never mutated)."""
+        return _table(version)
+
+    @staticmethod
+    def _build(version: str) -> "BlockTable":
+        document = _document()
+        try:
+            entry = document["versions"][version]
+        except KeyError:
+            raise KeyError(f"no block table for version {version!r}") from None
+        names: list[str] = document["names"]
+        heights: list[float] = document["heights"]
+        patterns: list[list[list[int]]] = document["patterns"]
+        pool: list[list[int]] = document["blocks"]
+        size = entry["states"]
+        name_index = np.zeros(size, dtype=np.uint16)
+        flags = np.zeros(size, dtype=np.uint16)
+        tops = np.zeros(size, dtype=np.float64)
+        defaults: dict[str, int] = {}
+        ranges: dict[str, range] = {}
+        state = 0
+        for first, length in document["layouts"][entry["layout"]]:
+            for name_id, pattern_id, default in pool[first:first + length]:
+                start = state
+                for flag_bits, height_id, run in patterns[pattern_id]:
+                    flags[state:state + run] = flag_bits
+                    tops[state:state + run] = heights[height_id]
+                    state += run
+                name_index[start:state] = name_id
+                name = names[name_id]
+                if name and name not in defaults:
+                    defaults[name] = start + default
+                    ranges[name] = range(start, state)
+        if state != size:
+            raise ValueError(f"{DATA}: version {version} spans {state} states, expected {size}")
+        return BlockTable(version, names, name_index, flags, tops, defaults, ranges)
+
+    @property
+    def size(self) -> int:
+        return len(self.flags_array)
+
+    def flags(self, state: int) -> BlockFlag:
+        if 0 <= state < len(self.flags_array):
+            return BlockFlag(int(self.flags_array[state]))
+        return BlockFlag.UNKNOWN | BlockFlag.SOLID
+
+    def top(self, state: int) -> float:
+        """Top of the collision shape in block units (0 = no collision, 1.5 = fence)."""
+        if 0 <= state < len(self.top_array):
+            return float(self.top_array[state])
+        return 1.0
+
+    def name(self, state: int) -> str | None:
+        if 0 <= state < len(self.name_index):
+            return self._names[int(self.name_index[state])] or None
+        return None
+
+    def state_for(self, name: str) -> int:
+        """The default state of a block, by registry name (``minecraft:`` optional)."""
+        return self._defaults[name.removeprefix("minecraft:")]
+
+    def names(self) -> frozenset[str]:
+        return frozenset(self._defaults)
+
+    def states_of(self, name: str) -> range:
+        return self._ranges[name.removeprefix("minecraft:")]
+
+    def has(self, state: int, flag: BlockFlag) -> bool:
+        return bool(self.flags(state) & flag)
+
+
+@functools.cache
+def _table(version: str) -> BlockTable:
+    return BlockTable._build(version)
+
+
+SectionKey = tuple[int, int, int]
+
+
+class BlockStore:
+    """State ids per loaded section. Mutated only by the ``set_*``/``unload``/``clear`` methods."""
+
+    def __init__(self, dtype: type[np.unsignedinteger[Any]] = np.uint16) -> None:
+        # uint16 holds every state id up to 26.1 (~30k); pass np.uint32 if that stops holding.
+        self.dtype = dtype
+        self._sections: dict[SectionKey, npt.NDArray[np.unsignedinteger[Any]]] = {}
+        self._columns: dict[tuple[int, int], set[int]] = {}
+        self._section_revisions: dict[SectionKey, int] = {}
+        self.revision = 0
+
+    def _touch(self, key: SectionKey) -> None:
+        self.revision += 1
+        self._section_revisions[key] = self.revision
+
+    def set_section(self, cx: int, sy: int, cz: int, states: npt.ArrayLike) -> None:
+        """Replace a whole section with 4096 state ids in chunk order (y, z, x)."""
+        array = np.asarray(states)
+        if array.size != SECTION_VOLUME:
+            raise ValueError(f"a section holds {SECTION_VOLUME} blocks, got {array.size}")
+        key = (cx, sy, cz)
+        self._sections[key] = array.reshape(SECTION_VOLUME).astype(self.dtype, copy=True)
+        self._columns.setdefault((cx, cz), set()).add(sy)
+        self._touch(key)
+
+    def fill_section(self, cx: int, sy: int, cz: int, state: int) -> None:
+        """A section of one state (single-valued palettes; empty sections of 1.8 chunk data)."""
+        self.set_section(cx, sy, cz, np.full(SECTION_VOLUME, state, dtype=self.dtype))
+
+    def set_block(self, x: int, y: int, z: int, state: int) -> None:
+        key = (x >> 4, y >> 4, z >> 4)
+        section = self._sections.get(key)
+        if section is None:
+            # A change for a section no chunk packet filled: keep this one block and
+            # leave the rest unknown rather than guessing air.
+            section = np.full(SECTION_VOLUME, UNKNOWN_STATE, dtype=self.dtype)
+            self._sections[key] = section
+            self._columns.setdefault((key[0], key[2]), set()).add(key[1])
+        section[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)] = state
+        self._touch(key)
+
+    def get(self, x: int, y: int, z: int) -> int | None:
+        section = self._sections.get((x >> 4, y >> 4, z >> 4))
+        if section is None:
+            return None
+        state = int(section[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)])
+        return None if state == UNKNOWN_STATE else state
+
+    def section(self, key: SectionKey) -> npt.NDArray[np.unsignedinteger[Any]] | None:
+        """The live array of a section (read-only by convention), or None."""
+        return self._sections.get(key)
+
+    def section_revision(self, key: SectionKey) -> int:
+        """Revision of the last load, edit or unload of a section; 0 if never touched."""
+        return self._section_revisions.get(key, 0)
+
+    def unload_chunk(self, cx: int, cz: int) -> None:
+        for sy in self._columns.pop((cx, cz), set()):
+            key = (cx, sy, cz)
+            del self._sections[key]
+            self._touch(key)
+
+    def clear(self) -> None:
+        """Forget everything (dimension change, respawn into another world)."""
+        for key in list(self._sections):
+            self._touch(key)
+        self._sections.clear()
+        self._columns.clear()
+
+    def __len__(self) -> int:
+        return len(self._sections)
+
+    def keys(self) -> Iterator[SectionKey]:
+        return iter(self._sections)
+
+    def memory_bytes(self) -> int:
+        return sum(int(a.nbytes) for a in self._sections.values())
