@@ -6,7 +6,12 @@ on, byte-identical", which only the proxy can do because only it holds the bytes
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
+
+if TYPE_CHECKING:
+    from engine.llm.calls import ModelCall
 
 
 @attrs.frozen
@@ -53,7 +58,49 @@ class AdminCommand:
     line: str
 
 
-Action = ReplyToPlayer | ForwardChat | MeasurePing | Kick | AdminCommand
+@attrs.frozen
+class AskModel:
+    """Run one model call off the tick path and hand the reply back to the player's assistant.
+
+    The proxy runs ``call`` with the model client on its event loop; when it
+    ends it calls ``AssistantRuntime.model_finished(call, reply, now)`` (always)
+    and then ``LocalAssistant.model_answered(call, reply, snapshot, now)`` if
+    that player is still connected, and performs the actions returned.
+    """
+
+    call: "ModelCall"
+
+
+@attrs.frozen
+class SetControl:
+    """The agent takes (True) or gives back (False) the player's movement.
+
+    While the agent drives, the client's own movement packets are held back and
+    the client is kept in sync with position packets whose confirmations the
+    proxy consumes; when control is released the client resumes from where the
+    agent left it, because that is where its own position already is.
+    """
+
+    driving: bool
+
+
+@attrs.frozen
+class InjectMovement:
+    """One movement packet to the server, mirrored to the client as a position.
+
+    The engine guarantees vanilla legality (speed, airtime, onGround); the proxy
+    only encodes it for the connection's version.
+    """
+
+    x: float
+    y: float
+    z: float
+    yaw: float
+    pitch: float
+    on_ground: bool
+
+
+Action = ReplyToPlayer | ForwardChat | MeasurePing | Kick | AdminCommand | SetControl | InjectMovement | AskModel
 
 
 def reply(*lines: str) -> ReplyToPlayer:

@@ -71,6 +71,11 @@ class LookSet:
 
 
 @attrs.frozen
+class SneakPressed:
+    """The player started sneaking (the kill switch is two presses within 0.5 s)."""
+
+
+@attrs.frozen
 class HealthChanged:
     health: float
     food: int
@@ -184,6 +189,7 @@ Event = (
     | PositionSet
     | LookSet
     | HealthChanged
+    | SneakPressed
     | ExperienceChanged
     | GameModeChanged
     | PlayerListed

@@ -14,7 +14,8 @@ from typing import Protocol
 import attrs
 
 from engine import events as ev
-from engine.actions import Action, AdminCommand, ForwardChat, MeasurePing, ReplyToPlayer, reply
+from engine.actions import (Action, AdminCommand, ForwardChat, InjectMovement, MeasurePing, ReplyToPlayer, SetControl,
+                            reply)
 from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
 from engine.world.model import WorldModel
 from engine.world.snapshot import WorldSnapshot
@@ -34,13 +35,34 @@ class Assistant(Protocol):
         """(usage, description) pairs for ``!help``."""
         ...
 
-    def notify(self, text: str, now: float) -> None:
-        """Keep a message for the player's inbox."""
+    def notify(self, text: str, now: float) -> list[Action] | None:
+        """Keep a message for the player's inbox; may return a notification to show."""
         ...
 
     def clear_scope(self) -> None:
         """The player left: forget per-player state such as cached intents."""
         ...
+
+
+class Driver(Protocol):
+    """Something that moves the player while it has control (a path follower, a reflex)."""
+
+    name: str
+
+    def step(self, snapshot: WorldSnapshot, now: float) -> list[Action]:
+        """This tick's actions (at most one InjectMovement); called at 20 Hz."""
+        ...
+
+    def finished(self) -> str | None:
+        """None while running; otherwise why it ended ("arrived", "no path", ...)."""
+        ...
+
+    def server_moved(self, x: float, y: float, z: float, now: float) -> None:
+        """The server corrected the position (a teleport): re-plan from there."""
+        ...
+
+
+KILL_SWITCH_SECONDS = 0.5
 
 
 @attrs.frozen
@@ -69,15 +91,25 @@ class Session:
         self.world = WorldModel(player_name)
         self.last_tick: float | None = None
         self.ticks = 0
+        self.driver: Driver | None = None
+        self._last_sneak: float | None = None
 
     def handle(self, event: ev.Event, now: float) -> list[Action]:
+        if isinstance(event, ev.SneakPressed):
+            return self._sneak(now)
+        if isinstance(event, ev.PositionSet) and event.from_server and self.driver is not None:
+            self.world.apply(event)
+            pos = self.world.position
+            if pos is not None:
+                self.driver.server_moved(pos.x, pos.y, pos.z, now)
+            return []
         self.world.apply(event)
         if isinstance(event, ev.ChatTyped):
             return self._chat(classify(event.text, self.config.command_prefix, self.config.address_prefix), now)
         if isinstance(event, ev.CommandTyped):
             return self._chat(classify_command(event.command), now)
         if isinstance(event, ev.ServerChatSeen) and event.private and self.assistant is not None:
-            self.assistant.notify(event.text, now)
+            return list(self.assistant.notify(event.text, now) or [])
         elif isinstance(event, ev.Disconnected) and self.assistant is not None:
             self.assistant.clear_scope()
         return []
@@ -85,6 +117,40 @@ class Session:
     def tick(self, now: float) -> list[Action]:
         self.last_tick = now
         self.ticks += 1
+        if self.driver is None:
+            return []
+        actions = self.driver.step(self.snapshot(), now)
+        for action in actions:
+            if isinstance(action, InjectMovement):
+                # Our own movement is the truth while we drive: the client's is held back.
+                self.world.apply(ev.PositionSet(action.x, action.y, action.z, action.yaw, action.pitch,
+                                                from_server=False, on_ground=action.on_ground))
+        ended = self.driver.finished()
+        if ended is not None:
+            actions = actions + self.release(f"{self.driver.name}: {ended}")
+        return actions
+
+    # -- control -----------------------------------------------------------------------
+    def take_control(self, driver: Driver, announce: str | None = None) -> list[Action]:
+        """Hand movement to ``driver`` (replacing any current one)."""
+        had = self.driver is not None
+        self.driver = driver
+        actions: list[Action] = [] if had else [SetControl(True)]
+        if announce:
+            actions.append(reply(announce))
+        return actions
+
+    def release(self, why: str) -> list[Action]:
+        if self.driver is None:
+            return []
+        self.driver = None
+        return [SetControl(False), reply(f"{why}; you have control again.")]
+
+    def _sneak(self, now: float) -> list[Action]:
+        last, self._last_sneak = self._last_sneak, now
+        if self.driver is not None and last is not None and now - last <= KILL_SWITCH_SECONDS:
+            self._last_sneak = None
+            return self.release("Stopped by the kill switch (sneak twice)")
         return []
 
     def snapshot(self) -> WorldSnapshot:
@@ -92,7 +158,8 @@ class Session:
 
     # -- admin surface (console, !system) ------------------------------------------------
     def control_summary(self) -> str:
-        return "autopilot unavailable, reflexes unavailable"
+        driving = f"driving ({self.driver.name})" if self.driver is not None else "not driving"
+        return f"{driving}, autopilot unavailable, reflexes unavailable"
 
     def admin_agent(self, command: str, now: float) -> list[str]:
         return [f"{self.player_name}: the autopilot is not available yet (it arrives with the decision layer)"]

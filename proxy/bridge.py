@@ -30,7 +30,8 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from engine import events as ev
-from engine.actions import Action, AdminCommand, ForwardChat, Kick, MeasurePing, ReplyToPlayer, reply
+from engine.actions import (Action, AdminCommand, ForwardChat, InjectMovement, Kick, MeasurePing, ReplyToPlayer,
+                            SetControl, reply)
 from engine.session import Session, SessionConfig
 from proxy import versions
 from proxy.chat import reply_components
@@ -41,7 +42,7 @@ from proxy.protocol.framing import Frame, Framing, Writer
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, table_for_version
 from proxy.protocol.wire import read_varint
 from proxy.status import own_status
-from proxy.subscriptions import REWRITTEN, SWALLOWABLE
+from proxy.subscriptions import CLIENT_MOVEMENT, REWRITTEN, SWALLOWABLE
 
 if TYPE_CHECKING:
     from proxy.server import ProxyServer
@@ -49,6 +50,9 @@ if TYPE_CHECKING:
 log = Logger(namespace="mcagent.bridge")
 
 HELD_LIMIT = 64  # replies held while the client reconfigures
+# The proxy's own teleport ids, far from servers' counters (vanilla counts up from
+# 1 per player; flying-squid always sends 1), so a confirmation tells whose it is.
+OWN_TELEPORT_IDS = range(0x4D430000, 0x4D440000)
 HANDSHAKING, STATUS_STATE, LOGIN_STATE, CONFIGURATION, PLAY, CLOSED = (
     "handshaking", "status", "login", "configuration", "play", "closed")
 
@@ -117,6 +121,9 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         # in play, the client speaks configuration; our own play packets wait here.
         self.client_configuring = False
         self.held_for_play: list[bytes] = []
+        self.driving = False  # the agent moves the player; the client's movement is held back
+        self._next_teleport = OWN_TELEPORT_IDS.start
+        self.held_movement = 0
         self._ids: dict[str, int] = {}
 
     # -- client side ---------------------------------------------------------------
@@ -319,6 +326,11 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             return
         self.decoded_frames += 1
         fields = self.codec.decode(PLAY, TO_SERVER, name, frame.packet)
+        if name == "teleport_confirm" and int(fields.get("teleportId", -1)) in OWN_TELEPORT_IDS:
+            return  # the client confirmed one of our sync positions: the server never sent it
+        if self.driving and name in CLIENT_MOVEMENT:
+            self.held_movement += 1  # the agent drives: the client's own movement is held back
+            return
         actions: list[Action] = []
         now = self.server.clock.seconds()
         assert self.session is not None
@@ -565,6 +577,19 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self.disconnect(action.reason, "kicked_by_proxy")
             elif isinstance(action, AdminCommand):
                 self.say(*self.server.admin_command(self, action.line))
+            elif isinstance(action, InjectMovement):
+                self._inject(action)
+            elif isinstance(action, SetControl):
+                self.driving = action.driving
+
+    def _inject(self, move: InjectMovement) -> None:
+        if self.codec is None or self.upstream is None or self.state != PLAY or self.client_configuring:
+            return
+        self.upstream.send_packet(self.codec.move_to_server(move.x, move.y, move.z, move.yaw, move.pitch,
+                                                            move.on_ground))
+        teleport_id = self._next_teleport
+        self._next_teleport = teleport_id + 1 if teleport_id + 1 < OWN_TELEPORT_IDS.stop else OWN_TELEPORT_IDS.start
+        self.send_packet(self.codec.move_client(move.x, move.y, move.z, move.yaw, move.pitch, teleport_id))
 
     def show(self, action: ReplyToPlayer) -> None:
         if self.codec is None or self.state == CLOSED or self.session is None:

@@ -113,6 +113,19 @@ class VersionCodec:
         codec.encode(fields, out, [])
         return bytes(out)
 
+    def build(self, state: str, direction: str, name: str, **fields: Any) -> bytes:
+        """Encode a packet naming only some fields; the rest get their type's zero value.
+
+        Lets the proxy (and tests) emit packets whose extra fields change between
+        versions (teleport ids, dismount flags, velocity) without version checks.
+        """
+        layout = self.table.raw_layout(state, direction, name)
+        if layout is None:
+            raise KeyError(f"{self.version} has no layout for {state}/{direction}/{name}")
+        values = zero_value(layout, self.table.named_types)
+        values.update(fields)
+        return self.encode(state, direction, name, values)
+
     def _types(self, state: str, direction: str, name: str) -> dict[str, Any]:
         key = (state, direction, name)
         if key not in self._field_types:
@@ -149,6 +162,19 @@ class VersionCodec:
         return self.encode("play", TO_CLIENT, "kick_disconnect",
                            {"reason": self._component("play", TO_CLIENT, "kick_disconnect", "reason", component)})
 
+    def move_to_server(self, x: float, y: float, z: float, yaw: float, pitch: float, on_ground: bool) -> bytes:
+        """The player's own movement packet (position and look), as a client sends it."""
+        fields: Fields = {"x": x, "y": y, "z": z, "yaw": yaw, "pitch": pitch}
+        if "onGround" in self._types("play", TO_SERVER, "position_look"):
+            fields["onGround"] = on_ground
+        else:  # 1.21.2+: movement flags
+            fields["flags"] = {"onGround": on_ground, "hasHorizontalCollision": False}
+        return self.build("play", TO_SERVER, "position_look", **fields)
+
+    def move_client(self, x: float, y: float, z: float, yaw: float, pitch: float, teleport_id: int) -> bytes:
+        """An absolute position for the client (no relative axes, no velocity)."""
+        return self.build("play", TO_CLIENT, "position", x=x, y=y, z=z, yaw=yaw, pitch=pitch, teleportId=teleport_id)
+
     def configuration_disconnect(self, text: str) -> bytes:
         component = {"text": text}
         return self.encode("configuration", TO_CLIENT, "disconnect",
@@ -156,6 +182,60 @@ class VersionCodec:
 
     def login_disconnect(self, text: str) -> bytes:
         return self.encode("login", TO_CLIENT, "disconnect", {"reason": json.dumps({"text": text})})
+
+
+_ZERO_NUMBERS = {"varint", "varlong", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"}
+_NBT = {"nbt", "optionalNbt", "anonymousNbt", "anonOptionalNbt"}
+
+
+def zero_value(layout: Any, named: dict[str, Any]) -> Any:
+    """The zero value of a protodef type: 0, "", False, None for options, empty arrays."""
+    if isinstance(layout, str):
+        if layout in _ZERO_NUMBERS:
+            return 0
+        if layout in ("f32", "f64"):
+            return 0.0
+        if layout == "bool":
+            return False
+        if layout == "UUID":
+            return ZERO_UUID
+        if layout == "void" or layout in _NBT:
+            return None
+        if layout == "restBuffer":
+            return b""
+        if layout == "string":
+            return ""
+        if layout in named:
+            return zero_value(named[layout], named)
+        raise KeyError(f"no zero value for {layout}")
+    kind, args = layout
+    if kind == "container":
+        out: dict[str, Any] = {}
+        for field in args:
+            value = zero_value(field["type"], named)
+            if field.get("anon"):
+                if isinstance(value, dict):
+                    out.update(value)
+            else:
+                out[field["name"]] = value
+        return out
+    if kind == "option":
+        return None
+    if kind == "array":
+        return []
+    if kind == "pstring":
+        return ""
+    if kind == "buffer":
+        return b"\x00" * args["count"] if isinstance(args.get("count"), int) else b""
+    if kind == "mapper":
+        return next(iter(args["mappings"].values()))
+    if kind == "switch":
+        return zero_value(args["default"], named) if "default" in args else None
+    if kind == "bitflags":
+        return {"_value": 0}
+    if kind == "bitfield":
+        return {f["name"]: 0 for f in args}
+    raise KeyError(f"no zero value for {kind}")
 
 
 def login_disconnect_any(text: str) -> bytes:
@@ -359,9 +439,15 @@ def _no_events(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     return []
 
 
+def _entity_action(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    return [ev.SneakPressed()] if f.get("actionId") in ("start_sneaking", 0) else []
+
+
 TRANSLATORS: dict[tuple[str, str], Translator] = {
     (TO_SERVER, "chat"): _chat_typed,
     (TO_SERVER, "chat_command"): _command_typed,
+    (TO_SERVER, "entity_action"): _entity_action,
+    (TO_SERVER, "teleport_confirm"): _no_events,
     (TO_CLIENT, "declare_commands"): _no_events,
     (TO_SERVER, "chat_message"): _chat_typed,
     (TO_SERVER, "settings"): _settings,

@@ -16,7 +16,12 @@ TO_SERVER_PLAY: tuple[str, ...] = (
     "look",
     "flying",
     "held_item_slot",
+    "entity_action",  # sneaking: the kill switch
+    "teleport_confirm",  # 1.9+: confirmations of the proxy's own teleport ids are consumed
 )
+
+# Client movement, held back (not forwarded) while the agent drives.
+CLIENT_MOVEMENT: frozenset[str] = frozenset({"position", "position_look", "look", "flying"})
 
 TO_CLIENT_PLAY: tuple[str, ...] = (
     "login",

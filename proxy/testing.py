@@ -14,74 +14,14 @@ from proxy.protocol.framing import Framing, Writer
 from proxy.protocol.tables import table_for_version
 from proxy.protocol.wire import read_varint
 
-ZERO_UUID = "00000000-0000-0000-0000-000000000000"
 
 
 def codec_for(version: str) -> VersionCodec:
     return VersionCodec(table_for_version(version))
 
 
-def zero_value(layout: Any, named: dict[str, Any]) -> Any:
-    if isinstance(layout, str):
-        if layout in ("varint", "varlong", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"):
-            return 0
-        if layout in ("f32", "f64"):
-            return 0.0
-        if layout == "bool":
-            return False
-        if layout == "UUID":
-            return ZERO_UUID
-        if layout in ("void",):
-            return None
-        if layout in ("restBuffer",):
-            return b""
-        if layout in ("nbt", "optionalNbt", "anonymousNbt", "anonOptionalNbt"):
-            return None
-        if layout == "string":
-            return ""
-        if layout in named:
-            return zero_value(named[layout], named)
-        raise KeyError(f"no zero value for {layout}")
-    kind, args = layout
-    if kind == "container":
-        out: dict[str, Any] = {}
-        for field in args:
-            value = zero_value(field["type"], named)
-            if field.get("anon"):
-                if isinstance(value, dict):
-                    out.update(value)
-            else:
-                out[field["name"]] = value
-        return out
-    if kind == "option":
-        return None
-    if kind in ("array",):
-        return []
-    if kind == "pstring":
-        return ""
-    if kind == "buffer":
-        return b"\x00" * args["count"] if isinstance(args.get("count"), int) else b""
-    if kind == "mapper":
-        return next(iter(args["mappings"].values()))
-    if kind == "switch":
-        if "default" in args:
-            return zero_value(args["default"], named)
-        return None
-    if kind == "bitflags":
-        return {"_value": 0}
-    if kind == "bitfield":
-        return {f["name"]: 0 for f in args}
-    raise KeyError(f"no zero value for {kind}")
-
-
 def build_packet(codec: VersionCodec, state: str, direction: str, name: str, **fields: Any) -> bytes:
-    layout = codec.table.raw_layout(state, direction, name)
-    if layout is None:
-        raise KeyError(f"{codec.version} has no layout for {state}/{direction}/{name}")
-    named = {k: codec.table._compiler.named[k] for k in codec.table._compiler.named}
-    values = zero_value(layout, named)
-    values.update(fields)
-    return codec.encode(state, direction, name, values)
+    return codec.build(state, direction, name, **fields)
 
 
 def handshake_packet(protocol: int, next_state: int = LOGIN, host: str = "127.0.0.1", port: int = 25566) -> bytes:

@@ -39,6 +39,7 @@ class ProtocolTable:
         self._layouts: dict[str, dict[str, dict[str, str]]] = entry["layouts"]
         self._pools = pools
         named = {name: pools["types"][key] for name, key in entry["types"].items()}
+        self.named_types: dict[str, Any] = named
         self._compiler = LayoutCompiler(named, set(entry["natives"]))
         self._codecs: dict[tuple[str, str, str], Codec | None] = {}
         self.layout_errors: dict[tuple[str, str, str], str] = {}
