@@ -10,17 +10,44 @@ generations, inbox and current option card; it implements the Session's
 
 ``request`` routes one ``@ai`` line (``engine.routing.router``) and either
 runs a module now (option number, explicit phrase, cache hit, confident
-read-only match) or falls back: to the ``ModelRouter`` when one is
-configured, else to an honest "not sure" card listing read-only commands.
-``command`` runs ``!name args`` explicitly. Nothing here reads a clock.
+read-only match) or falls back: to the model service (``engine.llm``) when
+it may be asked, else to an honest "not sure" card listing read-only
+commands. ``command`` runs ``!name args`` explicitly. Nothing here reads a
+clock.
+
+The model is never called from here: a fallback returns an ``AskModel``
+action; the proxy runs it and calls ``model_answered`` with the reply, which
+re-checks the choice (a write becomes a card to confirm, never an action).
+Per player: the conversation mode (``!mode``), the external-AI switch
+(``!ai on|off``), the option cards (``/agent card <id> <version> <n>``) and the
+visible notification whose buttons a typed reply may match
+(``/agent notice <id> <key>``). Before the model is asked, in this order:
+no model service, AI off, offline mode, no key, then the limits (rate,
+concurrency, budget); any of them gives a card instead of a call.
 """
 from __future__ import annotations
 
 import itertools
+from collections import deque
 from pathlib import Path
 from typing import Any
 
-from engine.actions import Action, ChatButton, ReplyToPlayer
+import attrs
+
+from engine.actions import Action, AskModel, ChatButton, ReplyToPlayer
+from engine.llm import messages as lm
+from engine.llm.calls import ChatMessage, ModelCall, ModelFailure, ModelReply
+from engine.llm.cards import COMMAND as CARD_COMMAND
+from engine.llm.cards import Card, CardBook, CardError, CardOption, parse_click
+from engine.llm.limits import Limit
+from engine.llm.modes import ConversationMode, ModeThresholds, parse_mode
+from engine.llm.notification_buttons import COMMAND as NOTICE_COMMAND
+from engine.llm.notification_buttons import (
+    ButtonMatcher, Dismiss, Hit, NoticeBoard, NoticeButton, Notification, Phrases, RunCommand,
+)
+from engine.llm.render import render_reply
+from engine.llm.service import LlmService, failure_message_key
+from engine.llm.validation import Chose, Rejected, Said, decide
 from engine.modules import messages as m
 from engine.modules.builtin import register_builtins
 from engine.modules.items import ItemTable
@@ -32,7 +59,7 @@ from engine.routing.language import detect_language, reply_language
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend
 from engine.routing.model_hook import CatalogEntry, ModelCandidate, ModelRouter, ModelRoutingRequest, RoutingTicket
 from engine.routing.normalize import normalize_text
-from engine.routing.router import Route, Router, ScopeState
+from engine.routing.router import Candidate, Route, Router, ScopeState
 from engine.routing.semantic_index import SemanticIndex
 from engine.routing.stats import Reason, RoutingStats
 from engine.routing.vocabulary import Vocabulary
@@ -43,6 +70,21 @@ OPTION_SECONDS = 300.0
 CARD_OPTIONS = 3
 PENDING_LIMIT = 16
 INBOX_MODULE = "agent:inbox"
+UNPARSED = "unparsed"  # the model's command line did not parse: a card, like any rejected answer
+AI_WORDS = {"on": True, "enable": True, "开": True, "开启": True, "off": False, "disable": False, "关": False, "关闭": False}
+
+
+@attrs.frozen
+class PendingCall:
+    """What a model call's answer needs to be turned into a reply or a card; dropped when stale."""
+
+    ticket: RoutingTicket
+    text: str  # the request, kept only until the answer arrives
+    lang: str
+    mode: ConversationMode
+    options: tuple[CardOption, ...] = ()  # read-only candidates for a card if the call fails
+    write_hint: str | None = None
+    chat: bool = False
 
 
 class AssistantRuntime:
@@ -55,6 +97,8 @@ class AssistantRuntime:
         registry: ModuleRegistry | None = None,
         config_path: Path | str | None = None,
         backend: Backend = DEFAULT_BACKEND,
+        llm: LlmService | None = None,
+        button_phrases: Phrases | None = None,
     ) -> None:
         self.items = items or ItemTable.builtin()
         if registry is None:
@@ -63,6 +107,11 @@ class AssistantRuntime:
         registry.freeze()
         self.registry = registry
         self.model = model
+        self.llm = llm
+        self.buttons = ButtonMatcher(button_phrases)
+        self.free_chat = llm.settings.free_chat if llm is not None else ModeThresholds()
+        self.default_mode = llm.settings.default_mode if llm is not None else ConversationMode.STANDARD
+        self.last_now = 0.0  # the latest time an assistant was called with, for the diagnostics
         self.config_path = Path(config_path) if config_path is not None else None
         self.vocabulary = Vocabulary.builtin(self.items.english_phrases(), self.items.chinese_phrases())
         # The index is built once, from the examples and languages of this start;
@@ -92,6 +141,11 @@ class AssistantRuntime:
         """An assistant for one connection, with a scope id no other connection ever gets."""
         return LocalAssistant(self, f"s{next(self._scopes)}", admin=admin)
 
+    def model_finished(self, call: ModelCall, reply: ModelReply, now: float) -> None:
+        """Every admitted call ends here exactly once (the proxy calls it), whoever is still connected."""
+        if self.llm is not None:
+            self.llm.finished(call, reply, now)
+
     def reload(self) -> ReloadReport:
         if self.config_path is None:
             raise ValueError("this runtime was not built from a config file")
@@ -118,8 +172,11 @@ class AssistantRuntime:
             f"routing: algorithm {ALGORITHM}, mode {config.mode.value}, {status}",
             f"cache: {len(self.cache)} entries (max {config.cache_entries}, {config.entries_per_player} per player, "
             f"ttl {config.cache_seconds:g}s)",
-            f"model router: {'configured' if self.model is not None else 'none (low-confidence requests get a not-sure reply)'}",
         ]
+        if self.llm is not None:
+            lines += self.llm.status_lines(self.last_now)
+        else:
+            lines.append(f"model router: {'configured' if self.model is not None else 'none (low-confidence requests get a not-sure reply)'}")
         lines += self.stats.lines()
         lines += list(self.warnings)
         return lines
@@ -139,16 +196,50 @@ class LocalAssistant:
         self._options_until = 0.0
         self._tickets = itertools.count(1)
         self._pending: dict[int, RoutingTicket] = {}
+        self._calls: dict[int, PendingCall] = {}
+        self.mode = runtime.default_mode
+        self.ai_enabled = True
+        self.language = "en"  # the player's reply language as last seen, for notifications
+        self.cards = CardBook()
+        self.notices = NoticeBoard()
+        turns = runtime.llm.settings.history_turns if runtime.llm is not None else 6
+        self.conversation: deque[ChatMessage] = deque(maxlen=2 * max(0, turns))
 
     # --- per-player state -------------------------------------------------
 
-    def notify(self, text: str, now: float) -> None:
-        """Keep a message for the inbox (private message while away, reflex or autopilot notice)."""
+    def notify(self, text: str, now: float) -> list[Action]:
+        """Keep a message for the inbox (private message while away, reflex or autopilot notice).
+
+        Shows a notification with buttons (open the inbox, dismiss) unless one
+        about the inbox is still visible.
+        """
         self.inbox.append(InboxMessage(text, now))
         if len(self.inbox) > INBOX_LIMIT:
             dropped = len(self.inbox) - INBOX_LIMIT
             del self.inbox[:dropped]
             self._inbox_seen = max(0, self._inbox_seen - dropped)
+        visible = self.notices.visible(now)
+        if visible is not None and visible.kind == "inbox":
+            return []
+        lang = self.language
+        notice = self.notices.post(
+            (lm.say(lang, "notice.inbox", unread=len(self.inbox) - self._inbox_seen),),
+            (NoticeButton("notice.open_inbox", lm.say(lang, "notice.open_inbox"), RunCommand("!inbox")),
+             NoticeButton("notice.dismiss", lm.say(lang, "notice.dismiss"), Dismiss())),
+            lang, now, kind="inbox")
+        return [self.show_notification(notice)]
+
+    def post_notification(self, lines: tuple[str, ...], buttons: tuple[NoticeButton, ...], now: float,
+                          kind: str = "") -> ReplyToPlayer:
+        """A notification with buttons carrying trusted actions (reflex events, autopilot proposals, …)."""
+        return self.show_notification(self.notices.post(lines, buttons, self.language, now, kind))
+
+    @staticmethod
+    def show_notification(notice: Notification) -> ReplyToPlayer:
+        buttons = tuple(ChatButton(b.label, notice.button_command(b.key),
+                                   b.action.line if isinstance(b.action, RunCommand) else b.label)
+                        for b in notice.buttons)
+        return ReplyToPlayer(notice.lines, buttons)
 
     def set_admin(self, admin: bool) -> None:
         self.admin = admin
@@ -156,13 +247,18 @@ class LocalAssistant:
     def clear_scope(self) -> None:
         """Disconnect: forget this scope's cache entries and drop any late model answer."""
         self.runtime.cache.clear_scope(self.scope)
-        self._pending.clear()
+        self._drop_pending()
         self._options = ()
+        self.cards.invalidate()
+        self.notices.clear()
+        self.conversation.clear()
 
     def clear_memory(self) -> None:
         self.memory_generation += 1
         self.runtime.cache.clear_scope(self.scope)
-        self._pending.clear()
+        self._drop_pending()
+        self.cards.invalidate()
+        self.conversation.clear()
 
     def new_run(self) -> None:
         self.run_generation += 1
@@ -172,6 +268,28 @@ class LocalAssistant:
         """History saving off: the intent cache is neither read nor written (a preference change clears it)."""
         self.history = enabled
         self.runtime.cache.clear_scope(self.scope)
+        if not enabled:
+            self.conversation.clear()
+
+    def set_mode(self, mode: ConversationMode) -> None:
+        self.mode = mode
+        self._preferences_changed()
+
+    def set_ai(self, enabled: bool) -> None:
+        """External AI off: no request leaves the proxy for this player; an answer still in flight is dropped."""
+        self.ai_enabled = enabled
+        self._preferences_changed()
+
+    def _preferences_changed(self) -> None:
+        self.runtime.cache.clear_scope(self.scope)
+        self._drop_pending()
+        self._options = ()
+        self.cards.invalidate()
+        self.conversation.clear()
+
+    def _drop_pending(self) -> None:
+        self._pending.clear()
+        self._calls.clear()
 
     def scope_state(self) -> ScopeState:
         return ScopeState(self.scope, self.run_generation, self.memory_generation, self.history)
@@ -179,9 +297,17 @@ class LocalAssistant:
     # --- Assistant protocol ------------------------------------------------
 
     def command_help(self) -> list[tuple[str, str]]:
-        return [row for row in self.runtime.registry.help_rows() if not row[1].endswith("(admin)") or self.admin]
+        rows = [row for row in self.runtime.registry.help_rows() if not row[1].endswith("(admin)") or self.admin]
+        rows.append(("!mode offline|standard|extended|free", lm.say(self.language, "help.mode")))
+        rows.append(("!ai on|off", lm.say(self.language, "help.ai")))
+        return rows
 
     def command(self, name: str, args: str, snapshot: WorldSnapshot, now: float) -> list[Action] | None:
+        self.runtime.last_now = now
+        self.language = reply_language(snapshot.locale)
+        own = self._own_command(name, args, snapshot, now)
+        if own is not None:
+            return own
         found = self.runtime.registry.command(name, args)
         if found is None:
             return None
@@ -194,8 +320,15 @@ class LocalAssistant:
         return [self._execute(entry, value, snapshot, lang, now)]
 
     def request(self, text: str, snapshot: WorldSnapshot, now: float) -> list[Action]:
+        self.runtime.last_now = now
         language = detect_language(text, snapshot.locale)
         lang = reply_language(snapshot.locale, language)
+        self.language = lang
+        answered = self._notice_reply(text, language, lang, snapshot, now)
+        if answered is not None:
+            return answered
+        if self.mode is ConversationMode.FREE and self._blocker() is None:
+            return self._chat(text, language, lang, snapshot, now)
         options = self._options if now < self._options_until else ()
         route = self.runtime.router.route(text, language, self.scope_state(), snapshot, now, options)
         if route.reason is Reason.OPTION:
@@ -207,39 +340,147 @@ class LocalAssistant:
         if route.module_id is not None:
             entry = self.runtime.registry.get(route.module_id)
             if entry is not None:
-                return [self._execute(entry, route.args, snapshot, lang, now)]
+                if not self._below_free_chat(route):
+                    return [self._execute(entry, route.args, snapshot, lang, now)]
+                route = self._demoted(route, entry, lang)
         return self._fall_back(text, route, snapshot, lang, now)
 
     # --- model seam ----------------------------------------------------------
+
+    def model_answered(self, call: ModelCall, reply: ModelReply, snapshot: WorldSnapshot, now: float) -> list[Action]:
+        """The reply to an ``AskModel`` this assistant returned; [] when the call is stale.
+
+        Stale: the scope was cleared (disconnect), memory or a preference
+        changed, or the call belongs to another scope. A failure gives the
+        card the player would have got without a model; a choice is
+        re-checked by ``model_chose``; text is rendered plain and capped.
+        """
+        self.runtime.last_now = now
+        rid = call.ticket.request_id
+        if call.scope != self.scope:
+            return []
+        pending = self._calls.pop(rid, None)
+        if pending is None or pending.ticket != call.ticket or self._pending.get(rid) != call.ticket:
+            return []
+        lang = pending.lang
+        llm = self.runtime.llm
+        if isinstance(reply, ModelFailure):
+            self._pending.pop(rid, None)
+            return [self._card(pending.lang, now, [m.say(lang, "fallback.unsure"), lm.say(lang, failure_message_key(reply))],
+                               pending.options, pending.write_hint)]
+        decision = decide(call, reply)
+        if llm is not None:
+            llm.count(f"decided_{type(decision).__name__.lower()}")
+        if isinstance(decision, Chose):
+            return self._choice(call.ticket, pending.text, decision.command_line, snapshot, now, pending)
+        self._pending.pop(rid, None)
+        if isinstance(decision, Said):
+            shown = render_reply(decision.text, llm.settings.reply_chars if llm is not None else 600)
+            if not shown.lines:
+                return [ReplyToPlayer((lm.say(lang, "chat.empty"),))]
+            self._remember_turn(pending, decision.text)
+            return [shown]
+        return [self._rejected_card(pending, decision, now)]
 
     def model_chose(self, ticket: RoutingTicket, text: str, command_line: str, snapshot: WorldSnapshot, now: float) -> list[Action]:
         """The model's choice for a pending request, as an explicit command line; re-checked here.
 
         A stale ticket (scope cleared, memory cleared) is discarded. A write is
-        never executed: the player gets a button to run it explicitly. A
-        read-only module runs, and if it completed its choice may be cached.
+        never executed: the player gets a card to confirm it. A read-only
+        module runs, and if it completed its choice may be cached.
         """
+        return self._choice(ticket, text, command_line, snapshot, now, self._calls.pop(ticket.request_id, None))
+
+    def _choice(self, ticket: RoutingTicket, text: str, command_line: str, snapshot: WorldSnapshot, now: float,
+                pending: PendingCall | None) -> list[Action]:
         if self._pending.pop(ticket.request_id, None) != ticket:
             return []
         lang = reply_language(snapshot.locale, ticket.language)
         name, _, args = command_line.strip().lstrip("!/").partition(" ")
         found = self.runtime.registry.command(name, args)
-        if found is None or found[0].routing.is_structured_only:
-            return [ReplyToPlayer((m.say(lang, "fallback.unsure"),))]
-        entry, command, rest = found
-        ctx = self.runtime.router.parse_context(normalize_text(rest), snapshot, ticket.language)
-        value = command.parse(rest, ctx)
-        if value is None:
-            return [ReplyToPlayer((m.say(lang, "fallback.unsure"),))]
+        value = None
+        if found is not None and not found[0].routing.is_structured_only and found[0].access is not Access.ADMIN:
+            entry, command, rest = found
+            ctx = self.runtime.router.parse_context(normalize_text(rest), snapshot, ticket.language)
+            value = command.parse(rest, ctx)
+        if found is None or value is None:
+            if pending is None:
+                return [ReplyToPlayer((m.say(lang, "fallback.unsure"),))]
+            return [self._rejected_card(pending, UNPARSED, now)]
+        entry, command, _rest = found
         if entry.access is not Access.READ:
-            line = command.line(value)
-            return [ReplyToPlayer((m.say(lang, "fallback.writes", commands=line),), (ChatButton(line, line, entry.id),))]
+            return [self._write_card(entry, command.line(value), command.description, lang, now)]
         reply = self._run(entry, value, snapshot, lang, now)
         if reply[1].completed:
             self.runtime.router.remember(ticket.key, text, entry.id, value, snapshot, now)
         return [reply[0]]
 
     # --- internals -------------------------------------------------------------
+
+    def _own_command(self, name: str, args: str, snapshot: WorldSnapshot, now: float) -> list[Action] | None:
+        """``!mode``, ``!ai on|off`` and the card and notification clicks; None for anything else."""
+        lang = reply_language(snapshot.locale)
+        word = args.strip().lower()
+        if name == "mode":
+            if not word:
+                return [ReplyToPlayer((lm.say(lang, "mode.now", mode=self.mode.value,
+                                               explain=lm.say(lang, f"mode.{self.mode.value}")),))]
+            mode = parse_mode(word)
+            if mode is None:
+                return [ReplyToPlayer((lm.say(lang, "mode.usage"),))]
+            self.set_mode(mode)
+            return [ReplyToPlayer((lm.say(lang, "mode.set", mode=mode.value, explain=lm.say(lang, f"mode.{mode.value}")),))]
+        if name == "ai" and word:
+            if word == "status":
+                enabled = self.ai_enabled
+            elif word in AI_WORDS:
+                enabled = AI_WORDS[word]
+                self.set_ai(enabled)
+            else:
+                return [ReplyToPlayer((lm.say(lang, "ai.usage"),))]
+            lines = [lm.say(lang, "ai.on" if enabled else "ai.off")]
+            llm = self.runtime.llm
+            if enabled and (llm is None or not llm.has_key) and self.runtime.model is None:
+                lines.append(lm.say(lang, "ai.no_key"))
+            return [ReplyToPlayer(tuple(lines))]
+        if name == CARD_COMMAND:
+            return self._click_card(args, snapshot, lang, now)
+        if name == NOTICE_COMMAND:
+            notice_id, _, key = args.strip().partition(" ")
+            button = self.notices.take(int(notice_id), key.strip(), now) if notice_id.isdigit() else None
+            if button is None:
+                return [ReplyToPlayer((lm.say(lang, "notice.gone"),))]
+            return self._trusted(button, snapshot, lang, now)
+        return None
+
+    def _click_card(self, args: str, snapshot: WorldSnapshot, lang: str, now: float) -> list[Action]:
+        parsed = parse_click(args)
+        if parsed is None:
+            return [ReplyToPlayer((lm.say(lang, "card.syntax"),))]
+        option = self.cards.resolve(*parsed, now)
+        if isinstance(option, CardError):
+            key = "card.syntax" if option is CardError.SYNTAX else f"card.{option.value}"
+            return [ReplyToPlayer((lm.say(lang, key),))]
+        # A new explicit request: the stored command line runs, no routing, no model.
+        return self._run_line(option.command_line, snapshot, now) or [ReplyToPlayer((m.say(lang, "fallback.unsure"),))]
+
+    def _notice_reply(self, text: str, language: str, lang: str, snapshot: WorldSnapshot, now: float) -> list[Action] | None:
+        notice = self.notices.visible(now)
+        if notice is None:
+            return None
+        hit = self.runtime.buttons.match(notice, text, language if language in ("en", "zh") else lang)
+        if not isinstance(hit, Hit):
+            return None  # not sure it is a reply to the notification: ordinary routing
+        button = self.notices.take(notice.notice_id, hit.key, now)
+        if button is None:
+            return None
+        return self._trusted(button, snapshot, lang, now)
+
+    def _trusted(self, button: NoticeButton, snapshot: WorldSnapshot, lang: str, now: float) -> list[Action]:
+        """Run the action the notification itself carried (never anything taken from the reply's text)."""
+        if isinstance(button.action, RunCommand):
+            return self._run_line(button.action.line, snapshot, now) or []
+        return [ReplyToPlayer((lm.say(lang, "notice.dismissed"),))]
 
     def _run_line(self, line: str, snapshot: WorldSnapshot, now: float) -> list[Action] | None:
         name, _, args = line.strip().lstrip("!").partition(" ")
@@ -269,22 +510,109 @@ class LocalAssistant:
     def _execute(self, entry: Registered, value: Any, snapshot: WorldSnapshot, lang: str, now: float) -> ReplyToPlayer:
         return self._run(entry, value, snapshot, lang, now)[0]
 
+    def _below_free_chat(self, route: Route) -> bool:
+        """Extended mode: a direct match must also clear the higher free-chat threshold."""
+        if self.mode is not ConversationMode.EXTENDED or route.reason is not Reason.DIRECT or route.match is None:
+            return False
+        free = self.runtime.free_chat
+        return route.match.score < free.score or route.match.margin < free.margin
+
+    def _demoted(self, route: Route, entry: Registered, lang: str) -> Route:
+        """A direct route that extended mode does not trust: its module stays the top candidate."""
+        command = entry.first_command()
+        line = command.line(route.args) if command is not None else None
+        label = entry.routing.shortcuts[0].label_key if entry.routing.shortcuts else (
+            entry.routing.profile.choice_label if entry.routing.profile is not None else None)
+        score = route.match.score if route.match is not None else 0.0
+        top = Candidate(entry.id, score, True, line, label)
+        return attrs.evolve(route, module_id=None, args=None, candidates=(top,))
+
+    def _blocker(self) -> str | None:
+        """Why the model may not be asked for this player now (message key), before any limit is used."""
+        runtime = self.runtime
+        if runtime.llm is None and runtime.model is None:
+            return "fallback.no_model"
+        if not self.ai_enabled:
+            return "why.ai_off"
+        if self.mode is ConversationMode.OFFLINE:
+            return "why.offline"
+        if runtime.llm is not None and not runtime.llm.has_key:
+            return "why.no_key"
+        return None
+
+    def _admit(self, snapshot: WorldSnapshot, lang: str, now: float) -> str | None:
+        """Reserve a call under the limits; the reason line when a limit stops it."""
+        llm = self.runtime.llm
+        if llm is None:
+            return None
+        player = snapshot.player_name.lower() or self.scope
+        limit = llm.admit(player, now)
+        if limit is None:
+            return None
+        if limit is Limit.RATE:
+            wait = int(llm.limits.seconds_until_allowed(player, now)) + 1
+            return lm.say(lang, "why.rate", limit=llm.settings.limits.requests_per_minute, seconds=wait)
+        return lm.say(lang, f"why.{limit.value}")
+
+    def _reason_line(self, key: str, lang: str) -> str:
+        return m.say(lang, key) if key in m.MESSAGES else lm.say(lang, key)
+
+    def _new_ticket(self, key: Any, language: str) -> RoutingTicket:
+        ticket = RoutingTicket(next(self._tickets), key, language)
+        self._pending[ticket.request_id] = ticket
+        while len(self._pending) > PENDING_LIMIT:
+            oldest = next(iter(self._pending))
+            del self._pending[oldest]
+            self._calls.pop(oldest, None)
+        return ticket
+
     def _fall_back(self, text: str, route: Route, snapshot: WorldSnapshot, lang: str, now: float) -> list[Action]:
         runtime = self.runtime
-        if runtime.model is not None:
-            ticket = RoutingTicket(next(self._tickets), route.key, route.language)
-            self._pending[ticket.request_id] = ticket
-            while len(self._pending) > PENDING_LIMIT:
-                del self._pending[next(iter(self._pending))]
-            runtime.stats.count(Reason.MODEL_FALLBACK)
-            request = ModelRoutingRequest(
-                ticket, text, route.language,
-                tuple(ModelCandidate(c.module_id, c.score, c.read_only, c.command_line) for c in route.candidates),
-                self._catalog(),
-            )
-            return runtime.model.route(request, now)
-        runtime.stats.count(Reason.NO_MODEL)
-        return [self._unsure(route, lang, now)]
+        options = self._card_options(route, lang)
+        write_hint = self._write_hint(route)
+        blocked = self._blocker()
+        why = self._reason_line(blocked, lang) if blocked is not None else self._admit(snapshot, lang, now)
+        if why is not None:
+            runtime.stats.count(Reason.NO_MODEL)
+            if route.reason is Reason.TOO_LONG:
+                head = [m.say(lang, "fallback.too_long", limit=runtime.config.max_characters)]
+            else:
+                head = [m.say(lang, "fallback.unsure"), why]
+            return [self._card(lang, now, head, options, write_hint)]
+        ticket = self._new_ticket(route.key, route.language)
+        runtime.stats.count(Reason.MODEL_FALLBACK)
+        request = ModelRoutingRequest(
+            ticket, text, route.language,
+            tuple(ModelCandidate(c.module_id, c.score, c.read_only, c.command_line) for c in route.candidates),
+            self._catalog(),
+        )
+        self._calls[ticket.request_id] = PendingCall(ticket, text, lang, self.mode, options, write_hint)
+        if runtime.llm is not None:
+            return [AskModel(runtime.llm.routing_call(request, self.scope, lang, self.mode, self._history()))]
+        assert runtime.model is not None
+        return runtime.model.route(request, now)
+
+    def _chat(self, text: str, language: str, lang: str, snapshot: WorldSnapshot, now: float) -> list[Action]:
+        """Free mode: the request goes to the model as conversation, no routing."""
+        llm = self.runtime.llm
+        if llm is None:  # a legacy ModelRouter only routes; chat needs the model service
+            return [self._card(lang, now, [m.say(lang, "fallback.unsure"), m.say(lang, "fallback.no_model")], (), None)]
+        why = self._admit(snapshot, lang, now)
+        if why is not None:
+            return [self._card(lang, now, [m.say(lang, "fallback.unsure"), why], (), None)]
+        ticket = self._new_ticket(None, language)
+        self._calls[ticket.request_id] = PendingCall(ticket, text, lang, self.mode, chat=True)
+        return [AskModel(llm.chat_call(ticket, text, self.scope, lang, self.mode, self._history()))]
+
+    def _history(self) -> tuple[ChatMessage, ...]:
+        if not self.history or not self.mode.keeps_conversation:
+            return ()
+        return tuple(self.conversation)
+
+    def _remember_turn(self, pending: PendingCall, answer: str) -> None:
+        if self.history and pending.mode.keeps_conversation and self.conversation.maxlen:
+            self.conversation.append(ChatMessage("user", pending.text))
+            self.conversation.append(ChatMessage("assistant", answer[:1000]))
 
     def _catalog(self) -> tuple[CatalogEntry, ...]:
         out: list[CatalogEntry] = []
@@ -296,36 +624,60 @@ class LocalAssistant:
                                     entry.routing.is_explicit_only))
         return tuple(out)
 
-    def _unsure(self, route: Route, lang: str, now: float) -> ReplyToPlayer:
-        """No model: say so, offer read-only commands that may help, never guess."""
-        if route.reason is Reason.TOO_LONG:
-            lines = [m.say(lang, "fallback.too_long", limit=self.runtime.config.max_characters)]
-        else:
-            lines = [m.say(lang, "fallback.unsure"), m.say(lang, "fallback.no_model")]
-        buttons: list[ChatButton] = []
-        picked = [(c.command_line, self._label(c.label_key, c.module_id, lang))
-                  for c in route.candidates if c.read_only and c.command_line is not None][:CARD_OPTIONS]
-        if picked:
+    # --- cards ---------------------------------------------------------------
+
+    def _card_options(self, route: Route, lang: str) -> tuple[CardOption, ...]:
+        """This request's read-only candidates whose arguments parsed, best first."""
+        picked = [CardOption(c.command_line, self._label(c.label_key, c.module_id, lang))
+                  for c in route.candidates if c.read_only and c.command_line is not None]
+        return tuple(picked[:CARD_OPTIONS])
+
+    def _write_hint(self, route: Route) -> str | None:
+        top = route.candidates[0] if route.candidates else None
+        if top is None or top.read_only or route.reason not in (Reason.FILTERED_WRITE, Reason.NOT_DIRECT):
+            return None
+        entry = self.runtime.registry.get(top.module_id)
+        command = entry.first_command() if entry is not None else None
+        return (top.command_line or command.usage) if command is not None else None
+
+    def _card(self, lang: str, now: float, head: list[str], options: tuple[CardOption, ...],
+              write_hint: str | None) -> ReplyToPlayer:
+        """The seed's "command to be confirmed": why, then clickable read-only options (or the shortcuts)."""
+        lines = list(head)
+        if options:
+            card = self.cards.issue(options, now)
             # Candidates of this request whose arguments parsed: numbered, so "@ai 2" picks one.
             lines.append(m.say(lang, "fallback.try"))
-            for n, (line, label) in enumerate(picked, 1):
-                lines.append(m.say(lang, "fallback.option", n=n, command=line, label=label))
-                buttons.append(ChatButton(line, line, label))
+            for n, option in enumerate(options, 1):
+                lines.append(m.say(lang, "fallback.option", n=n, command=option.command_line, label=option.label))
             lines.append(m.say(lang, "fallback.pick"))
-            self._options = tuple(line for line, _ in picked if line is not None)
+            self._options = tuple(o.command_line for o in options)
             self._options_until = now + OPTION_SECONDS
         else:
-            shortcuts = self._shortcuts(lang)
-            lines.append(m.say(lang, "fallback.shortcuts", commands=", ".join(line for line, _ in shortcuts)))
-            buttons.extend(ChatButton(line, line, label) for line, label in shortcuts)
-        top = route.candidates[0] if route.candidates else None
-        if top is not None and not top.read_only and route.reason in (Reason.FILTERED_WRITE, Reason.NOT_DIRECT):
-            entry = self.runtime.registry.get(top.module_id)
-            command = entry.first_command() if entry is not None else None
-            if command is not None:
-                lines.append(m.say(lang, "fallback.writes", commands=top.command_line or command.usage))
+            shortcuts = tuple(CardOption(line, label) for line, label in self._shortcuts(lang))
+            card = self.cards.issue(shortcuts, now)
+            lines.append(m.say(lang, "fallback.shortcuts", commands=", ".join(o.command_line for o in shortcuts)))
+        if write_hint is not None:
+            lines.append(m.say(lang, "fallback.writes", commands=write_hint))
         lines.append(m.say(lang, "fallback.help"))
-        return ReplyToPlayer(tuple(lines), tuple(buttons))
+        return ReplyToPlayer(tuple(lines), self._buttons(card))
+
+    @staticmethod
+    def _buttons(card: Card) -> tuple[ChatButton, ...]:
+        return tuple(ChatButton(o.command_line, card.button_command(n), f"{o.command_line} - {o.label}")
+                     for n, o in enumerate(card.options, 1))
+
+    def _write_card(self, entry: Registered, line: str, what: str, lang: str, now: float) -> ReplyToPlayer:
+        """A write the model proposed: shown for the player to confirm with one click, never run here."""
+        card = self.cards.issue((CardOption(line, what or entry.id, write=True),), now, single_use=True)
+        text = lm.say(lang, "card.write", command=line, what=what or entry.id)
+        return ReplyToPlayer((text,), self._buttons(card))
+
+    def _rejected_card(self, pending: PendingCall, decision: Rejected | str, now: float) -> ReplyToPlayer:
+        lang = pending.lang
+        reason = decision.reason.value if isinstance(decision, Rejected) else decision
+        head = [m.say(lang, "fallback.unsure"), lm.say(lang, "why.rejected", reason=lm.reject_reason(lang, reason))]
+        return self._card(lang, now, head, pending.options, pending.write_hint)
 
     def _shortcuts(self, lang: str) -> list[tuple[str, str]]:
         """Every read-only module's shortcut as (command line, label)."""
@@ -343,3 +695,4 @@ class LocalAssistant:
         if key is not None and key in m.MESSAGES:
             return m.say(lang, key)
         return key or fallback
+

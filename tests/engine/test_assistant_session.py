@@ -49,7 +49,8 @@ def test_low_confidence_without_a_model_is_honest(runtime_factory: Callable[...,
     lines = text(reply)
     assert "I'm not sure what you mean, so I did nothing." in lines
     assert "1. !pos - where am I" in lines
-    assert isinstance(reply[0], ReplyToPlayer) and reply[0].buttons[0].command == "!pos"
+    assert isinstance(reply[0], ReplyToPlayer) and reply[0].buttons[0].label == "!pos"
+    assert reply[0].buttons[0].command.startswith("/agent card ")
     general = text(session.handle(ev.ChatTyped("@ai tell me a joke"), 2.0))
     assert "Read-only commands: !assistant, !status, !pos, !players, !inv, !inbox, !progress." in general
 

@@ -110,7 +110,9 @@ def test_a_model_chosen_write_is_never_executed_nor_cached(with_model: Assistant
     assistant.request(text, snap, now=0.0)
     reply = assistant.model_chose(model.requests[-1].ticket, text, "!goto 10 64 10", snap, now=1.0)
     assert isinstance(reply[0], ReplyToPlayer)
-    assert reply[0].buttons[0].command == "!goto 10 64 10"  # a button the player must click
+    # A card button the player must click: it shows the command and sends the card's id and version.
+    assert reply[0].buttons[0].label == "!goto 10 64 10"
+    assert reply[0].buttons[0].command.startswith("/agent card ")
     assert "Not available yet" not in text_of(reply)  # nothing ran
     assert len(with_model.cache) == 0
 

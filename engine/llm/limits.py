@@ -1,0 +1,93 @@
+"""Cost control: per-player requests per minute, global concurrency, daily tokens.
+
+How this works: ``admit(scope, now)`` is asked before a call leaves the
+proxy and either reserves a slot (the call may go) or names the limit that
+stops it; ``finish(tokens, now)`` is called exactly once for every admitted
+call, whatever became of it (answered, failed, player gone), to free the
+slot and count the tokens. Time comes in as ``now`` (seconds since the
+epoch); the token budget resets at 00:00 UTC.
+
+Every call counts, whatever started it, so no loop (a player, a script, a
+model answer that looks like a request) can get past these numbers.
+"""
+from __future__ import annotations
+
+import enum
+from collections import deque
+
+import attrs
+
+DAY = 86400.0
+WINDOW = 60.0
+
+
+class Limit(enum.Enum):
+    RATE = "rate"              # this player's requests per minute
+    CONCURRENCY = "concurrency"  # calls in flight across all players
+    BUDGET = "budget"          # today's tokens
+
+
+@attrs.frozen
+class LimitSettings:
+    requests_per_minute: int = 6
+    max_concurrent: int = 4
+    daily_tokens: int = 200_000
+
+    def __attrs_post_init__(self) -> None:
+        if self.requests_per_minute < 1 or self.max_concurrent < 1 or self.daily_tokens < 1:
+            raise ValueError("model limits must be positive")
+
+
+class ModelLimits:
+    def __init__(self, settings: LimitSettings | None = None) -> None:
+        self.settings = settings or LimitSettings()
+        self.in_flight = 0
+        self.tokens_today = 0
+        self._day = -1
+        self._recent: dict[str, deque[float]] = {}
+        self.refused: dict[Limit, int] = {}
+
+    def _roll(self, now: float) -> None:
+        day = int(now // DAY)
+        if day != self._day:
+            self._day = day
+            self.tokens_today = 0
+
+    def admit(self, player: str, now: float) -> Limit | None:
+        """``player`` keys the rate limit: the player's name, so reconnecting does not reset it."""
+        self._roll(now)
+        if len(self._recent) > 4096:
+            self._recent = {k: v for k, v in self._recent.items() if v and now - v[-1] < WINDOW}
+        recent = self._recent.setdefault(player, deque())
+        while recent and now - recent[0] >= WINDOW:
+            recent.popleft()
+        refusal: Limit | None = None
+        if self.tokens_today >= self.settings.daily_tokens:
+            refusal = Limit.BUDGET
+        elif len(recent) >= self.settings.requests_per_minute:
+            refusal = Limit.RATE
+        elif self.in_flight >= self.settings.max_concurrent:
+            refusal = Limit.CONCURRENCY
+        if refusal is not None:
+            self.refused[refusal] = self.refused.get(refusal, 0) + 1
+            return refusal
+        recent.append(now)
+        self.in_flight += 1
+        return None
+
+    def finish(self, tokens: int, now: float) -> None:
+        self.in_flight = max(0, self.in_flight - 1)
+        self._roll(now)
+        self.tokens_today += max(0, tokens)
+
+    def seconds_until_allowed(self, player: str, now: float) -> float:
+        recent = self._recent.get(player)
+        if not recent or len(recent) < self.settings.requests_per_minute:
+            return 0.0
+        return max(0.0, WINDOW - (now - recent[0]))
+
+    def status(self, now: float) -> str:
+        self._roll(now)
+        s = self.settings
+        return (f"limits: {s.requests_per_minute}/min per player, {self.in_flight}/{s.max_concurrent} in flight, "
+                f"tokens today {self.tokens_today}/{s.daily_tokens}")
