@@ -37,7 +37,7 @@ LAYOUTS = {
     ("handshaking", "toServer"): ["set_protocol"],
     ("login", "toServer"): ["login_start", "encryption_begin", "login_acknowledged"],
     ("login", "toClient"): ["disconnect", "encryption_begin", "success", "compress"],
-    ("configuration", "toClient"): ["disconnect", "finish_configuration"],
+    ("configuration", "toClient"): ["disconnect", "finish_configuration", "registry_data"],
     ("configuration", "toServer"): ["finish_configuration", "settings"],
     ("play", "toServer"): [
         "chat", "chat_message", "chat_command", "chat_command_signed", "settings",
@@ -51,6 +51,8 @@ LAYOUTS = {
         "entity_move_look", "entity_destroy", "window_items", "set_slot",
         "held_item_slot", "kick_disconnect", "chat", "system_chat", "player_chat",
         "declare_commands", "start_configuration", "keep_alive", "sync_entity_position",
+        # world model (proxy/chunks.py): chunk columns, block changes, unloads
+        "map_chunk", "map_chunk_bulk", "block_change", "multi_block_change", "unload_chunk",
     ],
 }
 
