@@ -42,6 +42,19 @@ def classify(text: str, command_prefix: str = "!", address_prefix: str = "@ai ")
     return TappedChat(ChatKind.PASS, text)
 
 
+def may_be_addressed(text: str, command_prefix: str = "!", address_prefix: str = "@ai ") -> bool:
+    """A cheap superset of ``classify(...) is not PASS``, for the proxy's chat fast path.
+
+    Everything it rejects, ``classify`` would pass on unchanged, so skipping the
+    full decode for those lines loses nothing.
+    """
+    return (
+        text.startswith("/")
+        or (bool(command_prefix) and text.startswith(command_prefix))
+        or (bool(address_prefix) and text[: len(address_prefix)].lower() == address_prefix.lower())
+    )
+
+
 def classify_command(command: str) -> TappedChat:
     """A slash command (without the slash): ours, or the server's (PASS)."""
     name, _, rest = command.partition(" ")

@@ -136,6 +136,78 @@ class Framing:
             )
         return Frame(raw, start, True, declared)
 
+    def drain(self, interesting: bytes) -> list["Frame | bytes"]:
+        """Split everything buffered into runs of raw frames and surfaced ``Frame``s.
+
+        ``interesting[packet_id]`` is non-zero for ids someone must see; every
+        other complete frame joins a run of consecutive raw frames, returned as
+        one ``bytes`` to forward with a single write. This is the fast path: per
+        uninteresting frame it reads two VarInts and builds no object. Ids past
+        the table, and compressed frames (whose id needs inflating), surface
+        as ``Frame``s so nothing is ever forwarded unseen by mistake.
+        """
+        buf = self._buffer
+        end = len(buf)
+        pos = run_start = self._offset
+        compressed = self.threshold >= 0
+        table_size = len(interesting)
+        out: list[Frame | bytes] = []
+        count = 0
+        while pos < end:
+            first = buf[pos]
+            if first < 0x80:
+                length = first
+                body = pos + 1
+            else:
+                length = first & 0x7F
+                shift = 7
+                body = pos + 1
+                while True:
+                    if body >= end:
+                        length = -1
+                        break
+                    byte = buf[body]
+                    body += 1
+                    length |= (byte & 0x7F) << shift
+                    if not byte & 0x80:
+                        break
+                    shift += 7
+                    if shift >= 21:
+                        raise PeerError("frame length prefix longer than 3 bytes")
+                if length < 0:
+                    break
+            if length > self.max_frame:
+                raise PeerError(f"frame of {length} bytes exceeds {self.max_frame}")
+            if length == 0:
+                raise PeerError("empty frame")
+            frame_end = body + length
+            if frame_end > end:
+                break
+            id_at = body
+            if compressed:
+                if buf[body] != 0:  # compressed payload: its id needs inflating
+                    id_at = -1
+                else:
+                    id_at = body + 1
+            if id_at >= 0 and id_at < frame_end:
+                pid = buf[id_at]
+                if pid < 0x80 and pid < table_size and not interesting[pid]:
+                    pos = frame_end
+                    count += 1
+                    continue
+            if pos > run_start:
+                out.append(bytes(buf[run_start:pos]))
+            self._offset = pos
+            frame = self.next_frame()
+            assert frame is not None
+            out.append(frame)
+            pos = run_start = self._offset
+        if pos > run_start:
+            out.append(bytes(buf[run_start:pos]))
+        self._offset = pos
+        self.frames_in += count
+        return out
+
     def frames(self) -> Iterator[Frame]:
         while True:
             frame = self.next_frame()
@@ -169,10 +241,10 @@ class Writer:
             body = b"\x00" + packet
         return pack_varint(len(body)) + body
 
-    def seal(self, frame_bytes: bytes) -> bytes:
-        """Count and encrypt a framed packet (ours or one forwarded as it came)."""
+    def seal(self, frame_bytes: bytes, frames: int = 1) -> bytes:
+        """Count and encrypt framed packets (ours, or forwarded as they came)."""
         self.bytes_out += len(frame_bytes)
-        self.frames_out += 1
+        self.frames_out += frames
         if self._cipher is not None:
             return self._cipher.encrypt(frame_bytes)
         return frame_bytes

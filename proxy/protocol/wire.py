@@ -96,7 +96,7 @@ def read_string(data: bytes | bytearray | memoryview, pos: int, limit: int = 262
         raise PeerError(f"string length {length} out of range")
     end = pos + length
     if end > len(data):
-        raise PeerError("truncated string")
+        raise PeerError(f"string length {length} out of range ({len(data) - pos} bytes left)")
     try:
         return bytes(data[pos:end]).decode("utf-8"), end
     except UnicodeDecodeError as exc:
