@@ -39,14 +39,49 @@ class RoutingSurface:
         return list(self.runtime.reload_lines())
 
 
+def model_parts(config: Any) -> tuple[Any, Any, Any]:
+    """(LlmService or None, ClientSettings or None, button phrasings) from the ``llm`` section."""
+    from engine.llm.notification_buttons import load_phrases
+    from engine.llm.service import LlmService
+    from proxy.model_service import resolve
+
+    llm_config = getattr(config, "llm", None)
+    phrases: Any = {}
+    if llm_config is None:
+        return None, None, phrases
+    try:
+        phrases = load_phrases(llm_config.notification_buttons)
+    except ValueError as exc:
+        log.warn("notification button phrasings not loaded (labels only): {error}", error=str(exc))
+    if not llm_config.enabled:
+        log.info("model service disabled (llm.enabled is false): unsure requests get a card")
+        return None, None, phrases
+    settings, client = resolve(llm_config)
+    if settings.has_key:
+        log.info("model service: {model} at {url}, key {hint} from {source}", model=settings.model,
+                 url=settings.base_url, hint=settings.key_hint, source=settings.key_source)
+    else:
+        log.info("model service: no API key ({env} unset, none in the config): unsure requests get a card",
+                 env=llm_config.api_key_env)
+    host = settings.base_url.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0]
+    if settings.base_url.startswith("http://") and host not in ("127.0.0.1", "localhost", "[::1]"):
+        log.warn("the model service URL is plain http to a non-loopback host: the key would travel unencrypted")
+    return LlmService(settings), client, phrases
+
+
 def assistant_factory(config: Any, server: Any = None) -> Callable[[Any], Assistant | None]:
     from engine.assistant import AssistantRuntime
 
-    runtime = AssistantRuntime.from_file(Path(config.semantic_config))
+    llm, client_settings, phrases = model_parts(config)
+    runtime = AssistantRuntime.from_file(Path(config.semantic_config), llm=llm, button_phrases=phrases)
     for warning in runtime.warnings:
         log.warn("{warning}", warning=warning)
     if server is not None:
         server.routing = RoutingSurface(runtime)
+        if llm is not None and client_settings is not None:
+            from proxy.model_service import build
+
+            server.model_service = build(runtime, client_settings, server.reactor, server)
     admins = {name.lower() for name in config.admins}
 
     def make(bridge: Any) -> Assistant | None:

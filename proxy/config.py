@@ -9,7 +9,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 DEFAULT_PATH = Path("config/proxy.json")
 
@@ -48,6 +50,50 @@ class ConsoleConfig(Strict):
     allow_remote: bool = False  # binding a non-loopback address needs this
 
 
+class LlmLimits(Strict):
+    requests_per_minute: int = Field(6, ge=1, le=1000)  # per player
+    max_concurrent: int = Field(4, ge=1, le=256)         # calls in flight, all players
+    daily_tokens: int = Field(200_000, ge=1)             # resets at 00:00 UTC
+
+
+class FreeChatThreshold(Strict):
+    # Extended mode: local direct answers need this on top of system-semantic.json's thresholds.
+    score: float = Field(0.95, ge=0.0, le=1.0)
+    margin: float = Field(0.2, ge=0.0, le=1.0)
+
+
+class LlmConfig(Strict):
+    """The model service (OpenAI-compatible chat completions; DeepSeek by default).
+
+    ``MCAGENT_LLM_BASE_URL`` and ``MCAGENT_LLM_MODEL`` override ``base_url`` and
+    ``model``. The key is read from the environment variable named by
+    ``api_key_env`` first, then from ``api_key``; it is never logged or shown.
+    """
+
+    enabled: bool = True
+    base_url: str = "https://api.deepseek.com"
+    model: str = Field("deepseek-chat", min_length=1, max_length=128)
+    api_key_env: str = Field("DEEPSEEK_API_KEY", min_length=1, max_length=128)
+    api_key: SecretStr | None = None
+    timeout_seconds: float = Field(20.0, gt=0.0, le=300.0)
+    retry_backoff_seconds: float = Field(1.0, ge=0.0, le=30.0)
+    route_max_tokens: int = Field(300, ge=16, le=8192)
+    chat_max_tokens: int = Field(400, ge=16, le=8192)
+    reply_characters: int = Field(600, ge=50, le=4000)
+    history_turns: int = Field(6, ge=0, le=50)
+    default_mode: Literal["offline", "standard", "extended", "free"] = "standard"
+    free_chat_threshold: FreeChatThreshold = FreeChatThreshold()
+    limits: LlmLimits = LlmLimits()
+    notification_buttons: str = "config/notification-buttons.json"
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")) or len(value) > 512:
+            raise ValueError("must be an http:// or https:// URL")
+        return value
+
+
 class ProxyConfig(Strict):
     listen: Address = Address(host="127.0.0.1", port=25566)
     upstream: Address = Address(host="127.0.0.1", port=25565)
@@ -64,6 +110,7 @@ class ProxyConfig(Strict):
     admins: list[str] = []
     semantic_config: str = "config/system-semantic.json"
     console: ConsoleConfig = ConsoleConfig()
+    llm: LlmConfig = LlmConfig()
     proxy_protocol: bool = False  # expect a HAProxy PROXY header (v1/v2) from a load balancer
     log_json: bool = False
 
@@ -80,11 +127,18 @@ class ConfigError(Exception):
     pass
 
 
+_SECRET_WORDS = ("key", "token", "secret", "password")
+
+
 def _describe(exc: ValidationError, path: Path) -> str:
     parts = []
     for err in exc.errors():
         field = ".".join(str(p) for p in err["loc"]) or "(file)"
         value = err.get("input")
+        if any(word in field.lower() for word in _SECRET_WORDS):
+            value = "<redacted>"  # a misspelt or mistyped key field must not print the key
+        elif isinstance(value, dict):
+            value = {k: ("<redacted>" if any(w in str(k).lower() for w in _SECRET_WORDS) else v) for k, v in value.items()}
         parts.append(f"{path}: field '{field}' = {json.dumps(value, default=str)}: {err['msg']}")
     return "\n".join(parts)
 
