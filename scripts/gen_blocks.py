@@ -1,6 +1,6 @@
 """Generate engine/world/data/blocks.json from the minecraft-data npm package.
 
-Usage: python scripts/gen_blocks.py [MINECRAFT_DATA_PC_DIR]
+Usage: python scripts/gen_blocks.py [MINECRAFT_DATA_PC_DIR [OUT]]
 
 MINECRAFT_DATA_PC_DIR defaults to the pinned peer install,
 ``.peers/node_modules/minecraft-data/minecraft-data/data/pc`` (MIT licensed).
@@ -191,6 +191,7 @@ def _ranges(indices: list[int]) -> list[list[int]]:
 
 def main(argv: list[str]) -> int:
     pc = Path(argv[0]) if argv else DEFAULT_PC
+    out = Path(argv[1]) if len(argv) > 1 else OUT
     paths = json.loads((pc.parent / "dataPaths.json").read_text(encoding="utf-8"))["pc"]
     package = json.loads((pc.parents[2] / "package.json").read_text(encoding="utf-8"))
     names: dict[str, int] = {"": 0}
@@ -232,11 +233,11 @@ def main(argv: list[str]) -> int:
         "layouts": layouts,
         "versions": versions,
     }
-    OUT.parent.mkdir(parents=True, exist_ok=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
     # Compact separators: the file is data, read by code, and is regenerated rather than edited.
-    OUT.write_text(json.dumps(document, separators=(",", ":")) + "\n", encoding="utf-8")
+    out.write_text(json.dumps(document, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {len(versions)} versions, {len(layouts)} layouts, {len(blocks_pool)} pooled blocks, "
-          f"{len(patterns)} patterns, {len(names)} names, {OUT.stat().st_size} bytes to {OUT}", file=sys.stderr)
+          f"{len(patterns)} patterns, {len(names)} names, {out.stat().st_size} bytes to {out}", file=sys.stderr)
     return 0
 
 

@@ -10,7 +10,8 @@ returns the rules it breaks:
   for a tick comes from where the previous packet stood: on the ground a jump
   (0.42), or a step (0.6) that ends on the ground; in water or lava a swim and
   hop (0.34); on a ladder a climb (0.2); in the air the previous upward speed
-  decayed by gravity, ``(dy - 0.08) * 0.98``. This is the fly check;
+  decayed by gravity, ``(dy - 0.08) * 0.98`` (or the 0.3 hop, the tick after
+  leaving a fluid). This is the fly check;
 * ``airborne_too_long``: 80 ticks in a row off the ground, out of water and
   off ladders (vanilla kicks for floating);
 * ``on_ground_lie``: onGround true with no block top under the feet;
@@ -121,6 +122,9 @@ class MovementChecker:
                                          f"({m.x:.3f}, {m.y:.3f}, {m.z:.3f}) crosses a block")
             if (m.on_ground and supported) or fluid_or_ladder:
                 self.rise_allowance = 0.0
+            elif ph.touching(t, prev.x, prev.y, prev.z, g.WATER | g.LAVA):
+                # A tick that began afloat ends with fluid drag, or with the 0.3 hop out.
+                self.rise_allowance = ph.FLUID_HOP
             else:
                 # Upward speed decays like vanilla's: the next tick may rise at most this.
                 self.rise_allowance = (min(dy / dt, allowed) - ph.GRAVITY) * ph.DRAG
