@@ -51,6 +51,12 @@ class Navigator:
     def position(self) -> Vec3:
         return self.stepper.position
 
+    def set_goal(self, goal: Goal) -> None:
+        """Head somewhere else from here (a fleeing goal that moves with its threat)."""
+        self.planner.set_goal(goal)
+        self._stuck_replans = 0
+        self.state = NavState.MOVING
+
     def block_changed(self, x: int, y: int, z: int) -> None:
         if self.planner.block_changed(x, y, z) and self.state is NavState.ARRIVED:
             self.state = NavState.MOVING

@@ -48,7 +48,10 @@ STEP_HEIGHT = 0.6
 WALK_SPEED = 0.216            # blocks per tick, vanilla walking
 SPRINT_SPEED = 0.281          # blocks per tick, vanilla sprinting
 WATER_SPEED = 0.098           # 0.02 acceleration against 0.8 drag
-LAVA_SPEED = 0.039            # 0.02 acceleration against 0.5 drag
+# Vanilla's lava drag gives 0.039 blocks a tick, so two blocks of lava take ~50 ticks
+# and most of the player's health. A vanilla server does not model fluid drag in its
+# movement check (it bounds speed far above walking), so the lava escape walks.
+LAVA_SPEED = WALK_SPEED
 LADDER_AXIS_SPEED = 0.15      # vanilla clamps each horizontal axis on a ladder
 
 Box = tuple[float, float, float, float, float, float]

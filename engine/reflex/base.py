@@ -1,0 +1,129 @@
+"""The shape every reflex has: a trigger, an activity, a release, a cooldown, a notice.
+
+How this works: a ``Reflex`` is stateless. ``triggered(ctx)`` is a pure
+function of the tick's inputs and the terrain. ``begin(ctx)`` returns an
+``Activity``, the only stateful part, which the engine ticks while the reflex
+is active: each tick it returns the movement packet and item operations to
+send, and says when it is ``done`` (the release condition). ``abort()`` returns
+the operations that undo a half-finished activity (stop eating, give back the
+slot) when a higher reflex, the kill switch or a timeout cuts it short.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+import attrs
+
+from engine.motion.astar import SearchOptions
+from engine.motion.goals import Goal
+from engine.motion.grid import Terrain
+from engine.motion.navigator import Navigator, NavState
+from engine.motion.stepper import MoveCommand
+from engine.reflex.inputs import ReflexInputs
+from engine.reflex.notice import Notice
+from engine.world.snapshot import Vec3
+
+
+@attrs.frozen
+class SelectSlot:
+    """Change the held hotbar slot (0..8)."""
+
+    slot: int
+
+
+@attrs.frozen
+class StartUsingItem:
+    """Start using the held item (eat): the server finishes after the item's duration."""
+
+
+@attrs.frozen
+class StopUsingItem:
+    """Release the use key before the item finished."""
+
+
+ItemOp = SelectSlot | StartUsingItem | StopUsingItem
+
+
+@attrs.frozen
+class ReflexContext:
+    inputs: ReflexInputs
+    terrain: Terrain
+    now: float
+    clock: Callable[[], float] | None = None     # for planning time budgets only
+
+
+@attrs.frozen
+class ReflexOutput:
+    move: MoveCommand | None = None
+    items: tuple[ItemOp, ...] = ()
+
+
+class Activity(Protocol):
+    @property
+    def notice(self) -> Notice:
+        ...
+
+    def tick(self, ctx: ReflexContext) -> ReflexOutput:
+        ...
+
+    def done(self, ctx: ReflexContext) -> bool:
+        ...
+
+    def abort(self) -> tuple[ItemOp, ...]:
+        ...
+
+
+class Reflex(Protocol):
+    @property
+    def name(self) -> str:
+        ...
+
+    @property
+    def cooldown(self) -> float:
+        """Seconds after it lets go before it may fire again."""
+        ...
+
+    @property
+    def timeout(self) -> float:
+        """Seconds before an activity that has not released is given up."""
+        ...
+
+    def triggered(self, ctx: ReflexContext) -> bool:
+        ...
+
+    def begin(self, ctx: ReflexContext) -> Activity:
+        ...
+
+
+# Planning inside a tick: small node budgets; the time budget applies when a clock is given.
+REFLEX_SEARCH = SearchOptions(max_nodes=1500, time_budget=0.0008)
+
+
+class NavigateActivity:
+    """Drive a Navigator toward a goal; done when ``released(ctx, body position)`` holds
+    or the navigator stops (arrived, or nowhere better to go)."""
+
+    def __init__(self, ctx: ReflexContext, goal: Goal, notice: Notice,
+                 released: Callable[[ReflexContext, Vec3], bool],
+                 options: SearchOptions = REFLEX_SEARCH, sprint: bool = False) -> None:
+        i = ctx.inputs
+        self.notice = notice
+        self.released = released
+        self.navigator = Navigator(ctx.terrain, i.position, goal, options, sprint=sprint, clock=ctx.clock,
+                                   on_ground=i.on_ground)
+
+    @property
+    def position(self) -> Vec3:
+        return self.navigator.position
+
+    def tick(self, ctx: ReflexContext) -> ReflexOutput:
+        return ReflexOutput(move=self.navigator.tick())
+
+    def done(self, ctx: ReflexContext) -> bool:
+        if self.navigator.state is not NavState.MOVING:
+            return True
+        return self.released(ctx, self.navigator.position)
+
+    def abort(self) -> tuple[ItemOp, ...]:
+        return ()
