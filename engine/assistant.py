@@ -55,7 +55,7 @@ from engine.modules.module import Access, InboxMessage, ModuleContext, ModuleRes
 from engine.modules.registry import ModuleRegistry, Registered
 from engine.routing.cache import IntentCache
 from engine.routing.config import ALGORITHM, Mode, ReloadReport, SemanticConfig, load_or_create, reload
-from engine.routing.language import detect_language, reply_language
+from engine.routing.language import detect_language, locale_language, reply_language
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend
 from engine.routing.model_hook import CatalogEntry, ModelCandidate, ModelRouter, ModelRoutingRequest, RoutingTicket
 from engine.routing.normalize import normalize_text
@@ -276,12 +276,18 @@ class LocalAssistant:
         self._preferences_changed()
 
     def set_ai(self, enabled: bool) -> None:
-        """External AI off: no request leaves the proxy for this player; an answer still in flight is dropped."""
-        self.ai_enabled = enabled
-        self._preferences_changed()
+        """External AI off: no request leaves the proxy for this player; an answer still in flight is dropped.
 
-    def _preferences_changed(self) -> None:
-        self.runtime.cache.clear_scope(self.scope)
+        The intent cache is kept: its entries say what a request means, not
+        who may be asked, and with AI off commands, the cache and local direct
+        answers are exactly what still works.
+        """
+        self.ai_enabled = enabled
+        self._preferences_changed(clear_cache=False)
+
+    def _preferences_changed(self, clear_cache: bool = True) -> None:
+        if clear_cache:
+            self.runtime.cache.clear_scope(self.scope)
         self._drop_pending()
         self._options = ()
         self.cards.invalidate()
@@ -588,7 +594,8 @@ class LocalAssistant:
         )
         self._calls[ticket.request_id] = PendingCall(ticket, text, lang, self.mode, options, write_hint)
         if runtime.llm is not None:
-            return [AskModel(runtime.llm.routing_call(request, self.scope, lang, self.mode, self._history()))]
+            language = self._player_language(snapshot, route.language)
+            return [AskModel(runtime.llm.routing_call(request, self.scope, language, self.mode, self._history()))]
         assert runtime.model is not None
         return runtime.model.route(request, now)
 
@@ -602,7 +609,13 @@ class LocalAssistant:
             return [self._card(lang, now, [m.say(lang, "fallback.unsure"), why], (), None)]
         ticket = self._new_ticket(None, language)
         self._calls[ticket.request_id] = PendingCall(ticket, text, lang, self.mode, chat=True)
-        return [AskModel(llm.chat_call(ticket, text, self.scope, lang, self.mode, self._history()))]
+        language = self._player_language(snapshot, language)
+        return [AskModel(llm.chat_call(ticket, text, self.scope, language, self.mode, self._history()))]
+
+    @staticmethod
+    def _player_language(snapshot: WorldSnapshot, detected: str) -> str:
+        """``requestContext.playerLanguage``: the client's own setting (trusted), the text's script only without one."""
+        return locale_language(snapshot.locale) or detected
 
     def _history(self) -> tuple[ChatMessage, ...]:
         if not self.history or not self.mode.keeps_conversation:

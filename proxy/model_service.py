@@ -162,6 +162,7 @@ class ModelService:
 def build(runtime: Any, client_settings: ClientSettings, reactor: Any, server: Any = None,
           transport: httpx.AsyncBaseTransport | None = None) -> ModelService:
     client = ModelClient(client_settings, transport=transport)
+    client.prepare()  # at start, so the first call of the game does not stall the reactor
     metrics = (lambda: getattr(server, "metrics", None)) if server is not None else (lambda: None)
     return ModelService(runtime, client, reactor, clock=getattr(server, "clock", None), metrics=metrics)
 

@@ -20,6 +20,7 @@ local server in integration tests), and so is ``sleep`` for the backoff.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 from collections.abc import Awaitable, Callable
 
@@ -81,6 +82,22 @@ class ModelClient:
                 headers={"User-Agent": "mcagent"},
             )
         return self._http
+
+    def prepare(self) -> None:
+        """Do the slow first-use work now (TLS context, the async backend's imports), not mid-game.
+
+        Building the TLS context and importing the async backend take tens of
+        milliseconds; done lazily they would stall the event loop, and so
+        the proxy's forwarding, during the first call of a session.
+        """
+        self._client()
+        for name in ("httpcore._backends.anyio", "anyio._backends._asyncio"):
+            try:
+                importlib.import_module(name)
+            except ImportError:  # another backend layout: the first call pays the import
+                pass
+        WireResponse.model_validate(
+            {"choices": [{"message": {"content": "", "tool_calls": [{"function": {"name": "x", "arguments": "{}"}}]}}]})
 
     async def aclose(self) -> None:
         if self._http is not None:

@@ -51,22 +51,18 @@ def _wide(ch: str) -> bool:
 def _wrap(paragraph: str, width: int) -> list[str]:
     lines: list[str] = []
     rest = paragraph
-    while len(rest) > width:
-        if any(_wide(ch) for ch in rest[:width]):
-            # CJK text has no spaces and each character is two columns wide.
-            cut = width // 2
-            head, rest = rest[:cut], rest[cut:].lstrip()
-            lines.append(head.rstrip())
-            continue
-        cut = rest.rfind(" ", 0, width + 1)
-        if cut <= width // 2:
-            cut = width  # one long word: break inside it
-            head, rest = rest[:cut], rest[cut:].lstrip()
+    while rest:
+        # CJK characters are two columns wide and text in them has no spaces to break at.
+        limit = width // 2 if any(_wide(ch) for ch in rest[:width]) else width
+        if len(rest) <= limit:
+            lines.append(rest)
+            break
+        cut = rest.rfind(" ", 0, limit + 1)
+        if cut <= limit // 2:
+            head, rest = rest[:limit], rest[limit:].lstrip()  # no good space: break inside the word
         else:
             head, rest = rest[:cut], rest[cut + 1:]
         lines.append(head.rstrip())
-    if rest:
-        lines.append(rest)
     return lines
 
 
@@ -88,7 +84,8 @@ def render_lines(
         return ()
     if cut:
         last = lines[-1]
-        lines[-1] = (last if len(last) < line_chars else last[:-1]) + "…"
+        limit = line_chars // 2 if any(_wide(ch) for ch in last) else line_chars
+        lines[-1] = (last if len(last) < limit else last[:-1]) + "…"
     lines[0] = label + lines[0]
     return tuple(lines)
 
