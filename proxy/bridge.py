@@ -334,7 +334,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self.fast_frames += 1
             self._to_upstream_frame(frame)
             return
-        if name in SWALLOWABLE and not frame.compressed and not self._maybe_for_us(frame):
+        if name in SWALLOWABLE and not frame.compressed and not self._maybe_for_us(name, frame):
             self.fast_frames += 1  # ordinary chat: forwarded as it came, without decoding
             self._to_upstream_frame(frame)
             return
@@ -357,11 +357,13 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self.swallowed += 1
         self.perform(actions)
 
-    def _maybe_for_us(self, frame: Frame) -> bool:
+    def _maybe_for_us(self, name: str, frame: Frame) -> bool:
         """Read only the chat text (the first field in every version) and ask the tap
         whether it could be addressed to the proxy; most chat is not, and goes on."""
         _, pos = read_varint(frame.raw, frame.start)
         text, _ = read_string(frame.raw, pos)
+        if name == "chat_command":  # a slash command, sent without its slash
+            text = "/" + text
         chat = self.config.chat
         return may_be_addressed(text, chat.command_prefix, chat.address_prefix)
 

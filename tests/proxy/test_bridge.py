@@ -208,3 +208,13 @@ def test_silent_client_times_out_with_a_reason() -> None:
     rig.reactor.advance(2)
     assert rig.client.transport.disconnecting
     assert b"Timed out" in rig.client.received()[-1]
+
+
+def test_slash_commands_for_the_proxy_are_swallowed_on_the_fast_path() -> None:
+    rig = Rig("1.20.4")
+    rig.login()
+    rig.client_send(build_packet(rig.codec, "play", "toServer", "chat_command", command="agent ping"))
+    assert rig.upstream.received() == []
+    other = build_packet(rig.codec, "play", "toServer", "chat_command", command="tp 1 2 3")
+    rig.client_send(other)
+    assert rig.upstream.received() == [other]
