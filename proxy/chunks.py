@@ -245,10 +245,10 @@ def _uniform(state: int) -> npt.NDArray[np.unsignedinteger[Any]]:
     return np.broadcast_to(np.array(state, dtype=dtype), (SECTION_VOLUME,))
 
 
-def uniform_state(states: npt.NDArray[Any]) -> int | None:
+def uniform_state(states: npt.NDArray[Any] | None) -> int | None:
     """The one state of a single-state section as the decoder returns it (a stride-0
     view), else None. Cheap: it does not scan the array."""
-    if states.ndim == 1 and states.strides == (0,):
+    if states is not None and states.ndim == 1 and states.strides == (0,):
         return int(states[0])
     return None
 
