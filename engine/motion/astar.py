@@ -1,10 +1,11 @@
 """A* over the terrain grid: walk, step up, jump one block, drop up to three, swim, climb.
 
 How this works: nodes are the cells holding the player's feet (see
-``engine.motion.grid``). ``_Search.node`` decides once per cell whether the
-player can be there (standing, swimming or climbing, body clear) and what being
-there costs on top of the move (lava next to it, fire, cactus, magma); the
-answer is memoised for the search. Expanding a node tries, for each of the
+``engine.motion.grid``). Whether the player can be at a cell (standing,
+swimming or climbing, body clear) and what being there costs on top of the
+move (lava next to it, fire, cactus, magma) comes from the terrain's node
+tables (``engine.motion.nodes``, built per section with numpy); the search
+applies its options (may it cross lava or fire) and memoises the answer. Expanding a node tries, for each of the
 eight horizontal directions, the cell at the same level, one level up (step or
 jump) and the cells below (drop), then straight up and down in water or on a
 ladder. Costs are in blocks walked, so distance heuristics stay admissible.
@@ -27,14 +28,15 @@ from collections.abc import Callable
 import attrs
 
 from engine.motion import grid as g
+from engine.motion import nodes
 from engine.motion.goals import Goal
 from engine.motion.grid import Terrain
 from engine.world.snapshot import Vec3
 
-# Node kinds (bits).
-STAND = 1
-SWIM = 2
-CLIMB = 4
+# Node kinds (bits), as in the node tables.
+STAND = nodes.STAND
+SWIM = nodes.SWIM
+CLIMB = nodes.CLIMB
 
 # Costs, in blocks of walking.
 SQRT2 = math.sqrt(2)
@@ -45,10 +47,6 @@ DROP_PER_BLOCK = 0.5
 CLIMB_COST = 1.5
 LAVA_CELL = 60.0         # only with allow_lava (escaping from inside a lava pool)
 FIRE_CELL = 20.0         # only with allow_fire
-DAMAGE_COST = 8.0        # berry bush or campfire in the body, magma underfoot
-LAVA_NEAR = 4.0          # per side: lava at the feet, head or floor level next to the node
-FIRE_NEAR = 2.0
-CACTUS_NEAR = 4.0
 
 _OFF = 1 << 25
 _YOFF = 1 << 13
@@ -129,92 +127,52 @@ def start_cell(position: Vec3) -> tuple[int, int, int]:
     return math.floor(position.x), math.floor(position.y + 0.5 - 1e-6), math.floor(position.z)
 
 
-class _Search:
-    def __init__(self, terrain: Terrain, options: SearchOptions) -> None:
-        self.cell = terrain.cell
-        self.top = terrain.top
-        self.options = options
-        self.memo: dict[int, NodeInfo | None] = {}
-        self.clear_memo: dict[int, bool] = {}
+def _node_reader(terrain: Terrain, options: SearchOptions) -> Callable[[int, int, int], NodeInfo | None]:
+    """(kind, feet height, extra cost) of the node at a cell under these options, or None."""
+    tables: dict[tuple[int, int, int], nodes.SectionNodes] = {}
+    allow_lava, allow_fire = options.allow_lava, options.allow_fire
 
-    def node(self, x: int, y: int, z: int) -> NodeInfo | None:
-        key = pack(x, y, z)
-        if key in self.memo:
-            return self.memo[key]
-        info = self._compute(x, y, z)
-        self.memo[key] = info
-        return info
-
-    def _compute(self, x: int, y: int, z: int) -> NodeInfo | None:
-        cell = self.cell
-        here = cell(x, y, z)
-        if here & (g.UNKNOWN | g.AVOID):
-            return None
-        shape = here & g.SHAPE
-        below = cell(x, y - 1, z)
-        kind = 0
-        if shape == g.LOW:
-            feet = y + self.top(x, y, z)
-            kind = STAND
-            first = y + 1
-        elif shape == g.EMPTY:
-            if below & g.SHAPE == g.TALL:
-                return None
-            first = y
-            if below & g.SHAPE == g.FLOOR and not below & g.UNKNOWN:
-                feet = y - 1 + self.top(x, y - 1, z)
-                kind = STAND
-            else:
-                feet = float(y)
-            if here & g.WATER or (here & g.LAVA and self.options.allow_lava):
-                kind |= SWIM
-            if here & g.CLIMB:
-                kind |= CLIMB
-            if not kind:
-                return None
-        else:
-            return None
-        touched = here
-        for cy in range(first, g.body_top_cell(feet) + 1):
-            c = cell(x, cy, z)
-            if c & (g.SHAPE | g.UNKNOWN | g.AVOID):
-                return None
-            touched |= c
-        penalty = 0.0
-        if touched & g.LAVA:
-            if not self.options.allow_lava:
+    def read(x: int, y: int, z: int) -> NodeInfo | None:
+        key = (x >> 4, y >> 4, z >> 4)
+        table = tables.get(key)
+        if table is None:
+            table = tables[key] = terrain.node_section(key)
+        i = ((y & 15) << 8) | ((z & 15) << 4) | (x & 15)
+        bits = table.kinds[i]
+        kind = bits & (STAND | SWIM | CLIMB)
+        penalty = float(table.penalties[i])
+        if bits & nodes.TOUCH_LAVA:
+            if not allow_lava:
                 return None
             penalty += LAVA_CELL
-        if touched & g.FIRE:
-            if not self.options.allow_fire:
+            if bits & nodes.LAVA_SWIM:
+                kind |= SWIM
+        if bits & nodes.TOUCH_FIRE:
+            if not allow_fire:
                 return None
             penalty += FIRE_CELL
-        if touched & g.DAMAGE or (kind & STAND and shape == g.EMPTY and below & g.DAMAGE):
-            penalty += DAMAGE_COST
-        for dx, dz in _CARDINAL:
-            around = cell(x + dx, y, z + dz) | cell(x + dx, y + 1, z + dz)
-            if (around | cell(x + dx, y - 1, z + dz)) & g.LAVA:
-                penalty += LAVA_NEAR
-            if around & g.FIRE:
-                penalty += FIRE_NEAR
-            if around & g.DAMAGE and around & g.SHAPE:
-                penalty += CACTUS_NEAR
-        return kind, feet, penalty
+        if not kind:
+            return None
+        return kind, y + table.feet[i], penalty
 
-    def clear(self, x: int, y: int, z: int) -> bool:
-        """The body may pass through this cell: no collision, nothing burning."""
-        key = pack(x, y, z)
-        found = self.clear_memo.get(key)
-        if found is None:
-            c = self.cell(x, y, z)
-            found = not c & (g.SHAPE | g.UNKNOWN | g.AVOID | g.LAVA | g.FIRE) and \
-                self.cell(x, y - 1, z) & g.SHAPE != g.TALL
-            self.clear_memo[key] = found
-        return found
+    return read
 
-    def headroom(self, x: int, z: int, feet: float, rise: float) -> bool:
-        """Room above the body to jump ``rise`` blocks."""
-        return all(self.clear(x, cy, z) for cy in range(g.body_top_cell(feet) + 1, g.body_top_cell(feet + rise) + 1))
+
+def _clear_reader(terrain: Terrain, bit: int = nodes.CLEAR) -> Callable[[int, int, int], bool]:
+    """May the body pass through this cell (CLEAR), or this and the one above (CLEAR2)?"""
+    tables: dict[tuple[int, int, int], nodes.SectionNodes] = {}
+
+    def clear(x: int, y: int, z: int) -> bool:
+        key = (x >> 4, y >> 4, z >> 4)
+        table = tables.get(key)
+        if table is None:
+            table = tables[key] = terrain.node_section(key)
+        return bool(table.kinds[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)] & bit)
+
+    return clear
+
+
+_MISSING = (-1, 0.0, 0.0)
 
 
 def find_path(
@@ -225,18 +183,30 @@ def find_path(
     clock: Callable[[], float] | None = None,
 ) -> Path:
     terrain.sync()
-    search = _Search(terrain, options)
-    node = search.node
-    cell = terrain.cell
+    read = _node_reader(terrain, options)
+    clear = _clear_reader(terrain)
+    clear2 = _clear_reader(terrain, nodes.CLEAR2)
+    memo: dict[int, NodeInfo | None] = {}
+
+    def node(x: int, y: int, z: int) -> NodeInfo | None:
+        key = ((x + _OFF) << 40) | ((z + _OFF) << 14) | (y + _YOFF)
+        found = memo.get(key, _MISSING)
+        if found is _MISSING:
+            found = memo[key] = read(x, y, z)
+        return found
+
+    def headroom(x: int, z: int, feet: float, rise: float) -> bool:
+        return all(clear(x, cy, z) for cy in range(g.body_top_cell(feet) + 1, g.body_top_cell(feet + rise) + 1))
+
     sx, sy, sz = start_cell(start)
     start_key = pack(sx, sy, sz)
     start_info = node(sx, sy, sz)
     if start_info is None:
         # Mid-air, inside lava without allow_lava, or wedged in a block: expand from
         # here anyway, as if standing, so there is a way out.
-        swim = SWIM if cell(sx, sy, sz) & (g.WATER | g.LAVA) else 0
+        swim = SWIM if terrain.cell(sx, sy, sz) & (g.WATER | g.LAVA) else 0
         start_info = (STAND | swim, start.y, 0.0)
-        search.memo[start_key] = start_info
+        memo[start_key] = start_info
     deadline = None
     if options.time_budget is not None and clock is not None:
         deadline = clock() + options.time_budget
@@ -244,31 +214,29 @@ def find_path(
     gscore: dict[int, float] = {start_key: 0.0}
     parent: dict[int, tuple[int, Move]] = {}
     closed: set[int] = set()
-    h0 = goal.heuristic(sx, sy, sz)
+    heuristic = goal.heuristic
+    h0 = heuristic(sx, sy, sz)
     heap: list[tuple[float, float, int, int]] = [(h0, h0, 0, start_key)]
+    push, pop = heapq.heappush, heapq.heappop
     counter = 0
     expanded = 0
     best_key, best_h, best_g = start_key, h0, 0.0
     status = PathStatus.NO_PATH
     max_drop = options.max_drop
-
-    def relax(key: int, nx: int, ny: int, nz: int, cost: float, move: Move) -> None:
-        nonlocal counter
-        nk = pack(nx, ny, nz)
-        ng = g0 + cost
-        if ng < gscore.get(nk, math.inf):
-            gscore[nk] = ng
-            parent[nk] = (key, move)
-            h = goal.heuristic(nx, ny, nz)
-            counter += 1
-            heapq.heappush(heap, (ng + h, h, counter, nk))
+    max_nodes = options.max_nodes
+    drops = range(1, int(max_drop) + 2)
+    step_height = g.STEP_HEIGHT + 1e-9
+    jump_height = g.JUMP_HEIGHT
+    inf = math.inf
+    # (dx, dz, diagonal, key offset)
+    directions = [(dx, dz, dx != 0 and dz != 0, dx * _DX + dz * _DZ) for dx, dz in _HORIZONTAL]
 
     while heap:
-        _, h, _, key = heapq.heappop(heap)
+        _, h, _, key = pop(heap)
         if key in closed:
             continue
         closed.add(key)
-        x, y, z = unpack(key)
+        x, y, z = (key >> 40) - _OFF, (key & 0x3FFF) - _YOFF, ((key >> 14) & 0x3FFFFFF) - _OFF
         g0 = gscore[key]
         if goal.reached(x, y, z):
             best_key, status = key, PathStatus.FOUND
@@ -276,8 +244,8 @@ def find_path(
         if h < best_h or (h == best_h and g0 < best_g):
             best_key, best_h, best_g = key, h, g0
         expanded += 1
-        if expanded >= options.max_nodes or (deadline is not None and expanded % 16 == 0 and clock is not None
-                                             and clock() >= deadline):
+        if expanded >= max_nodes or (deadline is not None and clock is not None and expanded % 8 == 0
+                                     and clock() >= deadline):
             status = PathStatus.PARTIAL
             break
         info = node(x, y, z)
@@ -285,9 +253,9 @@ def find_path(
         kind, feet, _ = info
         # Jumps from the ground, hops out of water, and climbing off a ladder's top.
         can_jump = kind & (STAND | SWIM | CLIMB)
-        for dx, dz in _HORIZONTAL:
+        moves: list[tuple[int, int, int, float, Move]] = []
+        for dx, dz, diagonal, offset in directions:
             nx, nz = x + dx, z + dz
-            diagonal = dx != 0 and dz != 0
             target = node(nx, y, nz)
             if target is not None:
                 tkind, tfeet, tpen = target
@@ -298,46 +266,62 @@ def find_path(
                     # columns must be clear or the box would clip them.
                     if not ((feet == y == tfeet and kind & tkind & STAND) or (kind & tkind & SWIM and rise == 0)):
                         continue
-                    if not (search.clear(nx, y, z) and search.clear(nx, y + 1, z)
-                            and search.clear(x, y, nz) and search.clear(x, y + 1, nz)):
+                    if not (clear2(nx, y, z) and clear2(x, y, nz)):
                         continue
-                    relax(key, nx, y, nz, SQRT2 * (SWIM_FACTOR if swim else 1.0) + tpen, Move.SWIM if swim else Move.WALK)
-                elif rise <= g.STEP_HEIGHT + 1e-9:
-                    move = Move.SWIM if swim else (Move.STEP if rise > 1e-9 else Move.WALK)
-                    relax(key, nx, y, nz, (SWIM_FACTOR if swim else 1.0) + (STEP_EXTRA if rise > 1e-9 else 0.0) + tpen, move)
-                elif rise <= g.JUMP_HEIGHT and can_jump and search.headroom(x, z, feet, rise):
-                    relax(key, nx, y, nz, 1.0 + JUMP_EXTRA + tpen, Move.JUMP)
+                    moves.append((nx, y, nz, SQRT2 * (SWIM_FACTOR if swim else 1.0) + tpen,
+                                  Move.SWIM if swim else Move.WALK))
+                elif rise <= step_height:
+                    if swim:
+                        moves.append((nx, y, nz, SWIM_FACTOR + tpen, Move.SWIM))
+                    elif rise > 1e-9:
+                        moves.append((nx, y, nz, 1.0 + STEP_EXTRA + tpen, Move.STEP))
+                    else:
+                        moves.append((nx, y, nz, 1.0 + tpen, Move.WALK))
+                elif rise <= jump_height and can_jump and headroom(x, z, feet, rise):
+                    moves.append((nx, y, nz, 1.0 + JUMP_EXTRA + tpen, Move.JUMP))
                 continue
             if diagonal:
                 continue
             up = node(nx, y + 1, nz)
             if up is not None:
                 rise = up[1] - feet
-                if rise <= g.STEP_HEIGHT + 1e-9:
-                    relax(key, nx, y + 1, nz, 1.0 + STEP_EXTRA + up[2], Move.STEP)
-                elif rise <= g.JUMP_HEIGHT and can_jump and search.headroom(x, z, feet, rise):
-                    relax(key, nx, y + 1, nz, 1.0 + JUMP_EXTRA + up[2], Move.JUMP)
+                if rise <= step_height:
+                    moves.append((nx, y + 1, nz, 1.0 + STEP_EXTRA + up[2], Move.STEP))
+                elif rise <= jump_height and can_jump and headroom(x, z, feet, rise):
+                    moves.append((nx, y + 1, nz, 1.0 + JUMP_EXTRA + up[2], Move.JUMP))
             # Walking off an edge: the body has to fit through the next column at its
             # current height, then it falls until something holds it.
-            if not all(search.clear(nx, cy, nz) for cy in range(math.floor(feet), g.body_top_cell(feet) + 1)):
+            if feet == y:
+                if not clear2(nx, y, nz):
+                    continue
+            elif not all(clear(nx, cy, nz) for cy in range(math.floor(feet), g.body_top_cell(feet) + 1)):
                 continue
-            for k in range(1, int(max_drop) + 2):
+            for k in drops:
                 landing = node(nx, y - k, nz)
                 if landing is not None:
                     fall = feet - landing[1]
                     if 0 < fall <= max_drop + 1e-9:
-                        relax(key, nx, y - k, nz, 1.0 + DROP_PER_BLOCK * fall + landing[2], Move.DROP)
+                        moves.append((nx, y - k, nz, 1.0 + DROP_PER_BLOCK * fall + landing[2], Move.DROP))
                     break
-                if not search.clear(nx, y - k, nz):
+                if not clear(nx, y - k, nz):
                     break
         if kind & (SWIM | CLIMB):
             up = node(x, y + 1, z)
             if up is not None and up[1] > feet:
-                relax(key, x, y + 1, z, (CLIMB_COST if kind & CLIMB else SWIM_FACTOR) + up[2], Move.CLIMB)
-        if not cell(x, y - 1, z) & (g.SHAPE | g.UNKNOWN):
+                moves.append((x, y + 1, z, (CLIMB_COST if kind & CLIMB else SWIM_FACTOR) + up[2], Move.CLIMB))
+        if not terrain.cell(x, y - 1, z) & (g.SHAPE | g.UNKNOWN):
             down = node(x, y - 1, z)
             if down is not None and down[0] & (SWIM | CLIMB):
-                relax(key, x, y - 1, z, (CLIMB_COST if down[0] & CLIMB else SWIM_FACTOR) + down[2], Move.DESCEND)
+                moves.append((x, y - 1, z, (CLIMB_COST if down[0] & CLIMB else SWIM_FACTOR) + down[2], Move.DESCEND))
+        for nx, ny, nz, cost, move in moves:
+            nk = ((nx + _OFF) << 40) | ((nz + _OFF) << 14) | (ny + _YOFF)
+            ng = g0 + cost
+            if ng < gscore.get(nk, inf):
+                gscore[nk] = ng
+                parent[nk] = (key, move)
+                nh = heuristic(nx, ny, nz)
+                counter += 1
+                push(heap, (ng + nh, nh, counter, nk))
 
     steps: list[PathStep] = []
     key = best_key

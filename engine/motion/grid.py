@@ -1,20 +1,11 @@
 """Terrain: what the pathfinder and the physics see of a ``BlockStore``.
 
-How this works: every block state maps to a small integer *cell class*: a shape
-kind in the low two bits (EMPTY: no collision, LOW: collision top at most half a
-block, so one stands *in* that cell on top of it, FLOOR: top above a half and at
-most one block, TALL: fences and walls, top above one) plus hazard bits. The
-table is computed once per ``BlockTable`` with numpy; per section the classes
-are expanded into a Python list on first use, because indexing a list is far
-cheaper than indexing numpy scalars in the A* inner loop. ``sync()`` drops the
-sections the store changed since the last call.
-
-Simplifications (conservative, shared by the stepper and the checker):
-* a cell with collision is a box from its floor to its collision top over the
-  whole cell, so thin shapes (doors, panes, fence arms) block the whole cell;
-* climbable blocks (ladder, vines, scaffolding) are treated as empty: the
-  player's box at a cell centre never touches a ladder plate;
-* unknown cells (unloaded, or unknown ids) block everything and support nothing.
+How this works: block states become cell classes (``engine.motion.cells``);
+per section, the classes are expanded on first use into a Python list, because
+indexing a list is far cheaper than indexing numpy scalars in hot loops, and
+into a node table (``engine.motion.nodes``) when the pathfinder asks. ``sync()``
+drops what the store changed since the last call: a changed section's classes,
+and the node tables of it and its 26 neighbours (a node looks one cell around).
 
 A path *node* ``(x, y, z)`` is the cell holding the player's feet: standing on a
 FLOOR block in ``y - 1`` (feet at ``y - 1 + top``) or on a LOW block in ``y``
@@ -22,60 +13,35 @@ itself (feet at ``y + top``), or swimming or climbing in ``y``.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import numpy.typing as npt
 
-from engine.world.blocks import UNKNOWN_STATE, BlockFlag, BlockStore, BlockTable, SectionKey
-
-EMPTY = 0
-LOW = 1
-FLOOR = 2
-TALL = 3
-SHAPE = 3
-WATER = 4
-LAVA = 8
-FIRE = 16
-CLIMB = 32
-DAMAGE = 64
-AVOID = 128
-UNKNOWN = 256
-
-UNKNOWN_CELL = UNKNOWN | TALL
-# A LOW block at most this high lets the head fit in the two cells above it.
-LOW_HEADROOM = 0.2
-JUMP_HEIGHT = 1.25   # vanilla jump apex is 1.2522 blocks
-STEP_HEIGHT = 0.6    # vanilla walks up 0.6 without jumping
-
-
-def body_top_cell(feet: float) -> int:
-    """The highest cell a 1.8-block-tall body with feet at ``feet`` reaches into."""
-    return math.floor(feet + 1.8 - 1e-9)
+from engine.motion.cells import (
+    AVOID as AVOID,
+    CLIMB as CLIMB,
+    DAMAGE as DAMAGE,
+    EMPTY as EMPTY,
+    FIRE as FIRE,
+    FLOOR as FLOOR,
+    JUMP_HEIGHT as JUMP_HEIGHT,
+    LAVA as LAVA,
+    LOW as LOW,
+    LOW_HEADROOM as LOW_HEADROOM,
+    SHAPE as SHAPE,
+    STEP_HEIGHT as STEP_HEIGHT,
+    TALL as TALL,
+    UNKNOWN as UNKNOWN,
+    UNKNOWN_CELL as UNKNOWN_CELL,
+    WATER as WATER,
+    body_top_cell as body_top_cell,
+    cell_classes,
+    collision_tops,
+)
+from engine.motion.nodes import SectionNodes, build_section_nodes
+from engine.world.blocks import UNKNOWN_STATE, BlockStore, BlockTable, SectionKey
 
 
-def cell_classes(table: BlockTable) -> npt.NDArray[np.uint16]:
-    """Cell class per state id of a table, plus one trailing entry for unknown ids."""
-    flags = table.flags_array.astype(np.int64)
-    tops = table.top_array
-    climbable = (flags & BlockFlag.CLIMBABLE) != 0
-    solid = ((flags & BlockFlag.SOLID) != 0) & ~climbable
-    shape = np.where(~solid, EMPTY, np.where(tops <= 0.5, LOW, np.where(tops <= 1.0, FLOOR, TALL)))
-    out = shape.astype(np.int64)
-    out |= np.where(flags & BlockFlag.WATER, WATER, 0)
-    out |= np.where(flags & BlockFlag.LAVA, LAVA, 0)
-    out |= np.where(flags & BlockFlag.FIRE, FIRE, 0)
-    out |= np.where(climbable, CLIMB, 0)
-    out |= np.where(flags & BlockFlag.DAMAGING, DAMAGE, 0)
-    out |= np.where(flags & BlockFlag.AVOID, AVOID, 0)
-    out |= np.where(flags & BlockFlag.UNKNOWN, UNKNOWN_CELL, 0)
-    return np.append(out, UNKNOWN_CELL).astype(np.uint16)
-
-
-def collision_tops(table: BlockTable) -> npt.NDArray[np.float64]:
-    """Collision top per state id as the motion model sees it (climbables: none)."""
-    tops = np.where((table.flags_array & BlockFlag.CLIMBABLE) != 0, 0.0, table.top_array)
-    return np.append(tops, 1.0)
+NODE_TABLE_CAPACITY = 1024     # about 40 kB each: 40 MB at most per session
 
 
 class Terrain:
@@ -85,9 +51,13 @@ class Terrain:
         self._classes = cell_classes(table)
         self._tops = collision_tops(table)
         self._unknown_index = len(self._classes) - 1
+        self._class_arrays: dict[SectionKey, npt.NDArray[np.uint16]] = {}
+        self._top_arrays: dict[SectionKey, npt.NDArray[np.float64]] = {}
         self._cells: dict[SectionKey, list[int]] = {}
         self._heights: dict[SectionKey, list[float]] = {}
+        self._nodes: dict[SectionKey, SectionNodes] = {}
         self._revisions: dict[SectionKey, int] = {}
+        self._missing: dict[SectionKey, int] = {}     # asked for but not loaded: revision then
         self._seen = store.revision
 
     def sync(self) -> None:
@@ -95,28 +65,47 @@ class Terrain:
         if self.store.revision == self._seen:
             return
         self._seen = self.store.revision
-        for key in [k for k, rev in self._revisions.items() if self.store.section_revision(k) != rev]:
+        changed = [k for k, rev in self._revisions.items() if self.store.section_revision(k) != rev]
+        # A section the cache never saw may have been loaded: its neighbours' tables
+        # treated it as unknown. Unknown-to-known is rare (chunk loads), so drop all tables then.
+        if any(self.store.section_revision(k) != rev for k, rev in self._missing.items()):
+            self._nodes.clear()
+            self._missing.clear()
+        for key in changed:
+            self._class_arrays.pop(key, None)
+            self._top_arrays.pop(key, None)
             self._cells.pop(key, None)
             self._heights.pop(key, None)
             del self._revisions[key]
+            cx, sy, cz = key
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    for dz in (-1, 0, 1):
+                        self._nodes.pop((cx + dx, sy + dy, cz + dz), None)
 
-    def _indices(self, key: SectionKey) -> npt.NDArray[np.intp] | None:
-        states = self.store.section(key)
-        if states is None:
-            return None
-        index = states.astype(np.intp)
-        # The store's partial-section marker and ids past this version's table are unknown.
-        index[(index >= self._unknown_index) | (index == UNKNOWN_STATE)] = self._unknown_index
-        self._revisions[key] = self.store.section_revision(key)
-        return index
+    def _arrays(self, key: SectionKey) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.float64]] | None:
+        classes = self._class_arrays.get(key)
+        if classes is None:
+            states = self.store.section(key)
+            if states is None:
+                self._missing[key] = self.store.section_revision(key)
+                return None
+            index = states.astype(np.intp)
+            # The store's partial-section marker and ids past this version's table are unknown.
+            index[(index >= self._unknown_index) | (index == UNKNOWN_STATE)] = self._unknown_index
+            self._revisions[key] = self.store.section_revision(key)
+            classes = self._classes[index].reshape(16, 16, 16)
+            self._class_arrays[key] = classes
+            self._top_arrays[key] = self._tops[index].reshape(16, 16, 16)
+        return classes, self._top_arrays[key]
 
     def section_cells(self, key: SectionKey) -> list[int] | None:
         cells = self._cells.get(key)
         if cells is None:
-            index = self._indices(key)
-            if index is None:
+            arrays = self._arrays(key)
+            if arrays is None:
                 return None
-            cells = self._classes[index].tolist()
+            cells = arrays[0].ravel().tolist()
             self._cells[key] = cells
         return cells
 
@@ -134,12 +123,60 @@ class Terrain:
         key = (x >> 4, y >> 4, z >> 4)
         heights = self._heights.get(key)
         if heights is None:
-            index = self._indices(key)
-            if index is None:
+            arrays = self._arrays(key)
+            if arrays is None:
                 return 1.0
-            heights = self._tops[index].tolist()
+            heights = arrays[1].ravel().tolist()
             self._heights[key] = heights
         return heights[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)]
+
+    def node_section(self, key: SectionKey) -> SectionNodes:
+        """The node table of a section (see ``engine.motion.nodes``), built on first use."""
+        found = self._nodes.get(key)
+        if found is not None:
+            return found
+        cells = np.full((20, 18, 18), UNKNOWN_CELL, dtype=np.uint16)
+        tops = np.ones((20, 18, 18), dtype=np.float64)
+        cx, sy, cz = key
+        # Window rows: y from -1 to 18, z and x from -1 to 16, relative to the section.
+        for dy, (wy, ly) in ((-1, (slice(0, 1), slice(15, 16))), (0, (slice(1, 17), slice(0, 16))),
+                             (1, (slice(17, 20), slice(0, 3)))):
+            for dz, (wz, lz) in ((-1, (slice(0, 1), slice(15, 16))), (0, (slice(1, 17), slice(0, 16))),
+                                 (1, (slice(17, 18), slice(0, 1)))):
+                for dx, (wx, lx) in ((-1, (slice(0, 1), slice(15, 16))), (0, (slice(1, 17), slice(0, 16))),
+                                     (1, (slice(17, 18), slice(0, 1)))):
+                    arrays = self._arrays((cx + dx, sy + dy, cz + dz))
+                    if arrays is None:
+                        continue
+                    cells[wy, wz, wx] = arrays[0][ly, lz, lx]
+                    tops[wy, wz, wx] = arrays[1][ly, lz, lx]
+        table = build_section_nodes(cells, tops)
+        if len(self._nodes) >= NODE_TABLE_CAPACITY:
+            # Oldest first: dicts keep insertion order.
+            del self._nodes[next(iter(self._nodes))]
+        self._nodes[key] = table
+        return table
+
+    def prefetch(self, x: float, y: float, z: float, budget: int = 1) -> int:
+        """Build up to ``budget`` missing node tables in the sections around a position.
+
+        Called once a tick with the player's position, it keeps the tables a reflex
+        will need warm, so the tick a reflex fires on does not pay ~0.4 ms a section.
+        Returns how many it built."""
+        self.sync()
+        cx, sy, cz = int(x) >> 4, int(y) >> 4, int(z) >> 4
+        built = 0
+        for dy in (0, -1, 1):
+            for dx in (0, -1, 1):
+                for dz in (0, -1, 1):
+                    key = (cx + dx, sy + dy, cz + dz)
+                    if key in self._nodes or self.store.section(key) is None:
+                        continue
+                    if built >= budget:
+                        return built
+                    self.node_section(key)
+                    built += 1
+        return built
 
     # Questions asked at integer coordinates -------------------------------------------------
 

@@ -194,8 +194,9 @@ def _sweep(boxes: list[Box], box: Box, dx: float, dy: float, dz: float) -> tuple
 def move(terrain: Terrain, body: Body, dx: float, dy: float, dz: float, may_step: bool) -> tuple[Body, bool, bool]:
     """Move the box, clipped by blocks; returns (body, collided horizontally, collided vertically)."""
     box = body_box(body.x, body.y, body.z)
-    reach = 1.0 + abs(dx) + abs(dy) + abs(dz) + STEP_HEIGHT
-    region = (box[0] - reach, box[1] - reach, box[2] - reach, box[3] + reach, box[4] + reach, box[5] + reach)
+    # Everything the sweep (and a step-up of 0.6) can reach; block_boxes adds the cell below.
+    region = (box[0] - abs(dx), box[1] - abs(dy), box[2] - abs(dz),
+              box[3] + abs(dx), box[4] + abs(dy) + STEP_HEIGHT, box[5] + abs(dz))
     boxes = block_boxes(terrain, region)
     moved, mx, my, mz = _sweep(boxes, box, dx, dy, dz)
     hit_h = abs(mx - dx) > EPS or abs(mz - dz) > EPS

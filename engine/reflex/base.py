@@ -97,7 +97,7 @@ class Reflex(Protocol):
 
 
 # Planning inside a tick: small node budgets; the time budget applies when a clock is given.
-REFLEX_SEARCH = SearchOptions(max_nodes=1500, time_budget=0.0008)
+REFLEX_SEARCH = SearchOptions(max_nodes=1500, time_budget=0.0004)
 
 
 class NavigateActivity:

@@ -23,7 +23,7 @@ from engine.reflex.notice import Notice
 from engine.world.snapshot import Vec3
 
 NOTICE = Notice("drowning", "brought you up for air", "已带你浮出水面换气")
-LAND_REACH = SearchOptions(max_nodes=400)
+LAND_REACH = SearchOptions(max_nodes=400, time_budget=0.0002)
 
 
 def eyes_in_water(terrain: Terrain, at: Vec3) -> bool:

@@ -19,7 +19,7 @@ from engine.world.snapshot import Vec3
 
 TO_WATER = Notice("fire_water", "led you into water to put the fire out", "已带你跳进水里灭火")
 AWAY = Notice("fire_away", "moved you away from the fire", "已带你远离火焰")
-WATER_REACH = SearchOptions(max_nodes=300, allow_fire=True)
+WATER_REACH = SearchOptions(max_nodes=300, time_budget=0.0002, allow_fire=True)
 
 
 def touching_fire(ctx: ReflexContext, at: Vec3) -> bool:

@@ -135,8 +135,8 @@ def test_time_budget_reads_the_callers_clock() -> None:
     clock = lambda: next(ticks) * 0.001  # noqa: E731 - each reading advances 1 ms
     path = find_path(t, START, GoalBlock(10, 1, 0), SearchOptions(time_budget=0.002), clock)
     assert path.status is PathStatus.PARTIAL
-    # Read at the start (0 ms), then every 16 expansions: 1 ms at 16, 2 ms at 32.
-    assert path.expanded == 32
+    # Read at the start (0 ms), then every 8 expansions: 1 ms at 8, 2 ms at 16.
+    assert path.expanded == 16
 
 
 @pytest.mark.parametrize("goal,check", [
