@@ -51,6 +51,10 @@ def build_server(config: Any, reactor: Any) -> Any:
     server = ProxyServer(config, reactor)
     if config.features.assistant:
         server.assistant_factory = assistant_factory(config, server)
+    service = getattr(server, "model_service", None)
+    if service is not None and hasattr(reactor, "addSystemEventTrigger"):
+        # Model calls still out at shutdown are cancelled (their players are told nothing more).
+        reactor.addSystemEventTrigger("before", "shutdown", service.close)
     return server
 
 
