@@ -15,7 +15,8 @@ What is measured:
   the same worlds through ``bench/pathfinding_peer.js``: the same block-state
   ids, a stand-in bot whose ``blockAt`` builds a prismarine-block per call the
   way mineflayer's world does, movements restricted to ours (no digging, no
-  placing, no parkour, drops up to 3); best of three after JIT warm-up.
+  placing, no parkour, drops up to 3); best of three, after two warm-up passes
+  over all cases in the same process (JIT).
   The two searches differ in move sets and costs, so visited-node counts differ;
   compare time per path first, nodes per second second.
 * **Reflex latency.** ``ReflexEngine.decide`` per tick on crafted scenarios
@@ -137,13 +138,8 @@ def peer(cases: list[tuple[Case, str, list[int], list[int]]], folder: Path) -> l
     spec = {"version": VERSION, "repeat": 3, "cases": [
         {"world": w, "origin": o, "size": s, "start": list(c.start), "goal": list(c.goal)} for c, w, o, s in cases]}
     spec_path = folder / "cases.json"
-    spec_path.write_text(json.dumps(spec))
-    # Warm the JIT on the first case before the measured run.
-    warm = dict(spec, cases=spec["cases"][:1], repeat=5)
-    (folder / "warm.json").write_text(json.dumps(warm))
+    spec_path.write_text(json.dumps(dict(spec, warmup=2)))
     env = dict(os.environ, MCAGENT_PEERS_DIR=str(peers))
-    subprocess.run([node, str(ROOT / "bench" / "pathfinding_peer.js"), str(folder / "warm.json")],
-                   check=True, capture_output=True, env=env)
     done = subprocess.run([node, str(ROOT / "bench" / "pathfinding_peer.js"), str(spec_path)],
                           check=True, capture_output=True, text=True, env=env)
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]

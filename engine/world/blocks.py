@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 import functools
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +178,14 @@ class BlockStore:
         self._sections[key] = array.reshape(SECTION_VOLUME).astype(self.dtype, copy=True)
         self._columns.setdefault((cx, cz), set()).add(sy)
         self._touch(key)
+
+    def set_column(self, cx: int, cz: int, sections: Iterable[tuple[int, npt.ArrayLike]], replace: bool) -> None:
+        """A decoded chunk column: ``(sy, states)`` pairs. ``replace``: the column is whole
+        (a full chunk packet), so sections it leaves out are forgotten first."""
+        if replace:
+            self.unload_chunk(cx, cz)
+        for sy, states in sections:
+            self.set_section(cx, sy, cz, states)
 
     def fill_section(self, cx: int, sy: int, cz: int, state: int) -> None:
         """A section of one state (single-valued palettes; empty sections of 1.8 chunk data)."""

@@ -121,3 +121,13 @@ def test_set_section_rejects_wrong_sizes_and_copies_its_input() -> None:
     source[0, 0, 0] = 5
     assert store.get(0, 0, 0) == 0
     assert store.memory_bytes() == 8192
+
+
+def test_set_column_replaces_a_whole_column_or_patches_sections() -> None:
+    store = BlockStore()
+    store.fill_section(0, 0, 0, 1)
+    store.fill_section(0, 5, 0, 1)
+    store.set_column(0, 0, [(0, np.full(4096, 2)), (1, np.full(4096, 3))], replace=False)
+    assert (store.get(0, 0, 0), store.get(0, 16, 0), store.get(0, 80, 0)) == (2, 3, 1)
+    store.set_column(0, 0, [(-4, np.zeros(4096))], replace=True)
+    assert store.get(0, 80, 0) is None and store.get(0, -64, 0) == 0 and len(store) == 1
