@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import struct
 from functools import lru_cache
-from typing import Any, Callable, Sequence, Union
+from typing import Any, Callable, Union
 
 import attrs
 import numpy as np
@@ -238,7 +238,9 @@ def _varint(data: Buffer, pos: int) -> tuple[int, int]:
         raise ChunkError(str(exc)) from None
 
 
+@lru_cache(maxsize=4096)
 def _uniform(state: int) -> npt.NDArray[np.unsignedinteger[Any]]:
+    # Read-only broadcast views: shared between columns, never written through.
     if state < 0:
         raise ChunkError(f"negative block state {state}")
     dtype = np.uint16 if state < 65536 else np.uint32
@@ -253,31 +255,68 @@ def uniform_state(states: npt.NDArray[Any] | None) -> int | None:
     return None
 
 
-def _paletted(values: npt.NDArray[np.uint64], palette: Sequence[int] | None) -> npt.NDArray[np.unsignedinteger[Any]]:
+def _paletted(values: npt.NDArray[np.uint64], palette: list[int] | None) -> npt.NDArray[np.unsignedinteger[Any]]:
     if palette is None:
         top = int(values.max()) if len(values) else 0
+        if top >= 1 << 31:
+            raise ChunkError(f"block state {top} out of range")
         return values.astype(np.uint16 if top < 65536 else np.uint32)
     if not palette:
         raise ChunkError("empty palette")
-    signed = np.asarray(palette, dtype=np.int64)
-    if signed.min() < 0:
+    if min(palette) < 0:
         raise ChunkError("negative state in palette")
-    lookup = signed.astype(np.uint16 if signed.max() < 65536 else np.uint32)
-    index = values.astype(np.intp)
-    if int(index.max()) >= len(lookup):
-        raise ChunkError(f"palette index {int(index.max())} beyond a palette of {len(lookup)}")
-    return lookup[index]  # type: ignore[return-value]
+    lookup = np.array(palette, dtype=np.uint16 if max(palette) < 65536 else np.uint32)
+    try:
+        return lookup.take(values)  # type: ignore[return-value]
+    except IndexError:
+        raise ChunkError(f"palette index {int(values.max())} beyond a palette of {len(lookup)}") from None
+
+
+def _read_varints(data: Buffer, pos: int, n: int) -> tuple[list[int], int]:
+    """``n`` consecutive varints (inlined: palettes are the hot loop of chunk decoding)."""
+    out: list[int] = []
+    append = out.append
+    try:
+        for _ in range(n):
+            byte = data[pos]
+            pos += 1
+            if byte < 0x80:
+                append(byte)
+                continue
+            value = byte & 0x7F
+            shift = 7
+            while True:
+                byte = data[pos]
+                pos += 1
+                value |= (byte & 0x7F) << shift
+                if byte < 0x80:
+                    break
+                shift += 7
+                if shift > 28:
+                    raise ChunkError("varint longer than 5 bytes")
+            append(value - (1 << 32) if value >= 1 << 31 else value)
+    except IndexError:
+        raise ChunkError("truncated varint array") from None
+    return out, pos
+
+
+def _skip_varints_at(data: Buffer, pos: int, n: int) -> int:
+    seen = 0
+    end = len(data)
+    while seen < n:
+        if pos >= end:
+            raise ChunkError("truncated varint array")
+        if data[pos] < 0x80:
+            seen += 1
+        pos += 1
+    return pos
 
 
 def _read_palette(data: Buffer, pos: int) -> tuple[list[int], int]:
     n, pos = _varint(data, pos)
-    if n < 0 or n > SECTION_VOLUME:
+    if n <= 0 or n > SECTION_VOLUME:
         raise ChunkError(f"palette of {n} entries")
-    palette = []
-    for _ in range(n):
-        value, pos = _varint(data, pos)
-        palette.append(value)
-    return palette, pos
+    return _read_varints(data, pos, n)
 
 
 # -- the decoder ----------------------------------------------------------------------
@@ -349,7 +388,9 @@ class ChunkDecoder:
         type NBT (1.16.2-1.18.2), a dimension type name looked up in the registry from
         login (1.19-1.20.1) or configuration (1.20.2+, ``note_registry``), or the
         registry index (1.20.5+). Falls back to vanilla values by dimension name, then
-        to the version's overworld (min_y -64, height 384 from 1.18; 0 and 256 before).
+        to the version's overworld (min_y -64, height 384 from 1.18; 0 and 256 before),
+        with ``known`` False. Never raises: the login must go on whatever the server sent.
+        The proxy should clear its block store when the returned ``name`` changes.
         """
         if packet_name == "login" and "dimensionCodec" in fields:
             self._note_codec(fields["dimensionCodec"])
@@ -377,10 +418,13 @@ class ChunkDecoder:
             values = (0, 256, raw == 0)
         if values is None and name in VANILLA_DIMENSIONS:
             values = self._type_values({}, name)
-        if values is None:
-            self.dimension = Dimension(self.format.default_min_y, self.format.default_height, True, name)
-            return self.dimension
-        self.set_dimension(values[0], values[1], values[2], name)
+        if values is not None:
+            try:
+                self.set_dimension(values[0], values[1], values[2], name)
+                return self.dimension
+            except ChunkError:
+                pass  # not whole sections: no vanilla client accepts it either; use defaults
+        self.dimension = Dimension(self.format.default_min_y, self.format.default_height, True, name)
         return self.dimension
 
     # -- dispatch --------------------------------------------------------------------
@@ -454,8 +498,13 @@ class ChunkDecoder:
             return packet
         _, pos = _varint(packet, 0)
         fields: Fields = {}
-        for name, reader in self._outer:
-            fields[name], pos = reader(packet, pos, fields)
+        try:
+            for name, reader in self._outer:
+                fields[name], pos = reader(packet, pos, fields)
+        except ChunkError:
+            raise
+        except PeerError as exc:  # NBT heightmaps
+            raise ChunkError(f"map_chunk: {exc}") from None
         return fields
 
     def _outer_reader(self) -> list[tuple[str, Callable[[Buffer, int, Fields], tuple[Any, int]]]]:
@@ -668,7 +717,13 @@ class ChunkDecoder:
             return (_uniform(value) if decode else None), pos
         palette: list[int] | None = None
         if bits <= indirect_max:
-            palette, pos = _read_palette(data, pos)
+            if decode:
+                palette, pos = _read_palette(data, pos)
+            else:
+                n, pos = _varint(data, pos)
+                if n <= 0 or n > entries:
+                    raise ChunkError(f"palette of {n} entries")
+                pos = _skip_varints_at(data, pos, n)
             bits = max(bits, min_bits)
         if prefixed:
             n, pos = _varint(data, pos)

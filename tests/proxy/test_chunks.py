@@ -7,6 +7,7 @@ version's own layout codec, so the outer fields are checked as well.
 """
 from __future__ import annotations
 
+import functools
 import random
 import struct
 from typing import Any
@@ -439,6 +440,40 @@ def test_palette_index_beyond_palette_is_a_chunk_error() -> None:
         ChunkDecoder(table).decode_chunk("map_chunk", raw)
 
 
+FUZZ_VERSIONS = ["1.8.8", "1.12.2", "1.13.2", "1.14.4", "1.16.5", "1.17.1", "1.18.2", "26.1"]
+
+
+@functools.cache
+def valid_column(version: str) -> bytes:
+    rng = random.Random(7)
+    table = table_for_version(version)
+    fmt = chunk_format(table.protocol)
+    sections = {0: random_section(rng, "few", max_state_of(table)), 2: random_section(rng, "many", max_state_of(table))}
+    return encode_column(table, 1, 2, sections, height=fmt.default_height)
+
+
+@settings(max_examples=300, deadline=None)
+@given(version=st.sampled_from(FUZZ_VERSIONS), data=st.data())
+def test_damaged_chunk_packets_only_raise_chunk_errors(version: str, data: st.DataObject) -> None:
+    raw = bytearray(valid_column(version))
+    for _ in range(data.draw(st.integers(1, 6))):
+        at = data.draw(st.integers(1, len(raw) - 1))
+        raw[at] = data.draw(st.integers(0, 255))
+    cut = data.draw(st.one_of(st.none(), st.integers(1, len(raw))))
+    damaged = bytes(raw if cut is None else raw[:cut])
+    decoder = ChunkDecoder(table_for_version(version))
+    if data.draw(st.booleans()):
+        decoder.set_dimension(0, 256, has_skylight=data.draw(st.booleans()))
+    try:
+        result = decoder.decode("map_chunk", damaged)
+    except ChunkError:
+        return
+    for update in result:
+        if isinstance(update, ChunkColumn):
+            for _, states in update.sections:
+                assert states.shape == (4096,)
+
+
 # -- block changes and unloads ----------------------------------------------------------
 
 
@@ -565,5 +600,9 @@ def test_unknown_dimension_name_falls_back_to_defaults() -> None:
 
 
 def test_set_dimension_rejects_partial_sections() -> None:
+    decoder = ChunkDecoder(table_for_version("1.18.2"))
     with pytest.raises(ChunkError):
-        ChunkDecoder(table_for_version("1.18.2")).set_dimension(-60, 384)
+        decoder.set_dimension(-60, 384)
+    # From the server, a bad dimension type falls back to the defaults instead.
+    d = decoder.note_dimension("login", {"dimension": {"min_y": -60, "height": 0}, "worldName": "x:y"})
+    assert (d.min_y, d.height, d.known, d.name) == (-64, 384, False, "x:y")
