@@ -44,10 +44,6 @@ from engine.reflex.notice import Notice
 from engine.reflex.starving import StarvingReflex
 from engine.world.snapshot import Vec3
 
-# A body this far from where the reflex last put it was moved by the server.
-TELEPORT_DISTANCE = 2.0
-
-
 def default_reflexes() -> tuple[Reflex, ...]:
     return (LavaReflex(), FireReflex(), DrowningReflex(), EdgeReflex(), HostileReflex(), StarvingReflex())
 
@@ -170,6 +166,7 @@ class ReflexEngine:
             navigator.block_changed(x, y, z)
 
     def teleported(self, position: Vec3) -> None:
+        """A server position packet while a reflex drives: it re-plans from there."""
         navigator = self._navigator()
         if navigator is not None:
             navigator.teleport(position)
@@ -203,7 +200,6 @@ class ReflexEngine:
                 released = active.name
                 items += self._stop(Event.TIMEOUT, now)
             else:
-                self._follow_teleport(inputs)
                 out = self.activity.tick(ctx)
                 return self._decision(active, False, released, out.move, items + out.items)
         if candidate is None:
@@ -232,11 +228,6 @@ class ReflexEngine:
 
     def _priority(self, reflex: Reflex) -> int:
         return self.reflexes.index(reflex)
-
-    def _follow_teleport(self, inputs: ReflexInputs) -> None:
-        navigator = self._navigator()
-        if navigator is not None and navigator.position.distance_to(inputs.position) > TELEPORT_DISTANCE:
-            navigator.teleport(inputs.position)
 
     def _stop(self, event: Event, now: float) -> tuple[ItemOp, ...]:
         assert self.active is not None and self.activity is not None

@@ -137,3 +137,15 @@ def test_inputs_from_a_world_snapshot() -> None:
     assert inputs.food == 5 and inputs.air == 120 and inputs.burning and inputs.hotbar(0) == SlotItem("minecraft:bread", 2)
     nowhere = attrs.evolve(player, position=None)
     assert ReflexInputs.from_snapshot(attrs.evolve(snapshot, player=nowhere)) is None
+
+
+def test_a_server_teleport_while_driving_re_plans_from_there() -> None:
+    t = lava_pool().terrain()
+    engine = ReflexEngine()
+    in_lava = at(0.5, 0.0, 0.5)
+    first = engine.decide(in_lava, t, 0.0, autopilot=True)
+    assert first.move is not None
+    # The server puts the player elsewhere in the pool; the next packets start from there.
+    engine.teleported(Vec3(-1.5, 0.0, -1.5))
+    d = engine.decide(attrs.evolve(in_lava, position=Vec3(-1.5, 0.0, -1.5)), t, 0.05, autopilot=True)
+    assert d.move is not None and abs(d.move.x - -1.5) < 0.3 and abs(d.move.z - -1.5) < 0.3
