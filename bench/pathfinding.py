@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.events import SlotItem  # noqa: E402
-from engine.motion.astar import PathStatus, SearchOptions, find_path  # noqa: E402
+from engine.motion.astar import SearchOptions, find_path  # noqa: E402
 from engine.motion.goals import GoalBlock  # noqa: E402
 from engine.motion.grid import Terrain  # noqa: E402
 from engine.motion.worlds import WorldBuilder, generate_terrain  # noqa: E402

@@ -13,6 +13,8 @@ itself (feet at ``y + top``), or swimming or climbing in ``y``.
 """
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 import numpy.typing as npt
 
@@ -54,7 +56,7 @@ class Terrain:
         self._class_arrays: dict[SectionKey, npt.NDArray[np.uint16]] = {}
         self._top_arrays: dict[SectionKey, npt.NDArray[np.float64]] = {}
         self._cells: dict[SectionKey, list[int]] = {}
-        self._heights: dict[SectionKey, list[float]] = {}
+        self._heights: dict[SectionKey, array[float]] = {}
         self._nodes: dict[SectionKey, SectionNodes] = {}
         self._revisions: dict[SectionKey, int] = {}
         self._missing: dict[SectionKey, int] = {}     # asked for but not loaded: revision then
@@ -126,7 +128,7 @@ class Terrain:
             arrays = self._arrays(key)
             if arrays is None:
                 return 1.0
-            heights = arrays[1].ravel().tolist()
+            heights = array("d", arrays[1].tobytes())
             self._heights[key] = heights
         return heights[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)]
 

@@ -54,7 +54,7 @@ BLOCKED = SHAPE | UNKNOWN | AVOID
 class SectionNodes:
     kinds: bytes              # kind bits | CLEAR, index (y << 8) | (z << 4) | x
     penalties: bytes
-    feet: array               # type: ignore[type-arg]  # feet height minus the cell's y
+    feet: array[float]        # feet height minus the cell's y
 
 
 def build_section_nodes(cells: npt.NDArray[np.uint16], tops: npt.NDArray[np.float64]) -> SectionNodes:
