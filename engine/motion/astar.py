@@ -5,13 +5,15 @@ How this works: nodes are the cells holding the player's feet (see
 swimming or climbing, body clear) and what being there costs on top of the
 move (lava next to it, fire, cactus, magma) comes from the terrain's node
 tables (``engine.motion.nodes``, built per section with numpy); the search
-applies its options (may it cross lava or fire) and memoises the answer. Expanding a node tries, for each of the
-eight horizontal directions, the cell at the same level, one level up (step or
-jump) and the cells below (drop), then straight up and down in water or on a
-ladder. Costs are in blocks walked, so distance heuristics stay admissible.
+applies its options (may it cross lava or fire) and memoises the answer.
+Expanding a node tries, for each of the eight horizontal directions, the cell
+at the same level, one level up (step or jump) and the cells below (drop),
+then straight up and down in water or on a ladder. Costs are in blocks walked,
+so distance heuristics stay admissible.
 
-The search stops at the goal, or when a node budget or a time budget (read from
-a clock the caller passes, so tests stay deterministic) runs out; it always
+The search stops at the goal, or when a node budget or a time budget runs out
+(the clock is the caller's, read every 8 expansions, so tests stay
+deterministic with a fake one); it always
 returns the path to the best node seen, nearest the goal by the heuristic, so
 a caller can start moving while it plans the rest.
 

@@ -62,12 +62,18 @@ class ReflexInputs:
         return self.inventory[slot] if 0 <= slot < len(self.inventory) else None
 
     @staticmethod
-    def from_snapshot(snapshot: WorldSnapshot, *, air: int | None = None, burning: bool = False,
+    def from_snapshot(snapshot: WorldSnapshot, *, air: int | None = None, burning: bool | None = None,
                       velocity: Vec3 = Vec3(0.0, 0.0, 0.0), min_y: int = 0) -> "ReflexInputs | None":
-        """None until the player has a position."""
+        """None until the player has a position. ``air``/``burning`` default to the
+        snapshot's own, where the world model keeps them (entity metadata)."""
         player = snapshot.player
         if player.position is None:
             return None
+        # getattr: PlayerState gains air/burning with the metadata tap; older models lack them.
+        if air is None:
+            air = getattr(player, "air", None)
+        if burning is None:
+            burning = bool(getattr(player, "burning", False))
         return ReflexInputs(
             position=player.position,
             on_ground=player.on_ground,
@@ -85,4 +91,6 @@ class ReflexInputs:
 
 
 def hostile_mobs(entities: Iterable[EntityView]) -> tuple[Mob, ...]:
-    return tuple(Mob(e.entity_id, e.kind, e.position) for e in entities if is_hostile(e.kind))
+    """Entities the codec marked hostile (minecraft-data's category), or known hostile by name."""
+    return tuple(Mob(e.entity_id, e.kind, e.position) for e in entities
+                 if getattr(e, "hostile", False) or is_hostile(e.kind))
