@@ -405,15 +405,16 @@ class LocalAssistant:
         name, _, args = command_line.strip().lstrip("!/").partition(" ")
         found = self.runtime.registry.command(name, args)
         value = None
-        if found is not None and not found[0].routing.is_structured_only and found[0].access is not Access.ADMIN:
+        if found is not None:
             entry, command, rest = found
-            ctx = self.runtime.router.parse_context(normalize_text(rest), snapshot, ticket.language)
-            value = command.parse(rest, ctx)
+            # The execution layer's own check: never structured-only or admin modules from a model.
+            if not entry.routing.is_structured_only and entry.access is not Access.ADMIN:
+                ctx = self.runtime.router.parse_context(normalize_text(rest), snapshot, ticket.language)
+                value = command.parse(rest, ctx)
         if found is None or value is None:
             if pending is None:
                 return [ReplyToPlayer((m.say(lang, "fallback.unsure"),))]
             return [self._rejected_card(pending, UNPARSED, now)]
-        entry, command, _rest = found
         if entry.access is not Access.READ:
             return [self._write_card(entry, command.line(value), command.description, lang, now)]
         reply = self._run(entry, value, snapshot, lang, now)
