@@ -108,6 +108,14 @@ class PlayerUnlisted:
 
 
 @attrs.frozen
+class OwnMetadata:
+    """The player's own entity metadata: burning flag and air supply, when present."""
+
+    burning: bool | None
+    air: int | None
+
+
+@attrs.frozen
 class EntitySpawned:
     entity_id: int
     kind: str
@@ -115,6 +123,7 @@ class EntitySpawned:
     y: float
     z: float
     uuid: str | None = None
+    category: str = ""  # minecraft-data's entity type: "hostile", "passive", "player", ...
 
 
 @attrs.frozen
@@ -195,6 +204,7 @@ Event = (
     | PlayerListed
     | PlayerUnlisted
     | EntitySpawned
+    | OwnMetadata
     | EntityMoved
     | EntityMovedBy
     | EntitiesRemoved

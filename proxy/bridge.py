@@ -357,6 +357,14 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self.swallowed += 1
         self.perform(actions)
 
+    def _is_own_entity(self, frame: Frame) -> bool:
+        own = self.session.world.entity_id if self.session is not None else None
+        if own is None:
+            return False
+        packet = frame.packet
+        _, pos = read_varint(packet, 0)
+        return read_varint(packet, pos)[0] == own
+
     def _maybe_for_us(self, name: str, frame: Frame) -> bool:
         """Read only the chat text (the first field in every version) and ask the tap
         whether it could be addressed to the proxy; most chat is not, and goes on."""
@@ -561,6 +569,10 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self.server_kicked = True
             elif pid == self._ids.get("s2c_start_configuration"):
                 self.client_configuring = True
+            return
+        if name == "entity_metadata" and not self._is_own_entity(frame):
+            self.send_frame(frame, self.upstream.reader)  # another entity's: forward as it came
+            self.fast_frames += 1
             return
         self.decoded_frames += 1
         fields = self.codec.decode(PLAY, TO_CLIENT, name, frame.packet)

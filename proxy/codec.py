@@ -378,8 +378,57 @@ def _named_spawn(codec: VersionCodec, f: Fields) -> list[ev.Event]:
 
 def _spawn(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     uuid = _pick(f, "objectUUID", "entityUUID")
-    return [ev.EntitySpawned(int(f["entityId"]), _entity_kind(codec, f.get("type")),
-                             _coord(f["x"]), _coord(f["y"]), _coord(f["z"]), str(uuid) if uuid else None)]
+    type_id = f.get("type")
+    kind, category = codec.table.entities.get(type_id, (_entity_kind(codec, type_id), "")) \
+        if isinstance(type_id, int) else (str(type_id), "")
+    return [ev.EntitySpawned(int(f["entityId"]), kind, _coord(f["x"]), _coord(f["y"]), _coord(f["z"]),
+                             str(uuid) if uuid else None, category)]
+
+
+def _own_metadata(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    """Read the leading metadata entries: index 0 (flags byte, 0x01 = on fire) and
+    index 1 (air). Entries after the first one we cannot size are left unread."""
+    raw = f.get("metadata")
+    if not isinstance(raw, (bytes, bytearray)):
+        return []
+    burning: bool | None = None
+    air: int | None = None
+    pos = 0
+    legacy = codec.protocol < 107  # 1.8: key byte = type << 5 | index, 0x7f ends
+    while pos < len(raw):
+        key = raw[pos]
+        pos += 1
+        if legacy:
+            if key == 0x7F:
+                break
+            kind, index = key >> 5, key & 0x1F
+            if kind == 0 and pos < len(raw):
+                value = raw[pos]
+                pos += 1
+            elif kind == 1 and pos + 2 <= len(raw):
+                value = int.from_bytes(raw[pos:pos + 2], "big", signed=True)
+                pos += 2
+            else:
+                break
+        else:
+            if key == 0xFF:
+                break
+            index = key
+            kind, pos = read_varint(raw, pos)
+            if kind == 0 and pos < len(raw):
+                value = raw[pos]
+                pos += 1
+            elif kind == 1:
+                value, pos = read_varint(raw, pos)
+            else:
+                break
+        if index == 0 and kind == 0:
+            burning = bool(value & 0x01)
+        elif index == 1 and kind == 1:
+            air = int(value)
+    if burning is None and air is None:
+        return []
+    return [ev.OwnMetadata(burning, air)]
 
 
 def _teleport(codec: VersionCodec, f: Fields) -> list[ev.Event]:
@@ -449,6 +498,7 @@ TRANSLATORS: dict[tuple[str, str], Translator] = {
     (TO_SERVER, "entity_action"): _entity_action,
     (TO_SERVER, "teleport_confirm"): _no_events,
     (TO_CLIENT, "declare_commands"): _no_events,
+    (TO_CLIENT, "entity_metadata"): _own_metadata,
     (TO_SERVER, "chat_message"): _chat_typed,
     (TO_SERVER, "settings"): _settings,
     (TO_SERVER, "position"): _client_position,

@@ -46,6 +46,8 @@ TO_CLIENT_PLAY: tuple[str, ...] = (
     "chat",
     "system_chat",
     "declare_commands",
+    "entity_metadata",  # only the player's own entity is read (air, burning); the bridge
+                        # forwards every other entity's metadata after peeking its id
 )
 
 # Server packets the proxy rewrites instead of forwarding: the command tree gets

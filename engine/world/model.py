@@ -6,6 +6,8 @@ goes through ``apply`` so the order of packets is the only source of truth.
 """
 from __future__ import annotations
 
+import attrs
+
 from engine import events as ev
 from engine.events import SlotItem
 from engine.world.snapshot import EntityView, PlayerState, Vec3, WorldSnapshot
@@ -30,6 +32,8 @@ class WorldModel:
         self.game_mode: int | None = None
         self.dimension: str | None = None
         self.held_slot = 0
+        self.air: int | None = None
+        self.burning = False
         self.inventory: list[SlotItem | None] = [None] * INVENTORY_SLOTS
         self.players: dict[str, str] = {}
         self.entities: dict[int, EntityView] = {}
@@ -63,16 +67,22 @@ class WorldModel:
                 self.players.pop(uuid, None)
             case ev.EntitySpawned(entity_id=eid, kind=kind, uuid=uuid):
                 listed: str | None = self.players.get(uuid) if uuid else None
-                self.entities[eid] = EntityView(eid, kind, Vec3(event.x, event.y, event.z), uuid, listed)
+                self.entities[eid] = EntityView(eid, kind, Vec3(event.x, event.y, event.z), uuid, listed,
+                                                event.category)
+            case ev.OwnMetadata(burning=burning, air=air):
+                if burning is not None:
+                    self.burning = burning
+                if air is not None:
+                    self.air = air
             case ev.EntityMoved(entity_id=eid):
                 old = self.entities.get(eid)
                 if old is not None:
-                    self.entities[eid] = EntityView(old.entity_id, old.kind, Vec3(event.x, event.y, event.z), old.uuid, old.name)
+                    self.entities[eid] = attrs.evolve(old, position=Vec3(event.x, event.y, event.z))
             case ev.EntityMovedBy(entity_id=eid, dx=dx, dy=dy, dz=dz):
                 old = self.entities.get(eid)
                 if old is not None:
                     p = old.position
-                    self.entities[eid] = EntityView(old.entity_id, old.kind, Vec3(p.x + dx, p.y + dy, p.z + dz), old.uuid, old.name)
+                    self.entities[eid] = attrs.evolve(old, position=Vec3(p.x + dx, p.y + dy, p.z + dz))
             case ev.EntitiesRemoved(entity_ids=ids):
                 for eid in ids:
                     self.entities.pop(eid, None)
@@ -118,6 +128,8 @@ class WorldModel:
             dimension=self.dimension,
             held_slot=self.held_slot,
             inventory=tuple(self.inventory),
+            air=self.air,
+            burning=self.burning,
         )
         return WorldSnapshot(
             player_name=self.player_name,

@@ -26,6 +26,11 @@ class EntityView:
     position: Vec3
     uuid: str | None = None
     name: str | None = None
+    category: str = ""
+
+    @property
+    def hostile(self) -> bool:
+        return self.category == "hostile"
 
 
 @attrs.frozen
@@ -43,6 +48,8 @@ class PlayerState:
     dimension: str | None
     held_slot: int
     inventory: tuple[SlotItem | None, ...]
+    air: int | None = None  # ticks of air left (300 when full)
+    burning: bool = False
 
     @property
     def held_item(self) -> SlotItem | None:

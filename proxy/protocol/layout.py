@@ -115,6 +115,11 @@ class LayoutCompiler:
 
         return Codec(prefix.decode, refuse, complete=False)
 
+    def _c_entityMetadataLoop(self, args: Any) -> Codec:
+        """Entity metadata is always a packet's last field; keep it as raw bytes and
+        let the codec read the few entries it needs (their value types vary by version)."""
+        return _SIMPLE["restBuffer"]
+
     # -- named and primitive types -------------------------------------------------
     def _compile_named(self, name: str) -> Codec:
         fixed = FIXED.get(name)

@@ -59,7 +59,7 @@ def test_kick_round_trip(codec: VersionCodec) -> None:
 
 
 def test_server_position_and_relative_flags(codec: VersionCodec) -> None:
-    named_flags = "bitflags" in json.dumps(codec.table._compiler.named.get("PositionUpdateRelatives", ""))
+    named_flags = "bitflags" in json.dumps(codec.table.named_types.get("PositionUpdateRelatives", ""))
     flags = {"x": True} if named_flags else 0x01
     packet = build_packet(codec, "play", "toClient", "position", x=1.5, y=2.0, z=3.0, yaw=90.0, pitch=0.0, flags=flags)
     fields = codec.decode("play", "toClient", "position", packet)
@@ -79,7 +79,7 @@ def test_set_slot_names_the_item(codec: VersionCodec) -> None:
         pytest.skip("1.20.5+ item stacks carry data components the codec does not decode yet")
     layout = json.dumps(codec.table.raw_layout("play", "toClient", "set_slot"))
     item_id = next(i for i, n in codec.table.items.items() if n == "stone")
-    if "blockId" in json.dumps(codec.table._compiler.named.get("slot")):
+    if "blockId" in json.dumps(codec.table.named_types.get("slot")):
         item = {"blockId": item_id, "itemCount": 3, "itemDamage": 0, "nbtData": None}
     else:
         item = {"present": True, "itemId": item_id, "itemCount": 3, "nbtData": None}
@@ -87,3 +87,16 @@ def test_set_slot_names_the_item(codec: VersionCodec) -> None:
     fields = codec.decode("play", "toClient", "set_slot", packet)
     assert codec.events("toClient", "set_slot", fields) == [ev.InventorySlotSet(36, ev.SlotItem("minecraft:stone", 3))]
     assert "slot" in layout
+
+
+@pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.20.4", "1.21.4"])
+def test_own_metadata_reads_burning_and_air(version: str) -> None:
+    codec = VersionCodec(table_for_version(version))
+    if codec.protocol < 107:  # 1.8: key = type << 5 | index
+        raw = bytes([0x00, 0x01, (1 << 5) | 1]) + (120).to_bytes(2, "big") + b"\x7f"
+    else:  # index, type varint, value
+        raw = bytes([0, 0, 0x01, 1, 1]) + bytes([120]) + b"\xff"
+    packet = codec.encode("play", "toClient", "entity_metadata", {"entityId": 7, "metadata": raw})
+    fields = codec.decode("play", "toClient", "entity_metadata", packet)
+    assert fields["entityId"] == 7
+    assert codec.events("toClient", "entity_metadata", fields) == [ev.OwnMetadata(True, 120)]
