@@ -1,0 +1,47 @@
+"""A Navigator as a Session driver: ``!goto`` and the like, one InjectMovement a tick.
+
+It meets the Session's ``Driver`` protocol (``name``, ``step``, ``finished``,
+``server_moved``) without importing the session: the Session hands it the
+snapshot each tick; the navigator keeps its own body, which is what the Session
+writes back into the world model while it drives.
+"""
+from __future__ import annotations
+
+from engine.actions import Action, InjectMovement
+from engine.motion.astar import SearchOptions
+from engine.motion.goals import Goal
+from engine.motion.grid import Terrain
+from engine.motion.navigator import Navigator, NavState
+from engine.motion.stepper import MoveCommand
+from engine.world.snapshot import Vec3, WorldSnapshot
+
+
+def inject(move: MoveCommand) -> InjectMovement:
+    return InjectMovement(move.x, move.y, move.z, move.yaw, move.pitch, move.on_ground)
+
+
+class NavigatorDriver:
+    def __init__(self, terrain: Terrain, position: Vec3, goal: Goal, name: str = "goto",
+                 options: SearchOptions = SearchOptions(max_nodes=4000), sprint: bool = False,
+                 on_ground: bool | None = None) -> None:
+        self.name = name
+        self.navigator = Navigator(terrain, position, goal, options, sprint=sprint, on_ground=on_ground)
+
+    def step(self, snapshot: WorldSnapshot, now: float) -> list[Action]:
+        if self.navigator.state is not NavState.MOVING:
+            return []
+        return [inject(self.navigator.tick())]
+
+    def finished(self) -> str | None:
+        state = self.navigator.state
+        if state is NavState.ARRIVED:
+            return "arrived"
+        if state is NavState.FAILED:
+            return "no path"
+        return None
+
+    def server_moved(self, x: float, y: float, z: float, now: float) -> None:
+        self.navigator.teleport(Vec3(x, y, z))
+
+    def block_changed(self, x: int, y: int, z: int) -> None:
+        self.navigator.block_changed(x, y, z)
