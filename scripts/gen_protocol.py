@@ -50,7 +50,7 @@ LAYOUTS = {
         "spawn_entity", "spawn_entity_living", "entity_teleport", "rel_entity_move",
         "entity_move_look", "entity_destroy", "window_items", "set_slot",
         "held_item_slot", "kick_disconnect", "chat", "system_chat", "player_chat",
-        "declare_commands", "start_configuration", "keep_alive", "sync_entity_position",
+        "declare_commands", "start_configuration", "keep_alive", "sync_entity_position", "entity_metadata",
         # world model (proxy/chunks.py): chunk columns, block changes, unloads
         "map_chunk", "map_chunk_bulk", "block_change", "multi_block_change", "unload_chunk",
     ],
