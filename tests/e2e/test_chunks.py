@@ -10,6 +10,7 @@ these tests cannot trigger), and the columns that load and unload as the client 
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from pathlib import Path
@@ -21,11 +22,16 @@ import pytest
 from proxy.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload, WorldUpdate
 from proxy.protocol.tables import TO_CLIENT, ProtocolTable, table_for_version
 from proxy.protocol.wire import read_varint
+from proxy.versions import END_TO_END, SUPPORTED
 from tests.e2e.conftest import SquidFactory
 from tests.e2e.peers import REPO, JsonLineProcess, PeerPool, SquidServer, node_executable
 
 CAPTURE_JS = REPO / "tests" / "e2e" / "chunk_capture.js"
-VERSIONS = ["1.8.8", "1.12.2", "1.16.5", "1.18.2", "1.20.4", "1.21.4"]
+DEFAULT_VERSIONS = ["1.8.8", "1.12.2", "1.16.5", "1.18.2", "1.20.4", "1.21.4"]
+# MCAGENT_E2E_VERSIONS="1.13.2,1.17.1" or "all" (every version flying-squid serves) widens the run.
+_env = os.environ.get("MCAGENT_E2E_VERSIONS", "").strip()
+ALL_VERSIONS = [v.name for v in SUPPORTED if v.verified == END_TO_END]
+VERSIONS = ALL_VERSIONS if _env == "all" else [v.strip() for v in _env.split(",") if v.strip()] or DEFAULT_VERSIONS
 
 
 class ChunkCapture(JsonLineProcess):
