@@ -67,6 +67,7 @@ class Upstream(protocol.Protocol):
         self.writer = Writer()
 
     def connectionMade(self) -> None:
+        _no_delay(self.transport)
         self.bridge.upstream_connected(self)
 
     def dataReceived(self, data: bytes) -> None:
@@ -131,6 +132,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
 
     # -- client side ---------------------------------------------------------------
     def connectionMade(self) -> None:
+        _no_delay(self.transport)
         self.server.bridges.add(self)
         self.callLater = self.server.clock.callLater  # type: ignore[assignment]
         self.setTimeout(self.config.read_timeout_seconds)
@@ -671,6 +673,17 @@ class Bridge(protocol.Protocol, TimeoutMixin):
 
     def say(self, *lines: str) -> None:
         self.show(reply(*lines))
+
+
+def _no_delay(transport: Any) -> None:
+    # Small game packets must not wait for Nagle's algorithm (it added ~20 ms to
+    # keep-alives after a stall); a relay should add as little latency as it can.
+    set_no_delay = getattr(transport, "setTcpNoDelay", None)
+    if set_no_delay is not None:
+        try:
+            set_no_delay(True)
+        except OSError:
+            pass
 
 
 def _short(failure: Failure) -> str:
