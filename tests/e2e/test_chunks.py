@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -233,3 +234,35 @@ def test_decoded_world_matches_the_server(version: str, squid_factory: SquidFact
         for y in (0, 3, 4, 5) + ((-64,) if tall else ()):
             state, name = server_state(server, x, y, z)
             assert world.get(x, y, z) == state, f"({x}, {y}, {z}): server has {name} ({state})"
+
+
+DUMP_JS = REPO / "tests" / "e2e" / "chunk_dump.js"
+DUMP_VERSIONS = ["1.8.8", "1.9.4", "1.12.2", "1.13.2", "1.14.4", "1.15.2", "1.16.5", "1.17.1", "1.18.2",
+                 "1.20.4", "1.21.4", "26.1"]
+
+
+@pytest.mark.parametrize("dump_version", DUMP_VERSIONS)
+def test_prismarine_chunk_columns_decode(dump_version: str, peers_installed: Path) -> None:
+    """Columns built and dumped by prismarine-chunk, random blocks and all, decode to
+    the states prismarine-chunk reports; 26.1 (fluid counts, unprefixed long arrays)
+    is checked here only, as no server peer speaks it."""
+    from tests.proxy.test_chunks import outer_defaults, packet
+
+    env = dict(os.environ, MCAGENT_PEERS_DIR=str(peers_installed))
+    for seed in (1, 2):
+        out = subprocess.run([node_executable(), str(DUMP_JS), "--version", dump_version, "--seed", str(seed)],
+                             capture_output=True, text=True, timeout=60, env=env, check=True)
+        dump = json.loads(out.stdout.strip().splitlines()[-1])
+        table = table_for_version(dump_version)
+        mask = dump["mask"]
+        if isinstance(mask, list):  # 1.17: [[high, low], ...] 32-bit halves of each long
+            mask = [((hi & 0xFFFFFFFF) << 32 | (lo & 0xFFFFFFFF)) - ((hi >> 31 & 1) << 64) for hi, lo in mask]
+        raw = packet(table, "map_chunk", outer_defaults(table, "map_chunk", x=4, z=-2, groundUp=True,
+                                                        bitMap=mask, chunkData=bytes.fromhex(dump["hex"])))
+        decoder = ChunkDecoder(table)
+        decoder.set_dimension(dump["minY"], dump["height"])
+        column = decoder.decode_chunk("map_chunk", raw)
+        assert isinstance(column, ChunkColumn)
+        wrong = [(x, y, z, s, column.block(x, y, z)) for x, y, z, s in dump["samples"] if column.block(x, y, z) != s]
+        assert not wrong, f"{len(wrong)} of {len(dump['samples'])} differ, e.g. {wrong[:5]}"
+        assert any(s for *_, s in dump["samples"]), "the sample holds blocks, not only air"
