@@ -100,7 +100,25 @@ class InjectMovement:
     on_ground: bool
 
 
-Action = ReplyToPlayer | ForwardChat | MeasurePing | Kick | AdminCommand | SetControl | InjectMovement | AskModel
+@attrs.frozen
+class SelectHotbar:
+    """Hold hotbar slot 0..8: the server is told, and the client shown, the same slot."""
+
+    slot: int
+
+
+@attrs.frozen
+class UseHeldItem:
+    """Start using the held item (eating); the server finishes it after the item's time."""
+
+
+@attrs.frozen
+class ReleaseHeldItem:
+    """Stop using the held item."""
+
+
+Action = (ReplyToPlayer | ForwardChat | MeasurePing | Kick | AdminCommand | SetControl | InjectMovement
+          | SelectHotbar | UseHeldItem | ReleaseHeldItem | AskModel)
 
 
 def reply(*lines: str) -> ReplyToPlayer:

@@ -5,6 +5,8 @@ packet (or from the tick). The engine never sees bytes, sockets or versions.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 
@@ -184,6 +186,39 @@ class ServerChatSeen:
     private: bool = False  # a whisper to this player (kept for the inbox)
 
 
+@attrs.frozen(eq=False)
+class ChunkColumnLoaded:
+    """Decoded block states of a chunk column: (section y, 4096 state ids in y/z/x order).
+
+    ``full``: the column replaces what was known; otherwise only these sections change.
+    """
+
+    cx: int
+    cz: int
+    sections: tuple[tuple[int, Any], ...]
+    full: bool
+
+
+@attrs.frozen
+class BlocksChanged:
+    changes: tuple[tuple[int, int, int, int], ...]  # (x, y, z, state id)
+
+
+@attrs.frozen
+class ChunkUnloaded:
+    cx: int
+    cz: int
+
+
+@attrs.frozen
+class DimensionChanged:
+    """A new world: blocks known so far no longer apply."""
+
+    name: str | None
+    min_y: int
+    height: int
+
+
 @attrs.frozen
 class Disconnected:
     reason: str
@@ -213,4 +248,8 @@ Event = (
     | InventorySlotSet
     | ServerChatSeen
     | Disconnected
+    | ChunkColumnLoaded
+    | BlocksChanged
+    | ChunkUnloaded
+    | DimensionChanged
 )

@@ -9,14 +9,17 @@ unchanged. The session never blocks and never reads a clock: time comes in.
 """
 from __future__ import annotations
 
+import math
 from typing import Protocol
 
 import attrs
 
 from engine import events as ev
-from engine.actions import (Action, AdminCommand, ForwardChat, InjectMovement, MeasurePing, ReplyToPlayer, SetControl,
-                            reply)
+from engine.actions import (Action, AdminCommand, ForwardChat, InjectMovement, MeasurePing, ReplyToPlayer, SelectHotbar,
+                            SetControl, reply)
 from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
+from engine.control import Control, inject, item_actions
+from engine.reflex.engine import ReflexDecision
 from engine.world.model import WorldModel
 from engine.world.snapshot import WorldSnapshot
 
@@ -63,17 +66,24 @@ class Driver(Protocol):
 
 
 KILL_SWITCH_SECONDS = 0.5
+WORLD_EVENTS = (ev.ChunkColumnLoaded, ev.BlocksChanged, ev.ChunkUnloaded, ev.DimensionChanged)
 
 
 @attrs.frozen
 class SessionConfig:
     command_prefix: str = "!"
     address_prefix: str = "@ai "
+    version: str | None = None  # the client's Minecraft version: selects the block table
+    reflexes: bool = False  # reflexes on from the start (off for a human player by default)
 
 
 BUILTIN_HELP: tuple[tuple[str, str], ...] = (
     ("!help", "this list"),
     ("!ping", "round-trip time from the proxy to the server"),
+    ("!goto <x> <y> <z>", "walk there (sneak twice or !stop to take over)"),
+    ("!follow <player>", "keep near another player"),
+    ("!stop", "stop moving you; you have control"),
+    ("!reflex on|off|list", "reflexes that save you from lava, fire, drowning, mobs, hunger, falls"),
     ("!system <console command>", "admin console commands in game (admins only)"),
 )
 
@@ -93,15 +103,26 @@ class Session:
         self.ticks = 0
         self.driver: Driver | None = None
         self._last_sneak: float | None = None
+        self.control = Control(self.config.version, self.config.reflexes)
 
     def handle(self, event: ev.Event, now: float) -> list[Action]:
+        if isinstance(event, WORLD_EVENTS):
+            for x, y, z in self.control.world_event(event):
+                changed = getattr(self.driver, "block_changed", None)
+                if changed is not None:
+                    changed(x, y, z)
+            if isinstance(event, ev.DimensionChanged):
+                return self.release("The world changed") if self.driver is not None else []
+            return []
         if isinstance(event, ev.SneakPressed):
             return self._sneak(now)
-        if isinstance(event, ev.PositionSet) and event.from_server and self.driver is not None:
+        if isinstance(event, ev.PositionSet) and event.from_server:
             self.world.apply(event)
             pos = self.world.position
-            if pos is not None:
-                self.driver.server_moved(pos.x, pos.y, pos.z, now)
+            if pos is not None and (self.driver is not None or self.control.reflex_driving):
+                self.control.moved(pos.x, pos.y, pos.z)
+                if self.driver is not None:
+                    self.driver.server_moved(pos.x, pos.y, pos.z, now)
             return []
         self.world.apply(event)
         if isinstance(event, ev.ChatTyped):
@@ -117,17 +138,54 @@ class Session:
     def tick(self, now: float) -> list[Action]:
         self.last_tick = now
         self.ticks += 1
+        snapshot = self.snapshot()
+        self.control.observe(snapshot)
+        actions: list[Action] = []
+        # Reflexes come before any command driver (invariant 5: kill switch > reflex > rest).
+        decision = self.control.reflex_tick(snapshot, now)
+        if decision is not None:
+            actions += self._reflex(decision, now)
+            if decision.driving:
+                return self._moved(actions)
         if self.driver is None:
-            return []
-        actions = self.driver.step(self.snapshot(), now)
+            return actions
+        actions += self.driver.step(snapshot, now)
+        ended = self.driver.finished()
+        if ended is not None:
+            actions += self.release(f"{self.driver.name}: {ended}")
+        return self._moved(actions)
+
+    def _moved(self, actions: list[Action]) -> list[Action]:
         for action in actions:
             if isinstance(action, InjectMovement):
                 # Our own movement is the truth while we drive: the client's is held back.
                 self.world.apply(ev.PositionSet(action.x, action.y, action.z, action.yaw, action.pitch,
                                                 from_server=False, on_ground=action.on_ground))
-        ended = self.driver.finished()
-        if ended is not None:
-            actions = actions + self.release(f"{self.driver.name}: {ended}")
+        return actions
+
+    def _reflex(self, decision: ReflexDecision, now: float) -> list[Action]:
+        actions: list[Action] = item_actions(decision.items)
+        for op in actions:
+            if isinstance(op, SelectHotbar):
+                self.world.apply(ev.HeldSlotChanged(op.slot))
+        if decision.driving:
+            if not self.control.reflex_driving and self.driver is None:
+                actions.insert(0, SetControl(True))
+            self.control.reflex_driving = True
+            assert decision.move is not None
+            actions.append(inject(decision.move))
+        if decision.started and decision.notice is not None:
+            text = decision.notice.text(self.world.locale)
+            actions.append(reply(text))
+            if self.assistant is not None:
+                actions += list(self.assistant.notify(text, now) or [])
+        if decision.released is not None and self.control.reflex_driving and not decision.driving:
+            self.control.reflex_driving = False
+            pos = self.world.position
+            if self.driver is not None and pos is not None:
+                self.driver.server_moved(pos.x, pos.y, pos.z, now)  # resume the command from here
+            elif self.driver is None:
+                actions.append(SetControl(False))
         return actions
 
     # -- control -----------------------------------------------------------------------
@@ -140,17 +198,21 @@ class Session:
             actions.append(reply(announce))
         return actions
 
-    def release(self, why: str) -> list[Action]:
-        if self.driver is None:
+    def release(self, why: str, now: float = 0.0) -> list[Action]:
+        """Give movement back to the player: the command driver and any reflex stop."""
+        if self.driver is None and not self.control.reflex_driving:
             return []
         self.driver = None
-        return [SetControl(False), reply(f"{why}; you have control again.")]
+        actions: list[Action] = item_actions(self.control.reflexes.cancel(now))
+        self.control.reflex_driving = False
+        return actions + [SetControl(False), reply(f"{why}; you have control again.")]
 
     def _sneak(self, now: float) -> list[Action]:
         last, self._last_sneak = self._last_sneak, now
-        if self.driver is not None and last is not None and now - last <= KILL_SWITCH_SECONDS:
+        driving = self.driver is not None or self.control.reflex_driving
+        if driving and last is not None and now - last <= KILL_SWITCH_SECONDS:
             self._last_sneak = None
-            return self.release("Stopped by the kill switch (sneak twice)")
+            return self.release("Stopped by the kill switch (sneak twice)", now)
         return []
 
     def snapshot(self) -> WorldSnapshot:
@@ -159,13 +221,15 @@ class Session:
     # -- admin surface (console, !system) ------------------------------------------------
     def control_summary(self) -> str:
         driving = f"driving ({self.driver.name})" if self.driver is not None else "not driving"
-        return f"{driving}, autopilot unavailable, reflexes unavailable"
+        on = sorted(self.control.reflexes.enabled)
+        return f"{driving}, reflexes {', '.join(on) if on else 'off'}, autopilot unavailable"
 
     def admin_agent(self, command: str, now: float) -> list[str]:
         return [f"{self.player_name}: the autopilot is not available yet (it arrives with the decision layer)"]
 
     def admin_reflex(self, enabled: bool, now: float) -> list[str]:
-        return [f"{self.player_name}: reflexes are not available yet (they arrive with sense-and-act)"]
+        self.control.reflexes.set_all(enabled, now)
+        return [f"{self.player_name}: reflexes {'on' if enabled else 'off'}"]
 
     def _chat(self, tapped: TappedChat, now: float) -> list[Action]:
         if tapped.kind is ChatKind.PASS:
@@ -186,6 +250,9 @@ class Session:
             return [self._help()]
         if name == "ping":
             return [MeasurePing()]
+        movement = self._movement_command(name, args.split(), now)
+        if movement is not None:
+            return movement
         if self.assistant is not None:
             answer = self.assistant.command(name, args.strip(), self.snapshot(), now)
             if answer is not None:
@@ -194,6 +261,43 @@ class Session:
             return [AdminCommand(args.strip() or "help")]
         return [reply(f"Unknown command {self.config.command_prefix}{name}; "
                       f"{self.config.command_prefix}help lists the commands.")]
+
+    def _movement_command(self, name: str, args: list[str], now: float) -> list[Action] | None:
+        """Explicit movement commands: the only way (with buttons) a write starts (invariant 2)."""
+        p = self.config.command_prefix
+        snapshot = self.snapshot()
+        if name == "stop":
+            return self.release("Stopped", now) or [reply("Nothing to stop: you are in control.")]
+        if name == "goto":
+            try:
+                x, y, z = (int(math.floor(float(v))) for v in args)
+            except ValueError:
+                return [reply(f"Usage: {p}goto <x> <y> <z> (block coordinates)")]
+            found = self.control.goto(x, y, z, snapshot)
+            if isinstance(found, str):
+                return [reply(f"Cannot go there: {found}.")]
+            return self.take_control(found, f"Going to {x} {y} {z}; sneak twice or {p}stop to take over.")
+        if name == "follow":
+            if len(args) != 1:
+                return [reply(f"Usage: {p}follow <player>")]
+            follower = self.control.follow(args[0], snapshot)
+            if isinstance(follower, str):
+                return [reply(f"Cannot follow: {follower}.")]
+            return self.take_control(follower, f"Following {args[0]}; sneak twice or {p}stop to take over.")
+        if name == "reflex":
+            sub = args[0].lower() if args else "list"
+            reflexes = self.control.reflexes
+            if sub in ("on", "off"):
+                ops = reflexes.set_all(sub == "on", now)
+                return item_actions(ops) + [reply(f"Reflexes {sub}: " + ", ".join(r.name for r in reflexes.reflexes))]
+            if sub == "list":
+                rows = [f"{r.name}: {'on' if r.enabled else 'off'}"
+                        + (" (active)" if r.active else "")
+                        + (f" (cooling {r.cooling_for:.0f}s)" if r.cooling_for > 0 else "")
+                        for r in reflexes.listing(now)]
+                return [ReplyToPlayer(tuple(["Reflexes:"] + rows))]
+            return [reply(f"Usage: {p}reflex on|off|list")]
+        return None
 
     def _help(self) -> ReplyToPlayer:
         rows = list(BUILTIN_HELP)

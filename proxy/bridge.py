@@ -30,8 +30,8 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from engine import events as ev
-from engine.actions import (Action, AdminCommand, AskModel, ForwardChat, InjectMovement, Kick, MeasurePing, ReplyToPlayer,
-                            SetControl, reply)
+from engine.actions import (Action, AdminCommand, AskModel, ForwardChat, InjectMovement, Kick, MeasurePing,
+                            ReleaseHeldItem, ReplyToPlayer, SelectHotbar, SetControl, UseHeldItem, reply)
 from engine.chat_tap import may_be_addressed
 from engine.session import Session, SessionConfig
 from proxy import versions
@@ -43,7 +43,8 @@ from proxy.protocol.framing import Frame, Framing, Writer
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, table_for_version
 from proxy.protocol.wire import read_string, read_varint
 from proxy.status import own_status
-from proxy.subscriptions import CLIENT_MOVEMENT, REWRITTEN, SWALLOWABLE
+from proxy.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload
+from proxy.subscriptions import CLIENT_MOVEMENT, REWRITTEN, SWALLOWABLE, WORLD_TO_CLIENT
 
 if TYPE_CHECKING:
     from proxy.server import ProxyServer
@@ -127,6 +128,8 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         self._next_teleport = OWN_TELEPORT_IDS.start
         self.held_movement = 0
         self.fast_runs = 0
+        self.chunks: ChunkDecoder | None = None
+        self._dimension: str | None = None
         self._s2c_interesting = bytes(128)
         self._ids: dict[str, int] = {}
 
@@ -275,6 +278,12 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             return
         self.codec = VersionCodec(table_for_version(supported.name))
         table = self.codec.table
+        if self.config.features.world:
+            self.chunks = ChunkDecoder(table)
+        else:  # no block world: chunk packets stay on the fast path
+            for pid, name in list(self.codec.subscribed[TO_CLIENT].items()):
+                if name in WORLD_TO_CLIENT:
+                    del self.codec.subscribed[TO_CLIENT][pid]
         interesting = bytearray(128)
         for state, name in ((LOGIN_STATE, "login_acknowledged"), (CONFIGURATION, "finish_configuration"),
                             (PLAY, "configuration_acknowledged")):
@@ -289,6 +298,9 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self._ids["s2c_" + name] = pid
                 if state == PLAY and pid < len(interesting):
                     interesting[pid] = 1
+        registry = table.packet_id(CONFIGURATION, TO_CLIENT, "registry_data")
+        if registry is not None:
+            self._ids["s2c_registry_data"] = registry
         for pid in self.codec.subscribed[TO_CLIENT]:
             if pid < len(interesting):
                 interesting[pid] = 1
@@ -358,6 +370,21 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         else:
             self.swallowed += 1
         self.perform(actions)
+
+    def _world_update(self, name: str, packet: bytes) -> None:
+        assert self.chunks is not None and self.session is not None
+        now = self.server.clock.seconds()
+        for update in self.chunks.decode(name, packet):
+            event: ev.Event
+            if isinstance(update, ChunkColumn):
+                event = ev.ChunkColumnLoaded(update.cx, update.cz, tuple(update.sections), update.full)
+            elif isinstance(update, BlockChanges):
+                event = ev.BlocksChanged(tuple(update.changes))
+            elif isinstance(update, ChunkUnload):
+                event = ev.ChunkUnloaded(update.cx, update.cz)
+            else:
+                continue
+            self.perform(self.session.handle(event, now))
 
     def _is_own_entity(self, frame: Frame) -> bool:
         own = self.session.world.entity_id if self.session is not None else None
@@ -528,6 +555,10 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             return
         if self.state == STATUS_STATE or self.state == CONFIGURATION:
             self.send_frame(frame, self.upstream.reader)  # type: ignore[union-attr]
+            if self.state == CONFIGURATION and self.chunks is not None and self.codec is not None \
+                    and frame.packet_id == self._ids.get("s2c_registry_data"):
+                # 1.20.2+: dimension heights come from the registries sent here.
+                self.chunks.note_registry(self.codec.decode(CONFIGURATION, TO_CLIENT, "registry_data", frame.packet))
             return
         if self.state == LOGIN_STATE:
             self._server_login(frame)
@@ -577,7 +608,17 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self.fast_frames += 1
             return
         self.decoded_frames += 1
+        if name in WORLD_TO_CLIENT:
+            self.send_frame(frame, self.upstream.reader)
+            self._world_update(name, frame.packet)
+            return
         fields = self.codec.decode(PLAY, TO_CLIENT, name, frame.packet)
+        if name in ("login", "respawn") and self.chunks is not None:
+            dimension = self.chunks.note_dimension(name, fields)
+            if self.session is not None and (name == "respawn" or dimension.name != self._dimension):
+                self._dimension = dimension.name
+                self.perform(self.session.handle(ev.DimensionChanged(dimension.name, dimension.min_y,
+                                                                     dimension.height), self.server.clock.seconds()))
         if name in REWRITTEN:
             self.send_packet(self.codec.rewrite(name, fields))
         else:
@@ -611,7 +652,9 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         chat = self.config.chat
         self.session = Session(
             self.player_name,
-            SessionConfig(command_prefix=chat.command_prefix, address_prefix=chat.address_prefix),
+            SessionConfig(command_prefix=chat.command_prefix, address_prefix=chat.address_prefix,
+                          version=self.codec.version if self.codec is not None and self.chunks is not None else None,
+                          reflexes=self.config.features.reflexes),
             self.server.make_assistant(self),
         )
         log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
@@ -639,6 +682,12 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self._inject(action)
             elif isinstance(action, SetControl):
                 self.driving = action.driving
+            elif isinstance(action, SelectHotbar):
+                self._item_packets(*self.codec.select_slot(action.slot) if self.codec else ())
+            elif isinstance(action, UseHeldItem):
+                self._item_packets(self.codec.use_item() if self.codec else None)
+            elif isinstance(action, ReleaseHeldItem):
+                self._item_packets(self.codec.release_item() if self.codec else None)
             elif isinstance(action, AskModel):
                 # Off the tick path: the service starts the call and returns at once.
                 from proxy import model_service
@@ -648,6 +697,14 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                     service.ask(self, action)
                 else:
                     model_service.unavailable(self, action)
+
+    def _item_packets(self, to_server: bytes | None = None, to_client: bytes | None = None) -> None:
+        if self.upstream is None or self.state != PLAY or self.client_configuring:
+            return
+        if to_server is not None:
+            self.upstream.send_packet(to_server)
+        if to_client is not None:
+            self.send_packet(to_client)
 
     def _inject(self, move: InjectMovement) -> None:
         if self.codec is None or self.upstream is None or self.state != PLAY or self.client_configuring:

@@ -48,7 +48,7 @@ class VersionCodec:
         self.protocol = table.protocol
         self.subscribed: dict[str, dict[int, str]] = {
             TO_SERVER: self._subscribe(TO_SERVER, subscriptions.TO_SERVER_PLAY),
-            TO_CLIENT: self._subscribe(TO_CLIENT, subscriptions.TO_CLIENT_PLAY),
+            TO_CLIENT: self._subscribe(TO_CLIENT, subscriptions.TO_CLIENT_PLAY + subscriptions.WORLD_TO_CLIENT),
         }
         self.subscribed_configuration = self._subscribe(TO_SERVER, subscriptions.TO_SERVER_CONFIGURATION,
                                                         "configuration")
@@ -174,6 +174,21 @@ class VersionCodec:
     def move_client(self, x: float, y: float, z: float, yaw: float, pitch: float, teleport_id: int) -> bytes:
         """An absolute position for the client (no relative axes, no velocity)."""
         return self.build("play", TO_CLIENT, "position", x=x, y=y, z=z, yaw=yaw, pitch=pitch, teleportId=teleport_id)
+
+    def select_slot(self, slot: int) -> tuple[bytes, bytes]:
+        """Hold a hotbar slot: (packet to the server, packet to the client)."""
+        return (self.build("play", TO_SERVER, "held_item_slot", slotId=slot),
+                self.build("play", TO_CLIENT, "held_item_slot", slot=slot))
+
+    def use_item(self) -> bytes:
+        if self.table.packet_id("play", TO_SERVER, "use_item") is not None:
+            return self.build("play", TO_SERVER, "use_item", hand=0)
+        # 1.8: "use the held item" is a block placement at the all-ones position, face 255.
+        return self.build("play", TO_SERVER, "block_place", location={"x": -1, "y": -1, "z": -1}, direction=-1,
+                          heldItem={"blockId": -1})
+
+    def release_item(self) -> bytes:
+        return self.build("play", TO_SERVER, "block_dig", status=5)  # 5: release use item
 
     def configuration_disconnect(self, text: str) -> bytes:
         component = {"text": text}

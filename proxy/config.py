@@ -37,8 +37,9 @@ class ChatConfig(Strict):
 
 class Features(Strict):
     assistant: bool = True
-    reflexes: bool = False
+    reflexes: bool = False  # reflexes on from login for every player (each can say !reflex on|off)
     autopilot: bool = False
+    world: bool = True  # decode chunks into a block world (needed by !goto, !follow and reflexes)
 
 
 class ConsoleConfig(Strict):

@@ -50,6 +50,10 @@ TO_CLIENT_PLAY: tuple[str, ...] = (
                         # forwards every other entity's metadata after peeking its id
 )
 
+# The block world, decoded by proxy.chunks into the engine's block store.
+WORLD_TO_CLIENT: tuple[str, ...] = ("map_chunk", "map_chunk_bulk", "block_change", "multi_block_change",
+                                    "unload_chunk")
+
 # Server packets the proxy rewrites instead of forwarding: the command tree gets
 # the proxy's /ai and /agent nodes.
 REWRITTEN: frozenset[str] = frozenset({"declare_commands"})

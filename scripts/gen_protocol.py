@@ -42,7 +42,8 @@ LAYOUTS = {
     ("play", "toServer"): [
         "chat", "chat_message", "chat_command", "chat_command_signed", "settings",
         "position", "position_look", "look", "flying", "held_item_slot",
-        "teleport_confirm", "entity_action", "client_command", "keep_alive",
+        "teleport_confirm", "entity_action", "client_command", "keep_alive", "use_item", "block_place",
+        "block_dig",
     ],
     ("play", "toClient"): [
         "login", "respawn", "position", "update_health", "experience",

@@ -1,0 +1,168 @@
+"""Sense and act for one player: the block world, movement commands and reflexes.
+
+How this works: ``Control`` owns the player's block store (fed by chunk and
+block events), a ``Terrain`` view for the planner, and a ``ReflexEngine``.
+The Session asks it to turn explicit commands (``!goto``, ``!follow``) into
+drivers, and each tick asks ``reflex_tick`` whether a reflex takes over. The
+priority is fixed here and in the Session: kill switch > reflex > command driver.
+Nothing here reads a clock or touches the network.
+"""
+from __future__ import annotations
+
+import math
+
+from engine import events as ev
+from engine.actions import Action, InjectMovement, ReleaseHeldItem, SelectHotbar, UseHeldItem
+from engine.motion.driver import NavigatorDriver
+from engine.motion.goals import GoalBlock, GoalFollow
+from engine.motion.grid import Terrain
+from engine.reflex.base import ItemOp, SelectSlot, StartUsingItem
+from engine.reflex.engine import ReflexDecision, ReflexEngine
+from engine.reflex.inputs import ReflexInputs
+from engine.world.blocks import BlockStore, BlockTable
+from engine.world.snapshot import Vec3, WorldSnapshot
+
+FOLLOW_RADIUS = 2.5
+
+
+def item_actions(ops: tuple[ItemOp, ...]) -> list[Action]:
+    out: list[Action] = []
+    for op in ops:
+        if isinstance(op, SelectSlot):
+            out.append(SelectHotbar(op.slot))
+        elif isinstance(op, StartUsingItem):
+            out.append(UseHeldItem())
+        else:
+            out.append(ReleaseHeldItem())
+    return out
+
+
+class FollowDriver:
+    """Keep within reach of another player: navigate when they get away, wait when close."""
+
+    def __init__(self, control: "Control", target: str, snapshot: WorldSnapshot) -> None:
+        self.name = f"follow {target}"
+        self.control = control
+        self.target = target
+        self.snapshot = snapshot
+        self.inner: NavigatorDriver | None = None
+        self._gone = False
+
+    def _where(self) -> Vec3 | None:
+        for entity in self.snapshot.entities:
+            if entity.kind == "player" and (entity.name or "").lower() == self.target.lower():
+                return entity.position
+        return None
+
+    def step(self, snapshot: WorldSnapshot, now: float) -> list[Action]:
+        self.snapshot = snapshot
+        me = snapshot.player.position
+        there = self._where()
+        if there is None or me is None:
+            self._gone = there is None
+            return []
+        if self.inner is not None and self.inner.finished() is None:
+            return self.inner.step(snapshot, now)
+        terrain = self.control.terrain
+        if terrain is not None and me.distance_to(there) > FOLLOW_RADIUS + 1.0:
+            self.inner = NavigatorDriver(terrain, me, GoalFollow(self._where, FOLLOW_RADIUS),
+                                         name=self.name, on_ground=snapshot.player.on_ground)
+            return self.inner.step(snapshot, now)
+        return []
+
+    def finished(self) -> str | None:
+        return f"{self.target} is out of sight" if self._gone else None
+
+    def server_moved(self, x: float, y: float, z: float, now: float) -> None:
+        if self.inner is not None:
+            self.inner.server_moved(x, y, z, now)
+
+    def block_changed(self, x: int, y: int, z: int) -> None:
+        if self.inner is not None:
+            self.inner.block_changed(x, y, z)
+
+
+class Control:
+    def __init__(self, version: str | None, reflexes_on: bool = False) -> None:
+        self.table = BlockTable.for_version(version) if version else None
+        self.store = BlockStore()
+        self.terrain = Terrain(self.store, self.table) if self.table is not None else None
+        self.min_y = 0
+        self.reflexes = ReflexEngine()
+        if reflexes_on:
+            self.reflexes.set_all(True)
+        self.reflex_driving = False
+        self._last: Vec3 | None = None
+        self.velocity = Vec3(0.0, 0.0, 0.0)
+
+    # -- the block world ---------------------------------------------------------------
+    def world_event(self, event: ev.Event) -> list[tuple[int, int, int]]:
+        """Apply a block-world event; return the changed block positions."""
+        if isinstance(event, ev.ChunkColumnLoaded):
+            self.store.set_column(event.cx, event.cz, event.sections, replace=event.full)
+        elif isinstance(event, ev.BlocksChanged):
+            for x, y, z, state in event.changes:
+                self.store.set_block(x, y, z, state)
+            changed = [(x, y, z) for x, y, z, _ in event.changes]
+            for x, y, z in changed:
+                self.reflexes.block_changed(x, y, z)
+            return changed
+        elif isinstance(event, ev.ChunkUnloaded):
+            self.store.unload_chunk(event.cx, event.cz)
+        elif isinstance(event, ev.DimensionChanged):
+            self.store.clear()
+            self.min_y = event.min_y
+        return []
+
+    def ready(self, snapshot: WorldSnapshot) -> str | None:
+        """Why movement cannot start now, or None."""
+        if self.terrain is None:
+            return "no block data for this Minecraft version"
+        if snapshot.player.position is None:
+            return "your position is not known yet"
+        return None
+
+    # -- commands ------------------------------------------------------------------------
+    def goto(self, x: int, y: int, z: int, snapshot: WorldSnapshot) -> NavigatorDriver | str:
+        why = self.ready(snapshot)
+        if why is not None or self.terrain is None or snapshot.player.position is None:
+            return why or "not ready"
+        return NavigatorDriver(self.terrain, snapshot.player.position, GoalBlock(x, y, z), name=f"goto {x} {y} {z}",
+                               on_ground=snapshot.player.on_ground)
+
+    def follow(self, target: str, snapshot: WorldSnapshot) -> FollowDriver | str:
+        why = self.ready(snapshot)
+        if why is not None:
+            return why
+        if not any(e.kind == "player" and (e.name or "").lower() == target.lower() for e in snapshot.entities):
+            return f"I cannot see {target} nearby"
+        return FollowDriver(self, target, snapshot)
+
+    # -- reflexes ------------------------------------------------------------------------
+    def observe(self, snapshot: WorldSnapshot) -> None:
+        pos = snapshot.player.position
+        if pos is not None and self._last is not None:
+            self.velocity = Vec3(pos.x - self._last.x, pos.y - self._last.y, pos.z - self._last.z)
+        self._last = pos
+
+    def reflex_tick(self, snapshot: WorldSnapshot, now: float, autopilot: bool = False) -> ReflexDecision | None:
+        if self.terrain is None or not (self.reflexes.enabled or autopilot):
+            return None
+        inputs = ReflexInputs.from_snapshot(snapshot, velocity=self.velocity, min_y=self.min_y)
+        if inputs is None:
+            return None
+        pos = inputs.position
+        self.terrain.prefetch(math.floor(pos.x), math.floor(pos.y), math.floor(pos.z))
+        return self.reflexes.decide(inputs, self.terrain, now, autopilot)
+
+    def moved(self, x: float, y: float, z: float) -> None:
+        """The server teleported the player (a correction): reflex paths start over."""
+        self.reflexes.teleported(Vec3(x, y, z))
+        self._last = Vec3(x, y, z)
+
+
+def inject(move: object) -> InjectMovement:
+    from engine.motion.stepper import MoveCommand
+
+    assert isinstance(move, MoveCommand)
+    return InjectMovement(move.x, move.y, move.z, move.yaw, move.pitch, move.on_ground)
