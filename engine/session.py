@@ -67,6 +67,10 @@ class Driver(Protocol):
 
 KILL_SWITCH_SECONDS = 0.5
 WORLD_EVENTS = (ev.ChunkColumnLoaded, ev.BlocksChanged, ev.ChunkUnloaded, ev.DimensionChanged)
+# Packets after which a reflex may be needed at once.
+# (The player's own movement counts too: walking into lava is the commonest trigger.
+# Entity moves do not: they are many, and a mob is caught at the next tick.)
+DANGER_EVENTS = (ev.HealthChanged, ev.OwnMetadata, ev.PositionSet)
 
 
 @attrs.frozen
@@ -104,6 +108,7 @@ class Session:
         self.driver: Driver | None = None
         self._last_sneak: float | None = None
         self.control = Control(self.config.version, self.config.reflexes)
+        self._early_move = False  # a reflex already moved since the last tick
 
     def handle(self, event: ev.Event, now: float) -> list[Action]:
         if isinstance(event, WORLD_EVENTS):
@@ -123,8 +128,10 @@ class Session:
                 self.control.moved(pos.x, pos.y, pos.z)
                 if self.driver is not None:
                     self.driver.server_moved(pos.x, pos.y, pos.z, now)
-            return []
+            return self._reflex_now(now)
         self.world.apply(event)
+        if isinstance(event, DANGER_EVENTS):
+            return self._reflex_now(now)
         if isinstance(event, ev.ChatTyped):
             return self._chat(classify(event.text, self.config.command_prefix, self.config.address_prefix), now)
         if isinstance(event, ev.CommandTyped):
@@ -142,6 +149,11 @@ class Session:
         self.control.observe(snapshot)
         actions: list[Action] = []
         # Reflexes come before any command driver (invariant 5: kill switch > reflex > rest).
+        if self._early_move:
+            # A reflex reacted to a packet since the last tick: that was this tick's move.
+            self._early_move = False
+            if self.control.reflex_driving:
+                return actions
         decision = self.control.reflex_tick(snapshot, now)
         if decision is not None:
             actions += self._reflex(decision, now)
@@ -154,6 +166,17 @@ class Session:
         if ended is not None:
             actions += self.release(f"{self.driver.name}: {ended}")
         return self._moved(actions)
+
+    def _reflex_now(self, now: float) -> list[Action]:
+        """React to a dangerous packet at once instead of at the next tick (a reflex's
+        latency is then the time to decide, not up to 50 ms of waiting)."""
+        if self.control.reflex_driving or self._early_move or not self.control.reflexes.enabled:
+            return []
+        decision = self.control.reflex_tick(self.snapshot(), now)
+        if decision is None or not decision.driving:
+            return []
+        self._early_move = True
+        return self._moved(self._reflex(decision, now))
 
     def _moved(self, actions: list[Action]) -> list[Action]:
         for action in actions:
