@@ -109,6 +109,7 @@ class Session:
         self._last_sneak: float | None = None
         self.control = Control(self.config.version, self.config.reflexes)
         self._early_move = False  # a reflex already moved since the last tick
+        self.reflex_firings: dict[str, int] = {}
 
     def handle(self, event: ev.Event, now: float) -> list[Action]:
         if isinstance(event, WORLD_EVENTS):
@@ -197,6 +198,8 @@ class Session:
             self.control.reflex_driving = True
             assert decision.move is not None
             actions.append(inject(decision.move))
+        if decision.started and decision.reflex is not None:
+            self.reflex_firings[decision.reflex] = self.reflex_firings.get(decision.reflex, 0) + 1
         if decision.started and decision.notice is not None:
             text = decision.notice.text(self.world.locale)
             actions.append(reply(text))

@@ -24,6 +24,9 @@ class RoutingSurface:
     def diagnostics(self) -> list[str]:
         return list(self.runtime.diagnostics())
 
+    def counters(self) -> dict[str, int]:
+        return {reason.value: count for reason, count in self.runtime.stats.counters.items()}
+
     def set_mode(self, mode: str) -> list[str]:
         from engine.routing.config import Mode
 

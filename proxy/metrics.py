@@ -59,6 +59,17 @@ class TrafficCollector(Collector):
         seen = totals.fast + totals.decoded
         ratio.add_metric([], totals.fast / seen if seen else 1.0)
         yield ratio
+        reflexes = CounterMetricFamily("mcagent_reflex_fired", "Reflexes that took over", labels=["reflex"])
+        for name, count in sorted(server.reflex_firings().items()):
+            reflexes.add_metric([name], count)
+        yield reflexes
+        routing = server.routing
+        if routing is not None:
+            decisions = CounterMetricFamily("mcagent_routing_outcomes", "Routing outcomes by dispatch/fallback reason",
+                                            labels=["reason"])
+            for reason, count in sorted(routing.counters().items()):
+                decisions.add_metric([reason], count)
+            yield decisions
         ticks = CounterMetricFamily("mcagent_ticks", "Engine ticks run")
         ticks.add_metric([], server.ticks)
         yield ticks
@@ -76,11 +87,8 @@ class Metrics:
                                          buckets=(0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.005, 0.01))
         self.model_seconds = Histogram("mcagent_model_seconds", "Model service call time", registry=self.registry,
                                        buckets=(0.1, 0.25, 0.5, 1, 2, 5, 10, 30))
-        self.routing_decisions = Counter("mcagent_routing_decisions", "Routing outcomes by reason", ["reason"],
-                                         registry=self.registry)
         self.model_calls = Counter("mcagent_model_calls", "Model service calls by outcome", ["outcome"],
                                    registry=self.registry)
-        self.reflex_firings = Counter("mcagent_reflex_firings", "Reflexes fired", ["reflex"], registry=self.registry)
         self.autopilot_actions = Counter("mcagent_autopilot_actions", "Autopilot actions started", ["action"],
                                          registry=self.registry)
         server.tick_seconds = self.tick_seconds.observe

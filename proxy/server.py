@@ -79,6 +79,7 @@ class ProxyServer(protocol.ServerFactory):
         self.last_tick_at: float | None = None
         self.closed_totals = TrafficTotals()
         self.disconnects: dict[str, int] = {}
+        self.closed_reflex_firings: dict[str, int] = {}
         self.logins = 0
         self.bridge_log: deque[Bridge] = deque(maxlen=64)
         self.tick_seconds: Callable[[float], None] = lambda seconds: None  # metrics hook
@@ -115,6 +116,14 @@ class ProxyServer(protocol.ServerFactory):
                 log.failure("tick failed for {player}", player=bridge.player_name)
                 bridge.disconnect("Internal error in the proxy; please reconnect.", "internal_error")
         self.tick_seconds(time.perf_counter() - started)
+
+    def reflex_firings(self) -> dict[str, int]:
+        total = dict(self.closed_reflex_firings)
+        for bridge in self.bridges:
+            if bridge.session is not None:
+                for name, count in bridge.session.reflex_firings.items():
+                    total[name] = total.get(name, 0) + count
+        return total
 
     def totals(self) -> "TrafficTotals":
         """Traffic of every connection so far, closed and live."""
@@ -176,6 +185,8 @@ class ProxyServer(protocol.ServerFactory):
             self.disconnects[bridge.close_category] = self.disconnects.get(bridge.close_category, 0) + 1
         if bridge.session is not None:
             self.bridge_log.append(bridge)
+            for name, count in bridge.session.reflex_firings.items():
+                self.closed_reflex_firings[name] = self.closed_reflex_firings.get(name, 0) + count
 
     # -- upstream round trip ---------------------------------------------------------
     def ping_upstream(self, protocol_version: int = 0) -> Any:
