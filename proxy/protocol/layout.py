@@ -72,7 +72,14 @@ class LayoutCompiler:
         if isinstance(layout, str):
             if layout in self._cache:
                 return self._cache[layout]
-            codec = self._compile_named(layout)
+            # Named types can be recursive (1.20.5+ item stacks hold item stacks):
+            # while one compiles, references to it go through a forwarder.
+            self._cache[layout] = self._forward(layout)
+            try:
+                codec = self._compile_named(layout)
+            except LayoutError:
+                del self._cache[layout]
+                raise
             self._cache[layout] = codec
             return codec
         if isinstance(layout, list) and len(layout) == 2:
@@ -85,6 +92,17 @@ class LayoutCompiler:
                 raise LayoutError(f"parametrized type {kind!r} is not supported")
             raise LayoutError(f"unsupported layout type {kind!r}")
         raise LayoutError(f"unsupported layout {layout!r}")
+
+    def _forward(self, name: str) -> Codec:
+        cache = self._cache
+
+        def dec_forward(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+            return cache[name].decode(data, pos, stack)
+
+        def enc_forward(value: Any, out: bytearray, stack: Stack) -> None:
+            cache[name].encode(value, out, stack)
+
+        return Codec(dec_forward, enc_forward)
 
     def compile_prefix(self, layout: Any) -> Codec:
         """Compile a packet container up to its first field we cannot read.
@@ -114,6 +132,60 @@ class LayoutCompiler:
             raise LayoutError("a prefix layout cannot encode")
 
         return Codec(prefix.decode, refuse, complete=False)
+
+    def _c_registryEntryHolder(self, args: dict[str, Any]) -> Codec:
+        """1.20.5+: a VarInt n; n > 0 names registry entry n-1, n == 0 inlines the value."""
+        base = args["baseName"]
+        other_name = args["otherwise"]["name"]
+        inline = self.compile(args["otherwise"]["type"])
+
+        def dec_holder(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+            n, pos = read_varint(data, pos)
+            if n != 0:
+                return {base: n - 1}, pos
+            value, pos = inline.decode(data, pos, stack)
+            return {other_name: value}, pos
+
+        def enc_holder(value: Any, out: bytearray, stack: Stack) -> None:
+            if value.get(base) is not None:
+                out += pack_varint(int(value[base]) + 1)
+            else:
+                out += pack_varint(0)
+                inline.encode(value[other_name], out, stack)
+
+        return Codec(dec_holder, enc_holder)
+
+    def _c_registryEntryHolderSet(self, args: dict[str, Any]) -> Codec:
+        """1.20.5+: a VarInt n; n == 0 is a tag (the base value), else n-1 inline ids."""
+        base_name = args["base"]["name"]
+        base = self.compile(args["base"]["type"])
+        other_name = args["otherwise"]["name"]
+        item = self.compile(args["otherwise"]["type"])
+
+        def dec_set(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+            n, pos = read_varint(data, pos)
+            if n == 0:
+                value, pos = base.decode(data, pos, stack)
+                return {base_name: value}, pos
+            if n - 1 > MAX_ARRAY:
+                raise PeerError(f"registry set of {n - 1} entries")
+            items = []
+            for _ in range(n - 1):
+                entry, pos = item.decode(data, pos, stack)
+                items.append(entry)
+            return {other_name: items}, pos
+
+        def enc_set(value: Any, out: bytearray, stack: Stack) -> None:
+            if value.get(base_name) is not None:
+                out += pack_varint(0)
+                base.encode(value[base_name], out, stack)
+            else:
+                entries = value[other_name]
+                out += pack_varint(len(entries) + 1)
+                for entry in entries:
+                    item.encode(entry, out, stack)
+
+        return Codec(dec_set, enc_set)
 
     def _c_entityMetadataLoop(self, args: Any) -> Codec:
         """Entity metadata is always a packet's last field; keep it as raw bytes and

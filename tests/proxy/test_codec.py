@@ -75,18 +75,19 @@ def test_health_round_trip(codec: VersionCodec) -> None:
 
 
 def test_set_slot_names_the_item(codec: VersionCodec) -> None:
-    if "set_slot" not in codec.subscribed["toClient"].values():
-        pytest.skip("1.20.5+ item stacks carry data components the codec does not decode yet")
-    layout = json.dumps(codec.table.raw_layout("play", "toClient", "set_slot"))
     item_id = next(i for i, n in codec.table.items.items() if n == "stone")
-    if "blockId" in json.dumps(codec.table.named_types.get("slot")):
+    named = json.dumps(codec.table.named_types.get("slot") or codec.table.named_types.get("Slot"))
+    if "blockId" in named:  # until 1.12: block id, count, damage
         item = {"blockId": item_id, "itemCount": 3, "itemDamage": 0, "nbtData": None}
-    else:
+    elif "present" in named:  # 1.13-1.20.4: present flag, id, count, NBT
         item = {"present": True, "itemId": item_id, "itemCount": 3, "nbtData": None}
+    else:  # 1.20.5+: count first, then id and data components
+        item = {"itemCount": 3, "itemId": item_id, "addedComponentCount": 0, "removedComponentCount": 0,
+                "components": [], "removeComponents": []}
     packet = build_packet(codec, "play", "toClient", "set_slot", windowId=0, slot=36, item=item)
     fields = codec.decode("play", "toClient", "set_slot", packet)
     assert codec.events("toClient", "set_slot", fields) == [ev.InventorySlotSet(36, ev.SlotItem("minecraft:stone", 3))]
-    assert "slot" in layout
+    assert "set_slot" in codec.subscribed["toClient"].values()
 
 
 @pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.20.4", "1.21.4"])
