@@ -14,6 +14,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -22,7 +23,8 @@ from proxy.testing import build_packet, packet_id  # noqa: E402
 from tests.proxy.harness import Rig  # noqa: E402
 
 
-def one_run(version: str, world: WorldBuilder) -> tuple[float, float]:
+def _standing_at(version: str, world: WorldBuilder, x: float) -> Rig:
+    """A logged-in survival player with full health, standing at (x, 5, 23.5)."""
     rig = Rig(version, features={"reflexes": True})
     rig.login()
     session = rig.bridge.session
@@ -31,33 +33,30 @@ def one_run(version: str, world: WorldBuilder) -> tuple[float, float]:
     rig.server_send(build_packet(rig.codec, "play", "toClient", "login", entityId=1, gameMode=0))
     rig.server_send(build_packet(rig.codec, "play", "toClient", "update_health", health=20.0, food=20,
                                  foodSaturation=5.0))
-    rig.server_send(build_packet(rig.codec, "play", "toClient", "position", x=11.5, y=5.0, z=23.5, teleportId=1))
+    rig.server_send(build_packet(rig.codec, "play", "toClient", "position", x=x, y=5.0, z=23.5, teleportId=1))
     rig.upstream.received()
     rig.client.received()
+    return rig
+
+
+def _timed(rig: Rig, send: Callable[[bytes], None], packet: bytes) -> float:
     move_id = rig.codec.table.packet_id("play", "toServer", "position_look")
-    # Trigger 1: the server teleports the player into the lava pool.
-    packet = build_packet(rig.codec, "play", "toClient", "position", x=19.5, y=4.0, z=23.5, teleportId=2)
     started = time.perf_counter()
-    rig.server_send(packet)
-    teleport = time.perf_counter() - started
+    send(packet)
+    elapsed = time.perf_counter() - started
     assert any(packet_id(p) == move_id for p in rig.upstream.received()), "no injected move"
-    # Trigger 2: the player walks into the lava themselves (a fresh session).
-    rig2 = Rig(version, features={"reflexes": True})
-    rig2.login()
-    s2 = rig2.bridge.session
-    s2.control.store = world.store
-    s2.control.terrain = world.terrain()
-    rig2.server_send(build_packet(rig2.codec, "play", "toClient", "login", entityId=1, gameMode=0))
-    rig2.server_send(build_packet(rig2.codec, "play", "toClient", "update_health", health=20.0, food=20,
-                                  foodSaturation=5.0))
-    rig2.server_send(build_packet(rig2.codec, "play", "toClient", "position", x=16.5, y=5.0, z=23.5, teleportId=1))
-    rig2.upstream.received()
-    walk = build_packet(rig2.codec, "play", "toServer", "position", x=17.2, y=4.2, z=23.5, onGround=False)
-    started = time.perf_counter()
-    rig2.client_send(walk)
-    walked = time.perf_counter() - started
-    got = rig2.upstream.received()
-    assert any(packet_id(p) == move_id for p in got), "no injected move after walking in"
+    return elapsed
+
+
+def one_run(version: str, world: WorldBuilder) -> tuple[float, float]:
+    # Trigger 1: the server teleports the player into the lava pool.
+    rig = _standing_at(version, world, 11.5)
+    into = build_packet(rig.codec, "play", "toClient", "position", x=19.5, y=4.0, z=23.5, teleportId=2)
+    teleport = _timed(rig, rig.server_send, into)
+    # Trigger 2: the player walks into the lava themselves.
+    rig = _standing_at(version, world, 16.5)
+    walk = build_packet(rig.codec, "play", "toServer", "position", x=17.2, y=4.2, z=23.5, onGround=False)
+    walked = _timed(rig, rig.client_send, walk)
     return teleport, walked
 
 

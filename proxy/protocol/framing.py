@@ -93,11 +93,11 @@ class Framing:
             self._offset = 0
         self._buffer += data
 
-    def next_frame(self) -> Frame | None:
+    def _length_at(self, pos: int) -> tuple[int, int] | None:
+        """The frame length VarInt at ``pos`` and where the frame body starts;
+        None while the prefix is incomplete (not an error: more bytes will come)."""
         buf = self._buffer
-        pos = self._offset
         end = len(buf)
-        # Read the length VarInt by hand: a partial prefix is not an error here.
         length = 0
         shift = 0
         i = pos
@@ -116,6 +116,16 @@ class Framing:
             raise PeerError(f"frame of {length} bytes exceeds {self.max_frame}")
         if length == 0:
             raise PeerError("empty frame")
+        return length, i
+
+    def next_frame(self) -> Frame | None:
+        buf = self._buffer
+        pos = self._offset
+        end = len(buf)
+        found = self._length_at(pos)
+        if found is None:
+            return None
+        length, i = found
         frame_end = i + length
         if frame_end > end:
             return None
@@ -155,31 +165,14 @@ class Framing:
         count = 0
         while pos < end:
             first = buf[pos]
-            if first < 0x80:
+            if 0 < first < 0x80 and first <= self.max_frame:  # the common one-byte prefix, inline
                 length = first
                 body = pos + 1
             else:
-                length = first & 0x7F
-                shift = 7
-                body = pos + 1
-                while True:
-                    if body >= end:
-                        length = -1
-                        break
-                    byte = buf[body]
-                    body += 1
-                    length |= (byte & 0x7F) << shift
-                    if not byte & 0x80:
-                        break
-                    shift += 7
-                    if shift >= 21:
-                        raise PeerError("frame length prefix longer than 3 bytes")
-                if length < 0:
+                found = self._length_at(pos)
+                if found is None:
                     break
-            if length > self.max_frame:
-                raise PeerError(f"frame of {length} bytes exceeds {self.max_frame}")
-            if length == 0:
-                raise PeerError("empty frame")
+                length, body = found
             frame_end = body + length
             if frame_end > end:
                 break

@@ -13,66 +13,52 @@ MAX_VARINT_BYTES = 5
 MAX_VARLONG_BYTES = 10
 
 
-def read_varint(data: bytes | bytearray | memoryview, pos: int) -> tuple[int, int]:
+def _read_var(data: bytes | bytearray | memoryview, pos: int, max_bytes: int, bits: int,
+              name: str) -> tuple[int, int]:
     result = 0
     shift = 0
     end = len(data)
-    for _ in range(MAX_VARINT_BYTES):
+    for _ in range(max_bytes):
         if pos >= end:
-            raise PeerError("truncated varint")
+            raise PeerError(f"truncated {name}")
         byte = data[pos]
         pos += 1
         result |= (byte & 0x7F) << shift
         if not byte & 0x80:
-            if result >= 1 << 31:
-                result -= 1 << 32
+            if result >= 1 << (bits - 1):
+                result -= 1 << bits
             return result, pos
         shift += 7
-    raise PeerError("varint longer than 5 bytes")
+    raise PeerError(f"{name} longer than {max_bytes} bytes")
+
+
+def read_varint(data: bytes | bytearray | memoryview, pos: int) -> tuple[int, int]:
+    return _read_var(data, pos, MAX_VARINT_BYTES, 32, "varint")
 
 
 def read_varlong(data: bytes | bytearray | memoryview, pos: int) -> tuple[int, int]:
-    result = 0
-    shift = 0
-    end = len(data)
-    for _ in range(MAX_VARLONG_BYTES):
-        if pos >= end:
-            raise PeerError("truncated varlong")
-        byte = data[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            if result >= 1 << 63:
-                result -= 1 << 64
-            return result, pos
-        shift += 7
-    raise PeerError("varlong longer than 10 bytes")
+    return _read_var(data, pos, MAX_VARLONG_BYTES, 64, "varlong")
+
+
+def _pack_var(value: int, mask: int) -> bytes:
+    value &= mask
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
 
 
 def pack_varint(value: int) -> bytes:
-    value &= 0xFFFFFFFF
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
+    return _pack_var(value, 0xFFFFFFFF)
 
 
 def pack_varlong(value: int) -> bytes:
-    value &= 0xFFFFFFFFFFFFFFFF
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
+    return _pack_var(value, 0xFFFFFFFFFFFFFFFF)
 
 
 # Fixed-width numbers, big-endian, as the protocol sends them.
