@@ -113,6 +113,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         self.connected_at = server.clock.seconds()
         self.close_reason: str | None = None
         self.close_category = "client_left"
+        self._close_timer: Any = None
         self.server_kicked = False
         self.fast_frames = 0
         self.decoded_frames = 0
@@ -177,6 +178,8 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         previous = self.state
         self.state = CLOSED
         self.setTimeout(None)
+        if self._close_timer is not None and self._close_timer.active():
+            self._close_timer.cancel()
         self.server.bridges.discard(self)
         if self.upstream is not None and self.upstream.transport is not None:
             self.upstream.transport.loseConnection()
@@ -224,10 +227,26 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         except (KeyError, ValueError):
             log.warn("could not encode a disconnect for {player}", player=self.player_name)
         self.state = CLOSED
-        if self.transport is not None:
-            self.transport.loseConnection()
+        self._close_after_reason()
         if self.upstream is not None and self.upstream.transport is not None:
             self.upstream.transport.loseConnection()
+
+    def _close_after_reason(self) -> None:
+        """Close so the reason arrives: a full close while the client is still sending
+        makes the kernel answer with a reset, and the client may drop the unread
+        disconnect packet. So half-close (FIN after our bytes), let the client close
+        its side, and abort only if it has not within two seconds."""
+        transport = self.transport
+        if transport is None:
+            return
+        half_close = getattr(transport, "loseWriteConnection", None)
+        if half_close is None:
+            transport.loseConnection()
+            return
+        half_close()
+        abort = getattr(transport, "abortConnection", transport.loseConnection)
+        timer = self.server.clock.callLater(2.0, abort)
+        self._close_timer = timer
 
     def _client_frame(self, frame: Frame) -> None:
         if self.state == PLAY:
