@@ -63,9 +63,10 @@ def test_sneak_twice_stops_a_goto(squid_factory, bot_factory, proxy_factory) -> 
     assert stopped_at.horizontal_distance(start) < 24
 
 
-def test_lava_reflex_pulls_the_player_out(squid_factory, bot_factory, proxy_factory) -> None:
+@pytest.mark.parametrize("version", VERSIONS)
+def test_lava_reflex_pulls_the_player_out(version: str, squid_factory, bot_factory, proxy_factory) -> None:
     # Survival: in creative, lava does not hurt and the reflex rightly stays quiet.
-    server, proxy, bot, start = _start(squid_factory, bot_factory, proxy_factory, "1.18.2", "hot", "survival")
+    server, proxy, bot, start = _start(squid_factory, bot_factory, proxy_factory, version, "hot", "survival")
     x, y, z = math.floor(start.x), math.floor(start.y), math.floor(start.z)
     # A 5x5 lava pool sunk one block into the floor, 8 blocks away.
     px, pz = x + 8, z

@@ -101,3 +101,32 @@ def test_own_metadata_reads_burning_and_air(version: str) -> None:
     fields = codec.decode("play", "toClient", "entity_metadata", packet)
     assert fields["entityId"] == 7
     assert codec.events("toClient", "entity_metadata", fields) == [ev.OwnMetadata(True, 120)]
+
+
+def test_command_tree_injection_round_trip(codec: VersionCodec) -> None:
+    """Decode a server's tree, add /ai and /agent, re-encode, and decode what the client gets."""
+    if codec.table.packet_id("play", "toClient", "declare_commands") is None:
+        pytest.skip("no command tree before 1.13: /ai and /agent arrive as chat there")
+    from proxy.codec import zero_value
+
+    node = zero_value(codec.table.named_types["command_node"], codec.table.named_types)
+    flags = dict(node["flags"])
+    root = {**node, "flags": {**flags, "command_node_type": 0}, "children": [1], "extraNodeData": None}
+    tp = {**node, "flags": {**flags, "command_node_type": 1, "has_command": 1}, "children": [],
+          "extraNodeData": {"name": "tp"}}
+    server_tree = codec.encode("play", "toClient", "declare_commands", {"nodes": [root, tp], "rootIndex": 0})
+    fields = codec.decode("play", "toClient", "declare_commands", server_tree)
+    rewritten = codec.rewrite("declare_commands", fields)
+    seen = codec.decode("play", "toClient", "declare_commands", rewritten)
+    nodes = seen["nodes"]
+    names = {nodes[i]["extraNodeData"]["name"]: nodes[i] for i in nodes[seen["rootIndex"]]["children"]}
+    assert set(names) == {"tp", "ai", "agent"}
+    for literal in ("ai", "agent"):
+        (arg_index,) = names[literal]["children"]
+        argument = nodes[arg_index]
+        assert argument["extraNodeData"]["parser"] == "brigadier:string"
+        assert argument["extraNodeData"]["properties"] == "GREEDY_PHRASE"
+        assert argument["flags"]["has_command"] == 1
+    # A server that already has /ai keeps its own node.
+    again = codec.decode("play", "toClient", "declare_commands", codec.rewrite("declare_commands", seen))
+    assert len(again["nodes"]) == len(nodes)
