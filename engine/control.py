@@ -23,6 +23,9 @@ from engine.world.blocks import BlockStore, BlockTable
 from engine.world.snapshot import Vec3, WorldSnapshot
 
 FOLLOW_RADIUS = 2.5
+# Columns kept around the player (Chebyshev distance in chunks): enough for paths of
+# ~100 blocks and every reflex, while memory stays bounded however far the client sees.
+WORLD_RADIUS = 8
 
 
 def item_actions(ops: tuple[ItemOp, ...]) -> list[Action]:
@@ -93,13 +96,20 @@ class Control:
             self.reflexes.set_all(True)
         self.reflex_driving = False
         self._last: Vec3 | None = None
+        self._loads = 0
         self.velocity = Vec3(0.0, 0.0, 0.0)
 
     # -- the block world ---------------------------------------------------------------
     def world_event(self, event: ev.Event) -> list[tuple[int, int, int]]:
         """Apply a block-world event; return the changed block positions."""
         if isinstance(event, ev.ChunkColumnLoaded):
+            here = self._last
+            if here is not None and max(abs(event.cx - (int(here.x) >> 4)), abs(event.cz - (int(here.z) >> 4))) > WORLD_RADIUS:
+                return []
             self.store.set_column(event.cx, event.cz, event.sections, replace=event.full)
+            self._loads += 1
+            if here is not None and self._loads % 64 == 0:
+                self.store.keep_near(int(here.x) >> 4, int(here.z) >> 4, WORLD_RADIUS)
         elif isinstance(event, ev.BlocksChanged):
             for x, y, z, state in event.changes:
                 self.store.set_block(x, y, z, state)

@@ -164,6 +164,9 @@ class BlockStore:
         self._columns: dict[tuple[int, int], set[int]] = {}
         self._section_revisions: dict[SectionKey, int] = {}
         self.revision = 0
+        # One shared read-only array per state for single-state sections (air, stone
+        # seas): most sections of a world, at no memory each. Writes copy first.
+        self._uniform: dict[int, npt.NDArray[np.unsignedinteger[Any]]] = {}
 
     def _touch(self, key: SectionKey) -> None:
         self.revision += 1
@@ -175,9 +178,22 @@ class BlockStore:
         if array.size != SECTION_VOLUME:
             raise ValueError(f"a section holds {SECTION_VOLUME} blocks, got {array.size}")
         key = (cx, sy, cz)
-        self._sections[key] = array.reshape(SECTION_VOLUME).astype(self.dtype, copy=True)
+        flat = array.reshape(SECTION_VOLUME)
+        first = int(flat[0])
+        if int(flat.min()) == first == int(flat.max()):
+            self._sections[key] = self._shared(first)
+        else:
+            self._sections[key] = flat.astype(self.dtype, copy=True)
         self._columns.setdefault((cx, cz), set()).add(sy)
         self._touch(key)
+
+    def _shared(self, state: int) -> npt.NDArray[np.unsignedinteger[Any]]:
+        shared = self._uniform.get(state)
+        if shared is None:
+            shared = np.full(SECTION_VOLUME, state, dtype=self.dtype)
+            shared.flags.writeable = False
+            self._uniform[state] = shared
+        return shared
 
     def set_column(self, cx: int, cz: int, sections: Iterable[tuple[int, npt.ArrayLike]], replace: bool) -> None:
         """A decoded chunk column: ``(sy, states)`` pairs. ``replace``: the column is whole
@@ -200,6 +216,9 @@ class BlockStore:
             section = np.full(SECTION_VOLUME, UNKNOWN_STATE, dtype=self.dtype)
             self._sections[key] = section
             self._columns.setdefault((key[0], key[2]), set()).add(key[1])
+        elif not section.flags.writeable:
+            section = section.copy()  # a shared single-state section: copy before writing
+            self._sections[key] = section
         section[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)] = state
         self._touch(key)
 
@@ -217,6 +236,11 @@ class BlockStore:
     def section_revision(self, key: SectionKey) -> int:
         """Revision of the last load, edit or unload of a section; 0 if never touched."""
         return self._section_revisions.get(key, 0)
+
+    def keep_near(self, cx: int, cz: int, radius: int) -> None:
+        """Forget columns farther than ``radius`` chunks from (cx, cz)."""
+        for column in [c for c in self._columns if max(abs(c[0] - cx), abs(c[1] - cz)) > radius]:
+            self.unload_chunk(*column)
 
     def unload_chunk(self, cx: int, cz: int) -> None:
         for sy in self._columns.pop((cx, cz), set()):
