@@ -25,6 +25,7 @@ The kill switch (``cancel``) and every preemption call the activity's
 from __future__ import annotations
 
 import enum
+from collections import deque
 from collections.abc import Callable, Iterable
 
 import attrs
@@ -76,6 +77,9 @@ TRANSITIONS: dict[tuple[EngineState, Event], EngineState] = {
 }
 
 
+HISTORY_LIMIT = 256
+
+
 class ReflexMisuse(Exception):
     """An event the state table does not allow in the current state (a bug in our code)."""
 
@@ -119,7 +123,8 @@ class ReflexEngine:
         self.activity: Activity | None = None
         self.since = 0.0
         self.cooling: dict[str, float] = {}
-        self.history: list[tuple[float, str, Event]] = []   # (now, reflex, event), for logs and tests
+        # (now, reflex, event), for logs and tests; bounded: a session may last for weeks.
+        self.history: deque[tuple[float, str, Event]] = deque(maxlen=HISTORY_LIMIT)
 
     # Switches --------------------------------------------------------------------------------
 
