@@ -1,0 +1,336 @@
+"""The Autopilot: Sense → Decide → Act for one player, one tick at a time.
+
+How this works: the host (the Session, or the simulator's episode loop) calls
+``tick(snapshot, tick, now, day)`` at 20 Hz when neither the kill switch nor a
+reflex owns the tick, and ``reflex_active(...)`` on ticks a reflex drives.
+Each tick, in order:
+
+1. death: health ≤ 0 → the watchdog goes DEAD, the autopilot sends ``Respawn``;
+   after the respawn the ladder resets to the first unmet milestone;
+2. the ladder records milestones reached (a new one bumps the state generation);
+3. the stuck watchdog: 45 s without movement or inventory change while an
+   action runs → cancel it, blacklist its target, step aside;
+4. the running executor steps (one movement packet at most) and, when it ends,
+   its outcome goes to the loop watchdog (3 failures in a row → suppressed 60 s);
+5. with nothing running: a finished provider request is applied if its state
+   generation is still current (else discarded and logged), re-checked against
+   the legal actions (and, for the api provider, confidence ≥ 0.65) or replaced
+   by the heuristic; with no request pending, a new one is asked.
+
+The provider is never waited for: an api request is handed to the caller
+(``take_jobs``) to run on its event loop, and the tick goes on. Generations
+bump on reflexes, milestones, deaths, respawns and inventory changes while a
+request is pending, so a late answer about a world that moved on is dropped.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import attrs
+import numpy as np
+
+from engine.actions import InjectMovement
+from engine.decision.acts import AgentAction, Respawn
+from engine.decision.catalog import CATALOG, ActionName, Choice, check_choice, legal_actions
+from engine.decision.executors import ExecContext, Executor, TABLE_RANGE, Wait, make_executor, step_aside
+from engine.decision.heuristic import Decision, heuristic
+from engine.decision.ladder import Ladder
+from engine.decision.logs import EpisodeLog
+from engine.decision.perception import EYE, BlockFinder
+from engine.decision.providers import MIN_CONFIDENCE, DecisionRequest, Provider
+from engine.decision.state import DecisionState, inventory_counts
+from engine.motion.astar import SearchOptions
+from engine.motion.grid import Terrain
+from engine.watchdog.machine import Watchdog, WState
+from engine.world.snapshot import Vec3, WorldSnapshot
+
+SEARCH_RADIUS = 48.0
+
+
+@attrs.frozen
+class AutopilotConfig:
+    search: SearchOptions = SearchOptions(max_nodes=2500)
+    request_timeout: float = 6.0          # seconds before a pending model request is given up (heuristic)
+    seed: int = 0
+
+
+@attrs.define
+class AutopilotStats:
+    decisions: int = 0
+    stale: int = 0
+    fallbacks: int = 0
+    fallback_reasons: dict[str, int] = attrs.field(factory=dict)
+    outcomes: dict[str, int] = attrs.field(factory=dict)
+    deaths: int = 0
+    respawns: int = 0
+
+    def fallback(self, why: str) -> None:
+        self.fallbacks += 1
+        self.fallback_reasons[why] = self.fallback_reasons.get(why, 0) + 1
+
+
+class Autopilot:
+    def __init__(self, provider: Provider, terrain: Terrain, config: AutopilotConfig = AutopilotConfig(),
+                 log: EpisodeLog | None = None) -> None:
+        self.provider = provider
+        self.terrain = terrain
+        self.config = config
+        self.finder = BlockFinder(terrain)
+        self.ladder = Ladder()
+        self.watchdog = Watchdog()
+        self.log = log if log is not None else EpisodeLog()
+        self.stats = AutopilotStats()
+        self.rng = np.random.default_rng(config.seed)
+        self.enabled = False
+        self.executor: Executor | None = None
+        self.recovering = False
+        self.pending: DecisionRequest | None = None
+        self._jobs: list[DecisionRequest] = []
+        self.generation = 0
+        self.seq = 0
+        self.blacklist: set[tuple[int, int, int]] = set()
+        self.smelting: dict[tuple[int, int, int], tuple[str, int, int]] = {}
+        self.decided: list[tuple[int, str]] = []          # (tick, choice label) of every applied decision
+        self._dead = False
+        self._last_sent: Vec3 | None = None
+        self._pending_inventory: object = None
+
+    # -- switching ---------------------------------------------------------------------------------
+    def start(self, tick: int, now: float) -> None:
+        self.enabled = True
+        self.watchdog.enable(tick, now)
+        self._event("autopilot", tick, now, detail="on", provider=self.provider.name)
+
+    def stop(self, why: str, tick: int, now: float) -> list[AgentAction]:
+        """The kill switch or ``!autopilot off``: stop at once; returns what undoes a half action."""
+        out: list[AgentAction] = []
+        if self.executor is not None:
+            out = self.executor.cancel("stopped")
+            self._finished(self.executor, tick, now, counted=False)
+        self.enabled = False
+        self.pending = None
+        self.generation += 1
+        self.watchdog.kill(tick, now)
+        self._event("autopilot", tick, now, detail=f"off: {why}")
+        return out
+
+    def take_jobs(self) -> list[DecisionRequest]:
+        """Requests whose ``job`` the caller must run off the tick path (api provider)."""
+        jobs, self._jobs = self._jobs, []
+        return jobs
+
+    @property
+    def progress(self) -> str:
+        return self.ladder.progress_text()
+
+    # -- the tick ---------------------------------------------------------------------------------------
+    def reflex_active(self, name: str, tick: int, now: float) -> list[AgentAction]:
+        """A reflex drives this tick: the running action is preempted, pending answers go stale."""
+        if not self.enabled:
+            return []
+        out: list[AgentAction] = []
+        if self.watchdog.state in (WState.HEALTHY, WState.CLEARING_PATH):
+            self.watchdog.reflex(True, tick, now, name)
+            self.generation += 1
+            if self.executor is not None:
+                out = self.executor.cancel("preempted by reflex " + name)
+                self._finished(self.executor, tick, now, counted=False)
+        self._last_sent = None
+        return out
+
+    def tick(self, snapshot: WorldSnapshot, tick: int, now: float, day: bool = True) -> list[AgentAction]:
+        if not self.enabled:
+            return []
+        player = snapshot.player
+        pos = player.position
+        if pos is None:
+            return []
+        if self.watchdog.state is WState.REFLEX_ACTIVE:
+            self.watchdog.reflex(False, tick, now)
+        counts = inventory_counts(player.inventory)
+        if player.health is not None and player.health <= 0:
+            return self._death(tick, now)
+        if self._dead:
+            self._dead = False
+            self.stats.respawns += 1
+            self.watchdog.respawned(tick, now)
+            self.ladder.reset(counts, frozenset())
+            self.blacklist.clear()
+            self.smelting.clear()
+            self.generation += 1
+            self._event("respawned", tick, now, milestone=self.ladder.current)
+        for reached in self.ladder.update(counts, frozenset(), tick, now):
+            self.generation += 1
+            self._event("milestone", tick, now, name=reached.name, index=reached.index + 1)
+        if self.executor is not None and self._last_sent is not None and pos.distance_to(self._last_sent) > 1e-6:
+            self.executor.resync(pos)
+        self._last_sent = None
+        ctx = ExecContext(snapshot, self.terrain, self.finder, tick, now, self.blacklist, self.config.search,
+                          self.smelting, self.rng)
+        out: list[AgentAction] = []
+        running = self.executor is not None and not isinstance(self.executor, Wait)
+        inventory_key = tuple(sorted(counts.items()))
+        if self.watchdog.observe(tick, now, pos, inventory_key, running) and self.executor is not None:
+            target = self.executor.target
+            if target is not None:
+                self.blacklist.add(target)
+            out += self.executor.cancel("stuck")
+            self._finished(self.executor, tick, now)
+            self.watchdog.recovering(tick, now, f"blacklisted {target}" if target else "step aside")
+            self.executor = step_aside(tick)
+            self.recovering = True
+        if self.executor is None:
+            self._decide(snapshot, counts, tick, now, day)
+        if self.executor is not None:
+            out += self.executor.step(ctx)
+            if self.executor.status is not None:
+                self._finished(self.executor, tick, now)
+        for action in out:
+            if isinstance(action, InjectMovement):
+                self._last_sent = Vec3(action.x, action.y, action.z)
+        return out
+
+    def _death(self, tick: int, now: float) -> list[AgentAction]:
+        if not self._dead:
+            self._dead = True
+            self.stats.deaths += 1
+            if self.executor is not None:
+                self.executor.cancel("died")
+                self._finished(self.executor, tick, now, counted=False)
+            self.pending = None
+            self.generation += 1
+            self.watchdog.died(tick, now)
+            self._event("death", tick, now, milestone=self.ladder.current)
+        if self.watchdog.state is WState.DEAD:
+            self.watchdog.respawn_clicked(tick, now)
+            return [Respawn()]
+        return []
+
+    def _finished(self, executor: Executor, tick: int, now: float, counted: bool = True) -> None:
+        status = executor.status or "cancelled"
+        ok = status == "ok"
+        label = executor.choice.label()
+        self.stats.outcomes[status] = self.stats.outcomes.get(status, 0) + 1
+        self.log.decision({"kind": "outcome", "tick": tick, "choice": label, "outcome": status})
+        if self.recovering:
+            self.recovering = False
+            self.watchdog.recovery_ended(tick, now)
+        elif counted and self.watchdog.outcome(label, ok, tick, now):
+            self._event("suppressed", tick, now, choice=label)
+        self.executor = None
+
+    # -- deciding -------------------------------------------------------------------------------------------
+    def state(self, snapshot: WorldSnapshot, counts: dict[str, int], tick: int, day: bool) -> DecisionState:
+        player = snapshot.player
+        pos = player.position
+        assert pos is not None
+        known: list[tuple[str, float]] = []
+        for name in ("oak_log", "stone", "iron_ore"):
+            found = self.finder.nearest(name, pos, SEARCH_RADIUS, limit=1, skip=self.blacklist)
+            if found:
+                known.append((name, found[0][0]))
+        table = self.finder.nearest("crafting_table", pos, TABLE_RANGE, limit=1, exposed=False)
+        furnace = self.finder.nearest("furnace", pos, TABLE_RANGE, limit=1, exposed=False)
+        hostiles = sorted(((e.entity_id, e.position.distance_to(pos)) for e in snapshot.entities if e.hostile),
+                          key=lambda h: h[1])
+        drops = sum(1 for e in snapshot.entities if e.kind == "item" and e.position.distance_to(pos) <= 16.0)
+        return DecisionState(
+            generation=self.generation, tick=tick,
+            position=(math.floor(pos.x), math.floor(pos.y), math.floor(pos.z)),
+            health=float(player.health if player.health is not None else 20.0),
+            food=int(player.food if player.food is not None else 20), day=day,
+            milestone=self.ladder.current, inventory=tuple(sorted(counts.items())), known=tuple(known),
+            drops=drops, hostiles=tuple(h for h in hostiles if h[1] <= 16.0)[:4],
+            table_near=bool(table), furnace_near=bool(furnace), smelting=bool(self.smelting))
+
+    def _decide(self, snapshot: WorldSnapshot, counts: dict[str, int], tick: int, now: float, day: bool) -> None:
+        pending = self.pending
+        if pending is not None:
+            inventory_key = tuple(sorted(counts.items()))
+            if inventory_key != self._pending_inventory:
+                self.generation += 1
+                self._pending_inventory = inventory_key
+            if pending.done:
+                self.pending = None
+                if pending.generation != self.generation:
+                    self.stats.stale += 1
+                    self._record(pending, None, tick, now, applied=False, note="stale: state generation changed")
+                else:
+                    self._apply(pending, tick, now)
+                    return
+            elif now - pending.asked_at > self.config.request_timeout:
+                self.pending = None
+                self._record(pending, None, tick, now, applied=False, note="timed out")
+                self._fallback(pending, "timeout", tick, now)
+                return
+            else:
+                return
+        state = self.state(snapshot, counts, tick, day)
+        suppressed = self.watchdog.suppressed_now(now)
+        legal = tuple(c for c in legal_actions(state) if c.label() not in suppressed)
+        self.seq += 1
+        request = self.provider.ask(state, legal, now, self.seq)
+        if request.done:
+            self._apply(request, tick, now)
+            return
+        self.pending = request
+        self._pending_inventory = state.inventory
+        if request.job is not None:
+            self._jobs.append(request)
+
+    def _apply(self, request: DecisionRequest, tick: int, now: float) -> None:
+        decision = request.decision
+        if decision is None:
+            self._fallback(request, request.error or "no decision", tick, now)
+            return
+        choice = check_choice(decision.choice, request.legal)
+        if choice is None:
+            self._fallback(request, "illegal choice " + decision.choice.label(), tick, now)
+            return
+        if request.provider == "api" and decision.confidence < MIN_CONFIDENCE:
+            self._fallback(request, "low confidence", tick, now)
+            return
+        self._start(request, decision, tick, now)
+
+    def _fallback(self, request: DecisionRequest, why: str, tick: int, now: float) -> None:
+        self.stats.fallback(why.split(":")[0].split(" ")[0] if why else "unknown")
+        decision = heuristic(request.state, request.legal, "fallback")
+        self._start(request, attrs.evolve(decision, reason=why[:60]), tick, now)
+
+    def _start(self, request: DecisionRequest, decision: Decision, tick: int, now: float) -> None:
+        self.stats.decisions += 1
+        spec = CATALOG[decision.choice.action]
+        self.executor = make_executor(decision.choice, spec.timeout, tick)
+        self.decided.append((tick, decision.choice.label()))
+        self._record(request, decision, tick, now, applied=True)
+
+    def _record(self, request: DecisionRequest, decision: Decision | None, tick: int, now: float,
+                applied: bool, note: str = "") -> None:
+        latency = (request.answered_at - request.asked_at) if request.answered_at is not None else None
+        record: dict[str, Any] = {
+            "kind": "decision", "seq": request.seq, "tick": tick, "generation": request.generation,
+            "state": request.state.digest(), "legal": [c.label() for c in request.legal],
+            "provider": request.provider, "applied": applied,
+            "latency": round(latency, 4) if latency is not None else None,
+        }
+        if decision is not None:
+            record["decision"] = {"choice": decision.choice.action.value, "args": list(decision.choice.args),
+                                  "confidence": decision.confidence, "urgency": decision.urgency,
+                                  "source": decision.source, "reason": decision.reason}
+        if note:
+            record["note"] = note
+            if request.error:
+                record["error"] = request.error
+        self.log.decision(record)
+
+    def _event(self, kind: str, tick: int, now: float, **fields: Any) -> None:
+        self.log.event({"kind": kind, "tick": tick, "t": round(now, 3), **fields})
+
+
+def choice_of(label: str) -> Choice:
+    """Parse ``name(arg,...)`` back into a Choice (logs, tests)."""
+    name, _, rest = label.partition("(")
+    args: tuple[str | int, ...] = tuple(
+        int(a) if a.lstrip("-").isdigit() else a for a in rest.rstrip(")").split(",") if a) if rest else ()
+    return Choice(ActionName(name), args)

@@ -1,0 +1,168 @@
+"""The 14-action catalog and the legal-action filter.
+
+Each ``ActionSpec`` names an action, the type of its argument, its timeout in
+ticks and the precondition over a ``DecisionState``. ``legal_actions(state)``
+returns every ``Choice`` (action + argument) whose precondition holds: the
+providers may only pick from it, and the autopilot re-checks a provider's
+choice against it (a model choice is never trusted as is). The success test of
+each action lives with its executor (``engine.decision.executors``), which
+knows what it set out to change.
+"""
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+
+import attrs
+
+from engine.decision.knowledge import FOOD_POINTS, FUEL, RECIPES, SMELTING, pickaxe_tier
+from engine.decision.state import DecisionState
+
+
+class ActionName(enum.Enum):
+    EXPLORE = "explore"
+    GATHER_WOOD = "gather_wood"
+    MINE_BLOCK = "mine_block"
+    COLLECT_DROPS = "collect_drops"
+    CRAFT = "craft"
+    SMELT = "smelt"
+    PLACE_BLOCK = "place_block"
+    EAT = "eat"
+    SLEEP = "sleep"
+    GO_TO = "go_to"
+    FOLLOW = "follow"
+    FLEE = "flee"
+    FIGHT = "fight"
+    IDLE = "idle"
+
+
+Args = tuple[str | int, ...]
+
+
+@attrs.frozen
+class Choice:
+    action: ActionName
+    args: Args = ()
+
+    def label(self) -> str:
+        return self.action.value + (f"({','.join(str(a) for a in self.args)})" if self.args else "")
+
+
+@attrs.frozen
+class ActionSpec:
+    name: ActionName
+    arg_types: tuple[type, ...]        # () no argument; (str,) a name; (int, int, int) a position
+    timeout: int                       # ticks
+    legal: Callable[[DecisionState], list[Args]]    # the argument tuples legal now ([] = illegal)
+
+
+MINEABLE: dict[str, int] = {"stone": 1, "iron_ore": 2, "oak_log": 0}     # block → pickaxe tier needed
+PLACEABLE = ("crafting_table", "furnace")
+FLEE_RADIUS = 10.0
+FIGHT_RADIUS = 4.0
+
+
+def _explore(s: DecisionState) -> list[Args]:
+    return [()]
+
+
+def _gather(s: DecisionState) -> list[Args]:
+    return [()] if s.distance("oak_log") is not None else []
+
+
+def _mine(s: DecisionState) -> list[Args]:
+    tier = pickaxe_tier(s.counts())
+    return [(name,) for name, need in MINEABLE.items() if tier >= need and s.distance(name) is not None]
+
+
+def _collect(s: DecisionState) -> list[Args]:
+    return [()] if s.drops > 0 else []
+
+
+def _craft(s: DecisionState) -> list[Args]:
+    counts = s.counts()
+    return [(r.item,) for r in RECIPES.values()
+            if (s.table_near or not r.needs_table) and all(counts.get(i, 0) >= n for i, n in r.ingredients)]
+
+
+def _smelt(s: DecisionState) -> list[Args]:
+    counts = s.counts()
+    if not s.furnace_near:
+        return []
+    if s.smelting:
+        return [(out,) for out in SMELTING]       # collect what is done
+    fuel = sum(counts.get(f, 0) * v for f, v in FUEL.items())
+    return [(out,) for out, raw in SMELTING.items() if counts.get(raw, 0) > 0 and fuel >= 1.0]
+
+
+def _place(s: DecisionState) -> list[Args]:
+    counts = s.counts()
+    return [(name,) for name in PLACEABLE if counts.get(name, 0) > 0]
+
+
+def _eat(s: DecisionState) -> list[Args]:
+    counts = s.counts()
+    return [()] if s.food < 20 and any(counts.get(f, 0) > 0 for f in FOOD_POINTS) else []
+
+
+def _sleep(s: DecisionState) -> list[Args]:
+    return [()] if not s.day and s.distance("bed") is not None else []
+
+
+def _go_to(s: DecisionState) -> list[Args]:
+    return [("x", "y", "z")]       # any position: the arguments come from the provider and are checked
+
+
+def _follow(s: DecisionState) -> list[Args]:
+    return []                       # no other player in the decision state yet
+
+
+def _flee(s: DecisionState) -> list[Args]:
+    return [()] if any(d <= FLEE_RADIUS for _, d in s.hostiles) else []
+
+
+def _fight(s: DecisionState) -> list[Args]:
+    return [(eid,) for eid, d in s.hostiles if d <= FIGHT_RADIUS and s.health > 8]
+
+
+def _idle(s: DecisionState) -> list[Args]:
+    return [()]
+
+
+CATALOG: dict[ActionName, ActionSpec] = {spec.name: spec for spec in (
+    ActionSpec(ActionName.EXPLORE, (), 500, _explore),
+    ActionSpec(ActionName.GATHER_WOOD, (), 700, _gather),
+    ActionSpec(ActionName.MINE_BLOCK, (str,), 700, _mine),
+    ActionSpec(ActionName.COLLECT_DROPS, (), 300, _collect),
+    ActionSpec(ActionName.CRAFT, (str,), 40, _craft),
+    ActionSpec(ActionName.SMELT, (str,), 900, _smelt),
+    ActionSpec(ActionName.PLACE_BLOCK, (str,), 200, _place),
+    ActionSpec(ActionName.EAT, (), 80, _eat),
+    ActionSpec(ActionName.SLEEP, (), 200, _sleep),
+    ActionSpec(ActionName.GO_TO, (int, int, int), 800, _go_to),
+    ActionSpec(ActionName.FOLLOW, (str,), 800, _follow),
+    ActionSpec(ActionName.FLEE, (), 300, _flee),
+    ActionSpec(ActionName.FIGHT, (int,), 200, _fight),
+    ActionSpec(ActionName.IDLE, (), 20, _idle),
+)}
+assert len(CATALOG) == 14
+
+
+def legal_actions(state: DecisionState, suppressed: frozenset[ActionName] = frozenset()) -> tuple[Choice, ...]:
+    out: list[Choice] = []
+    for name, spec in CATALOG.items():
+        if name in suppressed:
+            continue
+        for args in spec.legal(state):
+            out.append(Choice(name, args))
+    return tuple(out)
+
+
+def check_choice(choice: Choice, legal: tuple[Choice, ...]) -> Choice | None:
+    """A provider's choice if it is legal now (go_to: any integer position), else None."""
+    if choice.action is ActionName.GO_TO:
+        ok = any(c.action is ActionName.GO_TO for c in legal)
+        if ok and len(choice.args) == 3 and all(isinstance(a, int) for a in choice.args):
+            return choice
+        return None
+    return choice if choice in legal else None

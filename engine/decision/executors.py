@@ -1,0 +1,582 @@
+"""Executors: each catalog action as a small per-tick state machine on engine.motion.
+
+How this works: an executor is made for one ``Choice`` and stepped once per
+tick with an ``ExecContext``; it returns this tick's actions (at most one
+``InjectMovement``) and sets ``status`` when it ends: ``"ok"`` when its
+success test holds (the inventory gained the item, the block appeared, the
+food bar rose), otherwise a short failure reason. Moving is always a
+``Navigator`` (our A* and the vanilla-legal stepper); digging is
+StartDigging, the vanilla dig time for the held tool, FinishDigging; items are
+brought into the hand with a hotbar selection or a number-key window swap.
+``target`` names the block an executor went for, so the stuck watchdog can
+blacklist it. ``resync`` moves the navigator's body to where a reflex or the
+server left the player.
+
+    every executor:  running ──success test──► ok
+                        │ ──no target / no path / refused / timeout──► failed(reason)
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import attrs
+import numpy as np
+
+from engine.actions import InjectMovement, ReleaseHeldItem, SelectHotbar, UseHeldItem
+from engine.decision import acts
+from engine.decision.acts import AgentAction
+from engine.decision.catalog import ActionName, Choice
+from engine.decision.knowledge import FOOD_POINTS, FUEL, PICKAXES, RECIPES, SMELT_TICKS, SMELTING, BLOCKS, \
+    best_pickaxe, dig_ticks
+from engine.decision.perception import EYE, BlockFinder, GoalReach
+from engine.decision.state import inventory_counts
+from engine.motion.astar import SearchOptions
+from engine.motion.goals import Goal, GoalAway, GoalBlock, GoalNear, GoalXZ
+from engine.motion.grid import Terrain
+from engine.motion.navigator import Navigator, NavState
+from engine.world.snapshot import EntityView, Vec3, WorldSnapshot
+
+Pos = tuple[int, int, int]
+PICKUP_WAIT = 16
+MAX_PLANS = 12          # searches one navigation may start before it counts as failed
+TABLE_RANGE = 24.0     # a known crafting table or furnace this close is walked to, not rebuilt
+
+
+@attrs.define
+class ExecContext:
+    snapshot: WorldSnapshot
+    terrain: Terrain
+    finder: BlockFinder
+    tick: int
+    now: float
+    blacklist: set[Pos]
+    search: SearchOptions
+    smelting: dict[Pos, tuple[str, int, int]]           # furnace → (output, count, start tick): our jobs
+    rng: np.random.Generator
+
+    @property
+    def position(self) -> Vec3:
+        p = self.snapshot.player.position
+        assert p is not None
+        return p
+
+    def counts(self) -> dict[str, int]:
+        return inventory_counts(self.snapshot.player.inventory)
+
+    def near_block(self, name: str, reach: float = 4.5) -> Pos | None:
+        p = self.position
+        eye = Vec3(p.x, p.y + EYE - 0.5, p.z)
+        found = self.finder.nearest(name, eye, radius=reach, limit=1, exposed=False)
+        return found[0][1] if found else None
+
+
+def hold(ctx: ExecContext, item: str | None) -> list[AgentAction] | None:
+    """Actions that put ``item`` in the hand ([] if it is there; None if it is not in the inventory)."""
+    player = ctx.snapshot.player
+    held = player.held_item
+    if item is None:
+        return []
+    if held is not None and held.item == item:
+        return []
+    inv = player.inventory
+    for i in range(36, 45):
+        if inv[i] is not None and inv[i].item == item:      # type: ignore[union-attr]
+            return [SelectHotbar(i - 36)]
+    for i in range(9, 36):
+        if inv[i] is not None and inv[i].item == item:      # type: ignore[union-attr]
+            return [acts.SwapToHotbar(i, player.held_slot)]
+    return None
+
+
+class Executor:
+    name = "executor"
+
+    def __init__(self, choice: Choice, timeout: int, tick: int) -> None:
+        self.choice = choice
+        self.deadline = tick + timeout
+        self.status: str | None = None
+        self.target: Pos | None = None
+        self.navigator: Navigator | None = None
+        self.last_move: InjectMovement | None = None
+
+    def step(self, ctx: ExecContext) -> list[AgentAction]:
+        if self.status is None and ctx.tick >= self.deadline:
+            self.status = "timeout"
+        if self.status is not None:
+            return []
+        out = self.run(ctx)
+        for a in out:
+            if isinstance(a, InjectMovement):
+                self.last_move = a
+        return out
+
+    def run(self, ctx: ExecContext) -> list[AgentAction]:
+        raise NotImplementedError
+
+    def cancel(self, why: str) -> list[AgentAction]:
+        if self.status is None:
+            self.status = why
+        return []
+
+    def resync(self, position: Vec3) -> None:
+        if self.navigator is not None:
+            self.navigator.teleport(position)
+
+    # -- movement -------------------------------------------------------------------------------
+    def go(self, ctx: ExecContext, goal: Goal, sprint: bool = False) -> None:
+        self.navigator = Navigator(ctx.terrain, ctx.position, goal, ctx.search, sprint=sprint)
+
+    def move(self) -> tuple[list[AgentAction], NavState]:
+        nav = self.navigator
+        if nav is None:
+            return [], NavState.ARRIVED
+        if nav.state is not NavState.MOVING:
+            return [], nav.state
+        if nav.planner.plans > MAX_PLANS:
+            # The motion layer re-plans a partial path each tick when the goal stays out of
+            # reach; give up instead of paying a full search every tick.
+            return [], NavState.FAILED
+        m = nav.tick()
+        return [InjectMovement(m.x, m.y, m.z, m.yaw, m.pitch, m.on_ground)], nav.state
+
+
+class Walk(Executor):
+    """explore, go_to, flee, step aside: walk toward a goal; ok on arrival or after ``enough`` blocks."""
+
+    def __init__(self, choice: Choice, timeout: int, tick: int, goal_of: Callable[[ExecContext], Goal | None],
+                 enough: float = math.inf, sprint: bool = False) -> None:
+        super().__init__(choice, timeout, tick)
+        self.goal_of = goal_of
+        self.enough = enough
+        self.sprint = sprint
+        self.start: Vec3 | None = None
+
+    def run(self, ctx: ExecContext) -> list[AgentAction]:
+        if self.navigator is None:
+            goal = self.goal_of(ctx)
+            if goal is None:
+                self.status = "no target"
+                return []
+            self.start = ctx.position
+            self.go(ctx, goal, self.sprint)
+        out, state = self.move()
+        assert self.start is not None
+        if state is NavState.ARRIVED or ctx.position.distance_to(self.start) >= self.enough:
+            self.status = "ok"
+        elif state is NavState.FAILED:
+            self.status = "no path"
+        return out
+
+
+class Mine(Executor):
+    """gather_wood / mine_block(name): walk within reach, hold the best tool, dig, pick up the drop."""
+
+    def __init__(self, choice: Choice, timeout: int, tick: int, block: str) -> None:
+        super().__init__(choice, timeout, tick)
+        self.block = block
+        self.phase = "choose"
+        self.tries = 0
+        self.dig_until = 0
+        self.wait_until = 0
+        self.before: dict[str, int] = {}
+        rule = BLOCKS.get(block)
+        self.drop = rule.drop if rule is not None else None
+
+    def run(self, ctx: ExecContext) -> list[AgentAction]:
+        if self.phase == "choose":
+            self.before = ctx.counts()
+            found = ctx.finder.nearest(self.block, ctx.position, skip=ctx.blacklist, limit=1)
+            if not found or self.tries >= 4:
+                self.status = "no reachable " + self.block
+                return []
+            self.tries += 1
+            self.target = found[0][1]
+            self.go(ctx, GoalReach(*self.target))
+            self.phase = "walk"
+        if self.phase == "walk":
+            out, state = self.move()
+            if state is NavState.FAILED:
+                assert self.target is not None
+                ctx.blacklist.add(self.target)
+                self.phase = "choose"
+            elif state is NavState.ARRIVED:
+                self.phase = "tool"
+            return out
+        assert self.target is not None
+        x, y, z = self.target
+        if self.phase == "tool":
+            tool = best_pickaxe(ctx.counts()) if BLOCKS[self.block].tool == "pickaxe" else None
+            ops = hold(ctx, tool) or []
+            self.phase = "start"
+            if ops:
+                return ops
+        if self.phase == "start":
+            name = ctx.terrain.table.name(ctx.terrain.store.get(x, y, z) or 0)
+            if name != self.block:
+                self.phase = "choose"          # gone meanwhile
+                return []
+            held = ctx.snapshot.player.held_item
+            ticks = dig_ticks(self.block, held.item if held is not None else None)
+            if ticks is None:
+                self.status = "cannot dig"
+                return []
+            self.dig_until = ctx.tick + ticks
+            self.phase = "dig"
+            return [acts.StartDigging(x, y, z), acts.SwingArm()]
+        if self.phase == "dig":
+            if ctx.tick < self.dig_until:
+                return [acts.SwingArm()] if (self.dig_until - ctx.tick) % 5 == 0 else []
+            self.phase = "broken"
+            self.wait_until = ctx.tick + 4
+            return [acts.FinishDigging(x, y, z)]
+        if self.phase == "broken":
+            state = ctx.terrain.store.get(x, y, z)
+            if state is not None and ctx.terrain.table.name(state) == "air":
+                self.phase = "pickup"
+                self.wait_until = ctx.tick + 200
+                self.navigator = None
+            elif ctx.tick >= self.wait_until:
+                self.status = "dig refused"
+            return []
+        # pickup: walk onto the nearest dropped item near the block until the inventory shows it
+        if self.drop is not None and ctx.counts().get(self.drop, 0) > self.before.get(self.drop, 0):
+            self.status = "ok"
+            return []
+        if self.drop is None:
+            self.status = "ok"
+            return []
+        if ctx.tick >= self.wait_until:
+            self.status = "drop not picked up"
+            return []
+        if self.navigator is None:
+            item = _nearest_item(ctx.snapshot, Vec3(x + 0.5, y, z + 0.5), 4.0)
+            if item is None:
+                return []
+            cell = (math.floor(item.position.x), math.floor(item.position.y + 0.5 - 1e-6), math.floor(item.position.z))
+            self.go(ctx, GoalNear(*cell, 1.0))
+        out, state = self.move()
+        return out
+
+
+def _nearest_item(snapshot: WorldSnapshot, at: Vec3, radius: float) -> EntityView | None:
+    best: EntityView | None = None
+    for e in snapshot.entities:
+        if e.kind == "item" and e.position.distance_to(at) <= radius:
+            if best is None or e.position.distance_to(at) < best.position.distance_to(at):
+                best = e
+    return best
+
+
+class Collect(Executor):
+    def __init__(self, choice: Choice, timeout: int, tick: int) -> None:
+        super().__init__(choice, timeout, tick)
+        self.before = 0
+        self.goal_item: int | None = None
+
+    def run(self, ctx: ExecContext) -> list[AgentAction]:
+        total = sum(ctx.counts().values())
+        if self.goal_item is None:
+            item = _nearest_item(ctx.snapshot, ctx.position, 16.0)
+            if item is None:
+                self.status = "no drops"
+                return []
+            self.goal_item = item.entity_id
+            self.before = total
+            p = item.position
+            self.go(ctx, GoalNear(math.floor(p.x), math.floor(p.y + 0.5 - 1e-6), math.floor(p.z), 1.0))
+        if total > self.before:
+            self.status = "ok"
+            return []
+        if not any(e.entity_id == self.goal_item for e in ctx.snapshot.entities):
+            self.status = "ok" if total > self.before else "drop gone"
+            return []
+        out, state = self.move()
+        if state is NavState.FAILED:
+            self.status = "no path"
+        return out
+
+
+class Craft(Executor):
+    def __init__(self, choice: Choice, timeout: int, tick: int, item: str) -> None:
+        super().__init__(choice, timeout, tick)
+        self.item = item
+        self.before: int | None = None
+
+    def run(self, ctx: ExecContext) -> list[AgentAction]:
+        have = ctx.counts().get(self.item, 0)
+        if self.before is None:
+            recipe = RECIPES[self.item]
+            table = ctx.near_block("crafting_table") if recipe.needs_table else None
+            if recipe.needs_table and table is None:
+                if self.navigator is None:
+                    far = ctx.finder.nearest("crafting_table", ctx.position, radius=TABLE_RANGE, limit=1,
+                                             exposed=False)
+                    if not far:
+                        self.status = "no crafting table"
+                        return []
+                    self.go(ctx, GoalReach(*far[0][1], reach=3.5))
+                out, state = self.move()
+                if state is NavState.FAILED:
+                    self.status = "no path to the crafting table"
+                elif state is NavState.ARRIVED and ctx.near_block("crafting_table") is None:
+                    self.status = "crafting table out of reach"
+                return out
+            self.before = have
+            return [acts.CraftItem(self.item, 1, table)]
+        if have > self.before:
+            self.status = "ok"
+        return []
+
+
+class Place(Executor):
+    def __init__(self, choice: Choice, timeout: int, tick: int, item: str) -> None:
+        super().__init__(choice, timeout, tick)
+        self.item = item
+        self.spot: Pos | None = None
+        self.waited = 0
+
+    def run(self, ctx: ExecContext) -> list[AgentAction]:
+        if self.spot is None:
+            self.spot = _place_spot(ctx)
+            if self.spot is None:
+                self.status = "no place to put it"
+                return []
+            ops = hold(ctx, self.item)
+            if ops is None:
+                self.status = f"no {self.item}"
+                return []
+            if ops:
+                return ops
+        x, y, z = self.spot
+        state = ctx.terrain.store.get(x, y, z)
+        if state is not None and ctx.terrain.table.name(state) == self.item:
+            self.status = "ok"
+            return []
+        self.waited += 1
+        if self.waited == 1:
+            ops = hold(ctx, self.item) or []
+            return ops + [acts.PlaceBlock(x, y, z, (x, y - 1, z), 1, self.item)]
+        if self.waited > 5:
+            self.status = "place refused"
+        return []
+
+
+def _place_spot(ctx: ExecContext) -> Pos | None:
+    p = ctx.position
+    fx, fy, fz = math.floor(p.x), math.floor(p.y + 0.5 - 1e-6), math.floor(p.z)
+    cell = ctx.terrain.cell
+    from engine.motion import grid as g
+    for dx, dz in ((2, 0), (0, 2), (-2, 0), (0, -2), (2, 1), (1, 2), (-2, 1), (1, -2), (2, 2), (-2, -2)):
+        for dy in (0, 1, -1):
+            x, y, z = fx + dx, fy + dy, fz + dz
+            here, below = cell(x, y, z), cell(x, y - 1, z)
+            if (here & g.SHAPE) == g.EMPTY and not here & (g.UNKNOWN | g.WATER | g.LAVA | g.FIRE) \
+                    and (below & g.SHAPE) == g.FLOOR and not below & (g.UNKNOWN | g.LAVA):
+                return (x, y, z)
+    return None
+
+
+class Smelt(Executor):
+    """Walk to the furnace, put the raw input and fuel in, wait beside it, take the output."""
+
+    def __init__(self, choice: Choice, timeout: int, tick: int, output: str) -> None:
+        super().__init__(choice, timeout, tick)
+        self.output = output
+        self.furnace: Pos | None = None
+        self.phase = "walk"
+        self.before = 0
+
+    def run(self, ctx: ExecContext) -> list[AgentAction]:
+        if self.furnace is None:
+            self.before = ctx.counts().get(self.output, 0)
+            near = ctx.finder.nearest("furnace", ctx.position, radius=TABLE_RANGE, limit=1, exposed=False)
+            if not near:
+                self.status = "no furnace"
+                return []
+            self.furnace = near[0][1]
+            self.go(ctx, GoalReach(*self.furnace, reach=3.5))
+        if self.phase == "walk":
+            out, state = self.move()
+            if state is NavState.FAILED:
+                self.status = "no path"
+            elif state is NavState.ARRIVED:
+                self.phase = "load"
+            return out
+        have = ctx.counts().get(self.output, 0)
+        job = ctx.smelting.get(self.furnace)
+        if self.phase == "load":
+            if job is None:
+                counts = ctx.counts()
+                raw = SMELTING[self.output]
+                n = min(counts.get(raw, 0), 3)
+                fuel = next((f for f in ("coal", "oak_planks", "oak_log", "stick") if counts.get(f, 0) > 0), None)
+                if n == 0 or fuel is None:
+                    self.status = "nothing to smelt"
+                    return []
+                fuel_count = min(counts[fuel], math.ceil(n / FUEL[fuel]))
+                n = min(n, int(fuel_count * FUEL[fuel]))
+                if n == 0:
+                    self.status = "not enough fuel"
+                    return []
+                ctx.smelting[self.furnace] = (self.output, n, ctx.tick)
+                self.phase = "wait"
+                return [acts.SmeltStart(self.furnace, raw, n, fuel, fuel_count)]
+            self.phase = "wait"
+        if have > self.before:
+            self.status = "ok"
+            if job is not None and have - self.before >= job[1]:
+                ctx.smelting.pop(self.furnace, None)
+            return []
+        if job is None:
+            self.status = "no job"
+            return []
+        ready = min(job[1], (ctx.tick - job[2]) // SMELT_TICKS)
+        if ready >= job[1] or (ready > 0 and (ctx.tick - job[2]) % SMELT_TICKS == 1):
+            if ready >= job[1]:
+                ctx.smelting.pop(self.furnace, None)
+            return [acts.SmeltCollect(self.furnace)]
+        return []
+
+
+class Eat(Executor):
+    def __init__(self, choice: Choice, timeout: int, tick: int) -> None:
+        super().__init__(choice, timeout, tick)
+        self.food_before: int | None = None
+        self.until = 0
+
+    def run(self, ctx: ExecContext) -> list[AgentAction]:
+        player = ctx.snapshot.player
+        food = player.food or 0
+        if self.food_before is None:
+            item = next((f for f in FOOD_POINTS if ctx.counts().get(f, 0) > 0), None)
+            ops = hold(ctx, item) if item is not None else None
+            if ops is None:
+                self.status = "no food"
+                return []
+            self.food_before = food
+            if ops:
+                return ops
+        if self.until == 0:
+            self.until = ctx.tick + 34
+            return [UseHeldItem()]
+        if food > self.food_before:
+            self.status = "ok"
+            return [ReleaseHeldItem()]
+        if ctx.tick >= self.until:
+            self.status = "not eaten"
+            return [ReleaseHeldItem()]
+        return []
+
+    def cancel(self, why: str) -> list[AgentAction]:
+        was = self.status
+        super().cancel(why)
+        return [ReleaseHeldItem()] if was is None and self.until else []
+
+
+class Fight(Executor):
+    def __init__(self, choice: Choice, timeout: int, tick: int, entity_id: int) -> None:
+        super().__init__(choice, timeout, tick)
+        self.entity_id = entity_id
+        self.next_hit = 0
+        self.armed = False
+
+    def run(self, ctx: ExecContext) -> list[AgentAction]:
+        mob = next((e for e in ctx.snapshot.entities if e.entity_id == self.entity_id), None)
+        if mob is None:
+            self.status = "ok"
+            return []
+        if not self.armed:
+            self.armed = True
+            ops = hold(ctx, best_pickaxe(ctx.counts()))
+            if ops:
+                return ops
+        if mob.position.distance_to(ctx.position) <= 3.0:
+            if ctx.tick >= self.next_hit:
+                self.next_hit = ctx.tick + 12
+                return [acts.AttackEntity(self.entity_id)]
+            return []
+        p = mob.position
+        if self.navigator is None or ctx.tick % 20 == 0:
+            self.go(ctx, GoalNear(math.floor(p.x), math.floor(p.y + 0.5 - 1e-6), math.floor(p.z), 2.0))
+        out, _ = self.move()
+        return out
+
+
+class Wait(Executor):
+    """idle, and sleep/follow where nothing can be done: stand still until the time is up."""
+
+    def __init__(self, choice: Choice, timeout: int, tick: int, ok: bool = True) -> None:
+        super().__init__(choice, timeout, tick)
+        self.ok = ok
+
+    def step(self, ctx: ExecContext) -> list[AgentAction]:
+        if self.status is None and ctx.tick >= self.deadline:
+            self.status = "ok" if self.ok else "unavailable"
+        return []
+
+    def run(self, ctx: ExecContext) -> list[AgentAction]:
+        return []
+
+
+def explore_goal(ctx: ExecContext) -> Goal:
+    # Head for a random column 24 blocks away, inside the area the store has loaded.
+    keys = list(ctx.terrain.store.keys())
+    xs = [k[0] for k in keys]
+    zs = [k[2] for k in keys]
+    lo_x, hi_x = min(xs) * 16 + 4, (max(xs) + 1) * 16 - 5
+    lo_z, hi_z = min(zs) * 16 + 4, (max(zs) + 1) * 16 - 5
+    angle = float(ctx.rng.uniform(0, 2 * math.pi))
+    p = ctx.position
+    x = int(min(max(p.x + 24 * math.cos(angle), lo_x), hi_x))
+    z = int(min(max(p.z + 24 * math.sin(angle), lo_z), hi_z))
+    return GoalXZ(x, z)
+
+
+def flee_goal(ctx: ExecContext) -> Goal | None:
+    p = ctx.position
+    mobs = [e for e in ctx.snapshot.entities if e.hostile]
+    if not mobs:
+        return None
+    m = min(mobs, key=lambda e: e.position.distance_to(p))
+    return GoalAway(m.position.x, m.position.z, 16.0)
+
+
+def aside_goal(ctx: ExecContext) -> Goal:
+    p = ctx.position
+    angle = float(ctx.rng.uniform(0, 2 * math.pi))
+    return GoalNear(math.floor(p.x + 3 * math.cos(angle)), math.floor(p.y + 0.5), math.floor(p.z + 3 * math.sin(angle)), 1.5)
+
+
+def make_executor(choice: Choice, timeout: int, tick: int) -> Executor:
+    a, args = choice.action, choice.args
+    if a is ActionName.GATHER_WOOD:
+        return Mine(choice, timeout, tick, "oak_log")
+    if a is ActionName.MINE_BLOCK:
+        return Mine(choice, timeout, tick, str(args[0]))
+    if a is ActionName.COLLECT_DROPS:
+        return Collect(choice, timeout, tick)
+    if a is ActionName.CRAFT:
+        return Craft(choice, timeout, tick, str(args[0]))
+    if a is ActionName.SMELT:
+        return Smelt(choice, timeout, tick, str(args[0]))
+    if a is ActionName.PLACE_BLOCK:
+        return Place(choice, timeout, tick, str(args[0]))
+    if a is ActionName.EAT:
+        return Eat(choice, timeout, tick)
+    if a is ActionName.FLEE:
+        return Walk(choice, timeout, tick, flee_goal, sprint=True)
+    if a is ActionName.FIGHT:
+        return Fight(choice, timeout, tick, int(args[0]))
+    if a is ActionName.EXPLORE:
+        return Walk(choice, timeout, tick, explore_goal, enough=16.0)
+    if a is ActionName.GO_TO:
+        x, y, z = (int(v) for v in args)
+        return Walk(choice, timeout, tick, lambda ctx: GoalNear(x, y, z, 1.5))
+    if a is ActionName.IDLE:
+        return Wait(choice, timeout, tick)
+    return Wait(choice, 20, tick, ok=False)       # sleep / follow: not available here
+
+
+def step_aside(tick: int) -> Executor:
+    return Walk(Choice(ActionName.GO_TO, ()), 100, tick, aside_goal)

@@ -1,0 +1,119 @@
+"""The calibrated heuristic: the mock provider and the fallback for low-confidence model answers.
+
+How this works: safety first (flee a close hostile, eat when hungry), then
+drops lying near, then the ladder. For the ladder, ``plan`` walks the recipe
+tree of the iron pickaxe over a copy of the inventory (spending what it
+counts as used) and returns the first step that cannot be satisfied yet: the
+raw material to gather, the table or furnace to place, or the item to craft
+or smelt. Only legal choices come out; when the plan's step is not legal
+(no stone known yet), it explores. Confidence is calibrated by hand: a plan
+step the legal filter confirms is 0.9, exploring for lack of a target 0.6.
+"""
+from __future__ import annotations
+
+import math
+
+import attrs
+
+from engine.decision.catalog import ActionName, Choice
+from engine.decision.knowledge import FOOD_POINTS, FUEL, PICKAXES, RECIPES, SMELTING, pickaxe_tier
+from engine.decision.state import DecisionState
+
+RAW: dict[str, Choice] = {
+    "oak_log": Choice(ActionName.GATHER_WOOD),
+    "cobblestone": Choice(ActionName.MINE_BLOCK, ("stone",)),
+    "raw_iron": Choice(ActionName.MINE_BLOCK, ("iron_ore",)),
+}
+TOOL_FOR = {"cobblestone": "wooden_pickaxe", "raw_iron": "stone_pickaxe"}    # the least pickaxe that drops it
+GOAL = "iron_pickaxe"
+EAT_BELOW = 15
+
+
+@attrs.frozen
+class Decision:
+    choice: Choice
+    confidence: float
+    urgency: float
+    source: str              # "mock", "api", "replay", "fallback"
+    reason: str = ""
+
+
+def plan(item: str, qty: int, inv: dict[str, int], s: DecisionState) -> Choice | None:
+    """First step toward ``qty`` × ``item`` (None if the inventory already covers it; spends from ``inv``)."""
+    have = inv.get(item, 0)
+    if have >= qty:
+        inv[item] = have - qty
+        return None
+    missing = qty - have
+    inv[item] = 0
+    if item in RAW:
+        tool = TOOL_FOR.get(item)
+        if tool is not None and pickaxe_tier(s.counts()) < PICKAXES[tool][0]:
+            step = plan(tool, 1, inv, s)
+            if step is not None:
+                return step
+        return RAW[item]
+    if item in SMELTING:
+        raw = SMELTING[item]
+        step = plan(raw, missing, inv, s)
+        if step is not None:
+            return step
+        fuel_needed = math.ceil(missing / FUEL["oak_planks"])
+        if s.smelting:
+            return Choice(ActionName.SMELT, (item,))
+        step = plan("oak_planks", fuel_needed, inv, s)
+        if step is not None:
+            return step
+        if not s.furnace_near:
+            return _ensure("furnace", inv, s)
+        return Choice(ActionName.SMELT, (item,))
+    recipe = RECIPES[item]
+    crafts = math.ceil(missing / recipe.count)
+    for ingredient, n in recipe.ingredients:
+        step = plan(ingredient, n * crafts, inv, s)
+        if step is not None:
+            return step
+    if recipe.needs_table and not s.table_near:
+        return _ensure("crafting_table", inv, s)
+    return Choice(ActionName.CRAFT, (item,))
+
+
+def _ensure(block: str, inv: dict[str, int], s: DecisionState) -> Choice:
+    if s.counts().get(block, 0) > 0:
+        return Choice(ActionName.PLACE_BLOCK, (block,))
+    step = plan(block, 1, inv, s)
+    return step if step is not None else Choice(ActionName.PLACE_BLOCK, (block,))
+
+
+def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mock") -> Decision:
+    def pick(choice: Choice, confidence: float, urgency: float, reason: str) -> Decision | None:
+        return Decision(choice, confidence, urgency, source, reason) if choice in legal else None
+
+    close = [eid for eid, d in state.hostiles if d <= 8.0]
+    if close:
+        d = pick(Choice(ActionName.FLEE), 0.95, 0.9, "hostile close")
+        if d is not None:
+            return d
+    if state.food < EAT_BELOW and any(state.counts().get(f, 0) for f in FOOD_POINTS):
+        d = pick(Choice(ActionName.EAT), 0.9, 0.7, "hungry")
+        if d is not None:
+            return d
+    if state.drops > 0:
+        d = pick(Choice(ActionName.COLLECT_DROPS), 0.85, 0.4, "items on the ground")
+        if d is not None:
+            return d
+    inv = state.counts()
+    if inv.get(GOAL, 0) == 0:
+        step = plan(GOAL, 1, dict(inv), state)
+        if step is not None:
+            d = pick(step, 0.9, 0.3, "ladder: " + (state.milestone or "done"))
+            if d is not None:
+                return d
+            if step.action is ActionName.MINE_BLOCK or step.action is ActionName.GATHER_WOOD:
+                d = pick(Choice(ActionName.EXPLORE), 0.6, 0.2, "looking for " + step.label())
+                if d is not None:
+                    return d
+    explore = pick(Choice(ActionName.EXPLORE), 0.5, 0.1, "nothing better")
+    if explore is not None and inv.get(GOAL, 0) == 0:
+        return explore
+    return Decision(Choice(ActionName.IDLE), 0.7, 0.0, source, "idle")

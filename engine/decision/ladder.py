@@ -1,0 +1,75 @@
+"""The 9-stage milestone ladder: what the autopilot works toward, and what agent:progress reports.
+
+How this works: a milestone is reached the first time the inventory holds its
+item (logs count though they become planks; the crafting table and furnace
+count when crafted, before they are placed), in whatever order that happens. ``update`` records the tick (and wall time) a milestone is first
+reached; ``current`` is the first milestone not reached. After a death the
+ladder resets to the first milestone the inventory does not satisfy now, which
+after vanilla's inventory loss is the first one, wood; the record of when each
+was first reached is kept for the episode log.
+"""
+from __future__ import annotations
+
+import attrs
+
+MILESTONES: tuple[tuple[str, str], ...] = (
+    ("wood", "oak_log"),
+    ("crafting_table", "crafting_table"),
+    ("wooden_pickaxe", "wooden_pickaxe"),
+    ("stone", "cobblestone"),
+    ("stone_pickaxe", "stone_pickaxe"),
+    ("furnace", "furnace"),
+    ("iron_ore", "raw_iron"),
+    ("iron_ingot", "iron_ingot"),
+    ("iron_pickaxe", "iron_pickaxe"),
+)
+NAMES = tuple(name for name, _ in MILESTONES)
+
+
+@attrs.frozen
+class MilestoneReached:
+    name: str
+    index: int
+    tick: int
+    now: float
+
+
+class Ladder:
+    def __init__(self) -> None:
+        self.stage = 0                                   # index of the first milestone not reached
+        self.first: dict[str, MilestoneReached] = {}     # first time ever, across deaths
+        self.resets = 0
+        self.seen: set[str] = set()                      # seen since the last reset (items get used up)
+
+    @property
+    def current(self) -> str | None:
+        return NAMES[self.stage] if self.stage < len(NAMES) else None
+
+    @property
+    def done(self) -> bool:
+        return self.stage >= len(NAMES)
+
+    def update(self, counts: dict[str, int], placed: frozenset[str], tick: int, now: float) -> list[MilestoneReached]:
+        reached: list[MilestoneReached] = []
+        for index, (name, item) in enumerate(MILESTONES):
+            if name not in self.seen and (counts.get(item, 0) > 0 or item in placed):
+                self.seen.add(name)
+                if name not in self.first:
+                    self.first[name] = MilestoneReached(name, index, tick, now)
+                    reached.append(self.first[name])
+        while self.stage < len(NAMES) and NAMES[self.stage] in self.seen:
+            self.stage += 1
+        return reached
+
+    def reset(self, counts: dict[str, int], placed: frozenset[str]) -> None:
+        """After a death: back to the first milestone the inventory does not satisfy."""
+        self.stage = 0
+        self.resets += 1
+        self.seen = {name for name, item in MILESTONES if counts.get(item, 0) > 0 or item in placed}
+        while self.stage < len(NAMES) and NAMES[self.stage] in self.seen:
+            self.stage += 1
+
+    def progress_text(self) -> str:
+        if self.done:
+            return "all 9 milestones reached (iron pickaxe)"
+        return f"milestone {self.stage + 1}/9: {self.current}"

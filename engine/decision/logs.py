@@ -1,0 +1,68 @@
+"""Per-player episode logs: ``decision_log.jsonl`` and ``episode_events.json``.
+
+How this works: the autopilot appends plain dicts to bounded in-memory logs
+on the tick (no I/O there); ``write(folder)`` is called off the tick path (the
+proxy's worker, or the simulator at the end of an episode) and writes both
+files. Records hold state digests, choices and outcomes only; every string
+passes through ``scrub`` with the configured secrets anyway, so a key can
+never reach a log even if it ended up in an error text.
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+MAX_DECISIONS = 20_000
+MAX_EVENTS = 5_000
+MAX_TEXT = 200
+
+
+def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
+    if isinstance(value, str):
+        for s in secrets:
+            if s:
+                value = value.replace(s, "[redacted]")
+        return value[:MAX_TEXT]
+    if isinstance(value, dict):
+        return {k: _clean(v, secrets) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v, secrets) for v in value]
+    return value
+
+
+class EpisodeLog:
+    def __init__(self, secrets: Iterable[str] = (), max_decisions: int = MAX_DECISIONS,
+                 max_events: int = MAX_EVENTS) -> None:
+        self.secrets = tuple(s for s in secrets if s)
+        self.decisions: deque[dict[str, Any]] = deque(maxlen=max_decisions)
+        self.events: deque[dict[str, Any]] = deque(maxlen=max_events)
+        self.dropped_decisions = 0
+        self.dropped_events = 0
+
+    def decision(self, record: dict[str, Any]) -> None:
+        if len(self.decisions) == self.decisions.maxlen:
+            self.dropped_decisions += 1
+        self.decisions.append(_clean(record, self.secrets))
+
+    def event(self, record: dict[str, Any]) -> None:
+        if len(self.events) == self.events.maxlen:
+            self.dropped_events += 1
+        self.events.append(_clean(record, self.secrets))
+
+    def events_by(self, kind: str) -> list[dict[str, Any]]:
+        return [e for e in self.events if e.get("kind") == kind]
+
+    def episode_json(self, summary: dict[str, Any] | None = None) -> dict[str, Any]:
+        return {"summary": _clean(summary or {}, self.secrets), "events": list(self.events),
+                "dropped_events": self.dropped_events}
+
+    def write(self, folder: str, summary: dict[str, Any] | None = None) -> None:
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "decision_log.jsonl"), "w", encoding="utf-8") as f:
+            for record in self.decisions:
+                f.write(json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n")
+        with open(os.path.join(folder, "episode_events.json"), "w", encoding="utf-8") as f:
+            json.dump(self.episode_json(summary), f, indent=1, sort_keys=True)

@@ -1,0 +1,648 @@
+"""SimWorld: a small deterministic survival world that answers actions with events.
+
+How this works: the world is a ``BlockStore`` of a few chunk columns (1.18.2
+block states) generated from a seed: rolling grass and dirt over stone, oak
+trees, rocky outcrops with iron ore showing, a pond and a lava pool. The
+player, dropped items and zombies are plain records here. Each tick the host
+calls ``tick(t)`` (the server's own tick: time of day, hunger, air, lava and
+fire, mobs, item pickup, smelting, death) and ``apply(actions, t)`` (what the
+client sent: movement, digging, placing, crafting, ...). Both return the
+engine events a proxy would decode from the server's packets. Nothing reads a
+clock or a global random source: the seed and the tick number are the only
+inputs, so an episode replays exactly.
+
+The server checks what vanilla checks (reach, dig time with a 0.7 tolerance,
+held item, ingredients, a crafting table or furnace within reach) and, like
+vanilla, ignores what fails. Movement is taken as sent and replayed through
+the vanilla-movement checker, which is the test of the engine's legality.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import attrs
+import numpy as np
+
+from engine import events as ev
+from engine.actions import InjectMovement, ReleaseHeldItem, SelectHotbar, UseHeldItem
+from engine.decision import acts
+from engine.decision.knowledge import ATTACK_DAMAGE, BLOCKS, EAT_TICKS, FOOD_POINTS, FUEL, RECIPES, SMELT_TICKS, \
+    SMELTING, dig_ticks, harvestable
+from engine.events import SlotItem
+from engine.motion import grid as g
+from engine.motion import physics as ph
+from engine.motion.checker import Movement, MovementChecker
+from engine.motion.grid import Terrain
+from engine.world.blocks import BlockFlag, BlockStore, BlockTable
+from engine.world.model import INVENTORY_SLOTS
+
+VERSION = "1.18.2"
+HEIGHT = 80
+REACH = 6.0                 # server-side reach check (eye to block centre)
+EYE = 1.62
+DAY = 24000
+NIGHT = (13000, 23000)
+STACK = 64
+TOOLS = frozenset({"wooden_pickaxe", "stone_pickaxe", "iron_pickaxe"})
+PLAYER_ID = 1
+
+
+@attrs.frozen
+class SimOptions:
+    size: int = 96
+    start_time: int = 1000              # time of day at tick 0
+    hazard: str | None = None           # "lava", "water", "mobs": an episode seeded with that hazard
+    push_every: int = 600               # hazard episodes: how often the player is put into the hazard
+    mobs: bool = True                   # zombies at night
+    hunger_every: int = 600             # ticks per food point lost
+
+
+@attrs.define
+class Drop:
+    entity_id: int
+    item: str
+    count: int
+    x: float
+    y: float
+    z: float
+    born: int
+
+
+@attrs.define
+class Mob:
+    entity_id: int
+    kind: str
+    x: float
+    y: float
+    z: float
+    health: float = 20.0
+    next_attack: int = 0
+    born: int = 0
+
+
+@attrs.define
+class SmeltJob:
+    output: str
+    count: int
+    started: int
+    collected: int = 0
+
+
+@attrs.define
+class PlayerBody:
+    x: float
+    y: float
+    z: float
+    on_ground: bool = True
+    health: float = 20.0
+    food: int = 20
+    saturation: float = 5.0
+    air: int = 300
+    fire: int = 0
+    held: int = 0
+    slots: list[SlotItem | None] = attrs.field(factory=lambda: [None] * INVENTORY_SLOTS)
+    peak_y: float = 0.0
+    dead: bool = False
+    dig: tuple[int, int, int, int] | None = None    # x, y, z, start tick
+    eating: int | None = None                       # tick eating started
+    last_damage: str = "unknown"
+
+
+class SimWorld:
+    def __init__(self, seed: int, options: SimOptions = SimOptions()) -> None:
+        self.seed = seed
+        self.options = options
+        self.rng = np.random.default_rng(seed)
+        self.table = BlockTable.for_version(VERSION)
+        self.store = BlockStore()
+        self.terrain = Terrain(self.store, self.table)
+        self.checker = MovementChecker(self.terrain)
+        self.air = self.table.state_for("air")
+        self._solid = self.table.flags_array & BlockFlag.SOLID
+        self.heights = np.zeros((options.size, options.size), dtype=int)
+        self.features: dict[str, list[tuple[int, int, int]]] = {}
+        self._generate()
+        s = options.size // 2
+        self.spawn = (s + 0.5, float(self.heights[s, s]), s + 0.5)
+        self.player = self._new_player()
+        self.drops: dict[int, Drop] = {}
+        self.mobs: dict[int, Mob] = {}
+        self.smelting: dict[tuple[int, int, int], SmeltJob] = {}
+        self._next_id = 100
+        self.tick_no = 0
+        self.deaths: list[tuple[int, str]] = []
+        self.damage_taken: dict[str, float] = {}
+        self.rejected: dict[str, int] = {}
+
+    def _new_player(self) -> PlayerBody:
+        p = PlayerBody(*self.spawn)
+        p.peak_y = p.y
+        p.slots[44] = SlotItem("bread", 5)
+        return p
+
+    # -- generation ----------------------------------------------------------------------------
+    def _generate(self) -> None:
+        o, rng = self.options, self.rng
+        size = o.size
+        xs, zs = np.meshgrid(np.arange(size), np.arange(size), indexing="ij")
+        height = np.zeros((size, size))
+        for _ in range(6):
+            cx, cz = rng.uniform(0, size, 2)
+            radius = rng.uniform(10, 28)
+            height += rng.uniform(-2.5, 3.0) * np.exp(-((xs - cx) ** 2 + (zs - cz) ** 2) / (2 * radius ** 2))
+        ground = (40 + np.round(height)).astype(int)       # first air cell of each column
+        st = self.table.state_for
+        blocks = np.full((HEIGHT, size, size), self.air, dtype=np.uint16)    # [y, z, x]
+        ys = np.arange(HEIGHT)[:, None, None]
+        top = ground.T[None, :, :]
+        blocks[ys < top - 4] = st("stone")
+        blocks[(ys >= top - 4) & (ys < top - 1)] = st("dirt")
+        blocks[ys == top - 1] = st("grass_block")
+        blocks[0] = st("bedrock")
+        rocky = np.zeros((size, size), dtype=bool)
+        centre = size // 2
+        for i in range(4):
+            # Rocky outcrops with iron showing, 12 to 36 blocks from spawn.
+            angle = rng.uniform(0, 2 * math.pi)
+            dist = rng.uniform(12, 30)
+            cx, cz = centre + dist * math.cos(angle), centre + dist * math.sin(angle)
+            radius = rng.uniform(3.5, 6.0)
+            patch = (xs - cx) ** 2 + (zs - cz) ** 2 <= radius ** 2
+            rocky |= patch
+        for x, z in zip(*np.nonzero(rocky)):
+            t = ground[x, z]
+            blocks[t - 5:t, z, x] = st("stone")
+            if rng.random() < 0.18:
+                blocks[t - 1, z, x] = st("iron_ore")
+            if rng.random() < 0.12:
+                blocks[t - 2, z, x] = st("iron_ore")
+        self._pools(blocks, ground, rocky)
+        self._trees(blocks, ground, rocky)
+        self.heights = ground
+        for cx in range(size // 16):
+            for cz in range(size // 16):
+                for sy in range(HEIGHT // 16):
+                    part = blocks[sy * 16:sy * 16 + 16, cz * 16:cz * 16 + 16, cx * 16:cx * 16 + 16]
+                    self.store.set_section(cx, sy, cz, part.reshape(4096))
+
+    def _pools(self, blocks: np.ndarray, ground: np.ndarray, rocky: np.ndarray) -> None:
+        size = self.options.size
+        centre = size // 2
+        st = self.table.state_for
+        hazard = self.options.hazard
+        # A pond (4 deep when water is the hazard) and a lava pool (next to spawn when lava is).
+        for name, near, depth in (("water", hazard == "water", 4 if hazard == "water" else 2),
+                                  ("lava", hazard == "lava", 2)):
+            for _ in range(50):
+                if near:
+                    x, z = centre + 4, centre - 1
+                else:
+                    angle = self.rng.uniform(0, 2 * math.pi)
+                    dist = self.rng.uniform(16, 36)
+                    x, z = int(centre + dist * math.cos(angle)), int(centre + dist * math.sin(angle))
+                w = 4 if name == "water" else 3
+                if not (2 <= x < size - w - 2 and 2 <= z < size - w - 2) or rocky[x:x + w, z:z + w].any():
+                    continue
+                level = int(ground[x:x + w, z:z + w].min())
+                for px in range(x, x + w):
+                    for pz in range(z, z + w):
+                        blocks[level - depth:ground[px, pz], pz, px] = self.air
+                        blocks[level - depth:level, pz, px] = st(name)
+                        blocks[level - depth - 1, pz, px] = st("stone")
+                        ground[px, pz] = level
+                self.features.setdefault(name, []).append((x + w // 2, level - depth, z + w // 2))
+                break
+
+    def _trees(self, blocks: np.ndarray, ground: np.ndarray, rocky: np.ndarray) -> None:
+        size = self.options.size
+        st = self.table.state_for
+        log, leaves, grass = st("oak_log"), st("oak_leaves"), st("grass_block")
+        placed: list[tuple[int, int]] = []
+        for _ in range(size * size // 160):
+            x, z = (int(v) for v in self.rng.integers(3, size - 3, 2))
+            t = int(ground[x, z])
+            if blocks[t - 1, z, x] != grass or any(abs(x - a) < 4 and abs(z - b) < 4 for a, b in placed):
+                continue
+            placed.append((x, z))
+            trunk = int(self.rng.integers(4, 6))
+            for dy in (trunk - 2, trunk - 1):
+                for dx in range(-2, 3):
+                    for dz in range(-2, 3):
+                        if abs(dx) + abs(dz) < 4 and blocks[t + dy, z + dz, x + dx] == self.air:
+                            blocks[t + dy, z + dz, x + dx] = leaves
+            for dx, dz in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+                blocks[t + trunk, z + dz, x + dx] = leaves
+            blocks[t:t + trunk, z, x] = log
+            self.features.setdefault("tree", []).append((x, t, z))
+
+    # -- the session's first view --------------------------------------------------------------
+    def join_events(self) -> list[ev.Event]:
+        out: list[ev.Event] = [ev.DimensionChanged("minecraft:overworld", 0, HEIGHT),
+                               ev.JoinedGame(PLAYER_ID, 0, "minecraft:overworld")]
+        size = self.options.size
+        for cx in range(size // 16):
+            for cz in range(size // 16):
+                sections = []
+                for sy in range(HEIGHT // 16):
+                    array = self.store.section((cx, sy, cz))
+                    assert array is not None
+                    sections.append((sy, array.copy()))
+                out.append(ev.ChunkColumnLoaded(cx, cz, tuple(sections), True))
+        out += self._respawn_events()
+        self.checker.teleport(self.player.x, self.player.y, self.player.z, 0)
+        return out
+
+    def _respawn_events(self) -> list[ev.Event]:
+        p = self.player
+        return [ev.PositionSet(p.x, p.y, p.z, 0.0, 0.0, from_server=True),
+                ev.HealthChanged(p.health, p.food, p.saturation), self._inventory(),
+                ev.HeldSlotChanged(p.held), ev.OwnMetadata(p.fire > 0, p.air)]
+
+    def _inventory(self) -> ev.InventoryReplaced:
+        return ev.InventoryReplaced(tuple(self.player.slots))
+
+    # -- queries -------------------------------------------------------------------------------
+    def block(self, x: int, y: int, z: int) -> str | None:
+        state = self.store.get(x, y, z)
+        return None if state is None else self.table.name(state)
+
+    def solid(self, x: int, y: int, z: int) -> bool:
+        state = self.store.get(x, y, z)
+        return state is not None and bool(self._solid[state])
+
+    def ground_at(self, x: float, y: float, z: float) -> float:
+        bx, bz = math.floor(x), math.floor(z)
+        for yy in range(min(HEIGHT - 1, math.floor(y) + 2), 0, -1):
+            if self.solid(bx, yy - 1, bz):
+                return float(yy)
+        return 1.0
+
+    def fall_to(self, x: int, y: int, z: int) -> float:
+        """Where an item released in cell (x, y, z) comes to rest."""
+        for yy in range(y, 0, -1):
+            if self.solid(x, yy - 1, z):
+                return float(yy)
+        return 1.0
+
+    @property
+    def day_time(self) -> int:
+        return (self.options.start_time + self.tick_no) % DAY
+
+    @property
+    def night(self) -> bool:
+        return NIGHT[0] <= self.day_time < NIGHT[1]
+
+    def count(self, item: str) -> int:
+        return sum(s.count for s in self.player.slots if s is not None and s.item == item)
+
+    def held_item(self) -> str | None:
+        s = self.player.slots[36 + self.player.held]
+        return s.item if s is not None else None
+
+    def _reach(self, x: float, y: float, z: float, limit: float = REACH) -> bool:
+        p = self.player
+        return math.dist((p.x, p.y + EYE, p.z), (x, y, z)) <= limit
+
+    def _new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    # -- inventory -----------------------------------------------------------------------------
+    def give(self, item: str, count: int) -> int:
+        """Add to the inventory (hotbar first); returns how many did not fit."""
+        slots = self.player.slots
+        limit = 1 if item in TOOLS else STACK
+        order = list(range(36, 45)) + list(range(9, 36))
+        for i in order:
+            s = slots[i]
+            if count and s is not None and s.item == item and s.count < limit:
+                add = min(limit - s.count, count)
+                slots[i] = SlotItem(item, s.count + add)
+                count -= add
+        for i in order:
+            if count and slots[i] is None:
+                add = min(limit, count)
+                slots[i] = SlotItem(item, add)
+                count -= add
+        return count
+
+    def take(self, item: str, count: int) -> bool:
+        if self.count(item) < count:
+            return False
+        slots = self.player.slots
+        for i in list(range(9, 36)) + list(range(44, 35, -1)):
+            s = slots[i]
+            if count and s is not None and s.item == item:
+                used = min(count, s.count)
+                slots[i] = SlotItem(item, s.count - used) if s.count > used else None
+                count -= used
+        return True
+
+    # -- damage --------------------------------------------------------------------------------
+    def _hurt(self, amount: float, cause: str, out: list[ev.Event]) -> None:
+        p = self.player
+        if p.dead or amount <= 0:
+            return
+        p.health = max(0.0, p.health - amount)
+        p.last_damage = cause
+        self.damage_taken[cause] = self.damage_taken.get(cause, 0.0) + amount
+        if p.health <= 0:
+            p.dead = True
+            p.dig = p.eating = None
+            self.deaths.append((self.tick_no, cause))
+        out.append(ev.HealthChanged(p.health, p.food, p.saturation))
+
+    # -- the server's tick -----------------------------------------------------------------------
+    def tick(self, t: int) -> list[ev.Event]:
+        self.tick_no = t
+        out: list[ev.Event] = []
+        p = self.player
+        if p.dead:
+            return out
+        self._hazard_push(t, out)
+        self._body(t, out)
+        self._mobs(t, out)
+        self._pickup(t, out)
+        if p.eating is not None and t - p.eating >= EAT_TICKS:
+            food = self.held_item()
+            p.eating = None
+            if food in FOOD_POINTS and self.take(food, 1):
+                p.food = min(20, p.food + FOOD_POINTS[food])
+                p.saturation = min(float(p.food), p.saturation + FOOD_POINTS[food] * 1.2)
+                out += [self._inventory(), ev.HealthChanged(p.health, p.food, p.saturation)]
+        return out
+
+    def _hazard_push(self, t: int, out: list[ev.Event]) -> None:
+        hazard = self.options.hazard
+        if hazard not in ("lava", "water") or t % self.options.push_every != 20:
+            return
+        sites = self.features.get(hazard, [])
+        if not sites:
+            return
+        x, y, z = sites[0]
+        p = self.player
+        p.x, p.y, p.z = x + 0.5, float(y), z + 0.5
+        p.peak_y = p.y
+        p.dig = None
+        out.append(ev.PositionSet(p.x, p.y, p.z, 0.0, 0.0, from_server=True))
+        self.checker.teleport(p.x, p.y, p.z, t)
+
+    def _body(self, t: int, out: list[ev.Event]) -> None:
+        p, terrain = self.player, self.terrain
+        in_lava = ph.touching(terrain, p.x, p.y, p.z, g.LAVA)
+        in_water = ph.touching(terrain, p.x, p.y, p.z, g.WATER)
+        was_burning = p.fire > 0
+        if in_lava:
+            p.fire = 300
+            if t % 10 == 0:
+                self._hurt(4.0, "lava", out)
+        elif in_water:
+            p.fire = 0
+        elif p.fire > 0:
+            p.fire -= 1
+            if t % 20 == 0:
+                self._hurt(1.0, "fire", out)
+        head = terrain.cell(math.floor(p.x), math.floor(p.y + EYE), math.floor(p.z))
+        air = p.air
+        if head & g.WATER:
+            p.air = max(-19, p.air - 1)
+            if p.air <= -19:
+                p.air = 0
+                self._hurt(2.0, "drowning", out)
+        else:
+            p.air = min(300, p.air + 4)
+        if air != p.air or was_burning != (p.fire > 0):
+            out.append(ev.OwnMetadata(p.fire > 0, max(0, p.air)))
+        if t % self.options.hunger_every == 0 and p.food > 0:
+            if p.saturation > 0:
+                p.saturation = max(0.0, p.saturation - 4.0)
+            else:
+                p.food -= 1
+            out.append(ev.HealthChanged(p.health, p.food, p.saturation))
+        if t % 80 == 0:
+            if p.food >= 18 and p.health < 20:
+                p.health = min(20.0, p.health + 1)
+                out.append(ev.HealthChanged(p.health, p.food, p.saturation))
+            elif p.food == 0:
+                self._hurt(1.0, "starvation", out)
+
+    def _mobs(self, t: int, out: list[ev.Event]) -> None:
+        p = self.player
+        o = self.options
+        spawning = o.hazard == "mobs" or (o.mobs and self.night)
+        limit = 3 if o.hazard == "mobs" else 2
+        if spawning and t % 300 == 150 and len(self.mobs) < limit:
+            angle = self.rng.uniform(0, 2 * math.pi)
+            x = min(max(p.x + 18 * math.cos(angle), 2.0), o.size - 2.0)
+            z = min(max(p.z + 18 * math.sin(angle), 2.0), o.size - 2.0)
+            y = self.ground_at(x, HEIGHT - 2, z)
+            mob = Mob(self._new_id(), "zombie", x, y, z, born=t)
+            self.mobs[mob.entity_id] = mob
+            out.append(ev.EntitySpawned(mob.entity_id, "zombie", x, y, z, category="hostile"))
+        gone = []
+        for mob in self.mobs.values():
+            dx, dz = p.x - mob.x, p.z - mob.z
+            dist = math.hypot(dx, dz)
+            if (not spawning and t - mob.born > 200) or dist > 48 or t - mob.born > 2400:
+                gone.append(mob.entity_id)
+                continue
+            if dist > 1.0 and dist < 32:
+                step = min(0.1, dist - 1.0)
+                nx, nz = mob.x + dx / dist * step, mob.z + dz / dist * step
+                ny = self.ground_at(nx, mob.y + 1, nz)
+                if abs(ny - mob.y) <= 1.0:
+                    mob.x, mob.y, mob.z = nx, ny, nz
+                    out.append(ev.EntityMoved(mob.entity_id, mob.x, mob.y, mob.z))
+            if dist <= 1.5 and abs(p.y - mob.y) < 2.0 and t >= mob.next_attack:
+                mob.next_attack = t + 20
+                self._hurt(3.0, "zombie", out)
+        if gone:
+            for eid in gone:
+                del self.mobs[eid]
+            out.append(ev.EntitiesRemoved(tuple(gone)))
+
+    def _pickup(self, t: int, out: list[ev.Event]) -> None:
+        p = self.player
+        taken = []
+        for drop in self.drops.values():
+            if t - drop.born < 10:
+                continue          # vanilla's pickup delay
+            if abs(drop.x - p.x) <= 1.3 and abs(drop.z - p.z) <= 1.3 and -0.5 <= drop.y - p.y <= 2.3:
+                if self.give(drop.item, drop.count) == 0:
+                    taken.append(drop.entity_id)
+            elif t - drop.born > 6000:
+                taken.append(drop.entity_id)
+        if taken:
+            for eid in taken:
+                del self.drops[eid]
+            out += [ev.EntitiesRemoved(tuple(taken)), self._inventory()]
+
+    # -- what the client sent --------------------------------------------------------------------
+    def apply(self, actions: Iterable[object], t: int) -> list[ev.Event]:
+        out: list[ev.Event] = []
+        for action in actions:
+            handler = _HANDLERS.get(type(action))
+            if handler is not None:
+                handler(self, action, t, out)
+        return out
+
+    def _reject(self, why: str) -> None:
+        self.rejected[why] = self.rejected.get(why, 0) + 1
+
+    def _move(self, a: InjectMovement, t: int, out: list[ev.Event]) -> None:
+        p = self.player
+        if p.dead:
+            return
+        self.checker.feed(Movement(t, a.x, a.y, a.z, a.on_ground))
+        p.x, p.y, p.z, p.on_ground = a.x, a.y, a.z, a.on_ground
+        if ph.touching(self.terrain, p.x, p.y, p.z, g.WATER | g.LAVA):
+            p.peak_y = p.y
+        elif a.on_ground:
+            fall = p.peak_y - p.y
+            if fall > 3.0:
+                self._hurt(math.ceil(fall - 3.0), "fall", out)
+            p.peak_y = p.y
+        else:
+            p.peak_y = max(p.peak_y, p.y)
+
+    def _select(self, a: SelectHotbar, t: int, out: list[ev.Event]) -> None:
+        if 0 <= a.slot <= 8:
+            self.player.held = a.slot
+            self.player.eating = None
+
+    def _use(self, a: UseHeldItem, t: int, out: list[ev.Event]) -> None:
+        if self.held_item() in FOOD_POINTS and not self.player.dead:
+            self.player.eating = t
+
+    def _release(self, a: ReleaseHeldItem, t: int, out: list[ev.Event]) -> None:
+        self.player.eating = None
+
+    def _start_dig(self, a: acts.StartDigging, t: int, out: list[ev.Event]) -> None:
+        name = self.block(a.x, a.y, a.z)
+        if self.player.dead or name in (None, "air") or not self._reach(a.x + 0.5, a.y + 0.5, a.z + 0.5):
+            self._reject("dig out of reach")
+            return
+        self.player.dig = (a.x, a.y, a.z, t)
+
+    def _finish_dig(self, a: acts.FinishDigging, t: int, out: list[ev.Event]) -> None:
+        p = self.player
+        dig, p.dig = p.dig, None
+        name = self.block(a.x, a.y, a.z)
+        state = self.store.get(a.x, a.y, a.z)
+        if dig is None or dig[:3] != (a.x, a.y, a.z) or name is None or state is None:
+            self._reject("finish without start")
+            return
+        held = self.held_item()
+        need = dig_ticks(name, held)
+        if need is None or t - dig[3] < 0.7 * need or not self._reach(a.x + 0.5, a.y + 0.5, a.z + 0.5):
+            self._reject("dug too fast" if need is not None else "unbreakable")
+            out.append(ev.BlocksChanged(((a.x, a.y, a.z, state),)))
+            return
+        self.store.set_block(a.x, a.y, a.z, self.air)
+        out.append(ev.BlocksChanged(((a.x, a.y, a.z, self.air),)))
+        rule = BLOCKS.get(name)
+        if rule is not None and rule.drop is not None and harvestable(name, held):
+            y = self.fall_to(a.x, a.y, a.z)
+            drop = Drop(self._new_id(), rule.drop, 1, a.x + 0.5, y, a.z + 0.5, t)
+            self.drops[drop.entity_id] = drop
+            out.append(ev.EntitySpawned(drop.entity_id, "item", drop.x, drop.y, drop.z))
+
+    def _place(self, a: acts.PlaceBlock, t: int, out: list[ev.Event]) -> None:
+        p = self.player
+        if self.held_item() != a.item or self.block(a.x, a.y, a.z) != "air" or not self.solid(*a.against) \
+                or not self._reach(a.x + 0.5, a.y + 0.5, a.z + 0.5):
+            self._reject("place refused")
+            return
+        overlap = (a.x - 0.3 < p.x < a.x + 1.3 and a.z - 0.3 < p.z < a.z + 1.3 and a.y - 1.8 < p.y < a.y + 1)
+        if overlap or not self.take(a.item, 1):
+            self._reject("place refused")
+            return
+        state = self.table.state_for(a.item)
+        self.store.set_block(a.x, a.y, a.z, state)
+        out += [ev.BlocksChanged(((a.x, a.y, a.z, state),)), self._inventory()]
+
+    def _swap(self, a: acts.SwapToHotbar, t: int, out: list[ev.Event]) -> None:
+        slots = self.player.slots
+        if 9 <= a.slot < 45 and 0 <= a.hotbar <= 8:
+            h = 36 + a.hotbar
+            slots[a.slot], slots[h] = slots[h], slots[a.slot]
+            out.append(self._inventory())
+
+    def _near(self, pos: tuple[int, int, int] | None, name: str) -> bool:
+        return pos is not None and self.block(*pos) == name and self._reach(pos[0] + 0.5, pos[1] + 0.5, pos[2] + 0.5)
+
+    def _craft(self, a: acts.CraftItem, t: int, out: list[ev.Event]) -> None:
+        recipe = RECIPES.get(a.item)
+        if recipe is None or a.times < 1 or (recipe.needs_table and not self._near(a.table, "crafting_table")):
+            self._reject("craft refused")
+            return
+        if any(self.count(item) < n * a.times for item, n in recipe.ingredients):
+            self._reject("craft refused")
+            return
+        for item, n in recipe.ingredients:
+            self.take(item, n * a.times)
+        self.give(a.item, recipe.count * a.times)
+        out.append(self._inventory())
+
+    def _smelt(self, a: acts.SmeltStart, t: int, out: list[ev.Event]) -> None:
+        output = next((o for o, i in SMELTING.items() if i == a.item), None)
+        if output is None or not self._near(a.furnace, "furnace") or a.furnace in self.smelting \
+                or a.fuel_count * FUEL.get(a.fuel, 0.0) < a.count \
+                or self.count(a.item) < a.count or self.count(a.fuel) < a.fuel_count:
+            self._reject("smelt refused")
+            return
+        self.take(a.item, a.count)
+        self.take(a.fuel, a.fuel_count)
+        self.smelting[a.furnace] = SmeltJob(output, a.count, t)
+        out.append(self._inventory())
+
+    def _collect(self, a: acts.SmeltCollect, t: int, out: list[ev.Event]) -> None:
+        job = self.smelting.get(a.furnace)
+        if job is None or not self._near(a.furnace, "furnace"):
+            self._reject("collect refused")
+            return
+        done = min(job.count, (t - job.started) // SMELT_TICKS) - job.collected
+        if done > 0:
+            self.give(job.output, done)
+            job.collected += done
+            out.append(self._inventory())
+        if job.collected >= job.count:
+            del self.smelting[a.furnace]
+
+    def _attack(self, a: acts.AttackEntity, t: int, out: list[ev.Event]) -> None:
+        mob = self.mobs.get(a.entity_id)
+        if mob is None or not self._reach(mob.x, mob.y + 1.0, mob.z, 4.0):
+            self._reject("attack refused")
+            return
+        mob.health -= ATTACK_DAMAGE.get(self.held_item() or "", 1.0)
+        if mob.health <= 0:
+            del self.mobs[mob.entity_id]
+            out.append(ev.EntitiesRemoved((mob.entity_id,)))
+
+    def _respawn(self, a: acts.Respawn, t: int, out: list[ev.Event]) -> None:
+        if not self.player.dead:
+            return
+        # Vanilla drops the inventory where the player died; here it is simply lost.
+        self.player = self._new_player()
+        self.checker.teleport(self.player.x, self.player.y, self.player.z, t)
+        out.append(ev.Respawned(0, "minecraft:overworld"))
+        out += self._respawn_events()
+
+
+_HANDLERS: dict[type, Callable[[SimWorld, Any, int, list[ev.Event]], None]] = {
+    InjectMovement: SimWorld._move,
+    SelectHotbar: SimWorld._select,
+    UseHeldItem: SimWorld._use,
+    ReleaseHeldItem: SimWorld._release,
+    acts.StartDigging: SimWorld._start_dig,
+    acts.FinishDigging: SimWorld._finish_dig,
+    acts.PlaceBlock: SimWorld._place,
+    acts.SwapToHotbar: SimWorld._swap,
+    acts.CraftItem: SimWorld._craft,
+    acts.SmeltStart: SimWorld._smelt,
+    acts.SmeltCollect: SimWorld._collect,
+    acts.AttackEntity: SimWorld._attack,
+    acts.Respawn: SimWorld._respawn,
+}

@@ -1,0 +1,1 @@
+"""Watchdogs of the autopilot: stuck, action loops, death and the kill switch (``machine``)."""
