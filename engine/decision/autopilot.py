@@ -40,6 +40,7 @@ from engine.decision.logs import EpisodeLog
 from engine.decision.perception import EYE, BlockFinder
 from engine.decision.providers import MIN_CONFIDENCE, DecisionRequest, Provider
 from engine.decision.state import DecisionState, inventory_counts
+from engine.motion import physics as ph
 from engine.motion.astar import SearchOptions
 from engine.motion.grid import Terrain
 from engine.watchdog.machine import Watchdog, WState
@@ -95,6 +96,7 @@ class Autopilot:
         self._dead = False
         self._last_sent: Vec3 | None = None
         self._pending_inventory: object = None
+        self._fall_vy = 0.0
 
     # -- switching ---------------------------------------------------------------------------------
     def start(self, tick: int, now: float) -> None:
@@ -186,10 +188,28 @@ class Autopilot:
             out += self.executor.step(ctx)
             if self.executor.status is not None:
                 self._finished(self.executor, tick, now)
+        if not any(isinstance(a, InjectMovement) for a in out):
+            out.append(self._hold(snapshot, pos))
         for action in out:
             if isinstance(action, InjectMovement):
                 self._last_sent = Vec3(action.x, action.y, action.z)
         return out
+
+    def _hold(self, snapshot: WorldSnapshot, pos: Vec3) -> InjectMovement:
+        """A packet for a tick no executor moves: in place on the ground, or falling by gravity.
+
+        Sending one every tick (as vanilla clients send their idle packets) keeps the
+        server's view of the body continuous, so a jump after a pause starts from a
+        ground packet one tick earlier and a pause never leaves the body hanging in the air."""
+        player = snapshot.player
+        t = self.terrain
+        if ph.supported(t, pos.x, pos.y, pos.z) or ph.medium(t, ph.Body(pos.x, pos.y, pos.z)) in ("water", "lava",
+                                                                                                   "ladder"):
+            self._fall_vy = 0.0
+            return InjectMovement(pos.x, pos.y, pos.z, player.yaw, player.pitch, ph.supported(t, pos.x, pos.y, pos.z))
+        body = ph.advance(t, ph.Body(pos.x, pos.y, pos.z, self._fall_vy, False), ph.Controls()).body
+        self._fall_vy = body.vy if not body.on_ground else 0.0
+        return InjectMovement(body.x, body.y, body.z, player.yaw, player.pitch, body.on_ground)
 
     def _death(self, tick: int, now: float) -> list[AgentAction]:
         if not self._dead:

@@ -31,6 +31,7 @@ from engine.decision.knowledge import FOOD_POINTS, FUEL, PICKAXES, RECIPES, SMEL
     best_pickaxe, dig_ticks
 from engine.decision.perception import EYE, BlockFinder, GoalReach
 from engine.decision.state import inventory_counts
+from engine.motion import physics as ph
 from engine.motion.astar import SearchOptions
 from engine.motion.goals import Goal, GoalAway, GoalBlock, GoalNear, GoalXZ
 from engine.motion.grid import Terrain
@@ -131,6 +132,12 @@ class Executor:
         nav = self.navigator
         if nav is None:
             return [], NavState.ARRIVED
+        if nav.state is NavState.ARRIVED and not nav.stepper.body.on_ground \
+                and ph.medium(nav.terrain, nav.stepper.body) in ("air", "ground"):
+            # Arrived mid-fall (a goal reached from the air): let gravity finish before acting,
+            # or the next packet would come many ticks later from the same point in the air.
+            m = nav.tick()
+            return [InjectMovement(m.x, m.y, m.z, m.yaw, m.pitch, m.on_ground)], NavState.MOVING
         if nav.state is not NavState.MOVING:
             return [], nav.state
         if nav.planner.plans > MAX_PLANS:
@@ -162,7 +169,8 @@ class Walk(Executor):
             self.go(ctx, goal, self.sprint)
         out, state = self.move()
         assert self.start is not None
-        if state is NavState.ARRIVED or ctx.position.distance_to(self.start) >= self.enough:
+        far = ctx.position.distance_to(self.start) >= self.enough
+        if state is NavState.ARRIVED or (far and self.navigator is not None and self.navigator.stepper.body.on_ground):
             self.status = "ok"
         elif state is NavState.FAILED:
             self.status = "no path"

@@ -1,0 +1,147 @@
+"""``mcagent sim``: run simulated episodes and print what the autopilot achieved.
+
+    mcagent sim --seeds 20 --ticks 10000 --provider mock [--json]
+    mcagent sim --seeds 1 --provider replay --replay-log runs/seed0/decision_log.jsonl
+    mcagent sim --seeds 5 --hazard lava|water|mobs
+
+Prints, per milestone, how many episodes reached it and the median tick; deaths
+by cause; watchdog events; reflexes fired; movement-checker violations; with
+``--json`` one JSON object instead. ``--log-dir`` writes each episode's
+``decision_log.jsonl`` and ``episode_events.json`` under ``<dir>/seed<N>/``.
+The api provider reads ``MCAGENT_LLM_BASE_URL``, ``MCAGENT_LLM_MODEL`` and
+``MCAGENT_LLM_API_KEY`` and paces the episode in real time (a model answers in
+wall-clock time).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from engine.decision.ladder import NAMES
+from engine.decision.logs import EpisodeLog
+from engine.decision.providers import ApiProvider, DecisionRequest, MockProvider, Provider, ReplayProvider
+from engine.sim.episode import TICK, EpisodeResult, run_episode
+from engine.sim.world import SimOptions
+
+
+class JobRunner:
+    """Runs api requests on an asyncio loop in a worker thread: the tick loop never waits for them."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def __call__(self, request: DecisionRequest) -> None:
+        job = request.job
+        if job is not None:
+            asyncio.run_coroutine_threadsafe(job(), self.loop)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=2.0)
+
+
+def aggregate(results: Sequence[EpisodeResult]) -> dict[str, Any]:
+    milestones: dict[str, Any] = {}
+    for name in NAMES:
+        ticks = [r.milestones[name] for r in results if name in r.milestones]
+        milestones[name] = {"reached": len(ticks), "median_tick": statistics.median(ticks) if ticks else None}
+    deaths: dict[str, int] = {}
+    watchdog: dict[str, int] = {}
+    reflexes: dict[str, int] = {}
+    rules: dict[str, int] = {}
+    for r in results:
+        for table, source in ((deaths, r.deaths), (watchdog, r.watchdog), (reflexes, r.reflexes),
+                              (rules, r.violation_rules)):
+            for k, v in source.items():
+                table[k] = table.get(k, 0) + v
+    return {
+        "episodes": len(results), "milestones": milestones, "deaths": deaths, "watchdog": watchdog,
+        "reflexes": reflexes, "violations": sum(r.violations for r in results), "violation_rules": rules,
+        "decisions": sum(r.decisions for r in results), "stale_discarded": sum(r.stale for r in results),
+        "fallbacks": sum(r.fallbacks for r in results),
+        "seconds": round(sum(r.seconds for r in results), 2),
+        "per_seed": [r.summary() for r in results],
+    }
+
+
+def _provider(args: argparse.Namespace, seed: int) -> Provider:
+    if args.provider == "replay":
+        path = args.replay_log or os.path.join(args.log_dir or ".", f"seed{seed}", "decision_log.jsonl")
+        return ReplayProvider.from_file(path)
+    if args.provider == "api":
+        from engine.llm.client import ClientSettings, ModelClient
+        from engine.llm.secrets import Secret
+
+        settings = ClientSettings(base_url=os.environ.get("MCAGENT_LLM_BASE_URL", "http://127.0.0.1:8000/v1"),
+                                  model=os.environ.get("MCAGENT_LLM_MODEL", "deepseek-chat"),
+                                  api_key=Secret(os.environ.get("MCAGENT_LLM_API_KEY", "none")), timeout=5.0)
+        return ApiProvider(ModelClient(settings), clock=time.monotonic)
+    return MockProvider()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="mcagent sim", description="headless autopilot episodes")
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--ticks", type=int, default=10_000)
+    parser.add_argument("--provider", choices=("mock", "api", "replay"), default="mock")
+    parser.add_argument("--replay-log", default=None)
+    parser.add_argument("--hazard", choices=("lava", "water", "mobs"), default=None)
+    parser.add_argument("--log-dir", default=None)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    results: list[EpisodeResult] = []
+    runner = JobRunner() if args.provider == "api" else None
+    try:
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
+            log = EpisodeLog()
+            provider = _provider(args, seed)
+            if runner is not None:
+                start = time.monotonic()
+
+                def pace(t: int, start: float = start) -> None:
+                    delay = start + t * TICK - time.monotonic()
+                    if delay > 0:
+                        time.sleep(delay)
+
+                result = run_episode(seed, args.ticks, provider, SimOptions(hazard=args.hazard), log, jobs=runner,
+                                     clock=time.monotonic, pace=pace)
+            else:
+                result = run_episode(seed, args.ticks, provider, SimOptions(hazard=args.hazard), log)
+            results.append(result)
+            if args.log_dir:
+                log.write(os.path.join(args.log_dir, f"seed{seed}"), result.summary())
+    finally:
+        if runner is not None:
+            runner.close()
+    report = aggregate(results)
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+        return 0
+    out = sys.stdout
+    out.write(f"{report['episodes']} episodes x {args.ticks} ticks, provider {args.provider}"
+              f"{', hazard ' + args.hazard if args.hazard else ''} ({report['seconds']} s)\n")
+    for name, row in report["milestones"].items():
+        median = "-" if row["median_tick"] is None else f"{row['median_tick']:.0f}"
+        out.write(f"  {name:15s} reached {row['reached']:3d}/{report['episodes']}  median tick {median}\n")
+    out.write(f"deaths by cause: {report['deaths'] or 'none'}\n")
+    out.write(f"watchdog events: {report['watchdog'] or 'none'}\n")
+    out.write(f"reflexes fired: {report['reflexes'] or 'none'}\n")
+    out.write(f"movement-checker violations: {report['violations']} {report['violation_rules'] or ''}\n")
+    out.write(f"decisions {report['decisions']}, stale discarded {report['stale_discarded']}, "
+              f"heuristic fallbacks {report['fallbacks']}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
