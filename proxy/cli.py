@@ -236,6 +236,15 @@ def cmd_routing(args: argparse.Namespace, rest: list[str]) -> int:
     return int(evaluation_main(rest))
 
 
+def cmd_sim(rest: list[str]) -> int:
+    try:
+        from engine.sim.cli import main as sim_main
+    except ImportError:
+        print("mcagent: the simulator is not installed in this build", file=sys.stderr)
+        return 2
+    return int(sim_main(rest))
+
+
 def cmd_dev(args: argparse.Namespace) -> int:
     """Start an embedded flying-squid server and the proxy in front of it."""
     peers = ROOT / ".peers" / "node_modules"
@@ -293,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
             p.add_argument("--version", default="1.18.2", help="the embedded server's Minecraft version")
             p.add_argument("--gamemode", default="creative", choices=["creative", "survival"])
     sub.add_parser("versions", help="list supported Minecraft versions")
+    sub.add_parser("sim", help="headless autopilot episodes: mcagent sim --seeds N --ticks T --provider mock|api|replay "
+                   "[--json]", add_help=False)
     c = sub.add_parser("console", help="attach to a running proxy's console port")
     c.add_argument("--config", help="config file to read console.host/port/token from")
     c.add_argument("--connect", help="HOST:PORT of the console")
@@ -301,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
                    add_help=False)
     if argv[:1] == ["routing"]:
         return cmd_routing(argparse.Namespace(), argv[1:])
+    if argv[:1] == ["sim"]:
+        return cmd_sim(argv[1:])
     args = parser.parse_args(argv)
     if args.command == "run":
         return cmd_run(args)
