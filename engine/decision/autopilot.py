@@ -92,6 +92,7 @@ class Autopilot:
         self.seq = 0
         self.blacklist: set[tuple[int, int, int]] = set()
         self.smelting: dict[tuple[int, int, int], tuple[str, int, int]] = {}
+        self.ignored: set[int] = set()
         self.decided: list[tuple[int, str]] = []          # (tick, choice label) of every applied decision
         self._dead = False
         self._last_sent: Vec3 | None = None
@@ -169,7 +170,7 @@ class Autopilot:
             self.executor.resync(pos)
         self._last_sent = None
         ctx = ExecContext(snapshot, self.terrain, self.finder, tick, now, self.blacklist, self.config.search,
-                          self.smelting, self.rng)
+                          self.smelting, self.rng, self.ignored)
         out: list[AgentAction] = []
         running = self.executor is not None and not isinstance(self.executor, Wait)
         inventory_key = tuple(sorted(counts.items()))
@@ -254,7 +255,8 @@ class Autopilot:
         furnace = self.finder.nearest("furnace", pos, TABLE_RANGE, limit=1, exposed=False)
         hostiles = sorted(((e.entity_id, e.position.distance_to(pos)) for e in snapshot.entities if e.hostile),
                           key=lambda h: h[1])
-        drops = sum(1 for e in snapshot.entities if e.kind == "item" and e.position.distance_to(pos) <= 16.0)
+        drops = sum(1 for e in snapshot.entities
+                    if e.kind == "item" and e.entity_id not in self.ignored and e.position.distance_to(pos) <= 16.0)
         return DecisionState(
             generation=self.generation, tick=tick,
             position=(math.floor(pos.x), math.floor(pos.y), math.floor(pos.z)),

@@ -143,7 +143,7 @@ CATALOG: dict[ActionName, ActionSpec] = {spec.name: spec for spec in (
     ActionSpec(ActionName.FOLLOW, (str,), 800, _follow),
     ActionSpec(ActionName.FLEE, (), 300, _flee),
     ActionSpec(ActionName.FIGHT, (int,), 200, _fight),
-    ActionSpec(ActionName.IDLE, (), 20, _idle),
+    ActionSpec(ActionName.IDLE, (), 40, _idle),
 )}
 assert len(CATALOG) == 14
 

@@ -40,7 +40,7 @@ from engine.world.snapshot import EntityView, Vec3, WorldSnapshot
 
 Pos = tuple[int, int, int]
 PICKUP_WAIT = 16
-MAX_PLANS = 12          # searches one navigation may start before it counts as failed
+MAX_PLANS = 8          # searches one navigation may start before it counts as failed
 TABLE_RANGE = 24.0     # a known crafting table or furnace this close is walked to, not rebuilt
 
 
@@ -55,6 +55,7 @@ class ExecContext:
     search: SearchOptions
     smelting: dict[Pos, tuple[str, int, int]]           # furnace → (output, count, start tick): our jobs
     rng: np.random.Generator
+    ignored: set[int] = attrs.field(factory=set)        # item entities found unreachable
 
     @property
     def position(self) -> Vec3:
@@ -267,10 +268,11 @@ class Mine(Executor):
         return out
 
 
-def _nearest_item(snapshot: WorldSnapshot, at: Vec3, radius: float) -> EntityView | None:
+def _nearest_item(snapshot: WorldSnapshot, at: Vec3, radius: float, ignored: set[int] | None = None
+                  ) -> EntityView | None:
     best: EntityView | None = None
     for e in snapshot.entities:
-        if e.kind == "item" and e.position.distance_to(at) <= radius:
+        if e.kind == "item" and e.position.distance_to(at) <= radius and not (ignored and e.entity_id in ignored):
             if best is None or e.position.distance_to(at) < best.position.distance_to(at):
                 best = e
     return best
@@ -285,7 +287,7 @@ class Collect(Executor):
     def run(self, ctx: ExecContext) -> list[AgentAction]:
         total = sum(ctx.counts().values())
         if self.goal_item is None:
-            item = _nearest_item(ctx.snapshot, ctx.position, 16.0)
+            item = _nearest_item(ctx.snapshot, ctx.position, 16.0, ctx.ignored)
             if item is None:
                 self.status = "no drops"
                 return []
@@ -302,6 +304,7 @@ class Collect(Executor):
         out, state = self.move()
         if state is NavState.FAILED:
             self.status = "no path"
+            ctx.ignored.add(self.goal_item)
         return out
 
 

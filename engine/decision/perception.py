@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from engine.motion import grid as g
 from engine.motion.grid import Terrain
-from engine.world.blocks import SectionKey
+from engine.world.blocks import BlockFlag, SectionKey
 from engine.world.snapshot import Vec3
 
 INTEREST = ("oak_log", "stone", "iron_ore", "crafting_table", "furnace")
@@ -51,6 +51,11 @@ class BlockFinder:
             if name in table.names():
                 self.states[name] = np.array(list(table.states_of(name)), dtype=np.intp)
         self._cache: dict[SectionKey, tuple[int, dict[str, npt.NDArray[np.intp]]]] = {}
+        flags = table.flags_array
+        # Open cells: no collision, no liquid, a real block of this version (air, plants, torches).
+        self._open = np.zeros(max(int(table.size), 0x10000), dtype=bool)
+        self._open[:table.size] = (flags & (BlockFlag.SOLID | BlockFlag.LIQUID | BlockFlag.UNKNOWN)) == 0
+        self._exposed_cache: dict[SectionKey, tuple[tuple[int, ...], npt.NDArray[np.bool_]]] = {}
 
     def _section(self, key: SectionKey) -> dict[str, npt.NDArray[np.intp]]:
         revision = self.store.section_revision(key)
@@ -66,6 +71,35 @@ class BlockFinder:
                     found[name] = hits
         self._cache[key] = (revision, found)
         return found
+
+    _NEIGHBOURS = ((0, 0, 0), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+
+    def _exposed_mask(self, key: SectionKey) -> npt.NDArray[np.bool_]:
+        """Per block of a section (flat, chunk order): some face touches an open cell."""
+        keys = [(key[0] + dx, key[1] + dy, key[2] + dz) for dx, dy, dz in self._NEIGHBOURS]
+        revisions = tuple(self.store.section_revision(k) for k in keys)
+        cached = self._exposed_cache.get(key)
+        if cached is not None and cached[0] == revisions:
+            return cached[1]
+        padded = np.zeros((18, 18, 18), dtype=bool)          # [y, z, x], one cell of margin
+        centre = self.store.section(key)
+        if centre is not None:
+            padded[1:17, 1:17, 1:17] = self._open[centre.reshape(16, 16, 16)]
+        for (dx, dy, dz), k in zip(self._NEIGHBOURS[1:], keys[1:]):
+            array = self.store.section(k)
+            if array is None:
+                continue
+            cube = self._open[array.reshape(16, 16, 16)]
+            if dx:
+                padded[1:17, 1:17, 17 if dx > 0 else 0] = cube[:, :, 0 if dx > 0 else 15]
+            elif dy:
+                padded[17 if dy > 0 else 0, 1:17, 1:17] = cube[0 if dy > 0 else 15, :, :]
+            else:
+                padded[1:17, 17 if dz > 0 else 0, 1:17] = cube[:, 0 if dz > 0 else 15, :]
+        mask = (padded[2:, 1:17, 1:17] | padded[:16, 1:17, 1:17] | padded[1:17, 2:, 1:17]
+                | padded[1:17, :16, 1:17] | padded[1:17, 1:17, 2:] | padded[1:17, 1:17, :16]).reshape(4096)
+        self._exposed_cache[key] = (revisions, mask)
+        return mask
 
     def exposed(self, x: int, y: int, z: int) -> bool:
         cell = self.terrain.cell
@@ -98,21 +132,38 @@ class BlockFinder:
         found: list[tuple[float, tuple[int, int, int]]] = []
         r = math.ceil(radius / 16)
         cx, cy, cz = math.floor(at.x) >> 4, math.floor(at.y) >> 4, math.floor(at.z) >> 4
-        for key in list(self.store.keys()):
+        # Sections nearest first (by the distance to their box), so the scan stops as soon
+        # as no section left can hold anything nearer than the ``limit`` found so far.
+        order: list[tuple[float, SectionKey]] = []
+        for key in self.store.keys():
             if abs(key[0] - cx) > r or abs(key[1] - cy) > r or abs(key[2] - cz) > r:
                 continue
+            gap = math.sqrt(sum(max(lo - v, 0.0, v - lo - 16) ** 2
+                                for lo, v in ((key[0] * 16, at.x), (key[1] * 16, at.y + 0.5), (key[2] * 16, at.z))))
+            if gap <= radius:
+                order.append((gap, key))
+        order.sort()
+        for gap, key in order:
+            if len(found) >= limit and gap > found[-1][0]:
+                break
             hits = self._section(key).get(name)
             if hits is None:
                 continue
+            if exposed:
+                hits = hits[self._exposed_mask(key)[hits]]
+                if hits.size == 0:
+                    continue
             bx, by, bz = key[0] * 16, key[1] * 16, key[2] * 16
             ys, zs, xs = hits >> 8, (hits >> 4) & 15, hits & 15
-            d = np.sqrt((xs + bx + 0.5 - at.x) ** 2 + (ys + by + 0.5 - at.y - 0.5) ** 2 + (zs + bz + 0.5 - at.z) ** 2)
-            for i in np.argsort(d)[:limit * 4]:
-                if d[i] > radius:
+            d = np.sqrt((xs + bx + 0.5 - at.x) ** 2 + (ys + by - at.y) ** 2 + (zs + bz + 0.5 - at.z) ** 2)
+            for i in np.argsort(d):
+                if d[i] > radius or (len(found) >= limit and d[i] > found[-1][0]):
                     break
                 pos = (int(xs[i]) + bx, int(ys[i]) + by, int(zs[i]) + bz)
                 if pos in skip or (exposed and not (self.exposed(*pos) and (name == "oak_log" or self.ledge(*pos)))):
                     continue
                 found.append((float(d[i]), pos))
+                found.sort()
+                del found[limit:]
         found.sort()
         return found[:limit]
