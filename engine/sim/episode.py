@@ -63,7 +63,8 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
                 options: SimOptions = SimOptions(), log: EpisodeLog | None = None,
                 jobs: Callable[[DecisionRequest], None] | None = None,
                 clock: Callable[[], float] | None = None, pace: Callable[[int], None] | None = None,
-                measure: bool = False, stop_when_done: bool = False) -> EpisodeResult:
+                measure: bool = False, stop_when_done: bool = False,
+                on_tick: Callable[[int, Autopilot], None] | None = None) -> EpisodeResult:
     """``clock``: wall time for ``now`` (api runs against a real server); default the tick count × 50 ms.
     ``pace(t)``: called after each tick (e.g. sleep to real time). ``measure``: time each engine tick."""
     started = time.perf_counter()
@@ -107,6 +108,8 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
         if jobs is not None:
             for request in autopilot.take_jobs():
                 jobs(request)
+        if on_tick is not None:
+            on_tick(t, autopilot)
         if pace is not None:
             pace(t)
         if stop_when_done and autopilot.ladder.done:

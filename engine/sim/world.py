@@ -193,11 +193,13 @@ class SimWorld:
         st = self.table.state_for
         hazard = self.options.hazard
         # A pond (4 deep when water is the hazard) and a lava pool (next to spawn when lava is).
-        for name, near, depth in (("water", hazard == "water", 4 if hazard == "water" else 2),
+        # With lava as the hazard the pond lies two blocks past the lava pool: within the
+        # fire reflex's short search for water, as a player would keep a bucket's worth near.
+        for name, near, depth in (("water", hazard in ("water", "lava"), 4 if hazard == "water" else 2),
                                   ("lava", hazard == "lava", 2)):
             for _ in range(50):
                 if near:
-                    x, z = centre + 4, centre - 1
+                    x, z = (centre + 4, centre - 1) if hazard == name else (centre + 9, centre - 1)
                 else:
                     angle = self.rng.uniform(0, 2 * math.pi)
                     dist = self.rng.uniform(16, 36)

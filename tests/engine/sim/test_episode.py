@@ -1,0 +1,51 @@
+import json
+import statistics
+import time
+
+import pytest
+
+from engine.sim.cli import main
+from engine.sim.episode import run_episode
+from engine.sim.world import SimOptions
+
+COVERED = {"lava", "fire", "drowning", "zombie", "fall", "starvation"}
+
+
+def test_an_episode_is_deterministic_from_its_seed() -> None:
+    a = run_episode(3, 2500)
+    b = run_episode(3, 2500)
+    assert a.decided == b.decided
+    assert a.milestones == b.milestones
+
+
+def test_a_10000_tick_episode_runs_in_seconds_and_reaches_the_iron_pickaxe() -> None:
+    started = time.perf_counter()
+    result = run_episode(1, 10_000)
+    assert time.perf_counter() - started < 60
+    assert result.iron_pickaxe is not None
+    assert result.violations == 0
+    assert not result.deaths
+
+
+def test_mock_reaches_the_iron_pickaxe_in_18_of_20_seeds_with_no_checker_violations() -> None:
+    results = [run_episode(seed, 10_000, stop_when_done=True) for seed in range(20)]
+    reached = [r.iron_pickaxe for r in results if r.iron_pickaxe is not None]
+    assert len(reached) >= 18, [r.summary() for r in results]
+    assert all(r.violations == 0 for r in results)
+    print("median iron pickaxe tick", statistics.median(reached))
+
+
+@pytest.mark.parametrize("hazard,reflex", [("water", "drowning"), ("mobs", "hostile")])
+def test_hazard_episodes_fire_the_reflexes(hazard: str, reflex: str) -> None:
+    results = [run_episode(seed, 3000, options=SimOptions(hazard=hazard)) for seed in range(2)]
+    assert all(r.reflexes.get(reflex, 0) > 0 for r in results)
+    assert all(r.deaths.get("drowning", 0) == 0 for r in results)
+    assert all(r.violations == 0 for r in results)
+
+
+def test_cli_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--seeds", "1", "--ticks", "300", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["episodes"] == 1
+    assert set(report["milestones"]) >= {"wood", "iron_pickaxe"}
+    assert report["violations"] == 0
