@@ -240,8 +240,8 @@ class Mine(Executor):
             self.wait_until = ctx.tick + 4
             return [acts.FinishDigging(x, y, z)]
         if self.phase == "broken":
-            state = ctx.terrain.store.get(x, y, z)
-            if state is not None and ctx.terrain.table.name(state) == "air":
+            now_state = ctx.terrain.store.get(x, y, z)
+            if now_state is not None and ctx.terrain.table.name(now_state) == "air":
                 self.phase = "pickup"
                 self.wait_until = ctx.tick + 200
                 self.navigator = None
@@ -264,7 +264,7 @@ class Mine(Executor):
                 return []
             cell = (math.floor(item.position.x), math.floor(item.position.y + 0.5 - 1e-6), math.floor(item.position.z))
             self.go(ctx, GoalNear(*cell, 1.0))
-        out, state = self.move()
+        out, _ = self.move()
         return out
 
 

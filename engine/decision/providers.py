@@ -14,7 +14,7 @@ confidence is below 0.65, its answer is not a legal choice, or it failed.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, Protocol
 
 import attrs
@@ -42,7 +42,7 @@ class DecisionRequest:
         self.error: str | None = None
         self.done = False
         self.answered_at: float | None = None
-        self.job: Callable[[], Awaitable[None]] | None = None
+        self.job: Callable[[], Coroutine[Any, Any, None]] | None = None
 
     def resolve(self, decision: Decision, now: float) -> None:
         if not self.done:

@@ -205,7 +205,7 @@ class SimWorld:
                     dist = self.rng.uniform(16, 36)
                     x, z = int(centre + dist * math.cos(angle)), int(centre + dist * math.sin(angle))
                 w = 4 if name == "water" else 3
-                if not (2 <= x < size - w - 2 and 2 <= z < size - w - 2) or rocky[x:x + w, z:z + w].any():
+                if not (2 <= x < size - w - 2 and 2 <= z < size - w - 2) or (rocky[x:x + w, z:z + w].any() and not near):
                     continue
                 level = int(ground[x:x + w, z:z + w].min())
                 for px in range(x, x + w):
@@ -214,7 +214,10 @@ class SimWorld:
                         blocks[level - depth:level, pz, px] = st(name)
                         blocks[level - depth - 1, pz, px] = st("stone")
                         ground[px, pz] = level
-                self.features.setdefault(name, []).append((x + w // 2, level - depth, z + w // 2))
+                # Where a hazard episode puts the player: the bottom of the pond (drowning), the
+                # top layer of the lava (a misstep into it).
+                self.features.setdefault(name, []).append((x + w // 2, level - (depth if name == "water" else 1),
+                                                           z + w // 2))
                 break
 
     def _trees(self, blocks: np.ndarray, ground: np.ndarray, rocky: np.ndarray) -> None:
