@@ -25,6 +25,7 @@ request is pending, so a late answer about a world that moved on is dropped.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -54,6 +55,9 @@ class AutopilotConfig:
     search: SearchOptions = SearchOptions(max_nodes=2500)
     request_timeout: float = 6.0          # seconds before a pending model request is given up (heuristic)
     seed: int = 0
+    # Read only to bound planning time when ``search.time_budget`` is set (the proxy passes
+    # a monotonic clock); None keeps runs deterministic, bounded by the node budget alone.
+    clock: Callable[[], float] | None = None
 
 
 @attrs.define
@@ -170,7 +174,7 @@ class Autopilot:
             self.executor.resync(pos)
         self._last_sent = None
         ctx = ExecContext(snapshot, self.terrain, self.finder, tick, now, self.blacklist, self.config.search,
-                          self.smelting, self.rng, self.ignored)
+                          self.smelting, self.rng, self.ignored, self.config.clock)
         out: list[AgentAction] = []
         running = self.executor is not None and not isinstance(self.executor, Wait)
         inventory_key = tuple(sorted(counts.items()))

@@ -56,6 +56,7 @@ class ExecContext:
     smelting: dict[Pos, tuple[str, int, int]]           # furnace → (output, count, start tick): our jobs
     rng: np.random.Generator
     ignored: set[int] = attrs.field(factory=set)        # item entities found unreachable
+    clock: Callable[[], float] | None = None            # bounds planning time (with search.time_budget)
 
     @property
     def position(self) -> Vec3:
@@ -127,7 +128,7 @@ class Executor:
 
     # -- movement -------------------------------------------------------------------------------
     def go(self, ctx: ExecContext, goal: Goal, sprint: bool = False) -> None:
-        self.navigator = Navigator(ctx.terrain, ctx.position, goal, ctx.search, sprint=sprint)
+        self.navigator = Navigator(ctx.terrain, ctx.position, goal, ctx.search, sprint=sprint, clock=ctx.clock)
 
     def move(self) -> tuple[list[AgentAction], NavState]:
         nav = self.navigator

@@ -64,7 +64,8 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
                 jobs: Callable[[DecisionRequest], None] | None = None,
                 clock: Callable[[], float] | None = None, pace: Callable[[int], None] | None = None,
                 measure: bool = False, stop_when_done: bool = False,
-                on_tick: Callable[[int, Autopilot], None] | None = None) -> EpisodeResult:
+                on_tick: Callable[[int, Autopilot], None] | None = None,
+                config: AutopilotConfig | None = None) -> EpisodeResult:
     """``clock``: wall time for ``now`` (api runs against a real server); default the tick count × 50 ms.
     ``pace(t)``: called after each tick (e.g. sleep to real time). ``measure``: time each engine tick."""
     started = time.perf_counter()
@@ -76,7 +77,7 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
         session.handle(event, t0)
     terrain = session.control.terrain
     assert terrain is not None
-    autopilot = Autopilot(provider or MockProvider(), terrain, AutopilotConfig(seed=seed), log)
+    autopilot = Autopilot(provider or MockProvider(), terrain, config or AutopilotConfig(seed=seed), log)
     autopilot.start(0, t0)
     reflexes: dict[str, int] = {}
     costs: list[float] = []
