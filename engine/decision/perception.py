@@ -55,7 +55,17 @@ class BlockFinder:
         # Open cells: no collision, no liquid, a real block of this version (air, plants, torches).
         self._open = np.zeros(max(int(table.size), 0x10000), dtype=bool)
         self._open[:table.size] = (flags & (BlockFlag.SOLID | BlockFlag.LIQUID | BlockFlag.UNKNOWN)) == 0
+        self._keys: npt.NDArray[np.int_] | None = None
+        self._keys_count = -1
         self._exposed_cache: dict[SectionKey, tuple[tuple[int, ...], npt.NDArray[np.bool_]]] = {}
+
+    def _key_array(self) -> npt.NDArray[np.int_]:
+        """The loaded section keys as a (n, 3) array, rebuilt after the store changed."""
+        count = self.store.revision
+        if self._keys is None or self._keys_count != count:
+            self._keys = np.array(list(self.store.keys()), dtype=int).reshape(-1, 3)
+            self._keys_count = count
+        return self._keys
 
     def _section(self, key: SectionKey) -> dict[str, npt.NDArray[np.intp]]:
         revision = self.store.section_revision(key)
@@ -134,15 +144,17 @@ class BlockFinder:
         cx, cy, cz = math.floor(at.x) >> 4, math.floor(at.y) >> 4, math.floor(at.z) >> 4
         # Sections nearest first (by the distance to their box), so the scan stops as soon
         # as no section left can hold anything nearer than the ``limit`` found so far.
-        order: list[tuple[float, SectionKey]] = []
-        for key in self.store.keys():
-            if abs(key[0] - cx) > r or abs(key[1] - cy) > r or abs(key[2] - cz) > r:
-                continue
-            gap = math.sqrt(sum(max(lo - v, 0.0, v - lo - 16) ** 2
-                                for lo, v in ((key[0] * 16, at.x), (key[1] * 16, at.y + 0.5), (key[2] * 16, at.z))))
-            if gap <= radius:
-                order.append((gap, key))
-        order.sort()
+        keys = self._key_array()
+        if len(keys) == 0:
+            return []
+        near = np.all(np.abs(keys - np.array([cx, cy, cz])) <= r, axis=1)
+        lo = keys[near] * 16
+        point = np.array([at.x, at.y + 0.5, at.z])
+        gaps = np.sqrt((np.maximum(np.maximum(lo - point, 0.0), point - lo - 16) ** 2).sum(axis=1))
+        ranked = np.argsort(gaps)
+        near_keys = keys[near]
+        order = [(float(gaps[i]), (int(near_keys[i][0]), int(near_keys[i][1]), int(near_keys[i][2])))
+                 for i in ranked if gaps[i] <= radius]
         for gap, key in order:
             if len(found) >= limit and gap > found[-1][0]:
                 break
