@@ -74,19 +74,21 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
     log = log if log is not None else EpisodeLog()
     t0 = clock() if clock is not None else 0.0
     for event in world.join_events():
-        session.handle(event, t0)
+        session.handle(event, t0)        # nothing to answer before the first tick
     terrain = session.control.terrain
     assert terrain is not None
     autopilot = Autopilot(provider or MockProvider(), terrain, config or AutopilotConfig(seed=seed), log)
     autopilot.start(0, t0)
     reflexes: dict[str, int] = {}
     costs: list[float] = []
+    early: list[AgentAction] = []      # what the Session answered to events (reflexes react to packets)
     for t in range(1, ticks + 1):
         now = clock() if clock is not None else t * TICK
         for event in world.tick(t):
-            session.handle(event, now)
+            early += session.handle(event, now)
         c0 = time.perf_counter() if measure else 0.0
-        sent: list[AgentAction] = list(session.tick(now))
+        sent: list[AgentAction] = early + list(session.tick(now))
+        early = []
         reflex = session.control.reflexes.active
         if session.control.reflex_driving or any(isinstance(a, InjectMovement) for a in sent):
             name = reflex.name if reflex is not None else "reflex"
@@ -105,7 +107,7 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
         if measure:
             costs.append(time.perf_counter() - c0)
         for event in world.apply(sent, t):
-            session.handle(event, now)
+            early += session.handle(event, now)
         if jobs is not None:
             for request in autopilot.take_jobs():
                 jobs(request)

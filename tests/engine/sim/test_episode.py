@@ -42,12 +42,7 @@ def test_hazard_episodes_end_with_no_death_a_reflex_covers(hazard: str, reflex: 
         assert not (set(r.deaths) & COVERED), r.summary()
         if reflex is not None:
             assert r.reflexes.get(reflex, 0) > 0
-        if hazard == "lava":
-            # Known: the lava reflex's first packet after a server teleport into lava moves
-            # 0.432 blocks (engine/motion or engine/reflex; reported, not ours to change here).
-            assert set(r.violation_rules) <= {"too_fast"}
-        else:
-            assert r.violations == 0
+        assert r.violations == 0
 
 
 def test_cli_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
