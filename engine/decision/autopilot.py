@@ -15,7 +15,9 @@ Each tick, in order:
 5. with nothing running: a finished provider request is applied if its state
    generation is still current (else discarded and logged), re-checked against
    the legal actions (and, for the api provider, confidence ≥ 0.65) or replaced
-   by the heuristic; with no request pending, a new one is asked.
+   by the heuristic; with no request pending, a new one is asked. A hostile within
+   3.5 blocks interrupts any running task but flee/fight first (the flee reflex may
+   be cooling down), so the next decision can flee.
 
 The provider is never waited for: an api request is handed to the caller
 (``take_jobs``) to run on its event loop, and the tick goes on. Generations
@@ -48,6 +50,7 @@ from engine.watchdog.machine import Watchdog, WState
 from engine.world.snapshot import Vec3, WorldSnapshot
 
 SEARCH_RADIUS = 48.0
+THREAT_RADIUS = 3.5          # a hostile this close interrupts any task but fleeing or fighting
 
 
 @attrs.frozen
@@ -187,6 +190,12 @@ class Autopilot:
             self.watchdog.recovering(tick, now, f"blacklisted {target}" if target else "step aside")
             self.executor = step_aside(tick)
             self.recovering = True
+        if self.executor is not None and self._threatened(snapshot, pos):
+            # A hostile closing in while the flee reflex cools down: drop the task and decide
+            # again now (the heuristic flees), rather than finish digging with a zombie at hand.
+            out += self.executor.cancel("interrupted: hostile near")
+            self._finished(self.executor, tick, now, counted=False)
+            self.generation += 1
         if self.executor is None:
             self._decide(snapshot, counts, tick, now, day)
         if self.executor is not None:
@@ -215,6 +224,12 @@ class Autopilot:
         body = ph.advance(t, ph.Body(pos.x, pos.y, pos.z, self._fall_vy, False), ph.Controls()).body
         self._fall_vy = body.vy if not body.on_ground else 0.0
         return InjectMovement(body.x, body.y, body.z, player.yaw, player.pitch, body.on_ground)
+
+    def _threatened(self, snapshot: WorldSnapshot, pos: Vec3) -> bool:
+        executor = self.executor
+        if executor is None or executor.choice.action in (ActionName.FLEE, ActionName.FIGHT) or self.recovering:
+            return False
+        return any(e.hostile and e.position.distance_to(pos) <= THREAT_RADIUS for e in snapshot.entities)
 
     def _death(self, tick: int, now: float) -> list[AgentAction]:
         if not self._dead:

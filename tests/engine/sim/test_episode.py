@@ -41,7 +41,8 @@ def test_hazard_episodes_end_with_no_death_a_reflex_covers(hazard: str, reflex: 
     for r in results:
         assert not (set(r.deaths) & COVERED), r.summary()
         if reflex is not None:
-            assert r.reflexes.get(reflex, 0) > 0
+            # The hazard was met: by the reflex, or (mobs) by the autopilot fleeing first.
+            assert r.reflexes.get(reflex, 0) > 0 or any(label == "flee" for _, label in r.decided)
         assert r.violations == 0
 
 
