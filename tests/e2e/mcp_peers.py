@@ -15,21 +15,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.peers import Event, JsonLineProcess, PeerError, PeerExited, PEERS_SRC, node_executable
+from tests.e2e.peers import PEERS_SRC, Event, JsonLineProcess, PeerError, PeerExited, ServerProcess, node_executable
 
 MCP_SERVER_JS = PEERS_SRC / "mcp_server.js"
 MCP_CLIENT_JS = PEERS_SRC / "mcp_client.js"
 
 
-class McpServer(JsonLineProcess):
+class McpServer(ServerProcess):
     """A scripted server: login, configuration, a minimal play state, chat taps."""
 
     name = "mcp-server"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.port: int | None = None
-        self.version: str | None = None
 
     def start(self, version: str, port: int | None = None, commands: tuple[str, ...] = ("somecommand",),
               command_tree: bool = True, timeout: float = 20.0) -> "McpServer":
@@ -38,29 +33,8 @@ class McpServer(JsonLineProcess):
         argv = [node_executable(), str(MCP_SERVER_JS), "--port", str(port or 0), "--version", version,
                 "--commands", ",".join(commands), "--command-tree", "yes" if command_tree else "no"]
         self.name = f"mcp-server-{version}"
-        self.spawn(argv)
-        event = self.wait_for(lambda e: e.get("event") == "ready" or bool(e.get("fatal")), timeout=timeout)
-        if event.get("event") != "ready":
-            self.close()
-            raise PeerError(f"{self.name} failed to start: {event.get('message')}\n{self.tail()}")
-        self.port = int(event["port"])
-        self.version = version
+        self.start_server(argv, version, timeout)
         return self
-
-    def chats(self, player: str | None = None, since: int = 0) -> list[str]:
-        fields = {} if player is None else {"player": player}
-        return [e["message"] for e in self.find_all("chat", since=since, **fields)]
-
-    def commands(self, player: str | None = None, since: int = 0) -> list[str]:
-        """Commands (without '/') the server received."""
-        fields = {} if player is None else {"player": player}
-        return [e["command"] for e in self.find_all("command", since=since, **fields)]
-
-    def wait_chat(self, message: str, player: str | None = None, timeout: float = 10.0, since: int = 0) -> Event:
-        fields: dict[str, Any] = {"message": message}
-        if player is not None:
-            fields["player"] = player
-        return self.wait_for("chat", timeout=timeout, since=since, **fields)
 
     def wait_command(self, command: str, player: str | None = None, timeout: float = 10.0,
                      since: int = 0) -> Event:
@@ -68,9 +42,6 @@ class McpServer(JsonLineProcess):
         if player is not None:
             fields["player"] = player
         return self.wait_for("command", timeout=timeout, since=since, **fields)
-
-    def wait_login(self, player: str, timeout: float = 20.0, since: int = 0) -> Event:
-        return self.wait_for("login", timeout=timeout, since=since, player=player)
 
     def say(self, text: str) -> int:
         """System chat to every player in play; returns how many got it."""

@@ -332,15 +332,53 @@ class JsonLineProcess:
         return f"<{type(self).__name__} {self.name} pid={pid} alive={self.alive}>"
 
 
-class SquidServer(JsonLineProcess):
+class ServerProcess(JsonLineProcess):
+    """What every scripted server peer reports: readiness, chat and commands it received."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.port: int | None = None
+        self.version: str | None = None
+
+    def start_server(self, argv: list[str], version: str, timeout: float) -> None:
+        """Spawn and wait for ``ready`` (its port: the OS may have picked it)."""
+        self.spawn(argv)
+        event = self.wait_for(lambda e: e.get("event") == "ready" or bool(e.get("fatal")), timeout=timeout)
+        if event.get("event") != "ready":
+            self.close()
+            raise PeerError(f"{self.name} failed to start: {event.get('message')}\n{self.tail()}")
+        self.port = int(event["port"])
+        self.version = version
+
+    def chats(self, player: str | None = None, since: int = 0) -> list[str]:
+        """Chat texts the server received so far (optionally from one player)."""
+        fields = {} if player is None else {"player": player}
+        return [e["message"] for e in self.find_all("chat", since=since, **fields)]
+
+    def commands(self, player: str | None = None, since: int = 0) -> list[str]:
+        """Commands (without '/') the server received so far."""
+        fields = {} if player is None else {"player": player}
+        return [e["command"] for e in self.find_all("command", since=since, **fields)]
+
+    def wait_chat(self, message: str, player: str | None = None, timeout: float = 10.0, since: int = 0) -> Event:
+        """Wait until the server receives exactly ``message`` as chat."""
+        fields: dict[str, Any] = {"message": message}
+        if player is not None:
+            fields["player"] = player
+        return self.wait_for("chat", timeout=timeout, since=since, **fields)
+
+    def wait_login(self, player: str, timeout: float = 20.0, since: int = 0) -> Event:
+        return self.wait_for("login", timeout=timeout, since=since, player=player)
+
+
+
+class SquidServer(ServerProcess):
     """flying-squid via peers/server.js: an in-memory superflat world on 127.0.0.1."""
 
     name = "squid"
 
     def __init__(self) -> None:
         super().__init__()
-        self.port: int | None = None
-        self.version: str | None = None
         self.host = "127.0.0.1"
 
     def start(
@@ -366,13 +404,7 @@ class SquidServer(JsonLineProcess):
             "--max-players", str(max_players),
         ]  # fmt: skip
         self.name = f"squid-{version}"
-        self.spawn(argv)
-        event = self.wait_for(lambda e: e.get("event") == "ready" or bool(e.get("fatal")), timeout=timeout)
-        if event.get("event") != "ready":
-            self.close()
-            raise PeerError(f"{self.name} failed to start: {event.get('message')}\n{self.tail()}")
-        self.port = int(event["port"])
-        self.version = version
+        self.start_server(argv, version, timeout)
         return self
 
     # queries and commands
@@ -381,26 +413,6 @@ class SquidServer(JsonLineProcess):
         """The server's own record of the player's position."""
         e = self.request("position", timeout=timeout, player=player)
         return Position(e["x"], e["y"], e["z"])
-
-    def chats(self, player: str | None = None, since: int = 0) -> list[str]:
-        """Chat texts the server received so far (optionally from one player)."""
-        fields = {} if player is None else {"player": player}
-        return [e["message"] for e in self.find_all("chat", since=since, **fields)]
-
-    def commands(self, player: str | None = None, since: int = 0) -> list[str]:
-        """Commands (without '/') the server received so far."""
-        fields = {} if player is None else {"player": player}
-        return [e["command"] for e in self.find_all("command", since=since, **fields)]
-
-    def wait_chat(self, message: str, player: str | None = None, timeout: float = 10.0, since: int = 0) -> Event:
-        """Wait until the server receives exactly ``message`` as chat."""
-        fields: dict[str, Any] = {"message": message}
-        if player is not None:
-            fields["player"] = player
-        return self.wait_for("chat", timeout=timeout, since=since, **fields)
-
-    def wait_login(self, player: str, timeout: float = 20.0, since: int = 0) -> Event:
-        return self.wait_for("login", timeout=timeout, since=since, player=player)
 
     def wait_left(self, player: str, timeout: float = 10.0, since: int = 0) -> Event:
         return self.wait_for("left", timeout=timeout, since=since, player=player)
