@@ -20,17 +20,34 @@ def inject(move: MoveCommand) -> InjectMovement:
     return InjectMovement(move.x, move.y, move.z, move.yaw, move.pitch, move.on_ground)
 
 
+# Give up when the goal has come no closer for this long: the known blocks offer no
+# way forward (say, the path ends where the server has sent no chunks yet), and
+# holding the player's controls forever would be worse than handing them back.
+STALL_SECONDS = 10.0
+PROGRESS = 1.0  # blocks closer to the goal that count as progress
+
+
 class NavigatorDriver:
     def __init__(self, terrain: Terrain, position: Vec3, goal: Goal, name: str = "goto",
                  options: SearchOptions = SearchOptions(max_nodes=4000), sprint: bool = False,
                  on_ground: bool | None = None) -> None:
         self.name = name
+        self.goal = goal
         self.navigator = Navigator(terrain, position, goal, options, sprint=sprint, on_ground=on_ground)
+        self._best: float | None = None
+        self._best_at: float | None = None
+        self._stalled = False
 
     def step(self, snapshot: WorldSnapshot, now: float) -> list[Action]:
         if self.navigator.state is not NavState.MOVING:
             return []
-        return [inject(self.navigator.tick())]
+        move = self.navigator.tick()
+        remaining = self.goal.heuristic(int(move.x // 1), int(move.y // 1), int(move.z // 1))
+        if self._best is None or remaining < self._best - PROGRESS:
+            self._best, self._best_at = remaining, now
+        elif self._best_at is not None and now - self._best_at > STALL_SECONDS:
+            self._stalled = True
+        return [inject(move)]
 
     def finished(self) -> str | None:
         state = self.navigator.state
@@ -38,6 +55,8 @@ class NavigatorDriver:
             return "arrived"
         if state is NavState.FAILED:
             return "no path"
+        if self._stalled:
+            return f"stuck: no way forward for {STALL_SECONDS:g} s in the blocks I know"
         return None
 
     def server_moved(self, x: float, y: float, z: float, now: float) -> None:

@@ -11,7 +11,8 @@ VERSIONS = ["1.18.2", "1.12.2"]
 
 def _start(squid_factory, bot_factory, proxy_factory, version: str, name: str, gamemode: str = "creative",
            **config):
-    server = squid_factory(version, gamemode=gamemode)
+    # View distance 4: the goal 30 blocks away lies in chunks the server has sent.
+    server = squid_factory(version, gamemode=gamemode, view_distance=4)
     proxy = proxy_factory(server.port, **config)
     bot = bot_factory(proxy.port, username=name, version=version)
     server.wait_login(name)
