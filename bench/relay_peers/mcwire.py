@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from proxy.protocol.wire import pack_varint
+
 REPO = Path(__file__).resolve().parents[2]
 PROTOCOL_JSON = REPO / "proxy" / "data" / "protocol.json"
 
@@ -38,17 +40,8 @@ class Incomplete(Exception):
 
 
 # -- primitive types ----------------------------------------------------------------
-def varint(value: int) -> bytes:
-    value &= 0xFFFFFFFF
-    out = bytearray()
-    while True:
-        low = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(low | 0x80)
-        else:
-            out.append(low)
-            return bytes(out)
+# The same VarInt encoder as the proxy's: the peers only need its bytes to be right.
+varint = pack_varint
 
 
 def read_varint(buf: bytes | bytearray | memoryview, pos: int, end: int | None = None) -> tuple[int, int]:
