@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from pathlib import Path
-from typing import Any
+from typing import Callable, Any
 
 import attrs
 
@@ -201,6 +201,9 @@ class LocalAssistant:
         self.ai_enabled = True
         self.language = "en"  # the player's reply language as last seen, for notifications
         self.cards = CardBook()
+        # Commands the Session runs itself (movement): a confirmed card or a trusted
+        # notification button for one of them must reach the Session, not the module.
+        self.session_runner: Callable[[str, list[str], float], list[Action] | None] | None = None
         self.notices = NoticeBoard()
         turns = runtime.llm.settings.history_turns if runtime.llm is not None else 6
         self.conversation: deque[ChatMessage] = deque(maxlen=2 * max(0, turns))
@@ -491,6 +494,10 @@ class LocalAssistant:
 
     def _run_line(self, line: str, snapshot: WorldSnapshot, now: float) -> list[Action] | None:
         name, _, args = line.strip().lstrip("!").partition(" ")
+        if self.session_runner is not None:
+            handled = self.session_runner(name.lower(), args.split(), now)
+            if handled is not None:
+                return handled
         return self.command(name, args, snapshot, now)
 
     def _context(self, snapshot: WorldSnapshot, lang: str, now: float) -> ModuleContext:

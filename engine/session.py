@@ -84,9 +84,6 @@ class SessionConfig:
 BUILTIN_HELP: tuple[tuple[str, str], ...] = (
     ("!help", "this list"),
     ("!ping", "round-trip time from the proxy to the server"),
-    ("!goto <x> <y> <z>", "walk there (sneak twice or !stop to take over)"),
-    ("!follow <player>", "keep near another player"),
-    ("!stop", "stop moving you; you have control"),
     ("!reflex on|off|list", "reflexes that save you from lava, fire, drowning, mobs, hunger, falls"),
     ("!system <console command>", "admin console commands in game (admins only)"),
 )
@@ -108,6 +105,8 @@ class Session:
         self.driver: Driver | None = None
         self._last_sneak: float | None = None
         self.control = Control(self.config.version, self.config.reflexes)
+        if assistant is not None and hasattr(assistant, "session_runner"):
+            assistant.session_runner = self._movement_command
         self._early_move = False  # a reflex already moved since the last tick
         self.reflex_firings: dict[str, int] = {}
 

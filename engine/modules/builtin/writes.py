@@ -64,7 +64,7 @@ class GotoModule(Module[GotoArgs]):
         return (
             ModuleRouting[GotoArgs].defaults()
             .command(AgentCommand.parsed("goto", parse_goto_args, lambda a: f"{fmt(a.x)} {fmt(a.y)} {fmt(a.z)}",
-                                         usage="!goto x y z", description="walk to coordinates (not available yet)"))
+                                         usage="!goto x y z", description="walk there; sneak twice or !stop to take over"))
             .semantic(RoutingProfile.hints(
                 ("go to {number} {number} {number}", "take me to {number} {number} {number}", "walk to {number} {number} {number}",
                  "go to spawn", "take me home", "go home", "bring me to the village", "travel to {number} {number} {number}",
@@ -99,7 +99,7 @@ class FollowModule(Module[FollowArgs]):
         return (
             ModuleRouting[FollowArgs].defaults()
             .command(AgentCommand.parsed("follow", parse_follow_args, lambda a: a.name,
-                                         usage="!follow <player>", description="follow a player (not available yet)"))
+                                         usage="!follow <player>", description="keep near another player"))
             .semantic(RoutingProfile.hints(
                 ("follow {player}", "follow me", "keep following {player}", "chase {player}", "follow that player"),
                 ("跟着{player}", "跟随{player}", "跟着我", "跟我走"),
