@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.peers import PEERS_SRC, Event, JsonLineProcess, PeerError, PeerExited, ServerProcess, node_executable
+from tests.e2e.peers import PEERS_SRC, ClientProcess, Event, PeerError, PeerExited, ServerProcess, node_executable
 
 MCP_SERVER_JS = PEERS_SRC / "mcp_server.js"
 MCP_CLIENT_JS = PEERS_SRC / "mcp_client.js"
@@ -59,7 +59,7 @@ class McpServer(ServerProcess):
         return list(self.request("players")["players"])
 
 
-class McpClient(JsonLineProcess):
+class McpClient(ClientProcess):
     """A bare minecraft-protocol client: login, configuration, play, chat, reconfiguration."""
 
     name = "mcp-client"
@@ -103,19 +103,9 @@ class McpClient(JsonLineProcess):
         the client acknowledges it (several calls queue several lines)."""
         self.request("chat_on_configuration", text=text)
 
-    def chats(self, since: int = 0) -> list[str]:
-        return [e["text"] for e in self.find_all("chat", since=since)]
-
     def bad_packets(self, since: int = 0) -> list[Event]:
         """Packets that arrived with an id their protocol state does not have."""
         return self.find_all("bad_packet", since=since)
-
-    def wait_chat(self, substring: str, timeout: float = 10.0, since: int = 0) -> Event:
-        def has_text(e: Event) -> bool:
-            return e.get("event") == "chat" and substring in str(e.get("text", ""))
-
-        has_text.__name__ = f"chat containing {substring!r}"
-        return self.wait_for(has_text, timeout=timeout, since=since)
 
     def wait_reconfigured(self, timeout: float = 20.0, since: int = 0) -> Event:
         event = self.wait_for(lambda e: e.get("event") in ("reconfigured", "kicked", "end"), timeout=timeout,

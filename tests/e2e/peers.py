@@ -457,7 +457,25 @@ class SquidServer(ServerProcess):
         self.request("kick", player=player, reason=reason)
 
 
-class Bot(JsonLineProcess):
+class ClientProcess(JsonLineProcess):
+    """What every client peer reports: the chat and system messages it received."""
+
+    def chats(self, since: int = 0) -> list[str]:
+        """Plain text of every chat/system message received so far."""
+        return [e["text"] for e in self.find_all("chat", since=since)]
+
+    def wait_chat(self, substring: str, timeout: float = 10.0, since: int = 0) -> Event:
+        """Wait for a received chat/system message whose plain text contains ``substring``."""
+
+        def has_text(e: Event) -> bool:
+            return e.get("event") == "chat" and substring in str(e.get("text", ""))
+
+        has_text.__name__ = f"chat containing {substring!r}"
+        return self.wait_for(has_text, timeout=timeout, since=since)
+
+
+
+class Bot(ClientProcess):
     """A mineflayer bot via peers/bot.js."""
 
     name = "bot"
@@ -547,19 +565,6 @@ class Bot(JsonLineProcess):
 
     def control(self, control: str, state: bool) -> None:
         self.request("control", control=control, state=state)
-
-    def chats(self, since: int = 0) -> list[str]:
-        """Plain text of every chat/system message received so far."""
-        return [e["text"] for e in self.find_all("chat", since=since)]
-
-    def wait_chat(self, substring: str, timeout: float = 10.0, since: int = 0) -> Event:
-        """Wait for a received chat/system message whose plain text contains ``substring``."""
-
-        def has_text(e: Event) -> bool:
-            return e.get("event") == "chat" and substring in str(e.get("text", ""))
-
-        has_text.__name__ = f"chat containing {substring!r}"
-        return self.wait_for(has_text, timeout=timeout, since=since)
 
     def wait_kicked(self, timeout: float = 10.0, since: int = 0) -> Event:
         return self.wait_for("kicked", timeout=timeout, since=since)
