@@ -234,11 +234,7 @@ function quit (why) {
   }
 }
 
-readCommands(async (cmd) => {
-  const handler = Object.prototype.hasOwnProperty.call(handlers, cmd.cmd) ? handlers[cmd.cmd] : null
-  if (!handler) throw new Error('unknown cmd: ' + cmd.cmd)
-  await handler(cmd)
-}, () => quit('stdin closed'))
+readCommands(handlers, () => quit('stdin closed'))
 
 process.on('SIGTERM', () => quit('SIGTERM'))
 process.on('SIGINT', () => quit('SIGINT'))

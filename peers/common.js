@@ -88,10 +88,12 @@ function requirePeer (name) {
 }
 
 // Call handler(obj) for every JSON line on the real stdin; onEnd() at EOF.
+// ``handler`` may also be a table of functions keyed by the command's ``cmd``.
 // With serial=true each command finishes before the next one starts, so answers
 // come back in the order the commands were sent. A failing handler or a line that
 // is not a JSON object is answered with {"event":"error",...} (with the id if any).
 function readCommands (handler, onEnd, { serial = false } = {}) {
+  if (typeof handler !== 'function') handler = dispatcher(handler)
   const rl = readline.createInterface({ input: realStdin, crlfDelay: Infinity, terminal: false })
   let queue = Promise.resolve()
   const run = (cmd) => Promise.resolve()
@@ -138,6 +140,14 @@ function chatText (ChatMessage, value) {
     return ChatMessage.fromNotch(value).toString()
   } catch (err) {
     return typeof value === 'string' ? value : JSON.stringify(value)
+  }
+}
+
+function dispatcher (handlers) {
+  return async (cmd) => {
+    const handler = Object.prototype.hasOwnProperty.call(handlers, cmd.cmd) ? handlers[cmd.cmd] : null
+    if (!handler) throw new Error('unknown cmd: ' + cmd.cmd)
+    await handler(cmd)
   }
 }
 

@@ -212,11 +212,7 @@ const handlers = {
   }
 }
 
-readCommands(async (cmd) => {
-  const handler = Object.prototype.hasOwnProperty.call(handlers, cmd.cmd) ? handlers[cmd.cmd] : null
-  if (!handler) throw new Error('unknown cmd: ' + cmd.cmd)
-  await handler(cmd)
-}, () => {
+readCommands(handlers, () => {
   client.end('stdin closed')
   setTimeout(() => exitSoon(0), 500)
 }, { serial: true })

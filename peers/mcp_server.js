@@ -365,11 +365,7 @@ const handlers = {
   }
 }
 
-readCommands(async (cmd) => {
-  const handler = Object.prototype.hasOwnProperty.call(handlers, cmd.cmd) ? handlers[cmd.cmd] : null
-  if (!handler) throw new Error('unknown cmd: ' + cmd.cmd)
-  await handler(cmd)
-}, () => shutdown('stdin closed'), { serial: true })
+readCommands(handlers, () => shutdown('stdin closed'), { serial: true })
 
 function shutdown (why) {
   if (stopping) return
