@@ -22,6 +22,10 @@ from proxy.protocol.wire import pack_varint, read_varint
 ZERO_UUID = "00000000-0000-0000-0000-000000000000"
 Fields = dict[str, Any]
 Translator = Callable[["VersionCodec", Fields], list[ev.Event]]
+# An item for a slot: a name and count, a slot as decoded from this version, or empty.
+SlotValue = ev.SlotItem | Fields | None
+# Where use_item_on clicks on each face (0 down, 1 up, 2 north, 3 south, 4 west, 5 east).
+_FACE_CENTRES = ((0.5, 0.0, 0.5), (0.5, 1.0, 0.5), (0.5, 0.5, 0.0), (0.5, 0.5, 1.0), (0.0, 0.5, 0.5), (1.0, 0.5, 0.5))
 
 
 def _pick(fields: Fields, *names: str, default: Any = None) -> Any:
@@ -56,6 +60,7 @@ class VersionCodec:
         # Hover text moved from "value" to "contents" in 1.16 (protocol 735).
         self.modern_hover = table.protocol >= 735
         self._field_types: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self._item_ids: dict[str, int] | None = None
 
     def _subscribe(self, direction: str, names: tuple[str, ...], state: str = "play") -> dict[int, str]:
         found: dict[int, str] = {}
@@ -189,6 +194,129 @@ class VersionCodec:
 
     def release_item(self) -> bytes:
         return self.build("play", TO_SERVER, "block_dig", status=5)  # 5: release use item
+
+    # -- agent ops (engine.decision.acts): digging, placing, fighting, windows --------
+    def item_id(self, name: str) -> int | None:
+        """The registry id of an item name (with or without "minecraft:"), None if this version lacks it."""
+        if self._item_ids is None:
+            self._item_ids = {n: i for i, n in self.table.items.items()}
+        return self._item_ids.get(name.removeprefix("minecraft:"))
+
+    def _enum(self, name: str, field: str, number: int) -> Any:
+        """``number`` as the field wants it: the mapped name where the layout maps it (26.1 hands)."""
+        kind = self._types("play", TO_SERVER, name).get(field)
+        if isinstance(kind, list) and kind[0] == "mapper":
+            return kind[1]["mappings"][str(number)]
+        return number
+
+    def _with_sequence(self, name: str, fields: Fields, sequence: int) -> bytes:
+        if "sequence" in self._types("play", TO_SERVER, name):  # 1.19+: block change acknowledgements
+            fields["sequence"] = sequence
+        # Not build(): block_place has a field named "direction", like build's own argument.
+        values = zero_value(self.table.raw_layout("play", TO_SERVER, name), self.table.named_types)
+        values.update(fields)
+        return self.encode("play", TO_SERVER, name, values)
+
+    def dig(self, status: int, x: int, y: int, z: int, face: int, sequence: int = 0) -> bytes:
+        """block_dig: status 0 start, 1 cancel, 2 finish; face 0 down .. 5 east."""
+        return self._with_sequence("block_dig", {"status": status, "location": {"x": x, "y": y, "z": z},
+                                                 "face": face}, sequence)
+
+    def swing(self) -> bytes:
+        fields: Fields = {}
+        if "hand" in self._types("play", TO_SERVER, "arm_animation"):  # 1.8 has no hands
+            fields["hand"] = self._enum("arm_animation", "hand", 0)
+        return self.build("play", TO_SERVER, "arm_animation", **fields)
+
+    def use_item_on(self, x: int, y: int, z: int, face: int, sequence: int = 0, *,
+                    held: ev.SlotItem | None = None) -> bytes:
+        """Right-click a block face with the main hand, the cursor at the face's centre.
+
+        ``held`` is what the hand holds; only 1.8 sends it (the server re-sends the slot if it differs).
+        """
+        types = self._types("play", TO_SERVER, "block_place")
+        cursor = _FACE_CENTRES[face] if 0 <= face < len(_FACE_CENTRES) else (0.5, 0.5, 0.5)
+        fields: Fields = {"location": {"x": x, "y": y, "z": z}, "direction": face}
+        for axis, value in zip(("cursorX", "cursorY", "cursorZ"), cursor):
+            # Until 1.10 the cursor is a byte in 1/16 block; from 1.11 a float in blocks.
+            fields[axis] = int(value * 16) if types.get(axis) == "i8" else value
+        if "hand" in types:
+            fields["hand"] = self._enum("block_place", "hand", 0)
+        if "heldItem" in types:
+            fields["heldItem"] = self.slot_value(types["heldItem"], held)
+        return self._with_sequence("block_place", fields, sequence)
+
+    def attack(self, entity_id: int, sneaking: bool = False) -> bytes:
+        if self.table.packet_id("play", TO_SERVER, "attack") is not None:  # 26.1: its own packet
+            return self.build("play", TO_SERVER, "attack", entityId=entity_id)
+        fields: Fields = {"target": entity_id, "mouse": 1}  # 0 interact, 1 attack, 2 interact at
+        if "sneaking" in self._types("play", TO_SERVER, "use_entity"):
+            fields["sneaking"] = sneaking
+        return self.build("play", TO_SERVER, "use_entity", **fields)
+
+    def respawn(self) -> bytes:
+        (field,) = self._types("play", TO_SERVER, "client_command")  # "payload" in 1.8, then "actionId"
+        return self.build("play", TO_SERVER, "client_command", **{field: self._enum("client_command", field, 0)})
+
+    def window_click(self, window_id: int, state_id: int, slot: int, button: int, mode: int,
+                     changed: list[tuple[int, ev.SlotItem | None]], cursor: ev.SlotItem | None, *,
+                     clicked: SlotValue = None, action: int = 0) -> bytes:
+        """A click in a window (mode 0 click, 1 shift-click, 2 number key, 4 drop ...).
+
+        From 1.17 the client states the slots it expects changed and the cursor; until
+        1.16 it sends ``clicked`` (the item the click returned: the slot's stack before
+        the click) and an ``action`` number the server confirms with a transaction.
+        """
+        types = self._types("play", TO_SERVER, "window_click")
+        fields: Fields = {"windowId": window_id, "slot": slot, "mouseButton": button, "mode": mode}
+        if "stateId" in types:
+            entry = types["changedSlots"][1]["type"][1]
+            item_kind = next(f["type"] for f in entry if f["name"] == "item")
+            fields["stateId"] = state_id
+            fields["changedSlots"] = [{"location": s, "item": self.slot_value(item_kind, i)} for s, i in changed]
+            fields["cursorItem"] = self.slot_value(types["cursorItem"], cursor)
+        else:
+            fields["action"] = action
+            fields["item"] = self.slot_value(types["item"], clicked)
+        return self.build("play", TO_SERVER, "window_click", **fields)
+
+    def close_window(self, window_id: int) -> bytes:
+        return self.build("play", TO_SERVER, "close_window", windowId=window_id)
+
+    def confirm_transaction(self, window_id: int, action: int) -> bytes:
+        """Until 1.16: accept the server's rejection of a click, so the window takes clicks again."""
+        return self.build("play", TO_SERVER, "transaction", windowId=window_id, action=action, accepted=True)
+
+    def slot_value(self, kind: Any, item: SlotValue) -> Any:
+        """``item`` in the wire shape of the slot type ``kind``; a decoded slot dict passes through."""
+        if isinstance(kind, list) and kind[0] == "option":  # 26.1 clicks: optional hashed slot
+            return None if item is None else self.slot_value(kind[1], item)
+        layout = self.table.named_types.get(kind, kind) if isinstance(kind, str) else kind
+        first = layout[1][0]["name"]
+        if isinstance(item, dict):
+            if first != "itemId":
+                return item
+            if not item.get("itemCount") or "itemId" not in item:
+                raise ValueError("an empty slot has no hashed form")
+            item = ev.SlotItem(self.item_name(int(item["itemId"])), int(item["itemCount"]))
+        item_id = None if item is None else self.item_id(item.item)
+        if item is not None and item_id is None:
+            raise KeyError(f"{self.version} has no item {item.item}")
+        if first == "blockId":  # until 1.12: id (-1 empty), count, damage, NBT
+            if item is None:
+                return {"blockId": -1}
+            return {"blockId": item_id, "itemCount": item.count, "itemDamage": 0, "nbtData": None}
+        if first == "present":  # 1.13-1.20.4: present flag, id, count, NBT
+            if item is None:
+                return {"present": False}
+            return {"present": True, "itemId": item_id, "itemCount": item.count, "nbtData": None}
+        if first == "itemCount":  # 1.20.5+: count (0 empty), id, data components
+            if item is None:
+                return {"itemCount": 0}
+            return {"itemCount": item.count, "itemId": item_id, "addedComponentCount": 0,
+                    "removedComponentCount": 0, "components": [], "removeComponents": []}
+        assert item is not None  # 26.1 hashed slot: id, count, component hashes
+        return {"itemId": item_id, "itemCount": item.count, "components": [], "removeComponents": []}
 
     def configuration_disconnect(self, text: str) -> bytes:
         component = {"text": text}

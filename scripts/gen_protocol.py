@@ -44,6 +44,8 @@ LAYOUTS = {
         "position", "position_look", "look", "flying", "held_item_slot",
         "teleport_confirm", "entity_action", "client_command", "keep_alive", "use_item", "block_place",
         "block_dig",
+        # agent ops (proxy/codec.py, proxy/windows.py): swing, attack, inventory clicks
+        "arm_animation", "use_entity", "attack", "window_click", "close_window", "transaction",
     ],
     ("play", "toClient"): [
         "login", "respawn", "position", "update_health", "experience",
