@@ -204,6 +204,8 @@ class LocalAssistant:
         # Commands the Session runs itself (movement): a confirmed card or a trusted
         # notification button for one of them must reach the Session, not the module.
         self.session_runner: Callable[[str, list[str], float], list[Action] | None] | None = None
+        # The Session's autopilot progress (agent:progress reads it).
+        self.progress_source: Callable[[], str | None] | None = None
         self.notices = NoticeBoard()
         turns = runtime.llm.settings.history_turns if runtime.llm is not None else 6
         self.conversation: deque[ChatMessage] = deque(maxlen=2 * max(0, turns))
@@ -513,6 +515,7 @@ class LocalAssistant:
             command_rows=tuple(self.command_help()),
             diagnostics=runtime.diagnostics,
             reload_routing=runtime.reload_lines,
+            progress=self.progress_source() if self.progress_source is not None else None,
         )
 
     def _run(self, entry: Registered, value: Any, snapshot: WorldSnapshot, lang: str, now: float) -> tuple[ReplyToPlayer, ModuleResult]:

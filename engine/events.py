@@ -220,6 +220,16 @@ class DimensionChanged:
 
 
 @attrs.frozen
+class TimeUpdated:
+    """The server's clock: ``time_of_day`` in ticks (0 sunrise, 6000 noon, 13000 night).
+
+    Negative when the daylight cycle is stopped (the value is then the frozen time)."""
+
+    world_age: int
+    time_of_day: int
+
+
+@attrs.frozen
 class Disconnected:
     reason: str
 
@@ -248,6 +258,7 @@ Event = (
     | InventorySlotSet
     | ServerChatSeen
     | Disconnected
+    | TimeUpdated
     | ChunkColumnLoaded
     | BlocksChanged
     | ChunkUnloaded

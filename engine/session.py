@@ -6,6 +6,11 @@ Chat typed by the player is classified by ``engine.chat_tap``: proxy commands ar
 answered here (built-ins first, then the assistant's command table), requests
 addressed to the assistant go to the assistant, everything else is forwarded
 unchanged. The session never blocks and never reads a clock: time comes in.
+
+Who moves the player, per tick, in priority order (invariant 5): the kill
+switch (sneak twice: everything below stops), a reflex, then either the
+autopilot (``engine.pilot``) or a command driver (``!goto``, ``!follow``),
+never both. ``!eat`` is an item task beside them: it never moves the player.
 """
 from __future__ import annotations
 
@@ -19,6 +24,9 @@ from engine.actions import (Action, AdminCommand, ForwardChat, InjectMovement, M
                             SetControl, reply)
 from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
 from engine.control import Control, inject, item_actions
+from engine.decision.acts import AgentAction
+from engine.eating import EatTask
+from engine.pilot import PilotSeat, PilotSettings
 from engine.reflex.engine import ReflexDecision
 from engine.world.model import WorldModel
 from engine.world.snapshot import WorldSnapshot
@@ -95,6 +103,7 @@ class Session:
         player_name: str,
         config: SessionConfig | None = None,
         assistant: Assistant | None = None,
+        pilot: PilotSettings | None = None,
     ) -> None:
         self.player_name = player_name
         self.config = config or SessionConfig()
@@ -105,12 +114,16 @@ class Session:
         self.driver: Driver | None = None
         self._last_sneak: float | None = None
         self.control = Control(self.config.version, self.config.reflexes)
+        self.pilot = PilotSeat(player_name, pilot)
+        self.item_task: EatTask | None = None
         if assistant is not None and hasattr(assistant, "session_runner"):
             assistant.session_runner = self._movement_command
+        if assistant is not None and hasattr(assistant, "progress_source"):
+            assistant.progress_source = lambda: self.pilot.progress
         self._early_move = False  # a reflex already moved since the last tick
         self.reflex_firings: dict[str, int] = {}
 
-    def handle(self, event: ev.Event, now: float) -> list[Action]:
+    def handle(self, event: ev.Event, now: float) -> list[AgentAction]:
         if isinstance(event, WORLD_EVENTS):
             for x, y, z in self.control.world_event(event):
                 changed = getattr(self.driver, "block_changed", None)
@@ -138,27 +151,38 @@ class Session:
             return self._chat(classify_command(event.command), now)
         if isinstance(event, ev.ServerChatSeen) and event.private and self.assistant is not None:
             return list(self.assistant.notify(event.text, now) or [])
-        elif isinstance(event, ev.Disconnected) and self.assistant is not None:
-            self.assistant.clear_scope()
+        elif isinstance(event, ev.Disconnected):
+            self.pilot.stop("the player left", self.ticks, now)   # ends the episode; its logs are handed over
+            if self.assistant is not None:
+                self.assistant.clear_scope()
         return []
 
-    def tick(self, now: float) -> list[Action]:
+    def tick(self, now: float) -> list[AgentAction]:
         self.last_tick = now
         self.ticks += 1
+        actions = self._tick(now)
+        self.pilot.after_tick(now)
+        return actions
+
+    def _tick(self, now: float) -> list[AgentAction]:
         snapshot = self.snapshot()
         self.control.observe(snapshot)
-        actions: list[Action] = []
+        actions: list[AgentAction] = self._item_task(snapshot, now)
+        pilot = self.pilot.autopilot if self.pilot.active else None
         # Reflexes come before any command driver (invariant 5: kill switch > reflex > rest).
         if self._early_move:
             # A reflex reacted to a packet since the last tick: that was this tick's move.
             self._early_move = False
             if self.control.reflex_driving:
                 return actions
-        decision = self.control.reflex_tick(snapshot, now)
+        decision = self.control.reflex_tick(snapshot, now, autopilot=pilot is not None)
         if decision is not None:
             actions += self._reflex(decision, now)
             if decision.driving:
                 return self._moved(actions)
+        if pilot is not None:
+            actions += pilot.tick(snapshot, self.ticks, now, day=not self.world.night)
+            return self._moved(actions)
         if self.driver is None:
             return actions
         actions += self.driver.step(snapshot, now)
@@ -167,33 +191,51 @@ class Session:
             actions += self.release(f"{self.driver.name}: {ended}")
         return self._moved(actions)
 
-    def _reflex_now(self, now: float) -> list[Action]:
+    def _item_task(self, snapshot: WorldSnapshot, now: float) -> list[AgentAction]:
+        task = self.item_task
+        if task is None:
+            return []
+        out = task.step(snapshot, now)
+        ended = task.finished()
+        if ended is not None:
+            self.item_task = None
+            out.append(reply(ended[0].upper() + ended[1:] + "."))
+        return self._moved(out)
+
+    def _reflex_now(self, now: float) -> list[AgentAction]:
         """React to a dangerous packet at once instead of at the next tick (a reflex's
         latency is then the time to decide, not up to 50 ms of waiting)."""
-        if self.control.reflex_driving or self._early_move or not self.control.reflexes.enabled:
+        autopilot = self.pilot.active
+        if self.control.reflex_driving or self._early_move or not (self.control.reflexes.enabled or autopilot):
             return []
-        decision = self.control.reflex_tick(self.snapshot(), now)
+        decision = self.control.reflex_tick(self.snapshot(), now, autopilot=autopilot)
         if decision is None or not decision.driving:
             return []
         self._early_move = True
         return self._moved(self._reflex(decision, now))
 
-    def _moved(self, actions: list[Action]) -> list[Action]:
+    def _moved(self, actions: list[AgentAction]) -> list[AgentAction]:
         for action in actions:
             if isinstance(action, InjectMovement):
                 # Our own movement is the truth while we drive: the client's is held back.
                 self.world.apply(ev.PositionSet(action.x, action.y, action.z, action.yaw, action.pitch,
                                                 from_server=False, on_ground=action.on_ground))
+            elif isinstance(action, SelectHotbar):
+                self.world.apply(ev.HeldSlotChanged(action.slot))
         return actions
 
-    def _reflex(self, decision: ReflexDecision, now: float) -> list[Action]:
-        actions: list[Action] = item_actions(decision.items)
+    def _reflex(self, decision: ReflexDecision, now: float) -> list[AgentAction]:
+        actions: list[AgentAction] = list(item_actions(decision.items))
         for op in actions:
             if isinstance(op, SelectHotbar):
                 self.world.apply(ev.HeldSlotChanged(op.slot))
+        pilot = self.pilot.autopilot if self.pilot.active else None
         if decision.driving:
-            if not self.control.reflex_driving and self.driver is None:
+            if not self.control.reflex_driving and self.driver is None and pilot is None:
                 actions.insert(0, SetControl(True))
+            if pilot is not None:
+                # The reflex preempts the autopilot's action; what undoes it goes first.
+                actions[:0] = pilot.reflex_active(decision.reflex or "reflex", self.ticks, now)
             self.control.reflex_driving = True
             assert decision.move is not None
             actions.append(inject(decision.move))
@@ -209,32 +251,38 @@ class Session:
             pos = self.world.position
             if self.driver is not None and pos is not None:
                 self.driver.server_moved(pos.x, pos.y, pos.z, now)  # resume the command from here
-            elif self.driver is None:
+            elif self.driver is None and pilot is None:
                 actions.append(SetControl(False))
         return actions
 
     # -- control -----------------------------------------------------------------------
-    def take_control(self, driver: Driver, announce: str | None = None) -> list[Action]:
-        """Hand movement to ``driver`` (replacing any current one)."""
-        had = self.driver is not None
+    def take_control(self, driver: Driver, announce: str | None = None, now: float = 0.0) -> list[AgentAction]:
+        """Hand movement to ``driver`` (replacing any current one, and the autopilot)."""
+        had = self.driver is not None or self.pilot.active or self.control.reflex_driving
+        actions: list[AgentAction] = self.pilot.stop("a movement command took over", self.ticks, now)
         self.driver = driver
-        actions: list[Action] = [] if had else [SetControl(True)]
+        if not had:
+            actions.append(SetControl(True))
         if announce:
             actions.append(reply(announce))
         return actions
 
-    def release(self, why: str, now: float = 0.0) -> list[Action]:
-        """Give movement back to the player: the command driver and any reflex stop."""
-        if self.driver is None and not self.control.reflex_driving:
-            return []
+    def release(self, why: str, now: float = 0.0) -> list[AgentAction]:
+        """Give everything back to the player: the autopilot, the command driver, any reflex, ``!eat``."""
+        task, self.item_task = self.item_task, None
+        actions: list[AgentAction] = task.cancel() if task is not None else []
+        moving = self.driver is not None or self.control.reflex_driving or self.pilot.active
+        if not moving:
+            return actions + [reply(f"{why}: eating cancelled.")] if task is not None else actions
+        actions += self.pilot.stop(why, self.ticks, now)
         self.driver = None
-        actions: list[Action] = item_actions(self.control.reflexes.cancel(now))
+        actions += item_actions(self.control.reflexes.cancel(now))
         self.control.reflex_driving = False
         return actions + [SetControl(False), reply(f"{why}; you have control again.")]
 
-    def _sneak(self, now: float) -> list[Action]:
+    def _sneak(self, now: float) -> list[AgentAction]:
         last, self._last_sneak = self._last_sneak, now
-        driving = self.driver is not None or self.control.reflex_driving
+        driving = self.driver is not None or self.control.reflex_driving or self.pilot.active
         if driving and last is not None and now - last <= KILL_SWITCH_SECONDS:
             self._last_sneak = None
             return self.release("Stopped by the kill switch (sneak twice)", now)
@@ -247,16 +295,19 @@ class Session:
     def control_summary(self) -> str:
         driving = f"driving ({self.driver.name})" if self.driver is not None else "not driving"
         on = sorted(self.control.reflexes.enabled)
-        return f"{driving}, reflexes {', '.join(on) if on else 'off'}, autopilot unavailable"
+        pilot = self.pilot.progress or "autopilot off"
+        return f"{driving}, reflexes {', '.join(on) if on else 'off'}, {pilot}"
 
-    def admin_agent(self, command: str, now: float) -> list[str]:
-        return [f"{self.player_name}: the autopilot is not available yet (it arrives with the decision layer)"]
+    def admin_agent(self, command: str, now: float) -> list[AgentAction]:
+        """The console's ``agent <player> on|off|status|provider <name>``: what the player sees too."""
+        words = command.split()
+        return self._autopilot(words, now)
 
     def admin_reflex(self, enabled: bool, now: float) -> list[str]:
         self.control.reflexes.set_all(enabled, now)
         return [f"{self.player_name}: reflexes {'on' if enabled else 'off'}"]
 
-    def _chat(self, tapped: TappedChat, now: float) -> list[Action]:
+    def _chat(self, tapped: TappedChat, now: float) -> list[AgentAction]:
         if tapped.kind is ChatKind.PASS:
             return [ForwardChat()]
         if tapped.kind is ChatKind.ASSISTANT:
@@ -265,10 +316,10 @@ class Session:
                               f"{self.config.address_prefix}where am I")]
             if self.assistant is None:
                 return [reply("The assistant is not configured yet; try !help for proxy commands.")]
-            return self.assistant.request(tapped.body, self.snapshot(), now)
+            return list[AgentAction](self.assistant.request(tapped.body, self.snapshot(), now))
         return self._command(tapped.body, now)
 
-    def _command(self, line: str, now: float) -> list[Action]:
+    def _command(self, line: str, now: float) -> list[AgentAction]:
         name, _, args = line.partition(" ")
         name = name.lower()
         if name in ("help", "?"):
@@ -281,18 +332,27 @@ class Session:
         if self.assistant is not None:
             answer = self.assistant.command(name, args.strip(), self.snapshot(), now)
             if answer is not None:
-                return answer
+                return list[AgentAction](answer)
         if name == "system":
             return [AdminCommand(args.strip() or "help")]
         return [reply(f"Unknown command {self.config.command_prefix}{name}; "
                       f"{self.config.command_prefix}help lists the commands.")]
 
-    def _movement_command(self, name: str, args: list[str], now: float) -> list[Action] | None:
+    def _movement_command(self, name: str, args: list[str], now: float) -> list[AgentAction] | None:
         """Explicit movement commands: the only way (with buttons) a write starts (invariant 2)."""
         p = self.config.command_prefix
         snapshot = self.snapshot()
         if name == "stop":
             return self.release("Stopped", now) or [reply("Nothing to stop: you are in control.")]
+        if name == "autopilot":
+            return self._autopilot(args, now)
+        if name == "eat":
+            planned = EatTask.plan(snapshot)
+            if isinstance(planned, str):
+                return [reply(f"Cannot eat: {planned}.")]
+            previous = self.item_task.cancel() if self.item_task is not None else []
+            self.item_task = planned
+            return previous + [reply(f"Eating {planned.food.replace('_', ' ')}.")]
         if name == "goto":
             try:
                 x, y, z = (int(math.floor(float(v))) for v in args)
@@ -314,7 +374,7 @@ class Session:
             reflexes = self.control.reflexes
             if sub in ("on", "off"):
                 ops = reflexes.set_all(sub == "on", now)
-                return item_actions(ops) + [reply(f"Reflexes {sub}: " + ", ".join(r.name for r in reflexes.reflexes))]
+                return list[AgentAction](item_actions(ops)) + [reply(f"Reflexes {sub}: " + ", ".join(r.name for r in reflexes.reflexes))]
             if sub == "list":
                 rows = [f"{r.name}: {'on' if r.enabled else 'off'}"
                         + (" (active)" if r.active else "")
@@ -323,6 +383,40 @@ class Session:
                 return [ReplyToPlayer(tuple(["Reflexes:"] + rows))]
             return [reply(f"Usage: {p}reflex on|off|list")]
         return None
+
+    def _autopilot(self, args: list[str], now: float) -> list[AgentAction]:
+        p = self.config.command_prefix
+        sub = args[0].lower() if args else "status"
+        pilot = self.pilot
+        if sub in ("on", "start"):
+            if pilot.active:
+                return [reply(f"The autopilot is already on: {pilot.progress}.")]
+            terrain = self.control.terrain
+            why = self.control.ready(self.snapshot())
+            if why is not None or terrain is None:
+                return [reply(f"Cannot start the autopilot: {why or 'no block data'}.")]
+            actions: list[AgentAction] = []
+            had = self.control.reflex_driving or self.driver is not None
+            failed = pilot.start(terrain, self.ticks, now)
+            if failed is not None:
+                return [reply(f"Cannot start the autopilot: {failed}.")]
+            self.driver = None                  # the autopilot replaces a running !goto or !follow
+            if not had:
+                actions.append(SetControl(True))
+            return actions + [reply(f"Autopilot on ({pilot.provider_name}): working toward an iron pickaxe; "
+                                    f"sneak twice or {p}stop to take over.")]
+        if sub in ("off", "stop"):
+            if not pilot.active:
+                return [reply("The autopilot is not running.")]
+            return self.release("Autopilot off", now)
+        if sub == "provider":
+            if len(args) != 2:
+                return [reply(f"Usage: {p}autopilot provider mock|api|replay (now: {pilot.provider_name})")]
+            return [reply(pilot.choose(args[1].lower(), self.ticks, now))]
+        if sub == "status":
+            return [reply(pilot.progress or f"The autopilot is off ({pilot.provider_name} provider); "
+                                            f"{p}autopilot on starts it.")]
+        return [reply(f"Usage: {p}autopilot on|off|status|provider mock|api|replay")]
 
     def _help(self) -> ReplyToPlayer:
         rows = list(BUILTIN_HELP)

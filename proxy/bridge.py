@@ -33,6 +33,7 @@ from engine import events as ev
 from engine.actions import (Action, AdminCommand, AskModel, ForwardChat, InjectMovement, Kick, MeasurePing,
                             ReleaseHeldItem, ReplyToPlayer, SelectHotbar, SetControl, UseHeldItem, reply)
 from engine.chat_tap import may_be_addressed
+from engine.decision import acts
 from engine.session import Session, SessionConfig
 from proxy import versions
 from proxy.chat import reply_components
@@ -133,6 +134,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         self._dimension: str | None = None
         self._s2c_interesting = bytes(128)
         self._ids: dict[str, int] = {}
+        self._sequence = 0  # 1.19+: block action sequence numbers of the agent's digs and placements
 
     # -- client side ---------------------------------------------------------------
     def connectionMade(self) -> None:
@@ -678,6 +680,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                           version=self.codec.version if self.codec is not None and self.chunks is not None else None,
                           reflexes=self.config.features.reflexes),
             self.server.make_assistant(self),
+            self.server.autopilot.settings(self.player_name),
         )
         log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
                  peer=self.peer, version=self.codec.version if self.codec else "?")
@@ -689,8 +692,11 @@ class Bridge(protocol.Protocol, TimeoutMixin):
     def tick(self, now: float) -> None:
         if self.state == PLAY and self.session is not None:
             self.perform(self.session.tick(now))
+            jobs = self.session.pilot.take_jobs()
+            if jobs:
+                self.server.autopilot.run_jobs(jobs)  # model calls start on the event loop; never awaited here
 
-    def perform(self, actions: list[Action]) -> None:
+    def perform(self, actions: list[Any]) -> None:
         for action in actions:
             if isinstance(action, ReplyToPlayer):
                 self.show(action)
@@ -710,6 +716,8 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self._item_packets(self.codec.use_item() if self.codec else None)
             elif isinstance(action, ReleaseHeldItem):
                 self._item_packets(self.codec.release_item() if self.codec else None)
+            elif isinstance(action, acts.AgentOp):
+                self._agent_op(action)
             elif isinstance(action, AskModel):
                 # Off the tick path: the service starts the call and returns at once.
                 from proxy import model_service
@@ -719,6 +727,37 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                     service.ask(self, action)
                 else:
                     model_service.unavailable(self, action)
+
+    def _agent_op(self, op: acts.AgentOp) -> None:
+        """The autopilot's hands: digging, placing, attacking, respawning, window work."""
+        codec = self.codec
+        if codec is None:
+            return
+        if isinstance(op, acts.StartDigging):
+            self._item_packets(codec.dig(0, op.x, op.y, op.z, op.face, self._next_sequence()))
+            self._item_packets(codec.swing())
+        elif isinstance(op, acts.FinishDigging):
+            self._item_packets(codec.dig(2, op.x, op.y, op.z, op.face, self._next_sequence()))
+        elif isinstance(op, acts.SwingArm):
+            self._item_packets(codec.swing())
+        elif isinstance(op, acts.PlaceBlock):
+            ax, ay, az = op.against
+            self._item_packets(codec.use_item_on(ax, ay, az, op.face, self._next_sequence()))
+            self._item_packets(codec.swing())
+        elif isinstance(op, acts.AttackEntity):
+            self._item_packets(codec.attack(op.entity_id))
+            self._item_packets(codec.swing())
+        elif isinstance(op, acts.Respawn):
+            self._item_packets(codec.respawn())
+        else:  # hotbar swaps, crafting and smelting: window clicks over several ticks
+            self._window_op(op)
+
+    def _next_sequence(self) -> int:
+        self._sequence += 1
+        return self._sequence
+
+    def _window_op(self, op: acts.AgentOp) -> None:
+        log.debug("{player}: no window sequencer for {op}", player=self.player_name, op=op)
 
     def _item_packets(self, to_server: bytes | None = None, to_client: bytes | None = None) -> None:
         if self.upstream is None or self.state != PLAY or self.client_configuring:

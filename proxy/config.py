@@ -38,8 +38,15 @@ class ChatConfig(Strict):
 class Features(Strict):
     assistant: bool = True
     reflexes: bool = False  # reflexes on from login for every player (each can say !reflex on|off)
-    autopilot: bool = False
+    autopilot: bool = True  # players may say !autopilot on (the owner can switch it off here)
     world: bool = True  # decode chunks into a block world (needed by !goto, !follow and reflexes)
+
+
+class AutopilotSection(Strict):
+    provider: Literal["mock", "api", "replay"] = "mock"  # what decides when a player says !autopilot on
+    replay_log: str | None = None  # a decision_log.jsonl the replay provider plays back
+    log_dir: str | None = "logs/autopilot"  # per player and episode: decision_log.jsonl, episode_events.json
+    planning_ms_per_tick: float = Field(1.5, gt=0.0, le=20.0)  # path search per player per tick, at most
 
 
 class ConsoleConfig(Strict):
@@ -108,6 +115,7 @@ class ProxyConfig(Strict):
     status: StatusConfig = StatusConfig()
     chat: ChatConfig = ChatConfig()
     features: Features = Features()
+    autopilot: AutopilotSection = AutopilotSection()
     admins: list[str] = []
     semantic_config: str = "config/system-semantic.json"
     console: ConsoleConfig = ConsoleConfig()

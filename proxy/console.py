@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
+from engine.actions import ReplyToPlayer
 from proxy import versions
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ class ConsoleCommands:
             "routing": Command("routing [mode enforce|shadow|off]", "local routing diagnostics, or set its mode",
                                self._routing),
             "reload": Command("reload", "re-read and validate the config; keep the old one if invalid", self._reload_cmd),
-            "agent": Command("agent PLAYER on|off|status", "the autopilot for a player", self._agent),
+            "agent": Command("agent PLAYER on|off|status|provider NAME", "the autopilot for a player", self._agent),
             "reflex": Command("reflex PLAYER on|off", "reflexes for a player", self._reflex),
             "log": Command("log tail [PLAYER]", "recent log lines, optionally for one player", self._log),
             "dump": Command("dump", "a redacted diagnostic bundle (JSON)", self._dump),
@@ -115,7 +116,9 @@ class ConsoleCommands:
         if words[0] == "routing" and len(words) == 3:
             return [m for m in ("enforce", "shadow", "off") if m.startswith(words[2])]
         if words[0] in ("agent",) and len(words) == 3:
-            return [m for m in ("on", "off", "status") if m.startswith(words[2])]
+            return [m for m in ("on", "off", "status", "provider") if m.startswith(words[2])]
+        if words[0] == "agent" and len(words) == 4 and words[2] == "provider":
+            return [m for m in ("mock", "api", "replay") if m.startswith(words[3])]
         if words[0] in ("reflex",) and len(words) == 3:
             return [m for m in ("on", "off") if m.startswith(words[2])]
         if words[0] == "log" and len(words) == 2:
@@ -198,10 +201,14 @@ class ConsoleCommands:
         return self._reload()
 
     def _agent(self, args: list[str]) -> list[str]:
-        if len(args) != 2 or args[1] not in ("on", "off", "status"):
-            raise UsageError("expected: agent PLAYER on|off|status")
+        if not (len(args) == 2 and args[1] in ("on", "off", "status")
+                or len(args) == 3 and args[1] == "provider"):
+            raise UsageError("expected: agent PLAYER on|off|status|provider mock|api|replay")
         bridge = self._bridge(args[0])
-        return bridge.session.admin_agent(args[1], self.server.clock.seconds())
+        actions = bridge.session.admin_agent(" ".join(args[1:]), self.server.clock.seconds())
+        bridge.perform(actions)  # the player sees the same answer, and control changes hands
+        lines = [line for a in actions if isinstance(a, ReplyToPlayer) for line in a.lines]
+        return [f"{bridge.player_name}: {line}" for line in lines] or [f"{bridge.player_name}: done"]
 
     def _reflex(self, args: list[str]) -> list[str]:
         if len(args) != 2 or args[1] not in ("on", "off"):

@@ -21,6 +21,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from engine.session import Assistant
+from proxy.autopilot_host import AutopilotHost
 from proxy.bridge import PLAY, Bridge
 from proxy.config import ProxyConfig
 from proxy.status import ProbeFactory, StatusProbe
@@ -90,6 +91,7 @@ class ProxyServer(protocol.ServerFactory):
         self.console: Any = None  # ConsoleCommands, set by the CLI
         self._probe = task.LoopingCall(self.probe_upstream)
         self._probe.clock = self.clock
+        self.autopilot = AutopilotHost(config, reactor, self.clock, lambda: getattr(self, "model_service", None))
 
     # -- lifecycle -------------------------------------------------------------------
     def start_ticking(self) -> None:

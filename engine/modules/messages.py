@@ -46,8 +46,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "inbox.header": ("Inbox: {count} message(s), {unread} new.", "收件箱：{count} 条消息，{unread} 条新消息。"),
     "inbox.line": ("{age} ago: {text}", "{age}前：{text}"),
     # progress
-    "progress.not_started": ("Autopilot not started: there is no milestone progress yet (the decision layer is not built yet).",
-                             "自动驾驶未启动：还没有里程碑进度（决策层尚未实现）。"),
+    "progress.not_started": ("Autopilot not started yet, so there is no milestone progress; !autopilot on starts it.",
+                             "自动驾驶未启动，暂无里程碑进度；输入 !autopilot on 开启。"),
+    "progress.report": ("Progress: {text}.", "进度：{text}。"),
     # help
     "help.header": ("I answer these from live game state:", "我可以根据实时游戏状态回答："),
     "help.examples": ("Ask in your own words, e.g. @ai where am i / @ai what's the id of oak planks.",

@@ -1,12 +1,12 @@
-"""One simulated episode: SimWorld ↔ the real engine Session (reflexes) ↔ the Autopilot.
+"""One simulated episode: SimWorld ↔ the real engine Session, with its autopilot switched on by chat.
 
-How this works: per tick, the world's server tick produces events, which the
-Session consumes exactly as the proxy would feed it; ``Session.tick`` runs the
-reflexes first (kill switch > reflex); on a tick no reflex drives, the
-autopilot ticks (watchdog, then decision) and its movement is written back
-into the Session's world model, as the Session does for its own drivers.
-Every action goes to the world, which answers with more events. The
-``jobs`` hook receives api requests to run off the tick path.
+How this works: the player "types" ``!autopilot on`` once, exactly as through
+the proxy. Per tick, the world's server tick produces events, which the
+Session consumes as the proxy would feed them; ``Session.tick`` runs the
+reflexes first (kill switch > reflex) and, on a tick no reflex drives, the
+autopilot (watchdog, then decision). Every action goes to the world, which
+answers with more events. The ``jobs`` hook receives api requests to run off
+the tick path, as the proxy's event loop does.
 """
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from collections.abc import Callable
 import attrs
 
 from engine import events as ev
-from engine.actions import InjectMovement, SelectHotbar
 from engine.decision.acts import AgentAction
 from engine.decision.autopilot import Autopilot, AutopilotConfig
+from engine.pilot import PilotSettings
 from engine.decision.ladder import NAMES
 from engine.decision.logs import EpisodeLog
 from engine.decision.providers import DecisionRequest, MockProvider, Provider
@@ -70,16 +70,17 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
     ``pace(t)``: called after each tick (e.g. sleep to real time). ``measure``: time each engine tick."""
     started = time.perf_counter()
     world = SimWorld(seed, options)
-    session = Session("sim", SessionConfig(version=VERSION, reflexes=True))
     log = log if log is not None else EpisodeLog()
+    chosen = provider or MockProvider()
+    pilot = PilotSettings(providers={chosen.name: lambda: chosen}, default_provider=chosen.name,
+                          autopilot_config=config or AutopilotConfig(seed=seed), log_factory=lambda: log)
+    session = Session("sim", SessionConfig(version=VERSION, reflexes=True), pilot=pilot)
     t0 = clock() if clock is not None else 0.0
     for event in world.join_events():
         session.handle(event, t0)        # nothing to answer before the first tick
-    terrain = session.control.terrain
-    assert terrain is not None
-    autopilot = Autopilot(provider or MockProvider(), terrain, config or AutopilotConfig(seed=seed), log)
-    autopilot.start(0, t0)
-    reflexes: dict[str, int] = {}
+    session.handle(ev.ChatTyped("!autopilot on"), t0)
+    autopilot = session.pilot.autopilot
+    assert autopilot is not None and autopilot.enabled, "the autopilot did not start"
     costs: list[float] = []
     early: list[AgentAction] = []      # what the Session answered to events (reflexes react to packets)
     for t in range(1, ticks + 1):
@@ -87,29 +88,14 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
         for event in world.tick(t):
             early += session.handle(event, now)
         c0 = time.perf_counter() if measure else 0.0
-        sent: list[AgentAction] = early + list(session.tick(now))
+        sent: list[AgentAction] = early + session.tick(now)
         early = []
-        reflex = session.control.reflexes.active
-        if session.control.reflex_driving or any(isinstance(a, InjectMovement) for a in sent):
-            name = reflex.name if reflex is not None else "reflex"
-            if autopilot.watchdog.state.value != "reflex_active":
-                reflexes[name] = reflexes.get(name, 0) + 1
-            sent += autopilot.reflex_active(name, t, now)
-        else:
-            own = autopilot.tick(session.snapshot(), t, now, day=not world.night)
-            for action in own:
-                if isinstance(action, InjectMovement):
-                    session.world.apply(ev.PositionSet(action.x, action.y, action.z, action.yaw, action.pitch,
-                                                       from_server=False, on_ground=action.on_ground))
-                elif isinstance(action, SelectHotbar):
-                    session.world.apply(ev.HeldSlotChanged(action.slot))
-            sent += own
         if measure:
             costs.append(time.perf_counter() - c0)
         for event in world.apply(sent, t):
             early += session.handle(event, now)
         if jobs is not None:
-            for request in autopilot.take_jobs():
+            for request in session.pilot.take_jobs():
                 jobs(request)
         if on_tick is not None:
             on_tick(t, autopilot)
@@ -127,7 +113,7 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
     stats = autopilot.stats
     result = EpisodeResult(
         seed=seed, ticks=t, milestones=milestones, deaths=deaths, watchdog=dict(autopilot.watchdog.counts),
-        reflexes=reflexes, violations=len(world.checker.violations), violation_rules=rules,
+        reflexes=dict(session.reflex_firings), violations=len(world.checker.violations), violation_rules=rules,
         decisions=stats.decisions, stale=stats.stale, fallbacks=stats.fallbacks,
         fallback_reasons=dict(stats.fallback_reasons), rejected=dict(world.rejected),
         decided=tuple(autopilot.decided), seconds=time.perf_counter() - started, tick_costs=tuple(costs))

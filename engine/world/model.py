@@ -35,6 +35,7 @@ class WorldModel:
         self.air: int | None = None
         self.burning = False
         self.inventory: list[SlotItem | None] = [None] * INVENTORY_SLOTS
+        self.time_of_day: int | None = None
         self.players: dict[str, str] = {}
         self.entities: dict[int, EntityView] = {}
 
@@ -92,6 +93,8 @@ class WorldModel:
             case ev.InventoryReplaced(slots=slots):
                 items = list(slots[:INVENTORY_SLOTS])
                 self.inventory = items + [None] * (INVENTORY_SLOTS - len(items))
+            case ev.TimeUpdated(time_of_day=t):
+                self.time_of_day = abs(t) % 24000
             case ev.InventorySlotSet(slot=slot, item=item):
                 if 0 <= slot < INVENTORY_SLOTS:
                     self.inventory[slot] = item
@@ -112,6 +115,11 @@ class WorldModel:
             self.pitch = self.pitch + event.pitch if "pitch" in rel else event.pitch
         if not event.from_server:
             self.on_ground = event.on_ground
+
+    @property
+    def night(self) -> bool:
+        """Whether beds work now (vanilla: from tick 12542 to 23459 of the day, clear weather)."""
+        return self.time_of_day is not None and 12542 <= self.time_of_day <= 23459
 
     def snapshot(self) -> WorldSnapshot:
         player = PlayerState(

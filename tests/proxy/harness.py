@@ -40,6 +40,7 @@ class Rig:
         self.version = version
         self.codec = codec_for(version)
         self.reactor = MemoryReactorClock()
+        config.setdefault("autopilot", {"log_dir": None})  # tests that want logs name a temporary folder
         self.server = ProxyServer(ProxyConfig(**config), self.reactor, assistant_factory=assistant_factory)
         self.client: Leg | None = None
         self.upstream: Leg | None = None

@@ -72,9 +72,21 @@ def test_stop_and_reload_call_through() -> None:
     assert stopped == ["stop"]
 
 
-def test_agent_and_reflex_answer_honestly_until_they_exist() -> None:
+def test_agent_switches_the_players_autopilot_and_the_player_sees_it() -> None:
     rig = Rig()
     rig.login("alice")
     console, _ = _console(rig)
-    assert "not available yet" in console.execute("agent alice on")[0]
+    assert "position is not known" in console.execute("agent alice on")[0]
+    rig.server_send(rig.codec.build("play", "toClient", "position", x=0.5, y=64.0, z=0.5, yaw=0.0, pitch=0.0,
+                                    teleportId=7))
+    assert rig.client is not None
+    rig.client.received()
+    answer = console.execute("agent alice on")
+    assert answer[0].startswith("alice: Autopilot on (mock)")
+    assert rig.bridge.driving  # the client's own movement is held back from now on
+    assert any("Autopilot on" in t for t in rig.chat_texts(rig.client.received()))
+    assert "milestone 1/9: wood" in console.execute("agent alice status")[0]
+    assert "Cannot use the api provider" in console.execute("agent alice provider api")[0]
+    assert "you have control again" in console.execute("agent alice off")[0]
+    assert not rig.bridge.driving
     assert console.execute("agent alice sideways")[0].startswith("error:")

@@ -1,7 +1,7 @@
 """agent:progress: autopilot milestone progress.
 
-The decision layer (autopilot, milestone ladder) is a later issue; until it
-exists this module says plainly that the autopilot has not started.
+Reports the 9-stage ladder of the player's autopilot episode (running or
+last), as the Session's pilot seat describes it.
 """
 from __future__ import annotations
 
@@ -39,4 +39,6 @@ class ProgressModule(Module[Empty]):
         )
 
     def execute(self, args: Empty, ctx: ModuleContext) -> ModuleResult:
-        return ModuleResult((m.say(ctx.language, "progress.not_started"),))
+        if ctx.progress is None:
+            return ModuleResult((m.say(ctx.language, "progress.not_started"),))
+        return ModuleResult((m.say(ctx.language, "progress.report", text=ctx.progress),))

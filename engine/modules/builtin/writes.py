@@ -3,8 +3,10 @@
 They register now so their commands exist, their examples compete in the
 margin and the model can see them as candidates, but they never run from
 similarity or the intent cache: each declares only ``RoutingProfile.hints``
-and ``Access.WRITE``. Motion, autopilot and eating come with later issues;
-until then an explicit command answers "not available yet" and does nothing.
+and ``Access.WRITE``. The explicit commands run in the player's Session
+(``Session._movement_command``), which the assistant calls first; a module's
+own ``execute`` only answers when no Session is attached (the assistant used
+on its own), and then says the action needs the proxy session.
 """
 from __future__ import annotations
 
@@ -77,8 +79,8 @@ class GotoModule(Module[GotoArgs]):
 
     def execute(self, args: GotoArgs, ctx: ModuleContext) -> ModuleResult:
         where = f"{fmt(args.x)} {fmt(args.y)} {fmt(args.z)}"
-        return _unavailable(ctx.language, f"walking to {where} (the motion layer is not built yet)",
-                            f"走到 {where}（移动层尚未实现）")
+        return _unavailable(ctx.language, f"walking to {where} (this needs a player session on the proxy)",
+                            f"走到 {where}（需要代理上的玩家会话）")
 
 
 def parse_follow_text(_text: str, ctx: ParseContext) -> FollowArgs | None:
@@ -108,8 +110,8 @@ class FollowModule(Module[FollowArgs]):
         )
 
     def execute(self, args: FollowArgs, ctx: ModuleContext) -> ModuleResult:
-        return _unavailable(ctx.language, f"following {args.name} (the motion layer is not built yet)",
-                            f"跟随 {args.name}（移动层尚未实现）")
+        return _unavailable(ctx.language, f"following {args.name} (this needs a player session on the proxy)",
+                            f"跟随 {args.name}（需要代理上的玩家会话）")
 
 
 class StopModule(Module[Empty]):
@@ -127,9 +129,8 @@ class StopModule(Module[Empty]):
         )
 
     def execute(self, args: Empty, ctx: ModuleContext) -> ModuleResult:
-        # Nothing can be running yet: no motion or autopilot exists to stop.
-        return _unavailable(ctx.language, "stopping (nothing is running: motion and autopilot are not built yet)",
-                            "停止（没有正在运行的操作：移动和自动驾驶尚未实现）")
+        return _unavailable(ctx.language, "stopping (this needs a player session on the proxy)",
+                            "停止（需要代理上的玩家会话）")
 
 
 def parse_switch(args: str, _ctx: ParseContext) -> AutopilotArgs | None:
@@ -149,7 +150,8 @@ class AutopilotModule(Module[AutopilotArgs]):
         return (
             ModuleRouting[AutopilotArgs].defaults()
             .command(AgentCommand.parsed("autopilot", parse_switch, lambda a: "on" if a.on else "off",
-                                         usage="!autopilot on|off", description="start or stop the autopilot (not available yet)"))
+                                         usage="!autopilot on|off|status|provider mock|api|replay",
+                                         description="let the agent play toward an iron pickaxe; sneak twice or !stop to take over"))
             .semantic(RoutingProfile.hints(
                 ("turn on autopilot", "turn off autopilot", "start autopilot", "stop autopilot", "enable autopilot",
                  "disable autopilot", "autopilot on", "autopilot off"),
@@ -159,10 +161,10 @@ class AutopilotModule(Module[AutopilotArgs]):
 
     def execute(self, args: AutopilotArgs, ctx: ModuleContext) -> ModuleResult:
         if args.on:
-            return _unavailable(ctx.language, "starting the autopilot (the decision layer is not built yet)",
-                                "开启自动驾驶（决策层尚未实现）")
-        return _unavailable(ctx.language, "stopping the autopilot (it is not running: the decision layer is not built yet)",
-                            "关闭自动驾驶（它没有在运行：决策层尚未实现）")
+            return _unavailable(ctx.language, "starting the autopilot (this needs a player session on the proxy)",
+                                "开启自动驾驶（需要代理上的玩家会话）")
+        return _unavailable(ctx.language, "stopping the autopilot (this needs a player session on the proxy)",
+                            "关闭自动驾驶（需要代理上的玩家会话）")
 
 
 class EatModule(Module[Empty]):
@@ -172,7 +174,7 @@ class EatModule(Module[Empty]):
     def routing(self) -> ModuleRouting[Empty]:
         return (
             ModuleRouting[Empty].defaults()
-            .command(AgentCommand.literal(EMPTY, "eat", description="eat from the hotbar (not available yet)"))
+            .command(AgentCommand.literal(EMPTY, "eat", description="eat the best food you carry"))
             .semantic(RoutingProfile.hints(
                 ("eat", "eat something", "eat food", "eat some {item}", "i want to eat", "feed me"),
                 ("吃东西", "吃点东西", "吃{item}", "吃饭"),
@@ -180,4 +182,4 @@ class EatModule(Module[Empty]):
         )
 
     def execute(self, args: Empty, ctx: ModuleContext) -> ModuleResult:
-        return _unavailable(ctx.language, "eating (the action layer is not built yet)", "进食（动作层尚未实现）")
+        return _unavailable(ctx.language, "eating (this needs a player session on the proxy)", "进食（需要代理上的玩家会话）")

@@ -119,7 +119,8 @@ def test_system_routing_is_for_admins_only(assistant: LocalAssistant) -> None:
 def test_help_lists_commands_and_hides_admin_ones(assistant: LocalAssistant) -> None:
     rows = dict(assistant.command_help())
     assert {"!pos", "!status", "!players [name]", "!inv [item]", "!item <name>", "!inbox", "!progress",
-            "!goto x y z", "!follow <player>", "!stop", "!autopilot on|off", "!eat"} <= set(rows)
+            "!goto x y z", "!follow <player>", "!stop", "!autopilot on|off|status|provider mock|api|replay", "!eat"} <= set(rows)
+    assert not any("not available" in text for text in rows.values())
     assert "!system routing [reload]" not in rows
     assistant.set_admin(True)
     assert "!system routing [reload]" in dict(assistant.command_help())

@@ -1,0 +1,185 @@
+"""The autopilot seat of one player's Session: on/off, which provider decides, and the episode logs.
+
+How this works: the Session owns one ``PilotSeat``. ``!autopilot on`` makes an
+``Autopilot`` (engine.decision) over the Session's terrain and starts an
+episode; the Session then ticks it on every tick that neither the kill switch
+nor a reflex owns (invariant 5). ``!autopilot off``, ``!stop`` and the kill
+switch end the episode. The provider is chosen per player from the factories
+the host offers (``mock`` always; ``api`` when a model service is configured;
+``replay`` when a decision log is configured); switching it while running
+drops any pending request (its state generation moves on).
+
+Logs never touch the disk here: at the end of an episode, and every
+``LOG_EVERY`` seconds while one runs, the seat copies the episode's bounded
+logs into a frozen ``EpisodeRecord`` and hands it to the host's sink, which
+writes it off the tick path.
+
+    OFF ──on──► ON ──off / stop / kill switch / left──► OFF   (each ON is one episode)
+"""
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from engine.decision.acts import AgentAction
+from engine.decision.autopilot import Autopilot, AutopilotConfig
+from engine.decision.logs import EpisodeLog
+from engine.decision.providers import DecisionRequest, MockProvider, Provider
+from engine.motion.astar import SearchOptions
+from engine.motion.grid import Terrain
+
+LOG_EVERY = 60.0          # seconds between log hand-offs while an episode runs
+PROVIDERS = ("mock", "api", "replay")
+
+
+@attrs.frozen
+class EpisodeRecord:
+    """One episode's logs, copied on the tick so the host can write them from another thread."""
+
+    player: str
+    episode: int
+    started_at: float
+    final: bool
+    decisions: tuple[dict[str, Any], ...]
+    events: tuple[dict[str, Any], ...]
+    summary: dict[str, Any]
+
+    def log(self) -> EpisodeLog:
+        copy = EpisodeLog()
+        copy.decisions.extend(self.decisions)
+        copy.events.extend(self.events)
+        return copy
+
+
+def _mock() -> Provider:
+    return MockProvider()
+
+
+@attrs.frozen
+class PilotSettings:
+    allowed: bool = True                          # the server owner's features.autopilot
+    providers: Mapping[str, Callable[[], Provider | str]] = attrs.field(factory=lambda: {"mock": _mock})
+    default_provider: str = "mock"
+    # A monotonic clock that bounds planning time per tick (the proxy passes one); None keeps
+    # runs deterministic, bounded by the node budget alone.
+    clock: Callable[[], float] | None = None
+    time_budget: float = 0.0015                   # seconds of path search per tick at most
+    max_nodes: int = 2500
+    secrets: tuple[str, ...] = ()
+    sink: Callable[[EpisodeRecord], None] | None = None
+    unavailable: Mapping[str, str] = attrs.field(factory=dict)   # provider → why the host cannot offer it
+    # The simulator's exact autopilot configuration and log (deterministic seeds); the proxy leaves them unset.
+    autopilot_config: AutopilotConfig | None = None
+    log_factory: Callable[[], EpisodeLog] | None = None
+
+
+class PilotSeat:
+    def __init__(self, player: str, settings: PilotSettings | None = None) -> None:
+        self.player = player
+        self.settings = settings or PilotSettings()
+        self.provider_name = self.settings.default_provider
+        self.autopilot: Autopilot | None = None
+        self.episodes = 0
+        self._started_at = 0.0
+        self._last_handoff = 0.0
+        self.jobs: list[DecisionRequest] = []
+
+    @property
+    def active(self) -> bool:
+        return self.autopilot is not None and self.autopilot.enabled
+
+    @property
+    def progress(self) -> str | None:
+        """The ladder's progress while an episode runs (or the last one's), None before any."""
+        if self.autopilot is None:
+            return None
+        state = "on" if self.active else "off"
+        return f"autopilot {state} ({self.provider_name}), {self.autopilot.progress}"
+
+    def _provider(self, name: str) -> Provider | str:
+        factory = self.settings.providers.get(name)
+        if factory is None:
+            return self.settings.unavailable.get(name, f"the {name} provider is not configured on this proxy")
+        return factory()
+
+    def start(self, terrain: Terrain, tick: int, now: float) -> str | None:
+        """Start an episode; the reason when it cannot start."""
+        if not self.settings.allowed:
+            return "the server owner has switched the autopilot off on this proxy"
+        if self.active:
+            return None
+        provider = self._provider(self.provider_name)
+        if isinstance(provider, str):
+            return provider
+        s = self.settings
+        config = s.autopilot_config
+        if config is None:
+            search = SearchOptions(max_nodes=s.max_nodes, time_budget=s.time_budget if s.clock is not None else 0.0)
+            seed = zlib.crc32(f"{self.player}:{self.episodes}".encode())
+            config = AutopilotConfig(search=search, seed=seed, clock=s.clock)
+        self.episodes += 1
+        log = s.log_factory() if s.log_factory is not None else EpisodeLog(s.secrets)
+        self.autopilot = Autopilot(provider, terrain, config, log)
+        self.autopilot.start(tick, now)
+        self._started_at = self._last_handoff = now
+        return None
+
+    def stop(self, why: str, tick: int, now: float) -> list[AgentAction]:
+        autopilot = self.autopilot
+        if autopilot is None or not autopilot.enabled:
+            return []
+        undo = autopilot.stop(why, tick, now)
+        self._handoff(now, final=True)
+        return undo
+
+    def choose(self, name: str, tick: int, now: float) -> str:
+        """``!autopilot provider <name>``: the answer for the player."""
+        if name not in PROVIDERS:
+            return f"Unknown provider {name}; choose one of {', '.join(PROVIDERS)}."
+        provider = self._provider(name)
+        if isinstance(provider, str):
+            return f"Cannot use the {name} provider: {provider}."
+        self.provider_name = name
+        autopilot = self.autopilot
+        if autopilot is not None and autopilot.enabled:
+            autopilot.provider = provider
+            autopilot.pending = None
+            autopilot.generation += 1          # an answer still on its way is for the old provider
+            return f"The autopilot now decides with the {name} provider."
+        return f"The autopilot will decide with the {name} provider."
+
+    def after_tick(self, now: float) -> None:
+        """Collect jobs for the host to run off the tick path; hand the logs over now and then."""
+        autopilot = self.autopilot
+        if autopilot is None:
+            return
+        self.jobs.extend(autopilot.take_jobs())
+        if autopilot.enabled and now - self._last_handoff >= LOG_EVERY:
+            self._handoff(now, final=False)
+
+    def take_jobs(self) -> list[DecisionRequest]:
+        jobs, self.jobs = self.jobs, []
+        return jobs
+
+    def _handoff(self, now: float, final: bool) -> None:
+        self._last_handoff = now
+        sink, autopilot = self.settings.sink, self.autopilot
+        if sink is None or autopilot is None:
+            return
+        stats = autopilot.stats
+        ladder = autopilot.ladder
+        summary: dict[str, Any] = {
+            "player": self.player, "episode": self.episodes, "provider": self.provider_name,
+            "seconds": round(now - self._started_at, 3), "progress": autopilot.progress,
+            "milestones": {name: {"tick": m.tick, "t": round(m.now, 3)} for name, m in ladder.first.items()},
+            "decisions": stats.decisions, "stale": stats.stale, "fallbacks": stats.fallbacks,
+            "fallback_reasons": dict(stats.fallback_reasons), "outcomes": dict(stats.outcomes),
+            "deaths": stats.deaths, "respawns": stats.respawns, "watchdog": dict(autopilot.watchdog.counts),
+            "dropped_decisions": autopilot.log.dropped_decisions, "dropped_events": autopilot.log.dropped_events,
+        }
+        log = autopilot.log
+        sink(EpisodeRecord(self.player, self.episodes, self._started_at, final, tuple(log.decisions),
+                           tuple(log.events), summary))

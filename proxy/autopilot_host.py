@@ -1,0 +1,120 @@
+"""The proxy's side of the autopilot: providers, decision jobs on the event loop, logs on a thread.
+
+How this works: the engine's ``PilotSeat`` never does I/O. The proxy gives each
+player's Session ``PilotSettings`` built here: provider factories (``mock``
+always, ``api`` when a model service runs, ``replay`` when a decision log is
+configured), a monotonic clock that bounds path planning per tick, and a sink
+for episode logs. After every tick the bridge hands the seat's pending api
+requests to ``run_jobs``, which starts each on the asyncio loop and returns at
+once (a request's answer is polled by the autopilot on a later tick; a late
+one is discarded there). The sink copies nothing itself: the seat hands over
+a frozen ``EpisodeRecord``, and ``write`` runs in the reactor's thread pool,
+so the tick never waits on the disk.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from twisted.internet.defer import Deferred
+from twisted.logger import Logger
+
+from engine.decision.providers import ApiProvider, DecisionRequest, MockProvider, Provider, ReplayProvider
+from engine.pilot import EpisodeRecord, PilotSettings
+
+if TYPE_CHECKING:
+    from proxy.config import ProxyConfig
+
+log = Logger(namespace="mcagent.autopilot")
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+class AutopilotHost:
+    def __init__(self, config: "ProxyConfig", reactor: Any, clock: Any, model_service: Callable[[], Any]) -> None:
+        self.config = config
+        self.reactor = reactor
+        self.clock = clock
+        self._model_service = model_service       # looked up late: the CLI attaches it after the server
+        self.jobs_started = 0
+        self.jobs_failed = 0
+        self.records_written = 0
+        self.write_errors = 0
+
+    # -- settings per player -----------------------------------------------------------
+    def settings(self, player: str) -> PilotSettings:
+        auto = self.config.autopilot
+        providers: dict[str, Callable[[], Provider | str]] = {"mock": MockProvider}
+        unavailable: dict[str, str] = {}
+        service = self._model_service()
+        client = getattr(service, "client", None)
+        if client is not None and self.config.llm.enabled:
+            providers["api"] = lambda: ApiProvider(client, scope=f"autopilot:{player}", clock=self.clock.seconds)
+        else:
+            unavailable["api"] = "no model service is configured on this proxy (llm.enabled and an API key)"
+        replay_log = auto.replay_log
+        if replay_log:
+            providers["replay"] = lambda: self._replay(replay_log)
+        else:
+            unavailable["replay"] = "no decision log is configured (autopilot.replay_log)"
+        secrets: tuple[str, ...] = ()
+        settings = getattr(client, "settings", None)
+        key = getattr(settings, "api_key", None)
+        if key is not None:
+            secrets = (key.reveal(),)
+        return PilotSettings(
+            allowed=self.config.features.autopilot, providers=providers,
+            default_provider=auto.provider if auto.provider in providers else "mock",
+            clock=time.perf_counter, time_budget=auto.planning_ms_per_tick / 1000.0, secrets=secrets,
+            sink=self.keep if auto.log_dir else None, unavailable=unavailable)
+
+    @staticmethod
+    def _replay(path: str) -> Provider | str:
+        try:
+            return ReplayProvider.from_file(path)
+        except (OSError, ValueError) as exc:
+            return f"cannot read the decision log {path}: {exc.__class__.__name__}"
+
+    # -- decision jobs -------------------------------------------------------------------
+    def run_jobs(self, requests: list[DecisionRequest]) -> None:
+        loop = getattr(self.reactor, "_asyncioEventloop", None)
+        for request in requests:
+            job = request.job
+            if job is None:
+                continue
+            if loop is None:
+                request.fail("the proxy is not running on the asyncio reactor", self.clock.seconds())
+                continue
+            self.jobs_started += 1
+            d: Deferred[Any] = Deferred.fromFuture(asyncio.ensure_future(job(), loop=loop))
+            d.addErrback(self._job_failed, request)
+
+    def _job_failed(self, failure: Any, request: DecisionRequest) -> None:
+        self.jobs_failed += 1
+        request.fail(f"model call failed: {failure.type.__name__}", self.clock.seconds())
+
+    # -- logs ------------------------------------------------------------------------------
+    def keep(self, record: EpisodeRecord) -> None:
+        """The seat's sink: write in the thread pool (the record is a frozen copy)."""
+        in_thread = getattr(self.reactor, "callInThread", None)
+        if in_thread is None:      # a reactor without threads (Twisted's test fakes): write now
+            self.write(record)
+        else:
+            in_thread(self.write, record)
+
+    def folder(self, record: EpisodeRecord) -> str:
+        started = datetime.fromtimestamp(record.started_at, timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        name = _UNSAFE.sub("_", record.player) or "player"
+        return os.path.join(self.config.autopilot.log_dir or ".", name, f"{started}-episode{record.episode}")
+
+    def write(self, record: EpisodeRecord) -> None:
+        try:
+            record.log().write(self.folder(record), dict(record.summary, final=record.final))
+            self.records_written += 1
+        except OSError as exc:
+            self.write_errors += 1
+            log.warn("could not write the autopilot log for {player}: {error}", player=record.player, error=str(exc))
