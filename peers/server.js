@@ -223,6 +223,16 @@ const handlers = {
     emit({ event: 'block', id: cmd.id, x: pos.x, y: pos.y, z: pos.z, name: block ? block.name : null, stateId: block ? block.stateId : null })
   },
 
+  inventory (cmd) {
+    // The server's own record of the player's inventory: item name -> total count.
+    const p = findPlayer(cmd.player)
+    const items = {}
+    for (const item of p.inventory.slots) {
+      if (item && item.type !== -1 && item.count > 0) items[item.name] = (items[item.name] || 0) + item.count
+    }
+    emit({ event: 'inventory', id: cmd.id, player: p.username, items })
+  },
+
   kick (cmd) {
     const p = findPlayer(cmd.player)
     p.kick(cmd.reason !== undefined ? String(cmd.reason) : 'Kicked by test')

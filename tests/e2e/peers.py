@@ -456,6 +456,10 @@ class SquidServer(ServerProcess):
     def kick(self, player: str, reason: str = "Kicked by test") -> None:
         self.request("kick", player=player, reason=reason)
 
+    def inventory(self, player: str) -> dict[str, int]:
+        """The server's own record of the player's inventory: item name → total count."""
+        return {str(k): int(v) for k, v in self.request("inventory", player=player)["items"].items()}
+
 
 class ClientProcess(JsonLineProcess):
     """What every client peer reports: the chat and system messages it received."""

@@ -1,0 +1,65 @@
+"""The autopilot through the real proxy: a mineflayer player says !autopilot on next to a tree.
+
+flying-squid (survival, 1.18.2) digs blocks, drops items and lets players pick
+them up, which is what the first milestone needs; it has no crafting or hazard
+damage, so the later milestones are proven in the simulator (tests/engine/sim).
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+
+PLAYER = "lumberjack"
+
+
+def test_autopilot_gathers_logs_from_a_tree_and_stop_ends_it(tmp_path: Path, squid_factory, bot_factory,
+                                                             proxy_factory) -> None:
+    server = squid_factory("1.18.2", gamemode="survival", view_distance=4)
+    proxy = proxy_factory(server.port, autopilot={"log_dir": str(tmp_path)})
+    bot = bot_factory(proxy.port, username=PLAYER, version="1.18.2")
+    server.wait_login(PLAYER)
+    time.sleep(1.0)  # the chunks around the player arrive
+    start = server.server_position(PLAYER)
+    x, y, z = math.floor(start.x), math.floor(start.y), math.floor(start.z)
+    # A tree six blocks east: a four-log trunk under a crown of leaves.
+    server.run(f"/fill {x + 6} {y} {z} {x + 6} {y + 3} {z} oak_log")
+    server.run(f"/fill {x + 4} {y + 4} {z - 2} {x + 8} {y + 5} {z + 2} oak_leaves")
+    assert server.inventory(PLAYER).get("oak_log", 0) == 0
+    time.sleep(0.5)
+
+    mark = bot.mark()
+    started = time.monotonic()
+    bot.chat("!autopilot on")
+    bot.wait_chat("Autopilot on", since=mark)
+    logs = 0
+    while time.monotonic() - started < 60 and logs == 0:
+        time.sleep(0.5)
+        logs = server.inventory(PLAYER).get("oak_log", 0)
+    assert logs > 0, f"no log in the server's inventory after 60 s: {server.inventory(PLAYER)}"
+    assert server.block(x + 6, y, z) != "oak_log" or server.block(x + 6, y + 1, z) != "oak_log"  # it dug
+
+    mark = bot.mark()
+    bot.chat("!stop")
+    bot.wait_chat("you have control again", since=mark, timeout=3)
+    stopped_at = server.server_position(PLAYER)
+    time.sleep(1.5)
+    assert server.server_position(PLAYER).horizontal_distance(stopped_at) < 0.3  # nothing moves the player now
+    # Control is back: the player's own walking moves it again (west, away from the tree).
+    bot.look(math.pi / 2)
+    bot.walk(2)
+    assert server.server_position(PLAYER).horizontal_distance(stopped_at) >= 1.0
+
+    # The episode's logs were written off the tick path, one folder per player and episode.
+    deadline = time.monotonic() + 5
+    events: list[Path] = []
+    while time.monotonic() < deadline and not events:
+        events = list(tmp_path.glob(f"{PLAYER}/*-episode1/episode_events.json"))
+        time.sleep(0.2)
+    assert events, list(tmp_path.rglob("*"))
+    episode = json.loads(events[0].read_text())
+    assert episode["summary"]["final"] is True and episode["summary"]["decisions"] > 0
+    assert episode["summary"]["milestones"].get("wood") is not None
+    decisions = (events[0].parent / "decision_log.jsonl").read_text().splitlines()
+    assert any(json.loads(line).get("decision", {}).get("choice") == "gather_wood" for line in decisions)
