@@ -50,6 +50,7 @@ from engine.watchdog.machine import Watchdog, WState
 from engine.world.snapshot import Vec3, WorldSnapshot
 
 SEARCH_RADIUS = 48.0
+RESOURCES = ("log", "stone", "iron_ore")      # block kinds whose distance the decision state reports
 THREAT_RADIUS = 3.5          # a hostile this close interrupts any task but fleeing or fighting
 
 
@@ -105,6 +106,7 @@ class Autopilot:
         self._last_sent: Vec3 | None = None
         self._pending_inventory: object = None
         self._fall_vy = 0.0
+        self._known_memo: tuple[object, tuple[tuple[tuple[str, float], ...], bool, bool]] | None = None
 
     # -- switching ---------------------------------------------------------------------------------
     def start(self, tick: int, now: float) -> None:
@@ -265,13 +267,7 @@ class Autopilot:
         player = snapshot.player
         pos = player.position
         assert pos is not None
-        known: list[tuple[str, float]] = []
-        for name in ("oak_log", "stone", "iron_ore"):
-            found = self.finder.nearest(name, pos, SEARCH_RADIUS, limit=1, skip=self.blacklist)
-            if found:
-                known.append((name, found[0][0]))
-        table = self.finder.nearest("crafting_table", pos, TABLE_RANGE, limit=1, exposed=False)
-        furnace = self.finder.nearest("furnace", pos, TABLE_RANGE, limit=1, exposed=False)
+        known, table, furnace = self._blocks_known(pos)
         hostiles = sorted(((e.entity_id, e.position.distance_to(pos)) for e in snapshot.entities if e.hostile),
                           key=lambda h: h[1])
         drops = sum(1 for e in snapshot.entities
@@ -283,7 +279,22 @@ class Autopilot:
             food=int(player.food if player.food is not None else 20), day=day,
             milestone=self.ladder.current, inventory=tuple(sorted(counts.items())), known=tuple(known),
             drops=drops, hostiles=tuple(h for h in hostiles if h[1] <= 16.0)[:4],
-            table_near=bool(table), furnace_near=bool(furnace), smelting=bool(self.smelting))
+            table_near=table, furnace_near=furnace, smelting=bool(self.smelting))
+
+    def _blocks_known(self, pos: Vec3) -> tuple[tuple[tuple[str, float], ...], bool, bool]:
+        """Nearest log, stone and iron ore (distances), and whether a table and a furnace are near.
+
+        Two walks over the sections, remembered until the store, the position or the
+        blacklist changes: an idle player deciding again costs nothing."""
+        key = (self.terrain.store.revision, pos.x, pos.y, pos.z, frozenset(self.blacklist))
+        if self._known_memo is not None and self._known_memo[0] == key:
+            return self._known_memo[1]
+        found = self.finder.nearest_each(RESOURCES, pos, SEARCH_RADIUS, skip=self.blacklist)
+        stations = self.finder.nearest_each(("crafting_table", "furnace"), pos, TABLE_RANGE, exposed=False)
+        known = tuple((kind, found[kind][0]) for kind in RESOURCES if kind in found)
+        answer = (known, "crafting_table" in stations, "furnace" in stations)
+        self._known_memo = (key, answer)
+        return answer
 
     def _decide(self, snapshot: WorldSnapshot, counts: dict[str, int], tick: int, now: float, day: bool) -> None:
         pending = self.pending

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import attrs
 
-from engine.decision.knowledge import FOOD_POINTS, FUEL, RECIPES, SMELTING, pickaxe_tier
+from engine.decision.knowledge import FOOD_POINTS, FUEL, RECIPES, SMELTS, count, pickaxe_tier
 from engine.decision.state import DecisionState
 
 
@@ -56,7 +56,7 @@ class ActionSpec:
     legal: Callable[[DecisionState], list[Args]]    # the argument tuples legal now ([] = illegal)
 
 
-MINEABLE: dict[str, int] = {"stone": 1, "iron_ore": 2, "oak_log": 0}     # block → pickaxe tier needed
+MINEABLE: dict[str, int] = {"stone": 1, "iron_ore": 2, "log": 0}     # block kind → pickaxe tier needed
 PLACEABLE = ("crafting_table", "furnace")
 FLEE_RADIUS = 10.0
 FIGHT_RADIUS = 4.0
@@ -67,7 +67,7 @@ def _explore(s: DecisionState) -> list[Args]:
 
 
 def _gather(s: DecisionState) -> list[Args]:
-    return [()] if s.distance("oak_log") is not None else []
+    return [()] if s.distance("log") is not None else []
 
 
 def _mine(s: DecisionState) -> list[Args]:
@@ -82,7 +82,7 @@ def _collect(s: DecisionState) -> list[Args]:
 def _craft(s: DecisionState) -> list[Args]:
     counts = s.counts()
     return [(r.item,) for r in RECIPES.values()
-            if (s.table_near or not r.needs_table) and all(counts.get(i, 0) >= n for i, n in r.ingredients)]
+            if (s.table_near or not r.needs_table) and all(count(i, counts) >= n for i, n in r.needs)]
 
 
 def _smelt(s: DecisionState) -> list[Args]:
@@ -90,9 +90,9 @@ def _smelt(s: DecisionState) -> list[Args]:
     if not s.furnace_near:
         return []
     if s.smelting:
-        return [(out,) for out in SMELTING]       # collect what is done
+        return [(out,) for out in SMELTS]       # collect what is done
     fuel = sum(counts.get(f, 0) * v for f, v in FUEL.items())
-    return [(out,) for out, raw in SMELTING.items() if counts.get(raw, 0) > 0 and fuel >= 1.0]
+    return [(out,) for out, raw in SMELTS.items() if count(raw, counts) > 0 and fuel >= 1.0]
 
 
 def _place(s: DecisionState) -> list[Args]:

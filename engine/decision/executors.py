@@ -27,8 +27,8 @@ from engine.actions import InjectMovement, ReleaseHeldItem, SelectHotbar, UseHel
 from engine.decision import acts
 from engine.decision.acts import AgentAction
 from engine.decision.catalog import ActionName, Choice
-from engine.decision.knowledge import FOOD_POINTS, FUEL, PICKAXES, RECIPES, SMELT_TICKS, SMELTING, BLOCKS, \
-    best_pickaxe, dig_ticks
+from engine.decision.knowledge import BLOCKS, FOOD_POINTS, FUEL, FUEL_ORDER, RECIPES, SMELT_TICKS, SMELTS, \
+    best_pickaxe, dig_ticks, first_held, members
 from engine.decision.perception import EYE, BlockFinder, GoalReach
 from engine.decision.state import inventory_counts
 from engine.motion import physics as ph
@@ -180,25 +180,28 @@ class Walk(Executor):
 
 
 class Mine(Executor):
-    """gather_wood / mine_block(name): walk within reach, hold the best tool, dig, pick up the drop."""
+    """gather_wood / mine_block(kind): walk within reach, hold the best tool, dig, pick up the drop.
 
-    def __init__(self, choice: Choice, timeout: int, tick: int, block: str) -> None:
+    ``kind`` is a block kind of ``knowledge.KINDS`` (any log, stone or deepslate, either
+    iron ore); what was dug decides the tool, the dig time and the drops to wait for."""
+
+    def __init__(self, choice: Choice, timeout: int, tick: int, kind: str) -> None:
         super().__init__(choice, timeout, tick)
-        self.block = block
+        self.kind = kind
+        self.block: str | None = None        # the name of the block being dug
         self.phase = "choose"
         self.tries = 0
         self.dig_until = 0
         self.wait_until = 0
         self.before: dict[str, int] = {}
-        rule = BLOCKS.get(block)
-        self.drop = rule.drop if rule is not None else None
+        self.drops: tuple[str, ...] = ()
 
     def run(self, ctx: ExecContext) -> list[AgentAction]:
         if self.phase == "choose":
             self.before = ctx.counts()
-            found = ctx.finder.nearest(self.block, ctx.position, skip=ctx.blacklist, limit=1)
+            found = ctx.finder.nearest(self.kind, ctx.position, skip=ctx.blacklist, limit=1)
             if not found or self.tries >= 4:
-                self.status = "no reachable " + self.block
+                self.status = "no reachable " + self.kind
                 return []
             self.tries += 1
             self.target = found[0][1]
@@ -216,21 +219,25 @@ class Mine(Executor):
         assert self.target is not None
         x, y, z = self.target
         if self.phase == "tool":
-            tool = best_pickaxe(ctx.counts()) if BLOCKS[self.block].tool == "pickaxe" else None
+            name = ctx.terrain.table.name(ctx.terrain.store.get(x, y, z) or 0)
+            rule = BLOCKS.get(name) if name is not None else None
+            tool = best_pickaxe(ctx.counts()) if rule is not None and rule.tool == "pickaxe" else None
             ops = hold(ctx, tool) or []
             self.phase = "start"
             if ops:
                 return ops
         if self.phase == "start":
             name = ctx.terrain.table.name(ctx.terrain.store.get(x, y, z) or 0)
-            if name != self.block:
+            if name is None or ctx.finder.kind_at(x, y, z) != self.kind:
                 self.phase = "choose"          # gone meanwhile
                 return []
             held = ctx.snapshot.player.held_item
-            ticks = dig_ticks(self.block, held.item if held is not None else None)
+            ticks = dig_ticks(name, held.item if held is not None else None)
             if ticks is None:
                 self.status = "cannot dig"
                 return []
+            self.block = name
+            self.drops = BLOCKS[name].drops
             self.dig_until = ctx.tick + ticks
             self.phase = "dig"
             return [acts.StartDigging(x, y, z), acts.SwingArm()]
@@ -250,10 +257,11 @@ class Mine(Executor):
                 self.status = "dig refused"
             return []
         # pickup: walk onto the nearest dropped item near the block until the inventory shows it
-        if self.drop is not None and ctx.counts().get(self.drop, 0) > self.before.get(self.drop, 0):
+        if not self.drops:
             self.status = "ok"
             return []
-        if self.drop is None:
+        counts = ctx.counts()
+        if any(counts.get(d, 0) > self.before.get(d, 0) for d in self.drops):
             self.status = "ok"
             return []
         if ctx.tick >= self.wait_until:
@@ -420,10 +428,11 @@ class Smelt(Executor):
         if self.phase == "load":
             if job is None:
                 counts = ctx.counts()
-                raw = SMELTING[self.output]
-                n = min(counts.get(raw, 0), 3)
-                fuel = next((f for f in ("coal", "oak_planks", "oak_log", "stick") if counts.get(f, 0) > 0), None)
-                if n == 0 or fuel is None:
+                raw = first_held(SMELTS[self.output], counts)
+                n = min(counts.get(raw, 0), 3) if raw is not None else 0
+                fuel = next((f for tag in FUEL_ORDER for f in members(tag) if f in FUEL and counts.get(f, 0) > 0),
+                            None)
+                if raw is None or n == 0 or fuel is None:
                     self.status = "nothing to smelt"
                     return []
                 fuel_count = min(counts[fuel], math.ceil(n / FUEL[fuel]))
@@ -563,7 +572,7 @@ def aside_goal(ctx: ExecContext) -> Goal:
 def make_executor(choice: Choice, timeout: int, tick: int) -> Executor:
     a, args = choice.action, choice.args
     if a is ActionName.GATHER_WOOD:
-        return Mine(choice, timeout, tick, "oak_log")
+        return Mine(choice, timeout, tick, "log")
     if a is ActionName.MINE_BLOCK:
         return Mine(choice, timeout, tick, str(args[0]))
     if a is ActionName.COLLECT_DROPS:

@@ -16,15 +16,18 @@ import math
 import attrs
 
 from engine.decision.catalog import ActionName, Choice
-from engine.decision.knowledge import FOOD_POINTS, FUEL, PICKAXES, RECIPES, SMELTING, pickaxe_tier
+from engine.decision.knowledge import FAMILIES, FOOD_POINTS, FUEL, PICKAXES, RECIPES, SMELTS, count, members, \
+    pickaxe_tier, spend
 from engine.decision.state import DecisionState
 
+# Raw materials (tags) and the action that gathers them; the least pickaxe that drops them.
 RAW: dict[str, Choice] = {
-    "oak_log": Choice(ActionName.GATHER_WOOD),
-    "cobblestone": Choice(ActionName.MINE_BLOCK, ("stone",)),
-    "raw_iron": Choice(ActionName.MINE_BLOCK, ("iron_ore",)),
+    "#logs": Choice(ActionName.GATHER_WOOD),
+    **{tag: Choice(ActionName.GATHER_WOOD) for tag in FAMILIES if tag.endswith("_logs")},
+    "#stone_tool_materials": Choice(ActionName.MINE_BLOCK, ("stone",)),
+    "#iron_raw": Choice(ActionName.MINE_BLOCK, ("iron_ore",)),
 }
-TOOL_FOR = {"cobblestone": "wooden_pickaxe", "raw_iron": "stone_pickaxe"}    # the least pickaxe that drops it
+TOOL_FOR = {"#stone_tool_materials": "wooden_pickaxe", "#iron_raw": "stone_pickaxe"}
 GOAL = "iron_pickaxe"
 EAT_BELOW = 15
 
@@ -39,13 +42,14 @@ class Decision:
 
 
 def plan(item: str, qty: int, inv: dict[str, int], s: DecisionState) -> Choice | None:
-    """First step toward ``qty`` × ``item`` (None if the inventory already covers it; spends from ``inv``)."""
-    have = inv.get(item, 0)
+    """First step toward ``qty`` × ``item`` (an item or a tag; None if the inventory already covers
+    it; spends from ``inv``)."""
+    have = count(item, inv)
     if have >= qty:
-        inv[item] = have - qty
+        spend(item, qty, inv)
         return None
     missing = qty - have
-    inv[item] = 0
+    spend(item, have, inv)
     if item in RAW:
         tool = TOOL_FOR.get(item)
         if tool is not None and pickaxe_tier(s.counts()) < PICKAXES[tool][0]:
@@ -53,29 +57,41 @@ def plan(item: str, qty: int, inv: dict[str, int], s: DecisionState) -> Choice |
             if step is not None:
                 return step
         return RAW[item]
-    if item in SMELTING:
-        raw = SMELTING[item]
+    if item in SMELTS:
+        raw = SMELTS[item]
         step = plan(raw, missing, inv, s)
         if step is not None:
             return step
         fuel_needed = math.ceil(missing / FUEL["oak_planks"])
         if s.smelting:
             return Choice(ActionName.SMELT, (item,))
-        step = plan("oak_planks", fuel_needed, inv, s)
+        step = plan("#planks", fuel_needed, inv, s)
         if step is not None:
             return step
         if not s.furnace_near:
             return _ensure("furnace", inv, s)
         return Choice(ActionName.SMELT, (item,))
+    if item in FAMILIES:
+        item = _member_to_make(item, inv)
     recipe = RECIPES[item]
     crafts = math.ceil(missing / recipe.count)
-    for ingredient, n in recipe.ingredients:
+    for ingredient, n in recipe.needs:
         step = plan(ingredient, n * crafts, inv, s)
         if step is not None:
             return step
     if recipe.needs_table and not s.table_near:
         return _ensure("crafting_table", inv, s)
     return Choice(ActionName.CRAFT, (item,))
+
+
+def _member_to_make(tag: str, inv: dict[str, int]) -> str:
+    """The member of a tag to craft: one whose ingredients the inventory holds (the planks of the
+    logs at hand), else the canonical one (oak planks: gathering any log will do)."""
+    made = [m for m in members(tag) if m in RECIPES]
+    for m in made:
+        if all(count(i, inv) >= n for i, n in RECIPES[m].needs):
+            return m
+    return made[0]
 
 
 def _ensure(block: str, inv: dict[str, int], s: DecisionState) -> Choice:

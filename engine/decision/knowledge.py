@@ -4,6 +4,16 @@ Recipes, smelting, fuel, and dig times follow vanilla 1.18: a block breaks after
 ``ceil(1 / (speed / hardness / (30 if harvestable else 100)))`` ticks, where
 ``speed`` is the held tool's speed on that block (1 by hand). Only what the
 9-stage ladder needs is here.
+
+Families. A real server's nearest tree may be birch or cherry, deep ore is
+``deepslate_iron_ore``, and before 1.13 logs are ``log``/``log2`` and planks
+``planks``. Where any member of a family will do, recipes name the family as a
+tag (``#planks``, ``#stone_tool_materials``): ``FAMILIES`` lists its members,
+first the canonical one (the oak, the cobblestone). A server that knows no tags
+(the simulator) reads ``Recipe.ingredients``, the tags spelled as their
+canonical member; the agent reads ``Recipe.needs`` and counts a tag as the sum
+of its members (``count``). Planks come from the logs of their own species
+(``planks_for``: ``birch_log`` → ``birch_planks``, ``log2`` → ``planks``).
 """
 from __future__ import annotations
 
@@ -11,28 +21,103 @@ import math
 
 import attrs
 
+# Overworld tree species, in the order the agent prefers them when it may pick
+# (all are equal; the order only keeps choices deterministic).
+SPECIES = ("oak", "spruce", "birch", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "pale_oak")
+LEGACY_LOGS = ("log", "log2")          # 1.8–1.12: the species is metadata; both make ``planks``
+
+
+def _species_logs(species: str) -> tuple[str, ...]:
+    return (f"{species}_log", f"{species}_wood", f"stripped_{species}_log", f"stripped_{species}_wood")
+
+
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "#logs": tuple(name for s in SPECIES for name in _species_logs(s)) + LEGACY_LOGS,
+    # Nether and bamboo planks craft tables and sticks too (vanilla's #planks), but do not burn.
+    "#planks": tuple(f"{s}_planks" for s in SPECIES) + ("crimson_planks", "warped_planks", "bamboo_planks",
+                                                        "planks"),
+    "#stone_tool_materials": ("cobblestone", "cobbled_deepslate", "blackstone"),
+    # Smelt into iron ingots: raw iron (1.17+), or the ore itself (before 1.17, and ore mined with silk touch).
+    "#iron_raw": ("raw_iron", "iron_ore", "deepslate_iron_ore"),
+    **{f"#{s}_logs": _species_logs(s) for s in SPECIES},
+    "#legacy_logs": LEGACY_LOGS,
+}
+
+
+def members(name: str) -> tuple[str, ...]:
+    """The items a recipe slot named ``name`` accepts: a tag's members, else the item itself."""
+    return FAMILIES.get(name, (name,))
+
+
+def count(name: str, counts: dict[str, int]) -> int:
+    """How many of ``name`` (an item or a tag) ``counts`` holds."""
+    if name in FAMILIES:
+        return sum(counts.get(m, 0) for m in FAMILIES[name])
+    return counts.get(name, 0)
+
+
+def spend(name: str, n: int, counts: dict[str, int]) -> None:
+    """Take ``n`` of ``name`` from ``counts`` (members of a tag in family order), as far as it goes."""
+    for m in members(name):
+        have = counts.get(m, 0)
+        if have > 0 and n > 0:
+            take = min(have, n)
+            counts[m] = have - take
+            n -= take
+
+
+def first_held(name: str, counts: dict[str, int]) -> str | None:
+    """The first member of ``name`` the inventory holds (None if none)."""
+    return next((m for m in members(name) if counts.get(m, 0) > 0), None)
+
+
+def planks_for(log: str) -> str:
+    """The planks a log (of any species, stripped or not, or a 1.8–1.12 ``log``/``log2``) crafts into."""
+    if log in LEGACY_LOGS:
+        return "planks"
+    species = log.removeprefix("stripped_").removesuffix("_log").removesuffix("_wood")
+    return species + "_planks"
+
 
 @attrs.frozen
 class Recipe:
     item: str
     count: int                                  # items made per craft
-    ingredients: tuple[tuple[str, int], ...]    # per craft
+    needs: tuple[tuple[str, int], ...]          # per craft: an item or a tag (any member will do), and how many
     needs_table: bool                           # 3x3 grid (a crafting table within reach)
 
+    @property
+    def ingredients(self) -> tuple[tuple[str, int], ...]:
+        """``needs`` with each tag spelled as its canonical member: what a tag-less server checks."""
+        return tuple((members(name)[0], n) for name, n in self.needs)
 
-RECIPES: dict[str, Recipe] = {r.item: r for r in (
-    Recipe("oak_planks", 4, (("oak_log", 1),), False),
-    Recipe("stick", 4, (("oak_planks", 2),), False),
-    Recipe("crafting_table", 1, (("oak_planks", 4),), False),
-    Recipe("wooden_pickaxe", 1, (("oak_planks", 3), ("stick", 2)), True),
-    Recipe("stone_pickaxe", 1, (("cobblestone", 3), ("stick", 2)), True),
-    Recipe("furnace", 1, (("cobblestone", 8),), True),
+
+def _planks_recipes() -> tuple[Recipe, ...]:
+    out = [Recipe(f"{s}_planks", 4, ((f"#{s}_logs", 1),), False) for s in SPECIES]
+    return tuple(out) + (Recipe("planks", 4, (("#legacy_logs", 1),), False),)
+
+
+RECIPES: dict[str, Recipe] = {r.item: r for r in _planks_recipes() + (
+    Recipe("stick", 4, (("#planks", 2),), False),
+    Recipe("crafting_table", 1, (("#planks", 4),), False),
+    Recipe("wooden_pickaxe", 1, (("#planks", 3), ("stick", 2)), True),
+    Recipe("stone_pickaxe", 1, (("#stone_tool_materials", 3), ("stick", 2)), True),
+    Recipe("furnace", 1, (("#stone_tool_materials", 8),), True),
     Recipe("iron_pickaxe", 1, (("iron_ingot", 3), ("stick", 2)), True),
 )}
 
-SMELTING: dict[str, str] = {"iron_ingot": "raw_iron"}      # output → input
+SMELTS: dict[str, str] = {"iron_ingot": "#iron_raw"}      # output → input (an item or a tag)
+# The canonical input per output: what a tag-less server (the simulator) checks.
+SMELTING: dict[str, str] = {out: members(raw)[0] for out, raw in SMELTS.items()}
 SMELT_TICKS = 200
-FUEL: dict[str, float] = {"coal": 8.0, "oak_log": 1.5, "oak_planks": 1.5, "stick": 0.5}   # items smelted per fuel item
+# Items smelted per fuel item. Every overworld log and plank burns like oak; nether planks do not burn.
+FUEL: dict[str, float] = {
+    "coal": 8.0,
+    **{m: 1.5 for m in FAMILIES["#logs"]},
+    **{m: 1.5 for m in FAMILIES["#planks"] if m not in ("crimson_planks", "warped_planks")},
+    "stick": 0.5,
+}
+FUEL_ORDER = ("coal", "#planks", "#logs", "stick")        # what the agent burns first
 FOOD_POINTS: dict[str, int] = {"bread": 5, "apple": 4, "cooked_beef": 8}
 EAT_TICKS = 32
 
@@ -47,21 +132,42 @@ class BlockRule:
     hardness: float
     tool: str | None        # "pickaxe", "axe" or None
     tier: int               # minimum pickaxe tier for a drop (0: hand)
-    drop: str | None
+    drop: str | None        # the drop in 1.18 (what the simulator gives)
+    other_drops: tuple[str, ...] = ()      # what it drops in other versions (iron ore before 1.17: itself)
+
+    @property
+    def drops(self) -> tuple[str, ...]:
+        return ((self.drop,) if self.drop is not None else ()) + self.other_drops
 
 
 BLOCKS: dict[str, BlockRule] = {
-    "oak_log": BlockRule(2.0, "axe", 0, "oak_log"),
-    "oak_planks": BlockRule(2.0, "axe", 0, "oak_planks"),
+    **{log: BlockRule(2.0, "axe", 0, log) for log in FAMILIES["#logs"]},
+    **{p: BlockRule(2.0, "axe", 0, p) for p in FAMILIES["#planks"]},
     "stone": BlockRule(1.5, "pickaxe", 1, "cobblestone"),
+    "deepslate": BlockRule(3.0, "pickaxe", 1, "cobbled_deepslate"),
     "cobblestone": BlockRule(2.0, "pickaxe", 1, "cobblestone"),
-    "iron_ore": BlockRule(3.0, "pickaxe", 2, "raw_iron"),
+    "cobbled_deepslate": BlockRule(3.5, "pickaxe", 1, "cobbled_deepslate"),
+    "iron_ore": BlockRule(3.0, "pickaxe", 2, "raw_iron", ("iron_ore",)),
+    "deepslate_iron_ore": BlockRule(4.5, "pickaxe", 2, "raw_iron"),
     "dirt": BlockRule(0.5, None, 0, "dirt"),
     "grass_block": BlockRule(0.6, None, 0, "dirt"),
     "oak_leaves": BlockRule(0.2, None, 0, None),
     "crafting_table": BlockRule(2.5, "axe", 0, "crafting_table"),
     "furnace": BlockRule(3.5, "pickaxe", 1, "furnace"),
+    "lit_furnace": BlockRule(3.5, "pickaxe", 1, "furnace"),
 }
+
+# Blocks the agent looks for, by kind: what ``BlockFinder`` searches and the decision state reports.
+KINDS: dict[str, tuple[str, ...]] = {
+    "log": FAMILIES["#logs"],
+    "stone": ("stone", "deepslate"),
+    "iron_ore": ("iron_ore", "deepslate_iron_ore"),
+    "crafting_table": ("crafting_table",),
+    "furnace": ("furnace", "lit_furnace"),
+}
+# 1.8–1.12 blocks that share one name across metadata variants: the variants that are the block
+# meant. ``stone`` meta 1–6 are granite, diorite and andesite, which drop themselves, not cobblestone.
+LEGACY_VARIANTS: dict[str, tuple[int, ...]] = {"stone": (0,)}
 
 
 def harvestable(block: str, held: str | None) -> bool:

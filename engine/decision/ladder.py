@@ -2,7 +2,10 @@
 
 How this works: a milestone is reached the first time the inventory holds its
 item (logs count though they become planks; the crafting table and furnace
-count when crafted, before they are placed), in whatever order that happens. ``update`` records the tick (and wall time) a milestone is first
+count when crafted, before they are placed), in whatever order that happens.
+An item may be a tag of ``engine.decision.knowledge``: any log is wood, cobbled
+deepslate is stone, iron ore mined before 1.17 (which drops itself) is iron ore.
+``update`` records the tick (and wall time) a milestone is first
 reached; ``current`` is the first milestone not reached. After a death the
 ladder resets to the first milestone the inventory does not satisfy now, which
 after vanilla's inventory loss is the first one, wood; the record of when each
@@ -12,14 +15,16 @@ from __future__ import annotations
 
 import attrs
 
+from engine.decision.knowledge import count
+
 MILESTONES: tuple[tuple[str, str], ...] = (
-    ("wood", "oak_log"),
+    ("wood", "#logs"),
     ("crafting_table", "crafting_table"),
     ("wooden_pickaxe", "wooden_pickaxe"),
-    ("stone", "cobblestone"),
+    ("stone", "#stone_tool_materials"),
     ("stone_pickaxe", "stone_pickaxe"),
     ("furnace", "furnace"),
-    ("iron_ore", "raw_iron"),
+    ("iron_ore", "#iron_raw"),
     ("iron_ingot", "iron_ingot"),
     ("iron_pickaxe", "iron_pickaxe"),
 )
@@ -52,7 +57,7 @@ class Ladder:
     def update(self, counts: dict[str, int], placed: frozenset[str], tick: int, now: float) -> list[MilestoneReached]:
         reached: list[MilestoneReached] = []
         for index, (name, item) in enumerate(MILESTONES):
-            if name not in self.seen and (counts.get(item, 0) > 0 or item in placed):
+            if name not in self.seen and (count(item, counts) > 0 or item in placed):
                 self.seen.add(name)
                 if name not in self.first:
                     self.first[name] = MilestoneReached(name, index, tick, now)
@@ -65,7 +70,7 @@ class Ladder:
         """After a death: back to the first milestone the inventory does not satisfy."""
         self.stage = 0
         self.resets += 1
-        self.seen = {name for name, item in MILESTONES if counts.get(item, 0) > 0 or item in placed}
+        self.seen = {name for name, item in MILESTONES if count(item, counts) > 0 or item in placed}
         while self.stage < len(NAMES) and NAMES[self.stage] in self.seen:
             self.stage += 1
 

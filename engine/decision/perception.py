@@ -1,25 +1,41 @@
 """What the autopilot can see in the player's block store: known blocks of interest.
 
-How this works: per section, the flat indices of each block of interest
-(logs, stone, iron ore, crafting tables, furnaces) are found with numpy once
-and kept until the store's revision of that section changes, so a search
-costs a few dictionary lookups per tick and numpy only after block changes.
+How this works: blocks of interest come in kinds (``knowledge.KINDS``: any
+log, stone or deepslate, either iron ore, crafting tables, furnaces). A
+lookup table turns each block state of the version into its kind's code (0:
+of no interest), so one gather over a section finds the flat indices of every
+kind at once; they are kept until the store's revision of that section
+changes. A search walks the loaded sections nearest first (their order is
+worked out with numpy, once per point and radius) and stops as soon as no
+section left can hold anything nearer than what it found; ``nearest_each``
+answers several kinds in one walk. Only blocks with an open face count
+(per-section exposure masks, also cached by revision), and, but for logs,
+only blocks with a ledge beside them (so mining never digs a pit).
+
+Before 1.13 a block name covers its metadata variants: ``log`` is oak, spruce,
+birch and jungle, but ``stone`` is also granite, diorite and andesite, so only
+the variants ``knowledge.LEGACY_VARIANTS`` names are of interest there.
 """
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterable
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
+from engine.decision.knowledge import KINDS, LEGACY_VARIANTS
 from engine.motion import grid as g
 from engine.motion.grid import Terrain
 from engine.world.blocks import BlockFlag, SectionKey
 from engine.world.snapshot import Vec3
 
-INTEREST = ("oak_log", "stone", "iron_ore", "crafting_table", "furnace")
+INTEREST = tuple(KINDS)
 EYE = 1.62
+Pos = tuple[int, int, int]
+Found = list[tuple[float, Pos]]
 
 
 @attrs.frozen
@@ -46,39 +62,97 @@ class BlockFinder:
         self.terrain = terrain
         self.store = terrain.store
         table = terrain.table
-        self.states: dict[str, npt.NDArray[np.intp]] = {}
-        for name in INTEREST:
-            if name in table.names():
-                self.states[name] = np.array(list(table.states_of(name)), dtype=np.intp)
-        self._cache: dict[SectionKey, tuple[int, dict[str, npt.NDArray[np.intp]]]] = {}
+        size = max(int(table.size), 0x10000)
+        # Block state → 1 + index of its kind in INTEREST (0: not of interest).
+        self._code = np.zeros(size, dtype=np.uint8)
+        names = table.names()
+        legacy = "log" in names and "oak_log" not in names
+        for index, kind in enumerate(INTEREST):
+            for block in KINDS[kind]:
+                if block not in names:
+                    continue
+                states = table.states_of(block)
+                variants = LEGACY_VARIANTS.get(block) if legacy else None
+                if variants is not None and len(states) == 16:
+                    for meta in variants:
+                        self._code[states.start + meta] = index + 1
+                else:
+                    self._code[states.start:states.stop] = index + 1
+        present = set(np.unique(self._code).tolist())
+        self.kinds = frozenset(kind for index, kind in enumerate(INTEREST) if index + 1 in present)
+        self._cache: dict[SectionKey, tuple[int, dict[int, npt.NDArray[np.intp]]]] = {}
         flags = table.flags_array
         # Open cells: no collision, no liquid, a real block of this version (air, plants, torches).
-        self._open = np.zeros(max(int(table.size), 0x10000), dtype=bool)
+        self._open = np.zeros(size, dtype=bool)
         self._open[:table.size] = (flags & (BlockFlag.SOLID | BlockFlag.LIQUID | BlockFlag.UNKNOWN)) == 0
-        self._keys: npt.NDArray[np.int_] | None = None
-        self._keys_count = -1
+        self._keys: npt.NDArray[np.int64] = np.zeros((0, 3), dtype=np.int64)
+        self._keys_seen = -1
+        self._orders: dict[tuple[float, float, float, float], list[tuple[float, SectionKey]]] = {}
         self._exposed_cache: dict[SectionKey, tuple[tuple[int, ...], npt.NDArray[np.bool_]]] = {}
 
-    def _key_array(self) -> npt.NDArray[np.int_]:
-        """The loaded section keys as a (n, 3) array, rebuilt after the store changed."""
-        count = self.store.revision
-        if self._keys is None or self._keys_count != count:
-            self._keys = np.array(list(self.store.keys()), dtype=int).reshape(-1, 3)
-            self._keys_count = count
-        return self._keys
+    def kind_at(self, x: int, y: int, z: int) -> str | None:
+        """The kind of interest of the block at a position (None: air, unknown, of no interest)."""
+        state = self.store.get(x, y, z)
+        code = int(self._code[state]) if state is not None else 0
+        return INTEREST[code - 1] if code else None
 
-    def _section(self, key: SectionKey) -> dict[str, npt.NDArray[np.intp]]:
+    def _refresh(self) -> None:
+        """After the store changed: the loaded section keys as an (n, 3) array, and forget
+        section orders (and cached sections the store no longer holds, now and then)."""
+        if self._keys_seen == self.store.revision:
+            return
+        self._keys_seen = self.store.revision
+        n = len(self.store)
+        self._keys = np.fromiter(itertools.chain.from_iterable(self.store.keys()), dtype=np.int64,
+                                 count=3 * n).reshape(n, 3)
+        self._orders.clear()
+        if len(self._cache) > 2 * n + 64:
+            for key in [k for k in self._cache if self.store.section(k) is None]:
+                del self._cache[key]
+            for key in [k for k in self._exposed_cache if self.store.section(k) is None]:
+                del self._exposed_cache[key]
+
+    def _order(self, at: Vec3, radius: float) -> list[tuple[float, SectionKey]]:
+        """Loaded sections within ``radius`` of a point, nearest first by the distance to their box."""
+        memo = (at.x, at.y, at.z, radius)
+        order = self._orders.get(memo)
+        if order is not None:
+            return order
+        keys = self._keys
+        r = math.ceil(radius / 16)
+        centre = np.array([math.floor(at.x) >> 4, math.floor(at.y) >> 4, math.floor(at.z) >> 4])
+        near_keys = keys[np.all(np.abs(keys - centre) <= r, axis=1)]
+        lo = near_keys * 16
+        point = np.array([at.x, at.y + 0.5, at.z])
+        gaps = np.sqrt((np.maximum(np.maximum(lo - point, 0.0), point - lo - 16) ** 2).sum(axis=1))
+        inside = gaps <= radius
+        gaps, near_keys = gaps[inside], near_keys[inside]
+        ranked = np.argsort(gaps, kind="stable")
+        order = [(gap, (k[0], k[1], k[2])) for gap, k in zip(gaps[ranked].tolist(), near_keys[ranked].tolist())]
+        if len(self._orders) >= 8:
+            self._orders.clear()
+        self._orders[memo] = order
+        return order
+
+    def _section(self, key: SectionKey) -> dict[int, npt.NDArray[np.intp]]:
+        """Flat indices of the blocks of each kind (by code) in a section."""
         revision = self.store.section_revision(key)
         cached = self._cache.get(key)
         if cached is not None and cached[0] == revision:
             return cached[1]
         array = self.store.section(key)
-        found: dict[str, npt.NDArray[np.intp]] = {}
+        found: dict[int, npt.NDArray[np.intp]] = {}
         if array is not None:
-            for name, states in self.states.items():
-                hits = np.nonzero(np.isin(array, states))[0]
-                if hits.size:
-                    found[name] = hits
+            codes = self._code[array]
+            hits = np.flatnonzero(codes)
+            if hits.size:
+                hit_codes = codes[hits]
+                first = int(hit_codes[0])
+                if (hit_codes == first).all():
+                    found[first] = hits
+                else:
+                    for code in np.unique(hit_codes).tolist():
+                        found[code] = hits[hit_codes == code]
         self._cache[key] = (revision, found)
         return found
 
@@ -132,50 +206,61 @@ class BlockFinder:
                 return True
         return False
 
-    def nearest(self, name: str, at: Vec3, radius: float = 48.0, limit: int = 6, exposed: bool = True,
-                skip: frozenset[tuple[int, int, int]] | set[tuple[int, int, int]] = frozenset()
-                ) -> list[tuple[float, tuple[int, int, int]]]:
-        """Up to ``limit`` blocks named ``name`` within ``radius``, nearest first."""
-        if name not in self.states:
-            return []
+    def nearest(self, kind: str, at: Vec3, radius: float = 48.0, limit: int = 6, exposed: bool = True,
+                skip: frozenset[Pos] | set[Pos] = frozenset()) -> Found:
+        """Up to ``limit`` blocks of a kind (``knowledge.KINDS``) within ``radius``, nearest first."""
+        return self._search((kind,), at, radius, limit, exposed, skip).get(kind, [])
+
+    def nearest_each(self, kinds: Iterable[str], at: Vec3, radius: float = 48.0, exposed: bool = True,
+                     skip: frozenset[Pos] | set[Pos] = frozenset()) -> dict[str, tuple[float, Pos]]:
+        """The nearest block of each kind within ``radius`` (kinds with none are left out), in one walk."""
+        found = self._search(tuple(kinds), at, radius, 1, exposed, skip)
+        return {kind: hits[0] for kind, hits in found.items() if hits}
+
+    def _search(self, kinds: tuple[str, ...], at: Vec3, radius: float, limit: int, exposed: bool,
+                skip: frozenset[Pos] | set[Pos]) -> dict[str, Found]:
+        wanted = [(INTEREST.index(k) + 1, k) for k in kinds if k in self.kinds]
+        found: dict[str, Found] = {k: [] for _, k in wanted}
+        if not wanted:
+            return found
         self.terrain.sync()
-        found: list[tuple[float, tuple[int, int, int]]] = []
-        r = math.ceil(radius / 16)
-        cx, cy, cz = math.floor(at.x) >> 4, math.floor(at.y) >> 4, math.floor(at.z) >> 4
-        # Sections nearest first (by the distance to their box), so the scan stops as soon
-        # as no section left can hold anything nearer than the ``limit`` found so far.
-        keys = self._key_array()
-        if len(keys) == 0:
-            return []
-        near = np.all(np.abs(keys - np.array([cx, cy, cz])) <= r, axis=1)
-        lo = keys[near] * 16
-        point = np.array([at.x, at.y + 0.5, at.z])
-        gaps = np.sqrt((np.maximum(np.maximum(lo - point, 0.0), point - lo - 16) ** 2).sum(axis=1))
-        ranked = np.argsort(gaps)
-        near_keys = keys[near]
-        order = [(float(gaps[i]), (int(near_keys[i][0]), int(near_keys[i][1]), int(near_keys[i][2])))
-                 for i in ranked if gaps[i] <= radius]
-        for gap, key in order:
-            if len(found) >= limit and gap > found[-1][0]:
+        self._refresh()
+        bounds = {k: math.inf for _, k in wanted}       # distance a block must beat to be kept
+        for gap, key in self._order(at, radius):
+            if all(gap > b for b in bounds.values()):
                 break
-            hits = self._section(key).get(name)
-            if hits is None:
+            section = self._section(key)
+            if not section:
                 continue
-            if exposed:
-                hits = hits[self._exposed_mask(key)[hits]]
-                if hits.size == 0:
+            mask: npt.NDArray[np.bool_] | None = None
+            for code, kind in wanted:
+                hits = section.get(code)
+                if hits is None or gap > bounds[kind]:
                     continue
-            bx, by, bz = key[0] * 16, key[1] * 16, key[2] * 16
-            ys, zs, xs = hits >> 8, (hits >> 4) & 15, hits & 15
-            d = np.sqrt((xs + bx + 0.5 - at.x) ** 2 + (ys + by - at.y) ** 2 + (zs + bz + 0.5 - at.z) ** 2)
-            for i in np.argsort(d):
-                if d[i] > radius or (len(found) >= limit and d[i] > found[-1][0]):
-                    break
-                pos = (int(xs[i]) + bx, int(ys[i]) + by, int(zs[i]) + bz)
-                if pos in skip or (exposed and not (self.exposed(*pos) and (name == "oak_log" or self.ledge(*pos)))):
-                    continue
-                found.append((float(d[i]), pos))
-                found.sort()
-                del found[limit:]
-        found.sort()
-        return found[:limit]
+                if exposed:
+                    if mask is None:
+                        mask = self._exposed_mask(key)
+                    hits = hits[mask[hits]]
+                    if hits.size == 0:
+                        continue
+                self._collect(kind, key, hits, at, radius, limit, exposed, skip, found[kind])
+                if len(found[kind]) >= limit:
+                    bounds[kind] = found[kind][-1][0]
+        return found
+
+    def _collect(self, kind: str, key: SectionKey, hits: npt.NDArray[np.intp], at: Vec3, radius: float,
+                 limit: int, exposed: bool, skip: frozenset[Pos] | set[Pos], found: Found) -> None:
+        bx, by, bz = key[0] * 16, key[1] * 16, key[2] * 16
+        ys, zs, xs = hits >> 8, (hits >> 4) & 15, hits & 15
+        d = np.sqrt((xs + bx + 0.5 - at.x) ** 2 + (ys + by - at.y) ** 2 + (zs + bz + 0.5 - at.z) ** 2)
+        climbable = kind == "log"          # trees stand on the ground: no pit to fall into
+        for i in np.argsort(d, kind="stable").tolist():
+            di = float(d[i])
+            if di > radius or (len(found) >= limit and di > found[-1][0]):
+                break
+            pos = (int(xs[i]) + bx, int(ys[i]) + by, int(zs[i]) + bz)
+            if pos in skip or (exposed and not (self.exposed(*pos) and (climbable or self.ledge(*pos)))):
+                continue
+            found.append((di, pos))
+            found.sort()
+            del found[limit:]

@@ -21,7 +21,7 @@ KEY = "sk-test-secret-key-123456"
 
 
 def state() -> DecisionState:
-    return DecisionState(0, 0, (0, 64, 0), 20.0, 20, True, "wood", (), (("oak_log", 4.0),), 0, (), False, False,
+    return DecisionState(0, 0, (0, 64, 0), 20.0, 20, True, "wood", (), (("log", 4.0),), 0, (), False, False,
                          False)
 
 
