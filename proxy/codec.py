@@ -13,6 +13,8 @@ import json
 import math
 from typing import Any, Callable
 
+import attrs
+
 from engine import events as ev
 from proxy import subscriptions
 from proxy.protocol.errors import PeerError
@@ -26,6 +28,81 @@ Translator = Callable[["VersionCodec", Fields], list[ev.Event]]
 SlotValue = ev.SlotItem | Fields | None
 # Where use_item_on clicks on each face (0 down, 1 up, 2 north, 3 south, 4 west, 5 east).
 _FACE_CENTRES = ((0.5, 0.0, 0.5), (0.5, 1.0, 0.5), (0.5, 0.5, 0.0), (0.5, 0.5, 1.0), (0.0, 0.5, 0.5), (1.0, 0.5, 0.5))
+
+
+# -- window packets (subscriptions.WINDOW_TO_CLIENT), as proxy.windows reads them -------
+# Slot values stay as decoded (VersionCodec.slot names them).
+
+
+@attrs.frozen
+class WindowOpened:
+    window_id: int
+
+
+@attrs.frozen
+class WindowClosed:
+    window_id: int
+
+
+@attrs.frozen
+class WindowContents:
+    window_id: int
+    state_id: int | None
+    items: tuple[Any, ...]
+    has_cursor: bool        # from 1.17 the packet also sets the cursor
+    cursor: Any
+
+
+@attrs.frozen
+class SlotChanged:
+    window_id: int
+    state_id: int | None
+    slot: int
+    item: Any
+
+
+@attrs.frozen
+class CursorChanged:
+    item: Any
+
+
+@attrs.frozen
+class PlayerSlotChanged:
+    """A player inventory index: 0-8 hotbar, 9-35 main, 36-39 armour (feet first), 40 offhand."""
+
+    index: int
+    item: Any
+
+
+@attrs.frozen
+class ClickAnswered:
+    window_id: int
+    action: int
+    accepted: bool
+
+
+WindowUpdate = WindowOpened | WindowClosed | WindowContents | SlotChanged | CursorChanged | PlayerSlotChanged \
+    | ClickAnswered
+
+
+def inventory_slot(index: int) -> int:
+    """A player inventory index (0-8 hotbar, 9-35 main, 36-39 armour feet first, 40 offhand) as a window-0 slot."""
+    if 0 <= index < 9:
+        return 36 + index
+    if 36 <= index < 40:
+        return 8 - (index - 36)
+    if index == 40:
+        return 45
+    return index
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _signed_window(window: int) -> int:
+    # Window ids run 1-100; where the layout reads the id as an unsigned byte, -1 and -2 arrive as 255 and 254.
+    return window - 256 if window > 127 else window
 
 
 def _pick(fields: Fields, *names: str, default: Any = None) -> Any:
@@ -189,8 +266,8 @@ class VersionCodec:
         if self.table.packet_id("play", TO_SERVER, "use_item") is not None:
             return self.build("play", TO_SERVER, "use_item", hand=0)
         # 1.8: "use the held item" is a block placement at the all-ones position, face 255.
-        return self.build("play", TO_SERVER, "block_place", location={"x": -1, "y": -1, "z": -1}, direction=-1,
-                          heldItem={"blockId": -1})
+        return self._fill_in("block_place", {"location": {"x": -1, "y": -1, "z": -1}, "direction": -1,
+                                             "heldItem": {"blockId": -1}})
 
     def release_item(self) -> bytes:
         return self.build("play", TO_SERVER, "block_dig", status=5)  # 5: release use item
@@ -212,7 +289,10 @@ class VersionCodec:
     def _with_sequence(self, name: str, fields: Fields, sequence: int) -> bytes:
         if "sequence" in self._types("play", TO_SERVER, name):  # 1.19+: block change acknowledgements
             fields["sequence"] = sequence
-        # Not build(): block_place has a field named "direction", like build's own argument.
+        return self._fill_in(name, fields)
+
+    def _fill_in(self, name: str, fields: Fields) -> bytes:
+        """build() for a serverbound play packet; block_place has a field named like build's "direction"."""
         values = zero_value(self.table.raw_layout("play", TO_SERVER, name), self.table.named_types)
         values.update(fields)
         return self.encode("play", TO_SERVER, name, values)
@@ -259,7 +339,7 @@ class VersionCodec:
         return self.build("play", TO_SERVER, "client_command", **{field: self._enum("client_command", field, 0)})
 
     def window_click(self, window_id: int, state_id: int, slot: int, button: int, mode: int,
-                     changed: list[tuple[int, ev.SlotItem | None]], cursor: ev.SlotItem | None, *,
+                     changed: list[tuple[int, SlotValue]], cursor: SlotValue, *,
                      clicked: SlotValue = None, action: int = 0) -> bytes:
         """A click in a window (mode 0 click, 1 shift-click, 2 number key, 4 drop ...).
 
@@ -286,6 +366,41 @@ class VersionCodec:
     def confirm_transaction(self, window_id: int, action: int) -> bytes:
         """Until 1.16: accept the server's rejection of a click, so the window takes clicks again."""
         return self.build("play", TO_SERVER, "transaction", windowId=window_id, action=action, accepted=True)
+
+    def inventory_resync(self, action: int) -> bytes:
+        """A click outside window 0 that changes nothing but makes the server resend the inventory.
+
+        From 1.17 its state id (-1, never one a server uses) is stale, which earns a full
+        window_items; until 1.16 its ``clicked`` item (a stone, where the click returns
+        nothing) earns a rejected transaction and a full window_items: confirm it
+        (confirm_transaction), or the server ignores further clicks in window 0.
+        """
+        return self.window_click(0, -1, -999, 0, 0, [], None, clicked=ev.SlotItem("minecraft:stone", 1),
+                                 action=action)
+
+    def window_update(self, name: str, f: Fields) -> WindowUpdate | None:
+        """A decoded window packet from the server (subscriptions.WINDOW_TO_CLIENT) as what it means."""
+        if name == "open_window":
+            return WindowOpened(int(f["windowId"]))
+        if name == "close_window":
+            return WindowClosed(int(f["windowId"]))
+        if name == "window_items":  # from 1.17 with a state id and the cursor
+            return WindowContents(int(f["windowId"]), _opt_int(f.get("stateId")), tuple(f.get("items", ())),
+                                  "carriedItem" in f, f.get("carriedItem"))
+        if name == "set_slot":
+            window, slot = _signed_window(int(f["windowId"])), int(f["slot"])
+            if window == -1 and slot == -1:  # until 1.21.1: the cursor
+                return CursorChanged(f.get("item"))
+            if window == -2:  # 1.9-1.21.1: a player inventory index, whatever window is open
+                return PlayerSlotChanged(slot, f.get("item"))
+            return SlotChanged(window, _opt_int(f.get("stateId")), slot, f.get("item"))
+        if name == "set_cursor_item":  # 1.21.2+
+            return CursorChanged(f.get("contents"))
+        if name == "set_player_inventory":  # 1.21.2+
+            return PlayerSlotChanged(int(f["slotId"]), f.get("contents"))
+        if name == "transaction":  # until 1.16: the server's verdict on a click
+            return ClickAnswered(int(f["windowId"]), int(f["action"]), bool(f["accepted"]))
+        return None
 
     def slot_value(self, kind: Any, item: SlotValue) -> Any:
         """``item`` in the wire shape of the slot type ``kind``; a decoded slot dict passes through."""
@@ -598,9 +713,16 @@ def _window_items(codec: VersionCodec, f: Fields) -> list[ev.Event]:
 
 
 def _set_slot(codec: VersionCodec, f: Fields) -> list[ev.Event]:
-    if int(f.get("windowId", -1)) != 0:
-        return []
-    return [ev.InventorySlotSet(int(f["slot"]), codec.slot(f.get("item")))]
+    update = codec.window_update("set_slot", f)
+    if isinstance(update, PlayerSlotChanged):  # window -2: by inventory index
+        return [ev.InventorySlotSet(inventory_slot(update.index), codec.slot(update.item))]
+    if isinstance(update, SlotChanged) and update.window_id == 0:
+        return [ev.InventorySlotSet(update.slot, codec.slot(update.item))]
+    return []
+
+
+def _player_inventory(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    return [ev.InventorySlotSet(inventory_slot(int(f["slotId"])), codec.slot(f.get("contents")))]
 
 
 def _server_chat(codec: VersionCodec, f: Fields) -> list[ev.Event]:
@@ -667,6 +789,12 @@ TRANSLATORS: dict[tuple[str, str], Translator] = {
     (TO_CLIENT, "entity_destroy"): _destroy,
     (TO_CLIENT, "window_items"): _window_items,
     (TO_CLIENT, "set_slot"): _set_slot,
+    (TO_CLIENT, "set_player_inventory"): _player_inventory,
+    # windows: read by proxy.windows through VersionCodec.window_update, not by the engine
+    (TO_CLIENT, "open_window"): _no_events,
+    (TO_CLIENT, "close_window"): _no_events,
+    (TO_CLIENT, "transaction"): _no_events,
+    (TO_CLIENT, "set_cursor_item"): _no_events,
     (TO_CLIENT, "held_item_slot"): _held_slot,
     (TO_CLIENT, "chat"): _server_chat,
     (TO_CLIENT, "system_chat"): _server_chat,

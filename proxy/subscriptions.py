@@ -42,6 +42,13 @@ TO_CLIENT_PLAY: tuple[str, ...] = (
     "entity_destroy",
     "window_items",
     "set_slot",
+    # windows the agent opens (proxy.windows); the cursor and player-inventory packets are 1.21.2+,
+    # transaction (the verdict on a click) until 1.16
+    "open_window",
+    "close_window",
+    "transaction",
+    "set_cursor_item",
+    "set_player_inventory",
     "held_item_slot",
     "chat",
     "system_chat",
@@ -49,6 +56,10 @@ TO_CLIENT_PLAY: tuple[str, ...] = (
     "entity_metadata",  # only the player's own entity is read (air, burning); the bridge
                         # forwards every other entity's metadata after peeking its id
 )
+
+# Server packets whose fields the bridge hands to proxy.windows.WindowSequencer.server_packet.
+WINDOW_TO_CLIENT: tuple[str, ...] = ("open_window", "close_window", "window_items", "set_slot", "transaction",
+                                     "set_cursor_item", "set_player_inventory")
 
 # The block world, decoded by proxy.chunks into the engine's block store.
 WORLD_TO_CLIENT: tuple[str, ...] = ("map_chunk", "map_chunk_bulk", "block_change", "multi_block_change",

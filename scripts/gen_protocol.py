@@ -56,6 +56,8 @@ LAYOUTS = {
         "declare_commands", "start_configuration", "keep_alive", "sync_entity_position", "entity_metadata",
         # world model (proxy/chunks.py): chunk columns, block changes, unloads
         "map_chunk", "map_chunk_bulk", "block_change", "multi_block_change", "unload_chunk",
+        # windows the agent opens (proxy/windows.py)
+        "open_window", "close_window", "transaction", "set_cursor_item", "set_player_inventory",
     ],
 }
 

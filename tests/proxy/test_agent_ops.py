@@ -174,3 +174,72 @@ def test_window_click_passes_a_decoded_slot_through(codec: VersionCodec) -> None
     f = read(codec, "window_click", codec.window_click(0, 1, 36, 0, 0, [(36, None)], stone, clicked=raw))
     seen = f["item"] if "item" in f else f["cursorItem"]
     assert item(codec, seen) == ("minecraft:cobblestone", 9)
+
+
+def test_use_item_with_the_main_hand(codec: VersionCodec) -> None:
+    if codec.table.packet_id("play", TO_SERVER, "use_item") is None:  # 1.8: a placement at -1/-1/-1, face 255
+        f = read(codec, "block_place", codec.use_item())
+        assert f["location"] == {"x": -1, "y": -1, "z": -1} and f["direction"] == -1
+        assert item(codec, f["heldItem"]) is None
+    else:
+        assert main_hand(read(codec, "use_item", codec.use_item())["hand"])
+
+
+def test_inventory_resync_click_changes_nothing_but_cannot_match(codec: VersionCodec) -> None:
+    f = read(codec, "window_click", codec.inventory_resync(action=5))
+    assert (f["windowId"], f["slot"], f["mouseButton"], f["mode"]) == (0, -999, 0, 0)
+    if "stateId" in f:  # 1.17+: a state id no server uses: the server answers with the whole inventory
+        assert f["stateId"] == -1 and f["changedSlots"] == [] and item(codec, f["cursorItem"]) is None
+    else:  # until 1.16: a returned item that cannot match the nothing a click outside returns
+        assert f["action"] == 5 and item(codec, f["item"]) == ("minecraft:stone", 1)
+
+
+def server_packet(codec: VersionCodec, name: str, **fields: Any) -> dict[str, Any]:
+    types = codec._types("play", "toClient", name)
+    packet = codec.build("play", "toClient", name, **{k: v for k, v in fields.items() if k in types})
+    return codec.decode("play", "toClient", name, packet)
+
+
+def stone_slot(codec: VersionCodec, name: str, field: str, count: int) -> Any:
+    kind = codec._types("play", "toClient", name)[field]
+    if isinstance(kind, list) and kind[0] == "array":
+        kind = kind[1]["type"]
+    return codec.slot_value(kind, ev.SlotItem("minecraft:stone", count))
+
+
+def test_window_updates(codec: VersionCodec) -> None:
+    from proxy import codec as c
+
+    assert codec.window_update("open_window", server_packet(codec, "open_window", windowId=5)) == c.WindowOpened(5)
+    assert codec.window_update("close_window", server_packet(codec, "close_window", windowId=5)) == c.WindowClosed(5)
+    f = server_packet(codec, "window_items", windowId=0, stateId=9, items=[stone_slot(codec, "window_items", "items", 3)])
+    contents = codec.window_update("window_items", f)
+    assert isinstance(contents, c.WindowContents) and contents.window_id == 0
+    assert [codec.slot(i) for i in contents.items] == [ev.SlotItem("minecraft:stone", 3)]
+    assert contents.state_id == (9 if codec.protocol >= 756 else None) and contents.has_cursor == (codec.protocol >= 756)
+    f = server_packet(codec, "set_slot", windowId=2, stateId=4, slot=12, item=stone_slot(codec, "set_slot", "item", 2))
+    changed = codec.window_update("set_slot", f)
+    assert isinstance(changed, c.SlotChanged) and (changed.window_id, changed.slot) == (2, 12)
+    assert changed.state_id == (4 if codec.protocol >= 756 else None)
+    assert codec.events("toClient", "set_slot", f) == []  # another window: not the engine's inventory
+    if codec.table.packet_id("play", "toClient", "set_player_inventory") is not None:  # 1.21.2+
+        f = server_packet(codec, "set_player_inventory", slotId=3, contents=stone_slot(codec, "set_player_inventory",
+                                                                                      "contents", 1))
+        assert codec.window_update("set_player_inventory", f) == c.PlayerSlotChanged(3, f["contents"])
+        assert codec.events("toClient", "set_player_inventory", f) == \
+            [ev.InventorySlotSet(39, ev.SlotItem("minecraft:stone", 1))]
+        f = server_packet(codec, "set_cursor_item", contents=stone_slot(codec, "set_cursor_item", "contents", 1))
+        assert codec.window_update("set_cursor_item", f) == c.CursorChanged(f["contents"])
+    else:  # the cursor and the player's inventory by index travel as set_slot windows -1 and -2
+        signed = codec._types("play", "toClient", "set_slot")["windowId"] == "i8"
+        f = server_packet(codec, "set_slot", windowId=-1 if signed else 255, slot=-1)
+        assert isinstance(codec.window_update("set_slot", f), c.CursorChanged)
+        f = server_packet(codec, "set_slot", windowId=-2 if signed else 254, slot=40,
+                          item=stone_slot(codec, "set_slot", "item", 1))
+        assert isinstance(codec.window_update("set_slot", f), c.PlayerSlotChanged)
+        assert codec.events("toClient", "set_slot", f) == [ev.InventorySlotSet(45, ev.SlotItem("minecraft:stone", 1))]
+    if codec.table.packet_id("play", "toClient", "transaction") is not None:  # until 1.16
+        f = server_packet(codec, "transaction", windowId=0, action=77, accepted=False)
+        assert codec.window_update("transaction", f) == c.ClickAnswered(0, 77, False)
+        f = read(codec, "transaction", codec.confirm_transaction(0, 77))
+        assert f == {"windowId": 0, "action": 77, "accepted": True}
