@@ -749,6 +749,15 @@ def _command_typed(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     return [ev.CommandTyped(str(f.get("command", "")))]
 
 
+def _time(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    age = int(f.get("age", 0))
+    if "time" in f:
+        return [ev.TimeUpdated(age, int(f["time"]))]
+    # 26.1: per-clock updates (the world clock registry); the overworld's clock is sent first.
+    clocks = f.get("clockUpdates") or []
+    return [ev.TimeUpdated(age, int(clocks[0]["totalTicks"]))] if clocks else []
+
+
 def _no_events(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     return []
 
@@ -763,6 +772,7 @@ TRANSLATORS: dict[tuple[str, str], Translator] = {
     (TO_SERVER, "entity_action"): _entity_action,
     (TO_SERVER, "teleport_confirm"): _no_events,
     (TO_CLIENT, "declare_commands"): _no_events,
+    (TO_CLIENT, "update_time"): _time,
     (TO_CLIENT, "entity_metadata"): _own_metadata,
     (TO_SERVER, "chat_message"): _chat_typed,
     (TO_SERVER, "settings"): _settings,

@@ -53,6 +53,7 @@ TO_CLIENT_PLAY: tuple[str, ...] = (
     "chat",
     "system_chat",
     "declare_commands",
+    "update_time",  # day or night: the autopilot sleeps only at night
     "entity_metadata",  # only the player's own entity is read (air, burning); the bridge
                         # forwards every other entity's metadata after peeking its id
 )

@@ -54,6 +54,7 @@ LAYOUTS = {
         "entity_move_look", "entity_destroy", "window_items", "set_slot",
         "held_item_slot", "kick_disconnect", "chat", "system_chat", "player_chat",
         "declare_commands", "start_configuration", "keep_alive", "sync_entity_position", "entity_metadata",
+        "update_time",  # day and night for the autopilot (sleep is legal only at night)
         # world model (proxy/chunks.py): chunk columns, block changes, unloads
         "map_chunk", "map_chunk_bulk", "block_change", "multi_block_change", "unload_chunk",
         # windows the agent opens (proxy/windows.py)
