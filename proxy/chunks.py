@@ -706,6 +706,8 @@ class ChunkDecoder:
             raise ChunkError("truncated paletted container")
         bits = data[pos]
         pos += 1
+        if bits > 32:  # no registry needs more; a value this size is a damaged packet
+            raise ChunkError(f"{bits} bits per entry")
         prefixed = self.format.size_prefix
         if bits == 0:
             value, pos = _varint(data, pos)
