@@ -63,3 +63,52 @@ def test_autopilot_gathers_logs_from_a_tree_and_stop_ends_it(tmp_path: Path, squ
     assert episode["summary"]["milestones"].get("wood") is not None
     decisions = (events[0].parent / "decision_log.jsonl").read_text().splitlines()
     assert any(json.loads(line).get("decision", {}).get("choice") == "gather_wood" for line in decisions)
+
+
+def test_the_api_provider_decides_through_a_real_model_server_and_falls_back_on_garbage(
+        tmp_path: Path, squid_factory, bot_factory, proxy_factory, monkeypatch) -> None:
+    from tests.llm_server import Reply, ScriptedModelServer, text_body
+
+    key = "sk-autopilot-e2e-5f4e3d2c1b0a99887766"
+    monkeypatch.setenv("DEEPSEEK_API_KEY", key)
+    wood = text_body(json.dumps({"choice": "gather_wood", "args": [], "confidence": 0.9, "urgency": 0.4}))
+    with ScriptedModelServer(Reply(body=wood, delay=2.0), text_body("{{not json"), default=wood) as model:
+        server = squid_factory("1.18.2", gamemode="survival", view_distance=4)
+        proxy = proxy_factory(server.port, llm={"base_url": model.base_url},
+                              autopilot={"provider": "api", "log_dir": str(tmp_path)})
+        bot = bot_factory(proxy.port, username=PLAYER, version="1.18.2")
+        server.wait_login(PLAYER)
+        time.sleep(1.0)
+        start = server.server_position(PLAYER)
+        x, y, z = math.floor(start.x), math.floor(start.y), math.floor(start.z)
+        server.run(f"/fill {x - 5} {y} {z + 1} {x - 5} {y + 3} {z + 1} oak_log")
+        time.sleep(0.5)
+        mark = bot.mark()
+        started = time.monotonic()
+        bot.chat("!autopilot on")
+        bot.wait_chat("Autopilot on (api)", since=mark)
+        logs = 0
+        while time.monotonic() - started < 60 and logs == 0:
+            time.sleep(0.5)
+            logs = server.inventory(PLAYER).get("oak_log", 0)
+        assert logs > 0, server.inventory(PLAYER)
+        mark = bot.mark()
+        bot.chat("!autopilot off")
+        bot.wait_chat("you have control again", since=mark, timeout=3)
+        asked = model.wait_requests(2)
+        body = json.dumps(asked[0])
+        assert "gather_wood" in body and "inventory" in body        # the state and the legal actions went out
+    deadline = time.monotonic() + 5
+    found: list[Path] = []
+    while time.monotonic() < deadline and not found:
+        found = list(tmp_path.glob(f"{PLAYER}/*-episode1/decision_log.jsonl"))
+        time.sleep(0.2)
+    assert found
+    text = found[0].read_text()
+    assert key not in text
+    records = [json.loads(line) for line in text.splitlines()]
+    applied = [r for r in records if r.get("kind") == "decision" and r.get("applied")]
+    assert any(r["provider"] == "api" and r["decision"]["source"] == "api" for r in applied)
+    # The garbage answer was not obeyed: the heuristic decided instead, and the log says why.
+    assert any(r["decision"]["source"] == "fallback" and "bad decision" in r["decision"]["reason"] for r in applied)
+    assert any(r.get("latency") is not None and r["latency"] >= 1.9 for r in applied)   # the 2 s answer was waited for off the tick
