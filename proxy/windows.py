@@ -17,14 +17,17 @@ opened, and each window's state id, from window_items / set_slot / the 1.21.2
 cursor and player-inventory packets, and from its own clicks, which the server
 does not echo.
 
-An op runs in phases, each waiting for one server answer for at most TIMEOUT s:
+An op runs in phases, each waiting for one server answer for at most TIMEOUT s
+(``Outcome(op, ok, reason)`` says how it ended; an op that cannot start, such as
+a table recipe without a table or missing ingredients, fails without clicking):
 
     sync       (window-0 ops) a resync click; wait for window_items of window 0,
                so the plan starts from the server's inventory, not a stale copy
     opening    (table, furnace) use_item_on the block; wait for open_window
     loading    wait for window_items of the opened window (its size says what it is)
     confirming the clicks, close_window and a resync click went out in one batch;
-               wait for window_items of window 0 and judge the outcome from it
+               done as soon as the inventory shows the op's effect (window_items
+               or set_slot of window 0), failed if it does not by the deadline
 
 Clicks are the ones a player makes: pick a stack up with a left click, right-click
 single items into grid slots, put the rest back, shift-click the result. Until
