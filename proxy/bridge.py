@@ -45,7 +45,8 @@ from proxy.protocol.tables import TO_CLIENT, TO_SERVER, table_for_version
 from proxy.protocol.wire import read_string, read_varint
 from proxy.status import own_status
 from proxy.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload
-from proxy.subscriptions import CLIENT_MOVEMENT, REWRITTEN, SWALLOWABLE, WORLD_TO_CLIENT
+from proxy.subscriptions import CLIENT_MOVEMENT, REWRITTEN, SWALLOWABLE, WINDOW_TO_CLIENT, WORLD_TO_CLIENT
+from proxy.windows import WindowSequencer
 
 if TYPE_CHECKING:
     from proxy.server import ProxyServer
@@ -135,6 +136,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         self._s2c_interesting = bytes(128)
         self._ids: dict[str, int] = {}
         self._sequence = 0  # 1.19+: block action sequence numbers of the agent's digs and placements
+        self.windows: WindowSequencer | None = None  # the agent's crafting, smelting and hotbar swaps
 
     # -- client side ---------------------------------------------------------------
     def connectionMade(self) -> None:
@@ -637,6 +639,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self._world_update(name, frame.packet)
             return
         fields = self.codec.decode(PLAY, TO_CLIENT, name, frame.packet)
+        hidden = name in WINDOW_TO_CLIENT and self._window_packet(name, fields)
         if name in ("login", "respawn") and self.chunks is not None:
             dimension = self.chunks.note_dimension(name, fields)
             if self.session is not None and (name == "respawn" or dimension.name != self._dimension):
@@ -645,7 +648,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                                                                      dimension.height), self.server.clock.seconds()))
         if name in REWRITTEN:
             self.send_packet(self.codec.rewrite(name, fields))
-        else:
+        elif not hidden:
             self.send_frame(frame, self.upstream.reader)
         if pid == self._ids.get("s2c_login") and self.held_for_play:
             held, self.held_for_play = self.held_for_play, []
@@ -674,6 +677,8 @@ class Bridge(protocol.Protocol, TimeoutMixin):
     def _start_session(self) -> None:
         assert self.player_name is not None
         chat = self.config.chat
+        if self.codec is not None:
+            self.windows = WindowSequencer(self.codec)
         self.session = Session(
             self.player_name,
             SessionConfig(command_prefix=chat.command_prefix, address_prefix=chat.address_prefix,
@@ -692,6 +697,9 @@ class Bridge(protocol.Protocol, TimeoutMixin):
     def tick(self, now: float) -> None:
         if self.state == PLAY and self.session is not None:
             self.perform(self.session.tick(now))
+            if self.windows is not None and self.windows.busy:
+                for packet in self.windows.tick(now):
+                    self._item_packets(packet)
             jobs = self.session.pilot.take_jobs()
             if jobs:
                 self.server.autopilot.run_jobs(jobs)  # model calls start on the event loop; never awaited here
@@ -757,7 +765,25 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         return self._sequence
 
     def _window_op(self, op: acts.AgentOp) -> None:
-        log.debug("{player}: no window sequencer for {op}", player=self.player_name, op=op)
+        if self.windows is None or not isinstance(op, (acts.SwapToHotbar, acts.CraftItem, acts.SmeltStart,
+                                                        acts.SmeltCollect)):
+            return
+        for packet in self.windows.start(op, self.server.clock.seconds()):
+            self._item_packets(packet)
+
+    def _window_packet(self, name: str, fields: dict[str, Any]) -> bool:
+        """Feed a window packet to the sequencer; True when it answers the agent's own window
+        work, which the player's client never asked for and must not see (a crafting screen)."""
+        if self.windows is None or self.codec is None:
+            return False
+        update = self.codec.window_update(name, fields)
+        if update is None:
+            return False
+        now = self.server.clock.seconds()
+        ours = self.windows.owns(update, now)
+        for packet in self.windows.update(update, now):
+            self._item_packets(packet)
+        return ours
 
     def _item_packets(self, to_server: bytes | None = None, to_client: bytes | None = None) -> None:
         if self.upstream is None or self.state != PLAY or self.client_configuring:

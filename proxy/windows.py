@@ -143,6 +143,7 @@ class WindowSequencer:
         self._rejected = False
         self._resync_action = 0
         self._before: dict[int, Stack] = {}
+        self._opened_ids: set[int] = set()         # windows we opened (see ``owns``)
 
     # -- the API ------------------------------------------------------------------------
     @property
@@ -152,6 +153,23 @@ class WindowSequencer:
     @property
     def window_id(self) -> int | None:
         return self._window.window_id if self._window is not None else None
+
+    def owns(self, update: WindowUpdate, now: float) -> bool:
+        """Whether a server packet answers our own window work, so the player's client must not see it:
+        the window we opened (its opening and contents) and the answers to our clicks (until 1.16)."""
+        if isinstance(update, WindowOpened):
+            ours = self._phase == "opening" or now < self._late_open_until
+            if ours:
+                self._opened_ids.add(update.window_id)
+            else:
+                self._opened_ids.discard(update.window_id)  # the player's own window now has this id
+            return ours
+        if isinstance(update, (WindowContents, SlotChanged)):
+            # Answers about our window may still come after we closed it (a resend for a stale state id).
+            return update.window_id != 0 and update.window_id in self._opened_ids
+        if isinstance(update, ClickAnswered):
+            return (update.window_id, update.action) in self._ours
+        return False
 
     def start(self, op: WindowOp, now: float) -> list[bytes]:
         if not isinstance(op, (SwapToHotbar, CraftItem, SmeltStart, SmeltCollect)):

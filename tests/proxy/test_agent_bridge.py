@@ -1,0 +1,62 @@
+"""The autopilot's hands through the real bridge (memory reactor): what reaches the server, what the client sees."""
+from __future__ import annotations
+
+import pytest
+
+from engine.decision import acts
+from proxy.protocol.tables import TO_SERVER
+from proxy.testing import packet_id
+from tests.proxy.harness import Rig
+from tests.proxy.test_windows import TABLE, FakeServer, names
+
+
+def _names(rig: Rig, packets: list[bytes], direction: str) -> list[str]:
+    return [rig.codec.table.packet_name("play", direction, packet_id(p)) or "?" for p in packets]
+
+
+@pytest.mark.parametrize("version", ["1.12.2", "1.18.2", "1.21.4"])
+def test_dig_swing_attack_and_respawn_reach_the_server(version: str) -> None:
+    rig = Rig(version)
+    rig.login("alice")
+    assert rig.upstream is not None
+    rig.upstream.received()
+    rig.bridge.perform([acts.StartDigging(3, 64, -2, 1), acts.FinishDigging(3, 64, -2, 1),
+                        acts.AttackEntity(42), acts.Respawn()])
+    sent = rig.upstream.received()
+    assert _names(rig, sent, TO_SERVER) == ["block_dig", "arm_animation", "block_dig",
+                                           "attack" if rig.codec.table.packet_id("play", TO_SERVER, "attack")
+                                           is not None else "use_entity", "arm_animation", "client_command"]
+    start = rig.codec.decode("play", TO_SERVER, "block_dig", sent[0])
+    finish = rig.codec.decode("play", TO_SERVER, "block_dig", sent[2])
+    assert (start["status"], finish["status"]) == (0, 2)
+    assert start["location"] == {"x": 3, "y": 64, "z": -2} and start["face"] == 1
+    if "sequence" in start:
+        assert finish["sequence"] == start["sequence"] + 1      # 1.19+: each block action has its own number
+
+
+def test_a_crafting_table_window_is_worked_by_the_proxy_and_never_shown_to_the_player() -> None:
+    rig = Rig("1.18.2")
+    rig.login("alice")
+    assert rig.upstream is not None and rig.client is not None
+    server = FakeServer(rig.codec, {9: (names(rig.codec)["planks"], 5), 36: ("stick", 4)})
+    rig.server_send(server.contents(0)[1])            # the inventory a server sends at join
+    rig.client.received()
+    rig.upstream.received()
+    rig.bridge.perform([acts.CraftItem("wooden_pickaxe", 1, TABLE)])
+    seen_by_client: list[bytes] = []
+    for _ in range(20):                                # carry packets both ways until quiet
+        outgoing = rig.upstream.received()
+        if not outgoing:
+            break
+        for packet in outgoing:
+            for _name, answer in server.receive(packet):
+                rig.server_send(answer)
+        seen_by_client += rig.client.received()
+    windows = rig.bridge.windows
+    assert windows is not None and windows.outcome is not None and windows.outcome.ok, windows.outcome
+    assert server.inv.get(44) == ("wooden_pickaxe", 1) and server.closed == [1]
+    client_names = _names(rig, seen_by_client, "toClient")
+    assert "open_window" not in client_names              # no crafting screen pops up on the player
+    shown = [rig.codec.decode("play", "toClient", "window_items", p)["windowId"]
+             for p, n in zip(seen_by_client, client_names) if n == "window_items"]
+    assert shown and set(shown) == {0}                   # only the player's own inventory, resynced
