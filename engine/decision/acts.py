@@ -59,8 +59,8 @@ class SwapToHotbar:
 @attrs.frozen
 class CraftItem:
     """Craft ``times`` × ``item``: open the crafting table at ``table`` (use_item_on) if given,
-    else the 2×2 inventory grid; craft_recipe_request for the recipe; shift-click the result
-    slot; close the window."""
+    else the 2×2 inventory grid; place the ingredients with ordinary clicks in the recipe's
+    shape; shift-click the result slot; close the window (``proxy.windows``)."""
 
     item: str
     times: int
