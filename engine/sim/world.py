@@ -47,6 +47,15 @@ NIGHT = (13000, 23000)
 STACK = 64
 TOOLS = frozenset({"wooden_pickaxe", "stone_pickaxe", "iron_pickaxe"})
 PLAYER_ID = 1
+# Vanilla damage rules (LivingEntity.hurt, Entity.baseTick, LivingEntity.baseTick):
+INVULNERABLE_TICKS = 10     # after a hit, only a bigger hit lands (its excess) for 10 ticks
+LAVA_DAMAGE = 4.0           # tried every tick in lava: with the above, 4 per half second
+LAVA_FIRE_TICKS = 300       # lava sets the player on fire for 15 s (kept topped up while in it)
+FIRE_DAMAGE = 1.0           # burning: 1 whenever the fire ticks left are a multiple of 20
+MAX_AIR = 300
+DROWN_AT = -20              # air runs 300 → -20 (one tick each), then 2 damage and back to 0
+DROWN_DAMAGE = 2.0
+AIR_REFILL = 4              # per tick with the eyes out of water
 
 
 @attrs.frozen
@@ -57,6 +66,8 @@ class SimOptions:
     push_every: int = 600               # hazard episodes: how often the player is put into the hazard
     mobs: bool = True                   # zombies at night
     hunger_every: int = 600             # ticks per food point lost
+    start_food: int = 20                # the body at spawn and at every respawn
+    start_saturation: float = 5.0
 
 
 @attrs.define
@@ -108,6 +119,8 @@ class PlayerBody:
     dig: tuple[int, int, int, int] | None = None    # x, y, z, start tick
     eating: int | None = None                       # tick eating started
     last_damage: str = "unknown"
+    hurt_tick: int = -INVULNERABLE_TICKS            # tick of the last hit that started invulnerability
+    last_hurt: float = 0.0                          # the biggest hit since then
 
 
 class SimWorld:
@@ -137,7 +150,7 @@ class SimWorld:
         self.rejected: dict[str, int] = {}
 
     def _new_player(self) -> PlayerBody:
-        p = PlayerBody(*self.spawn)
+        p = PlayerBody(*self.spawn, food=self.options.start_food, saturation=self.options.start_saturation)
         p.peak_y = p.y
         p.slots[44] = SlotItem("bread", 5)
         return p
@@ -350,6 +363,13 @@ class SimWorld:
         p = self.player
         if p.dead or amount <= 0:
             return
+        if self.tick_no - p.hurt_tick < INVULNERABLE_TICKS:
+            # Vanilla: while invulnerable only a bigger hit lands, and only by what it exceeds.
+            if amount <= p.last_hurt:
+                return
+            amount, p.last_hurt = amount - p.last_hurt, amount
+        else:
+            p.hurt_tick, p.last_hurt = self.tick_no, amount
         p.health = max(0.0, p.health - amount)
         p.last_damage = cause
         self.damage_taken[cause] = self.damage_taken.get(cause, 0.0) + amount
@@ -369,6 +389,8 @@ class SimWorld:
         self._hazard_push(t, out)
         self._body(t, out)
         self._mobs(t, out)
+        if p.dead:
+            return out
         self._pickup(t, out)
         if p.eating is not None and t - p.eating >= EAT_TICKS:
             food = self.held_item()
@@ -399,27 +421,30 @@ class SimWorld:
         in_lava = ph.touching(terrain, p.x, p.y, p.z, g.LAVA)
         in_water = ph.touching(terrain, p.x, p.y, p.z, g.WATER)
         was_burning = p.fire > 0
-        if in_lava:
-            p.fire = 300
-            if t % 10 == 0:
-                self._hurt(4.0, "lava", out)
-        elif in_water:
+        if in_water and not in_lava:
             p.fire = 0
-        elif p.fire > 0:
+        if p.fire > 0:
+            # Vanilla counts the burn on the fire's own clock, not the world's: the first
+            # point lands as the player leaves the lava (unless still invulnerable from it).
+            if p.fire % 20 == 0 and not in_lava:
+                self._hurt(FIRE_DAMAGE, "fire", out)
             p.fire -= 1
-            if t % 20 == 0:
-                self._hurt(1.0, "fire", out)
+        if in_lava:
+            p.fire = max(p.fire, LAVA_FIRE_TICKS)
+            self._hurt(LAVA_DAMAGE, "lava", out)
         head = terrain.cell(math.floor(p.x), math.floor(p.y + EYE), math.floor(p.z))
         air = p.air
         if head & g.WATER:
-            p.air = max(-19, p.air - 1)
-            if p.air <= -19:
+            p.air -= 1
+            if p.air <= DROWN_AT:
                 p.air = 0
-                self._hurt(2.0, "drowning", out)
+                self._hurt(DROWN_DAMAGE, "drowning", out)
         else:
-            p.air = min(300, p.air + 4)
+            p.air = min(MAX_AIR, p.air + AIR_REFILL)
         if air != p.air or was_burning != (p.fire > 0):
             out.append(ev.OwnMetadata(p.fire > 0, max(0, p.air)))
+        if p.dead:
+            return        # a dead body neither starves nor heals until it respawns
         if t % self.options.hunger_every == 0 and p.food > 0:
             if p.saturation > 0:
                 p.saturation = max(0.0, p.saturation - 4.0)
@@ -538,6 +563,8 @@ class SimWorld:
         state = self.store.get(a.x, a.y, a.z)
         if dig is None or dig[:3] != (a.x, a.y, a.z) or name is None or state is None:
             self._reject("finish without start")
+            if state is not None:     # as a vanilla server does: the client's predicted break is undone
+                out.append(ev.BlocksChanged(((a.x, a.y, a.z, state),)))
             return
         held = self.held_item()
         need = dig_ticks(name, held)
