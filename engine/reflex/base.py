@@ -15,7 +15,7 @@ from typing import Protocol
 
 import attrs
 
-from engine.motion.astar import SearchOptions
+from engine.motion.astar import SearchOptions, start_cell
 from engine.motion.goals import Goal
 from engine.motion.grid import Terrain
 from engine.motion.navigator import Navigator, NavState
@@ -98,6 +98,31 @@ class Reflex(Protocol):
 
 # Planning inside a tick: small node budgets; the time budget applies when a clock is given.
 REFLEX_SEARCH = SearchOptions(max_nodes=1500, time_budget=0.0004)
+SPRINT_FOOD = 6        # vanilla: no sprinting with the food bar at 6 or below
+
+
+def can_sprint(inputs: ReflexInputs) -> bool:
+    return inputs.food is None or inputs.food > SPRINT_FOOD
+
+
+def replan_if_off_path(navigator: Navigator) -> None:
+    """Plan again when the body has come to rest on a block the path does not pass.
+
+    A plan starts from the body's cell. Made in mid-air (a fall had just begun,
+    the player was hopping), it starts from a cell the body then drops out of,
+    and its next steps may be out of reach from where it lands: a jump of two
+    blocks, tried over and over. Once the body stands where no step is, at its
+    level or a block beside it, the path no longer applies.
+    """
+    path, planner = navigator.path, navigator.planner
+    if navigator.state is not NavState.MOVING or path is None or not navigator.stepper.body.on_ground:
+        return
+    if planner.dirty or getattr(planner, "searching", False):
+        return            # a new path is on its way
+    x, y, z = start_cell(navigator.position)
+    if any(s.y == y and abs(s.x - x) <= 1 and abs(s.z - z) <= 1 for s in path.steps):
+        return
+    navigator.set_goal(planner.goal)
 
 
 class NavigateActivity:
@@ -118,6 +143,7 @@ class NavigateActivity:
         return self.navigator.position
 
     def tick(self, ctx: ReflexContext) -> ReflexOutput:
+        replan_if_off_path(self.navigator)
         return ReflexOutput(move=self.navigator.tick())
 
     def done(self, ctx: ReflexContext) -> bool:

@@ -14,7 +14,7 @@ or cools", so a transition into IDLE lands in COOLDOWN while any reflex still
 cools. Each reflex keeps its own "cooling until" time: while r cools the others
 may fire. A preempted reflex does not cool, so it may fire again once the
 higher one lets go. Priority (high to low) is the order of the reflex list:
-lava, fire, drowning, edge, hostile, starving. A reflex fires only if it is
+lava, fire, drowning, edge, hostile, starving, heal. A reflex fires only if it is
 enabled for this player (all are, under autopilot) and the player is not in
 creative or spectator mode. The tick that a reflex fires on already carries its
 first movement packet or item operation, and the notice to show.
@@ -42,11 +42,12 @@ from engine.reflex.hostile import HostileReflex
 from engine.reflex.inputs import ReflexInputs
 from engine.reflex.lava import LavaReflex
 from engine.reflex.notice import Notice
-from engine.reflex.starving import StarvingReflex
+from engine.reflex.starving import HealReflex, StarvingReflex
 from engine.world.snapshot import Vec3
 
 def default_reflexes() -> tuple[Reflex, ...]:
-    return (LavaReflex(), FireReflex(), DrowningReflex(), EdgeReflex(), HostileReflex(), StarvingReflex())
+    return (LavaReflex(), FireReflex(), DrowningReflex(), EdgeReflex(), HostileReflex(), StarvingReflex(),
+            HealReflex())
 
 
 class EngineState(enum.Enum):

@@ -3,6 +3,7 @@
 Trigger: the on-fire flag from the player's metadata, or the box touching a fire cell.
 Action: a short search for water (``WATER_REACH`` nodes, a few blocks); if
 found, go there, else to the nearest cell with no fire touching it.
+It sprints where the food bar allows: every second on fire costs a point of health.
 Release: not burning and not touching fire, or the path ends.
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ from engine.motion import grid as g
 from engine.motion import physics as ph
 from engine.motion.astar import PathStatus, SearchOptions, find_path
 from engine.motion.goals import GoalBlock, GoalSafe, GoalWater
-from engine.reflex.base import REFLEX_SEARCH, Activity, NavigateActivity, ReflexContext
+from engine.reflex.base import REFLEX_SEARCH, Activity, NavigateActivity, ReflexContext, can_sprint
 from engine.reflex.notice import Notice
 from engine.world.snapshot import Vec3
 
@@ -43,7 +44,8 @@ class FireReflex:
     def begin(self, ctx: ReflexContext) -> Activity:
         options = attrs.evolve(REFLEX_SEARCH, allow_fire=True)
         water = find_path(ctx.terrain, ctx.inputs.position, GoalWater(ctx.terrain), WATER_REACH, ctx.clock)
+        sprint = can_sprint(ctx.inputs)
         if water.status is PathStatus.FOUND:
             end = water.end
-            return NavigateActivity(ctx, GoalBlock(end.x, end.y, end.z), TO_WATER, _released, options)
-        return NavigateActivity(ctx, GoalSafe(ctx.terrain, g.FIRE), AWAY, _released, options)
+            return NavigateActivity(ctx, GoalBlock(end.x, end.y, end.z), TO_WATER, _released, options, sprint=sprint)
+        return NavigateActivity(ctx, GoalSafe(ctx.terrain, g.FIRE), AWAY, _released, options, sprint=sprint)

@@ -1,10 +1,16 @@
 """Point-blank hostile mob → flee to distance 16 along a path.
 
-Trigger: a hostile mob within ``point_blank`` blocks.
+Trigger: a hostile mob within ``point_blank`` blocks, less than two blocks
+above or below the player's feet.
 Action: sprint along a path to a cell ``flee_to`` blocks (horizontally) from
 the mob; when the mob follows more than ``retarget`` blocks from where the
-flight was planned, the goal moves with it and the path is re-planned.
+flight was planned, the goal moves with it and the path is re-planned. With
+no way out (a pit the player dug, a dead end), go to the nearest cell the mob
+cannot hit from where it stands: ``out_of_reach`` blocks away, or two blocks
+above or below it (a melee mob reaches about 1.4 blocks).
 Release: the mob is ``flee_to`` blocks away or gone, or the path ends.
+The cooldown is short: another mob (or the same one) at point-blank range
+keeps hitting, and every second without a reflex costs health.
 """
 from __future__ import annotations
 
@@ -14,10 +20,14 @@ import attrs
 
 from engine.motion.goals import GoalAway
 from engine.motion.navigator import Navigator, NavState
-from engine.reflex.base import REFLEX_SEARCH, Activity, ItemOp, ReflexContext, ReflexOutput
+from engine.reflex.base import REFLEX_SEARCH, Activity, ItemOp, ReflexContext, ReflexOutput, replan_if_off_path
 from engine.reflex.inputs import Mob
 from engine.reflex.notice import Notice
 from engine.world.snapshot import Vec3
+
+
+# Melee mobs reach about 1.4 blocks: two blocks of height between the feet is out of reach.
+OUT_OF_REACH_BELOW = 2.0
 
 
 def _nearest(mobs: tuple[Mob, ...], at: Vec3) -> tuple[Mob, float] | None:
@@ -30,20 +40,48 @@ def _horizontal(a: Vec3, b: Vec3) -> float:
 
 
 @attrs.frozen
+class GoalOutOfReach:
+    """A cell a melee mob standing at (x, y, z) cannot hit: ``distance`` blocks away
+    horizontally, or at least ``below`` blocks above or below its feet."""
+
+    x: float
+    y: float
+    z: float
+    distance: float
+    below: float = OUT_OF_REACH_BELOW
+
+    def _dist(self, x: int, z: int) -> float:
+        return math.hypot(x + 0.5 - self.x, z + 0.5 - self.z)
+
+    def reached(self, x: int, y: int, z: int) -> bool:
+        return self._dist(x, z) >= self.distance or abs(y - self.y) >= self.below
+
+    def heuristic(self, x: int, y: int, z: int) -> float:
+        return max(0.0, min(self.distance - self._dist(x, z), self.below - abs(y - self.y)))
+
+
+@attrs.frozen
 class HostileReflex:
     name: str = "hostile"
-    cooldown: float = 10.0
+    cooldown: float = 2.0
     timeout: float = 15.0
     point_blank: float = 3.0
     flee_to: float = 16.0
     retarget: float = 3.0
+    out_of_reach: float = 4.0
+
+    def _nearest(self, ctx: ReflexContext) -> tuple[Mob, float] | None:
+        # Two blocks above or below, a mob cannot hit; it has to come round first.
+        at = ctx.inputs.position
+        within = tuple(m for m in ctx.inputs.hostile_mobs if abs(m.position.y - at.y) < OUT_OF_REACH_BELOW)
+        return _nearest(within, at)
 
     def triggered(self, ctx: ReflexContext) -> bool:
-        nearest = _nearest(ctx.inputs.hostile_mobs, ctx.inputs.position)
+        nearest = self._nearest(ctx)
         return nearest is not None and nearest[1] <= self.point_blank
 
     def begin(self, ctx: ReflexContext) -> Activity:
-        nearest = _nearest(ctx.inputs.hostile_mobs, ctx.inputs.position)
+        nearest = self._nearest(ctx)
         assert nearest is not None
         return _Flee(ctx, nearest[0], self)
 
@@ -56,6 +94,7 @@ class _Flee:
         self.mob = mob
         self.reflex = reflex
         self.planned_from = mob.position
+        self.cornered = False          # no way to get flee_to away: keep out of its reach instead
         goal = GoalAway(mob.position.x, mob.position.z, reflex.flee_to)
         self.navigator = Navigator(ctx.terrain, ctx.inputs.position, goal, REFLEX_SEARCH, sprint=True,
                                    clock=ctx.clock, on_ground=ctx.inputs.on_ground)
@@ -63,20 +102,35 @@ class _Flee:
     def _mob_now(self, ctx: ReflexContext) -> Mob | None:
         return next((m for m in ctx.inputs.hostile_mobs if m.entity_id == self.mob.entity_id), None)
 
+    def _goal(self, at: Vec3) -> GoalAway | GoalOutOfReach:
+        if self.cornered:
+            return GoalOutOfReach(at.x, at.y, at.z, self.reflex.out_of_reach)
+        return GoalAway(at.x, at.z, self.reflex.flee_to)
+
     def tick(self, ctx: ReflexContext) -> ReflexOutput:
         mob = self._mob_now(ctx)
         if mob is not None:
             moved = _horizontal(mob.position, self.planned_from) > self.reflex.retarget
-            caught_up = self.navigator.state is NavState.ARRIVED
+            caught_up = self.navigator.state is NavState.ARRIVED and not self.cornered
             if moved or caught_up:
                 # The mob followed: flee from where it is now.
                 self.planned_from = mob.position
-                self.navigator.set_goal(GoalAway(mob.position.x, mob.position.z, self.reflex.flee_to))
-        return ReflexOutput(move=self.navigator.tick())
+                self.navigator.set_goal(self._goal(mob.position))
+        replan_if_off_path(self.navigator)
+        move = self.navigator.tick()
+        if self.navigator.state is NavState.FAILED and not self.cornered:
+            # Nowhere to run to: the nearest cell out of its reach (this tick's packet stands).
+            self.cornered = True
+            where = mob.position if mob is not None else self.planned_from
+            self.planned_from = where
+            self.navigator.set_goal(self._goal(where))
+        return ReflexOutput(move=move)
 
     def done(self, ctx: ReflexContext) -> bool:
         mob = self._mob_now(ctx)
         if mob is None or _horizontal(mob.position, self.navigator.position) >= self.reflex.flee_to:
+            return True
+        if self.cornered and self.navigator.state is NavState.ARRIVED:
             return True
         return self.navigator.state is NavState.FAILED
 

@@ -2,6 +2,12 @@
 
 Trigger: food ≤ ``threshold`` and an edible item in a hotbar slot (not in
 creative or spectator, where hunger does not matter).
+Heal, its sibling: hurt (health below ``heal_below``, full health by default)
+with the food bar at 18 or below, and food on the hotbar: eat, so health
+comes back before the next hit (lava, a mob) finds the player still hurt from
+the last one. Vanilla regenerates only at 18 or more, and at 18 the next point
+of exhaustion (healing itself costs some) stops it; a point of health missing
+is enough, since a tick of regeneration lost is lost for good.
 Action, as a small state machine ticked once per game tick:
 
     SELECT ──(slot sent, use started)──► EATING ──(duration + margin ticks)──► RESTORE ──► DONE
@@ -24,6 +30,7 @@ from engine.reflex.notice import Notice
 
 EAT_TICKS = 32
 MARGIN_TICKS = 2       # the server may count the first tick a tick later than we send it
+REGEN_FOOD = 18        # vanilla regenerates health only with this much food or more
 
 # Food a reflex may eat, best first (food points, then saturation), with eating time in ticks.
 # Names are the item registry names in minecraft-data foods.json (modern and 1.8-1.12);
@@ -78,6 +85,31 @@ class StarvingReflex:
         return _Eat(ctx.inputs.held_slot, found[0], found[1])
 
 
+@attrs.frozen
+class HealReflex:
+    name: str = "heal"
+    cooldown: float = 2.0
+    timeout: float = 5.0
+    heal_below: float = 20.0
+
+    def triggered(self, ctx: ReflexContext) -> bool:
+        i = ctx.inputs
+        if i.health is None or i.food is None or i.game_mode in (1, 3):
+            return False
+        if not 0 < i.health < self.heal_below or i.food > REGEN_FOOD:
+            return False
+        return food_slot(i) is not None
+
+    def begin(self, ctx: ReflexContext) -> Activity:
+        found = food_slot(ctx.inputs)
+        assert found is not None
+        slot, food = found
+        name = food.replace("_", " ")
+        notice = Notice("heal", f"you were hurt and too hungry to heal, so you ate {name}",
+                        f"你受了伤，又饿得无法回血，已为你吃下{name}")
+        return _Eat(ctx.inputs.held_slot, slot, food, notice)
+
+
 class EatStage(enum.Enum):
     SELECT = "select"
     EATING = "eating"
@@ -86,15 +118,15 @@ class EatStage(enum.Enum):
 
 
 class _Eat:
-    def __init__(self, previous: int, slot: int, food: str) -> None:
+    def __init__(self, previous: int, slot: int, food: str, notice: Notice | None = None) -> None:
         self.previous = previous
         self.slot = slot
         self.food = food
         self.duration = FOODS[food] + MARGIN_TICKS
         self.stage = EatStage.SELECT
         self.ticks = 0
-        self.notice = Notice("starving", f"you were starving, so you ate {food.replace('_', ' ')}",
-                             f"你饿坏了，已为你吃下{food.replace('_', ' ')}")
+        self.notice = notice or Notice("starving", f"you were starving, so you ate {food.replace('_', ' ')}",
+                                       f"你饿坏了，已为你吃下{food.replace('_', ' ')}")
 
     def tick(self, ctx: ReflexContext) -> ReflexOutput:
         if self.stage is EatStage.SELECT:

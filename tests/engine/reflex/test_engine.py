@@ -30,7 +30,8 @@ def test_reflexes_are_off_for_a_human_until_enabled_and_always_on_under_autopilo
 def test_enable_disable_and_list() -> None:
     engine = ReflexEngine(enabled=["lava", "nonsense"])
     assert [(s.name, s.enabled) for s in engine.listing(0.0)] == [
-        ("lava", True), ("fire", False), ("drowning", False), ("edge", False), ("hostile", False), ("starving", False)]
+        ("lava", True), ("fire", False), ("drowning", False), ("edge", False), ("hostile", False), ("starving", False),
+        ("heal", False)]
     engine.enable("starving")
     engine.disable("lava")
     assert {s.name for s in engine.listing(0.0) if s.enabled} == {"starving"}

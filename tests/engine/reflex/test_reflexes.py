@@ -6,6 +6,7 @@ import math
 import attrs
 
 from engine.events import SlotItem
+from engine.motion import grid as g
 from engine.motion import physics as ph
 from engine.reflex.base import SelectSlot, StartUsingItem, StopUsingItem
 from engine.reflex.engine import EngineState, ReflexEngine
@@ -290,3 +291,108 @@ def test_touching_lava_helper() -> None:
     ctx = ReflexContext(at(0.5, 0.0, 0.5), t, 0.0)
     assert touching_lava(ctx, Vec3(0.5, 0.0, 0.5))
     assert not touching_lava(ctx, Vec3(5.5, 1.0, 0.5))
+
+
+# --- what the hazard episodes taught ---------------------------------------------------------------
+
+def lava_beside_water():  # type: ignore[no-untyped-def]
+    """Lava 3x3 sunk into the floor around (0, 0, 0); two blocks east of it, a water pool x 3..5."""
+    world = terrains.flat().fill(-1, 0, -1, 1, 0, 1, "lava").fill(-1, -1, -1, 1, -1, 1, "stone")
+    return world.fill(3, 0, -1, 5, 0, 1, "water").fill(3, -1, -1, 5, -1, 1, "stone")
+
+
+def test_lava_leads_out_into_nearby_water_which_puts_the_fire_out() -> None:
+    t = lava_beside_water().terrain()
+    run = run_reflexes(ReflexEngine(), t, at(0.5, 0.0, 0.5, burning=True), 200, stop_when_idle=True)
+    assert run.notices() == ["lava"]
+    assert run.violations == ()
+    end = run.final.position
+    assert ph.touching(t, end.x, end.y, end.z, g.WATER)
+    assert not touching_lava_at(t, end)
+    # Out of the lava as fast as the way to dry land: east, the water's side, in under 14 ticks.
+    in_lava = [p for p in run.packets if touching_lava_at(t, Vec3(p.x, p.y, p.z))]
+    assert len(in_lava) < 14 and run.packets[0].x > 0.5
+
+
+def test_lava_does_not_wade_through_more_lava_to_reach_water() -> None:
+    # A 5x5 pool, the player in its west column, water past its east side: out to the west
+    # (not through four more lava cells), then round the pool to the water.
+    t = lava_pool().fill(4, 0, -1, 6, 0, 1, "water").fill(4, -1, -1, 6, -1, 1, "stone").terrain()
+    run = run_reflexes(ReflexEngine(), t, at(-1.5, 0.0, 0.5, burning=True), 200, stop_when_idle=True)
+    assert run.violations == ()
+    in_lava = [p for p in run.packets if touching_lava_at(t, Vec3(p.x, p.y, p.z))]
+    assert len(in_lava) < 14 and all(p.x < -1.5 for p in in_lava[1:])
+
+
+def touching_lava_at(t, at: Vec3) -> bool:  # type: ignore[no-untyped-def]
+    return ph.touching(t, at.x, at.y, at.z, g.LAVA, grow=0.1)
+
+
+def trench():  # type: ignore[no-untyped-def]
+    """Ground to stand on at y=3; a trench dug into it: (-1..1, 2, 0) one deep, (0..1, 1, 0) two deep."""
+    world = terrains.flat().fill(-24, 1, -24, 24, 2, 24, "stone")
+    return world.fill(-1, 2, 0, 1, 2, 0, "air").fill(0, 1, 0, 1, 1, 0, "air")
+
+
+def test_a_flight_planned_mid_fall_is_planned_again_where_the_player_lands() -> None:
+    # The player had just dug the block below: at y=2, falling into (0, 1, 0), when a zombie
+    # came close from the north. A path from (0, 2, 0) jumps south onto the ground at y=3; from
+    # the trench's floor at y=1 that jump is two blocks, tried over and over: the flight has to
+    # be planned again from where the body lands.
+    t = trench().terrain()
+    zombie = Mob(7, "zombie", Vec3(0.5, 3.0, -2.0))
+    start = at(0.3, 2.0, 0.5, on_ground=False, hostile_mobs=(zombie,))
+    run = run_reflexes(ReflexEngine(), t, start, 200, stop_when_idle=True)
+    assert run.notices()[0] == "hostile"
+    assert run.violations == ()
+    out = next(p.tick for p in run.packets if p.y == 3.0 and p.on_ground)
+    assert out < 40                 # up and out in two seconds
+    end = run.final.position
+    assert end.y == 3.0 and math.hypot(end.x - 0.5, end.z + 2.0) >= 8
+
+
+def pit_with_a_hole():  # type: ignore[no-untyped-def]
+    """Ground at y=3. A pit the player dug: (0, 1..2, 0) where they stand, beside it (0, 1..2, -1)
+    with a hole one deeper at (0, 0, -1); the zombie's ledge (1, 2, -1). No way up and out."""
+    world = terrains.flat().fill(-24, 1, -24, 24, 2, 24, "stone")
+    world.fill(0, 1, 0, 0, 2, 0, "air").fill(0, 0, -1, 0, 2, -1, "air").set(1, 2, -1, "air")
+    return world.set(0, -1, -1, "stone")
+
+
+def test_cornered_with_no_way_out_it_keeps_out_of_the_mobs_reach() -> None:
+    t = pit_with_a_hole().terrain()
+    zombie = Mob(7, "zombie", Vec3(1.5, 2.0, -0.5))        # on the ledge, a block above the player
+    run = run_reflexes(ReflexEngine(), t, at(0.5, 1.0, 0.5, hostile_mobs=(zombie,)), 100)
+    assert run.notices()[0] == "hostile"
+    assert run.violations == ()
+    end = run.final.position
+    assert (math.floor(end.x), end.y, math.floor(end.z)) == (0, 0.0, -1)   # two below the zombie's feet
+    # From down there it cannot hit: the reflex does not fire again for it.
+    assert not any(d.started for d in run.decisions[-40:])
+
+
+def test_a_mob_at_point_blank_soon_after_a_flight_is_fled_again() -> None:
+    t = terrains.flat(40).terrain()
+    engine = ReflexEngine()
+    first = Mob(7, "zombie", Vec3(2.5, 1.0, 0.5))
+    run = run_reflexes(engine, t, at(0.5, 1.0, 0.5, hostile_mobs=(first,)), 400, stop_when_idle=True)
+    released = len(run.decisions) * 0.05
+    here = run.final.position
+    second = Mob(8, "zombie", Vec3(here.x + 1.5, here.y, here.z))
+    d = engine.decide(attrs.evolve(run.final, hostile_mobs=(second,)), t, released + 2.5, autopilot=True)
+    assert d.reflex == "hostile" and d.started
+
+
+def test_hurt_and_too_hungry_to_heal_it_eats() -> None:
+    t = terrains.flat().terrain()
+    bread = hotbar(s0=("diamond_sword", 1), s3=("bread", 5))
+    d = ReflexEngine().decide(at(0.5, 1.0, 0.5, health=10.0, food=17, inventory=bread), t, 0.0, autopilot=True)
+    assert d.reflex == "heal" and d.items == (SelectSlot(3), StartUsingItem())
+    assert d.notice is not None and d.notice.key == "heal" and "bread" in d.notice.en
+    # Food 19 heals by itself for a while; unhurt needs no meal; starving comes first.
+    for quiet in (at(0.5, 1.0, 0.5, health=10.0, food=19, inventory=bread),
+                  at(0.5, 1.0, 0.5, health=20.0, food=10, inventory=bread),
+                  at(0.5, 1.0, 0.5, health=10.0, food=10, inventory=hotbar(s1=("rotten_flesh", 3)))):
+        assert ReflexEngine().decide(quiet, t, 0.0, autopilot=True).reflex is None
+    starving = ReflexEngine().decide(at(0.5, 1.0, 0.5, health=10.0, food=4, inventory=bread), t, 0.0, autopilot=True)
+    assert starving.reflex == "starving"

@@ -46,6 +46,25 @@ def test_hazard_episodes_end_with_no_death_a_reflex_covers(hazard: str, reflex: 
         assert r.violations == 0
 
 
+def test_seven_pushes_into_lava_cost_no_life() -> None:
+    # Once a life was lost here on the 7th push (tick 3620): the burn ran on the world's clock,
+    # not the fire's, and no reflex ate to keep health regenerating.
+    result = run_episode(0, 4000, options=SimOptions(hazard="lava"))
+    assert not (set(result.deaths) & COVERED), result.summary()
+    assert result.reflexes.get("lava", 0) == 7
+    assert result.violations == 0
+
+
+def test_a_player_who_comes_hungry_to_the_lava_eats_to_heal_and_lives() -> None:
+    # Food 17: no regeneration. Each push into the lava costs 8 (two hits while swimming up
+    # and out, vanilla's fastest), so three pushes kill unless the heal reflex eats in time.
+    hungry = SimOptions(hazard="lava", start_food=17, start_saturation=0.0)
+    result = run_episode(0, 1300, options=hungry)
+    assert not (set(result.deaths) & COVERED), result.summary()
+    assert result.reflexes.get("lava", 0) == 3 and result.reflexes.get("heal", 0) >= 1
+    assert result.violations == 0
+
+
 def test_cli_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--seeds", "1", "--ticks", "300", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
