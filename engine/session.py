@@ -24,7 +24,7 @@ from engine.actions import (Action, AdminCommand, ForwardChat, InjectMovement, M
                             SetControl, reply)
 from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
 from engine.control import Control, inject, item_actions
-from engine.decision.acts import AgentAction
+from engine.decision.acts import AgentAction, FinishDigging
 from engine.eating import EatTask
 from engine.pilot import PilotSeat, PilotSettings
 from engine.reflex.engine import ReflexDecision
@@ -222,7 +222,16 @@ class Session:
                                                 from_server=False, on_ground=action.on_ground))
             elif isinstance(action, SelectHotbar):
                 self.world.apply(ev.HeldSlotChanged(action.slot))
+            elif isinstance(action, FinishDigging):
+                self._predict_broken(action.x, action.y, action.z)
         return actions
+
+    def _predict_broken(self, x: int, y: int, z: int) -> None:
+        """A digging client assumes its block is gone (servers need not echo a player's own break:
+        flying-squid does not); a refusal comes back as a block change with the old block."""
+        table = self.control.table
+        if table is not None:
+            self.handle(ev.BlocksChanged(((x, y, z, table.state_for("air")),)), self.last_tick or 0.0)
 
     def _reflex(self, decision: ReflexDecision, now: float) -> list[AgentAction]:
         actions: list[AgentAction] = list(item_actions(decision.items))

@@ -745,7 +745,10 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self._item_packets(codec.dig(0, op.x, op.y, op.z, op.face, self._next_sequence()))
             self._item_packets(codec.swing())
         elif isinstance(op, acts.FinishDigging):
-            self._item_packets(codec.dig(2, op.x, op.y, op.z, op.face, self._next_sequence()))
+            self._item_packets(codec.dig(2, op.x, op.y, op.z, op.face, self._next_sequence()),
+                               # What a digging client shows at once; the server corrects it if it refuses.
+                               codec.build(PLAY, TO_CLIENT, "block_change", location={"x": op.x, "y": op.y, "z": op.z},
+                                           type=0))
         elif isinstance(op, acts.SwingArm):
             self._item_packets(codec.swing())
         elif isinstance(op, acts.PlaceBlock):

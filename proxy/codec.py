@@ -493,6 +493,8 @@ def zero_value(layout: Any, named: dict[str, Any]) -> Any:
         return {"_value": 0}
     if kind == "bitfield":
         return {f["name"]: 0 for f in args}
+    if kind == "entityMetadataLoop":
+        return bytes([args["endVal"]])      # kept as raw bytes: no entries, just the end marker
     raise KeyError(f"no zero value for {kind}")
 
 
@@ -623,22 +625,21 @@ def _player_remove(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     return [ev.PlayerUnlisted(str(u)) for u in f.get("players", [])]
 
 
-def _entity_kind(codec: VersionCodec, type_id: Any) -> str:
-    if isinstance(type_id, int):
-        return codec.table.entities.get(type_id, (f"entity_{type_id}", ""))[0]
-    return str(type_id)
-
-
 def _named_spawn(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     return [ev.EntitySpawned(int(f["entityId"]), "player", _coord(f["x"]), _coord(f["y"]), _coord(f["z"]),
                              str(f.get("playerUUID", "")) or None)]
 
 
-def _spawn(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+def _spawn_object(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    """spawn_entity: an object id until 1.13 (objects have ids of their own), an entity id after."""
+    return _spawn(codec, f, codec.table.objects or codec.table.entities)
+
+
+def _spawn(codec: VersionCodec, f: Fields, table: dict[int, tuple[str, str]] | None = None) -> list[ev.Event]:
     uuid = _pick(f, "objectUUID", "entityUUID")
     type_id = f.get("type")
-    kind, category = codec.table.entities.get(type_id, (_entity_kind(codec, type_id), "")) \
-        if isinstance(type_id, int) else (str(type_id), "")
+    table = codec.table.entities if table is None else table
+    kind, category = table.get(type_id, (f"entity_{type_id}", "")) if isinstance(type_id, int) else (str(type_id), "")
     return [ev.EntitySpawned(int(f["entityId"]), kind, _coord(f["x"]), _coord(f["y"]), _coord(f["z"]),
                              str(uuid) if uuid else None, category)]
 
@@ -790,7 +791,7 @@ TRANSLATORS: dict[tuple[str, str], Translator] = {
     (TO_CLIENT, "player_info"): _player_info,
     (TO_CLIENT, "player_remove"): _player_remove,
     (TO_CLIENT, "named_entity_spawn"): _named_spawn,
-    (TO_CLIENT, "spawn_entity"): _spawn,
+    (TO_CLIENT, "spawn_entity"): _spawn_object,
     (TO_CLIENT, "spawn_entity_living"): _spawn,
     (TO_CLIENT, "entity_teleport"): _teleport,
     (TO_CLIENT, "sync_entity_position"): _teleport,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,47 @@ LAYOUTS = {
 }
 
 HOSTILE_TYPES = {"hostile"}
+# minecraft-data's categories before 1.15 (the type was only "mob" or "object" then).
+OLD_CATEGORIES = {"hostile mobs": "hostile", "passive mobs": "passive", "drops": "other", "blocks": "other",
+                  "projectiles": "projectile", "immobile": "other", "vehicles": "other", "generic": "other"}
+
+
+# Old entity and object names → the registry names the engine knows (minecraft-data spells
+# objects as the protocol documentation did: "item_stack", "activated_tnt").
+OLD_NAMES = {
+    "item_stack": "item", "primed_tnt": "tnt", "activated_tnt": "tnt", "xp_orb": "experience_orb",
+    "lava_slime": "magma_cube", "pig_zombie": "zombie_pigman", "villager_golem": "iron_golem",
+    "snow_man": "snow_golem", "mushroom_cow": "mooshroom", "ozelot": "ocelot", "entity_horse": "horse",
+    "wither_boss": "wither", "armorstand": "armor_stand", "endercrystal": "end_crystal",
+    "ender_crystal": "end_crystal", "falling_sand": "falling_block", "falling_objects": "falling_block",
+    "item_frames": "item_frame", "fishing_float": "fishing_bobber", "fishing_hook": "fishing_bobber",
+    "thrown_egg": "egg", "thrown_enderpearl": "ender_pearl", "thrown_exp_bottle": "experience_bottle",
+    "thrown_potion": "potion", "eye_of_ender_signal": "eye_of_ender", "fireworks_rocket_entity": "firework_rocket",
+    "tipped_arrow": "arrow", "minecart_rideable": "minecart",
+}
+
+
+def entity_name(raw: str) -> str:
+    """The registry spelling: 1.8-1.10 name entities in CamelCase ("PigZombie", "Item")."""
+    name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", raw).lower().replace(" ", "_")
+    name = re.sub(r"[^a-z0-9_]", "", name)       # minecraft-data 1.13 has "iron_golem}"
+    return OLD_NAMES.get(name, name)
+
+
+def entity_category(entity: dict[str, Any]) -> str:
+    kind = str(entity.get("type", ""))
+    if kind in ("mob", "object"):
+        return OLD_CATEGORIES.get(str(entity.get("category", "")).lower(), "other")
+    return kind
+
+
+def spawns_objects(protocol: dict[str, Any]) -> bool:
+    """Whether spawn_entity still carries an object id (a byte), as until 1.13."""
+    try:
+        fields = protocol["play"]["toClient"]["types"]["packet_spawn_entity"][1]
+    except (KeyError, IndexError, TypeError):
+        return False
+    return any(f.get("name") == "type" and f.get("type") == "i8" for f in fields)
 
 
 def data_root(arg: str | None) -> Path:
@@ -105,6 +147,7 @@ def main() -> int:
 
     pools: dict[str, dict[str, Any]] = {"layouts": {}, "types": {}, "items": {}, "entities": {}}
     versions: dict[str, Any] = {}
+    last_objects: dict[str, list[str]] = {}
     for version in VERSIONS:
         key = version if version in paths else ".".join(version.split(".")[:2])
         entry = paths[key]
@@ -146,9 +189,20 @@ def main() -> int:
         ik = pool_key(item_table)
         pools["items"][ik] = item_table
         entities = json.loads((data / entry["entities"] / "entities.json").read_text())
-        entity_table = {str(e["id"]): [e["name"], e.get("type", "")] for e in entities if "id" in e}
+        # Until 1.13 objects (items, arrows, TNT) and mobs have ids of their own (spawn_entity
+        # vs spawn_entity_living), and minecraft-data lists both in one file: keep them apart.
+        entity_table = {str(e["id"]): [entity_name(e["name"]), entity_category(e)]
+                        for e in entities if "id" in e and e.get("type") != "object"}
+        object_table = {str(e["id"]): [entity_name(e["name"]), entity_category(e)]
+                        for e in entities if "id" in e and e.get("type") == "object"}
+        if object_table:
+            last_objects = object_table
+        elif spawns_objects(protocol):
+            object_table = last_objects      # 1.13: object ids unchanged, no longer in minecraft-data
         ek = pool_key(entity_table)
         pools["entities"][ek] = entity_table
+        ok = pool_key(object_table)
+        pools["entities"][ok] = object_table
         versions[version] = {
             "protocol": proto_versions[version]["version"],
             "ids": ids,
@@ -157,6 +211,7 @@ def main() -> int:
             "natives": natives,
             "items": ik,
             "entities": ek,
+            "objects": ok,
         }
     document = {
         "generator": "scripts/gen_protocol.py",

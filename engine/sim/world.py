@@ -269,6 +269,7 @@ class SimWorld:
                     sections.append((sy, array.copy()))
                 out.append(ev.ChunkColumnLoaded(cx, cz, tuple(sections), True))
         out += self._respawn_events()
+        out.append(ev.TimeUpdated(0, self.day_time))
         self.checker.teleport(self.player.x, self.player.y, self.player.z, 0)
         return out
 
@@ -383,6 +384,8 @@ class SimWorld:
     def tick(self, t: int) -> list[ev.Event]:
         self.tick_no = t
         out: list[ev.Event] = []
+        if t % 20 == 0:                      # vanilla sends the time once a second
+            out.append(ev.TimeUpdated(t, self.day_time))
         p = self.player
         if p.dead:
             return out

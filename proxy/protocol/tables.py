@@ -47,6 +47,10 @@ class ProtocolTable:
         self.entities: dict[int, tuple[str, str]] = {
             int(k): (v[0], v[1]) for k, v in pools["entities"][entry["entities"]].items()
         }
+        # Until 1.13, spawn_entity carries an object id (items, arrows, TNT) from its own table.
+        self.objects: dict[int, tuple[str, str]] = {
+            int(k): (v[0], v[1]) for k, v in pools["entities"].get(entry.get("objects", ""), {}).items()
+        }
 
     @property
     def has_configuration(self) -> bool:

@@ -130,3 +130,27 @@ def test_command_tree_injection_round_trip(codec: VersionCodec) -> None:
     # A server that already has /ai keeps its own node.
     again = codec.decode("play", "toClient", "declare_commands", codec.rewrite("declare_commands", seen))
     assert len(again["nodes"]) == len(nodes)
+
+
+@pytest.mark.parametrize("version,object_id,mob_id", [("1.8.8", 2, 54), ("1.12.2", 2, 54), ("1.13.2", 2, 87)])
+def test_objects_and_mobs_have_their_own_ids_until_1_13(version: str, object_id: int, mob_id: int) -> None:
+    """Object 2 is a dropped item and mob 54 (87 in 1.13) a zombie: the same numbers mean other things
+    in the other table, so a drop must not read as a mob nor a zombie as TNT."""
+    codec = VersionCodec(table_for_version(version))
+    item = codec.events("toClient", "spawn_entity",
+                        codec.decode("play", "toClient", "spawn_entity",
+                                     codec.build("play", "toClient", "spawn_entity", entityId=7, type=object_id)))
+    zombie = codec.events("toClient", "spawn_entity_living",
+                          codec.decode("play", "toClient", "spawn_entity_living",
+                                       codec.build("play", "toClient", "spawn_entity_living", entityId=8, type=mob_id)))
+    assert (item[0].kind, item[0].category) == ("item", "other")
+    assert (zombie[0].kind, zombie[0].category) == ("zombie", "hostile")
+
+
+def test_entity_names_are_registry_names_in_every_version() -> None:
+    for version in [v.name for v in SUPPORTED]:
+        table = table_for_version(version)
+        names = {name for name, _ in table.entities.values()} | {name for name, _ in table.objects.values()}
+        assert "item" in names, version
+        assert all(n == n.lower() and " " not in n for n in names), version
+        assert table.entities and all(c == "hostile" for n, c in table.entities.values() if n in ("zombie", "creeper"))
