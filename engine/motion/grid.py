@@ -5,7 +5,9 @@ per section, the classes are expanded on first use into a Python list, because
 indexing a list is far cheaper than indexing numpy scalars in hot loops, and
 into a node table (``engine.motion.nodes``) when the pathfinder asks. ``sync()``
 drops what the store changed since the last call: a changed section's classes,
-and the node tables of it and its 26 neighbours (a node looks one cell around).
+and the node tables whose window (the section, one cell around it, three
+above) holds a cell whose class or collision top changed, so digging one
+block costs one table to rebuild, not 27.
 
 A path *node* ``(x, y, z)`` is the cell holding the player's feet: standing on a
 FLOOR block in ``y - 1`` (feet at ``y - 1 + top``) or on a LOW block in ``y``
@@ -74,15 +76,32 @@ class Terrain:
             self._nodes.clear()
             self._missing.clear()
         for key in changed:
-            self._class_arrays.pop(key, None)
-            self._top_arrays.pop(key, None)
+            old_classes = self._class_arrays.pop(key, None)
+            old_tops = self._top_arrays.pop(key, None)
             self._cells.pop(key, None)
             self._heights.pop(key, None)
             del self._revisions[key]
             cx, sy, cz = key
-            for dx in (-1, 0, 1):
-                for dy in (-1, 0, 1):
-                    for dz in (-1, 0, 1):
+            around = [(cx + dx, sy + dy, cz + dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)]
+            if not any(k in self._nodes for k in around):
+                continue
+            new = self._arrays(key)
+            if new is None or old_classes is None or old_tops is None:
+                for k in around:
+                    self._nodes.pop(k, None)
+                continue
+            # Digging a block changes one cell: drop only the node tables whose window (one
+            # cell around the section, three above) holds a cell whose class or top changed.
+            differs: npt.NDArray[np.bool_] = np.not_equal(old_classes, new[0]) | np.not_equal(old_tops, new[1])
+            ys, zs, xs = np.nonzero(differs)
+            if ys.size == 0:
+                continue
+            dxs = (0,) + ((1,) if (xs == 15).any() else ()) + ((-1,) if (xs == 0).any() else ())
+            dzs = (0,) + ((1,) if (zs == 15).any() else ()) + ((-1,) if (zs == 0).any() else ())
+            dys = (0,) + ((1,) if (ys == 15).any() else ()) + ((-1,) if (ys <= 2).any() else ())
+            for dx in dxs:
+                for dy in dys:
+                    for dz in dzs:
                         self._nodes.pop((cx + dx, sy + dy, cz + dz), None)
 
     def _arrays(self, key: SectionKey) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.float64]] | None:

@@ -9,6 +9,7 @@ search that found nothing better than standing still ends in FAILED.
 
     MOVING ──stepper arrived, path complete──► ARRIVED
        │ ──stepper arrived on a partial path──► (re-plan) MOVING
+       │ ──a sliced search needs more ticks──► (hold still) MOVING
        │ ──no step to take──► FAILED
     any ──teleport / block change / goal moved──► (re-plan on next tick)
 """
@@ -92,6 +93,10 @@ class Navigator:
             self.planner.dirty = True
         new = self.planner.update(stepper.position, progress=stepper.index)
         if new is None:
+            if self.planner.searching:
+                # A sliced search goes on next tick: stand (and fall) where it started, so
+                # the path it finds still starts under the feet.
+                stepper.stop()
             return
         if len(new.steps) <= 1 and new.status is not PathStatus.FOUND:
             self.state = NavState.FAILED

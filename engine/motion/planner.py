@@ -6,14 +6,17 @@ body, floor or sides use), when the server teleports the player, or when a
 moving goal has moved; ``update(position)`` then plans again from the current
 position. A partial path (budget ran out) is extended the same way once the
 player gets near its end. Planning reuses ``find_path`` with the caller's node
-and time budgets, so one ``update`` never takes longer than the budget.
+and time budgets, so one ``update`` never takes longer than the budget. With
+``SearchOptions.slice_nodes`` a search runs in slices, one per ``update``:
+until it ends, ``update`` returns None and ``searching`` is true (a teleport
+or a new goal drops it and starts over).
 """
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
 
-from engine.motion.astar import Path, PathStatus, SearchOptions, find_path
+from engine.motion.astar import Path, PathStatus, Search, SearchOptions, find_path
 from engine.motion.goals import Goal, GoalFollow
 from engine.motion.grid import Terrain
 from engine.world.snapshot import Vec3
@@ -33,19 +36,30 @@ class PathPlanner:
         self.progress = 0          # index of the step the follower is heading to
         self.dirty = True
         self.plans = 0
+        self.search: Search | None = None      # a sliced search still running
+
+    @property
+    def searching(self) -> bool:
+        return self.search is not None
 
     def plan(self, start: Vec3) -> Path:
-        self.path = find_path(self.terrain, start, self.goal, self.options, self.clock)
+        """Plan from ``start`` now, in one go."""
+        self.search = None
+        return self._adopt(find_path(self.terrain, start, self.goal, self.options, self.clock))
+
+    def _adopt(self, path: Path) -> Path:
+        self.path = path
         self.progress = 1
         self.dirty = False
         self.plans += 1
         if isinstance(self.goal, GoalFollow):
             self.goal.mark_planned()
-        return self.path
+        return path
 
     def set_goal(self, goal: Goal) -> None:
         self.goal = goal
         self.dirty = True
+        self.search = None
 
     def block_changed(self, x: int, y: int, z: int) -> bool:
         """Note a block change; True if it touches the path ahead (a re-plan is due)."""
@@ -59,6 +73,7 @@ class PathPlanner:
 
     def teleported(self) -> None:
         self.dirty = True
+        self.search = None
 
     def needs_replan(self) -> bool:
         if self.dirty or self.path is None:
@@ -73,9 +88,21 @@ class PathPlanner:
         """Re-plan from ``position`` if due; returns the new path, or None if the old one stands."""
         if progress is not None:
             self.progress = progress
-        if not self.needs_replan():
+        if self.search is None:
+            if not self.needs_replan():
+                return None
+            if self.options.slice_nodes is None:
+                return self.plan(position)
+            self.search = Search(self.terrain, position, self.goal, self.options, self.clock)
+            self.dirty = False          # a change from now on calls for the search after this one
+        path = self.search.run()
+        if path is None:
             return None
-        return self.plan(position)
+        self.search = None
+        dirty = self.dirty
+        self._adopt(path)
+        self.dirty = dirty
+        return path
 
     def remaining(self, position: Vec3) -> float:
         """Straight-line distance from ``position`` to the path's last step (inf without a path)."""

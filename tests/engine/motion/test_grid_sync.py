@@ -1,0 +1,79 @@
+"""Terrain.sync forgets exactly the node tables a block change can alter (it keeps the rest)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.motion.grid import Terrain
+from engine.motion.worlds import WorldBuilder, generate_terrain
+
+BLOCKS = ("air", "stone", "water", "lava", "oak_slab", "oak_fence", "ladder", "cobweb", "fire")
+
+
+def assert_tables_fresh(world: WorldBuilder, terrain: Terrain) -> None:
+    fresh = Terrain(world.store, world.table)
+    for key in list(world.store.keys()):
+        got, want = terrain.node_section(key), fresh.node_section(key)
+        assert got.kinds == want.kinds, key
+        assert got.penalties == want.penalties, key
+        assert np.array_equal(np.frombuffer(got.feet), np.frombuffer(want.feet)), key
+
+
+def floor_world() -> tuple[WorldBuilder, Terrain]:
+    """Stone up to y=63 (the top row of section 3): players stand at y=64, in section 4; a bottom
+    slab at (20, 63, 20) holds a node in section 3 whose head room reaches y=65."""
+    world = WorldBuilder(x=(0, 48), y=(32, 96), z=(0, 48)).fill(0, 32, 0, 47, 63, 47, "stone")
+    world.set(20, 63, 20, "oak_slab")
+    terrain = world.terrain()
+    for key in list(world.store.keys()):
+        terrain.node_section(key)
+    return world, terrain
+
+
+@pytest.mark.parametrize("x,y,z,name", [
+    (15, 63, 20, "air"),       # the floor under a node one section up
+    (16, 64, 20, "lava"),      # lava beside a node across the x border (penalty)
+    (15, 64, 20, "lava"),
+    (20, 64, 16, "lava"),      # ... across the z border
+    (20, 64, 15, "lava"),
+    (20, 65, 20, "stone"),     # the head room of the slab node one section down
+    (20, 64, 20, "stone"),
+])
+def test_a_change_on_a_section_border_reaches_the_neighbours_table(x: int, y: int, z: int, name: str) -> None:
+    world, terrain = floor_world()
+    world.set(x, y, z, name)
+    terrain.sync()
+    assert_tables_fresh(world, terrain)
+
+
+def test_a_change_inside_a_section_keeps_the_neighbours_tables() -> None:
+    world, terrain = floor_world()
+    kept = terrain.node_section((0, 4, 0))
+    world.set(24, 70, 24, "stone")                 # middle of section (1, 4, 1)
+    terrain.sync()
+    assert terrain.node_section((0, 4, 0)) is kept
+    assert_tables_fresh(world, terrain)
+
+
+# Mostly cells on or next to section borders, where a change reaches a neighbour's table.
+XZ = st.one_of(st.sampled_from([0, 1, 14, 15, 16, 17, 30, 31, 32, 33, 46, 47]), st.integers(0, 47))
+Y = st.one_of(st.sampled_from([46, 47, 48, 49, 50, 62, 63, 64, 65, 66, 67, 78, 79, 80]), st.integers(40, 90))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10), changes=st.lists(st.tuples(XZ, Y, XZ, st.sampled_from(BLOCKS)), min_size=1,
+                                                 max_size=12))
+def test_node_tables_after_block_changes_match_a_fresh_terrain(seed: int, changes: list[tuple[int, int, int, str]]
+                                                               ) -> None:
+    world = generate_terrain(seed, size=48, base=64)
+    terrain = world.terrain()
+    for key in list(world.store.keys()):
+        terrain.node_section(key)
+    for i, (x, y, z, name) in enumerate(changes):
+        world.set(x, y, z, name)
+        if i % 3 == 0:
+            terrain.sync()          # several changes between syncs, as between ticks
+    terrain.sync()
+    assert_tables_fresh(world, terrain)
