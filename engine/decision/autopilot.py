@@ -40,7 +40,7 @@ from engine.decision.executors import ExecContext, Executor, TABLE_RANGE, Wait, 
 from engine.decision.heuristic import Decision, heuristic
 from engine.decision.ladder import Ladder
 from engine.decision.logs import EpisodeLog
-from engine.decision.perception import EYE, BlockFinder
+from engine.decision.perception import EYE, BlockFinder, Query
 from engine.decision.providers import MIN_CONFIDENCE, DecisionRequest, Provider
 from engine.decision.state import DecisionState, inventory_counts
 from engine.motion import physics as ph
@@ -51,6 +51,7 @@ from engine.world.snapshot import Vec3, WorldSnapshot
 
 SEARCH_RADIUS = 48.0
 RESOURCES = ("log", "stone", "iron_ore")      # block kinds whose distance the decision state reports
+PLAN_SLICE = 64
 THREAT_RADIUS = 3.5          # a hostile this close interrupts any task but fleeing or fighting
 
 
@@ -62,6 +63,11 @@ class AutopilotConfig:
     # Read only to bound planning time when ``search.time_budget`` is set (the proxy passes
     # a monotonic clock); None keeps runs deterministic, bounded by the node budget alone.
     clock: Callable[[], float] | None = None
+    # Path search expansions per tick (``search.slice_nodes`` unless that is set): a longer
+    # search goes on next tick while the body holds still, so no tick pays for a whole
+    # 2,500-node search (a goal that turns out unreachable). The time budget, when there is
+    # a clock, bounds each tick's slice too. None: every search runs to its end at once.
+    plan_slice: int | None = PLAN_SLICE
 
 
 @attrs.define
@@ -85,6 +91,10 @@ class Autopilot:
         self.provider = provider
         self.terrain = terrain
         self.config = config
+        search = config.search
+        if search.slice_nodes is None and config.plan_slice is not None:
+            search = attrs.evolve(search, slice_nodes=config.plan_slice)
+        self.search = search
         self.finder = BlockFinder(terrain)
         self.ladder = Ladder()
         self.watchdog = Watchdog()
@@ -107,6 +117,7 @@ class Autopilot:
         self._pending_inventory: object = None
         self._fall_vy = 0.0
         self._known_memo: tuple[object, tuple[tuple[tuple[str, float], ...], bool, bool]] | None = None
+        self._held: tuple[tuple[float, float, float, int], tuple[bool, bool]] | None = None
 
     # -- switching ---------------------------------------------------------------------------------
     def start(self, tick: int, now: float) -> None:
@@ -178,7 +189,7 @@ class Autopilot:
         if self.executor is not None and self._last_sent is not None and pos.distance_to(self._last_sent) > 1e-6:
             self.executor.resync(pos)
         self._last_sent = None
-        ctx = ExecContext(snapshot, self.terrain, self.finder, tick, now, self.blacklist, self.config.search,
+        ctx = ExecContext(snapshot, self.terrain, self.finder, tick, now, self.blacklist, self.search,
                           self.smelting, self.rng, self.ignored, self.config.clock)
         out: list[AgentAction] = []
         running = self.executor is not None and not isinstance(self.executor, Wait)
@@ -219,10 +230,16 @@ class Autopilot:
         ground packet one tick earlier and a pause never leaves the body hanging in the air."""
         player = snapshot.player
         t = self.terrain
-        if ph.supported(t, pos.x, pos.y, pos.z) or ph.medium(t, ph.Body(pos.x, pos.y, pos.z)) in ("water", "lava",
-                                                                                                   "ladder"):
+        key = (pos.x, pos.y, pos.z, t.store.revision)
+        if self._held is not None and self._held[0] == key:
+            held, supported = self._held[1]           # standing still: same answer as last tick
+        else:
+            supported = ph.supported(t, pos.x, pos.y, pos.z)
+            held = supported or ph.medium(t, ph.Body(pos.x, pos.y, pos.z)) in ("water", "lava", "ladder")
+            self._held = (key, (held, supported))
+        if held:
             self._fall_vy = 0.0
-            return InjectMovement(pos.x, pos.y, pos.z, player.yaw, player.pitch, ph.supported(t, pos.x, pos.y, pos.z))
+            return InjectMovement(pos.x, pos.y, pos.z, player.yaw, player.pitch, supported)
         body = ph.advance(t, ph.Body(pos.x, pos.y, pos.z, self._fall_vy, False), ph.Controls()).body
         self._fall_vy = body.vy if not body.on_ground else 0.0
         return InjectMovement(body.x, body.y, body.z, player.yaw, player.pitch, body.on_ground)
@@ -284,15 +301,16 @@ class Autopilot:
     def _blocks_known(self, pos: Vec3) -> tuple[tuple[tuple[str, float], ...], bool, bool]:
         """Nearest log, stone and iron ore (distances), and whether a table and a furnace are near.
 
-        Two walks over the sections, remembered until the store, the position or the
+        One walk over the sections, remembered until the store, the position or the
         blacklist changes: an idle player deciding again costs nothing."""
         key = (self.terrain.store.revision, pos.x, pos.y, pos.z, frozenset(self.blacklist))
         if self._known_memo is not None and self._known_memo[0] == key:
             return self._known_memo[1]
-        found = self.finder.nearest_each(RESOURCES, pos, SEARCH_RADIUS, skip=self.blacklist)
-        stations = self.finder.nearest_each(("crafting_table", "furnace"), pos, TABLE_RANGE, exposed=False)
-        known = tuple((kind, found[kind][0]) for kind in RESOURCES if kind in found)
-        answer = (known, "crafting_table" in stations, "furnace" in stations)
+        queries = tuple(Query(kind, SEARCH_RADIUS, skip=self.blacklist) for kind in RESOURCES) + (
+            Query("crafting_table", TABLE_RANGE, exposed=False), Query("furnace", TABLE_RANGE, exposed=False))
+        *resources, table, furnace = self.finder.search(queries, pos)
+        known = tuple((kind, hits[0][0]) for kind, hits in zip(RESOURCES, resources) if hits)
+        answer = (known, bool(table), bool(furnace))
         self._known_memo = (key, answer)
         return answer
 

@@ -32,7 +32,7 @@ from engine.decision.knowledge import BLOCKS, FOOD_POINTS, FUEL, FUEL_ORDER, REC
 from engine.decision.perception import EYE, BlockFinder, GoalReach
 from engine.decision.state import inventory_counts
 from engine.motion import physics as ph
-from engine.motion.astar import SearchOptions
+from engine.motion.astar import PathStatus, SearchOptions
 from engine.motion.goals import Goal, GoalAway, GoalBlock, GoalNear, GoalXZ
 from engine.motion.grid import Terrain
 from engine.motion.navigator import Navigator, NavState
@@ -130,7 +130,10 @@ class Executor:
     def go(self, ctx: ExecContext, goal: Goal, sprint: bool = False) -> None:
         self.navigator = Navigator(ctx.terrain, ctx.position, goal, ctx.search, sprint=sprint, clock=ctx.clock)
 
-    def move(self) -> tuple[list[AgentAction], NavState]:
+    def move(self, found_only: bool = False) -> tuple[list[AgentAction], NavState]:
+        """One tick of the navigation. ``found_only``: a goal close by (a drop) that a whole
+        search did not reach is out of reach; fail at once instead of walking to the nearest
+        point and searching again (each search can take many ticks)."""
         nav = self.navigator
         if nav is None:
             return [], NavState.ARRIVED
@@ -147,6 +150,9 @@ class Executor:
             # reach; give up instead of paying a full search every tick.
             return [], NavState.FAILED
         m = nav.tick()
+        path = nav.planner.path
+        if found_only and path is not None and path.status is not PathStatus.FOUND:
+            nav.state = NavState.FAILED
         return [InjectMovement(m.x, m.y, m.z, m.yaw, m.pitch, m.on_ground)], nav.state
 
 
@@ -195,6 +201,7 @@ class Mine(Executor):
         self.wait_until = 0
         self.before: dict[str, int] = {}
         self.drops: tuple[str, ...] = ()
+        self.pickup: int | None = None       # the item entity walked to
 
     def run(self, ctx: ExecContext) -> list[AgentAction]:
         if self.phase == "choose":
@@ -268,12 +275,17 @@ class Mine(Executor):
             self.status = "drop not picked up"
             return []
         if self.navigator is None:
-            item = _nearest_item(ctx.snapshot, Vec3(x + 0.5, y, z + 0.5), 4.0)
+            item = _nearest_item(ctx.snapshot, Vec3(x + 0.5, y, z + 0.5), 4.0, ctx.ignored)
             if item is None:
                 return []
+            self.pickup = item.entity_id
             cell = (math.floor(item.position.x), math.floor(item.position.y + 0.5 - 1e-6), math.floor(item.position.z))
             self.go(ctx, GoalNear(*cell, 1.0))
-        out, _ = self.move()
+        out, state = self.move(found_only=True)
+        if state is NavState.FAILED and self.pickup is not None:
+            # Fell where no path leads (a pit, behind a wall): not worth waiting for.
+            ctx.ignored.add(self.pickup)
+            self.status = "drop unreachable"
         return out
 
 
@@ -310,7 +322,7 @@ class Collect(Executor):
         if not any(e.entity_id == self.goal_item for e in ctx.snapshot.entities):
             self.status = "ok" if total > self.before else "drop gone"
             return []
-        out, state = self.move()
+        out, state = self.move(found_only=True)
         if state is NavState.FAILED:
             self.status = "no path"
             ctx.ignored.add(self.goal_item)

@@ -7,8 +7,8 @@ of no interest), so one gather over a section finds the flat indices of every
 kind at once; they are kept until the store's revision of that section
 changes. A search walks the loaded sections nearest first (their order is
 worked out with numpy, once per point and radius) and stops as soon as no
-section left can hold anything nearer than what it found; ``nearest_each``
-answers several kinds in one walk. Only blocks with an open face count
+section left can hold anything nearer than what it found; ``search``
+answers several queries (kinds, radii) in one walk. Only blocks with an open face count
 (per-section exposure masks, also cached by revision), and, but for logs,
 only blocks with a ledge beside them (so mining never digs a pit).
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable
+from typing import Any
 
 import attrs
 import numpy as np
@@ -29,13 +30,28 @@ import numpy.typing as npt
 from engine.decision.knowledge import KINDS, LEGACY_VARIANTS
 from engine.motion import grid as g
 from engine.motion.grid import Terrain
-from engine.world.blocks import BlockFlag, SectionKey
+from engine.world.blocks import BlockFlag, BlockStore, SectionKey
 from engine.world.snapshot import Vec3
 
 INTEREST = tuple(KINDS)
 EYE = 1.62
 Pos = tuple[int, int, int]
 Found = list[tuple[float, Pos]]
+# Sections a cache of the finder keeps (~4 kB each for exposure masks and open cells): a
+# radius-48 search touches ~350 sections, and a player walking on keeps meeting new ones.
+CACHE_SECTIONS = 1024
+
+
+def _trim(cache: dict[SectionKey, Any], store: BlockStore) -> None:
+    """Keep a per-section cache within CACHE_SECTIONS: forget unloaded sections, then the oldest."""
+    if len(cache) <= CACHE_SECTIONS:
+        return
+    for key in [k for k in cache if store.section(k) is None]:
+        del cache[key]
+    excess = len(cache) - CACHE_SECTIONS * 3 // 4
+    if excess > 0:
+        for key in list(itertools.islice(cache, excess)):
+            del cache[key]
 
 
 @attrs.frozen
@@ -55,6 +71,18 @@ class GoalReach:
 
     def heuristic(self, x: int, y: int, z: int) -> float:
         return max(0.0, self._distance(x, y, z) - self.reach)
+
+
+@attrs.frozen
+class Query:
+    """What one search asks: blocks of a kind within a radius (with an open face and, but
+    for logs, a ledge: ``exposed``), at most ``limit`` of them, none of ``skip``."""
+
+    kind: str
+    radius: float = 48.0
+    exposed: bool = True
+    limit: int = 1
+    skip: frozenset[Pos] | set[Pos] = frozenset()
 
 
 class BlockFinder:
@@ -89,6 +117,7 @@ class BlockFinder:
         self._keys_seen = -1
         self._orders: dict[tuple[float, float, float, float], list[tuple[float, SectionKey]]] = {}
         self._exposed_cache: dict[SectionKey, tuple[tuple[int, ...], npt.NDArray[np.bool_]]] = {}
+        self._open_cache: dict[SectionKey, tuple[int, npt.NDArray[np.bool_] | None]] = {}
 
     def kind_at(self, x: int, y: int, z: int) -> str | None:
         """The kind of interest of the block at a position (None: air, unknown, of no interest)."""
@@ -97,8 +126,8 @@ class BlockFinder:
         return INTEREST[code - 1] if code else None
 
     def _refresh(self) -> None:
-        """After the store changed: the loaded section keys as an (n, 3) array, and forget
-        section orders (and cached sections the store no longer holds, now and then)."""
+        """After the store changed: the loaded section keys as an (n, 3) array; forget section
+        orders, and keep the per-section caches within bounds."""
         if self._keys_seen == self.store.revision:
             return
         self._keys_seen = self.store.revision
@@ -106,11 +135,8 @@ class BlockFinder:
         self._keys = np.fromiter(itertools.chain.from_iterable(self.store.keys()), dtype=np.int64,
                                  count=3 * n).reshape(n, 3)
         self._orders.clear()
-        if len(self._cache) > 2 * n + 64:
-            for key in [k for k in self._cache if self.store.section(k) is None]:
-                del self._cache[key]
-            for key in [k for k in self._exposed_cache if self.store.section(k) is None]:
-                del self._exposed_cache[key]
+        for cache in (self._cache, self._exposed_cache, self._open_cache):
+            _trim(cache, self.store)
 
     def _order(self, at: Vec3, radius: float) -> list[tuple[float, SectionKey]]:
         """Loaded sections within ``radius`` of a point, nearest first by the distance to their box."""
@@ -158,6 +184,17 @@ class BlockFinder:
 
     _NEIGHBOURS = ((0, 0, 0), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
 
+    def _open_cube(self, key: SectionKey) -> npt.NDArray[np.bool_] | None:
+        """Which cells of a section are open, as a [y, z, x] cube (None: not loaded)."""
+        revision = self.store.section_revision(key)
+        cached = self._open_cache.get(key)
+        if cached is not None and cached[0] == revision:
+            return cached[1]
+        array = self.store.section(key)
+        cube = self._open[array].reshape(16, 16, 16) if array is not None else None
+        self._open_cache[key] = (revision, cube)
+        return cube
+
     def _exposed_mask(self, key: SectionKey) -> npt.NDArray[np.bool_]:
         """Per block of a section (flat, chunk order): some face touches an open cell."""
         keys = [(key[0] + dx, key[1] + dy, key[2] + dz) for dx, dy, dz in self._NEIGHBOURS]
@@ -166,14 +203,13 @@ class BlockFinder:
         if cached is not None and cached[0] == revisions:
             return cached[1]
         padded = np.zeros((18, 18, 18), dtype=bool)          # [y, z, x], one cell of margin
-        centre = self.store.section(key)
+        centre = self._open_cube(key)
         if centre is not None:
-            padded[1:17, 1:17, 1:17] = self._open[centre.reshape(16, 16, 16)]
+            padded[1:17, 1:17, 1:17] = centre
         for (dx, dy, dz), k in zip(self._NEIGHBOURS[1:], keys[1:]):
-            array = self.store.section(k)
-            if array is None:
+            cube = self._open_cube(k)
+            if cube is None:
                 continue
-            cube = self._open[array.reshape(16, 16, 16)]
             if dx:
                 padded[1:17, 1:17, 17 if dx > 0 else 0] = cube[:, :, 0 if dx > 0 else 15]
             elif dy:
@@ -209,58 +245,78 @@ class BlockFinder:
     def nearest(self, kind: str, at: Vec3, radius: float = 48.0, limit: int = 6, exposed: bool = True,
                 skip: frozenset[Pos] | set[Pos] = frozenset()) -> Found:
         """Up to ``limit`` blocks of a kind (``knowledge.KINDS``) within ``radius``, nearest first."""
-        return self._search((kind,), at, radius, limit, exposed, skip).get(kind, [])
+        return self.search((Query(kind, radius, exposed, limit, skip),), at)[0]
 
     def nearest_each(self, kinds: Iterable[str], at: Vec3, radius: float = 48.0, exposed: bool = True,
                      skip: frozenset[Pos] | set[Pos] = frozenset()) -> dict[str, tuple[float, Pos]]:
         """The nearest block of each kind within ``radius`` (kinds with none are left out), in one walk."""
-        found = self._search(tuple(kinds), at, radius, 1, exposed, skip)
-        return {kind: hits[0] for kind, hits in found.items() if hits}
+        kinds = tuple(kinds)
+        found = self.search(tuple(Query(kind, radius, exposed, 1, skip) for kind in kinds), at)
+        return {kind: hits[0] for kind, hits in zip(kinds, found) if hits}
 
-    def _search(self, kinds: tuple[str, ...], at: Vec3, radius: float, limit: int, exposed: bool,
-                skip: frozenset[Pos] | set[Pos]) -> dict[str, Found]:
-        wanted = [(INTEREST.index(k) + 1, k) for k in kinds if k in self.kinds]
-        found: dict[str, Found] = {k: [] for _, k in wanted}
+    def search(self, queries: tuple[Query, ...], at: Vec3) -> list[Found]:
+        """Answer several queries from one point in one walk over the sections, nearest first."""
+        found: list[Found] = [[] for _ in queries]
+        wanted = [(INTEREST.index(q.kind) + 1, q, found[i]) for i, q in enumerate(queries) if q.kind in self.kinds]
         if not wanted:
             return found
         self.terrain.sync()
         self._refresh()
-        bounds = {k: math.inf for _, k in wanted}       # distance a block must beat to be kept
-        for gap, key in self._order(at, radius):
-            if all(gap > b for b in bounds.values()):
+        # The distance a block must beat to be kept, per query: its radius, then its limit-th best.
+        bounds = [q.radius for _, q, _ in wanted]
+        for gap, key in self._order(at, max(bounds)):
+            if all(gap > b for b in bounds):
                 break
             section = self._section(key)
             if not section:
                 continue
             mask: npt.NDArray[np.bool_] | None = None
-            for code, kind in wanted:
+            for i, (code, q, hits_of) in enumerate(wanted):
                 hits = section.get(code)
-                if hits is None or gap > bounds[kind]:
+                if hits is None or gap > bounds[i]:
                     continue
-                if exposed:
+                if q.exposed:
                     if mask is None:
                         mask = self._exposed_mask(key)
                     hits = hits[mask[hits]]
                     if hits.size == 0:
                         continue
-                self._collect(kind, key, hits, at, radius, limit, exposed, skip, found[kind])
-                if len(found[kind]) >= limit:
-                    bounds[kind] = found[kind][-1][0]
+                self._collect(q, key, hits, at, hits_of)
+                if len(hits_of) >= q.limit:
+                    bounds[i] = hits_of[-1][0]
         return found
 
-    def _collect(self, kind: str, key: SectionKey, hits: npt.NDArray[np.intp], at: Vec3, radius: float,
-                 limit: int, exposed: bool, skip: frozenset[Pos] | set[Pos], found: Found) -> None:
+    def _collect(self, q: Query, key: SectionKey, hits: npt.NDArray[np.intp], at: Vec3, found: Found) -> None:
+        """Add a section's hits to ``found`` (nearest first, at most ``q.limit``)."""
         bx, by, bz = key[0] * 16, key[1] * 16, key[2] * 16
         ys, zs, xs = hits >> 8, (hits >> 4) & 15, hits & 15
         d = np.sqrt((xs + bx + 0.5 - at.x) ** 2 + (ys + by - at.y) ** 2 + (zs + bz + 0.5 - at.z) ** 2)
-        climbable = kind == "log"          # trees stand on the ground: no pit to fall into
-        for i in np.argsort(d, kind="stable").tolist():
+        # For one block, the nearest hit usually qualifies: try it before sorting them all
+        # (unless another hit is as near: ties go to the smallest position, as in a full sort).
+        first = int(np.argmin(d))
+        order: Iterable[int]
+        if q.limit == 1 and int(np.count_nonzero(d == d[first])) == 1 \
+                and self._qualifies(q, found, float(d[first]), xs, ys, zs, first, key):
+            order = (first,)
+        else:
+            order = np.argsort(d, kind="stable").tolist()
+        for i in order:
             di = float(d[i])
-            if di > radius or (len(found) >= limit and di > found[-1][0]):
+            if di > q.radius or (len(found) >= q.limit and di > found[-1][0]):
                 break
             pos = (int(xs[i]) + bx, int(ys[i]) + by, int(zs[i]) + bz)
-            if pos in skip or (exposed and not (self.exposed(*pos) and (climbable or self.ledge(*pos)))):
+            if pos in q.skip or (q.exposed and not (self.exposed(*pos) and (q.kind == "log" or self.ledge(*pos)))):
                 continue
             found.append((di, pos))
             found.sort()
-            del found[limit:]
+            del found[q.limit:]
+
+    def _qualifies(self, q: Query, found: Found, di: float, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp],
+                   zs: npt.NDArray[np.intp], i: int, key: SectionKey) -> bool:
+        """The hit at index ``i`` would be kept (or is too far to matter)."""
+        if di > q.radius or (len(found) >= q.limit and di > found[-1][0]):
+            return True
+        pos = (int(xs[i]) + key[0] * 16, int(ys[i]) + key[1] * 16, int(zs[i]) + key[2] * 16)
+        # Trees stand on the ground: a log needs no ledge (no pit to fall into).
+        return pos not in q.skip and not (q.exposed and not (self.exposed(*pos) and (q.kind == "log"
+                                                                                      or self.ledge(*pos))))
