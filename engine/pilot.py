@@ -86,6 +86,7 @@ class PilotSeat:
         self._started_at = 0.0
         self._last_handoff = 0.0
         self.jobs: list[DecisionRequest] = []
+        self._past_decisions: dict[str, int] = {}     # by action, from episodes before the current one
 
     @property
     def active(self) -> bool:
@@ -121,6 +122,7 @@ class PilotSeat:
             seed = zlib.crc32(f"{self.player}:{self.episodes}".encode())
             config = AutopilotConfig(search=search, seed=seed, clock=s.clock)
         self.episodes += 1
+        self._past_decisions = self.decision_counts()
         log = s.log_factory() if s.log_factory is not None else EpisodeLog(s.secrets)
         self.autopilot = Autopilot(provider, terrain, config, log)
         self.autopilot.start(tick, now)
@@ -159,6 +161,15 @@ class PilotSeat:
         self.jobs.extend(autopilot.take_jobs())
         if autopilot.enabled and now - self._last_handoff >= LOG_EVERY:
             self._handoff(now, final=False)
+
+    def decision_counts(self) -> dict[str, int]:
+        """Decisions applied, by action, over every episode of this player (for the metrics)."""
+        counts = dict(self._past_decisions)
+        if self.autopilot is not None:
+            for _, label in self.autopilot.decided:
+                action = label.partition("(")[0]
+                counts[action] = counts.get(action, 0) + 1
+        return counts
 
     def take_jobs(self) -> list[DecisionRequest]:
         jobs, self.jobs = self.jobs, []

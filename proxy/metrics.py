@@ -63,6 +63,14 @@ class TrafficCollector(Collector):
         for name, count in sorted(server.reflex_firings().items()):
             reflexes.add_metric([name], count)
         yield reflexes
+        decided = CounterMetricFamily("mcagent_autopilot_decisions", "Autopilot decisions applied, by action",
+                                      labels=["action"])
+        for name, count in sorted(server.autopilot_decisions().items()):
+            decided.add_metric([name], count)
+        yield decided
+        running = GaugeMetricFamily("mcagent_autopilots_running", "Players the autopilot is playing for now")
+        running.add_metric([], server.autopilots_running())
+        yield running
         routing = server.routing
         if routing is not None:
             decisions = CounterMetricFamily("mcagent_routing_outcomes", "Routing outcomes by dispatch/fallback reason",
@@ -89,8 +97,6 @@ class Metrics:
                                        buckets=(0.1, 0.25, 0.5, 1, 2, 5, 10, 30))
         self.model_calls = Counter("mcagent_model_calls", "Model service calls by outcome", ["outcome"],
                                    registry=self.registry)
-        self.autopilot_actions = Counter("mcagent_autopilot_actions", "Autopilot actions started", ["action"],
-                                         registry=self.registry)
         server.tick_seconds = self.tick_seconds.observe
 
     def render(self) -> bytes:

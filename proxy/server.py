@@ -81,6 +81,7 @@ class ProxyServer(protocol.ServerFactory):
         self.closed_totals = TrafficTotals()
         self.disconnects: dict[str, int] = {}
         self.closed_reflex_firings: dict[str, int] = {}
+        self.closed_autopilot_decisions: dict[str, int] = {}
         self.logins = 0
         self.bridge_log: deque[Bridge] = deque(maxlen=64)
         self.tick_seconds: Callable[[float], None] = lambda seconds: None  # metrics hook
@@ -118,6 +119,18 @@ class ProxyServer(protocol.ServerFactory):
                 log.failure("tick failed for {player}", player=bridge.player_name)
                 bridge.disconnect("Internal error in the proxy; please reconnect.", "internal_error")
         self.tick_seconds(time.perf_counter() - started)
+
+    def autopilot_decisions(self) -> dict[str, int]:
+        """Autopilot decisions applied, by action, over every session so far."""
+        total = dict(self.closed_autopilot_decisions)
+        for bridge in self.bridges:
+            if bridge.session is not None:
+                for name, count in bridge.session.pilot.decision_counts().items():
+                    total[name] = total.get(name, 0) + count
+        return total
+
+    def autopilots_running(self) -> int:
+        return sum(1 for b in self.bridges if b.session is not None and b.session.pilot.active)
 
     def reflex_firings(self) -> dict[str, int]:
         total = dict(self.closed_reflex_firings)
@@ -189,6 +202,8 @@ class ProxyServer(protocol.ServerFactory):
             self.bridge_log.append(bridge)
             for name, count in bridge.session.reflex_firings.items():
                 self.closed_reflex_firings[name] = self.closed_reflex_firings.get(name, 0) + count
+            for name, count in bridge.session.pilot.decision_counts().items():
+                self.closed_autopilot_decisions[name] = self.closed_autopilot_decisions.get(name, 0) + count
 
     # -- upstream round trip ---------------------------------------------------------
     def ping_upstream(self, protocol_version: int = 0) -> Any:

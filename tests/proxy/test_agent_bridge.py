@@ -60,3 +60,23 @@ def test_a_crafting_table_window_is_worked_by_the_proxy_and_never_shown_to_the_p
     shown = [rig.codec.decode("play", "toClient", "window_items", p)["windowId"]
              for p, n in zip(seen_by_client, client_names) if n == "window_items"]
     assert shown and set(shown) == {0}                   # only the player's own inventory, resynced
+
+
+def test_metrics_count_the_autopilots_decisions_and_who_it_plays_for() -> None:
+    from engine import events as ev
+    from proxy.metrics import Metrics
+
+    rig = Rig("1.18.2")
+    rig.login("alice")
+    rig.server_send(rig.codec.build("play", "toClient", "position", x=0.5, y=64.0, z=0.5, yaw=0.0, pitch=0.0,
+                                    teleportId=7))
+    session = rig.bridge.session
+    assert session is not None
+    rig.bridge.perform(session.handle(ev.ChatTyped("!autopilot on"), rig.reactor.seconds()))
+    for _ in range(40):
+        rig.reactor.advance(0.05)
+        rig.server.tick()
+    text = Metrics(rig.server).render().decode()
+    assert "mcagent_autopilots_running 1.0" in text
+    counted = [line for line in text.splitlines() if line.startswith("mcagent_autopilot_decisions_total{")]
+    assert counted and sum(float(line.rsplit(" ", 1)[1]) for line in counted) >= 1
