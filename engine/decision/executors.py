@@ -127,8 +127,10 @@ class Executor:
             self.navigator.teleport(position)
 
     # -- movement -------------------------------------------------------------------------------
-    def go(self, ctx: ExecContext, goal: Goal, sprint: bool = False) -> None:
-        self.navigator = Navigator(ctx.terrain, ctx.position, goal, ctx.search, sprint=sprint, clock=ctx.clock)
+    def go(self, ctx: ExecContext, goal: Goal, sprint: bool = False, urgent: bool = False) -> None:
+        """Navigate to ``goal``; ``urgent`` (fleeing): plan in one go, not a slice a tick standing still."""
+        search = attrs.evolve(ctx.search, slice_nodes=None) if urgent else ctx.search
+        self.navigator = Navigator(ctx.terrain, ctx.position, goal, search, sprint=sprint, clock=ctx.clock)
 
     def move(self, found_only: bool = False) -> tuple[list[AgentAction], NavState]:
         """One tick of the navigation. ``found_only``: a goal close by (a drop) that a whole
@@ -160,11 +162,12 @@ class Walk(Executor):
     """explore, go_to, flee, step aside: walk toward a goal; ok on arrival or after ``enough`` blocks."""
 
     def __init__(self, choice: Choice, timeout: int, tick: int, goal_of: Callable[[ExecContext], Goal | None],
-                 enough: float = math.inf, sprint: bool = False) -> None:
+                 enough: float = math.inf, sprint: bool = False, urgent: bool = False) -> None:
         super().__init__(choice, timeout, tick)
         self.goal_of = goal_of
         self.enough = enough
         self.sprint = sprint
+        self.urgent = urgent
         self.start: Vec3 | None = None
 
     def run(self, ctx: ExecContext) -> list[AgentAction]:
@@ -174,7 +177,7 @@ class Walk(Executor):
                 self.status = "no target"
                 return []
             self.start = ctx.position
-            self.go(ctx, goal, self.sprint)
+            self.go(ctx, goal, self.sprint, self.urgent)
         out, state = self.move()
         assert self.start is not None
         far = ctx.position.distance_to(self.start) >= self.enough
@@ -531,7 +534,7 @@ class Fight(Executor):
             return []
         p = mob.position
         if self.navigator is None or ctx.tick % 20 == 0:
-            self.go(ctx, GoalNear(math.floor(p.x), math.floor(p.y + 0.5 - 1e-6), math.floor(p.z), 2.0))
+            self.go(ctx, GoalNear(math.floor(p.x), math.floor(p.y + 0.5 - 1e-6), math.floor(p.z), 2.0), urgent=True)
         out, _ = self.move()
         return out
 
@@ -598,7 +601,7 @@ def make_executor(choice: Choice, timeout: int, tick: int) -> Executor:
     if a is ActionName.EAT:
         return Eat(choice, timeout, tick)
     if a is ActionName.FLEE:
-        return Walk(choice, timeout, tick, flee_goal, sprint=True)
+        return Walk(choice, timeout, tick, flee_goal, sprint=True, urgent=True)
     if a is ActionName.FIGHT:
         return Fight(choice, timeout, tick, int(args[0]))
     if a is ActionName.EXPLORE:

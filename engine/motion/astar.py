@@ -363,7 +363,8 @@ class Search:
             if not terrain.cell(x, y - 1, z) & (g.SHAPE | g.UNKNOWN):
                 down = node(x, y - 1, z)
                 if down is not None and down[0] & (SWIM | CLIMB):
-                    moves.append((x, y - 1, z, (CLIMB_COST if down[0] & CLIMB else SWIM_FACTOR) + down[2], Move.DESCEND))
+                    moves.append((x, y - 1, z, (CLIMB_COST if down[0] & CLIMB else SWIM_FACTOR) + down[2],
+                                  Move.DESCEND))
             for nx, ny, nz, cost, move in moves:
                 nk = ((nx + _OFF) << 40) | ((nz + _OFF) << 14) | (ny + _YOFF)
                 ng = g0 + cost
