@@ -35,7 +35,7 @@ class DecisionState:
     day: bool
     milestone: str | None
     inventory: tuple[tuple[str, int], ...]          # sorted (item, count)
-    known: tuple[tuple[str, float], ...]             # nearest known block of interest: (name, distance)
+    known: tuple[tuple[str, float], ...]             # nearest block of each kind known: (kind, distance)
     drops: int                                       # item entities within 16 blocks
     hostiles: tuple[tuple[int, float], ...]          # (entity id, distance), nearest first
     table_near: bool
