@@ -282,14 +282,27 @@ class Mine(Executor):
             if item is None:
                 return []
             self.pickup = item.entity_id
-            cell = (math.floor(item.position.x), math.floor(item.position.y + 0.5 - 1e-6), math.floor(item.position.z))
-            self.go(ctx, GoalNear(*cell, 1.0))
+            self.go(ctx, GoalNear(*resting_cell(ctx.terrain, item.position), 1.0))
         out, state = self.move(found_only=True)
         if state is NavState.FAILED and self.pickup is not None:
             # Fell where no path leads (a pit, behind a wall): not worth waiting for.
             ctx.ignored.add(self.pickup)
             self.status = "drop unreachable"
         return out
+
+
+FALL_LIMIT = 24        # cells a drop is followed down before its known position is taken as it is
+
+
+def resting_cell(terrain: Terrain, at: Vec3) -> Pos:
+    """Where a dropped item comes to rest: items fall, and a server need not send their motion
+    (flying-squid never does on 1.8), so a drop seen in mid-air is looked for on the ground below."""
+    x, y, z = math.floor(at.x), math.floor(at.y + 0.5 - 1e-6), math.floor(at.z)
+    for _ in range(FALL_LIMIT):
+        if not terrain.is_passable(x, y - 1, z) or terrain.is_water(x, y, z) or not terrain.is_known(x, y - 1, z):
+            return (x, y, z)
+        y -= 1
+    return (math.floor(at.x), math.floor(at.y + 0.5 - 1e-6), math.floor(at.z))
 
 
 def _nearest_item(snapshot: WorldSnapshot, at: Vec3, radius: float, ignored: set[int] | None = None
@@ -317,8 +330,7 @@ class Collect(Executor):
                 return []
             self.goal_item = item.entity_id
             self.before = total
-            p = item.position
-            self.go(ctx, GoalNear(math.floor(p.x), math.floor(p.y + 0.5 - 1e-6), math.floor(p.z), 1.0))
+            self.go(ctx, GoalNear(*resting_cell(ctx.terrain, item.position), 1.0))
         if total > self.before:
             self.status = "ok"
             return []

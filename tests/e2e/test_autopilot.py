@@ -16,8 +16,21 @@ import pytest
 PLAYER = "lumberjack"
 
 
+def _outline(folder: Path) -> list[str]:
+    """The episode's decisions and outcomes, one short line each (for a failure message)."""
+    time.sleep(1.0)  # the log is written in the proxy's thread pool
+    lines = []
+    for path in folder.glob("*/*/decision_log.jsonl"):
+        for line in path.read_text().splitlines():
+            r = json.loads(line)
+            d = r.get("decision") or {}
+            lines.append(f"{r.get('tick')} {r.get('kind')} {d.get('choice', '')}{d.get('args', '')} "
+                         f"{d.get('source', '')} {r.get('outcome', '')} {r.get('note', '')}")
+    return lines
+
+
 # (version, the log block and item, the leaves): before 1.13 blocks have no species in their names.
-TREES = [("1.18.2", "oak_log", "oak_leaves"), ("1.12.2", "log", "leaves"), ("1.21.4", "oak_log", "oak_leaves")]
+TREES = [("1.18.2", "oak_log", "oak_leaves"), ("1.12.2", "log", "leaves"), ("1.8.8", "log", "leaves"), ("1.21.4", "oak_log", "oak_leaves")]
 
 
 @pytest.mark.parametrize("version,log,leaves", TREES)
@@ -44,7 +57,9 @@ def test_autopilot_gathers_logs_from_a_tree_and_stop_ends_it(version: str, log: 
     while time.monotonic() - started < 60 and logs == 0:
         time.sleep(0.5)
         logs = server.inventory(PLAYER).get(log, 0)
-    assert logs > 0, f"no log in the server's inventory after 60 s: {server.inventory(PLAYER)}"
+    if logs == 0:
+        bot.chat("!autopilot off")
+    assert logs > 0, (f"no log in the server's inventory after 60 s: {server.inventory(PLAYER)}", _outline(tmp_path))
     assert server.block(x + 6, y, z) != log or server.block(x + 6, y + 1, z) != log  # it dug
 
     mark = bot.mark()
@@ -98,11 +113,12 @@ def test_the_api_provider_decides_through_a_real_model_server_and_falls_back_on_
         while time.monotonic() - started < 60 and logs == 0:
             time.sleep(0.5)
             logs = server.inventory(PLAYER).get("oak_log", 0)
-        assert logs > 0, server.inventory(PLAYER)
+        asked = model.wait_requests(2, timeout=30)     # the garbage answer went out too
+        time.sleep(1.0)
         mark = bot.mark()
         bot.chat("!autopilot off")
         bot.wait_chat("you have control again", since=mark, timeout=3)
-        asked = model.wait_requests(2)
+        assert logs > 0, (server.inventory(PLAYER), _outline(tmp_path))
         body = json.dumps(asked[0])
         assert "gather_wood" in body and "inventory" in body        # the state and the legal actions went out
     deadline = time.monotonic() + 5
@@ -117,5 +133,8 @@ def test_the_api_provider_decides_through_a_real_model_server_and_falls_back_on_
     applied = [r for r in records if r.get("kind") == "decision" and r.get("applied")]
     assert any(r["provider"] == "api" and r["decision"]["source"] == "api" for r in applied)
     # The garbage answer was not obeyed: the heuristic decided instead, and the log says why.
-    assert any(r["decision"]["source"] == "fallback" and "bad decision" in r["decision"]["reason"] for r in applied)
-    assert any(r.get("latency") is not None and r["latency"] >= 1.9 for r in applied)   # the 2 s answer was waited for off the tick
+    assert any(r["decision"]["source"] == "fallback" and "bad decision" in r["decision"]["reason"] for r in applied), \
+        _outline(tmp_path)
+    # The 2 s answer was waited for off the tick (applied, or dropped as stale if the world moved on meanwhile).
+    first = next(r for r in records if r.get("kind") == "decision" and r.get("seq") == 1)
+    assert first["latency"] is not None and first["latency"] >= 1.9, first

@@ -187,3 +187,14 @@ def test_1_12_logs_and_planks_and_only_plain_stone() -> None:
 
 def test_the_inventory_counts_ignore_the_namespace() -> None:
     assert inventory_counts(snapshot(Vec3(0, 0, 0), {"birch_log": 3}).player.inventory) == {"birch_log": 3}
+
+
+def test_a_drop_seen_in_mid_air_is_looked_for_on_the_ground_below() -> None:
+    from engine.decision.executors import resting_cell
+    from engine.world.snapshot import Vec3
+    from tests.engine.motion import terrains
+
+    t = terrains.flat().fill(4, 1, 0, 4, 1, 0, "stone").terrain()   # floor at y=0, a block at (4, 1, 0)
+    assert resting_cell(t, Vec3(2.5, 5.5, 0.5)) == (2, 1, 0)           # falls to the floor
+    assert resting_cell(t, Vec3(4.5, 6.0, 0.5)) == (4, 2, 0)           # lands on the block
+    assert resting_cell(t, Vec3(2.5, 1.1, 0.5)) == (2, 1, 0)           # already down
