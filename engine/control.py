@@ -16,7 +16,7 @@ from engine.actions import Action, InjectMovement, ReleaseHeldItem, SelectHotbar
 from engine.motion.driver import NavigatorDriver
 from engine.motion.goals import GoalBlock, GoalFollow
 from engine.motion.grid import Terrain
-from engine.reflex.base import ItemOp, SelectSlot, StartUsingItem
+from engine.reflex.base import ItemOp, SelectSlot, StartUsingItem, StopUsingItem
 from engine.reflex.engine import ReflexDecision, ReflexEngine
 from engine.reflex.inputs import ReflexInputs
 from engine.world.blocks import BlockStore, BlockTable
@@ -35,8 +35,10 @@ def item_actions(ops: tuple[ItemOp, ...]) -> list[Action]:
             out.append(SelectHotbar(op.slot))
         elif isinstance(op, StartUsingItem):
             out.append(UseHeldItem())
-        else:
+        elif isinstance(op, StopUsingItem):
             out.append(ReleaseHeldItem())
+        else:  # a new kind of item op must be mapped here, not turned into something else
+            raise TypeError(f"no action for the reflex item op {op!r}")
     return out
 
 

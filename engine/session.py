@@ -92,7 +92,7 @@ class SessionConfig:
 BUILTIN_HELP: tuple[tuple[str, str], ...] = (
     ("!help", "this list"),
     ("!ping", "round-trip time from the proxy to the server"),
-    ("!reflex on|off|list", "reflexes that save you from lava, fire, drowning, mobs, hunger, falls"),
+    ("!reflex on|off|list", "reflexes that save you from lava, fire, drowning, mobs, hunger, falls, and eat when hurt"),
     ("!system <console command>", "admin console commands in game (admins only)"),
 )
 

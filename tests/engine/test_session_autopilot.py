@@ -203,3 +203,15 @@ def test_eat_explains_why_not() -> None:
     session.tick(0.05)
     stopped = session.handle(ev.ChatTyped("!stop"), 0.1)
     assert ReleaseHeldItem() in stopped and session.item_task is None
+
+
+def test_every_reflex_item_op_has_its_own_action_and_an_unknown_one_is_an_error() -> None:
+    import pytest
+
+    from engine.control import item_actions
+    from engine.reflex.base import SelectSlot, StartUsingItem, StopUsingItem
+
+    assert item_actions((SelectSlot(3), StartUsingItem(), StopUsingItem())) == \
+        [SelectHotbar(3), UseHeldItem(), ReleaseHeldItem()]
+    with pytest.raises(TypeError):
+        item_actions((object(),))  # type: ignore[arg-type]
