@@ -87,6 +87,8 @@ class PilotSeat:
         self._last_handoff = 0.0
         self.jobs: list[DecisionRequest] = []
         self._past_decisions: dict[str, int] = {}     # by action, from episodes before the current one
+        self._told_milestones = 0
+        self._told_deaths = 0
 
     @property
     def active(self) -> bool:
@@ -125,6 +127,7 @@ class PilotSeat:
         self._past_decisions = self.decision_counts()
         log = s.log_factory() if s.log_factory is not None else EpisodeLog(s.secrets)
         self.autopilot = Autopilot(provider, terrain, config, log)
+        self._told_milestones = self._told_deaths = 0
         self.autopilot.start(tick, now)
         self._started_at = self._last_handoff = now
         return None
@@ -161,6 +164,26 @@ class PilotSeat:
         self.jobs.extend(autopilot.take_jobs())
         if autopilot.enabled and now - self._last_handoff >= LOG_EVERY:
             self._handoff(now, final=False)
+
+    def notices(self) -> list[str]:
+        """What the player should hear since the last call: milestones reached, deaths."""
+        autopilot = self.autopilot
+        if autopilot is None:
+            return []
+        out: list[str] = []
+        reached = sorted(autopilot.ladder.first.values(), key=lambda m: (m.tick, m.index))
+        for m in reached[self._told_milestones:]:
+            out.append(f"Autopilot: milestone {m.index + 1}/9 reached ({m.name.replace('_', ' ')}).")
+        self._told_milestones = len(reached)
+        if autopilot.stats.deaths > self._told_deaths:
+            out.append(f"Autopilot: you died ({autopilot.stats.deaths} so far); respawning and starting again "
+                       f"from {autopilot.ladder.current or 'the first milestone'}.")
+            self._told_deaths = autopilot.stats.deaths
+        return out
+
+    @property
+    def finished(self) -> bool:
+        return self.active and self.autopilot is not None and self.autopilot.ladder.done
 
     def decision_counts(self) -> dict[str, int]:
         """Decisions applied, by action, over every episode of this player (for the metrics)."""

@@ -182,7 +182,14 @@ class Session:
                 return self._moved(actions)
         if pilot is not None:
             actions += pilot.tick(snapshot, self.ticks, now, day=not self.world.night)
-            return self._moved(actions)
+            for text in self.pilot.notices():
+                actions.append(reply(text))
+                if self.assistant is not None:
+                    actions += list(self.assistant.notify(text, now) or [])
+            self._moved(actions)
+            if self.pilot.finished:
+                actions += self.release("Autopilot finished: all 9 milestones reached, up to the iron pickaxe", now)
+            return actions
         if self.driver is None:
             return actions
         actions += self.driver.step(snapshot, now)

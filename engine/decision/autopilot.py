@@ -134,7 +134,7 @@ class Autopilot:
         self.enabled = False
         self.pending = None
         self.generation += 1
-        self.watchdog.kill(tick, now)
+        self.watchdog.kill(tick, now, why)
         self._event("autopilot", tick, now, detail=f"off: {why}")
         return out
 

@@ -187,9 +187,10 @@ class Watchdog:
             self._fire(E.RESPAWNED, tick, now, "ladder reset")
             self._anchor = None
 
-    def kill(self, tick: int, now: float) -> None:
+    def kill(self, tick: int, now: float, detail: str = "") -> None:
+        """The autopilot stops (the seed's kill switch row): the player's kill switch, !autopilot off, done."""
         if self.state is not S.DISABLED:
-            self._fire(E.KILL, tick, now)
+            self._fire(E.KILL, tick, now, detail)
 
     def enable(self, tick: int, now: float) -> None:
         if self.state is S.DISABLED:

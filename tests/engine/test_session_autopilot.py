@@ -215,3 +215,18 @@ def test_every_reflex_item_op_has_its_own_action_and_an_unknown_one_is_an_error(
         [SelectHotbar(3), UseHeldItem(), ReleaseHeldItem()]
     with pytest.raises(TypeError):
         item_actions((object(),))  # type: ignore[arg-type]
+
+
+def test_the_player_hears_each_milestone_and_gets_control_back_when_the_ladder_is_done() -> None:
+    rig = Rig(1)
+    rig.say("!autopilot on")
+    heard: list[AgentAction] = []
+    for _ in range(6000):
+        heard += rig.tick()
+        if not rig.session.pilot.active:
+            break
+    said = texts(heard)
+    assert "milestone 1/9 reached (wood)" in said and "milestone 9/9 reached (iron pickaxe)" in said
+    assert said.count("Autopilot: milestone") == 9
+    assert "Autopilot finished" in said and SetControl(False) in heard
+    assert not rig.session.pilot.active and rig.records[-1].final
