@@ -4,12 +4,18 @@ How this works: the world is a ``BlockStore`` of a few chunk columns (1.18.2
 block states) generated from a seed: rolling grass and dirt over stone, oak
 trees, rocky outcrops with iron ore showing, a pond and a lava pool. The
 player, dropped items and zombies are plain records here. Each tick the host
-calls ``tick(t)`` (the server's own tick: time of day, hunger, air, lava and
-fire, mobs, item pickup, smelting, death) and ``apply(actions, t)`` (what the
-client sent: movement, digging, placing, crafting, ...). Both return the
-engine events a proxy would decode from the server's packets. Nothing reads a
+calls ``tick(t)`` (the server's own tick: time of day, air, lava and fire,
+hunger and natural regeneration, mobs, item pickup, smelting, death) and
+``apply(actions, t)`` (what the client sent: movement, digging, placing,
+crafting, ...). Both return the engine events a proxy would decode from the
+server's packets. Nothing reads a
 clock or a global random source: the seed and the tick number are the only
 inputs, so an episode replays exactly.
+
+Hunger is vanilla's FoodData (see the constants below): what the player does
+adds exhaustion, every 4 of it costs a point of saturation, or of food once
+saturation is gone, and the food bar decides regeneration and starvation on
+the food's own timer. Standing still costs nothing, as in vanilla.
 
 The server checks what vanilla checks (reach, dig time with a 0.7 tolerance,
 held item, ingredients, a crafting table or furnace within reach) and, like
@@ -56,6 +62,37 @@ MAX_AIR = 300
 DROWN_AT = -20              # air runs 300 → -20 (one tick each), then 2 damage and back to 0
 DROWN_DAMAGE = 2.0
 AIR_REFILL = 4              # per tick with the eyes out of water
+MAX_HEALTH = 20.0
+
+# Vanilla hunger (FoodData.tick, once a tick after the body's own tick; normal difficulty unless
+# SimOptions.difficulty says otherwise). The food timer is the player's, not the world's clock.
+MAX_FOOD = 20
+EXHAUSTION_STEP = 4.0       # exhaustion above 4: minus 4, then 1 saturation off (1 food when saturation is 0)
+EXHAUSTION_CAP = 40.0       # addExhaustion never lets it pass 40
+FAST_HEAL_TICKS = 10        # food 20 and saturation left, hurt: every 10 ticks heal min(saturation, 6) / 6
+FAST_HEAL_SATURATION = 6.0  # ... and add that min(saturation, 6) as exhaustion (6 per point healed)
+SLOW_HEAL_FOOD = 18         # else food 18 or more, hurt: every 80 ticks heal 1 and add 6 exhaustion
+SLOW_HEAL_TICKS = 80
+SLOW_HEAL_EXHAUSTION = 6.0
+STARVE_TICKS = 80           # food 0: every 80 ticks 1 damage while health is above the difficulty's floor
+STARVE_DAMAGE = 1.0
+STARVE_FLOOR = {"easy": 10.0, "normal": 1.0, "hard": 0.0}     # hard: starving kills
+# Exhaustion per action (Player, ServerGamePacketListenerImpl, ServerPlayerGameMode):
+SPRINT_EXHAUSTION = 0.1         # per metre sprinted with onGround (walking and sneaking: 0 since 1.11)
+WATER_EXHAUSTION = 0.01         # per metre in water: 3D with the eyes under (or swimming), else horizontal
+JUMP_EXHAUSTION = 0.05          # the server's jumpFromGround: onGround, then a packet off the ground rising
+SPRINT_JUMP_EXHAUSTION = 0.2
+ATTACK_EXHAUSTION = 0.1         # per attack that lands
+MINE_EXHAUSTION = 0.005         # per block broken with the right tool for its drop (playerDestroy)
+# Per hit that lands (actuallyHurt adds the source's exhaustion): 0.1, except sources that bypass
+# armour, which have 0 (fire, drowning, falling, starving).
+DAMAGE_EXHAUSTION = {"lava": 0.1, "zombie": 0.1}
+# The server's isSprinting comes from the client's sprint command, which the engine never sends:
+# the simulator takes a step on the ground longer than walking allows for sprinting instead.
+SPRINT_STEP = ph.WALK_SPEED + 1e-3
+# Eating (FoodData.eat): food + nutrition (at most 20), saturation + nutrition x modifier x 2 (at most
+# the food). Nutrition is ``FOOD_POINTS``; the modifiers are vanilla's (Foods.java).
+SATURATION_MODIFIER = {"bread": 0.6, "apple": 0.3, "cooked_beef": 0.8}
 
 
 @attrs.frozen
@@ -65,9 +102,14 @@ class SimOptions:
     hazard: str | None = None           # "lava", "water", "mobs": an episode seeded with that hazard
     push_every: int = 600               # hazard episodes: how often the player is put into the hazard
     mobs: bool = True                   # zombies at night
-    hunger_every: int = 600             # ticks per food point lost
+    # Starvation's floor (easy 10, normal 1, hard none). Hunger itself follows what the player
+    # does (exhaustion); the old fixed drain, ``hunger_every``, is gone with it.
+    difficulty: str = attrs.field(default="normal", validator=attrs.validators.in_(tuple(STARVE_FLOOR)))
     start_food: int = 20                # the body at spawn and at every respawn
     start_saturation: float = 5.0
+    # Loaves in the last hotbar slot at spawn and respawn. Under vanilla hunger a loaf eaten at food 17
+    # heals about 6 (regeneration costs 6 exhaustion a point): the five loaves and a full bar heal ~35.
+    start_bread: int = attrs.field(default=5, validator=attrs.validators.in_(range(STACK + 1)))
 
 
 @attrs.define
@@ -110,6 +152,9 @@ class PlayerBody:
     health: float = 20.0
     food: int = 20
     saturation: float = 5.0
+    exhaustion: float = 0.0
+    food_timer: int = 0                             # FoodData's tickTimer: regeneration and starvation
+    sprinting: bool = False                         # as the server would know it (see SPRINT_STEP)
     air: int = 300
     fire: int = 0
     held: int = 0
@@ -148,11 +193,13 @@ class SimWorld:
         self.deaths: list[tuple[int, str]] = []
         self.damage_taken: dict[str, float] = {}
         self.rejected: dict[str, int] = {}
+        self._sent_health: tuple[float, int, bool] | None = None     # what the last health packet said
 
     def _new_player(self) -> PlayerBody:
         p = PlayerBody(*self.spawn, food=self.options.start_food, saturation=self.options.start_saturation)
         p.peak_y = p.y
-        p.slots[44] = SlotItem("bread", 5)
+        if self.options.start_bread:
+            p.slots[44] = SlotItem("bread", self.options.start_bread)
         return p
 
     # -- generation ----------------------------------------------------------------------------
@@ -275,9 +322,20 @@ class SimWorld:
 
     def _respawn_events(self) -> list[ev.Event]:
         p = self.player
-        return [ev.PositionSet(p.x, p.y, p.z, 0.0, 0.0, from_server=True),
-                ev.HealthChanged(p.health, p.food, p.saturation), self._inventory(),
+        return [ev.PositionSet(p.x, p.y, p.z, 0.0, 0.0, from_server=True), self._health(), self._inventory(),
                 ev.HeldSlotChanged(p.held), ev.OwnMetadata(p.fire > 0, p.air)]
+
+    def _health(self) -> ev.HealthChanged:
+        p = self.player
+        self._sent_health = (p.health, p.food, p.saturation == 0)
+        return ev.HealthChanged(p.health, p.food, p.saturation)
+
+    def _health_if_changed(self, out: list[ev.Event]) -> None:
+        # Vanilla (ServerPlayer.doTick) sends the health packet when health or food changed, or
+        # saturation reached or left 0; a change of saturation alone goes unsent.
+        p = self.player
+        if self._sent_health != (p.health, p.food, p.saturation == 0):
+            out.append(self._health())
 
     def _inventory(self) -> ev.InventoryReplaced:
         return ev.InventoryReplaced(tuple(self.player.slots))
@@ -372,13 +430,63 @@ class SimWorld:
         else:
             p.hurt_tick, p.last_hurt = self.tick_no, amount
         p.health = max(0.0, p.health - amount)
+        self._exhaust(DAMAGE_EXHAUSTION.get(cause, 0.0))
         p.last_damage = cause
         self.damage_taken[cause] = self.damage_taken.get(cause, 0.0) + amount
         if p.health <= 0:
             p.dead = True
             p.dig = p.eating = None
             self.deaths.append((self.tick_no, cause))
-        out.append(ev.HealthChanged(p.health, p.food, p.saturation))
+        out.append(self._health())
+
+    # -- hunger ----------------------------------------------------------------------------------
+    def _exhaust(self, amount: float) -> None:
+        p = self.player
+        p.exhaustion = min(EXHAUSTION_CAP, p.exhaustion + amount)
+
+    def _heal(self, amount: float) -> None:
+        p = self.player
+        if p.health > 0:
+            p.health = min(MAX_HEALTH, p.health + amount)
+
+    def _food(self, out: list[ev.Event]) -> None:
+        """Vanilla FoodData.tick: spend exhaustion, then regenerate or starve on the food timer."""
+        p = self.player
+        if p.exhaustion > EXHAUSTION_STEP:
+            p.exhaustion -= EXHAUSTION_STEP
+            if p.saturation > 0:
+                p.saturation = max(0.0, p.saturation - 1.0)
+            else:
+                p.food = max(0, p.food - 1)
+        hurt = 0 < p.health < MAX_HEALTH
+        if hurt and p.saturation > 0 and p.food >= MAX_FOOD:
+            p.food_timer += 1
+            if p.food_timer >= FAST_HEAL_TICKS:
+                spent = min(p.saturation, FAST_HEAL_SATURATION)
+                self._heal(spent / FAST_HEAL_SATURATION)
+                self._exhaust(spent)
+                p.food_timer = 0
+        elif hurt and p.food >= SLOW_HEAL_FOOD:
+            p.food_timer += 1
+            if p.food_timer >= SLOW_HEAL_TICKS:
+                self._heal(1.0)
+                self._exhaust(SLOW_HEAL_EXHAUSTION)
+                p.food_timer = 0
+        elif p.food <= 0:
+            p.food_timer += 1
+            if p.food_timer >= STARVE_TICKS:
+                if p.health > STARVE_FLOOR[self.options.difficulty]:
+                    self._hurt(STARVE_DAMAGE, "starvation", out)
+                p.food_timer = 0
+        else:
+            p.food_timer = 0
+        self._health_if_changed(out)
+
+    def _eat(self, food: str) -> None:
+        p = self.player
+        nutrition = FOOD_POINTS[food]
+        p.food = min(MAX_FOOD, p.food + nutrition)
+        p.saturation = min(float(p.food), p.saturation + nutrition * SATURATION_MODIFIER[food] * 2.0)
 
     # -- the server's tick -----------------------------------------------------------------------
     def tick(self, t: int) -> list[ev.Event]:
@@ -390,19 +498,24 @@ class SimWorld:
         if p.dead:
             return out
         self._hazard_push(t, out)
+        # The player's tick in vanilla's order: the body (fire, lava, air), the item in use,
+        # picking up, and last the food (Player.tick runs FoodData.tick after LivingEntity.tick).
         self._body(t, out)
+        if not p.dead:        # a dead body neither eats, starves nor heals until it respawns
+            self._finish_eating(t, out)
+            self._pickup(t, out)
+            self._food(out)
         self._mobs(t, out)
-        if p.dead:
-            return out
-        self._pickup(t, out)
+        return out
+
+    def _finish_eating(self, t: int, out: list[ev.Event]) -> None:
+        p = self.player
         if p.eating is not None and t - p.eating >= EAT_TICKS:
             food = self.held_item()
             p.eating = None
             if food in FOOD_POINTS and self.take(food, 1):
-                p.food = min(20, p.food + FOOD_POINTS[food])
-                p.saturation = min(float(p.food), p.saturation + FOOD_POINTS[food] * 1.2)
-                out += [self._inventory(), ev.HealthChanged(p.health, p.food, p.saturation)]
-        return out
+                self._eat(food)
+                out += [self._inventory(), self._health()]
 
     def _hazard_push(self, t: int, out: list[ev.Event]) -> None:
         hazard = self.options.hazard
@@ -446,20 +559,6 @@ class SimWorld:
             p.air = min(MAX_AIR, p.air + AIR_REFILL)
         if air != p.air or was_burning != (p.fire > 0):
             out.append(ev.OwnMetadata(p.fire > 0, max(0, p.air)))
-        if p.dead:
-            return        # a dead body neither starves nor heals until it respawns
-        if t % self.options.hunger_every == 0 and p.food > 0:
-            if p.saturation > 0:
-                p.saturation = max(0.0, p.saturation - 4.0)
-            else:
-                p.food -= 1
-            out.append(ev.HealthChanged(p.health, p.food, p.saturation))
-        if t % 80 == 0:
-            if p.food >= 18 and p.health < 20:
-                p.health = min(20.0, p.health + 1)
-                out.append(ev.HealthChanged(p.health, p.food, p.saturation))
-            elif p.food == 0:
-                self._hurt(1.0, "starvation", out)
 
     def _mobs(self, t: int, out: list[ev.Event]) -> None:
         p = self.player
@@ -529,7 +628,15 @@ class SimWorld:
         if p.dead:
             return
         self.checker.feed(Movement(t, a.x, a.y, a.z, a.on_ground))
+        dx, dy, dz = a.x - p.x, a.y - p.y, a.z - p.z
+        across = math.hypot(dx, dz)
+        if a.on_ground:
+            p.sprinting = across > SPRINT_STEP
+        if p.on_ground and not a.on_ground and dy > 0:
+            # As the server does: onGround before, a packet off the ground going up is a jump.
+            self._exhaust(SPRINT_JUMP_EXHAUSTION if p.sprinting or across > SPRINT_STEP else JUMP_EXHAUSTION)
         p.x, p.y, p.z, p.on_ground = a.x, a.y, a.z, a.on_ground
+        self._movement_exhaustion(dx, dy, dz, a.on_ground)
         if ph.touching(self.terrain, p.x, p.y, p.z, g.WATER | g.LAVA):
             p.peak_y = p.y
         elif a.on_ground:
@@ -540,14 +647,27 @@ class SimWorld:
         else:
             p.peak_y = max(p.peak_y, p.y)
 
+    def _movement_exhaustion(self, dx: float, dy: float, dz: float, on_ground: bool) -> None:
+        """Player.checkMovementStatistics: distance counted in whole centimetres, as vanilla rounds it."""
+        p = self.player
+        eyes = self.terrain.cell(math.floor(p.x), math.floor(p.y + EYE), math.floor(p.z)) & g.WATER
+        if eyes:
+            self._exhaust(WATER_EXHAUSTION * _centimetres(math.sqrt(dx * dx + dy * dy + dz * dz)) * 0.01)
+        elif ph.touching(self.terrain, p.x, p.y, p.z, g.WATER):
+            self._exhaust(WATER_EXHAUSTION * _centimetres(math.hypot(dx, dz)) * 0.01)
+        elif on_ground and p.sprinting:
+            self._exhaust(SPRINT_EXHAUSTION * _centimetres(math.hypot(dx, dz)) * 0.01)
+
     def _select(self, a: SelectHotbar, t: int, out: list[ev.Event]) -> None:
         if 0 <= a.slot <= 8:
             self.player.held = a.slot
             self.player.eating = None
 
     def _use(self, a: UseHeldItem, t: int, out: list[ev.Event]) -> None:
-        if self.held_item() in FOOD_POINTS and not self.player.dead:
-            self.player.eating = t
+        # Vanilla (Player.canEat): none of these foods can be started on a full food bar.
+        p = self.player
+        if self.held_item() in FOOD_POINTS and not p.dead and p.food < MAX_FOOD:
+            p.eating = t
 
     def _release(self, a: ReleaseHeldItem, t: int, out: list[ev.Event]) -> None:
         self.player.eating = None
@@ -577,6 +697,8 @@ class SimWorld:
             return
         self.store.set_block(a.x, a.y, a.z, self.air)
         out.append(ev.BlocksChanged(((a.x, a.y, a.z, self.air),)))
+        if harvestable(name, held):
+            self._exhaust(MINE_EXHAUSTION)
         rule = BLOCKS.get(name)
         if rule is not None and rule.drop is not None and harvestable(name, held):
             y = self.fall_to(a.x, a.y, a.z)
@@ -652,6 +774,7 @@ class SimWorld:
             self._reject("attack refused")
             return
         mob.health -= ATTACK_DAMAGE.get(self.held_item() or "", 1.0)
+        self._exhaust(ATTACK_EXHAUSTION)
         if mob.health <= 0:
             del self.mobs[mob.entity_id]
             out.append(ev.EntitiesRemoved((mob.entity_id,)))
@@ -664,6 +787,10 @@ class SimWorld:
         self.checker.teleport(self.player.x, self.player.y, self.player.z, t)
         out.append(ev.Respawned(0, "minecraft:overworld"))
         out += self._respawn_events()
+
+
+def _centimetres(distance: float) -> int:
+    return math.floor(distance * 100.0 + 0.5)     # Java's Math.round
 
 
 _HANDLERS: dict[type, Callable[[SimWorld, Any, int, list[ev.Event]], None]] = {

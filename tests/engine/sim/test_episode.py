@@ -46,10 +46,12 @@ def test_hazard_episodes_end_with_no_death_a_reflex_covers(hazard: str, reflex: 
         assert r.violations == 0
 
 
-def test_seven_pushes_into_lava_cost_no_life() -> None:
+def test_seven_pushes_into_lava_cost_no_life_with_food_enough_to_heal() -> None:
     # Once a life was lost here on the 7th push (tick 3620): the burn ran on the world's clock,
-    # not the fire's, and no reflex ate to keep health regenerating.
-    result = run_episode(0, 4000, options=SimOptions(hazard="lava"))
+    # not the fire's, and no reflex ate to keep health regenerating. Under vanilla hunger the
+    # healing is paid in food (6 exhaustion a point): seven pushes cost ~56, more than the bar and
+    # the spawn's five loaves heal (the 7th push kills with five), so the player carries ten.
+    result = run_episode(0, 4000, options=SimOptions(hazard="lava", start_bread=10))
     assert not (set(result.deaths) & COVERED), result.summary()
     assert result.reflexes.get("lava", 0) == 7
     assert result.violations == 0

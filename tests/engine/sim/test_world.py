@@ -1,12 +1,17 @@
-"""SimWorld's body rules against vanilla: lava, burning, drowning, invulnerability, death."""
+"""SimWorld's body rules against vanilla: lava, burning, drowning, invulnerability, death, hunger."""
 from __future__ import annotations
 
 import math
 
+import pytest
+
 from engine import events as ev
+from engine.actions import InjectMovement, SelectHotbar, UseHeldItem
+from engine.decision import acts
+from engine.decision.knowledge import dig_ticks
 from engine.motion import grid as g
 from engine.motion import physics as ph
-from engine.sim.world import SimOptions, SimWorld
+from engine.sim.world import Mob, SimOptions, SimWorld
 
 
 def _world(**options: object) -> SimWorld:
@@ -85,8 +90,8 @@ def test_a_smaller_hit_inside_the_invulnerable_ticks_does_not_land_a_bigger_one_
 def test_a_dead_player_stays_dead_and_says_so_until_respawn() -> None:
     world = _world()
     p = world.player
-    p.health, p.fire, p.food = 1.0, 200, 20
-    # Tick 160: a burn (fire clock 200) kills; it is also a regeneration tick (every 80).
+    p.health, p.fire, p.food, p.food_timer = 1.0, 200, 20, 9
+    # Tick 160: a burn (fire clock 200) kills; the food timer would heal on this tick too.
     out = world.tick(160)
     assert p.dead and p.health == 0.0
     healths = [e.health for e in out if isinstance(e, ev.HealthChanged)]
@@ -98,10 +103,154 @@ def test_a_dead_player_stays_dead_and_says_so_until_respawn() -> None:
 
 
 def test_the_starting_body_follows_the_options_at_spawn_and_respawn() -> None:
-    world = _world(start_food=17, start_saturation=0.0)
-    assert (world.player.food, world.player.saturation) == (17, 0.0)
+    world = _world(start_food=17, start_saturation=0.0, start_bread=12)
+    assert (world.player.food, world.player.saturation, world.count("bread")) == (17, 0.0, 12)
     world.player.health = 0.0
     world.player.dead = True
-    from engine.decision import acts
+    world.player.exhaustion = 3.0
     world.apply([acts.Respawn()], 10)
     assert (world.player.food, world.player.saturation, world.player.health) == (17, 0.0, 20.0)
+    assert (world.player.exhaustion, world.count("bread")) == (0.0, 12)
+
+
+# -- hunger: vanilla FoodData --------------------------------------------------------------------
+
+def _body(world: SimWorld, health: float, food: int, saturation: float, exhaustion: float = 0.0) -> None:
+    p = world.player
+    p.health, p.food, p.saturation, p.exhaustion = health, food, saturation, exhaustion
+
+
+def _healths(world: SimWorld, first: int, last: int) -> dict[int, float]:
+    """Health after each tick in [first, last] on which it changed."""
+    seen, before = {}, world.player.health
+    for t in range(first, last + 1):
+        world.tick(t)
+        if world.player.health != before:
+            seen[t] = before = world.player.health
+    return seen
+
+
+def test_exhaustion_past_4_costs_a_point_of_saturation_then_of_food() -> None:
+    world = _world()
+    _body(world, 20.0, 20, 1.0, 4.5)
+    world.tick(1)
+    assert (world.player.food, world.player.saturation) == (20, 0.0)
+    assert world.player.exhaustion == pytest.approx(0.5)
+    world.player.exhaustion = 4.0          # exactly 4 is not past it
+    world.tick(2)
+    assert world.player.food == 20
+    world.player.exhaustion = 4.25
+    out = world.tick(3)
+    assert (world.player.food, world.player.saturation) == (19, 0.0)
+    assert ev.HealthChanged(20.0, 19, 0.0) in out      # a food change is sent
+
+
+def test_a_full_food_bar_with_saturation_heals_every_10_ticks_by_the_saturation_it_spends() -> None:
+    world = _world()
+    _body(world, 10.0, 20, 5.0)
+    healed = _healths(world, 1, 11)
+    # min(5, 6) / 6 on the 10th tick, and 5 exhaustion, which costs a point of saturation next tick.
+    assert healed == {10: pytest.approx(10.0 + 5.0 / 6.0)}
+    assert world.player.saturation == 4.0 and world.player.exhaustion == pytest.approx(1.0)
+    _body(world, 10.0, 20, 20.0)
+    assert list(_healths(world, 12, 41).values()) == [11.0, 12.0, 13.0]    # 6 or more: a whole point
+
+
+def test_food_18_heals_1_every_80_ticks_and_the_6_exhaustion_ends_it_at_17() -> None:
+    world = _world()
+    _body(world, 10.0, 18, 0.0)
+    assert _healths(world, 1, 400) == {80: 11.0}
+    assert world.player.food == 17 and world.player.exhaustion == pytest.approx(2.0)
+
+
+def test_no_regeneration_below_18_nor_at_full_health() -> None:
+    world = _world()
+    _body(world, 10.0, 17, 5.0)
+    assert _healths(world, 1, 400) == {}
+    _body(world, 20.0, 20, 5.0)
+    assert _healths(world, 401, 800) == {}
+    assert world.player.saturation == 5.0 and world.player.exhaustion == 0.0
+
+
+@pytest.mark.parametrize("difficulty,health,left", [("easy", 12.0, 10.0), ("normal", 3.0, 1.0), ("hard", 2.0, 0.0)])
+def test_starving_hurts_1_every_80_ticks_down_to_the_difficultys_floor(difficulty: str, health: float, left: float
+                                                                       ) -> None:
+    world = _world(difficulty=difficulty)
+    _body(world, health, 0, 0.0)
+    hits = _damage_ticks(world, 1, 400)
+    assert hits == [(80, 1.0), (160, 1.0)]
+    assert world.player.health == left
+    assert world.deaths == ([(160, "starvation")] if difficulty == "hard" else [])
+
+
+def _eat_bread(world: SimWorld, t: int) -> list[ev.Event]:
+    out = world.apply([SelectHotbar(8), UseHeldItem()], t)      # the spawn's bread is in hotbar slot 8
+    for tick in range(t + 1, t + 33):
+        out += world.tick(tick)
+    return out
+
+
+def test_eating_adds_nutrition_and_twice_nutrition_times_the_modifier_in_saturation_capped_at_the_food() -> None:
+    world = _world()
+    _body(world, 20.0, 10, 0.0)
+    out = _eat_bread(world, 1)
+    assert world.player.food == 15 and world.player.saturation == pytest.approx(6.0)     # bread: 5, 0.6
+    assert ev.HealthChanged(20.0, 15, world.player.saturation) in out
+    _body(world, 20.0, 18, 15.0)
+    _eat_bread(world, 40)
+    assert (world.player.food, world.player.saturation) == (20, 20.0)
+    assert world.count("bread") == 3
+
+
+def test_a_full_food_bar_cannot_start_eating() -> None:
+    world = _world()
+    _body(world, 15.0, 20, 0.0)
+    _eat_bread(world, 1)
+    assert world.count("bread") == 5 and world.player.food == 20
+
+
+def _moves(world: SimWorld, steps: list[tuple[float, float, float, bool]], t: int = 1) -> float:
+    """Exhaustion the moves (relative to the player, each a tick) add."""
+    before = world.player.exhaustion
+    for dx, dy, dz, ground in steps:
+        p = world.player
+        world.apply([InjectMovement(p.x + dx, p.y + dy, p.z + dz, 0.0, 0.0, ground)], t)
+        t += 1
+    return world.player.exhaustion - before
+
+
+def test_movement_exhaustion_walking_is_free_sprinting_costs_per_metre_jumps_per_jump() -> None:
+    world = _world()
+    assert _moves(world, [(0.2, 0.0, 0.0, True)] * 10) == 0.0                       # walking
+    assert _moves(world, [(0.28, 0.0, 0.0, True)] * 10) == pytest.approx(0.28)      # 2.8 m sprinted
+    walker = _world()
+    assert _moves(walker, [(0.0, 0.42, 0.0, False), (0.0, 0.33, 0.0, False)]) == pytest.approx(0.05)
+    assert _moves(walker, [(0.0, -0.75, 0.0, True), (0.28, 0.42, 0.0, False)]) == pytest.approx(0.2)
+
+
+def test_a_block_broken_a_landed_attack_and_a_lava_hit_exhaust_fire_and_falls_do_not() -> None:
+    world = _world()
+    x, z = math.floor(world.spawn[0]), math.floor(world.spawn[2])
+    y = math.floor(world.spawn[1]) - 1
+    name = world.block(x, y, z)
+    assert name is not None
+    need = dig_ticks(name, None)
+    assert need is not None
+    world.apply([acts.StartDigging(x, y, z)], 1)
+    world.apply([acts.FinishDigging(x, y, z)], 1 + need)
+    assert world.block(x, y, z) == "air"
+    assert world.player.exhaustion == pytest.approx(0.005)
+    p = world.player
+    mob = Mob(world._new_id(), "zombie", p.x + 1.0, p.y, p.z)
+    world.mobs[mob.entity_id] = mob
+    world.apply([acts.AttackEntity(mob.entity_id)], 40)
+    world.apply([acts.AttackEntity(mob.entity_id + 1)], 41)        # no such mob: nothing lands
+    assert world.player.exhaustion == pytest.approx(0.105)
+    out: list[ev.Event] = []
+    world.tick_no = 100
+    world._hurt(4.0, "lava", out)
+    world.tick_no = 200
+    world._hurt(1.0, "fire", out)
+    world.tick_no = 300
+    world._hurt(2.0, "fall", out)
+    assert world.player.exhaustion == pytest.approx(0.205)
