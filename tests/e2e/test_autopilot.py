@@ -61,6 +61,7 @@ def test_autopilot_gathers_logs_from_a_tree_and_stop_ends_it(version: str, log: 
         bot.chat("!autopilot off")
     assert logs > 0, (f"no log in the server's inventory after 60 s: {server.inventory(PLAYER)}", _outline(tmp_path))
     assert server.block(x + 6, y, z) != log or server.block(x + 6, y + 1, z) != log  # it dug
+    bot.wait_chat("milestone 1/9 reached (wood)", since=mark, timeout=5)   # the player is told
 
     mark = bot.mark()
     bot.chat("!stop")
