@@ -6,7 +6,9 @@ lookup table turns each block state of the version into its kind's code (0:
 of no interest), so one gather over a section finds the flat indices of every
 kind at once; they are kept until the store's revision of that section
 changes. A search walks the loaded sections nearest first (their order is
-worked out with numpy, once per point and radius) and stops as soon as no
+worked out with numpy, once per point and radius, from the store's sections
+in the box around the point, and kept until a section is loaded or unloaded:
+the store's ``layout``, which block changes leave alone) and stops as soon as no
 section left can hold anything nearer than what it found; ``search``
 answers several queries (kinds, radii) in one walk. Only blocks with an open face count
 (per-section exposure masks, also cached by revision), and, but for logs,
@@ -113,8 +115,7 @@ class BlockFinder:
         # Open cells: no collision, no liquid, a real block of this version (air, plants, torches).
         self._open = np.zeros(size, dtype=bool)
         self._open[:table.size] = (flags & (BlockFlag.SOLID | BlockFlag.LIQUID | BlockFlag.UNKNOWN)) == 0
-        self._keys: npt.NDArray[np.int64] = np.zeros((0, 3), dtype=np.int64)
-        self._keys_seen = -1
+        self._layout_seen = -1
         self._orders: dict[tuple[float, float, float, float], list[tuple[float, SectionKey]]] = {}
         self._exposed_cache: dict[SectionKey, tuple[tuple[int, ...], npt.NDArray[np.bool_]]] = {}
         self._open_cache: dict[SectionKey, tuple[int, npt.NDArray[np.bool_] | None]] = {}
@@ -126,28 +127,26 @@ class BlockFinder:
         return INTEREST[code - 1] if code else None
 
     def _refresh(self) -> None:
-        """After the store changed: the loaded section keys as an (n, 3) array; forget section
-        orders, and keep the per-section caches within bounds."""
-        if self._keys_seen == self.store.revision:
-            return
-        self._keys_seen = self.store.revision
-        n = len(self.store)
-        self._keys = np.fromiter(itertools.chain.from_iterable(self.store.keys()), dtype=np.int64,
-                                 count=3 * n).reshape(n, 3)
-        self._orders.clear()
+        """Forget section orders when sections were loaded or unloaded (not when blocks
+        changed: an order depends only on which sections exist), and keep the per-section
+        caches within bounds."""
+        if self._layout_seen != self.store.layout:
+            self._layout_seen = self.store.layout
+            self._orders.clear()
         for cache in (self._cache, self._exposed_cache, self._open_cache):
             _trim(cache, self.store)
 
     def _order(self, at: Vec3, radius: float) -> list[tuple[float, SectionKey]]:
-        """Loaded sections within ``radius`` of a point, nearest first by the distance to their box."""
+        """Loaded sections within ``radius`` of a point, nearest first by the distance to their box
+        (ties: by key)."""
         memo = (at.x, at.y, at.z, radius)
         order = self._orders.get(memo)
         if order is not None:
             return order
-        keys = self._keys
         r = math.ceil(radius / 16)
-        centre = np.array([math.floor(at.x) >> 4, math.floor(at.y) >> 4, math.floor(at.z) >> 4])
-        near_keys = keys[np.all(np.abs(keys - centre) <= r, axis=1)]
+        near = self.store.keys_near(math.floor(at.x) >> 4, math.floor(at.y) >> 4, math.floor(at.z) >> 4, r)
+        near.sort()
+        near_keys = np.array(near, dtype=np.int64).reshape(len(near), 3)
         lo = near_keys * 16
         point = np.array([at.x, at.y + 0.5, at.z])
         gaps = np.sqrt((np.maximum(np.maximum(lo - point, 0.0), point - lo - 16) ** 2).sum(axis=1))

@@ -7,7 +7,8 @@ into a node table (``engine.motion.nodes``) when the pathfinder asks. ``sync()``
 drops what the store changed since the last call: a changed section's classes,
 and the node tables whose window (the section, one cell around it, three
 above) holds a cell whose class or collision top changed, so digging one
-block costs one table to rebuild, not 27.
+block costs one table to rebuild, not 27. It reads the store's journal of
+touched sections, so a sync costs what changed, not what is cached or loaded.
 
 A path *node* ``(x, y, z)`` is the cell holding the player's feet: standing on a
 FLOOR block in ``y - 1`` (feet at ``y - 1 + top``) or on a LOW block in ``y``
@@ -63,18 +64,35 @@ class Terrain:
         self._revisions: dict[SectionKey, int] = {}
         self._missing: dict[SectionKey, int] = {}     # asked for but not loaded: revision then
         self._seen = store.revision
+        self._dropped = 0           # bumped whenever a node table is forgotten
+        self._prefetched: tuple[int, int, int, int, int] | None = None   # see prefetch
 
     def sync(self) -> None:
         """Forget cached sections the store changed. Cheap when nothing changed."""
-        if self.store.revision == self._seen:
+        store = self.store
+        if store.revision == self._seen:
             return
-        self._seen = self.store.revision
-        changed = [k for k, rev in self._revisions.items() if self.store.section_revision(k) != rev]
+        touched = store.changed_since(self._seen)
+        self._seen = store.revision
+        tables = len(self._nodes)
+        revision = store.section_revision
+        if touched is None:         # too many changes for the journal: look at everything
+            changed = [k for k, rev in self._revisions.items() if revision(k) != rev]
+            loaded = any(revision(k) != rev for k, rev in self._missing.items())
+        else:
+            cached, missing = self._revisions, self._missing
+            changed = [k for k in dict.fromkeys(touched) if k in cached and revision(k) != cached[k]]
+            loaded = any(k in missing and revision(k) != missing[k] for k in touched)
         # A section the cache never saw may have been loaded: its neighbours' tables
         # treated it as unknown. Unknown-to-known is rare (chunk loads), so drop all tables then.
-        if any(self.store.section_revision(k) != rev for k, rev in self._missing.items()):
+        if loaded:
             self._nodes.clear()
             self._missing.clear()
+        self._forget(changed)
+        if len(self._nodes) < tables:
+            self._dropped += 1
+
+    def _forget(self, changed: list[SectionKey]) -> None:
         for key in changed:
             old_classes = self._class_arrays.pop(key, None)
             old_tops = self._top_arrays.pop(key, None)
@@ -175,6 +193,7 @@ class Terrain:
         if len(self._nodes) >= NODE_TABLE_CAPACITY:
             # Oldest first: dicts keep insertion order.
             del self._nodes[next(iter(self._nodes))]
+            self._dropped += 1
         self._nodes[key] = table
         return table
 
@@ -183,9 +202,13 @@ class Terrain:
 
         Called once a tick with the player's position, it keeps the tables a reflex
         will need warm, so the tick a reflex fires on does not pay ~0.4 ms a section.
-        Returns how many it built."""
+        Returns how many it built. Once all 27 are built (or not loaded), it does nothing
+        until the player enters another section, a table is forgotten or a section is
+        loaded or unloaded."""
         self.sync()
         cx, sy, cz = int(x) >> 4, int(y) >> 4, int(z) >> 4
+        if self._prefetched == (cx, sy, cz, self._dropped, self.store.layout):
+            return 0
         built = 0
         for dy in (0, -1, 1):
             for dx in (0, -1, 1):
@@ -197,6 +220,7 @@ class Terrain:
                         return built
                     self.node_section(key)
                     built += 1
+        self._prefetched = (cx, sy, cz, self._dropped, self.store.layout)
         return built
 
     # Questions asked at integer coordinates -------------------------------------------------

@@ -12,7 +12,13 @@ unknown (``None``), which callers treat differently from air.
 
 The store knows nothing about versions: it keeps ids. Every change bumps
 ``revision`` and the section's own revision, which is how views over the store
-(``engine.motion.grid.Terrain``) know what to forget.
+(``engine.motion.grid.Terrain``, ``engine.decision.perception.BlockFinder``)
+know what to forget. A view that syncs often asks ``changed_since(revision)``
+for the sections touched since it last looked (a short journal; None when the
+view fell too far behind, and then it checks everything), so its cost follows
+what changed, not what is loaded. ``layout`` counts only loads and unloads: a
+section coming or going, never a block change, for views of which sections
+exist (a finder's list of sections near a point).
 """
 from __future__ import annotations
 
@@ -28,6 +34,9 @@ import numpy.typing as npt
 
 DATA = Path(__file__).resolve().parent / "data" / "blocks.json"
 SECTION_VOLUME = 4096
+# Section touches the journal keeps for ``changed_since`` (it holds up to twice as many
+# before it drops the oldest): a tick's digging and a few chunk columns, not a whole join.
+JOURNAL_LENGTH = 1024
 # Marks blocks of a section the store holds only in part (a block change arrived
 # for a section no chunk packet filled). Larger than any state id of any version.
 UNKNOWN_STATE = 0xFFFF
@@ -164,6 +173,9 @@ class BlockStore:
         self._columns: dict[tuple[int, int], set[int]] = {}
         self._section_revisions: dict[SectionKey, int] = {}
         self.revision = 0
+        self.layout = 0                 # bumped when a section is loaded or forgotten
+        self._journal: list[SectionKey] = []    # the key each revision touched, oldest first
+        self._journal_base = 0                  # the revision before _journal[0]
         # One shared read-only array per state for single-state sections (air, stone
         # seas): most sections of a world, at no memory each. Writes copy first.
         self._uniform: dict[int, npt.NDArray[np.unsignedinteger[Any]]] = {}
@@ -171,6 +183,20 @@ class BlockStore:
     def _touch(self, key: SectionKey) -> None:
         self.revision += 1
         self._section_revisions[key] = self.revision
+        journal = self._journal
+        journal.append(key)
+        if len(journal) > 2 * JOURNAL_LENGTH:
+            drop = len(journal) - JOURNAL_LENGTH
+            del journal[:drop]
+            self._journal_base += drop
+
+    def changed_since(self, revision: int) -> list[SectionKey] | None:
+        """The sections touched (loaded, edited, forgotten) after ``revision``, oldest first and
+        possibly repeated; None if the journal no longer reaches back that far."""
+        start = revision - self._journal_base
+        if start < 0:
+            return None
+        return self._journal[start:]
 
     def set_section(self, cx: int, sy: int, cz: int, states: npt.ArrayLike) -> None:
         """Replace a whole section with 4096 state ids in chunk order (y, z, x)."""
@@ -180,6 +206,8 @@ class BlockStore:
         key = (cx, sy, cz)
         flat = array.reshape(SECTION_VOLUME)
         first = int(flat[0])
+        if key not in self._sections:
+            self.layout += 1
         if int(flat.min()) == first == int(flat.max()):
             self._sections[key] = self._shared(first)
         else:
@@ -216,6 +244,7 @@ class BlockStore:
             section = np.full(SECTION_VOLUME, UNKNOWN_STATE, dtype=self.dtype)
             self._sections[key] = section
             self._columns.setdefault((key[0], key[2]), set()).add(key[1])
+            self.layout += 1
         elif not section.flags.writeable:
             section = section.copy()  # a shared single-state section: copy before writing
             self._sections[key] = section
@@ -247,11 +276,14 @@ class BlockStore:
             key = (cx, sy, cz)
             del self._sections[key]
             self._touch(key)
+            self.layout += 1
 
     def clear(self) -> None:
         """Forget everything (dimension change, respawn into another world)."""
         for key in list(self._sections):
             self._touch(key)
+        if self._sections:
+            self.layout += 1
         self._sections.clear()
         self._columns.clear()
 
@@ -260,6 +292,19 @@ class BlockStore:
 
     def keys(self) -> Iterator[SectionKey]:
         return iter(self._sections)
+
+    def keys_near(self, cx: int, sy: int, cz: int, radius: int) -> list[SectionKey]:
+        """Loaded sections at most ``radius`` sections from (cx, sy, cz) along every axis, in
+        (x, z, y) order: the cost follows the size of the box, not how much is loaded."""
+        found: list[SectionKey] = []
+        columns = self._columns
+        ys = range(sy - radius, sy + radius + 1)
+        for x in range(cx - radius, cx + radius + 1):
+            for z in range(cz - radius, cz + radius + 1):
+                loaded = columns.get((x, z))
+                if loaded:
+                    found += [(x, y, z) for y in ys if y in loaded]
+        return found
 
     def memory_bytes(self) -> int:
         return sum(int(a.nbytes) for a in self._sections.values())
