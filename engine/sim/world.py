@@ -19,7 +19,10 @@ the food's own timer. Standing still costs nothing, as in vanilla.
 
 The server checks what vanilla checks (reach, dig time with a 0.7 tolerance,
 held item, ingredients, a crafting table or furnace within reach) and, like
-vanilla, ignores what fails. Movement is taken as sent and replayed through
+vanilla, ignores what fails. Ingredients are vanilla's tags (``Recipe.needs``):
+planks of any species make sticks, tables and pickaxes, a log makes its own
+species' planks, cobbled deepslate does what cobblestone does, and any iron
+ore or raw iron smelts. Movement is taken as sent and replayed through
 the vanilla-movement checker, which is the test of the engine's legality.
 """
 from __future__ import annotations
@@ -35,7 +38,8 @@ from engine import events as ev
 from engine.actions import InjectMovement, ReleaseHeldItem, SelectHotbar, UseHeldItem
 from engine.decision import acts
 from engine.decision.knowledge import ATTACK_DAMAGE, BLOCKS, EAT_TICKS, FOOD_POINTS, FUEL, RECIPES, SMELT_TICKS, \
-    SMELTING, dig_ticks, harvestable
+    SMELTS, dig_ticks, harvestable, members, spend
+from engine.decision.knowledge import count as family_count
 from engine.events import SlotItem
 from engine.motion import grid as g
 from engine.motion import physics as ph
@@ -373,6 +377,13 @@ class SimWorld:
 
     def count(self, item: str) -> int:
         return sum(s.count for s in self.player.slots if s is not None and s.item == item)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for s in self.player.slots:
+            if s is not None:
+                out[s.item] = out.get(s.item, 0) + s.count
+        return out
 
     def held_item(self) -> str | None:
         s = self.player.slots[36 + self.player.held]
@@ -735,16 +746,22 @@ class SimWorld:
         if recipe is None or a.times < 1 or (recipe.needs_table and not self._near(a.table, "crafting_table")):
             self._reject("craft refused")
             return
-        if any(self.count(item) < n * a.times for item, n in recipe.ingredients):
-            self._reject("craft refused")
-            return
-        for item, n in recipe.ingredients:
-            self.take(item, n * a.times)
+        have = self.counts()
+        left = dict(have)
+        for name, n in recipe.needs:
+            # Any member of a tag fills its slots (species may mix); an item fills one slot only.
+            if family_count(name, left) < n * a.times:
+                self._reject("craft refused")
+                return
+            spend(name, n * a.times, left)
+        for item, n in have.items():
+            if left[item] < n:
+                self.take(item, n - left[item])
         self.give(a.item, recipe.count * a.times)
         out.append(self._inventory())
 
     def _smelt(self, a: acts.SmeltStart, t: int, out: list[ev.Event]) -> None:
-        output = next((o for o, i in SMELTING.items() if i == a.item), None)
+        output = next((o for o, raw in SMELTS.items() if a.item in members(raw)), None)
         if output is None or not self._near(a.furnace, "furnace") or a.furnace in self.smelting \
                 or a.fuel_count * FUEL.get(a.fuel, 0.0) < a.count \
                 or self.count(a.item) < a.count or self.count(a.fuel) < a.fuel_count:
