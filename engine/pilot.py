@@ -165,19 +165,20 @@ class PilotSeat:
         if autopilot.enabled and now - self._last_handoff >= LOG_EVERY:
             self._handoff(now, final=False)
 
-    def notices(self) -> list[str]:
-        """What the player should hear since the last call: milestones reached, deaths."""
+    def notices(self) -> list[tuple[str, bool]]:
+        """What the player should hear since the last call: (text, keep it in the inbox too).
+        Milestones are said once in chat; deaths are kept, as reflex notices are."""
         autopilot = self.autopilot
         if autopilot is None:
             return []
-        out: list[str] = []
+        out: list[tuple[str, bool]] = []
         reached = sorted(autopilot.ladder.first.values(), key=lambda m: (m.tick, m.index))
         for m in reached[self._told_milestones:]:
-            out.append(f"Autopilot: milestone {m.index + 1}/9 reached ({m.name.replace('_', ' ')}).")
+            out.append((f"Autopilot: milestone {m.index + 1}/9 reached ({m.name.replace('_', ' ')}).", False))
         self._told_milestones = len(reached)
         if autopilot.stats.deaths > self._told_deaths:
-            out.append(f"Autopilot: you died ({autopilot.stats.deaths} so far); respawning and starting again "
-                       f"from {autopilot.ladder.current or 'the first milestone'}.")
+            out.append((f"Autopilot: you died ({autopilot.stats.deaths} so far); respawning and starting again "
+                        f"from {autopilot.ladder.current or 'the first milestone'}.", True))
             self._told_deaths = autopilot.stats.deaths
         return out
 

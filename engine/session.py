@@ -182,9 +182,9 @@ class Session:
                 return self._moved(actions)
         if pilot is not None:
             actions += pilot.tick(snapshot, self.ticks, now, day=not self.world.night)
-            for text in self.pilot.notices():
+            for text, keep in self.pilot.notices():
                 actions.append(reply(text))
-                if self.assistant is not None:
+                if keep and self.assistant is not None:
                     actions += list(self.assistant.notify(text, now) or [])
             self._moved(actions)
             if self.pilot.finished:

@@ -39,7 +39,8 @@ try {
     host: '127.0.0.1',
     port: '25565',
     username: 'bot',
-    version: '1.18.2'
+    version: '1.18.2',
+    respawn: 'true'
   })
 } catch (err) {
   emit({ event: 'error', fatal: true, message: err.message })
@@ -57,6 +58,7 @@ const bot = mineflayer.createBot({
   username: args.username,
   version: args.version,
   auth: 'offline',
+  respawn: args.respawn !== 'false', // false: the death screen stays until someone else (the proxy) respawns
   hideErrors: true,
   logErrors: false,
   checkTimeoutInterval: 30000

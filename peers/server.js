@@ -124,6 +124,19 @@ serv.on('newPlayer', (player) => {
     emit({ event: 'command', player: player.username, command: data.command })
   })
   player.on('disconnected', () => emit({ event: 'left', player: player.username }))
+  // flying-squid 1.12.0 respawns on client_command only when the action equals 0, but
+  // minecraft-data 3.x decodes it as the name 'perform_respawn': nobody could respawn. Do
+  // what its own handler would (respawn.js), for the dead only.
+  player._client.on('client_command', (data) => {
+    const action = data.actionId ?? data.payload
+    if (action !== 'perform_respawn' || player.health > 0) return
+    emit({ event: 'respawn_requested', player: player.username })
+    player._sendRespawn()
+    player.sendSelfPosition()
+    player.updateHealth(20)
+    player.nearbyEntities = []
+    player.updateAndSpawn()
+  })
 })
 
 // flying-squid has no /fill; tests need terrain (walls, water, lava), so add one.
@@ -183,7 +196,7 @@ function num (value, what) {
 const handlers = {
   position (cmd) {
     const p = findPlayer(cmd.player)
-    emit({ event: 'position', id: cmd.id, player: p.username, x: p.position.x, y: p.position.y, z: p.position.z, onGround: p.onGround })
+    emit({ event: 'position', id: cmd.id, player: p.username, x: p.position.x, y: p.position.y, z: p.position.z, onGround: p.onGround, health: p.health })
   },
 
   async run (cmd) {

@@ -567,9 +567,12 @@ class Wait(Executor):
         return []
 
 
-def explore_goal(ctx: ExecContext) -> Goal:
-    # Head for a random column 24 blocks away, inside the area the store has loaded.
+def explore_goal(ctx: ExecContext) -> Goal | None:
+    # Head for a random column 24 blocks away, inside the area the store has loaded
+    # (none yet just after a respawn or a dimension change: nothing to explore toward).
     keys = list(ctx.terrain.store.keys())
+    if not keys:
+        return None
     xs = [k[0] for k in keys]
     zs = [k[2] for k in keys]
     lo_x, hi_x = min(xs) * 16 + 4, (max(xs) + 1) * 16 - 5

@@ -414,6 +414,10 @@ class SquidServer(ServerProcess):
         e = self.request("position", timeout=timeout, player=player)
         return Position(e["x"], e["y"], e["z"])
 
+    def health(self, player: str, timeout: float = 5.0) -> float:
+        """The server's own record of the player's health (0: dead, waiting on the death screen)."""
+        return float(self.request("position", timeout=timeout, player=player)["health"])
+
     def wait_left(self, player: str, timeout: float = 10.0, since: int = 0) -> Event:
         return self.wait_for("left", timeout=timeout, since=since, player=player)
 
@@ -496,13 +500,16 @@ class Bot(ClientProcess):
         username: str = "bot",
         version: str = DEFAULT_VERSION,
         timeout: float = 30.0,
+        respawn: bool = True,
     ) -> "Bot":
         """Start the bot and wait until it has spawned. Raises PeerError if it is
-        kicked or disconnected first (the reason is in the message)."""
-        self.start_process(host, port, username, version)
+        kicked or disconnected first (the reason is in the message). ``respawn=False``:
+        the bot leaves a death screen to whoever else may answer it (the proxy's autopilot)."""
+        self.start_process(host, port, username, version, respawn)
         return self.wait_spawn(timeout)
 
-    def start_process(self, host: str, port: int, username: str, version: str = DEFAULT_VERSION) -> "Bot":
+    def start_process(self, host: str, port: int, username: str, version: str = DEFAULT_VERSION,
+                      respawn: bool = True) -> "Bot":
         """Start the bot without waiting (for tests that expect a failed login)."""
         if len(username) > 16:
             raise ValueError(f"Minecraft usernames have at most 16 characters: {username!r}")
@@ -516,6 +523,7 @@ class Bot(ClientProcess):
                 "--port", str(port),
                 "--username", username,
                 "--version", version,
+                "--respawn", "true" if respawn else "false",
             ]  # fmt: skip
         )
         return self
@@ -606,13 +614,15 @@ class PeerPool:
         host: str = "127.0.0.1",
         timeout: float = 30.0,
         wait_spawn: bool = True,
+        respawn: bool = True,
     ) -> Bot:
         bot = Bot()
         self.peers.append(bot)
         username = username or self.unique_username()
         if wait_spawn:
-            return bot.connect(host=host, port=port, username=username, version=version, timeout=timeout)
-        return bot.start_process(host, port, username, version)
+            return bot.connect(host=host, port=port, username=username, version=version, timeout=timeout,
+                               respawn=respawn)
+        return bot.start_process(host, port, username, version, respawn)
 
     def close(self) -> None:
         # Bots first, so the server sees them leave; close in parallel to save time.

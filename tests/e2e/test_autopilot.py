@@ -139,3 +139,38 @@ def test_the_api_provider_decides_through_a_real_model_server_and_falls_back_on_
     # The 2 s answer was waited for off the tick (applied, or dropped as stale if the world moved on meanwhile).
     first = next(r for r in records if r.get("kind") == "decision" and r.get("seq") == 1)
     assert first["latency"] is not None and first["latency"] >= 1.9, first
+
+
+def test_the_autopilot_respawns_the_player_after_a_death(tmp_path: Path, squid_factory, bot_factory,
+                                                         proxy_factory) -> None:
+    server = squid_factory("1.18.2", gamemode="survival", view_distance=4)
+    proxy = proxy_factory(server.port, autopilot={"log_dir": str(tmp_path)})
+    # The bot would click "Respawn" itself; here the death screen waits for the proxy.
+    bot = bot_factory(proxy.port, username=PLAYER, version="1.18.2", respawn=False)
+    server.wait_login(PLAYER)
+    time.sleep(1.0)
+    mark = bot.mark()
+    bot.chat("!autopilot on")
+    bot.wait_chat("Autopilot on", since=mark)
+    time.sleep(1.0)
+    mark = bot.mark()
+    server.run(f"/kill {PLAYER}")
+    bot.wait_chat("Autopilot: you died", since=mark, timeout=5)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and server.health(PLAYER) <= 0:
+        time.sleep(0.2)
+    assert server.health(PLAYER) == 20          # the proxy sent the respawn the client did not
+    time.sleep(1.0)                              # the autopilot sees the new body and goes on
+    mark = bot.mark()
+    bot.chat("!autopilot status")
+    assert "autopilot on" in bot.wait_chat("autopilot", since=mark)["text"]    # and plays on
+    bot.chat("!autopilot off")
+    deadline = time.monotonic() + 5
+    found: list[Path] = []
+    while time.monotonic() < deadline and not found:
+        found = list(tmp_path.glob(f"{PLAYER}/*-episode1/episode_events.json"))
+        time.sleep(0.2)
+    assert found
+    episode = json.loads(found[0].read_text())
+    kinds = [e.get("kind") for e in episode["events"]]
+    assert "death" in kinds and "respawned" in kinds and episode["summary"]["respawns"] == 1

@@ -230,3 +230,17 @@ def test_the_player_hears_each_milestone_and_gets_control_back_when_the_ladder_i
     assert said.count("Autopilot: milestone") == 9
     assert "Autopilot finished" in said and SetControl(False) in heard
     assert not rig.session.pilot.active and rig.records[-1].final
+
+
+def test_the_autopilot_copes_with_no_loaded_world_as_just_after_a_respawn() -> None:
+    # Just after a respawn or a join the server has not sent the chunks yet: nothing is known.
+    session = Session("Steve", SessionConfig(version=VERSION))
+    session.handle(ev.JoinedGame(1, 0, "minecraft:overworld"), 0.0)
+    session.handle(ev.HealthChanged(20.0, 20, 5.0), 0.0)
+    session.handle(ev.PositionSet(0.5, 64.0, 0.5, 0.0, 0.0, from_server=True), 0.0)
+    assert "Autopilot on" in texts(session.handle(ev.ChatTyped("!autopilot on"), 0.0))
+    for t in range(1, 200):
+        session.tick(t * TICK)                     # deciding with no blocks known must not fail
+    assert session.pilot.active
+    autopilot = session.pilot.autopilot
+    assert autopilot is not None and autopilot.decided
