@@ -696,7 +696,15 @@ class Bridge(protocol.Protocol, TimeoutMixin):
 
     def tick(self, now: float) -> None:
         if self.state == PLAY and self.session is not None:
-            self.perform(self.session.tick(now))
+            try:
+                actions = self.session.tick(now)
+            except Exception:
+                if not self.session.pilot.active:
+                    raise  # the server's tick loop disconnects this player with a reason
+                # The autopilot's bug need not cost the player the connection: stop it, hand back control.
+                log.failure("autopilot tick failed for {player}; autopilot stopped", player=self.player_name)
+                actions = self.session.release("The autopilot stopped after an internal error (logged)", now)
+            self.perform(actions)
             if self.windows is not None and self.windows.busy:
                 for packet in self.windows.tick(now):
                     self._item_packets(packet)

@@ -80,3 +80,26 @@ def test_metrics_count_the_autopilots_decisions_and_who_it_plays_for() -> None:
     assert "mcagent_autopilots_running 1.0" in text
     counted = [line for line in text.splitlines() if line.startswith("mcagent_autopilot_decisions_total{")]
     assert counted and sum(float(line.rsplit(" ", 1)[1]) for line in counted) >= 1
+
+
+def test_an_autopilot_bug_stops_the_autopilot_not_the_connection() -> None:
+    from engine import events as ev
+
+    rig = Rig("1.18.2")
+    rig.login("alice")
+    rig.server_send(rig.codec.build("play", "toClient", "position", x=0.5, y=64.0, z=0.5, yaw=0.0, pitch=0.0,
+                                    teleportId=7))
+    session = rig.bridge.session
+    assert session is not None and rig.client is not None
+    rig.bridge.perform(session.handle(ev.ChatTyped("!autopilot on"), rig.reactor.seconds()))
+    autopilot = session.pilot.autopilot
+    assert autopilot is not None
+
+    def broken(*args: object, **kwargs: object) -> list[object]:
+        raise RuntimeError("a bug in a decision")
+
+    autopilot.tick = broken  # type: ignore[method-assign]
+    rig.client.received()
+    rig.server.tick()
+    assert rig.bridge.state == "play" and not session.pilot.active and not rig.bridge.driving
+    assert any("stopped after an internal error" in t for t in rig.chat_texts(rig.client.received()))
