@@ -2,12 +2,14 @@
 
     mcagent sim --seeds 20 --ticks 10000 --provider mock [--json]
     mcagent sim --seeds 1 --provider replay --replay-log runs/seed0/decision_log.jsonl
-    mcagent sim --seeds 5 --hazard lava|water|mobs
+    mcagent sim --seeds 5 --hazard lava|water|mobs [--start-bread 5] [--difficulty normal]
 
 Prints, per milestone, how many episodes reached it and the median tick; deaths
 by cause; watchdog events; reflexes fired; movement-checker violations; with
 ``--json`` one JSON object instead. ``--log-dir`` writes each episode's
 ``decision_log.jsonl`` and ``episode_events.json`` under ``<dir>/seed<N>/``.
+``--start-bread`` is the loaves the player spawns (and respawns) with;
+``--difficulty`` sets how far starving hurts (easy 10, normal 1, hard death).
 The api provider reads ``MCAGENT_LLM_BASE_URL``, ``MCAGENT_LLM_MODEL`` and
 ``MCAGENT_LLM_API_KEY`` and paces the episode in real time (a model answers in
 wall-clock time).
@@ -97,9 +99,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--provider", choices=("mock", "api", "replay"), default="mock")
     parser.add_argument("--replay-log", default=None)
     parser.add_argument("--hazard", choices=("lava", "water", "mobs"), default=None)
+    parser.add_argument("--start-bread", type=int, default=SimOptions().start_bread)
+    parser.add_argument("--difficulty", choices=("easy", "normal", "hard"), default=SimOptions().difficulty)
     parser.add_argument("--log-dir", default=None)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if not 0 <= args.start_bread <= 64:
+        parser.error("--start-bread takes 0 to 64 (one stack in one slot)")
+    options = SimOptions(hazard=args.hazard, start_bread=args.start_bread, difficulty=args.difficulty)
     results: list[EpisodeResult] = []
     runner = JobRunner() if args.provider == "api" else None
     try:
@@ -114,10 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if delay > 0:
                         time.sleep(delay)
 
-                result = run_episode(seed, args.ticks, provider, SimOptions(hazard=args.hazard), log, jobs=runner,
+                result = run_episode(seed, args.ticks, provider, options, log, jobs=runner,
                                      clock=time.monotonic, pace=pace)
             else:
-                result = run_episode(seed, args.ticks, provider, SimOptions(hazard=args.hazard), log)
+                result = run_episode(seed, args.ticks, provider, options, log)
             results.append(result)
             if args.log_dir:
                 log.write(os.path.join(args.log_dir, f"seed{seed}"), result.summary())

@@ -73,3 +73,22 @@ def test_cli_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["episodes"] == 1
     assert set(report["milestones"]) >= {"wood", "iron_pickaxe"}
     assert report["violations"] == 0
+
+
+def test_cli_passes_the_body_options_to_every_episode(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.sim import cli
+
+    seen: list[SimOptions] = []
+
+    def fake(seed: int, ticks: int, provider: object, options: SimOptions, log: object) -> object:
+        seen.append(options)
+        return run_episode(seed, 20, options=options)
+
+    monkeypatch.setattr(cli, "run_episode", fake)
+    assert main(["--seeds", "2", "--ticks", "20", "--hazard", "lava", "--start-bread", "12", "--difficulty", "hard",
+                 "--json"]) == 0
+    assert seen == [SimOptions(hazard="lava", start_bread=12, difficulty="hard")] * 2
+    with pytest.raises(SystemExit):
+        main(["--start-bread", "65"])
+    capsys.readouterr()
