@@ -53,7 +53,9 @@ class AutopilotHost:
         service = self._model_service()
         client = getattr(service, "client", None)
         if client is not None and self.config.llm.enabled:
-            providers["api"] = lambda: ApiProvider(client, scope=f"autopilot:{player}", clock=self.clock.seconds)
+            llm = getattr(getattr(service, "runtime", None), "llm", None)
+            providers["api"] = lambda: ApiProvider(client, scope=f"autopilot:{player}", clock=self.clock.seconds,
+                                                   service=llm, player=f"{player} (autopilot)")
         else:
             unavailable["api"] = "no model service is configured on this proxy (llm.enabled and an API key)"
         replay_log = auto.replay_log

@@ -22,8 +22,9 @@ import attrs
 from engine.decision.catalog import ActionName, Choice
 from engine.decision.heuristic import Decision, heuristic
 from engine.decision.state import DecisionState
-from engine.llm.calls import CallPurpose, ChatMessage, Completion, ModelCall
+from engine.llm.calls import CallPurpose, ChatMessage, Completion, FailureKind, ModelCall, ModelFailure, ModelReply
 from engine.llm.client import ModelClient
+from engine.llm.service import LlmService
 from engine.routing.model_hook import RoutingTicket
 
 MIN_CONFIDENCE = 0.65
@@ -150,11 +151,16 @@ class ApiProvider:
     name = "api"
 
     def __init__(self, client: ModelClient, scope: str = "autopilot", clock: Callable[[], float] | None = None,
-                 max_tokens: int = 120) -> None:
+                 max_tokens: int = 120, service: LlmService | None = None, player: str | None = None) -> None:
         self.client = client
         self.scope = scope
         self.clock = clock
         self.max_tokens = max_tokens
+        # The proxy's model service: its limits (calls in flight, daily tokens, and requests per
+        # minute keyed by ``player``, which the proxy keeps apart from the player's own questions)
+        # count the autopilot's calls like every other call.
+        self.service = service
+        self.player = player or scope
 
     def ask(self, state: DecisionState, legal: tuple[Choice, ...], now: float, seq: int) -> DecisionRequest:
         request = DecisionRequest(seq, state.generation, state, legal, now, self.name)
@@ -163,7 +169,19 @@ class ApiProvider:
                          max_tokens=self.max_tokens, temperature=0.0)
 
         async def job() -> None:
-            reply = await self.client.complete(call)
+            service = self.service
+            if service is not None:
+                # Admitted when the call really leaves, so a job that never runs holds no slot.
+                refusal = service.admit(self.player, self.clock() if self.clock is not None else now)
+                if refusal is not None:
+                    request.fail(f"limit: {refusal.value}", self.clock() if self.clock is not None else now)
+                    return
+            reply: ModelReply = ModelFailure(FailureKind.NOT_RUNNING, "cancelled")
+            try:
+                reply = await self.client.complete(call)
+            finally:
+                if service is not None:
+                    service.finished(call, reply, self.clock() if self.clock is not None else now)
             at = self.clock() if self.clock is not None else now
             if not isinstance(reply, Completion):
                 request.fail(f"{reply.kind.value}: {reply.detail}"[:160], at)

@@ -123,3 +123,21 @@ def test_a_late_decision_for_a_stale_state_is_discarded() -> None:
     assert bumped
     assert result.stale >= 1
     assert any(r.get("note", "").startswith("stale") for r in log.decisions)
+
+
+def test_the_autopilots_model_calls_count_against_the_proxys_model_limits() -> None:
+    from engine.llm.limits import LimitSettings
+    from engine.llm.service import LlmService, LlmSettings
+
+    good = text_body(json.dumps({"choice": "gather_wood", "args": [], "confidence": 0.9, "urgency": 0.2}))
+    good["usage"] = {"prompt_tokens": 90, "completion_tokens": 10, "total_tokens": 100}
+    service = LlmService(LlmSettings(limits=LimitSettings(requests_per_minute=1, max_concurrent=4,
+                                                          daily_tokens=10_000)))
+    with ScriptedModelServer(default=good) as server:
+        provider = ApiProvider(_client(None, server.base_url), service=service, player="Steve")
+        decision, error = _ask(provider)
+        assert decision is not None and error is None
+        assert service.limits.in_flight == 0 and service.limits.tokens_today == 100
+        decision, error = _ask(provider)                 # the second call in the same minute
+        assert decision is None and error == "limit: rate"
+        assert len(server.requests) == 1                 # it never left the proxy
