@@ -6,9 +6,9 @@ lookup table turns each block state of the version into its kind's code (0:
 of no interest), so one gather over a section finds the flat indices of every
 kind at once; they are kept until the store's revision of that section
 changes. A search walks the loaded sections nearest first (their order is
-worked out with numpy, once per point and radius, from the store's sections
-in the box around the point, and kept until a section is loaded or unloaded:
-the store's ``layout``, which block changes leave alone) and stops as soon as no
+worked out with numpy, once per point and radius, from the loaded sections
+in the box around the point's section, which are kept until a section is
+loaded or unloaded: the store's ``layout``, which block changes leave alone) and stops as soon as no
 section left can hold anything nearer than what it found; ``search``
 answers several queries (kinds, radii) in one walk. Only blocks with an open face count
 (per-section exposure masks, also cached by revision), and, but for logs,
@@ -116,6 +116,7 @@ class BlockFinder:
         self._open = np.zeros(size, dtype=bool)
         self._open[:table.size] = (flags & (BlockFlag.SOLID | BlockFlag.LIQUID | BlockFlag.UNKNOWN)) == 0
         self._layout_seen = -1
+        self._boxes: dict[tuple[SectionKey, int], tuple[npt.NDArray[np.int64], list[SectionKey]]] = {}
         self._orders: dict[tuple[float, float, float, float], list[tuple[float, SectionKey]]] = {}
         self._exposed_cache: dict[SectionKey, tuple[tuple[int, ...], npt.NDArray[np.bool_]]] = {}
         self._open_cache: dict[SectionKey, tuple[int, npt.NDArray[np.bool_] | None]] = {}
@@ -127,14 +128,29 @@ class BlockFinder:
         return INTEREST[code - 1] if code else None
 
     def _refresh(self) -> None:
-        """Forget section orders when sections were loaded or unloaded (not when blocks
-        changed: an order depends only on which sections exist), and keep the per-section
+        """Forget section boxes and orders when sections were loaded or unloaded (not when
+        blocks changed: they depend only on which sections exist), and keep the per-section
         caches within bounds."""
         if self._layout_seen != self.store.layout:
             self._layout_seen = self.store.layout
+            self._boxes.clear()
             self._orders.clear()
         for cache in (self._cache, self._exposed_cache, self._open_cache):
             _trim(cache, self.store)
+
+    def _box(self, centre: SectionKey, r: int) -> tuple[npt.NDArray[np.int64], list[SectionKey]]:
+        """The loaded sections at most ``r`` sections from ``centre`` on every axis, sorted:
+        their low corners in blocks, and their keys."""
+        memo = (centre, r)
+        box = self._boxes.get(memo)
+        if box is None:
+            keys = self.store.keys_near(centre[0], centre[1], centre[2], r)
+            keys.sort()
+            box = (np.array(keys, dtype=np.int64).reshape(len(keys), 3) * 16, keys)
+            if len(self._boxes) >= 8:
+                self._boxes.clear()
+            self._boxes[memo] = box
+        return box
 
     def _order(self, at: Vec3, radius: float) -> list[tuple[float, SectionKey]]:
         """Loaded sections within ``radius`` of a point, nearest first by the distance to their box
@@ -143,17 +159,14 @@ class BlockFinder:
         order = self._orders.get(memo)
         if order is not None:
             return order
-        r = math.ceil(radius / 16)
-        near = self.store.keys_near(math.floor(at.x) >> 4, math.floor(at.y) >> 4, math.floor(at.z) >> 4, r)
-        near.sort()
-        near_keys = np.array(near, dtype=np.int64).reshape(len(near), 3)
-        lo = near_keys * 16
+        centre = (math.floor(at.x) >> 4, math.floor(at.y) >> 4, math.floor(at.z) >> 4)
+        lo, keys = self._box(centre, math.ceil(radius / 16))
         point = np.array([at.x, at.y + 0.5, at.z])
         gaps = np.sqrt((np.maximum(np.maximum(lo - point, 0.0), point - lo - 16) ** 2).sum(axis=1))
-        inside = gaps <= radius
-        gaps, near_keys = gaps[inside], near_keys[inside]
         ranked = np.argsort(gaps, kind="stable")
-        order = [(gap, (k[0], k[1], k[2])) for gap, k in zip(gaps[ranked].tolist(), near_keys[ranked].tolist())]
+        ranked = ranked[gaps[ranked] <= radius]
+        values = gaps.tolist()
+        order = [(values[i], keys[i]) for i in ranked.tolist()]
         if len(self._orders) >= 8:
             self._orders.clear()
         self._orders[memo] = order
@@ -263,8 +276,9 @@ class BlockFinder:
         self._refresh()
         # The distance a block must beat to be kept, per query: its radius, then its limit-th best.
         bounds = [q.radius for _, q, _ in wanted]
-        for gap, key in self._order(at, max(bounds)):
-            if all(gap > b for b in bounds):
+        farthest = max(bounds)
+        for gap, key in self._order(at, farthest):
+            if gap > farthest:          # no query can keep anything from here on
                 break
             section = self._section(key)
             if not section:
@@ -283,6 +297,7 @@ class BlockFinder:
                 self._collect(q, key, hits, at, hits_of)
                 if len(hits_of) >= q.limit:
                     bounds[i] = hits_of[-1][0]
+                    farthest = max(bounds)
         return found
 
     def _collect(self, q: Query, key: SectionKey, hits: npt.NDArray[np.intp], at: Vec3, found: Found) -> None:
