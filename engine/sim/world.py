@@ -448,6 +448,11 @@ class SimWorld:
             p.dead = True
             p.dig = p.eating = None
             self.deaths.append((self.tick_no, cause))
+            out.append(self._health())
+            # Vanilla's Player.die puts the fire out (clearFire, and the burning flag off).
+            p.fire = 0
+            out.append(ev.OwnMetadata(False, max(0, p.air)))
+            return
         out.append(self._health())
 
     # -- hunger ----------------------------------------------------------------------------------
@@ -555,10 +560,14 @@ class SimWorld:
             # point lands as the player leaves the lava (unless still invulnerable from it).
             if p.fire % 20 == 0 and not in_lava:
                 self._hurt(FIRE_DAMAGE, "fire", out)
+                if p.dead:
+                    return
             p.fire -= 1
         if in_lava:
             p.fire = max(p.fire, LAVA_FIRE_TICKS)
             self._hurt(LAVA_DAMAGE, "lava", out)
+            if p.dead:
+                return
         head = terrain.cell(math.floor(p.x), math.floor(p.y + EYE), math.floor(p.z))
         air = p.air
         if head & g.WATER:
@@ -568,7 +577,7 @@ class SimWorld:
                 self._hurt(DROWN_DAMAGE, "drowning", out)
         else:
             p.air = min(MAX_AIR, p.air + AIR_REFILL)
-        if air != p.air or was_burning != (p.fire > 0):
+        if (air != p.air or was_burning != (p.fire > 0)) and not p.dead:
             out.append(ev.OwnMetadata(p.fire > 0, max(0, p.air)))
 
     def _mobs(self, t: int, out: list[ev.Event]) -> None:

@@ -96,10 +96,21 @@ def test_a_dead_player_stays_dead_and_says_so_until_respawn() -> None:
     assert p.dead and p.health == 0.0
     healths = [e.health for e in out if isinstance(e, ev.HealthChanged)]
     assert healths and healths[-1] == 0.0
+    # Death puts the fire out, and says so once.
+    assert p.fire == 0 and [e for e in out if isinstance(e, ev.OwnMetadata)] == [ev.OwnMetadata(False, 300)]
     for t in range(161, 400):
-        world.tick(t)
+        assert not any(isinstance(e, (ev.HealthChanged, ev.OwnMetadata)) for e in world.tick(t))
     assert p.dead and p.health == 0.0
     assert world.deaths == [(160, "fire")]
+
+
+def test_dying_in_lava_leaves_the_body_dead_and_not_burning() -> None:
+    world = _world()
+    _put(world, world.features["lava"][0])
+    world.player.health = 4.0
+    out = world.tick(1)
+    assert world.player.dead and world.player.fire == 0
+    assert [e for e in out if isinstance(e, ev.OwnMetadata)][-1].burning is False
 
 
 def test_the_starting_body_follows_the_options_at_spawn_and_respawn() -> None:
