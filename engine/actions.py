@@ -98,6 +98,7 @@ class InjectMovement:
     yaw: float
     pitch: float
     on_ground: bool
+    sprinting: bool = False  # the proxy sends start/stop sprinting when this changes
 
 
 @attrs.frozen

@@ -177,4 +177,4 @@ def inject(move: object) -> InjectMovement:
     from engine.motion.stepper import MoveCommand
 
     assert isinstance(move, MoveCommand)
-    return InjectMovement(move.x, move.y, move.z, move.yaw, move.pitch, move.on_ground)
+    return InjectMovement(move.x, move.y, move.z, move.yaw, move.pitch, move.on_ground, move.sprinting)

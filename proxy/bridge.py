@@ -137,6 +137,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         self._ids: dict[str, int] = {}
         self._sequence = 0  # 1.19+: block action sequence numbers of the agent's digs and placements
         self.windows: WindowSequencer | None = None  # the agent's crafting, smelting and hotbar swaps
+        self._sprinting = False  # what the server was last told of the agent's sprinting
 
     # -- client side ---------------------------------------------------------------
     def connectionMade(self) -> None:
@@ -726,6 +727,8 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self._inject(action)
             elif isinstance(action, SetControl):
                 self.driving = action.driving
+                if not action.driving:
+                    self._sprint(False)  # the player's own keys say again whether they sprint
             elif isinstance(action, SelectHotbar):
                 self._item_packets(*self.codec.select_slot(action.slot) if self.codec else ())
             elif isinstance(action, UseHeldItem):
@@ -804,9 +807,17 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         if to_client is not None:
             self.send_packet(to_client)
 
+    def _sprint(self, on: bool) -> None:
+        own = self.session.world.entity_id if self.session is not None else None
+        if on == self._sprinting or self.codec is None or own is None:
+            return
+        self._sprinting = on
+        self._item_packets(self.codec.sprint(own, on))
+
     def _inject(self, move: InjectMovement) -> None:
         if self.codec is None or self.upstream is None or self.state != PLAY or self.client_configuring:
             return
+        self._sprint(move.sprinting)  # a sprint-speed step goes with the sprint flag, as from a client
         self.upstream.send_packet(self.codec.move_to_server(move.x, move.y, move.z, move.yaw, move.pitch,
                                                             move.on_ground))
         teleport_id = self._next_teleport

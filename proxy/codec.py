@@ -334,6 +334,12 @@ class VersionCodec:
             fields["sneaking"] = sneaking
         return self.build("play", TO_SERVER, "use_entity", **fields)
 
+    def sprint(self, entity_id: int, on: bool) -> bytes:
+        """entity_action start/stop sprinting: what a client's sprint key sends (the action's number
+        changed in 26.1, so it goes by name)."""
+        return self.build("play", TO_SERVER, "entity_action", entityId=entity_id,
+                          actionId="start_sprinting" if on else "stop_sprinting", jumpBoost=0)
+
     def respawn(self) -> bytes:
         (field,) = self._types("play", TO_SERVER, "client_command")  # "payload" in 1.8, then "actionId"
         return self.build("play", TO_SERVER, "client_command", **{field: self._enum("client_command", field, 0)})

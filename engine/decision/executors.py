@@ -144,7 +144,7 @@ class Executor:
             # Arrived mid-fall (a goal reached from the air): let gravity finish before acting,
             # or the next packet would come many ticks later from the same point in the air.
             m = nav.tick()
-            return [InjectMovement(m.x, m.y, m.z, m.yaw, m.pitch, m.on_ground)], NavState.MOVING
+            return [InjectMovement(m.x, m.y, m.z, m.yaw, m.pitch, m.on_ground, m.sprinting)], NavState.MOVING
         if nav.state is not NavState.MOVING:
             return [], nav.state
         if nav.planner.plans > MAX_PLANS:
@@ -155,7 +155,7 @@ class Executor:
         path = nav.planner.path
         if found_only and path is not None and path.status is not PathStatus.FOUND:
             nav.state = NavState.FAILED
-        return [InjectMovement(m.x, m.y, m.z, m.yaw, m.pitch, m.on_ground)], nav.state
+        return [InjectMovement(m.x, m.y, m.z, m.yaw, m.pitch, m.on_ground, m.sprinting)], nav.state
 
 
 class Walk(Executor):

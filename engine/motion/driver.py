@@ -17,7 +17,7 @@ from engine.world.snapshot import Vec3, WorldSnapshot
 
 
 def inject(move: MoveCommand) -> InjectMovement:
-    return InjectMovement(move.x, move.y, move.z, move.yaw, move.pitch, move.on_ground)
+    return InjectMovement(move.x, move.y, move.z, move.yaw, move.pitch, move.on_ground, move.sprinting)
 
 
 # Give up when the goal has come no closer for this long: the known blocks offer no

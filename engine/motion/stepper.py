@@ -43,7 +43,8 @@ class StepperState(enum.Enum):
 
 @attrs.frozen
 class MoveCommand:
-    """One movement packet: absolute position, look, and onGround."""
+    """One movement packet: absolute position, look, and onGround; ``sprinting`` when the step
+    was taken at sprint speed (the server must be told, as a client's sprint key does)."""
 
     x: float
     y: float
@@ -51,6 +52,7 @@ class MoveCommand:
     yaw: float
     pitch: float
     on_ground: bool
+    sprinting: bool = False
 
     @property
     def position(self) -> Vec3:
@@ -144,7 +146,8 @@ class Stepper:
         if self.state is StepperState.MOVING:
             self._watch_progress()
         b = self.body
-        return MoveCommand(b.x, b.y, b.z, self.yaw, 0.0, b.on_ground)
+        sprinting = self.sprint and bool(controls.dx or controls.dz) and ph.medium(self.terrain, b) in ("ground", "air")
+        return MoveCommand(b.x, b.y, b.z, self.yaw, 0.0, b.on_ground, sprinting)
 
     def _controls(self, step: PathStep) -> ph.Controls:
         b = self.body

@@ -103,3 +103,25 @@ def test_an_autopilot_bug_stops_the_autopilot_not_the_connection() -> None:
     rig.server.tick()
     assert rig.bridge.state == "play" and not session.pilot.active and not rig.bridge.driving
     assert any("stopped after an internal error" in t for t in rig.chat_texts(rig.client.received()))
+
+
+@pytest.mark.parametrize("version", ["1.8.8", "1.18.2", "26.1"])
+def test_sprint_speed_steps_tell_the_server_the_player_sprints(version: str) -> None:
+    from engine import events as ev
+    from engine.actions import InjectMovement, SetControl
+
+    rig = Rig(version)
+    rig.login("alice")
+    assert rig.upstream is not None and rig.bridge.session is not None
+    rig.bridge.session.handle(ev.JoinedGame(99, 0, "minecraft:overworld"), 0.0)
+    rig.upstream.received()
+    rig.bridge.perform([SetControl(True), InjectMovement(0.5, 64, 0.5, 0, 0, True),
+                        InjectMovement(0.78, 64, 0.5, 0, 0, True, sprinting=True),
+                        InjectMovement(1.06, 64, 0.5, 0, 0, True, sprinting=True),
+                        InjectMovement(1.2, 64, 0.5, 0, 0, True), SetControl(False)])
+    sent = rig.upstream.received()
+    names = _names(rig, sent, TO_SERVER)
+    actions = [rig.codec.decode("play", TO_SERVER, "entity_action", p) for p, n in zip(sent, names)
+               if n == "entity_action"]
+    assert [(a["entityId"], a["actionId"]) for a in actions] == [(99, "start_sprinting"), (99, "stop_sprinting")]
+    assert names.index("entity_action") == 1          # before the first sprint-speed step

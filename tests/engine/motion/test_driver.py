@@ -35,3 +35,13 @@ def test_navigator_driver_reports_no_path() -> None:
     for tick in range(20):
         driver.step(SNAPSHOT, tick * 0.05)
     assert driver.finished() == "no path"
+
+
+def test_a_sprinting_driver_says_so_on_each_sprint_speed_step_and_walking_does_not() -> None:
+    t = terrains.flat().terrain()
+    for sprint in (True, False):
+        driver = NavigatorDriver(t, Vec3(0.5, 1.0, 0.5), GoalBlock(12, 1, 0), sprint=sprint)
+        moves = [a for tick in range(1, 40) for a in driver.step(SNAPSHOT, tick * 0.05)
+                 if isinstance(a, InjectMovement)]
+        steps = [b for a, b in zip(moves, moves[1:]) if abs(b.x - a.x) > 1e-9]
+        assert steps and all(m.sprinting is sprint for m in steps)
