@@ -16,6 +16,43 @@ import pytest
 PLAYER = "lumberjack"
 
 
+def _join(version: str, tmp_path: Path, squid_factory, bot_factory, proxy_factory, respawn: bool = True,
+          **config):
+    """A survival flying-squid, the real proxy (episode logs under ``tmp_path``) and the player."""
+    server = squid_factory(version, gamemode="survival", view_distance=4)
+    config["autopilot"] = {"log_dir": str(tmp_path), **config.get("autopilot", {})}
+    proxy = proxy_factory(server.port, **config)
+    bot = bot_factory(proxy.port, username=PLAYER, version=version, respawn=respawn)
+    server.wait_login(PLAYER)
+    time.sleep(1.0)  # the chunks around the player arrive
+    start = server.server_position(PLAYER)
+    return server, bot, (math.floor(start.x), math.floor(start.y), math.floor(start.z))
+
+
+def _gather(server, bot, log: str, expect: str = "Autopilot on") -> tuple[int, int]:
+    """Say !autopilot on; wait up to 60 s for a log in the server's inventory. (logs, mark)"""
+    mark = bot.mark()
+    started = time.monotonic()
+    bot.chat("!autopilot on")
+    bot.wait_chat(expect, since=mark)
+    logs = 0
+    while time.monotonic() - started < 60 and logs == 0:
+        time.sleep(0.5)
+        logs = server.inventory(PLAYER).get(log, 0)
+    return logs, mark
+
+
+def _episode_file(folder: Path, name: str) -> Path:
+    """The first episode's log file, once the proxy's worker thread has written it."""
+    deadline = time.monotonic() + 5
+    found: list[Path] = []
+    while time.monotonic() < deadline and not found:
+        found = list(folder.glob(f"{PLAYER}/*-episode1/{name}"))
+        time.sleep(0.2)
+    assert found, list(folder.rglob("*"))
+    return found[0]
+
+
 def _outline(folder: Path) -> list[str]:
     """The episode's decisions and outcomes, one short line each (for a failure message)."""
     time.sleep(1.0)  # the log is written in the proxy's thread pool
@@ -36,27 +73,14 @@ TREES = [("1.18.2", "oak_log", "oak_leaves"), ("1.12.2", "log", "leaves"), ("1.8
 @pytest.mark.parametrize("version,log,leaves", TREES)
 def test_autopilot_gathers_logs_from_a_tree_and_stop_ends_it(version: str, log: str, leaves: str, tmp_path: Path,
                                                              squid_factory, bot_factory, proxy_factory) -> None:
-    server = squid_factory(version, gamemode="survival", view_distance=4)
-    proxy = proxy_factory(server.port, autopilot={"log_dir": str(tmp_path)})
-    bot = bot_factory(proxy.port, username=PLAYER, version=version)
-    server.wait_login(PLAYER)
-    time.sleep(1.0)  # the chunks around the player arrive
-    start = server.server_position(PLAYER)
-    x, y, z = math.floor(start.x), math.floor(start.y), math.floor(start.z)
+    server, bot, (x, y, z) = _join(version, tmp_path, squid_factory, bot_factory, proxy_factory)
     # A tree six blocks east: a four-log trunk under a crown of leaves.
     server.run(f"/fill {x + 6} {y} {z} {x + 6} {y + 3} {z} {log}")
     server.run(f"/fill {x + 4} {y + 4} {z - 2} {x + 8} {y + 5} {z + 2} {leaves}")
     assert server.inventory(PLAYER).get(log, 0) == 0
     time.sleep(0.5)
 
-    mark = bot.mark()
-    started = time.monotonic()
-    bot.chat("!autopilot on")
-    bot.wait_chat("Autopilot on", since=mark)
-    logs = 0
-    while time.monotonic() - started < 60 and logs == 0:
-        time.sleep(0.5)
-        logs = server.inventory(PLAYER).get(log, 0)
+    logs, mark = _gather(server, bot, log)
     if logs == 0:
         bot.chat("!autopilot off")
     assert logs > 0, (f"no log in the server's inventory after 60 s: {server.inventory(PLAYER)}", _outline(tmp_path))
@@ -75,16 +99,11 @@ def test_autopilot_gathers_logs_from_a_tree_and_stop_ends_it(version: str, log: 
     assert server.server_position(PLAYER).horizontal_distance(stopped_at) >= 1.0
 
     # The episode's logs were written off the tick path, one folder per player and episode.
-    deadline = time.monotonic() + 5
-    events: list[Path] = []
-    while time.monotonic() < deadline and not events:
-        events = list(tmp_path.glob(f"{PLAYER}/*-episode1/episode_events.json"))
-        time.sleep(0.2)
-    assert events, list(tmp_path.rglob("*"))
-    episode = json.loads(events[0].read_text())
+    events = _episode_file(tmp_path, "episode_events.json")
+    episode = json.loads(events.read_text())
     assert episode["summary"]["final"] is True and episode["summary"]["decisions"] > 0
     assert episode["summary"]["milestones"].get("wood") is not None
-    decisions = (events[0].parent / "decision_log.jsonl").read_text().splitlines()
+    decisions = (events.parent / "decision_log.jsonl").read_text().splitlines()
     assert any(json.loads(line).get("decision", {}).get("choice") == "gather_wood" for line in decisions)
 
 
@@ -96,24 +115,11 @@ def test_the_api_provider_decides_through_a_real_model_server_and_falls_back_on_
     monkeypatch.setenv("DEEPSEEK_API_KEY", key)
     wood = text_body(json.dumps({"choice": "gather_wood", "args": [], "confidence": 0.9, "urgency": 0.4}))
     with ScriptedModelServer(Reply(body=wood, delay=2.0), text_body("{{not json"), default=wood) as model:
-        server = squid_factory("1.18.2", gamemode="survival", view_distance=4)
-        proxy = proxy_factory(server.port, llm={"base_url": model.base_url},
-                              autopilot={"provider": "api", "log_dir": str(tmp_path)})
-        bot = bot_factory(proxy.port, username=PLAYER, version="1.18.2")
-        server.wait_login(PLAYER)
-        time.sleep(1.0)
-        start = server.server_position(PLAYER)
-        x, y, z = math.floor(start.x), math.floor(start.y), math.floor(start.z)
+        server, bot, (x, y, z) = _join("1.18.2", tmp_path, squid_factory, bot_factory, proxy_factory,
+                                       llm={"base_url": model.base_url}, autopilot={"provider": "api"})
         server.run(f"/fill {x - 5} {y} {z + 1} {x - 5} {y + 3} {z + 1} oak_log")
         time.sleep(0.5)
-        mark = bot.mark()
-        started = time.monotonic()
-        bot.chat("!autopilot on")
-        bot.wait_chat("Autopilot on (api)", since=mark)
-        logs = 0
-        while time.monotonic() - started < 60 and logs == 0:
-            time.sleep(0.5)
-            logs = server.inventory(PLAYER).get("oak_log", 0)
+        logs, _ = _gather(server, bot, "oak_log", expect="Autopilot on (api)")
         asked = model.wait_requests(2, timeout=30)     # the garbage answer went out too
         time.sleep(1.0)
         mark = bot.mark()
@@ -122,13 +128,7 @@ def test_the_api_provider_decides_through_a_real_model_server_and_falls_back_on_
         assert logs > 0, (server.inventory(PLAYER), _outline(tmp_path))
         body = json.dumps(asked[0])
         assert "gather_wood" in body and "inventory" in body        # the state and the legal actions went out
-    deadline = time.monotonic() + 5
-    found: list[Path] = []
-    while time.monotonic() < deadline and not found:
-        found = list(tmp_path.glob(f"{PLAYER}/*-episode1/decision_log.jsonl"))
-        time.sleep(0.2)
-    assert found
-    text = found[0].read_text()
+    text = _episode_file(tmp_path, "decision_log.jsonl").read_text()
     assert key not in text
     records = [json.loads(line) for line in text.splitlines()]
     applied = [r for r in records if r.get("kind") == "decision" and r.get("applied")]
@@ -143,12 +143,8 @@ def test_the_api_provider_decides_through_a_real_model_server_and_falls_back_on_
 
 def test_the_autopilot_respawns_the_player_after_a_death(tmp_path: Path, squid_factory, bot_factory,
                                                          proxy_factory) -> None:
-    server = squid_factory("1.18.2", gamemode="survival", view_distance=4)
-    proxy = proxy_factory(server.port, autopilot={"log_dir": str(tmp_path)})
     # The bot would click "Respawn" itself; here the death screen waits for the proxy.
-    bot = bot_factory(proxy.port, username=PLAYER, version="1.18.2", respawn=False)
-    server.wait_login(PLAYER)
-    time.sleep(1.0)
+    server, bot, _ = _join("1.18.2", tmp_path, squid_factory, bot_factory, proxy_factory, respawn=False)
     mark = bot.mark()
     bot.chat("!autopilot on")
     bot.wait_chat("Autopilot on", since=mark)
@@ -165,12 +161,6 @@ def test_the_autopilot_respawns_the_player_after_a_death(tmp_path: Path, squid_f
     bot.chat("!autopilot status")
     assert "autopilot on" in bot.wait_chat("autopilot", since=mark)["text"]    # and plays on
     bot.chat("!autopilot off")
-    deadline = time.monotonic() + 5
-    found: list[Path] = []
-    while time.monotonic() < deadline and not found:
-        found = list(tmp_path.glob(f"{PLAYER}/*-episode1/episode_events.json"))
-        time.sleep(0.2)
-    assert found
-    episode = json.loads(found[0].read_text())
+    episode = json.loads(_episode_file(tmp_path, "episode_events.json").read_text())
     kinds = [e.get("kind") for e in episode["events"]]
     assert "death" in kinds and "respawned" in kinds and episode["summary"]["respawns"] == 1
