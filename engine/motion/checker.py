@@ -4,7 +4,9 @@ How this works: ``MovementChecker.feed(packet)`` compares each (tick, x, y, z,
 onGround) packet with the one before it (or with the last server teleport) and
 returns the rules it breaks:
 
-* ``too_fast``: horizontal distance per tick above the limit (sprinting, 0.281);
+* ``too_fast``: horizontal distance per tick above the limit (sprinting, 0.281; walking
+  speed when the packet says the player was not sprinting: a server that was never
+  told of a sprint sees a walker);
 * ``too_far``: more than 10 blocks in one packet (vanilla's own limit);
 * ``rose_too_fast``: upward motion no vanilla source explains. The allowance
   for a tick comes from where the previous packet stood: on the ground a jump
@@ -50,6 +52,7 @@ class Movement:
     y: float
     z: float
     on_ground: bool
+    sprinting: bool | None = None      # what the server was told (None: not known, any legal speed)
 
 
 class Rule(enum.Enum):
@@ -111,8 +114,10 @@ class MovementChecker:
             if distance > MAX_PACKET_DISTANCE:
                 flag(Rule.TOO_FAR, f"{distance:.2f} blocks in one packet")
             speed = math.hypot(dx, dz) / dt
-            if speed > self.max_speed + TOLERANCE:
-                flag(Rule.TOO_FAST, f"{speed:.4f} blocks/tick horizontally, limit {self.max_speed}")
+            limit = self.max_speed if m.sprinting is not False else min(self.max_speed, ph.WALK_SPEED)
+            if speed > limit + TOLERANCE:
+                flag(Rule.TOO_FAST, f"{speed:.4f} blocks/tick horizontally, limit {limit}"
+                                    + ("" if m.sprinting is not False else " (not sprinting)"))
             allowed = self._rise_allowed(prev, supported and m.on_ground, dt)
             if dy > allowed + TOLERANCE:
                 flag(Rule.ROSE_TOO_FAST, f"rose {dy:.4f} in {dt} tick(s), physics allows {allowed:.4f}")

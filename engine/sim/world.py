@@ -91,9 +91,6 @@ MINE_EXHAUSTION = 0.005         # per block broken with the right tool for its d
 # Per hit that lands (actuallyHurt adds the source's exhaustion): 0.1, except sources that bypass
 # armour, which have 0 (fire, drowning, falling, starving).
 DAMAGE_EXHAUSTION = {"lava": 0.1, "zombie": 0.1}
-# The server's isSprinting comes from the client's sprint command, which the engine never sends:
-# the simulator takes a step on the ground longer than walking allows for sprinting instead.
-SPRINT_STEP = ph.WALK_SPEED + 1e-3
 # Eating (FoodData.eat): food + nutrition (at most 20), saturation + nutrition x modifier x 2 (at most
 # the food). Nutrition is ``FOOD_POINTS``; the modifiers are vanilla's (Foods.java).
 SATURATION_MODIFIER = {"bread": 0.6, "apple": 0.3, "cooked_beef": 0.8}
@@ -158,7 +155,7 @@ class PlayerBody:
     saturation: float = 5.0
     exhaustion: float = 0.0
     food_timer: int = 0                             # FoodData's tickTimer: regeneration and starvation
-    sprinting: bool = False                         # as the server would know it (see SPRINT_STEP)
+    sprinting: bool = False                         # as the server knows it: the client's sprint command
     air: int = 300
     fire: int = 0
     held: int = 0
@@ -647,14 +644,14 @@ class SimWorld:
         p = self.player
         if p.dead:
             return
-        self.checker.feed(Movement(t, a.x, a.y, a.z, a.on_ground))
+        # The server knows of a sprint from the client's sprint command (the proxy sends it with
+        # the step's flag); a sprint-speed step without it is a checker violation.
+        self.checker.feed(Movement(t, a.x, a.y, a.z, a.on_ground, a.sprinting))
         dx, dy, dz = a.x - p.x, a.y - p.y, a.z - p.z
-        across = math.hypot(dx, dz)
-        if a.on_ground:
-            p.sprinting = across > SPRINT_STEP
+        p.sprinting = a.sprinting
         if p.on_ground and not a.on_ground and dy > 0:
             # As the server does: onGround before, a packet off the ground going up is a jump.
-            self._exhaust(SPRINT_JUMP_EXHAUSTION if p.sprinting or across > SPRINT_STEP else JUMP_EXHAUSTION)
+            self._exhaust(SPRINT_JUMP_EXHAUSTION if p.sprinting else JUMP_EXHAUSTION)
         p.x, p.y, p.z, p.on_ground = a.x, a.y, a.z, a.on_ground
         self._movement_exhaustion(dx, dy, dz, a.on_ground)
         if ph.touching(self.terrain, p.x, p.y, p.z, g.WATER | g.LAVA):

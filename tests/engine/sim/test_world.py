@@ -221,11 +221,13 @@ def test_a_full_food_bar_cannot_start_eating() -> None:
 
 
 def _moves(world: SimWorld, steps: list[tuple[float, float, float, bool]], t: int = 1) -> float:
-    """Exhaustion the moves (relative to the player, each a tick) add."""
+    """Exhaustion the moves (relative to the player, each a tick) add; a step faster than walking
+    is sent as a client sends it, with the sprint flag."""
     before = world.player.exhaustion
     for dx, dy, dz, ground in steps:
         p = world.player
-        world.apply([InjectMovement(p.x + dx, p.y + dy, p.z + dz, 0.0, 0.0, ground)], t)
+        sprinting = math.hypot(dx, dz) > 0.22
+        world.apply([InjectMovement(p.x + dx, p.y + dy, p.z + dz, 0.0, 0.0, ground, sprinting)], t)
         t += 1
     return world.player.exhaustion - before
 
@@ -237,6 +239,12 @@ def test_movement_exhaustion_walking_is_free_sprinting_costs_per_metre_jumps_per
     walker = _world()
     assert _moves(walker, [(0.0, 0.42, 0.0, False), (0.0, 0.33, 0.0, False)]) == pytest.approx(0.05)
     assert _moves(walker, [(0.0, -0.75, 0.0, True), (0.28, 0.42, 0.0, False)]) == pytest.approx(0.2)
+    assert not world.checker.violations and not walker.checker.violations
+    # A sprint-speed step the server was not told of is a walker moving too fast.
+    cheat = _world()
+    p = cheat.player
+    cheat.apply([InjectMovement(p.x + 0.28, p.y, p.z, 0.0, 0.0, True)], 1)
+    assert [v.rule.value for v in cheat.checker.violations] == ["too_fast"]
 
 
 def test_a_block_broken_a_landed_attack_and_a_lava_hit_exhaust_fire_and_falls_do_not() -> None:
