@@ -97,6 +97,11 @@ BUILTIN_HELP: tuple[tuple[str, str], ...] = (
 )
 
 
+def _dead(snapshot: WorldSnapshot) -> bool:
+    health = snapshot.player.health
+    return health is not None and health <= 0
+
+
 class Session:
     def __init__(
         self,
@@ -169,13 +174,16 @@ class Session:
         self.control.observe(snapshot)
         actions: list[AgentAction] = self._item_task(snapshot, now)
         pilot = self.pilot.autopilot if self.pilot.active else None
+        if _dead(snapshot):
+            # Nothing saves the dead: a reflex that was driving lets go (the autopilot respawns).
+            actions += self._let_go_of_reflexes(now, pilot is None)
         # Reflexes come before any command driver (invariant 5: kill switch > reflex > rest).
-        if self._early_move:
+        elif self._early_move:
             # A reflex reacted to a packet since the last tick: that was this tick's move.
             self._early_move = False
             if self.control.reflex_driving:
                 return actions
-        decision = self.control.reflex_tick(snapshot, now, autopilot=pilot is not None)
+        decision = None if _dead(snapshot) else self.control.reflex_tick(snapshot, now, autopilot=pilot is not None)
         if decision is not None:
             actions += self._reflex(decision, now)
             if decision.driving:
@@ -215,11 +223,24 @@ class Session:
         autopilot = self.pilot.active
         if self.control.reflex_driving or self._early_move or not (self.control.reflexes.enabled or autopilot):
             return []
-        decision = self.control.reflex_tick(self.snapshot(), now, autopilot=autopilot)
+        snapshot = self.snapshot()
+        if _dead(snapshot):
+            return []
+        decision = self.control.reflex_tick(snapshot, now, autopilot=autopilot)
         if decision is None or not decision.driving:
             return []
         self._early_move = True
         return self._moved(self._reflex(decision, now))
+
+    def _let_go_of_reflexes(self, now: float, give_back: bool) -> list[AgentAction]:
+        if not self.control.reflex_driving:
+            return []
+        self.control.reflex_driving = False
+        self._early_move = False
+        actions: list[AgentAction] = list(item_actions(self.control.reflexes.cancel(now)))
+        if give_back and self.driver is None:
+            actions.append(SetControl(False))
+        return actions
 
     def _moved(self, actions: list[AgentAction]) -> list[AgentAction]:
         for action in actions:

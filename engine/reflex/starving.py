@@ -3,11 +3,10 @@
 Trigger: food ≤ ``threshold`` and an edible item in a hotbar slot (not in
 creative or spectator, where hunger does not matter).
 Heal, its sibling: hurt (health below ``heal_below``, full health by default)
-with the food bar at 18 or below, and food on the hotbar: eat, so health
-comes back before the next hit (lava, a mob) finds the player still hurt from
-the last one. Vanilla regenerates only at 18 or more, and at 18 the next point
-of exhaustion (healing itself costs some) stops it; a point of health missing
-is enough, since a tick of regeneration lost is lost for good.
+with the food bar below 18, and food on the hotbar: eat, so health comes back
+before the next hit (lava, a mob) finds the player still hurt from the last
+one. Vanilla regenerates only at 18 or more; eating while it still does would
+spend food that regeneration did not need yet.
 Action, as a small state machine ticked once per game tick:
 
     SELECT ──(slot sent, use started)──► EATING ──(duration + margin ticks)──► RESTORE ──► DONE
@@ -96,7 +95,7 @@ class HealReflex:
         i = ctx.inputs
         if i.health is None or i.food is None or i.game_mode in (1, 3):
             return False
-        if not 0 < i.health < self.heal_below or i.food > REGEN_FOOD:
+        if not 0 < i.health < self.heal_below or i.food >= REGEN_FOOD:
             return False
         return food_slot(i) is not None
 

@@ -244,3 +244,19 @@ def test_the_autopilot_copes_with_no_loaded_world_as_just_after_a_respawn() -> N
     assert session.pilot.active
     autopilot = session.pilot.autopilot
     assert autopilot is not None and autopilot.decided
+
+
+def test_a_reflex_lets_go_of_a_dead_player_and_the_autopilot_respawns_them() -> None:
+    rig = Rig(2, SimOptions(hazard="lava", push_every=200))
+    rig.say("!autopilot on")
+    for _ in range(1200):
+        rig.tick()
+        if rig.session.control.reflex_driving:
+            break
+    assert rig.session.control.reflex_driving
+    rig.session.handle(ev.HealthChanged(0.0, 10, 0.0), rig.t * TICK)     # died in the lava after all
+    rig.t += 1
+    after = rig.session.tick(rig.t * TICK)
+    assert not rig.session.control.reflex_driving
+    assert acts.Respawn() in after and not any(isinstance(a, InjectMovement) for a in after)
+    assert SetControl(False) not in after                                   # the autopilot keeps control
