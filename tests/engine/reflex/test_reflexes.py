@@ -389,8 +389,8 @@ def test_hurt_and_too_hungry_to_heal_it_eats() -> None:
     d = ReflexEngine().decide(at(0.5, 1.0, 0.5, health=10.0, food=17, inventory=bread), t, 0.0, autopilot=True)
     assert d.reflex == "heal" and d.items == (SelectSlot(3), StartUsingItem())
     assert d.notice is not None and d.notice.key == "heal" and "bread" in d.notice.en
-    # Food 19 heals by itself for a while; unhurt needs no meal; starving comes first.
-    for quiet in (at(0.5, 1.0, 0.5, health=10.0, food=19, inventory=bread),
+    # Food 18 or more still heals by itself; unhurt needs no meal; starving comes first.
+    for quiet in (at(0.5, 1.0, 0.5, health=10.0, food=18, inventory=bread),
                   at(0.5, 1.0, 0.5, health=20.0, food=10, inventory=bread),
                   at(0.5, 1.0, 0.5, health=10.0, food=10, inventory=hotbar(s1=("rotten_flesh", 3)))):
         assert ReflexEngine().decide(quiet, t, 0.0, autopilot=True).reflex is None
