@@ -10,6 +10,9 @@ by cause; watchdog events; reflexes fired; movement-checker violations; with
 ``decision_log.jsonl`` and ``episode_events.json`` under ``<dir>/seed<N>/``.
 ``--start-bread`` is the loaves the player spawns (and respawns) with;
 ``--difficulty`` sets how far starving hurts (easy 10, normal 1, hard death).
+An episode is the autopilot's: it ends when the autopilot hands control back
+with the iron pickaxe made, or at ``--ticks``; ``--after-done`` plays the rest
+of the ticks with the player idle (reflexes still on, nobody to respawn them).
 The api provider reads ``MCAGENT_LLM_BASE_URL``, ``MCAGENT_LLM_MODEL`` and
 ``MCAGENT_LLM_API_KEY`` and paces the episode in real time (a model answers in
 wall-clock time).
@@ -101,6 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hazard", choices=("lava", "water", "mobs"), default=None)
     parser.add_argument("--start-bread", type=int, default=SimOptions().start_bread)
     parser.add_argument("--difficulty", choices=("easy", "normal", "hard"), default=SimOptions().difficulty)
+    parser.add_argument("--after-done", action="store_true",
+                        help="keep the world running after the autopilot finished, the player idle")
     parser.add_argument("--log-dir", default=None)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -122,9 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         time.sleep(delay)
 
                 result = run_episode(seed, args.ticks, provider, options, log, jobs=runner,
-                                     clock=time.monotonic, pace=pace)
+                                     clock=time.monotonic, pace=pace, stop_when_done=not args.after_done)
             else:
-                result = run_episode(seed, args.ticks, provider, options, log)
+                result = run_episode(seed, args.ticks, provider, options, log, stop_when_done=not args.after_done)
             results.append(result)
             if args.log_dir:
                 log.write(os.path.join(args.log_dir, f"seed{seed}"), result.summary())
@@ -136,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(report, sort_keys=True))
         return 0
     out = sys.stdout
-    out.write(f"{report['episodes']} episodes x {args.ticks} ticks, provider {args.provider}"
+    out.write(f"{report['episodes']} episodes of up to {args.ticks} ticks, provider {args.provider}"
               f"{', hazard ' + args.hazard if args.hazard else ''} ({report['seconds']} s)\n")
     for name, row in report["milestones"].items():
         median = "-" if row["median_tick"] is None else f"{row['median_tick']:.0f}"

@@ -80,15 +80,21 @@ def test_cli_passes_the_body_options_to_every_episode(monkeypatch: pytest.Monkey
     from engine.sim import cli
 
     seen: list[SimOptions] = []
+    stops: list[bool] = []
 
-    def fake(seed: int, ticks: int, provider: object, options: SimOptions, log: object) -> object:
+    def fake(seed: int, ticks: int, provider: object, options: SimOptions, log: object,
+             stop_when_done: bool = False) -> object:
         seen.append(options)
+        stops.append(stop_when_done)
         return run_episode(seed, 20, options=options)
 
     monkeypatch.setattr(cli, "run_episode", fake)
     assert main(["--seeds", "2", "--ticks", "20", "--hazard", "lava", "--start-bread", "12", "--difficulty", "hard",
                  "--json"]) == 0
     assert seen == [SimOptions(hazard="lava", start_bread=12, difficulty="hard")] * 2
+    assert stops == [True, True]             # an episode is the autopilot's: it ends when it hands back
+    assert main(["--seeds", "1", "--ticks", "20", "--after-done", "--json"]) == 0
+    assert stops[-1] is False
     with pytest.raises(SystemExit):
         main(["--start-bread", "65"])
     capsys.readouterr()
