@@ -20,6 +20,15 @@ returns the rules it breaks:
 * ``inside_block`` / ``through_block``: the box overlaps a block, or every
   way there (straight, rise-then-across, across-then-drop) crosses one.
 
+A gap between packets is a body that stood still: a vanilla client sends a
+position whenever it moved (more than 2e-4 blocks) and a reminder every 20
+ticks otherwise (LocalPlayer.sendPosition). So after a packet at rest (on the
+ground, afloat, on a ladder) a silent gap ends with the rise of one tick, a
+jump on the gap's last tick, which carries that jump's speed on; and the gap
+counts no airborne ticks (the server counts floating ticks only after a packet
+that left the body floating: ServerGamePacketListenerImpl.tick). A gap after a
+packet in the air is all airborne, even if the packet that ends it lands.
+
 Unknown blocks never produce a violation: the checker flags only what the
 store proves. The checker shares the box and block model of
 ``engine.motion.physics``, which the stepper also uses; its own tests pin the
@@ -118,7 +127,8 @@ class MovementChecker:
             if speed > limit + TOLERANCE:
                 flag(Rule.TOO_FAST, f"{speed:.4f} blocks/tick horizontally, limit {limit}"
                                     + ("" if m.sprinting is not False else " (not sprinting)"))
-            allowed = self._rise_allowed(prev, supported and m.on_ground, dt)
+            launch = self._launch(prev)
+            allowed = self._rise_allowed(launch, supported and m.on_ground, dt)
             if dy > allowed + TOLERANCE:
                 flag(Rule.ROSE_TOO_FAST, f"rose {dy:.4f} in {dt} tick(s), physics allows {allowed:.4f}")
             if not inside and not ph.collides(t, prev.x, prev.y, prev.z, unknown_solid=False) \
@@ -131,8 +141,10 @@ class MovementChecker:
                 # A tick that began afloat ends with fluid drag, or with the 0.3 hop out.
                 self.rise_allowance = ph.FLUID_HOP
             else:
-                # Upward speed decays like vanilla's: the next tick may rise at most this.
-                self.rise_allowance = (min(dy / dt, allowed) - ph.GRAVITY) * ph.DRAG
+                # Upward speed decays like vanilla's: the next tick may rise at most this. A silent
+                # gap from a body at rest rose on its last tick alone (a client that moved says so).
+                rate = min(dy, launch) if dt > 1 and launch > 0 else min(dy / dt, allowed)
+                self.rise_allowance = (rate - ph.GRAVITY) * ph.DRAG
             self._count_airborne(m, fluid_or_ladder, dt, flag)
         else:
             self._count_airborne(m, fluid_or_ladder, 0, flag)
@@ -144,7 +156,8 @@ class MovementChecker:
         t = self.terrain
         return ph.touching(t, x, y, z, g.WATER | g.LAVA) or ph.on_climbable(t, x, y, z)
 
-    def _rise_allowed(self, prev: Movement, lands: bool, dt: int) -> float:
+    def _launch(self, prev: Movement) -> float:
+        """The rise a body at ``prev`` can give itself in one tick (jump, swim, climb); 0 in the air."""
         t = self.terrain
         per_tick = 0.0
         if prev.on_ground and ph.supported(t, prev.x, prev.y, prev.z):
@@ -153,6 +166,9 @@ class MovementChecker:
             per_tick = max(per_tick, FLUID_RISE)
         if ph.on_climbable(t, prev.x, prev.y, prev.z):
             per_tick = max(per_tick, ph.CLIMB_VELOCITY)
+        return per_tick
+
+    def _rise_allowed(self, per_tick: float, lands: bool, dt: int) -> float:
         if per_tick > 0:
             total = per_tick * dt
         else:
@@ -166,14 +182,20 @@ class MovementChecker:
         return total
 
     def _count_airborne(self, m: Movement, fluid_or_ladder: bool, dt: int, flag: Callable[[Rule, str], None]) -> None:
+        # Off the ground since the last packet, or (after a packet at rest) since this one: a gap
+        # the body stood through is no floating time, a gap in the air is (it landed on m's tick
+        # at the latest).
+        was_airborne = self.airborne > 0
         if m.on_ground or fluid_or_ladder:
-            self.airborne = 0
-            self.airborne_flagged = False
-            return
-        self.airborne += dt
+            self.airborne += max(0, dt - 1) if was_airborne else 0
+        else:
+            self.airborne += dt if was_airborne else 1
         if self.airborne >= MAX_AIRBORNE_TICKS and not self.airborne_flagged:
             self.airborne_flagged = True
             flag(Rule.AIRBORNE_TOO_LONG, f"{self.airborne} ticks off the ground")
+        if m.on_ground or fluid_or_ladder:
+            self.airborne = 0
+            self.airborne_flagged = False
 
     def _clear(self, x0: float, y0: float, z0: float, x1: float, y1: float, z1: float) -> bool:
         steps = max(1, math.ceil(math.sqrt((x1 - x0) ** 2 + (y1 - y0) ** 2 + (z1 - z0) ** 2) / 0.1))
