@@ -21,6 +21,15 @@ first movement packet or item operation, and the notice to show.
 
 The kill switch (``cancel``) and every preemption call the activity's
 ``abort`` so a half-eaten meal gives the slot back.
+
+A reflex that drives lets go (release or timeout) only with its body at rest:
+on the ground, afloat or on a ladder. Done in mid-air (a flight that ends at
+the top of a jump), the activity keeps driving until the body lands, so
+whoever moves next (the player's client, the autopilot, a command) starts
+from a body that stands where the last packet put it. Let go in mid-air, the
+next driver starts from rest at the top of the arc (the client is synced by
+position packets, which stop it), and a player who does not move at once
+leaves the server a floating body, kicked after 80 ticks.
 """
 from __future__ import annotations
 
@@ -30,6 +39,7 @@ from collections.abc import Callable, Iterable
 
 import attrs
 
+from engine.motion import physics as ph
 from engine.motion.astar import PathStep
 from engine.motion.grid import Terrain
 from engine.motion.navigator import Navigator
@@ -79,6 +89,9 @@ TRANSITIONS: dict[tuple[EngineState, Event], EngineState] = {
 
 
 HISTORY_LIMIT = 256
+# Seconds past its timeout a reflex may go on driving to land the body (a fall of ~60 blocks);
+# a body falling longer than this (into the void) is let go anyway.
+LANDING_GRACE = 3.0
 
 
 class ReflexMisuse(Exception):
@@ -181,6 +194,14 @@ class ReflexEngine:
         navigator = getattr(self.activity, "navigator", None)
         return navigator if isinstance(navigator, Navigator) else None
 
+    def _at_rest(self, terrain: Terrain) -> bool:
+        """The driving activity's body stands, floats or climbs (an activity that does not move is at rest)."""
+        navigator = self._navigator()
+        if navigator is None:
+            return True
+        body = navigator.stepper.body
+        return body.on_ground or ph.medium(terrain, body) != "air"
+
     # The tick -------------------------------------------------------------------------------------
 
     def decide(self, inputs: ReflexInputs, terrain: Terrain, now: float, autopilot: bool = False) -> ReflexDecision:
@@ -195,14 +216,15 @@ class ReflexEngine:
         items: tuple[ItemOp, ...] = ()
         if self.active is not None and self.activity is not None:
             active = self.active
+            landing = not self._at_rest(terrain)     # let go only once the body has landed
             if candidate is not None and self._priority(candidate) < self._priority(active):
                 items += self.activity.abort()
                 self._fire(Event.PREEMPT, active.name, now)
                 self.active = self.activity = None
-            elif self.activity.done(ctx):
+            elif self.activity.done(ctx) and not landing:
                 released = active.name
                 self._stop(Event.RELEASE, now)
-            elif now - self.since > active.timeout:
+            elif now - self.since > active.timeout + (LANDING_GRACE if landing else 0.0):
                 released = active.name
                 items += self._stop(Event.TIMEOUT, now)
             else:
