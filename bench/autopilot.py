@@ -22,7 +22,7 @@ autopilot idles, and idle ticks would water the p99 down), ``--after-done`` runs
 all ``--ticks``. The world is the sim's own (96 x 96 blocks, 80 high: 180
 sections), or with ``--view-distance N`` what a server shows a player: every
 column within N chunks, 24 sections high, loaded and unloaded as the player walks
-(``loaded_world``; N = 8 is the proxy's ``WORLD_RADIUS``: ~7,000 sections).
+(``loaded_world``; N = 8: ~7,000 sections; 10, vanilla's default: ~10,600).
 
 For each: simulator ticks per second (world + engine, the whole loop) and the
 engine's own cost per tick (``Session.tick``, which runs the autopilot) as p50,
@@ -96,9 +96,10 @@ def loaded_world(view: int) -> type[SimWorld]:
     of the player loaded, 24 sections high.
 
     The sim's own world is 96 blocks square and 80 high: 36 columns of 5 sections. A
-    server keeps a view distance of columns loaded around each player, and the proxy's
-    store keeps those within ``engine.control.WORLD_RADIUS`` (8) chunks: up to 17 x 17
-    columns x 24 sections, ~7,000 sections. This world is the sim's, mirrored across its
+    server keeps a view distance of columns loaded around each player (vanilla's default:
+    10), and the proxy's store keeps those within ``engine.control.WORLD_RADIUS`` (12)
+    chunks: view distance 8 is 17 x 17 columns x 24 sections, ~7,000 sections; 10 is
+    ~10,600. This world is the sim's, mirrored across its
     edges in x and z (so the ground, trees, ores and pools go on without a seam and the
     player may walk and dig there: the sim's own store holds every column it sends),
     with deepslate under the bedrock (some tuff and deepslate iron ore, never exposed)
@@ -280,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=("wall", "cpu", "both"), default="both")
     parser.add_argument("--view-distance", type=int, default=0, metavar="CHUNKS",
                         help="load every column within CHUNKS of the player, 24 sections high, as a server "
-                             "does (8: the proxy's WORLD_RADIUS, ~7,000 sections); 0: the sim's own 96x96x80 world")
+                             "does (8: ~7,000 sections; 10, vanilla's default: ~10,600); 0: the sim's own 96x96x80 world")
     parser.add_argument("--cases", default=",".join(CASES),
                         help=f"comma-separated, from {','.join(CASES)} (the mean ratio needs reflexes)")
     parser.add_argument("--after-done", action="store_true",

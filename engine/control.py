@@ -23,9 +23,12 @@ from engine.world.blocks import BlockStore, BlockTable
 from engine.world.snapshot import Vec3, WorldSnapshot
 
 FOLLOW_RADIUS = 2.5
-# Columns kept around the player (Chebyshev distance in chunks): enough for paths of
-# ~100 blocks and every reflex, while memory stays bounded however far the client sees.
-WORLD_RADIUS = 8
+# Columns kept around the player (Chebyshev distance in chunks), so memory stays bounded
+# however far the client sees. A server sends a column once, when it comes into view, and
+# never again while it stays there: a column dropped on arrival is a hole the player later
+# walks into. So the radius covers vanilla's default view distance (10) with room to spare;
+# beyond 12, the holes come back (and the planner treats them as unknown ground).
+WORLD_RADIUS = 12
 
 
 def item_actions(ops: tuple[ItemOp, ...]) -> list[Action]:
