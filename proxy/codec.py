@@ -702,7 +702,8 @@ def _teleport(codec: VersionCodec, f: Fields) -> list[ev.Event]:
 
 def _rel_move(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     dx = f["dX"]
-    wide = codec.protocol >= 107  # the delta unit changed with the 1.9 protocol
+    # The unit follows the field's width: 1.8's byte deltas are 1/32 block, later short deltas 1/4096.
+    wide = codec._types("play", TO_CLIENT, "rel_entity_move").get("dX") != "i8"
     return [ev.EntityMovedBy(int(f["entityId"]), _delta(dx, wide), _delta(f["dY"], wide), _delta(f["dZ"], wide))]
 
 

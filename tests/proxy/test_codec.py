@@ -154,3 +154,11 @@ def test_entity_names_are_registry_names_in_every_version() -> None:
         assert "item" in names, version
         assert all(n == n.lower() and " " not in n for n in names), version
         assert table.entities and all(c == "hostile" for n, c in table.entities.values() if n in ("zombie", "creeper"))
+
+
+@pytest.mark.parametrize("version,dx,expected", [("1.8.8", 16, 0.5), ("1.12.2", 2048, 0.5), ("1.21.4", -4096, -1.0)])
+def test_relative_entity_moves_are_read_in_each_versions_unit(version: str, dx: int, expected: float) -> None:
+    codec = VersionCodec(table_for_version(version))
+    packet = codec.build("play", "toClient", "rel_entity_move", entityId=5, dX=dx, dY=0, dZ=0, onGround=True)
+    (moved,) = codec.events("toClient", "rel_entity_move", codec.decode("play", "toClient", "rel_entity_move", packet))
+    assert isinstance(moved, ev.EntityMovedBy) and moved.dx == pytest.approx(expected)
