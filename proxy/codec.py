@@ -659,7 +659,8 @@ def _own_metadata(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     burning: bool | None = None
     air: int | None = None
     pos = 0
-    legacy = codec.protocol < 107  # 1.8: key byte = type << 5 | index, 0x7f ends
+    # 1.8's entries pack type << 5 | index in one byte and end with 0x7f (the layout's end value).
+    legacy = codec.table.named_types.get("entityMetadata", ["", {}])[1].get("endVal") == 0x7F
     while pos < len(raw):
         key = raw[pos]
         pos += 1
