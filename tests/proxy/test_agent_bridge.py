@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from engine.decision import acts
+from engine.session import Session
 from proxy.protocol.tables import TO_SERVER
 from proxy.testing import packet_id
 from tests.proxy.harness import Rig
@@ -62,9 +63,9 @@ def test_a_crafting_table_window_is_worked_by_the_proxy_and_never_shown_to_the_p
     assert shown and set(shown) == {0}                   # only the player's own inventory, resynced
 
 
-def test_metrics_count_the_autopilots_decisions_and_who_it_plays_for() -> None:
+def _autopilot_on() -> tuple[Rig, Session]:
+    """alice logged in on 1.18.2 at a known position, who has just said !autopilot on."""
     from engine import events as ev
-    from proxy.metrics import Metrics
 
     rig = Rig("1.18.2")
     rig.login("alice")
@@ -73,6 +74,14 @@ def test_metrics_count_the_autopilots_decisions_and_who_it_plays_for() -> None:
     session = rig.bridge.session
     assert session is not None
     rig.bridge.perform(session.handle(ev.ChatTyped("!autopilot on"), rig.reactor.seconds()))
+    assert session.pilot.active
+    return rig, session
+
+
+def test_metrics_count_the_autopilots_decisions_and_who_it_plays_for() -> None:
+    from proxy.metrics import Metrics
+
+    rig, session = _autopilot_on()
     for _ in range(40):
         rig.reactor.advance(0.05)
         rig.server.tick()
@@ -83,15 +92,8 @@ def test_metrics_count_the_autopilots_decisions_and_who_it_plays_for() -> None:
 
 
 def test_an_autopilot_bug_stops_the_autopilot_not_the_connection() -> None:
-    from engine import events as ev
-
-    rig = Rig("1.18.2")
-    rig.login("alice")
-    rig.server_send(rig.codec.build("play", "toClient", "position", x=0.5, y=64.0, z=0.5, yaw=0.0, pitch=0.0,
-                                    teleportId=7))
-    session = rig.bridge.session
-    assert session is not None and rig.client is not None
-    rig.bridge.perform(session.handle(ev.ChatTyped("!autopilot on"), rig.reactor.seconds()))
+    rig, session = _autopilot_on()
+    assert rig.client is not None
     autopilot = session.pilot.autopilot
     assert autopilot is not None
 
