@@ -35,9 +35,10 @@ import numpy as np
 
 from engine.actions import InjectMovement
 from engine.decision.acts import AgentAction, Respawn
-from engine.decision.catalog import CATALOG, ActionName, Choice, check_choice, legal_actions
+from engine.decision.catalog import CATALOG, HUNT_RADIUS, ActionName, Choice, check_choice, legal_actions
 from engine.decision.executors import ExecContext, Executor, TABLE_RANGE, Wait, make_executor, step_aside
 from engine.decision.heuristic import Decision, heuristic
+from engine.decision.knowledge import GAME
 from engine.decision.ladder import Ladder
 from engine.decision.logs import EpisodeLog
 from engine.decision.perception import EYE, BlockFinder, Query
@@ -287,6 +288,8 @@ class Autopilot:
         known, table, furnace = self._blocks_known(pos)
         hostiles = sorted(((e.entity_id, e.position.distance_to(pos)) for e in snapshot.entities if e.hostile),
                           key=lambda h: h[1])
+        animals = sorted(((e.entity_id, e.position.distance_to(pos)) for e in snapshot.entities
+                          if e.kind.removeprefix("minecraft:") in GAME and not e.hostile), key=lambda h: h[1])
         drops = sum(1 for e in snapshot.entities
                     if e.kind == "item" and e.entity_id not in self.ignored and e.position.distance_to(pos) <= 16.0)
         return DecisionState(
@@ -296,7 +299,8 @@ class Autopilot:
             food=int(player.food if player.food is not None else 20), day=day,
             milestone=self.ladder.current, inventory=tuple(sorted(counts.items())), known=tuple(known),
             drops=drops, hostiles=tuple(h for h in hostiles if h[1] <= 16.0)[:4],
-            table_near=table, furnace_near=furnace, smelting=bool(self.smelting))
+            table_near=table, furnace_near=furnace, smelting=bool(self.smelting),
+            animals=tuple(h for h in animals if h[1] <= HUNT_RADIUS)[:4])
 
     def _blocks_known(self, pos: Vec3) -> tuple[tuple[tuple[str, float], ...], bool, bool]:
         """Nearest log, stone and iron ore (distances), and whether a table and a furnace are near.

@@ -60,6 +60,25 @@ MINEABLE: dict[str, int] = {"stone": 1, "iron_ore": 2, "log": 0}     # block kin
 PLACEABLE = ("crafting_table", "furnace")
 FLEE_RADIUS = 10.0
 FIGHT_RADIUS = 4.0
+# Hunting: a game animal this close may be fought when the player needs food: less than LOW_STOCK
+# food points in the inventory (one loaf is low) and either the food bar at HUNT_BELOW or less, or
+# hurt with too little food to regenerate (vanilla heals only at 18 or more: a player at 17 with
+# nothing to eat stays hurt until the next hit).
+HUNT_RADIUS = 24.0
+HUNT_BELOW = 14
+REGEN_FOOD = 18
+MAX_HEALTH = 20.0
+LOW_STOCK = 8
+
+
+def food_stock(counts: dict[str, int]) -> int:
+    """Food points the inventory holds (nutrition x count, vanilla's numbers)."""
+    return sum(points * counts.get(name, 0) for name, points in FOOD_POINTS.items())
+
+
+def needs_food(s: DecisionState) -> bool:
+    hungry = s.food <= HUNT_BELOW or (s.health < MAX_HEALTH and s.food < REGEN_FOOD)
+    return hungry and food_stock(s.counts()) < LOW_STOCK
 
 
 def _explore(s: DecisionState) -> list[Args]:
@@ -122,7 +141,10 @@ def _flee(s: DecisionState) -> list[Args]:
 
 
 def _fight(s: DecisionState) -> list[Args]:
-    return [(eid,) for eid, d in s.hostiles if d <= FIGHT_RADIUS and s.health > 8]
+    out: list[Args] = [(eid,) for eid, d in s.hostiles if d <= FIGHT_RADIUS and s.health > 8]
+    if needs_food(s):         # a hunt: game animals never fight back, so health does not matter
+        out += [(eid,) for eid, d in s.animals if d <= HUNT_RADIUS]
+    return out
 
 
 def _idle(s: DecisionState) -> list[Args]:
@@ -142,7 +164,7 @@ CATALOG: dict[ActionName, ActionSpec] = {spec.name: spec for spec in (
     ActionSpec(ActionName.GO_TO, (int, int, int), 800, _go_to),
     ActionSpec(ActionName.FOLLOW, (str,), 800, _follow),
     ActionSpec(ActionName.FLEE, (), 300, _flee),
-    ActionSpec(ActionName.FIGHT, (int,), 200, _fight),
+    ActionSpec(ActionName.FIGHT, (int,), 400, _fight),     # a hunt walks up to 24 blocks first
     ActionSpec(ActionName.IDLE, (), 40, _idle),
 )}
 assert len(CATALOG) == 14

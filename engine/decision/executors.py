@@ -40,6 +40,7 @@ from engine.world.snapshot import EntityView, Vec3, WorldSnapshot
 
 Pos = tuple[int, int, int]
 PICKUP_WAIT = 16
+PICKUP_SLACK = 0.3     # vanilla picks up within 1.3 blocks (the box grown by 1): 0.3 past the next cell
 MAX_PLANS = 8          # searches one navigation may start before it counts as failed
 TABLE_RANGE = 24.0     # a known crafting table or furnace this close is walked to, not rebuilt
 
@@ -282,7 +283,11 @@ class Mine(Executor):
             if item is None:
                 return []
             self.pickup = item.entity_id
-            self.go(ctx, GoalNear(*resting_cell(ctx.terrain, item.position), 1.0))
+            # From the next cell a pickup reaches an item lying at its cell's centre (a block's
+            # drop); one lying off centre (an animal's) may be too far: walk into its cell.
+            at = item.position
+            centred = abs(at.x % 1.0 - 0.5) <= PICKUP_SLACK and abs(at.z % 1.0 - 0.5) <= PICKUP_SLACK
+            self.go(ctx, GoalNear(*resting_cell(ctx.terrain, at), 1.0 if centred else 0.0))
         out, state = self.move(found_only=True)
         if state is NavState.FAILED and self.pickup is not None:
             # Fell where no path leads (a pit, behind a wall): not worth waiting for.
@@ -330,7 +335,11 @@ class Collect(Executor):
                 return []
             self.goal_item = item.entity_id
             self.before = total
-            self.go(ctx, GoalNear(*resting_cell(ctx.terrain, item.position), 1.0))
+            # From the next cell a pickup reaches an item lying at its cell's centre (a block's
+            # drop); one lying off centre (an animal's) may be too far: walk into its cell.
+            at = item.position
+            centred = abs(at.x % 1.0 - 0.5) <= PICKUP_SLACK and abs(at.z % 1.0 - 0.5) <= PICKUP_SLACK
+            self.go(ctx, GoalNear(*resting_cell(ctx.terrain, at), 1.0 if centred else 0.0))
         if total > self.before:
             self.status = "ok"
             return []
@@ -433,6 +442,7 @@ class Smelt(Executor):
         self.furnace: Pos | None = None
         self.phase = "walk"
         self.before = 0
+        self.other = False      # the furnace was busy with another output of ours: collect it, then load
 
     def run(self, ctx: ExecContext) -> list[AgentAction]:
         if self.furnace is None:
@@ -470,6 +480,7 @@ class Smelt(Executor):
                 ctx.smelting[self.furnace] = (self.output, n, ctx.tick)
                 self.phase = "wait"
                 return [acts.SmeltStart(self.furnace, raw, n, fuel, fuel_count)]
+            self.other = job[0] != self.output
             self.phase = "wait"
         if have > self.before:
             self.status = "ok"
@@ -477,6 +488,10 @@ class Smelt(Executor):
                 ctx.smelting.pop(self.furnace, None)
             return []
         if job is None:
+            if self.other:        # the other job is out (cooked beef before the iron): now ours goes in
+                self.other = False
+                self.phase = "load"
+                return []
             self.status = "no job"
             return []
         ready = min(job[1], (ctx.tick - job[2]) // SMELT_TICKS)

@@ -1,7 +1,9 @@
 """The calibrated heuristic: the mock provider and the fallback for low-confidence model answers.
 
 How this works: safety first (flee a close hostile, eat when hungry), then
-drops lying near, then the ladder. For the ladder, ``plan`` walks the recipe
+drops lying near (the meat of a kill too), then food (hunt the nearest game
+animal when hungry with little food left, cook raw beef when a furnace and
+fuel are at hand), then the ladder. For the ladder, ``plan`` walks the recipe
 tree of the iron pickaxe over a copy of the inventory (spending what it
 counts as used) and returns the first step that cannot be satisfied yet: the
 raw material to gather, the table or furnace to place, or the item to craft
@@ -15,7 +17,7 @@ import math
 
 import attrs
 
-from engine.decision.catalog import ActionName, Choice
+from engine.decision.catalog import ActionName, Choice, needs_food
 from engine.decision.knowledge import FAMILIES, FOOD_POINTS, FUEL, PICKAXES, RECIPES, SMELTS, count, members, \
     pickaxe_tier, spend
 from engine.decision.state import DecisionState
@@ -30,6 +32,8 @@ RAW: dict[str, Choice] = {
 TOOL_FOR = {"#stone_tool_materials": "wooden_pickaxe", "#iron_raw": "stone_pickaxe"}
 GOAL = "iron_pickaxe"
 EAT_BELOW = 15
+EAT_RAW_BELOW = 7      # raw beef is eaten at once only this hungry when it could be cooked instead
+COOK = Choice(ActionName.SMELT, ("cooked_beef",))
 
 
 @attrs.frozen
@@ -110,15 +114,28 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
         d = pick(Choice(ActionName.FLEE), 0.95, 0.9, "hostile close")
         if d is not None:
             return d
-    if state.food < EAT_BELOW and any(state.counts().get(f, 0) for f in FOOD_POINTS):
-        d = pick(Choice(ActionName.EAT), 0.9, 0.7, "hungry")
-        if d is not None:
-            return d
+    inv = state.counts()
+    cook = COOK in legal and not state.smelting
+    if state.food < EAT_BELOW and any(inv.get(f, 0) for f in FOOD_POINTS):
+        # Raw beef feeds 3 where cooked feeds 8: with a furnace and fuel at hand it goes in the
+        # furnace first, unless the player is very hungry or has nothing else.
+        only_raw = not any(inv.get(f, 0) for f in FOOD_POINTS if f != "beef")
+        if not (only_raw and cook and state.food >= EAT_RAW_BELOW):
+            d = pick(Choice(ActionName.EAT), 0.9, 0.7, "hungry")
+            if d is not None:
+                return d
     if state.drops > 0:
         d = pick(Choice(ActionName.COLLECT_DROPS), 0.85, 0.4, "items on the ground")
         if d is not None:
             return d
-    inv = state.counts()
+    if needs_food(state) and state.animals:
+        d = pick(Choice(ActionName.FIGHT, (state.animals[0][0],)), 0.85, 0.6, "hungry: hunting")
+        if d is not None:
+            return d
+    if cook and inv.get("beef", 0) > 0:
+        d = pick(COOK, 0.85, 0.4, "cooking raw beef")
+        if d is not None:
+            return d
     if inv.get(GOAL, 0) == 0:
         step = plan(GOAL, 1, dict(inv), state)
         if step is not None:

@@ -3,7 +3,7 @@
 Recipes, smelting, fuel, and dig times follow vanilla 1.18: a block breaks after
 ``ceil(1 / (speed / hardness / (30 if harvestable else 100)))`` ticks, where
 ``speed`` is the held tool's speed on that block (1 by hand). Only what the
-9-stage ladder needs is here.
+9-stage ladder needs is here, and the food a hunt brings (beef, raw or cooked).
 
 Families. A real server's nearest tree may be birch or cherry, deep ore is
 ``deepslate_iron_ore``, and before 1.13 logs are ``log``/``log2`` and planks
@@ -106,7 +106,8 @@ RECIPES: dict[str, Recipe] = {r.item: r for r in _planks_recipes() + (
     Recipe("iron_pickaxe", 1, (("iron_ingot", 3), ("stick", 2)), True),
 )}
 
-SMELTS: dict[str, str] = {"iron_ingot": "#iron_raw"}      # output → input (an item or a tag)
+# output → input (an item or a tag). Only the ladder's iron and the hunt's beef.
+SMELTS: dict[str, str] = {"iron_ingot": "#iron_raw", "cooked_beef": "beef"}
 # The canonical input per output: what a tag-less server (the simulator) checks.
 SMELTING: dict[str, str] = {out: members(raw)[0] for out, raw in SMELTS.items()}
 SMELT_TICKS = 200
@@ -118,7 +119,13 @@ FUEL: dict[str, float] = {
     "stick": 0.5,
 }
 FUEL_ORDER = ("coal", "#planks", "#logs", "stick")        # what the agent burns first
-FOOD_POINTS: dict[str, int] = {"bread": 5, "apple": 4, "cooked_beef": 8}
+# Nutrition (vanilla Foods.java), in the order the agent eats them: raw beef last, it is worth cooking.
+FOOD_POINTS: dict[str, int] = {"cooked_beef": 8, "bread": 5, "apple": 4, "beef": 3}
+# Saturation modifiers (Foods.java): eating adds nutrition x modifier x 2 saturation, at most the food.
+SATURATION_MODIFIER: dict[str, float] = {"cooked_beef": 0.8, "bread": 0.6, "apple": 0.3, "beef": 0.3}
+# Passive animals worth hunting, and what they drop (vanilla loot tables: 1-3 of it).
+GAME: dict[str, str] = {"cow": "beef"}
+GAME_HEALTH: dict[str, float] = {"cow": 10.0}
 EAT_TICKS = 32
 
 PICKAXES: dict[str, tuple[int, float]] = {   # tier, speed

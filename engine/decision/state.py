@@ -41,6 +41,7 @@ class DecisionState:
     table_near: bool
     furnace_near: bool
     smelting: bool                                   # a furnace job of ours is running or waiting
+    animals: tuple[tuple[int, float], ...] = ()      # game animals (knowledge.GAME): (entity id, distance)
 
     def counts(self) -> dict[str, int]:
         return dict(self.inventory)
@@ -58,6 +59,8 @@ class DecisionState:
             "inventory": dict(self.inventory), "known_blocks": {n: round(d, 1) for n, d in self.known},
             "drops_nearby": self.drops, "hostiles": [round(d, 1) for _, d in self.hostiles],
             "crafting_table_near": self.table_near, "furnace_near": self.furnace_near, "smelting": self.smelting,
+            # Only when there are any: a state without animals reads (and digests) as it did before.
+            **({"animals": [round(d, 1) for _, d in self.animals]} if self.animals else {}),
         }
 
     def digest(self) -> str:

@@ -3,7 +3,7 @@
 How this works: the world is a ``BlockStore`` of a few chunk columns (1.18.2
 block states) generated from a seed: rolling grass and dirt over stone, oak
 trees, rocky outcrops with iron ore showing, a pond and a lava pool. The
-player, dropped items and zombies are plain records here. Each tick the host
+player, dropped items, zombies and cows are plain records here. Each tick the host
 calls ``tick(t)`` (the server's own tick: time of day, air, lava and fire,
 hunger and natural regeneration, mobs, item pickup, smelting, death) and
 ``apply(actions, t)`` (what the client sent: movement, digging, placing,
@@ -37,8 +37,8 @@ import numpy as np
 from engine import events as ev
 from engine.actions import InjectMovement, ReleaseHeldItem, SelectHotbar, UseHeldItem
 from engine.decision import acts
-from engine.decision.knowledge import ATTACK_DAMAGE, BLOCKS, EAT_TICKS, FOOD_POINTS, FUEL, RECIPES, SMELT_TICKS, \
-    SMELTS, dig_ticks, harvestable, members, spend
+from engine.decision.knowledge import ATTACK_DAMAGE, BLOCKS, EAT_TICKS, FOOD_POINTS, FUEL, GAME, GAME_HEALTH, \
+    RECIPES, SATURATION_MODIFIER, SMELT_TICKS, SMELTS, dig_ticks, harvestable, members, spend
 from engine.decision.knowledge import count as family_count
 from engine.events import SlotItem
 from engine.motion import grid as g
@@ -92,8 +92,16 @@ MINE_EXHAUSTION = 0.005         # per block broken with the right tool for its d
 # armour, which have 0 (fire, drowning, falling, starving).
 DAMAGE_EXHAUSTION = {"lava": 0.1, "zombie": 0.1}
 # Eating (FoodData.eat): food + nutrition (at most 20), saturation + nutrition x modifier x 2 (at most
-# the food). Nutrition is ``FOOD_POINTS``; the modifiers are vanilla's (Foods.java).
-SATURATION_MODIFIER = {"bread": 0.6, "apple": 0.3, "cooked_beef": 0.8}
+# the food). Nutrition is ``FOOD_POINTS``, the modifiers ``SATURATION_MODIFIER`` (vanilla's Foods.java).
+# Cows: a herd's worth spawned with the world on grass (vanilla spawns passive animals at chunk
+# generation and hardly ever after), wandering slowly (RandomStrollGoal: a new spot within 10 blocks
+# about every 120 ticks, at 0.2 x 1.0 speed, about 0.1 block a tick walking), never attacking.
+COWS = 8
+COW_STROLL_CHANCE = 1.0 / 120.0
+COW_STROLL_RANGE = 5
+COW_SPEED = 0.1
+COW_DROPS = (1, 3)          # raw beef per cow (vanilla's loot table, no looting)
+ANIMAL_IDS = 50_000
 
 
 @attrs.frozen
@@ -134,6 +142,17 @@ class Mob:
     health: float = 20.0
     next_attack: int = 0
     born: int = 0
+
+
+@attrs.define
+class Animal:
+    entity_id: int
+    kind: str
+    x: float
+    y: float
+    z: float
+    health: float
+    goal: tuple[float, float] | None = None        # where it strolls to
 
 
 @attrs.define
@@ -188,8 +207,13 @@ class SimWorld:
         self.player = self._new_player()
         self.drops: dict[int, Drop] = {}
         self.mobs: dict[int, Mob] = {}
+        self.animals: dict[int, Animal] = {}
+        # The animals draw from their own generator, so the terrain, the zombies and every other
+        # draw of ``rng`` are what they were before there were animals.
+        self.animal_rng = np.random.default_rng((seed, 1))
         self.smelting: dict[tuple[int, int, int], SmeltJob] = {}
         self._next_id = 100
+        self._spawn_animals()
         self.tick_no = 0
         self.deaths: list[tuple[int, str]] = []
         self.damage_taken: dict[str, float] = {}
@@ -281,6 +305,30 @@ class SimWorld:
                                                            z + w // 2))
                 break
 
+    def _spawn_animals(self) -> None:
+        """Cows on open grass 8 to 40 blocks from spawn, away from trees, water and lava."""
+        size, rng = self.options.size, self.animal_rng
+        centre = size // 2
+        for _ in range(COWS * 20):
+            if len(self.animals) >= COWS:
+                break
+            angle = rng.uniform(0, 2 * math.pi)
+            dist = rng.uniform(8, 40)
+            x, z = int(centre + dist * math.cos(angle)), int(centre + dist * math.sin(angle))
+            if not (3 <= x < size - 3 and 3 <= z < size - 3):
+                continue
+            y = int(self.heights[x, z])
+            if self._walkable(x, y, z):
+                # Ids of their own, so the items' and zombies' ids are what they were without animals.
+                eid = ANIMAL_IDS + len(self.animals)
+                cow = Animal(eid, "cow", x + 0.5, float(y), z + 0.5, GAME_HEALTH["cow"])
+                self.animals[cow.entity_id] = cow
+
+    def _walkable(self, x: int, y: int, z: int) -> bool:
+        """Grass underfoot and two cells of air: where a cow stands and strolls."""
+        return self.block(x, y - 1, z) == "grass_block" and self.block(x, y, z) == "air" \
+            and self.block(x, y + 1, z) == "air"
+
     def _trees(self, blocks: np.ndarray, ground: np.ndarray, rocky: np.ndarray) -> None:
         size = self.options.size
         st = self.table.state_for
@@ -317,6 +365,8 @@ class SimWorld:
                     sections.append((sy, array.copy()))
                 out.append(ev.ChunkColumnLoaded(cx, cz, tuple(sections), True))
         out += self._respawn_events()
+        for a in self.animals.values():
+            out.append(ev.EntitySpawned(a.entity_id, a.kind, a.x, a.y, a.z, category="passive"))
         out.append(ev.TimeUpdated(0, self.day_time))
         self.checker.teleport(self.player.x, self.player.y, self.player.z, 0)
         return out
@@ -519,7 +569,30 @@ class SimWorld:
             self._pickup(t, out)
             self._food(out)
         self._mobs(t, out)
+        self._animals(t, out)
         return out
+
+    def _animals(self, t: int, out: list[ev.Event]) -> None:
+        rng = self.animal_rng
+        for a in self.animals.values():
+            if a.goal is None:
+                if rng.random() < COW_STROLL_CHANCE:
+                    dx, dz = (int(v) for v in rng.integers(-COW_STROLL_RANGE, COW_STROLL_RANGE + 1, 2))
+                    a.goal = (math.floor(a.x) + dx + 0.5, math.floor(a.z) + dz + 0.5)
+                continue
+            gx, gz = a.goal
+            dist = math.hypot(gx - a.x, gz - a.z)
+            if dist < 0.05:
+                a.goal = None
+                continue
+            step = min(COW_SPEED, dist)
+            nx, nz = a.x + (gx - a.x) / dist * step, a.z + (gz - a.z) / dist * step
+            ny = self.ground_at(nx, a.y + 1, nz)
+            if abs(ny - a.y) > 1.0 or not self._walkable(math.floor(nx), int(ny), math.floor(nz)):
+                a.goal = None         # a drop, a wall, water or lava: stroll somewhere else later
+                continue
+            a.x, a.y, a.z = nx, ny, nz
+            out.append(ev.EntityMoved(a.entity_id, a.x, a.y, a.z))
 
     def _finish_eating(self, t: int, out: list[ev.Event]) -> None:
         p = self.player
@@ -792,15 +865,24 @@ class SimWorld:
             del self.smelting[a.furnace]
 
     def _attack(self, a: acts.AttackEntity, t: int, out: list[ev.Event]) -> None:
-        mob = self.mobs.get(a.entity_id)
-        if mob is None or not self._reach(mob.x, mob.y + 1.0, mob.z, 4.0):
+        target = self.mobs.get(a.entity_id) or self.animals.get(a.entity_id)
+        if target is None or self.player.dead or not self._reach(target.x, target.y + 1.0, target.z, 4.0):
             self._reject("attack refused")
             return
-        mob.health -= ATTACK_DAMAGE.get(self.held_item() or "", 1.0)
+        target.health -= ATTACK_DAMAGE.get(self.held_item() or "", 1.0)
         self._exhaust(ATTACK_EXHAUSTION)
-        if mob.health <= 0:
-            del self.mobs[mob.entity_id]
-            out.append(ev.EntitiesRemoved((mob.entity_id,)))
+        if target.health > 0:
+            return
+        out.append(ev.EntitiesRemoved((target.entity_id,)))
+        if isinstance(target, Mob):
+            del self.mobs[target.entity_id]
+            return
+        del self.animals[target.entity_id]
+        lo, hi = COW_DROPS
+        n = int(self.animal_rng.integers(lo, hi + 1))
+        drop = Drop(self._new_id(), GAME[target.kind], n, target.x, target.y, target.z, t)
+        self.drops[drop.entity_id] = drop
+        out.append(ev.EntitySpawned(drop.entity_id, "item", drop.x, drop.y, drop.z))
 
     def _respawn(self, a: acts.Respawn, t: int, out: list[ev.Event]) -> None:
         if not self.player.dead:

@@ -1,0 +1,74 @@
+"""Hunting for food: the legal filter offers fight(animal) only to a player who needs food, the
+heuristic hunts, collects the meat, cooks or eats it, and a long lava episode no longer starves
+the healing."""
+from __future__ import annotations
+
+from engine.decision.catalog import HUNT_RADIUS, ActionName, Choice, legal_actions
+from engine.decision.heuristic import COOK, heuristic
+from engine.decision.logs import EpisodeLog
+from engine.decision.state import DecisionState
+from engine.sim.episode import run_episode
+from engine.sim.world import SimOptions
+
+COW = 50_001
+
+
+def state(**kw: object) -> DecisionState:
+    base: dict[str, object] = dict(generation=0, tick=0, position=(0, 64, 0), health=20.0, food=20, day=True,
+                                   milestone="wood", inventory=(), known=(), drops=0, hostiles=(), table_near=False,
+                                   furnace_near=False, smelting=False, animals=((COW, 10.0),))
+    base.update(kw)
+    return DecisionState(**base)  # type: ignore[arg-type]
+
+
+def _hunts(s: DecisionState) -> bool:
+    return Choice(ActionName.FIGHT, (COW,)) in legal_actions(s)
+
+
+def test_the_legal_filter_offers_hunting_only_to_a_player_who_needs_food() -> None:
+    assert not _hunts(state())                                          # fed
+    assert not _hunts(state(food=16))                                   # not hungry, not hurt
+    assert _hunts(state(food=14))                                       # hungry, nothing to eat
+    assert _hunts(state(food=17, health=9.0))                           # hurt, too little food to heal
+    assert not _hunts(state(food=12, inventory=(("bread", 2),)))        # food enough in the pack
+    assert _hunts(state(food=12, inventory=(("bread", 1),)))            # one loaf is low
+    assert not _hunts(state(food=12, animals=((COW, HUNT_RADIUS + 1),)))
+    # A passive animal is never fought for being close, as a hostile is.
+    assert not _hunts(state(animals=((COW, 2.0),)))
+
+
+def test_the_heuristic_hunts_then_collects_then_cooks_or_eats_the_meat() -> None:
+    hungry = state(food=12)
+    assert heuristic(hungry, legal_actions(hungry)).choice == Choice(ActionName.FIGHT, (COW,))
+    killed = state(food=12, animals=(), drops=1)
+    assert heuristic(killed, legal_actions(killed)).choice == Choice(ActionName.COLLECT_DROPS)
+    # Raw beef and no furnace: eaten raw.
+    raw = state(food=12, animals=(), inventory=(("beef", 3),))
+    assert heuristic(raw, legal_actions(raw)).choice == Choice(ActionName.EAT)
+    # A furnace and fuel at hand: cooked first (8 points, not 3), unless the player is starving.
+    kitchen = state(food=12, animals=(), inventory=(("beef", 3), ("oak_planks", 2)), furnace_near=True)
+    assert heuristic(kitchen, legal_actions(kitchen)).choice == COOK
+    starving = state(food=4, animals=(), inventory=(("beef", 3), ("oak_planks", 2)), furnace_near=True)
+    assert heuristic(starving, legal_actions(starving)).choice == Choice(ActionName.EAT)
+
+
+def test_a_hungry_player_with_no_food_hunts_a_cow_collects_the_beef_and_eats_it() -> None:
+    log = EpisodeLog()
+    hungry = SimOptions(start_bread=0, start_food=12, start_saturation=0.0)
+    result = run_episode(0, 400, options=hungry, log=log)
+    outcomes = [(r["choice"], r["outcome"]) for r in log.decisions if r["kind"] == "outcome"]
+    fights = [i for i, (c, o) in enumerate(outcomes) if c.startswith("fight(") and o == "ok"]
+    assert fights, outcomes
+    rest = outcomes[fights[0] + 1:]
+    assert ("collect_drops", "ok") in rest and ("eat", "ok") in rest, outcomes
+    assert rest.index(("collect_drops", "ok")) < rest.index(("eat", "ok"))
+    assert result.violations == 0 and not result.deaths
+
+
+def test_seed_15_under_lava_loses_no_life_once_the_bread_is_gone() -> None:
+    # It lost two: every push into the lava costs health, healing costs food (6 exhaustion a point)
+    # and the five loaves ran out; at food 17 with nothing to eat there is no regeneration.
+    result = run_episode(15, 10_000, options=SimOptions(hazard="lava"), stop_when_done=True)
+    assert not result.deaths, result.summary()
+    assert result.iron_pickaxe is not None and result.violations == 0
+    assert any(label.startswith("fight(") for _, label in result.decided)
