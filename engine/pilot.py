@@ -140,7 +140,7 @@ class PilotSeat:
         self._handoff(now, final=True)
         return undo
 
-    def choose(self, name: str, tick: int, now: float) -> str:
+    def choose(self, name: str) -> str:
         """``!autopilot provider <name>``: the answer for the player."""
         if name not in PROVIDERS:
             return f"Unknown provider {name}; choose one of {', '.join(PROVIDERS)}."

@@ -174,7 +174,8 @@ class Session:
         self.control.observe(snapshot)
         actions: list[AgentAction] = self._item_task(snapshot, now)
         pilot = self.pilot.autopilot if self.pilot.active else None
-        if _dead(snapshot):
+        dead = _dead(snapshot)
+        if dead:
             # Nothing saves the dead: a reflex that was driving lets go (the autopilot respawns).
             actions += self._let_go_of_reflexes(now, pilot is None)
         # Reflexes come before any command driver (invariant 5: kill switch > reflex > rest).
@@ -183,7 +184,7 @@ class Session:
             self._early_move = False
             if self.control.reflex_driving:
                 return actions
-        decision = None if _dead(snapshot) else self.control.reflex_tick(snapshot, now, autopilot=pilot is not None)
+        decision = None if dead else self.control.reflex_tick(snapshot, now, autopilot=pilot is not None)
         if decision is not None:
             actions += self._reflex(decision, now)
             if decision.driving:
@@ -449,7 +450,7 @@ class Session:
         if sub == "provider":
             if len(args) != 2:
                 return [reply(f"Usage: {p}autopilot provider mock|api|replay (now: {pilot.provider_name})")]
-            return [reply(pilot.choose(args[1].lower(), self.ticks, now))]
+            return [reply(pilot.choose(args[1].lower()))]
         if sub == "status":
             return [reply(pilot.progress or f"The autopilot is off ({pilot.provider_name} provider); "
                                             f"{p}autopilot on starts it.")]
