@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.motion.worlds import WorldBuilder  # noqa: E402
 from proxy.testing import build_packet, packet_id  # noqa: E402
-from tests.proxy.harness import Rig  # noqa: E402
+from proxy.testing import Rig  # noqa: E402
 
 
 def _standing_at(version: str, world: WorldBuilder, x: float) -> Rig:

@@ -162,6 +162,7 @@ class Relay:
             self.port = int(line["port"])
             return True
         # mcagent: the real CLI, with logins not rate-limited (several logins from 127.0.0.1 in a row)
+        # and no packet rate limit (the floods are the point)
         self.port = free_port()
         config = self.workdir / "mcagent-bench.json"
         base: dict[str, Any] = {}
@@ -169,6 +170,7 @@ class Relay:
         if default.exists():
             base = json.loads(default.read_text(encoding="utf-8"))
         base["login_rate_limit_seconds"] = 0.0
+        base.setdefault("limits", {})["packets_per_second"] = 0
         config.write_text(json.dumps(base), encoding="utf-8")
         run = ["run", "--config", str(config), "--listen", f"127.0.0.1:{self.port}", "--upstream", upstream]
         if self.args.profile and not self.args.py_spy:

@@ -102,6 +102,25 @@ class LlmConfig(Strict):
         return value
 
 
+class ConnectionLimits(Strict):
+    """What one connection may cost before the proxy closes it (with a reason)."""
+
+    # Open connections per client address; 0: no cap. Not applied behind a PROXY-protocol
+    # balancer, where every connection comes from the balancer's address.
+    connections_per_ip: int = Field(16, ge=0, le=100000)
+    login_deadline_seconds: float = Field(30.0, gt=0.0, le=600.0)  # from connecting to play
+    # Client packets per second, averaged over the window (Paper's packet limiter: 500/s
+    # over 7 s); 0: no limit. A vanilla client sends about 25 per second.
+    packets_per_second: float = Field(500.0, ge=0.0, le=1e7)
+    packet_window_seconds: float = Field(7.0, gt=0.0, le=60.0)
+    # An upstream that accepted the connection but sends nothing this long: the player is
+    # told the server did not answer; a server-list ping gets the proxy's own MOTD.
+    upstream_answer_seconds: float = Field(10.0, gt=0.0, le=300.0)
+    # A client whose socket stays full this long (it stopped reading) is closed; meanwhile
+    # the upstream is paused, so the proxy never buffers more than a socket's worth.
+    stalled_client_seconds: float = Field(30.0, gt=0.0, le=600.0)
+
+
 class ProxyConfig(Strict):
     listen: Address = Address(host="127.0.0.1", port=25566)
     upstream: Address = Address(host="127.0.0.1", port=25565)
@@ -112,6 +131,7 @@ class ProxyConfig(Strict):
     login_rate_limit_seconds: float = Field(3.0, ge=0.0, le=3600.0)
     upstream_connect_timeout: float = Field(5.0, gt=0.0, le=120.0)
     read_timeout_seconds: float = Field(30.0, gt=0.0, le=3600.0)
+    limits: ConnectionLimits = ConnectionLimits()
     status: StatusConfig = StatusConfig()
     chat: ChatConfig = ChatConfig()
     features: Features = Features()

@@ -1,6 +1,6 @@
 """The Twisted side of the model service: run the engine's model calls off the tick path.
 
-How this works: ``Bridge.perform`` hands each ``AskModel`` action to
+How this works: ``Connection.perform`` (``proxy.actuator``) hands each ``AskModel`` action to
 ``ModelService.ask(bridge, action)``. ``ask`` starts the engine's
 ``ModelClient.complete(call)`` as a task on the asyncio loop the reactor runs
 on (``Deferred.fromFuture(asyncio.ensure_future(...))``) and returns at once,
@@ -39,9 +39,10 @@ from engine.llm.limits import LimitSettings
 from engine.llm.modes import ConversationMode, ModeThresholds
 from engine.llm.secrets import Secret, redact, scrub
 from engine.llm.service import LlmService, LlmSettings
+from proxy.protocol.states import State
 
 if TYPE_CHECKING:
-    from proxy.bridge import Bridge
+    from proxy.connection import Connection as Bridge
     from proxy.config import LlmConfig
 
 log = Logger(namespace="mcagent.model")
@@ -128,8 +129,6 @@ class ModelService:
         return ModelFailure(FailureKind.BAD_RESPONSE, scrub(failure.getErrorMessage(), key)[:200])
 
     def _deliver(self, reply: ModelReply, bridge: "Bridge", assistant: Any, call: ModelCall, started: float) -> None:
-        from proxy.bridge import PLAY
-
         now = self.clock.seconds()
         elapsed = time.perf_counter() - started
         self.runtime.model_finished(call, reply, now)
@@ -143,7 +142,7 @@ class ModelService:
                  purpose=call.purpose.value, player=bridge.player_name, outcome=outcome, detail=detail,
                  ms=elapsed * 1000)
         session = bridge.session
-        if bridge.state != PLAY or session is None or assistant is None or session.assistant is not assistant:
+        if bridge.state is not State.PLAY or session is None or assistant is None or session.assistant is not assistant:
             self.discarded += 1
             log.info("model answer for {player} discarded: the player left", player=bridge.player_name)
             return

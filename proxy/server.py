@@ -1,7 +1,7 @@
 """The listening side: one ``ProxyServer`` owns every bridge, the tick and admission.
 
 How this works: Twisted calls ``buildProtocol`` per client connection; each
-``Bridge`` registers itself in ``bridges``. A ``LoopingCall`` at 20 Hz drives
+client leg (``proxy.legs.ClientLeg``) registers its ``Connection`` in ``bridges``. A ``LoopingCall`` at 20 Hz drives
 every playing session's ``tick(now)``; the clock is injected, so tests advance a
 ``task.Clock``. Admission (max players, per-IP login rate) is decided here, at
 login start, before any upstream connection is opened.
@@ -22,7 +22,9 @@ from twisted.python.failure import Failure
 
 from engine.session import Assistant
 from proxy.autopilot_host import AutopilotHost
-from proxy.bridge import PLAY, Bridge
+from proxy.connection import Connection as Bridge
+from proxy.legs import ClientLeg
+from proxy.protocol.states import State
 from proxy.config import ProxyConfig
 from proxy.status import ProbeFactory, StatusProbe
 
@@ -148,18 +150,29 @@ class ProxyServer(protocol.ServerFactory):
             total.add(bridge)
         return total
 
-    def buildProtocol(self, addr: IAddress) -> Bridge:
-        return Bridge(self)
+    def buildProtocol(self, addr: IAddress) -> ClientLeg | None:  # type: ignore[override]
+        cap = self.config.limits.connections_per_ip
+        host = getattr(addr, "host", None)
+        if cap and host is not None and not self.config.proxy_protocol:
+            open_here = sum(1 for b in self.bridges if b.peer.rsplit(":", 1)[0] == host)
+            if open_here >= cap:
+                # Refused before any byte is read: Twisted closes the socket at once.
+                log.info("refused a connection from {host}: {cap} already open", host=host, cap=cap)
+                return None
+        return ClientLeg(self)
 
     # -- admission -------------------------------------------------------------------
     def player_count(self) -> int:
         return sum(1 for b in self.bridges if b.session is not None)
 
     def admit(self, bridge: Bridge) -> str | None:
-        """None to admit; otherwise the reason shown to the refused player."""
-        if self.player_count() >= self.config.max_players:
+        """None to admit; otherwise the reason shown to the refused player. Logins still
+        in progress count as players, and names compare case-insensitively (as the game's)."""
+        others = [b for b in self.bridges if b is not bridge and b.admitted and not b.states.closed]
+        if len(others) >= self.config.max_players:
             return f"The server is full ({self.config.max_players} players)."
-        if any(b is not bridge and b.player_name == bridge.player_name and b.session is not None for b in self.bridges):
+        name = (bridge.player_name or "").lower()
+        if any((b.player_name or "").lower() == name for b in others):
             return f"{bridge.player_name} is already connected through this proxy."
         host = bridge.peer.rsplit(":", 1)[0]
         now = self.clock.seconds()
@@ -169,6 +182,7 @@ class ProxyServer(protocol.ServerFactory):
             return f"Too many logins from your address; wait {limit:g} seconds between logins."
         self._last_login[host] = now
         self.logins += 1
+        bridge.admitted = True
         if len(self._last_login) > 10000:
             cutoff = now - limit
             self._last_login = {h: t for h, t in self._last_login.items() if t >= cutoff}
@@ -253,5 +267,5 @@ class ProxyServer(protocol.ServerFactory):
 
     def broadcast(self, *lines: str) -> None:
         for bridge in list(self.bridges):
-            if bridge.state == PLAY:
+            if bridge.state is State.PLAY:
                 bridge.say(*lines)

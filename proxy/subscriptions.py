@@ -80,3 +80,10 @@ PREFIX_OK: frozenset[str] = frozenset({"named_entity_spawn", "spawn_entity", "sp
 
 # Chat packets from the client are the only ones the proxy may swallow.
 SWALLOWABLE: frozenset[str] = frozenset({"chat", "chat_message", "chat_command"})
+
+# The most a client packet the proxy decodes may measure uncompressed, checked before it
+# is inflated or decoded: vanilla's own limits with room to spare (256-character chat;
+# 1.19's message signatures and last-seen lists; signed command arguments). A larger
+# one is malformed and closes that connection: a small frame may not inflate to megabytes.
+MAX_SIZE_TO_SERVER: dict[str, int] = {"chat": 8192, "chat_message": 8192, "chat_command": 16384, "settings": 1024}
+MAX_SIZE_TO_SERVER_DEFAULT = 256  # positions, looks, held slot, entity actions, teleport confirmations

@@ -62,12 +62,13 @@ class Rig:
     def __init__(self, version_name: str) -> None:
         self.v = load_version(version_name)
         self.reactor = MemoryReactorClock()
-        self.server = ProxyServer(ProxyConfig(login_rate_limit_seconds=0.0), self.reactor)
-        self.bridge = self.server.buildProtocol(IPv4Address("TCP", "127.0.0.1", 50000))
+        self.server = ProxyServer(ProxyConfig(login_rate_limit_seconds=0.0, limits={"packets_per_second": 0}), self.reactor)
+        self.leg = self.server.buildProtocol(IPv4Address("TCP", "127.0.0.1", 50000))
+        self.bridge = self.leg.connection
         self.client_tx = StringTransport(peerAddress=IPv4Address("TCP", "127.0.0.1", 50000))
-        self.bridge.makeConnection(self.client_tx)
-        self.bridge.dataReceived(wire_frame(self.v.handshake("127.0.0.1", 25566), -1)
-                                 + wire_frame(self.v.login_start("benchbot"), -1))
+        self.leg.makeConnection(self.client_tx)
+        self.leg.dataReceived(wire_frame(self.v.handshake("127.0.0.1", 25566), -1)
+                              + wire_frame(self.v.login_start("benchbot"), -1))
         host, port, factory, _timeout, _bind = self.reactor.tcpClients.pop()
         self.upstream = factory.buildProtocol(IPv4Address("TCP", host, port))
         self.upstream_tx = StringTransport()
@@ -75,9 +76,9 @@ class Rig:
         self.upstream.dataReceived(wire_frame(self.v.set_compression(THRESHOLD), -1)
                                    + wire_frame(self.v.login_success("benchbot"), THRESHOLD))
         if self.v.has_configuration:
-            self.bridge.dataReceived(wire_frame(bytes([self.v.pid("login", TO_SERVER, "login_acknowledged")]), THRESHOLD))
+            self.leg.dataReceived(wire_frame(bytes([self.v.pid("login", TO_SERVER, "login_acknowledged")]), THRESHOLD))
             self.upstream.dataReceived(wire_frame(bytes([self.v.pid("configuration", TO_CLIENT, "finish_configuration")]), THRESHOLD))
-            self.bridge.dataReceived(wire_frame(bytes([self.v.pid("configuration", TO_SERVER, "finish_configuration")]), THRESHOLD))
+            self.leg.dataReceived(wire_frame(bytes([self.v.pid("configuration", TO_SERVER, "finish_configuration")]), THRESHOLD))
         self.client_tx.clear()
         self.upstream_tx.clear()
         if self.bridge.state != "play":
@@ -85,7 +86,7 @@ class Rig:
 
 
 def full_bridge(rig: Rig, data: list[bytes], frames: int, to_client: bool) -> float:
-    receive = rig.upstream.dataReceived if to_client else rig.bridge.dataReceived
+    receive = rig.upstream.dataReceived if to_client else rig.leg.dataReceived
     out = rig.client_tx if to_client else rig.upstream_tx
 
     def run() -> int:
@@ -301,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def round_trips() -> int:
         for up, down in zip(ups, downs):
-            rig.bridge.dataReceived(up)
+            rig.leg.dataReceived(up)
             rig.upstream.dataReceived(down)
         rig.client_tx.clear()
         rig.upstream_tx.clear()

@@ -6,7 +6,7 @@ yields complete ``Frame`` objects; a frame keeps the exact bytes it arrived as,
 so the proxy can forward it without re-packing. ``Frame.packet_id`` looks only at
 the first bytes (inflating at most a few bytes of a compressed frame), and
 ``Frame.packet`` gives the whole uncompressed packet when someone decodes it.
-``encode(packet)`` frames an outgoing packet with this leg's compression.
+``Writer.frame(packet)`` frames an outgoing packet with this leg's compression.
 Every size limit is checked here, in one place, and a violation is a PeerError.
 """
 from __future__ import annotations
@@ -46,6 +46,11 @@ class Frame:
         except zlib.error as exc:
             raise PeerError(f"bad compressed frame: {exc}") from None
         return read_varint(head, 0)[0]
+
+    @property
+    def size(self) -> int:
+        """The uncompressed packet's length, known without inflating anything."""
+        return self._declared if self.compressed else len(self.raw) - self.start
 
     @property
     def packet(self) -> bytes:

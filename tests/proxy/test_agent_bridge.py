@@ -7,7 +7,7 @@ from engine.decision import acts
 from engine.session import Session
 from proxy.protocol.tables import TO_SERVER
 from proxy.testing import packet_id
-from tests.proxy.harness import Rig
+from proxy.testing import Rig
 from tests.proxy.test_windows import TABLE, FakeServer, names
 
 

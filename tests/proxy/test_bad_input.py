@@ -5,17 +5,14 @@ import zlib
 
 from proxy.protocol.wire import pack_varint
 from proxy.testing import build_packet, frame
-from tests.proxy.harness import Rig
+from proxy.testing import Rig
 
 
 def _two_players() -> tuple[Rig, Rig]:
     bad, good = Rig("1.18.2", login_rate_limit_seconds=0), None
     bad.login("mallory")
-    good = Rig.__new__(Rig)
-    good.__dict__.update(bad.__dict__)  # same server, a second client
-    good.client = None
-    good.upstream = None
-    good.login("alice")
+    good = bad.another()  # same server, a second client
+    good.login("alice", port=50001)
     return bad, good
 
 
@@ -28,21 +25,21 @@ def _assert_closed_with_reason(rig: Rig, fragment: bytes) -> None:
 def _assert_other_still_relays(good: Rig) -> None:
     packet = build_packet(good.codec, "play", "toServer", "chat", message="still here")
     wire = frame(packet, good.client.threshold)
-    good.bridge.dataReceived(wire)
+    good.leg.dataReceived(wire)
     assert good.upstream.raw_received() == wire
     assert good.bridge in good.server.bridges
 
 
 def test_oversized_frame_closes_only_that_connection() -> None:
     bad, good = _two_players()
-    bad.bridge.dataReceived(pack_varint(3_000_000) + b"\x00" * 10)
+    bad.leg.dataReceived(pack_varint(3_000_000) + b"\x00" * 10)
     _assert_closed_with_reason(bad, b"frame length prefix")
     _assert_other_still_relays(good)
 
 
 def test_bad_varint_closes_only_that_connection() -> None:
     bad, good = _two_players()
-    bad.bridge.dataReceived(b"\xff\xff\xff\xff\xff\x01")
+    bad.leg.dataReceived(b"\xff\xff\xff\xff\xff\x01")
     _assert_closed_with_reason(bad, b"longer than 3 bytes")
     _assert_other_still_relays(good)
 
@@ -51,7 +48,7 @@ def test_lying_uncompressed_length_closes_only_that_connection() -> None:
     bad, good = _two_players()
     body = zlib.compress(b"\x03\x02hi")
     payload = pack_varint(8_000_000) + body
-    bad.bridge.dataReceived(pack_varint(len(payload)) + payload)
+    bad.leg.dataReceived(pack_varint(len(payload)) + payload)
     _assert_closed_with_reason(bad, b"impossible")
     _assert_other_still_relays(good)
 
@@ -61,7 +58,7 @@ def test_lying_uncompressed_length_on_a_decoded_packet_is_caught() -> None:
     chat = build_packet(bad.codec, "play", "toServer", "chat", message="y" * 300)
     body = zlib.compress(chat)
     payload = pack_varint(len(chat) + 500) + body  # plausible ratio, wrong length
-    bad.bridge.dataReceived(pack_varint(len(payload)) + payload)
+    bad.leg.dataReceived(pack_varint(len(payload)) + payload)
     _assert_closed_with_reason(bad, b"declared uncompressed length")
     _assert_other_still_relays(good)
 
@@ -70,7 +67,7 @@ def test_invalid_utf8_in_chat_closes_only_that_connection() -> None:
     bad, good = _two_players()
     chat_id = bad.codec.table.packet_id("play", "toServer", "chat")
     packet = pack_varint(chat_id) + pack_varint(4) + b"\xff\xfe\xfd\xfc"
-    bad.bridge.dataReceived(frame(packet, bad.client.threshold))
+    bad.leg.dataReceived(frame(packet, bad.client.threshold))
     _assert_closed_with_reason(bad, b"UTF-8")
     assert bad.upstream.raw_received() == b""
     _assert_other_still_relays(good)
@@ -80,7 +77,7 @@ def test_truncated_packet_closes_only_that_connection() -> None:
     bad, good = _two_players()
     chat_id = bad.codec.table.packet_id("play", "toServer", "chat")
     packet = pack_varint(chat_id) + pack_varint(50) + b"short"
-    bad.bridge.dataReceived(frame(packet, bad.client.threshold))
+    bad.leg.dataReceived(frame(packet, bad.client.threshold))
     _assert_closed_with_reason(bad, b"out of range")
     _assert_other_still_relays(good)
 
@@ -88,5 +85,5 @@ def test_truncated_packet_closes_only_that_connection() -> None:
 def test_garbage_handshake_is_refused() -> None:
     rig = Rig("1.18.2")
     rig.connect_client()
-    rig.bridge.dataReceived(frame(b"\x05garbage"))
+    rig.leg.dataReceived(frame(b"\x05garbage"))
     assert rig.client.transport.disconnecting

@@ -7,7 +7,7 @@ from twisted.python.failure import Failure
 
 from proxy.testing import build_packet, frame, handshake_packet, packet_id
 from proxy.versions import SUPPORTED
-from tests.proxy.harness import Rig
+from proxy.testing import Rig
 
 VERSIONS = [v.name for v in SUPPORTED]
 
@@ -40,7 +40,7 @@ def test_unaddressed_chat_is_forwarded_byte_identical(version: str) -> None:
     for text in ("hello world", "!", "! not a command", "@aiwhat", "ai where am i", "héllo ✓ 你好", "x" * 200):
         packet = chat_packet(rig, text)
         wire = frame(packet, rig.client.threshold)
-        rig.bridge.dataReceived(wire)
+        rig.leg.dataReceived(wire)
         assert rig.upstream.raw_received() == wire, text
         assert rig.client.received() == []
 
@@ -64,7 +64,7 @@ def test_swallowed_chat_consumes_whole_frame_and_next_packet_still_flows() -> No
     swallowed = frame(chat_packet(rig, "!help"), rig.client.threshold)
     keep = frame(build_packet(rig.codec, "play", "toServer", "keep_alive", keepAliveId=7), rig.client.threshold)
     ordinary = frame(chat_packet(rig, "after"), rig.client.threshold)
-    rig.bridge.dataReceived(swallowed + keep + ordinary)
+    rig.leg.dataReceived(swallowed + keep + ordinary)
     assert rig.upstream.raw_received() == keep + ordinary
     assert rig.bridge.reader.pending == 0
 
@@ -74,7 +74,7 @@ def test_unsubscribed_packets_take_the_fast_path_unchanged() -> None:
     rig.login(threshold=16)
     big = build_packet(rig.codec, "play", "toServer", "keep_alive", keepAliveId=1)
     wire = frame(big, 16)
-    rig.bridge.dataReceived(wire)
+    rig.leg.dataReceived(wire)
     assert rig.upstream.raw_received() == wire
     # A large server packet arrives compressed and must leave exactly as it came.
     payload = build_packet(rig.codec, "play", "toClient", "kick_disconnect", reason='{"text":"' + "z" * 500 + '"}')
@@ -160,7 +160,6 @@ def test_status_answered_by_proxy_when_upstream_down() -> None:
 def test_max_players_and_login_rate_limit() -> None:
     rig = Rig("1.18.2", login_rate_limit_seconds=3.0)
     rig.login("alice")
-    second = Rig.__new__(Rig)
     # A second login from the same address within 3 s is refused with a reason.
     rig.connect_client(host="10.0.0.1", port=50001)
     rig.client_send(handshake_packet(rig.codec.protocol))
@@ -172,7 +171,6 @@ def test_max_players_and_login_rate_limit() -> None:
     full.client_send(handshake_packet(full.codec.protocol))
     full.client_send(build_packet(full.codec, "login", "toServer", "login_start", username="bob"))
     assert b"full" in full.client.received()[-1]
-    del second
 
 
 def test_tick_drives_sessions_on_the_injected_clock() -> None:

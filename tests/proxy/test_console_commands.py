@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from proxy.console import ConsoleCommands, redact
-from tests.proxy.harness import Rig
+from proxy.testing import Rig
 
 
 def _console(rig: Rig, reload_lines: list[str] | None = None) -> tuple[ConsoleCommands, list[str]]:

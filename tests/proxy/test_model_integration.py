@@ -2,7 +2,12 @@
 
 The Minecraft side is ``tests/proxy/model_rig.py``: a scripted server that
 sends a keep-alive every 50 ms and times its answers through the proxy, and a
-scripted client. No Node peers are needed.
+scripted client. No Node peers are needed, but each test starts the real proxy process,
+so the module is marked e2e.
+
+Timing: the assertions separate "waited for the model" (the scripted model takes 10 s)
+from "did not", with bounds a busy machine cannot cross; how fast the relay is belongs
+to ``bench/relay.py``, not here.
 """
 from __future__ import annotations
 
@@ -17,6 +22,8 @@ from tests.e2e.peers import free_port
 from tests.e2e.proxy_process import ProxyProcess
 from tests.llm_server import Reply, ScriptedModelServer, text_body, tool_body
 from tests.proxy.model_rig import FakeUpstream, RawClient, summary
+
+pytestmark = pytest.mark.e2e
 
 KEY = "sk-itest-5f2b9c0d8e7a6b5c4d3e2f1a0b9c8d7e"
 
@@ -77,12 +84,12 @@ def test_a_slow_model_reply_does_not_delay_forwarding_keepalives_or_ticks(
     print(f"keep-alive round trip before {before}, during the model call {during}; "
           f"chat forwarded in {forwarded_after * 1000:.1f} ms; ticks {ticks_after - ticks_before} in "
           f"{window_end - window_start:.1f} s")
-    assert during["n"] >= 100 and upstream.unanswered(window_start, window_end - 0.5) == 0
-    assert during["p50_ms"] < before["p50_ms"] + 5.0
-    assert during["max_ms"] < 100.0
-    assert forwarded_after < 0.1
-    elapsed = window_end - window_start
-    assert ticks_after - ticks_before >= int(elapsed * 20 * 0.9)
+    # Every keep-alive of the 7 s window was answered, none waited for the model (which
+    # would have held it for seconds), the chat went on at once and the tick kept running.
+    assert during["n"] >= 20 and upstream.unanswered(window_start, window_end - 0.5) == 0
+    assert during["max_ms"] < 2000.0
+    assert forwarded_after < 2.0
+    assert ticks_after - ticks_before >= 20
 
 
 def test_answers_retries_and_failures_through_a_real_server(

@@ -15,7 +15,7 @@ from engine.routing.config import default_config
 from proxy.config import ConfigError, LlmConfig, ProxyConfig, load
 from proxy.model_service import ModelService, resolve
 from proxy.testing import build_packet, frame
-from tests.proxy.harness import Rig
+from proxy.testing import Rig
 
 KEY = "sk-proxy-test-0123456789abcdef"
 
@@ -61,7 +61,7 @@ def test_a_pending_model_call_never_holds_up_forwarding_or_ticks(items: Any) -> 
     rig.upstream.proto.dataReceived(keep_alive)
     assert rig.client.raw_received() == keep_alive
     answer = frame(build_packet(rig.codec, "play", "toServer", "keep_alive", keepAliveId=42), rig.client.threshold)
-    rig.bridge.dataReceived(answer)
+    rig.leg.dataReceived(answer)
     assert rig.upstream.raw_received() == answer
     say(rig, "hello everyone")
     assert len(rig.upstream.received()) == 1
@@ -78,7 +78,7 @@ def test_a_pending_model_call_never_holds_up_forwarding_or_ticks(items: Any) -> 
 def test_an_answer_after_the_player_left_is_discarded_but_counted(items: Any) -> None:
     rig, runtime, calls = model_rig(items)
     say(rig, "@ai where in the world am i")
-    rig.bridge.connectionLost()
+    rig.leg.connectionLost()
     call, d = calls.started[0]
     d.callback(Completion("too late", (), 10, 2))
     service = rig.server.model_service  # type: ignore[attr-defined]

@@ -7,9 +7,9 @@ import pytest
 
 from engine.actions import Action, InjectMovement
 from engine.world.snapshot import WorldSnapshot
-from proxy.bridge import OWN_TELEPORT_IDS
+from proxy.play import OWN_TELEPORT_IDS
 from proxy.testing import build_packet, packet_id
-from tests.proxy.harness import Rig
+from proxy.testing import Rig
 
 
 @attrs.define

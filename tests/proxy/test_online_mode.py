@@ -9,7 +9,7 @@ from twisted.internet.defer import fail, succeed
 
 from proxy.protocol.framing import Framing, Writer
 from proxy.testing import build_packet, handshake_packet, packet_id
-from tests.proxy.harness import Rig
+from proxy.testing import Rig
 
 
 def _start(rig: Rig) -> tuple[dict, bytes]:
@@ -51,7 +51,7 @@ def test_online_login_encrypts_then_connects_upstream() -> None:
     writer = Writer()
     writer.enable_encryption(secret)
     chat = build_packet(rig.codec, "play", "toServer", "chat", message="hi")
-    rig.bridge.dataReceived(writer.seal(writer.frame(chat)))
+    rig.leg.dataReceived(writer.seal(writer.frame(chat)))
     assert upstream.received() == [chat]
 
 

@@ -1,0 +1,212 @@
+"""The engine's actions, executed on one connection.
+
+How this works: ``HANDLERS`` maps each action type the engine emits
+(``engine.decision.acts.AgentAction``: the session's actions and the autopilot's
+operations) to the method that turns it into packets for either leg, or into a call to
+the proxy server (ping, admin commands, model calls). ``perform`` looks every action up
+by its exact type and raises ``UnknownAction`` for one without an entry, so a new action
+cannot be dropped silently; ``tests/proxy/test_actuator.py`` checks that the table and
+the simulator's (``engine/sim/world.py``) cover the same vocabulary. Adding an action is
+one entry here plus its handler.
+
+Packets of the agent's own (movement, digging, item use) go out only while both legs
+are in play; replies shown while the client reconfigures wait for its next Join Game.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+from twisted.logger import Logger
+
+from engine.actions import (AdminCommand, AskModel, ForwardChat, InjectMovement, Kick, MeasurePing, ReleaseHeldItem,
+                            ReplyToPlayer, SelectHotbar, SetControl, UseHeldItem, reply)
+from engine.decision import acts
+from proxy.chat import reply_components
+from proxy.play import OWN_TELEPORT_IDS
+from proxy.protocol.states import State
+from proxy.protocol.tables import TO_CLIENT
+
+if TYPE_CHECKING:
+    from proxy.connection import Connection
+
+log = Logger(namespace="mcagent.bridge")
+
+HELD_LIMIT = 64  # replies held while the client reconfigures
+
+
+class UnknownAction(TypeError):
+    """An action type without a handler: a bug of ours, never silently ignored."""
+
+
+class Actuator:
+    def __init__(self, conn: "Connection") -> None:
+        self.conn = conn
+        self.held_for_play: list[bytes] = []
+        self._next_teleport = OWN_TELEPORT_IDS.start
+        self._sequence = 0  # 1.19+: block action sequence numbers of the agent's digs and placements
+        self._sprinting = False  # what the server was last told of the agent's sprinting
+
+    def perform(self, actions: Iterable[object]) -> None:
+        for action in actions:
+            handler = HANDLERS.get(type(action))
+            if handler is None:
+                raise UnknownAction(f"no handler for {type(action).__name__} in proxy.actuator.HANDLERS")
+            handler(self, action)
+
+    # -- chat and the proxy ------------------------------------------------------------
+    def show(self, action: ReplyToPlayer) -> None:
+        conn = self.conn
+        codec = conn.codec
+        if codec is None or conn.states.closed or conn.session is None:
+            return
+        packets = [codec.chat_to_client(c) for c in reply_components(action, codec.modern_hover)]
+        if conn.states.playing:
+            for packet in packets:
+                conn.send_packet(packet)
+        else:
+            # The client is (re)configuring: a play packet now would be invalid there.
+            # Hold the reply until the server's next Join Game puts the client in play.
+            self.held_for_play.extend(packets)
+            del self.held_for_play[:-HELD_LIMIT]
+
+    def flush_held(self) -> None:
+        held, self.held_for_play = self.held_for_play, []
+        for packet in held:
+            self.conn.send_packet(packet)
+
+    def _forward_chat(self, action: ForwardChat) -> None:
+        pass  # decided where the chat frame is read (proxy.play): only it holds the bytes
+
+    def _measure_ping(self, action: MeasurePing) -> None:
+        self.conn.server.measure_ping(self.conn)
+
+    def _kick(self, action: Kick) -> None:
+        self.conn.disconnect(action.reason, "kicked_by_proxy")
+
+    def _admin(self, action: AdminCommand) -> None:
+        self.show(reply(*self.conn.server.admin_command(self.conn, action.line)))
+
+    def _ask_model(self, action: AskModel) -> None:
+        # Off the tick path: the service starts the call and returns at once.
+        from proxy import model_service
+
+        service = getattr(self.conn.server, "model_service", None)
+        if service is not None:
+            service.ask(self.conn, action)
+        else:
+            model_service.unavailable(self.conn, action)
+
+    # -- the player's body -----------------------------------------------------------
+    def _set_control(self, action: SetControl) -> None:
+        self.conn.driving = action.driving
+        if not action.driving:
+            self._sprint(False)  # the player's own keys say again whether they sprint
+
+    def _inject(self, move: InjectMovement) -> None:
+        conn = self.conn
+        codec = conn.codec
+        if codec is None or not conn.upstream_open or not conn.states.playing:
+            return
+        self._sprint(move.sprinting)  # a sprint-speed step goes with the sprint flag, as from a client
+        conn.to_server_packet(codec.move_to_server(move.x, move.y, move.z, move.yaw, move.pitch, move.on_ground))
+        teleport_id = self._next_teleport
+        self._next_teleport = teleport_id + 1 if teleport_id + 1 < OWN_TELEPORT_IDS.stop else OWN_TELEPORT_IDS.start
+        conn.send_packet(codec.move_client(move.x, move.y, move.z, move.yaw, move.pitch, teleport_id))
+
+    def _sprint(self, on: bool) -> None:
+        conn = self.conn
+        own = conn.session.world.entity_id if conn.session is not None else None
+        if on == self._sprinting or conn.codec is None or own is None:
+            return
+        self._sprinting = on
+        self.item_packets(conn.codec.sprint(own, on))
+
+    def _select(self, action: SelectHotbar) -> None:
+        if self.conn.codec is not None:
+            self.item_packets(*self.conn.codec.select_slot(action.slot))
+
+    def _use(self, action: UseHeldItem) -> None:
+        if self.conn.codec is not None:
+            self.item_packets(self.conn.codec.use_item())
+
+    def _release(self, action: ReleaseHeldItem) -> None:
+        if self.conn.codec is not None:
+            self.item_packets(self.conn.codec.release_item())
+
+    def item_packets(self, to_server: bytes | None = None, to_client: bytes | None = None) -> None:
+        conn = self.conn
+        if not conn.upstream_open or not conn.states.playing:
+            return
+        if to_server is not None:
+            conn.to_server_packet(to_server)
+        if to_client is not None:
+            conn.send_packet(to_client)
+
+    # -- the autopilot's hands: digging, placing, attacking, respawning, window work ---
+    def _next_sequence(self) -> int:
+        self._sequence += 1
+        return self._sequence
+
+    def _start_dig(self, op: acts.StartDigging) -> None:
+        if (codec := self.conn.codec) is not None:
+            self.item_packets(codec.dig(0, op.x, op.y, op.z, op.face, self._next_sequence()))
+            self.item_packets(codec.swing())
+
+    def _finish_dig(self, op: acts.FinishDigging) -> None:
+        if (codec := self.conn.codec) is not None:
+            self.item_packets(codec.dig(2, op.x, op.y, op.z, op.face, self._next_sequence()),
+                              # What a digging client shows at once; the server corrects it if it refuses.
+                              codec.build(State.PLAY, TO_CLIENT, "block_change",
+                                          location={"x": op.x, "y": op.y, "z": op.z}, type=0))
+
+    def _swing(self, op: acts.SwingArm) -> None:
+        if (codec := self.conn.codec) is not None:
+            self.item_packets(codec.swing())
+
+    def _place(self, op: acts.PlaceBlock) -> None:
+        if (codec := self.conn.codec) is not None:
+            ax, ay, az = op.against
+            self.item_packets(codec.use_item_on(ax, ay, az, op.face, self._next_sequence()))
+            self.item_packets(codec.swing())
+
+    def _attack(self, op: acts.AttackEntity) -> None:
+        if (codec := self.conn.codec) is not None:
+            self.item_packets(codec.attack(op.entity_id))
+            self.item_packets(codec.swing())
+
+    def _respawn(self, op: acts.Respawn) -> None:
+        if (codec := self.conn.codec) is not None:
+            self.item_packets(codec.respawn())
+
+    def _window_op(self, op: acts.SwapToHotbar | acts.CraftItem | acts.SmeltStart | acts.SmeltCollect) -> None:
+        """Hotbar swaps, crafting and smelting: window clicks over several ticks."""
+        windows = self.conn.windows
+        if self.conn.codec is None or windows is None:
+            return
+        for packet in windows.start(op, self.conn.clock.seconds()):
+            self.item_packets(packet)
+
+
+HANDLERS: dict[type, Callable[[Actuator, Any], None]] = {
+    ReplyToPlayer: Actuator.show,
+    ForwardChat: Actuator._forward_chat,
+    MeasurePing: Actuator._measure_ping,
+    Kick: Actuator._kick,
+    AdminCommand: Actuator._admin,
+    AskModel: Actuator._ask_model,
+    SetControl: Actuator._set_control,
+    InjectMovement: Actuator._inject,
+    SelectHotbar: Actuator._select,
+    UseHeldItem: Actuator._use,
+    ReleaseHeldItem: Actuator._release,
+    acts.StartDigging: Actuator._start_dig,
+    acts.FinishDigging: Actuator._finish_dig,
+    acts.SwingArm: Actuator._swing,
+    acts.PlaceBlock: Actuator._place,
+    acts.AttackEntity: Actuator._attack,
+    acts.Respawn: Actuator._respawn,
+    acts.SwapToHotbar: Actuator._window_op,
+    acts.CraftItem: Actuator._window_op,
+    acts.SmeltStart: Actuator._window_op,
+    acts.SmeltCollect: Actuator._window_op,
+}

@@ -1,0 +1,367 @@
+"""One player's connection through the proxy, without I/O (h11's model).
+
+How this works: ``Connection`` is the sans-IO core of one proxied connection. The
+Twisted legs (``proxy.legs``) feed it bytes, ``client_data`` from the player's client
+and ``server_data`` from the upstream, and tell it what happened to the sockets
+(``upstream_connected``, ``upstream_failed``, ``upstream_lost``, ``client_lost``); it
+writes bytes and asks for I/O only through the ``ConnectionIO`` it was given. Each leg
+has its own framing (length prefixes, compression, encryption) and its own protocol
+state, and the states change only as ``proxy.protocol.states.TRANSITIONS`` says. What a
+frame means depends on its sender's state: the handshake, status and login are handled
+here; configuration and play (the fast path and the taps that feed the engine) in
+``proxy.play.PlayRelay``; the engine's actions are executed by
+``proxy.actuator.Actuator``. Tests drive it with a recording ``ConnectionIO``.
+
+State changes follow the packets that cause them, as vanilla does; the server's Set
+Compression changes both legs' framing in place.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from twisted.logger import Logger
+
+from engine import events as ev
+from engine.actions import Action, reply
+from engine.session import Session, SessionConfig
+from proxy.actuator import Actuator
+from proxy.login import LoginPhase
+from proxy.chunks import ChunkDecoder
+from proxy.codec import VersionCodec, login_disconnect_any
+from proxy.handshake import Handshake
+from proxy.play import PlayRelay, WatchedIds
+from proxy.protocol.errors import PeerError
+from proxy.protocol.framing import MAX_FRAME, Frame, Framing, Writer
+from proxy.protocol.limits import PacketRate
+from proxy.protocol.states import CLIENT, PRE_PLAY_BUDGET, STATUS_PACKETS, ConnectionStates, State
+from proxy.windows import WindowSequencer
+
+if TYPE_CHECKING:
+    from proxy.server import ProxyServer
+
+log = Logger(namespace="mcagent.bridge")
+
+
+class ConnectionIO(Protocol):
+    """What a ``Connection`` asks of the world; ``proxy.legs`` implements it on sockets."""
+
+    def write_client(self, data: bytes) -> None: ...
+    def write_server(self, data: bytes) -> None: ...
+    def connect_upstream(self) -> None: ...  # answered by upstream_connected / upstream_failed
+    def close_client(self, graceful: bool) -> None: ...  # graceful: a reason was just written
+    def close_upstream(self) -> None: ...
+    def verify_session(self, player: str, digest: str) -> None: ...  # answered by session_verified
+    def peer(self) -> str: ...
+
+
+class Connection:
+    def __init__(self, server: "ProxyServer", io: ConnectionIO) -> None:
+        self.server = server
+        self.config = server.config
+        self.clock = server.clock
+        self.io = io
+        self.states = ConnectionStates()
+        # The client's bytes; frames are small until the player is admitted.
+        self.reader = Framing(max_frame=PRE_PLAY_BUDGET)
+        self.writer = Writer()  # to the client
+        self.server_reader = Framing()
+        self.server_writer = Writer()
+        self.handshake: Handshake | None = None
+        self.handshake_packet = b""
+        self.codec: VersionCodec | None = None
+        self.chunks: ChunkDecoder | None = None
+        self.ids = WatchedIds()
+        self.player_name: str | None = None
+        self.admitted = False  # counted as a player from login start on (ProxyServer.admit)
+        self.session: Session | None = None
+        self.windows: WindowSequencer | None = None  # the agent's crafting, smelting and hotbar swaps
+        self.play: PlayRelay | None = None
+        self.login = LoginPhase(self)
+        self.actuator = Actuator(self)
+        self.connected_at = self.clock.seconds()
+        self.close_reason: str | None = None
+        self.close_category = "client_left"
+        self.server_kicked = False
+        self.upstream_open = False
+        self.pending: list[bytes] = []  # whole packets for the upstream until it connects
+        self.status_self = False  # answering a server-list ping ourselves
+        self.status_note = ""
+        self.status_asked: list[bytes] = []  # the client's status packets (two at most) sent on
+        self.driving = False  # the agent moves the player; the client's movement is held back
+        self.held_movement = 0
+        self.fast_frames = 0
+        self.decoded_frames = 0
+        self.swallowed = 0
+        limits = self.config.limits
+        self.rate = PacketRate(limits.packets_per_second, limits.packet_window_seconds)
+
+    @property
+    def state(self) -> State:
+        """The client leg's state (what most callers mean by "the connection's state")."""
+        return self.states.client
+
+    @property
+    def peer(self) -> str:
+        return self.io.peer()
+
+    # -- writing -----------------------------------------------------------------------
+    def send_packet(self, packet: bytes) -> None:
+        """One whole packet of ours to the client."""
+        if not self.states.closed:
+            self.io.write_client(self.writer.seal(self.writer.frame(packet)))
+
+    def send_frame(self, frame: Frame) -> None:
+        """A server frame to the client, as it came unless the thresholds differ."""
+        if self.states.closed:
+            return
+        if self.server_reader.threshold == self.writer.threshold:
+            self.io.write_client(self.writer.seal(frame.raw))
+        else:
+            self.send_packet(frame.packet)
+
+    def to_server_packet(self, packet: bytes) -> None:
+        if not self.upstream_open:
+            self.pending.append(packet)
+        else:
+            self.io.write_server(self.server_writer.seal(self.server_writer.frame(packet)))
+
+    def to_server_frame(self, frame: Frame) -> None:
+        if not self.upstream_open:
+            self.pending.append(frame.packet)
+        elif self.reader.threshold == self.server_writer.threshold:
+            self.io.write_server(self.server_writer.seal(frame.raw))
+        else:
+            self.to_server_packet(frame.packet)
+
+    # -- the client's bytes -------------------------------------------------------------
+    def client_data(self, data: bytes) -> None:
+        if self.states.closed:
+            return
+        rate = self.rate
+        rate.start(self.clock.seconds())
+        try:
+            self.reader.feed(data)
+            while not self.states.closed:
+                frame = self.reader.next_frame()
+                if frame is None:
+                    break
+                if rate.count():
+                    self._too_many_packets()
+                    return
+                self._client_frame(frame)
+        except PeerError as exc:
+            log.info("closing {peer} ({player}): bad input from client: {reason}",
+                     peer=self.peer, player=self.player_name, reason=str(exc))
+            self.disconnect(f"Bad packet from your client: {exc}", "bad_packet")
+        except Exception:
+            # A bug of ours on this input: this connection ends, the proxy goes on.
+            log.failure("internal error on input from {player}", player=self.player_name or self.peer)
+            self.disconnect("Internal error in the proxy while reading your packet; please reconnect.", "internal_error")
+
+    def _too_many_packets(self) -> None:
+        limits = self.config.limits
+        log.info("closing {peer} ({player}): more than {rate:g} packets/s", peer=self.peer,
+                 player=self.player_name, rate=limits.packets_per_second)
+        self.disconnect(f"You sent more than {limits.packets_per_second:g} packets per second "
+                        f"(over {limits.packet_window_seconds:g} s).", "packet_rate")
+
+    def _client_frame(self, frame: Frame) -> None:
+        state = self.states.client
+        if state is State.PLAY and self.play is not None:
+            self.play.client_frame(frame)
+        elif state is State.HANDSHAKING:
+            self.login.client_handshake(frame)
+        elif state is State.STATUS:
+            self.states.check_pre_play(STATUS_PACKETS.get(frame.packet_id), len(frame.raw))
+            if self.status_self:
+                self.login.answer_status(frame.packet)
+            else:
+                self.status_asked.append(frame.packet)  # to answer ourselves if the upstream fails us
+                self.to_server_frame(frame)
+        elif state is State.LOGIN:
+            self.login.client_login(frame)
+        elif state is State.CONFIGURATION:
+            self.to_server_frame(frame)
+            if frame.packet_id == self.ids.finish_configuration:
+                self.states.sent(CLIENT, "finish_configuration")
+            elif self.play is not None:
+                self.play.client_configuration(frame)
+
+    def session_verified(self, error: str | None) -> None:
+        self.login.session_verified(error)
+
+    # -- the upstream ----------------------------------------------------------------
+
+    def upstream_connected(self) -> None:
+        if self.states.closed:
+            self.io.close_upstream()
+            return
+        self.upstream_open = True
+        pending, self.pending = self.pending, []
+        for packet in pending:
+            self.to_server_packet(packet)
+
+    def upstream_failed(self, why: str) -> None:
+        up = self.config.upstream
+        log.info("upstream {host}:{port} unreachable for {player}: {why}", host=up.host, port=up.port,
+                 player=self.player_name or self.peer, why=why)
+        if self.states.closed:
+            return
+        if self.states.client is State.STATUS:
+            self.login.status_fallback("server unreachable")
+        else:
+            self.disconnect(f"Cannot reach the server at {up.host}:{up.port} ({_short(why)}). Try again later.",
+                            "upstream_unreachable")
+
+    def upstream_silent(self) -> None:
+        """The upstream accepted the connection but has sent nothing in time."""
+        if self.states.closed or self.server_reader.bytes_in > 0:
+            return
+        up = self.config.upstream
+        seconds = self.config.limits.upstream_answer_seconds
+        log.info("upstream {host}:{port} silent for {player} after {seconds:g} s", host=up.host, port=up.port,
+                 player=self.player_name or self.peer, seconds=seconds)
+        if self.states.client is State.STATUS:
+            self.upstream_open = False  # nothing more for it; the proxy answers from here on
+            self.io.close_upstream()
+            self.login.status_fallback("server not answering")
+        else:
+            self.disconnect(f"The server at {up.host}:{up.port} did not answer within {seconds:g} seconds. "
+                            "Try again later.", "upstream_silent")
+
+    def server_data(self, data: bytes) -> None:
+        if not self.upstream_open or self.states.closed:
+            return
+        reader = self.server_reader
+        try:
+            reader.feed(data)
+            if self.states.server is State.PLAY and self.play is not None and reader.threshold == self.writer.threshold:
+                self.play.server_batch(reader)
+            while not self.states.closed:
+                frame = reader.next_frame()
+                if frame is None:
+                    break
+                self._server_frame(frame)
+        except PeerError as exc:
+            log.warn("server sent bad data to {player}: {reason}", player=self.player_name, reason=str(exc))
+            self.disconnect(f"The server sent a malformed packet ({exc}).", "bad_server_packet")
+        except Exception:
+            log.failure("internal error on server input for {player}", player=self.player_name)
+            self.disconnect("Internal error in the proxy while reading the server's packet; please reconnect.",
+                            "internal_error")
+
+    def _server_frame(self, frame: Frame) -> None:
+        state = self.states.server
+        if state is State.PLAY and self.play is not None:
+            self.play.server_frame(frame)
+        elif state is State.CONFIGURATION and self.play is not None:
+            self.send_frame(frame)
+            self.play.server_configuration(frame)
+        elif state is State.LOGIN:
+            self.login.server_login(frame)
+        else:
+            self.send_frame(frame)
+
+    def upstream_lost(self, why: str) -> None:
+        if self.states.closed:
+            return
+        if self.server_kicked:
+            self.close_reason = "kicked by the server"
+            self.close_category = "kicked_by_server"
+            self.states.close()
+            self.io.close_client(graceful=False)
+            return
+        log.info("upstream closed for {player}: {why}", player=self.player_name, why=why)
+        self.disconnect(f"Lost connection to the server ({_short(why)}).", "upstream_lost")
+
+    # -- the engine ------------------------------------------------------------------
+    def start_session(self) -> None:
+        assert self.player_name is not None and self.codec is not None
+        self.reader.max_frame = MAX_FRAME  # admitted, and the server accepted the login
+        chat = self.config.chat
+        self.windows = WindowSequencer(self.codec)
+        self.session = Session(
+            self.player_name,
+            SessionConfig(command_prefix=chat.command_prefix, address_prefix=chat.address_prefix,
+                          version=self.codec.version if self.chunks is not None else None,
+                          reflexes=self.config.features.reflexes),
+            self.server.make_assistant(self),
+            self.server.autopilot.settings(self.player_name),
+        )
+        self.play = PlayRelay(self, self.codec, self.session, self.chunks)
+        log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
+                 peer=self.peer, version=self.codec.version)
+
+    def tick(self, now: float) -> None:
+        if self.states.client is not State.PLAY or self.session is None:
+            return
+        session = self.session
+        try:
+            actions = session.tick(now)
+        except Exception:
+            if not session.pilot.active:
+                raise  # the server's tick loop disconnects this player with a reason
+            # The autopilot's bug need not cost the player the connection: stop it, hand back control.
+            log.failure("autopilot tick failed for {player}; autopilot stopped", player=self.player_name)
+            actions = session.release("The autopilot stopped after an internal error (logged)", now)
+        self.perform(actions)
+        if self.windows is not None and self.windows.busy:
+            for packet in self.windows.tick(now):
+                self.actuator.item_packets(packet)
+        jobs = session.pilot.take_jobs()
+        if jobs:
+            self.server.autopilot.run_jobs(jobs)  # model calls start on the event loop; never awaited here
+
+    def perform(self, actions: list[Action] | list[Any]) -> None:
+        self.actuator.perform(actions)
+
+    def say(self, *lines: str) -> None:
+        self.actuator.show(reply(*lines))
+
+    # -- closing ---------------------------------------------------------------------
+    def disconnect(self, text: str, category: str = "proxy") -> None:
+        """Tell the client why, in whatever state we are, then close both legs.
+
+        ``category`` is a short label for metrics (bad_packet, upstream_lost, ...).
+        """
+        if self.states.closed:
+            return
+        self.close_reason = text
+        self.close_category = category
+        message = f"[mcagent] {text}"
+        client = self.states.client
+        try:
+            if self.states.playing and self.codec is not None:
+                self.send_packet(self.codec.kick(message))
+            elif client in (State.CONFIGURATION, State.PLAY) and self.codec is not None:
+                self.send_packet(self.codec.configuration_disconnect(message))
+            elif client is State.LOGIN:
+                self.send_packet(login_disconnect_any(message))
+        except (KeyError, ValueError):
+            log.warn("could not encode a disconnect for {player}", player=self.player_name)
+        self.states.close()
+        self.io.close_client(graceful=True)
+        self.io.close_upstream()
+
+    def client_lost(self) -> None:
+        """The client's connection is gone (whoever closed it)."""
+        previous = self.states.client
+        self.states.close()
+        self.io.close_upstream()
+        if self.session is not None:
+            self.session.handle(ev.Disconnected(self.close_reason or "client left"), self.clock.seconds())
+        self.server.bridge_closed(self)
+        if previous in (State.PLAY, State.CONFIGURATION, State.LOGIN):
+            log.info(
+                "closed {player} from {peer}: {why}; client->server {c2s_frames} frames/{c2s_bytes} B, "
+                "server->client {s2c_frames} frames/{s2c_bytes} B, fast path {fast}, decoded {decoded}, "
+                "swallowed {swallowed}",
+                player=self.player_name, peer=self.peer, why=self.close_reason or "client disconnected",
+                c2s_frames=self.reader.frames_in, c2s_bytes=self.reader.bytes_in,
+                s2c_frames=self.writer.frames_out, s2c_bytes=self.writer.bytes_out,
+                fast=self.fast_frames, decoded=self.decoded_frames, swallowed=self.swallowed)
+
+
+def _short(text: str) -> str:
+    text = text.strip()
+    return text.split(":")[0] if len(text) > 80 else text

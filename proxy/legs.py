@@ -1,0 +1,245 @@
+"""The two sockets of one proxied connection: thin Twisted protocols around a ``Connection``.
+
+How this works: ``ClientLeg`` is what the listening ``ProxyServer`` builds per client
+connection; it creates the sans-IO ``proxy.connection.Connection`` and is its
+``ConnectionIO``: bytes from the client go to ``Connection.client_data``, and what the
+connection writes goes to the client's transport or to the ``ServerLeg``, the upstream
+socket, which it opens on request. Only socket matters live here: the read timeout,
+TCP_NODELAY, and closing so that a reason reaches the client before the reset.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from zope.interface import implementer
+
+from twisted.internet import protocol
+from twisted.internet.endpoints import HostnameEndpoint
+from twisted.internet.interfaces import IAddress, IDelayedCall, IPushProducer
+from twisted.logger import Logger
+from twisted.protocols.policies import TimeoutMixin
+from twisted.python.failure import Failure
+
+from proxy.connection import Connection
+
+if TYPE_CHECKING:
+    from proxy.server import ProxyServer
+
+log = Logger(namespace="mcagent.bridge")
+CLOSE_GRACE_SECONDS = 2.0
+
+
+class ServerLeg(protocol.Protocol):
+    """The proxy's connection to the real server for one client."""
+
+    def __init__(self, client: "ClientLeg") -> None:
+        self.client = client
+        self.conn = client.connection
+
+    def connectionMade(self) -> None:
+        _no_delay(self.transport)
+        self.client.upstream_made(self)
+
+    def dataReceived(self, data: bytes) -> None:
+        self.conn.server_data(data)
+
+    def connectionLost(self, reason: Failure = protocol.connectionDone) -> None:
+        self.conn.upstream_lost(reason.getErrorMessage())
+
+
+class ServerLegFactory(protocol.Factory):
+    noisy = False
+
+    def __init__(self, client: "ClientLeg") -> None:
+        self.client = client
+
+    def buildProtocol(self, addr: IAddress) -> ServerLeg:
+        return ServerLeg(self.client)
+
+
+@implementer(IPushProducer)
+class Throttle:
+    """Backpressure from one socket to the other: registered as the producer of the
+    socket being written to, it pauses the socket being read from while the written
+    one's buffer is full, so the proxy holds at most a socket buffer's worth per leg.
+    ``on_stall`` runs if the pause lasts ``stall_seconds`` (the reader stopped reading)."""
+
+    def __init__(self, source: Any, clock: Any, stall_seconds: float | None, on_stall: Callable[[], None]) -> None:
+        self.source = source  # the transport to pause
+        self.clock = clock
+        self.stall_seconds = stall_seconds
+        self.on_stall = on_stall
+        self.paused = False
+        self._stall: IDelayedCall | None = None
+
+    def pauseProducing(self) -> None:
+        if not self.paused:
+            self.paused = True
+            self.source.pauseProducing()
+            if self.stall_seconds is not None:
+                self._stall = self.clock.callLater(self.stall_seconds, self.on_stall)
+
+    def resumeProducing(self) -> None:
+        if self.paused:
+            self.paused = False
+            self.source.resumeProducing()
+            self.stop_timer()
+
+    def stopProducing(self) -> None:
+        self.stop_timer()
+
+    def stop_timer(self) -> None:
+        if self._stall is not None and self._stall.active():
+            self._stall.cancel()
+        self._stall = None
+
+
+class ClientLeg(protocol.Protocol, TimeoutMixin):
+    def __init__(self, server: "ProxyServer") -> None:
+        self.server = server
+        self.connection = Connection(server, self)
+        self.upstream: ServerLeg | None = None
+        self._timers: list[IDelayedCall] = []
+        self._throttles: list[Throttle] = []
+
+    # -- Twisted's side ------------------------------------------------------------------
+    def connectionMade(self) -> None:
+        _no_delay(self.transport)
+        self.server.bridges.add(self.connection)
+        self.callLater = self.server.clock.callLater  # type: ignore[assignment]
+        self.setTimeout(self.server.config.read_timeout_seconds)
+        self._later(self.server.config.limits.login_deadline_seconds, self._login_deadline)
+
+    def dataReceived(self, data: bytes) -> None:
+        conn = self.connection
+        if conn.states.closed:
+            return
+        # Only whole packets count as activity: a trickle of bytes (slowloris) does not
+        # keep a connection open past the read timeout.
+        frames = conn.reader.frames_in
+        conn.client_data(data)
+        if conn.reader.frames_in != frames:
+            self.resetTimeout()
+
+    def timeoutConnection(self) -> None:
+        conn = self.connection
+        log.info("{player} from {peer} timed out", player=conn.player_name or "?", peer=self.peer())
+        if self._waiting_for_server():
+            conn.upstream_silent()
+            return
+        conn.disconnect(f"Timed out: nothing received for {self.server.config.read_timeout_seconds:g} seconds.",
+                        "timeout")
+
+    def _login_deadline(self) -> None:
+        conn = self.connection
+        if conn.states.closed or conn.states.playing:
+            return
+        if self._waiting_for_server():
+            conn.upstream_silent()
+            return
+        seconds = self.server.config.limits.login_deadline_seconds
+        log.info("{peer} ({player}) did not reach play within {seconds:g} s", peer=self.peer(),
+                 player=conn.player_name or "?", seconds=seconds)
+        conn.disconnect(f"Timed out: logging in took longer than {seconds:g} seconds.", "login_timeout")
+
+    def _waiting_for_server(self) -> bool:
+        """The upstream accepted the connection and has said nothing yet."""
+        conn = self.connection
+        return conn.upstream_open and conn.server_reader.bytes_in == 0
+
+    def _client_stalled(self) -> None:
+        seconds = self.server.config.limits.stalled_client_seconds
+        log.info("{player} from {peer} read nothing for {seconds:g} s", player=self.connection.player_name or "?",
+                 peer=self.peer(), seconds=seconds)
+        self.connection.disconnect(f"Your client stopped reading for {seconds:g} seconds.", "client_stalled")
+        transport: Any = self.transport
+        if transport is not None:  # its buffer is full: the reason cannot pass
+            getattr(transport, "abortConnection", transport.loseConnection)()
+
+    def _later(self, seconds: float, call: Callable[[], None]) -> None:
+        self._timers = [t for t in self._timers if t.active()]
+        self._timers.append(self.server.clock.callLater(seconds, call))
+
+    def connectionLost(self, reason: Failure = protocol.connectionDone) -> None:
+        self.setTimeout(None)
+        for timer in self._timers:
+            if timer.active():
+                timer.cancel()
+        for throttle in self._throttles:
+            throttle.stop_timer()
+        self.server.bridges.discard(self.connection)
+        self.connection.client_lost()
+
+    # -- ConnectionIO ----------------------------------------------------------------------
+    def peer(self) -> str:
+        # Read each time: behind a PROXY-protocol load balancer the real address is
+        # known only once the header has arrived, after connectionMade.
+        if self.transport is None:
+            return "?"
+        address = self.transport.getPeer()
+        return f"{getattr(address, 'host', '?')}:{getattr(address, 'port', '?')}"
+
+    def write_client(self, data: bytes) -> None:
+        if self.transport is not None:
+            self.transport.write(data)
+
+    def write_server(self, data: bytes) -> None:
+        if self.upstream is not None and self.upstream.transport is not None:
+            self.upstream.transport.write(data)
+
+    def connect_upstream(self) -> None:
+        config = self.server.config
+        up = config.upstream
+        endpoint = HostnameEndpoint(self.server.reactor, up.host, up.port, timeout=config.upstream_connect_timeout)
+        d = endpoint.connect(ServerLegFactory(self))
+        d.addErrback(lambda failure: self.connection.upstream_failed(failure.getErrorMessage()))
+
+    def upstream_made(self, leg: ServerLeg) -> None:
+        self.upstream = leg
+        if self.transport is not None and leg.transport is not None:
+            limits = self.server.config.limits
+            clock = self.server.clock
+            # Server -> client: a client that stops reading pauses the upstream, then is closed.
+            to_client = Throttle(leg.transport, clock, limits.stalled_client_seconds, self._client_stalled)
+            # Client -> server: a server that stops reading pauses the client (no deadline: its own).
+            to_server = Throttle(self.transport, clock, None, lambda: None)
+            self._throttles = [to_client, to_server]
+            self.transport.registerProducer(to_client, True)
+            leg.transport.registerProducer(to_server, True)
+        self._later(self.server.config.limits.upstream_answer_seconds, self.connection.upstream_silent)
+        self.connection.upstream_connected()
+
+    def close_upstream(self) -> None:
+        if self.upstream is not None and self.upstream.transport is not None:
+            self.upstream.transport.loseConnection()
+
+    def close_client(self, graceful: bool) -> None:
+        """Close so the reason arrives: a full close while the client is still sending
+        makes the kernel answer with a reset, and the client may drop the unread
+        disconnect packet. So half-close (FIN after our bytes), let the client close
+        its side, and abort only if it has not within two seconds."""
+        transport: Any = self.transport
+        if transport is None:
+            return
+        half_close = getattr(transport, "loseWriteConnection", None)
+        if not graceful or half_close is None:
+            transport.loseConnection()
+            return
+        half_close()
+        self._later(CLOSE_GRACE_SECONDS, getattr(transport, "abortConnection", transport.loseConnection))
+
+    def verify_session(self, player: str, digest: str) -> None:
+        d = self.server.verify_session(player, digest)
+        d.addCallbacks(lambda _: self.connection.session_verified(None),
+                       lambda failure: self.connection.session_verified(failure.getErrorMessage() or "failed"))
+
+
+def _no_delay(transport: Any) -> None:
+    # Small game packets must not wait for Nagle's algorithm (it added ~20 ms to
+    # keep-alives after a stall); a relay should add as little latency as it can.
+    set_no_delay = getattr(transport, "setTcpNoDelay", None)
+    if set_no_delay is not None:
+        try:
+            set_no_delay(True)
+        except OSError:
+            pass

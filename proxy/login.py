@@ -1,0 +1,212 @@
+"""Handshake, server-list status and login for one connection, without I/O.
+
+How this works: until the server's Login Success, the ``Connection`` hands the
+client's frames to ``client_handshake``, ``answer_status`` (when the proxy answers the
+ping itself) or ``client_login``, and the server's to ``server_login``. The handshake
+picks the version's codec; login start is where admission is decided (before any
+upstream connection opens), and in online mode the proxy runs the encryption exchange
+and asks the ``ConnectionIO`` to verify the session. The server's Set Compression sets
+both legs' framing; its Login Success starts the engine session.
+"""
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from twisted.logger import Logger
+
+from proxy import versions
+from proxy.chunks import ChunkDecoder
+from proxy.codec import VersionCodec
+from proxy.handshake import STATUS, parse_handshake
+from proxy.play import WatchedIds
+from proxy.protocol.errors import PeerError
+from proxy.protocol.framing import Frame
+from proxy.protocol.states import CLIENT, HANDSHAKE_LOGIN, HANDSHAKE_STATUS, SERVER, State
+from proxy.protocol.tables import TO_CLIENT, TO_SERVER, table_for_version
+from proxy.protocol.wire import read_varint
+from proxy.status import own_status
+from proxy.subscriptions import WORLD_TO_CLIENT
+
+if TYPE_CHECKING:
+    from proxy.connection import Connection
+
+log = Logger(namespace="mcagent.bridge")
+
+
+class LoginPhase:
+    def __init__(self, conn: "Connection") -> None:
+        self.conn = conn
+        self._verify_token = b""
+
+    def client_handshake(self, frame: Frame) -> None:
+        conn = self.conn
+        packet = frame.packet
+        if packet[:1] == b"\xfe":
+            raise PeerError("legacy (pre-1.7) server list ping is not supported")
+        hs = parse_handshake(packet)
+        conn.handshake = hs
+        conn.handshake_packet = packet
+        if hs.next_state == STATUS:
+            conn.states.sent(CLIENT, HANDSHAKE_STATUS)
+            if conn.config.status.passthrough:
+                conn.pending.append(packet)
+                conn.io.connect_upstream()
+            else:
+                self.status_fallback()
+            return
+        conn.states.sent(CLIENT, HANDSHAKE_LOGIN)
+        supported = versions.by_protocol(hs.protocol)
+        if supported is None:
+            log.info("refused {peer}: unsupported protocol {protocol}", peer=conn.peer, protocol=hs.protocol)
+            conn.disconnect(f"This proxy supports Minecraft {versions.supported_range()}; "
+                            f"your client speaks protocol {hs.protocol}.", "unsupported_version")
+            return
+        conn.codec = VersionCodec(table_for_version(supported.name))
+        if not conn.codec.table.has_configuration:
+            conn.states.use_legacy()
+        if conn.config.features.world:
+            conn.chunks = ChunkDecoder(conn.codec.table)
+        else:  # no block world: chunk packets stay on the fast path
+            for pid, name in list(conn.codec.subscribed[TO_CLIENT].items()):
+                if name in WORLD_TO_CLIENT:
+                    del conn.codec.subscribed[TO_CLIENT][pid]
+        conn.ids = WatchedIds.for_codec(conn.codec)
+
+    def client_login(self, frame: Frame) -> None:
+        conn = self.conn
+        assert conn.codec is not None
+        packet = frame.packet
+        pid = read_varint(packet, 0)[0]
+        name = conn.codec.table.packet_name(State.LOGIN, TO_SERVER, pid)
+        conn.states.check_pre_play(name, len(frame.raw))
+        if name == "login_start" and conn.player_name is None:
+            fields = conn.codec.decode(State.LOGIN, TO_SERVER, "login_start", packet)
+            username = str(fields.get("username") or fields.get("name") or "")
+            if not (1 <= len(username) <= 16):
+                raise PeerError("login with an invalid player name")
+            conn.player_name = username
+            refusal = conn.server.admit(conn)
+            if refusal is not None:
+                log.info("refused {player} from {peer}: {why}", player=username, peer=conn.peer, why=refusal)
+                conn.disconnect(refusal, "refused")
+                return
+            conn.pending.append(conn.handshake_packet)
+            conn.pending.append(packet)
+            if conn.config.online_mode:
+                self._begin_encryption()
+            else:
+                conn.io.connect_upstream()
+        elif name == "encryption_begin" and conn.config.online_mode and not conn.reader.encrypted:
+            self._finish_encryption(packet)
+        elif name == "login_acknowledged":
+            conn.to_server_packet(packet)
+            conn.states.sent(CLIENT, "login_acknowledged")
+        else:
+            conn.to_server_frame(frame)
+
+    # -- online mode -----------------------------------------------------------------
+    def _begin_encryption(self) -> None:
+        conn = self.conn
+        from quarry.net import crypto
+
+        assert conn.codec is not None
+        self._verify_token = os.urandom(4)
+        fields: dict[str, Any] = {
+            "serverId": "",
+            "publicKey": crypto.export_public_key(conn.server.keypair),
+            "verifyToken": self._verify_token,
+            "shouldAuthenticate": True,
+        }
+        conn.send_packet(conn.codec.encode(State.LOGIN, TO_CLIENT, "encryption_begin", fields))
+
+    def _finish_encryption(self, packet: bytes) -> None:
+        conn = self.conn
+        from quarry.net import crypto
+
+        assert conn.codec is not None and conn.player_name is not None
+        fields = conn.codec.decode(State.LOGIN, TO_SERVER, "encryption_begin", packet)
+        try:
+            secret = crypto.decrypt_secret(conn.server.keypair, fields["sharedSecret"])
+            token = fields.get("verifyToken")
+            if isinstance(token, dict):  # 1.19: a switch between token and signature
+                token = token.get("verifyToken")
+            if token is None:
+                raise PeerError("signed-nonce encryption responses are not supported")
+            if crypto.decrypt_secret(conn.server.keypair, token) != self._verify_token:
+                raise PeerError("encryption verify token mismatch")
+        except (ValueError, KeyError) as exc:
+            raise PeerError(f"bad encryption response: {exc}") from None
+        conn.reader.enable_encryption(secret)
+        conn.writer.enable_encryption(secret)
+        digest = crypto.make_digest(b"", secret, crypto.export_public_key(conn.server.keypair))
+        conn.io.verify_session(conn.player_name, digest)
+
+    def session_verified(self, error: str | None) -> None:
+        conn = self.conn
+        if conn.states.closed:
+            return
+        if error is None:
+            log.info("{player} authenticated with Mojang", player=conn.player_name)
+            conn.io.connect_upstream()
+        else:
+            log.info("{player} failed authentication: {why}", player=conn.player_name, why=error)
+            conn.disconnect("Could not verify your account with Mojang (online mode needs internet access).",
+                            "auth_failed")
+
+    # -- status (server list) ------------------------------------------------------
+    def status_fallback(self, note: str = "") -> None:
+        """Answer the server-list ping ourselves from here on: passthrough is off, or the
+        upstream is down (``note`` says so), and also what the client asked it so far."""
+        conn = self.conn
+        conn.status_self = True
+        conn.status_note = note
+        asked, conn.status_asked = conn.status_asked, []
+        conn.pending = []
+        for packet in asked:
+            self.answer_status(packet)
+
+    def answer_status(self, packet: bytes) -> None:
+        conn = self.conn
+        pid = read_varint(packet, 0)[0]
+        if pid == 0:
+            hs = conn.handshake
+            conn.send_packet(own_status(conn.config.status.motd, hs.protocol if hs else 0,
+                                        conn.server.player_count(), conn.config.max_players, conn.status_note))
+        elif pid == 1:
+            conn.send_packet(packet)  # pong echoes the ping's payload
+            conn.states.close()
+            conn.io.close_client(graceful=False)
+
+
+    def server_login(self, frame: Frame) -> None:
+        conn = self.conn
+        assert conn.codec is not None
+        pid = frame.packet_id
+        ids = conn.ids
+        if pid == ids.compress:
+            fields = conn.codec.decode(State.LOGIN, TO_CLIENT, "compress", frame.packet)
+            threshold = int(fields["threshold"])
+            conn.server_reader.threshold = threshold
+            conn.server_writer.threshold = threshold
+            own = conn.config.compression_threshold
+            client_threshold = threshold if own is None else own
+            conn.send_packet(conn.codec.encode(State.LOGIN, TO_CLIENT, "compress", {"threshold": client_threshold}))
+            conn.writer.threshold = client_threshold
+            conn.reader.threshold = client_threshold
+        elif pid == ids.encryption_begin:
+            conn.disconnect("The server behind the proxy is in online mode; set online-mode=false there "
+                            "(the proxy authenticates players itself when its online_mode is on).",
+                            "upstream_online_mode")
+        elif pid == ids.success:
+            conn.send_frame(frame)
+            fields = conn.codec.decode(State.LOGIN, TO_CLIENT, "success", frame.packet)
+            conn.player_name = str(fields.get("username") or conn.player_name)
+            conn.start_session()
+            conn.states.sent(SERVER, "success")  # before 1.20.2 this enters play
+        elif pid == ids.login_disconnect:
+            conn.server_kicked = True
+            conn.send_frame(frame)
+        else:
+            conn.send_frame(frame)
+

@@ -1,0 +1,267 @@
+"""Configuration and play for one connection: the fast path and the taps, without I/O.
+
+How this works: in play, a frame whose packet id nobody subscribed to is written to
+the other leg as the bytes it came as (re-framed only if the legs' compression
+thresholds differ); from the server, whole runs of such frames go out in one write
+(``server_batch``). A subscribed frame is decoded by the ``VersionCodec`` into engine
+events for the ``Session``, whose actions the connection's ``Actuator`` performs. Only
+chat from the client can be swallowed, and only when the session does not ask to
+forward it; while the agent drives, the client's own movement is held back. Block world
+packets go to ``ChunkDecoder``, window packets to the ``WindowSequencer``. The few
+state-changing packets seen here are reported to ``proxy.protocol.states``.
+"""
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from engine import events as ev
+from engine.actions import ForwardChat
+from engine.chat_tap import may_be_addressed
+from engine.decision.acts import AgentAction
+from engine.session import Session
+from proxy.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload
+from proxy.codec import VersionCodec
+from proxy.protocol.errors import PeerError
+from proxy.protocol.framing import Frame, Framing
+from proxy.protocol.states import CLIENT, SERVER, State
+from proxy.protocol.tables import TO_CLIENT, TO_SERVER
+from proxy.protocol.wire import read_string, read_varint
+from proxy.subscriptions import (CLIENT_MOVEMENT, MAX_SIZE_TO_SERVER, MAX_SIZE_TO_SERVER_DEFAULT, REWRITTEN, SWALLOWABLE,
+                                 WINDOW_TO_CLIENT, WORLD_TO_CLIENT)
+
+if TYPE_CHECKING:
+    from proxy.connection import Connection
+
+# The proxy's own teleport ids, far from servers' counters (vanilla counts up from
+# 1 per player; flying-squid always sends 1), so a confirmation tells whose it is.
+OWN_TELEPORT_IDS = range(0x4D430000, 0x4D440000)
+
+
+@attrs.frozen
+class WatchedIds:
+    """Ids, for one version, of the packets the connection watches outside the taps;
+    None where the version has no such packet. ``interesting`` marks the server's play
+    ids the fast path must surface (subscribed, or a state change)."""
+
+    login_acknowledged: int | None = None
+    finish_configuration: int | None = None
+    configuration_acknowledged: int | None = None
+    compress: int | None = None
+    success: int | None = None
+    encryption_begin: int | None = None
+    login_disconnect: int | None = None
+    kick_disconnect: int | None = None
+    start_configuration: int | None = None
+    join_game: int | None = None
+    registry_data: int | None = None
+    interesting: bytes = bytes(128)
+
+    @classmethod
+    def for_codec(cls, codec: VersionCodec) -> "WatchedIds":
+        table = codec.table
+        play_s2c = {name: table.packet_id(State.PLAY, TO_CLIENT, name)
+                    for name in ("kick_disconnect", "start_configuration", "login")}
+        interesting = bytearray(128)
+        for pid in [*play_s2c.values(), *codec.subscribed[TO_CLIENT]]:
+            if pid is not None and pid < len(interesting):
+                interesting[pid] = 1
+        return cls(
+            login_acknowledged=table.packet_id(State.LOGIN, TO_SERVER, "login_acknowledged"),
+            finish_configuration=table.packet_id(State.CONFIGURATION, TO_SERVER, "finish_configuration"),
+            configuration_acknowledged=table.packet_id(State.PLAY, TO_SERVER, "configuration_acknowledged"),
+            compress=table.packet_id(State.LOGIN, TO_CLIENT, "compress"),
+            success=table.packet_id(State.LOGIN, TO_CLIENT, "success"),
+            encryption_begin=table.packet_id(State.LOGIN, TO_CLIENT, "encryption_begin"),
+            login_disconnect=table.packet_id(State.LOGIN, TO_CLIENT, "disconnect"),
+            kick_disconnect=play_s2c["kick_disconnect"],
+            start_configuration=play_s2c["start_configuration"],
+            join_game=play_s2c["login"],
+            registry_data=table.packet_id(State.CONFIGURATION, TO_CLIENT, "registry_data"),
+            interesting=bytes(interesting),
+        )
+
+
+class PlayRelay:
+    def __init__(self, conn: "Connection", codec: VersionCodec, session: Session, chunks: ChunkDecoder | None) -> None:
+        self.conn = conn
+        self.codec = codec
+        self.session = session
+        self.chunks = chunks
+        self.ids = conn.ids
+        self._c2s = codec.subscribed[TO_SERVER]
+        self._s2c = codec.subscribed[TO_CLIENT]
+        self._dimension: str | None = None
+
+    # -- from the client -------------------------------------------------------------
+    def client_frame(self, frame: Frame) -> None:
+        conn = self.conn
+        pid = frame.packet_id
+        name = self._c2s.get(pid)
+        if name is None:
+            if pid == self.ids.configuration_acknowledged:
+                conn.to_server_frame(frame)
+                conn.states.sent(CLIENT, "configuration_acknowledged")
+                return
+            conn.fast_frames += 1
+            conn.to_server_frame(frame)
+            return
+        if name in SWALLOWABLE and not frame.compressed and not self._maybe_for_us(name, frame):
+            conn.fast_frames += 1  # ordinary chat: forwarded as it came, without decoding
+            conn.to_server_frame(frame)
+            return
+        conn.decoded_frames += 1
+        _check_size(name, frame)
+        fields = self.codec.decode(State.PLAY, TO_SERVER, name, frame.packet)
+        if name == "teleport_confirm" and int(fields.get("teleportId", -1)) in OWN_TELEPORT_IDS:
+            return  # the client confirmed one of our sync positions: the server never sent it
+        if conn.driving and name in CLIENT_MOVEMENT:
+            conn.held_movement += 1  # the agent drives: the client's own movement is held back
+            return
+        actions: list[AgentAction] = []
+        now = conn.clock.seconds()
+        started = time.perf_counter()
+        for event in self.codec.events(TO_SERVER, name, fields):
+            actions.extend(self.session.handle(event, now))
+        forward = name not in SWALLOWABLE or any(isinstance(a, ForwardChat) for a in actions)
+        metrics = conn.server.metrics
+        if not forward and metrics is not None:
+            metrics.routing_seconds.observe(time.perf_counter() - started)
+        if forward:
+            conn.to_server_frame(frame)
+        else:
+            conn.swallowed += 1
+        conn.perform(actions)
+
+    def client_configuration(self, frame: Frame) -> None:
+        """1.20.2+: the client's settings (its locale) arrive during configuration."""
+        name = self.codec.subscribed_configuration.get(frame.packet_id)
+        if name is None:
+            return
+        _check_size(name, frame)
+        fields = self.codec.decode(State.CONFIGURATION, TO_SERVER, name, frame.packet)
+        now = self.conn.clock.seconds()
+        for event in self.codec.events(TO_SERVER, name, fields):
+            self.conn.perform(self.session.handle(event, now))
+
+    def _maybe_for_us(self, name: str, frame: Frame) -> bool:
+        """Read only the chat text (the first field in every version) and ask the tap
+        whether it could be addressed to the proxy; most chat is not, and goes on."""
+        _, pos = read_varint(frame.raw, frame.start)
+        text, _ = read_string(frame.raw, pos)
+        if name == "chat_command":  # a slash command, sent without its slash
+            text = "/" + text
+        chat = self.conn.config.chat
+        return may_be_addressed(text, chat.command_prefix, chat.address_prefix)
+
+    # -- from the server -------------------------------------------------------------
+    def server_batch(self, reader: Framing) -> None:
+        """The fast path in bulk: runs of frames nobody subscribed to go out in one write."""
+        conn = self.conn
+        write = conn.io.write_client
+        seal = conn.writer.seal
+        before = reader.frames_in
+        items = reader.drain(self.ids.interesting)
+        surfaced = 0
+        for item in items:
+            if conn.states.closed:
+                return
+            if isinstance(item, bytes):
+                write(seal(item, frames=0))
+            else:
+                surfaced += 1
+                conn._server_frame(item)
+        in_runs = reader.frames_in - before - surfaced
+        conn.fast_frames += in_runs
+        conn.writer.frames_out += in_runs
+
+    def server_configuration(self, frame: Frame) -> None:
+        if self.chunks is not None and frame.packet_id == self.ids.registry_data:
+            # 1.20.2+: dimension heights come from the registries sent here.
+            self.chunks.note_registry(self.codec.decode(State.CONFIGURATION, TO_CLIENT, "registry_data",
+                                                        frame.packet))
+
+    def server_frame(self, frame: Frame) -> None:
+        conn = self.conn
+        pid = frame.packet_id
+        name = self._s2c.get(pid)
+        if name is None:
+            conn.send_frame(frame)
+            conn.fast_frames += 1
+            if pid == self.ids.kick_disconnect:
+                conn.server_kicked = True
+            elif pid == self.ids.start_configuration:
+                conn.states.sent(SERVER, "start_configuration")
+            return
+        if name == "entity_metadata" and not self._is_own_entity(frame):
+            conn.send_frame(frame)  # another entity's: forward as it came
+            conn.fast_frames += 1
+            return
+        conn.decoded_frames += 1
+        now = conn.clock.seconds()
+        if name in WORLD_TO_CLIENT:
+            conn.send_frame(frame)
+            self._world_update(name, frame.packet, now)
+            return
+        fields = self.codec.decode(State.PLAY, TO_CLIENT, name, frame.packet)
+        hidden = name in WINDOW_TO_CLIENT and self._window_packet(name, fields, now)
+        if name in ("login", "respawn") and self.chunks is not None:
+            dimension = self.chunks.note_dimension(name, fields)
+            if name == "respawn" or dimension.name != self._dimension:
+                self._dimension = dimension.name
+                conn.perform(self.session.handle(ev.DimensionChanged(dimension.name, dimension.min_y,
+                                                                     dimension.height), now))
+        if name in REWRITTEN:
+            conn.send_packet(self.codec.rewrite(name, fields))
+        elif not hidden:
+            conn.send_frame(frame)
+        if pid == self.ids.join_game:
+            conn.actuator.flush_held()
+        actions: list[AgentAction] = []
+        for event in self.codec.events(TO_CLIENT, name, fields):
+            actions.extend(self.session.handle(event, now))
+        conn.perform(actions)
+
+    def _world_update(self, name: str, packet: bytes, now: float) -> None:
+        assert self.chunks is not None
+        for update in self.chunks.decode(name, packet):
+            event: ev.Event
+            if isinstance(update, ChunkColumn):
+                event = ev.ChunkColumnLoaded(update.cx, update.cz, tuple(update.sections), update.full)
+            elif isinstance(update, BlockChanges):
+                event = ev.BlocksChanged(tuple(update.changes))
+            elif isinstance(update, ChunkUnload):
+                event = ev.ChunkUnloaded(update.cx, update.cz)
+            else:
+                continue
+            self.conn.perform(self.session.handle(event, now))
+
+    def _is_own_entity(self, frame: Frame) -> bool:
+        own = self.session.world.entity_id
+        if own is None:
+            return False
+        packet = frame.packet
+        _, pos = read_varint(packet, 0)
+        return read_varint(packet, pos)[0] == own
+
+    def _window_packet(self, name: str, fields: dict[str, Any], now: float) -> bool:
+        """Feed a window packet to the sequencer; True when it answers the agent's own window
+        work, which the player's client never asked for and must not see (a crafting screen)."""
+        windows = self.conn.windows
+        if windows is None:
+            return False
+        update = self.codec.window_update(name, fields)
+        if update is None:
+            return False
+        ours = windows.owns(update, now)
+        for packet in windows.update(update, now):
+            self.conn.actuator.item_packets(packet)
+        return ours
+
+
+def _check_size(name: str, frame: Frame) -> None:
+    limit = MAX_SIZE_TO_SERVER.get(name, MAX_SIZE_TO_SERVER_DEFAULT)
+    if frame.size > limit:
+        raise PeerError(f"{name} packet of {frame.size} bytes exceeds {limit}")

@@ -1,0 +1,71 @@
+"""The connection's state table, driven with packet names alone: no sockets, no codec."""
+from __future__ import annotations
+
+import pytest
+
+from proxy.protocol.errors import PeerError
+from proxy.protocol.states import (CLIENT, HANDSHAKE_LOGIN, HANDSHAKE_STATUS, PRE_PLAY_BUDGET, SERVER,
+                                   ConnectionStates, State)
+
+
+def _states(*steps: tuple[object, str], legacy: bool = False) -> ConnectionStates:
+    states = ConnectionStates()
+    if legacy:
+        states.use_legacy()
+    for side, packet in steps:
+        states.sent(side, packet)  # type: ignore[arg-type]
+    return states
+
+
+def test_login_configuration_play_and_back() -> None:
+    s = _states((CLIENT, HANDSHAKE_LOGIN))
+    assert (s.client, s.server) == (State.LOGIN, State.LOGIN)
+    assert not s.sent(SERVER, "success")  # 1.20.2+: waits for the client's acknowledgement
+    assert s.sent(CLIENT, "login_acknowledged")
+    assert (s.client, s.server) == (State.CONFIGURATION, State.CONFIGURATION)
+    assert not s.playing
+    s.sent(CLIENT, "finish_configuration")
+    assert s.playing
+    # The server asks to reconfigure: no more packets of ours to either side.
+    s.sent(SERVER, "start_configuration")
+    assert (s.client, s.server) == (State.PLAY, State.CONFIGURATION) and not s.playing
+    s.sent(CLIENT, "configuration_acknowledged")
+    assert (s.client, s.server) == (State.CONFIGURATION, State.CONFIGURATION)
+    s.sent(CLIENT, "finish_configuration")
+    assert s.playing
+
+
+def test_before_1_20_2_login_success_enters_play() -> None:
+    s = _states((CLIENT, HANDSHAKE_LOGIN), (SERVER, "success"), legacy=True)
+    assert s.playing
+    assert not s.sent(SERVER, "start_configuration")  # no such transition without configuration
+    assert not s.sent(CLIENT, "login_acknowledged")
+
+
+def test_status_and_packets_that_change_nothing() -> None:
+    s = _states((CLIENT, HANDSHAKE_STATUS))
+    assert (s.client, s.server) == (State.STATUS, State.STATUS)
+    assert not s.sent(CLIENT, "finish_configuration")  # not from status
+    assert not s.sent(CLIENT, HANDSHAKE_LOGIN)  # a second handshake is just a packet
+    assert s.client is State.STATUS
+
+
+def test_close_is_final() -> None:
+    s = _states((CLIENT, HANDSHAKE_LOGIN))
+    s.close()
+    assert s.closed and s.server is State.CLOSED
+    assert not s.sent(CLIENT, "login_acknowledged")
+    assert s.closed
+
+
+def test_pre_play_allows_only_the_state_s_packets_within_a_budget() -> None:
+    s = _states((CLIENT, HANDSHAKE_LOGIN))
+    s.check_pre_play("login_start", 40)
+    with pytest.raises(PeerError, match="not allowed in the login state"):
+        s.check_pre_play("chat", 10)
+    s = _states((CLIENT, HANDSHAKE_LOGIN))
+    with pytest.raises(PeerError, match="before login"):
+        for _ in range(PRE_PLAY_BUDGET // 1000 + 1):
+            s.check_pre_play("login_plugin_response", 1000)
+    s = _states((CLIENT, HANDSHAKE_LOGIN), (CLIENT, "login_acknowledged"))
+    s.check_pre_play("anything", PRE_PLAY_BUDGET * 2)  # configuration is not limited here
