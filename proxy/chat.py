@@ -53,9 +53,9 @@ def plain_text(component: Any) -> str:
             try:
                 component = json.loads(stripped)
             except ValueError:
-                return component
+                return str(component)
         else:
-            return component
+            return str(component)
     out: list[str] = []
     _flatten(component, out, 0)
     return "".join(out)

@@ -68,7 +68,7 @@ def make_reload(server: Any, config_path: Path | None, overrides: dict[str, Any]
         try:
             fresh = load(config_path)
         except ConfigError as exc:
-            return [f"reload failed; still running the previous configuration:", *str(exc).splitlines()]
+            return ["reload failed; still running the previous configuration:", *str(exc).splitlines()]
         fresh = fresh.model_copy(update=overrides)
         old = server.config
         kept = [f for f in restart_fields if getattr(fresh, f) != getattr(old, f)]
@@ -119,7 +119,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     out = textFileLogObserver(sys.stdout) if terminal is None else (lambda e: _to_terminal(terminal, e))
     if config.log_json:
         out = jsonFileLogObserver(sys.stdout)
-    globalLogBeginner.beginLoggingTo([out, logs], redirectStandardIO=False)
+    observers: list[Any] = [out, logs]  # callables, as twisted.logger observers are
+    globalLogBeginner.beginLoggingTo(observers, redirectStandardIO=False)
 
     endpoint: Any = TCP4ServerEndpoint(reactor, config.listen.port, interface=config.listen.host)
     if config.proxy_protocol:

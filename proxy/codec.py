@@ -119,7 +119,7 @@ def _coord(value: Any) -> float:
 
 def _delta(value: Any, wide: bool) -> float:
     # 1.8 sends byte deltas in 1/32 block; 1.9+ short deltas in 1/4096 block.
-    return value / 4096.0 if wide else value / 32.0
+    return float(value) / 4096.0 if wide else float(value) / 32.0
 
 
 class VersionCodec:

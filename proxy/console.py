@@ -192,9 +192,9 @@ class ConsoleCommands:
         if routing is None:
             return ["local routing is not enabled in this build or configuration"]
         if not args:
-            return routing.diagnostics()
+            return list(routing.diagnostics())
         if args[0] == "mode" and len(args) == 2 and args[1].lower() in ("enforce", "shadow", "off"):
-            return routing.set_mode(args[1].upper())
+            return list(routing.set_mode(args[1].upper()))
         raise UsageError("expected: routing mode enforce|shadow|off")
 
     def _reload_cmd(self, args: list[str]) -> list[str]:
@@ -214,7 +214,7 @@ class ConsoleCommands:
         if len(args) != 2 or args[1] not in ("on", "off"):
             raise UsageError("expected: reflex PLAYER on|off")
         bridge = self._bridge(args[0])
-        return bridge.session.admin_reflex(args[1] == "on", self.server.clock.seconds())
+        return list(bridge.session.admin_reflex(args[1] == "on", self.server.clock.seconds()))
 
     def _log(self, args: list[str]) -> list[str]:
         if not args or args[0] != "tail" or len(args) > 2:

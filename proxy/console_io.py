@@ -40,7 +40,7 @@ class TerminalConsole(HistoricRecvLine):
         # Keep what is already on the screen (start-up lines); just show a prompt.
         self.terminal.write(b"type 'help' for commands\r\n")
         self.terminal.write(self.ps[self.pn])
-        self.setInsertMode()
+        self.setInsertMode()  # type: ignore[no-untyped-call]
 
     def lineReceived(self, line: bytes) -> None:
         for text in self.commands.execute(line.decode("utf-8", "replace")):
@@ -102,7 +102,7 @@ class TcpConsole(LineReceiver):
         self.authenticated = False
 
     def connectionMade(self) -> None:
-        self.sendLine(b"mcagent console: send the token")
+        self.sendLine(b"mcagent console: send the token")  # type: ignore[no-untyped-call]
 
     def lineReceived(self, line: bytes) -> None:
         text = line.decode("utf-8", "replace").rstrip("\r")
@@ -113,7 +113,7 @@ class TcpConsole(LineReceiver):
             else:
                 peer = self.transport.getPeer()  # type: ignore[union-attr]
                 log.warn("console login refused from {host}: wrong token", host=getattr(peer, "host", "?"))
-                self.sendLine(b"denied: wrong token")
+                self.sendLine(b"denied: wrong token")  # type: ignore[no-untyped-call]
                 self.transport.loseConnection()  # type: ignore[union-attr]
             return
         if text.startswith("?complete "):
@@ -123,8 +123,8 @@ class TcpConsole(LineReceiver):
 
     def _reply(self, lines: list[str]) -> None:
         for out in lines:
-            self.sendLine(out.encode("utf-8"))
-        self.sendLine(END_OF_REPLY.encode())
+            self.sendLine(out.encode("utf-8"))  # type: ignore[no-untyped-call]
+        self.sendLine(END_OF_REPLY.encode())  # type: ignore[no-untyped-call]
 
 
 class TcpConsoleFactory(protocol.Factory):
@@ -158,7 +158,7 @@ def attach(host: str, port: int, token: str, lines: Callable[[], str] | None = N
         stream.flush()
 
     def read_reply() -> list[str] | None:
-        out = []
+        out: list[str] = []
         while True:
             raw = stream.readline()
             if not raw:

@@ -15,9 +15,8 @@ from zope.interface import implementer
 
 from twisted.internet import protocol
 from twisted.internet.endpoints import HostnameEndpoint
-from twisted.internet.interfaces import IAddress, IDelayedCall, IPushProducer
+from twisted.internet.interfaces import IAddress, IConsumer, IDelayedCall, IPushProducer
 from twisted.logger import Logger
-from twisted.protocols.policies import TimeoutMixin
 from twisted.python.failure import Failure
 
 from proxy.connection import Connection
@@ -53,7 +52,7 @@ class ServerLegFactory(protocol.Factory):
     def __init__(self, client: "ClientLeg") -> None:
         self.client = client
 
-    def buildProtocol(self, addr: IAddress) -> ServerLeg:
+    def buildProtocol(self, addr: IAddress | None) -> ServerLeg:
         return ServerLeg(self.client)
 
 
@@ -94,20 +93,20 @@ class Throttle:
         self._stall = None
 
 
-class ClientLeg(protocol.Protocol, TimeoutMixin):
+class ClientLeg(protocol.Protocol):
     def __init__(self, server: "ProxyServer") -> None:
         self.server = server
         self.connection = Connection(server, self)
         self.upstream: ServerLeg | None = None
         self._timers: list[IDelayedCall] = []
+        self._read_timer: IDelayedCall | None = None
         self._throttles: list[Throttle] = []
 
     # -- Twisted's side ------------------------------------------------------------------
     def connectionMade(self) -> None:
         _no_delay(self.transport)
         self.server.bridges.add(self.connection)
-        self.callLater = self.server.clock.callLater  # type: ignore[assignment]
-        self.setTimeout(self.server.config.read_timeout_seconds)
+        self._read_timer = self.server.clock.callLater(self.server.config.read_timeout_seconds, self.timeoutConnection)
         self._later(self.server.config.limits.login_deadline_seconds, self._login_deadline)
 
     def dataReceived(self, data: bytes) -> None:
@@ -118,10 +117,11 @@ class ClientLeg(protocol.Protocol, TimeoutMixin):
         # keep a connection open past the read timeout.
         frames = conn.reader.frames_in
         conn.client_data(data)
-        if conn.reader.frames_in != frames:
-            self.resetTimeout()
+        if conn.reader.frames_in != frames and self._read_timer is not None and self._read_timer.active():
+            self._read_timer.reset(self.server.config.read_timeout_seconds)
 
     def timeoutConnection(self) -> None:
+        """Nothing whole from the client for read_timeout_seconds."""
         conn = self.connection
         log.info("{player} from {peer} timed out", player=conn.player_name or "?", peer=self.peer())
         if self._waiting_for_server():
@@ -161,9 +161,8 @@ class ClientLeg(protocol.Protocol, TimeoutMixin):
         self._timers.append(self.server.clock.callLater(seconds, call))
 
     def connectionLost(self, reason: Failure = protocol.connectionDone) -> None:
-        self.setTimeout(None)
-        for timer in self._timers:
-            if timer.active():
+        for timer in [*self._timers, self._read_timer]:
+            if timer is not None and timer.active():
                 timer.cancel()
         for throttle in self._throttles:
             throttle.stop_timer()
@@ -204,8 +203,8 @@ class ClientLeg(protocol.Protocol, TimeoutMixin):
             # Client -> server: a server that stops reading pauses the client (no deadline: its own).
             to_server = Throttle(self.transport, clock, None, lambda: None)
             self._throttles = [to_client, to_server]
-            self.transport.registerProducer(to_client, True)
-            leg.transport.registerProducer(to_server, True)
+            IConsumer(self.transport).registerProducer(to_client, True)
+            IConsumer(leg.transport).registerProducer(to_server, True)
         self._later(self.server.config.limits.upstream_answer_seconds, self.connection.upstream_silent)
         self.connection.upstream_connected()
 

@@ -38,7 +38,7 @@ from engine.llm.client import ClientSettings, ModelClient
 from engine.llm.limits import LimitSettings
 from engine.llm.modes import ConversationMode, ModeThresholds
 from engine.llm.secrets import Secret, redact, scrub
-from engine.llm.service import LlmService, LlmSettings
+from engine.llm.service import LlmSettings
 from proxy.protocol.states import State
 
 if TYPE_CHECKING:
@@ -146,7 +146,8 @@ class ModelService:
             self.discarded += 1
             log.info("model answer for {player} discarded: the player left", player=bridge.player_name)
             return
-        actions = assistant.model_answered(call, reply, session.snapshot(), now)
+        answering: Any = assistant  # the LocalAssistant that asked (not narrowed to the session's protocol type)
+        actions = answering.model_answered(call, reply, session.snapshot(), now)
         if not actions:
             self.discarded += 1
             return
@@ -176,4 +177,5 @@ def unavailable(bridge: "Bridge", action: AskModel) -> None:
     now = bridge.server.clock.seconds()
     if runtime is not None:
         runtime.model_finished(action.call, reply, now)
-    bridge.perform(session.assistant.model_answered(action.call, reply, session.snapshot(), now))
+    assistant: Any = session.assistant
+    bridge.perform(assistant.model_answered(action.call, reply, session.snapshot(), now))

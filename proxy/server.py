@@ -263,7 +263,8 @@ class ProxyServer(protocol.ServerFactory):
         if line.split(" ")[0].lower() == "stop":
             return ["stop is only available from the console itself"]
         log.info("{player} ran !system {line}", player=bridge.player_name, line=line)
-        return self.console.execute(line)
+        lines: list[str] = self.console.execute(line)
+        return lines
 
     def broadcast(self, *lines: str) -> None:
         for bridge in list(self.bridges):

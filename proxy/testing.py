@@ -124,7 +124,7 @@ class Leg:
         return self.reader.feed(data)
 
     def raw_received(self) -> bytes:
-        data = self.transport.value()
+        data: bytes = self.transport.value()
         self.transport.clear()
         self.reader.feed(data)
         return data
@@ -169,7 +169,7 @@ class Rig:
         if bridge is None:
             raise ConnectionRefusedError(f"the proxy refused a connection from {host}")
         transport = StringTransport(peerAddress=IPv4Address("TCP", host, port))
-        bridge.makeConnection(transport)
+        bridge.makeConnection(transport)  # type: ignore[no-untyped-call]
         self.client = Leg(bridge, transport)
         return self.client
 
@@ -184,6 +184,7 @@ class Rig:
     def accept_upstream(self) -> Leg:
         host, port, factory, timeout, bind = self.reactor.tcpClients.pop()
         proto = factory.buildProtocol(IPv4Address("TCP", host, port))
+        assert proto is not None
         transport = StringTransport()
         proto.makeConnection(transport)
         # The endpoint wraps our protocol; feed bytes to the wrapper as the reactor would.
@@ -192,7 +193,7 @@ class Rig:
 
     def refuse_upstream(self) -> None:
         host, port, factory, timeout, bind = self.reactor.tcpClients.pop()
-        factory.clientConnectionFailed(None, Failure(ConnectionRefusedError("Connection refused")))
+        factory.clientConnectionFailed(None, Failure(ConnectionRefusedError("Connection refused")))  # type: ignore[arg-type]
         self.reactor.advance(1.0)  # let the endpoint give up on its last address
 
     def login(self, name: str = "alice", threshold: int = 256, host: str = "10.0.0.1", port: int = 50000) -> None:

@@ -4,5 +4,6 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 scripts/bootstrap.sh
-.venv/bin/python -m mypy engine
+.venv/bin/python -m mypy
+.venv/bin/python -m ruff check .
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

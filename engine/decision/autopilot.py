@@ -41,7 +41,7 @@ from engine.decision.heuristic import Decision, heuristic
 from engine.decision.knowledge import GAME
 from engine.decision.ladder import Ladder
 from engine.decision.logs import EpisodeLog
-from engine.decision.perception import EYE, BlockFinder, Query
+from engine.decision.perception import BlockFinder, Query
 from engine.decision.providers import MIN_CONFIDENCE, DecisionRequest, Provider
 from engine.decision.state import DecisionState, inventory_counts
 from engine.motion import physics as ph

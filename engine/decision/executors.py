@@ -33,7 +33,7 @@ from engine.decision.perception import EYE, BlockFinder, GoalReach
 from engine.decision.state import inventory_counts
 from engine.motion import physics as ph
 from engine.motion.astar import PathStatus, SearchOptions
-from engine.motion.goals import Goal, GoalAway, GoalBlock, GoalNear, GoalXZ
+from engine.motion.goals import Goal, GoalAway, GoalNear, GoalXZ
 from engine.motion.grid import Terrain
 from engine.motion.navigator import Navigator, NavState
 from engine.world.snapshot import EntityView, Vec3, WorldSnapshot

@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 try:
     from cryptography.hazmat.decrepit.ciphers.modes import CFB8
 except ImportError:  # cryptography < 43
-    from cryptography.hazmat.primitives.ciphers.modes import CFB8  # type: ignore[attr-defined,no-redef]
+    from cryptography.hazmat.primitives.ciphers.modes import CFB8  # type: ignore[attr-defined,no-redef,unused-ignore]
 
 
 class StreamCipher:

@@ -16,11 +16,14 @@ For peers shared by several tests, use ``PeerPool`` in a fixture of wider scope.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import pytest
 
 from tests.e2e.peers import DEFAULT_VERSION, Bot, PeerPool, SquidServer, install_dir
+
+if TYPE_CHECKING:
+    from tests.e2e.proxy_process import ProxyProcess
 
 _HERE = Path(__file__).resolve().parent
 

@@ -4,7 +4,6 @@ import os
 import time
 
 import httpx
-import pytest
 
 from engine.decision.catalog import ActionName, Choice, legal_actions
 from engine.decision.logs import EpisodeLog

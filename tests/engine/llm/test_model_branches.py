@@ -14,7 +14,7 @@ from engine.llm.testing import completion_body, text_body, tool_body
 from engine.routing.model_hook import RoutingTicket
 from engine.routing.stats import Reason
 from tests.engine.conftest import make_snapshot
-from tests.engine.llm.conftest import KEY, SLEPT, RigFactory, asks, buttons, text
+from tests.engine.llm.conftest import KEY, SLEPT, RigFactory, buttons, text
 
 UNSURE = "where in the world am i"  # local routing is not sure (LOW_SCORE, agent:position the top candidate)
 

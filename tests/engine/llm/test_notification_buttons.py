@@ -12,7 +12,6 @@ from engine.llm.notification_buttons import (
     features, load_phrases,
 )
 from engine.session import Session
-from tests.engine.conftest import make_snapshot
 from tests.engine.llm.conftest import RigFactory, buttons, text
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from engine.actions import Action, ReplyToPlayer
-from engine.assistant import AssistantRuntime, LocalAssistant
+from engine.assistant import AssistantRuntime
 from engine.routing.config import Mode, parse_config
 from engine.routing.model_hook import ModelRoutingRequest
 from engine.routing.router import option_number
