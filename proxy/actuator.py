@@ -22,7 +22,6 @@ from engine.actions import (AdminCommand, AskModel, ForwardChat, InjectMovement,
                             ReplyToPlayer, SelectHotbar, SetControl, UseHeldItem, reply)
 from engine.decision import acts
 from proxy.chat import reply_components
-from proxy.play import OWN_TELEPORT_IDS
 from proxy.protocol.states import State
 from proxy.protocol.tables import TO_CLIENT
 
@@ -32,6 +31,9 @@ if TYPE_CHECKING:
 log = Logger(namespace="mcagent.bridge")
 
 HELD_LIMIT = 64  # replies held while the client reconfigures
+# The proxy's own teleport ids, far from servers' counters (vanilla counts up from
+# 1 per player; flying-squid always sends 1), so a confirmation tells whose it is.
+OWN_TELEPORT_IDS = range(0x4D430000, 0x4D440000)
 
 
 class UnknownAction(TypeError):
@@ -90,7 +92,7 @@ class Actuator:
         # Off the tick path: the service starts the call and returns at once.
         from proxy import model_service
 
-        service = getattr(self.conn.server, "model_service", None)
+        service = self.conn.server.model_service
         if service is not None:
             service.ask(self.conn, action)
         else:

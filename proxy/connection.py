@@ -19,17 +19,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from engine import events as ev
 from engine.actions import Action, reply
-from engine.session import Session, SessionConfig
+from engine.session import Assistant, Session, SessionConfig
 from proxy.actuator import Actuator
 from proxy.login import LoginPhase
 from proxy.chunks import ChunkDecoder
 from proxy.codec import VersionCodec, login_disconnect_any
 from proxy.handshake import Handshake
-from proxy.play import PlayRelay, WatchedIds
+from proxy.packet_ids import WatchedIds
+from proxy.play import PlayRelay
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import MAX_FRAME, Frame, Framing, Writer
 from proxy.protocol.limits import PacketRate
@@ -37,7 +39,8 @@ from proxy.protocol.states import CLIENT, PRE_PLAY_BUDGET, STATUS_PACKETS, Conne
 from proxy.windows import WindowSequencer
 
 if TYPE_CHECKING:
-    from proxy.server import ProxyServer
+    from proxy.autopilot_host import AutopilotHost
+    from proxy.config import ProxyConfig
 
 log = Logger(namespace="mcagent.bridge")
 
@@ -54,8 +57,27 @@ class ConnectionIO(Protocol):
     def peer(self) -> str: ...
 
 
+class Host(Protocol):
+    """What a ``Connection`` asks of the proxy around it (``proxy.server.ProxyServer``)."""
+
+    config: "ProxyConfig"
+    clock: IReactorTime
+    autopilot: "AutopilotHost"
+    metrics: Any  # proxy.metrics.Metrics, or None
+    model_service: Any  # proxy.model_service.ModelService, or None
+
+    @property
+    def keypair(self) -> Any: ...
+    def admit(self, conn: "Connection") -> str | None: ...
+    def make_assistant(self, conn: "Connection") -> Assistant | None: ...
+    def player_count(self) -> int: ...
+    def bridge_closed(self, conn: "Connection") -> None: ...
+    def measure_ping(self, conn: "Connection") -> None: ...
+    def admin_command(self, conn: "Connection", line: str) -> list[str]: ...
+
+
 class Connection:
-    def __init__(self, server: "ProxyServer", io: ConnectionIO) -> None:
+    def __init__(self, server: Host, io: ConnectionIO) -> None:
         self.server = server
         self.config = server.config
         self.clock = server.clock

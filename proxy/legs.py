@@ -9,23 +9,30 @@ TCP_NODELAY, and closing so that a reason reaches the client before the reset.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol
 
 from zope.interface import implementer
 
 from twisted.internet import protocol
+from twisted.internet.defer import Deferred
 from twisted.internet.endpoints import HostnameEndpoint
 from twisted.internet.interfaces import IAddress, IConsumer, IDelayedCall, IPushProducer
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from proxy.connection import Connection
-
-if TYPE_CHECKING:
-    from proxy.server import ProxyServer
+from proxy.connection import Connection, Host
 
 log = Logger(namespace="mcagent.bridge")
 CLOSE_GRACE_SECONDS = 2.0
+
+
+class LegHost(Host, Protocol):
+    """What the legs ask of the proxy server, beyond what the connection does."""
+
+    bridges: set[Connection]
+    reactor: Any
+
+    def verify_session(self, player_name: str, digest: str) -> Deferred[Any]: ...
 
 
 class ServerLeg(protocol.Protocol):
@@ -94,7 +101,7 @@ class Throttle:
 
 
 class ClientLeg(protocol.Protocol):
-    def __init__(self, server: "ProxyServer") -> None:
+    def __init__(self, server: LegHost) -> None:
         self.server = server
         self.connection = Connection(server, self)
         self.upstream: ServerLeg | None = None

@@ -19,7 +19,7 @@ from proxy import versions
 from proxy.chunks import ChunkDecoder
 from proxy.codec import VersionCodec
 from proxy.handshake import STATUS, parse_handshake
-from proxy.play import WatchedIds
+from proxy.packet_ids import WatchedIds
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import Frame
 from proxy.protocol.states import CLIENT, HANDSHAKE_LOGIN, HANDSHAKE_STATUS, SERVER, State

@@ -94,7 +94,8 @@ class ProxyServer(protocol.ServerFactory):
         self.console: Any = None  # ConsoleCommands, set by the CLI
         self._probe = task.LoopingCall(self.probe_upstream)
         self._probe.clock = self.clock
-        self.autopilot = AutopilotHost(config, reactor, self.clock, lambda: getattr(self, "model_service", None))
+        self.model_service: Any = None  # proxy.model_service.ModelService when the assistant has a model
+        self.autopilot = AutopilotHost(config, reactor, self.clock, lambda: self.model_service)
 
     # -- lifecycle -------------------------------------------------------------------
     def start_ticking(self) -> None:
