@@ -173,3 +173,15 @@ def test_legacy_forwarding_with_an_old_client_carries_uuid_skin_and_address(squi
     assert (forwarded["uuid"], forwarded["address"]) == (str(uuid.UUID(PROFILE_ID)), "127.0.0.1")
     assert forwarded["properties"] == [{"name": "textures", "value": TEXTURES_VALUE, "signature": TEXTURES_SIGNATURE}]
     server.wait_login("skinned")
+
+
+def test_online_mode_refuses_a_player_the_session_server_does_not_know(squid_factory, bot_factory, proxy_factory,
+                                                                       session_server: SessionServer) -> None:
+    # The session server answers 204 No Content for a player who did not join: never a login.
+    server = squid_factory("1.20.4")
+    proxy = proxy_factory(server.port, online_mode=True, session_server=session_server.url)
+    bot = bot_factory(proxy.port, username="stranger", version="1.20.4", wait_spawn=False)
+    kicked = bot.wait_kicked(timeout=15)
+    assert "Could not verify your account" in kicked["reason"]
+    assert [q["username"] for q in session_server.queries] == [["stranger"]]
+    assert server.find("login") is None
