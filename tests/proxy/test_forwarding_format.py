@@ -10,6 +10,8 @@ import struct
 import uuid
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proxy import forwarding as fw
 from proxy.profile import GameProfile, ProfileError, ProfileProperty, offline_uuid, profile_from_session
@@ -175,3 +177,33 @@ def test_session_profile_parsing() -> None:
                 {"id": UUID.hex, "name": "Notch", "properties": "x"}):
         with pytest.raises(ProfileError):
             profile_from_session(bad, "Notch")
+
+
+_names = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", min_size=1, max_size=16)
+_text = st.text(max_size=400)  # any Unicode, including characters outside the BMP
+_properties = st.lists(st.builds(ProfileProperty, st.text(min_size=1, max_size=40), _text,
+                                 st.one_of(st.none(), st.text(min_size=1, max_size=700))), max_size=4)
+_addresses = st.one_of(st.ip_addresses(v=4), st.ip_addresses(v=6)).map(str)
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=_names, player_uuid=st.uuids(), properties=_properties, address=_addresses,
+       requested=st.integers(-128, 127), protocol=st.sampled_from([393, 758, 759, 760, 761, 769, 775]),
+       key=st.one_of(st.none(), st.builds(fw.ChatKey, st.integers(-(2**63), 2**63 - 1), st.binary(max_size=600),
+                                          st.binary(max_size=600), st.booleans(), st.one_of(st.none(), st.uuids()))))
+def test_any_player_info_reads_back_as_sent(name: str, player_uuid: uuid.UUID, properties: list[ProfileProperty],
+                                            address: str, requested: int, protocol: int, key: fw.ChatKey | None) -> None:
+    if protocol not in (759, 760):
+        key = None  # only 1.19-1.19.2 clients send a key at login
+    info = fw.PlayerInfo(GameProfile(player_uuid, name, tuple(properties)), address, protocol, key)
+    data = fw.Forwarding("velocity", SECRET).answer(
+        fw.LoginPluginRequest(0, fw.CHANNEL, struct.pack(">b", requested)), info)
+    got = read_modern(data, SECRET)
+    assert (got.address, got.uuid, got.name) == (address, str(player_uuid), name)
+    assert got.properties == tuple((p.name, p.value, p.signature) for p in properties)
+    assert got.version == fw.negotiate(requested, info)
+    if got.version in (2, 3):
+        assert key is not None and got.key == (key.expires_at_ms, key.public_key, key.signature)
+    else:
+        assert got.key is None
+    assert got.holder == (str(key.holder) if got.version == 3 and key is not None and key.holder else None)
