@@ -207,3 +207,14 @@ def test_any_player_info_reads_back_as_sent(name: str, player_uuid: uuid.UUID, p
     else:
         assert got.key is None
     assert got.holder == (str(key.holder) if got.version == 3 and key is not None and key.holder else None)
+
+
+def test_login_plugin_protocol_agrees_with_every_versions_table() -> None:
+    from proxy.protocol.tables import known_versions, table_for_version
+
+    for name, protocol in known_versions():
+        table = table_for_version(name)
+        has_plugin_messages = (table.packet_id("login", "toClient", "login_plugin_request") is not None
+                               and table.packet_id("login", "toServer", "login_plugin_response") is not None)
+        assert has_plugin_messages == (protocol >= fw.LOGIN_PLUGIN_PROTOCOL), name
+        assert (fw.Forwarding("velocity", SECRET).refusal(protocol) is None) == has_plugin_messages, name
