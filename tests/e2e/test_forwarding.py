@@ -185,3 +185,24 @@ def test_online_mode_refuses_a_player_the_session_server_does_not_know(squid_fac
     assert "Could not verify your account" in kicked["reason"]
     assert [q["username"] for q in session_server.queries] == [["stranger"]]
     assert server.find("login") is None
+
+
+def test_velocity_forwarding_on_26_1_at_protocol_level(tmp_path: Path, proxy_factory, backend_factory) -> None:
+    # mineflayer/flying-squid cannot speak 26.1: minecraft-protocol's client and server can.
+    from tests.e2e.test_protocol_level import McpPeers
+
+    peers = McpPeers()
+    try:
+        server = peers.server("26.1")
+        assert server.port is not None
+        backend = backend_factory("velocity", server.port, _secret_file(tmp_path))
+        proxy = proxy_factory(backend.port, forwarding={"mode": "velocity", "secret": SECRET})
+        client = peers.client(proxy.port, "modern", "26.1")
+        forwarded = backend.wait_for("forwarded", timeout=10)
+        assert (forwarded["version"], forwarded["uuid"], forwarded["name"], forwarded["address"]) == (
+            4, str(offline_uuid("modern")), "modern", "127.0.0.1")
+        server.wait_login("modern")
+        client.chat("hello on 26.1 through a forwarding backend")
+        server.wait_chat("hello on 26.1 through a forwarding backend", player="modern")
+    finally:
+        peers.close()
