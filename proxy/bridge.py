@@ -523,7 +523,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         """True when the request was ours (velocity:player_info in velocity mode) and is answered;
         any other request goes on to the client untouched, as does its response."""
         assert self.upstream is not None
-        if self.player_info is None:
+        if self.player_info is None or not self.server.forwarding.reads_login_plugin_requests:
             return False
         request = forwarding.parse_login_plugin_request(frame.packet)
         data = self.server.forwarding.answer(request, self.player_info)

@@ -247,6 +247,11 @@ class Forwarding:
             return legacy_host(virtual_host, info)
         return virtual_host
 
+    @property
+    def reads_login_plugin_requests(self) -> bool:
+        """Whether the backend's requests need reading at all (else they pass as they came)."""
+        return self.mode == "velocity"
+
     def answer(self, request: LoginPluginRequest, info: PlayerInfo) -> bytes | None:
         """The response data when the request is ours to answer; None passes it on."""
         if self.mode != "velocity" or request.channel != CHANNEL:

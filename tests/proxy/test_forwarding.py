@@ -205,6 +205,28 @@ def test_login_plugin_messages_not_ours_pass_through_untouched(mode: str, channe
     assert upstream.received() == [not_understood]
 
 
+def test_without_velocity_mode_even_a_malformed_request_passes_unread() -> None:
+    rig = Rig("1.18.2")
+    upstream = _begin(rig)
+    upstream.received()
+    pid = rig.codec.table.packet_id("login", "toClient", "login_plugin_request")
+    assert pid is not None
+    odd = pack_varint(pid) + pack_varint(1) + b"\xff\xff"  # a channel length no reader would accept
+    rig.server_send(odd)
+    assert rig.client.received() == [odd]
+
+
+def test_velocity_mode_closes_on_a_malformed_request_with_a_reason() -> None:
+    rig = Rig("1.18.2", forwarding={"mode": "velocity", "secret": SECRET})
+    upstream = _begin(rig)
+    upstream.received()
+    pid = rig.codec.table.packet_id("login", "toClient", "login_plugin_request")
+    assert pid is not None
+    rig.server_send(pack_varint(pid) + pack_varint(1) + b"\xff\xff")
+    (kick,) = rig.client.received()
+    assert b"malformed" in kick and upstream.transport.disconnecting
+
+
 def test_behind_bungeecord_its_legacy_handshake_passes_untouched() -> None:
     # mcagent (mode none) between a BungeeCord with ip_forward and a Spigot backend: the
     # handshake's long NUL-separated address (the skin's JSON) reaches the backend as it came.
