@@ -43,7 +43,6 @@ from typing import Any, Literal
 import attrs
 
 from proxy.profile import GameProfile
-from proxy.protocol.errors import PeerError
 from proxy.protocol.wire import FIXED, pack_string, pack_varint, read_string, read_varint
 
 Mode = Literal["none", "velocity", "legacy"]
