@@ -68,6 +68,8 @@ class ProxyServer(protocol.ServerFactory):
         assistant_factory: Callable[[Bridge], Assistant | None] | None = None,
     ) -> None:
         self.config = config
+        # Read once: the secret file is not re-read per login (a restart applies a new one).
+        self.forwarding = Forwarding(config.forwarding.mode, config.forwarding.secret_bytes())
         self.reactor = reactor
         self.clock: IReactorTime = clock if clock is not None else reactor
         self.bridges: set[Bridge] = set()
@@ -94,8 +96,6 @@ class ProxyServer(protocol.ServerFactory):
         self._probe = task.LoopingCall(self.probe_upstream)
         self._probe.clock = self.clock
         self.autopilot = AutopilotHost(config, reactor, self.clock, lambda: getattr(self, "model_service", None))
-        # Read once: the secret file is not re-read per login (a restart applies a new one).
-        self.forwarding = Forwarding(config.forwarding.mode, config.forwarding.secret_bytes())
 
     # -- lifecycle -------------------------------------------------------------------
     def start_ticking(self) -> None:
