@@ -41,6 +41,7 @@ from proxy.windows import WindowSequencer
 if TYPE_CHECKING:
     from proxy.autopilot_host import AutopilotHost
     from proxy.config import ProxyConfig
+    from proxy.forwarding import Forwarding
 
 log = Logger(namespace="mcagent.bridge")
 
@@ -65,6 +66,7 @@ class Host(Protocol):
     autopilot: "AutopilotHost"
     metrics: Any  # proxy.metrics.Metrics, or None
     model_service: Any  # proxy.model_service.ModelService, or None
+    forwarding: "Forwarding"  # player-info forwarding to the backend
 
     @property
     def keypair(self) -> Any: ...
@@ -209,8 +211,8 @@ class Connection:
             elif self.play is not None:
                 self.play.client_configuration(frame)
 
-    def session_verified(self, error: str | None) -> None:
-        self.login.session_verified(error)
+    def session_verified(self, answer: Any, error: str | None) -> None:
+        self.login.session_verified(answer, error)
 
     # -- the upstream ----------------------------------------------------------------
 

@@ -236,8 +236,8 @@ class ClientLeg(protocol.Protocol):
 
     def verify_session(self, player: str, digest: str) -> None:
         d = self.server.verify_session(player, digest)
-        d.addCallbacks(lambda _: self.connection.session_verified(None),
-                       lambda failure: self.connection.session_verified(failure.getErrorMessage() or "failed"))
+        d.addCallbacks(lambda answer: self.connection.session_verified(answer, None),
+                       lambda failure: self.connection.session_verified(None, failure.getErrorMessage() or "failed"))
 
 
 def _no_delay(transport: Any) -> None:

@@ -15,11 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.logger import Logger
 
-from proxy import versions
+import attrs
+
+from proxy import forwarding, versions
 from proxy.chunks import ChunkDecoder
 from proxy.codec import VersionCodec
-from proxy.handshake import STATUS, parse_handshake
+from proxy.handshake import STATUS, build_handshake, parse_handshake
 from proxy.packet_ids import WatchedIds
+from proxy.profile import GameProfile, ProfileError, offline_profile, profile_from_session
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import Frame
 from proxy.protocol.states import CLIENT, HANDSHAKE_LOGIN, HANDSHAKE_STATUS, SERVER, State
@@ -38,6 +41,10 @@ class LoginPhase:
     def __init__(self, conn: "Connection") -> None:
         self.conn = conn
         self._verify_token = b""
+        # Player-info forwarding (proxy/forwarding.py): who the backend is told the player is.
+        self.player_info: forwarding.PlayerInfo | None = None
+        self._chat_key: forwarding.ChatKey | None = None
+        self.identity_forwarded = False
 
     def client_handshake(self, frame: Frame) -> None:
         conn = self.conn
@@ -61,6 +68,12 @@ class LoginPhase:
             log.info("refused {peer}: unsupported protocol {protocol}", peer=conn.peer, protocol=hs.protocol)
             conn.disconnect(f"This proxy supports Minecraft {versions.supported_range()}; "
                             f"your client speaks protocol {hs.protocol}.", "unsupported_version")
+            return
+        refusal = conn.server.forwarding.refusal(hs.protocol)
+        if refusal is not None:
+            log.info("refused {peer}: protocol {protocol} cannot carry {mode} forwarding", peer=conn.peer,
+                     protocol=hs.protocol, mode=conn.server.forwarding.mode)
+            conn.disconnect(refusal, "unsupported_version")
             return
         conn.codec = VersionCodec(table_for_version(supported.name))
         if not conn.codec.table.has_configuration:
@@ -86,17 +99,17 @@ class LoginPhase:
             if not (1 <= len(username) <= 16):
                 raise PeerError("login with an invalid player name")
             conn.player_name = username
+            self._chat_key = forwarding.chat_key(fields)
             refusal = conn.server.admit(conn)
             if refusal is not None:
                 log.info("refused {player} from {peer}: {why}", player=username, peer=conn.peer, why=refusal)
                 conn.disconnect(refusal, "refused")
                 return
-            conn.pending.append(conn.handshake_packet)
-            conn.pending.append(packet)
+            conn.pending.append(packet)  # the handshake goes before it once the player's identity is known
             if conn.config.online_mode:
                 self._begin_encryption()
             else:
-                conn.io.connect_upstream()
+                self._login_upstream(offline_profile(username))
         elif name == "encryption_begin" and conn.config.online_mode and not conn.reader.encrypted:
             self._finish_encryption(packet)
         elif name == "login_acknowledged":
@@ -142,17 +155,61 @@ class LoginPhase:
         digest = crypto.make_digest(b"", secret, crypto.export_public_key(conn.server.keypair))
         conn.io.verify_session(conn.player_name, digest)
 
-    def session_verified(self, error: str | None) -> None:
+    def session_verified(self, answer: Any, error: str | None) -> None:
+        """The session server's answer (its JSON profile, or None for no), or why asking failed."""
         conn = self.conn
         if conn.states.closed:
             return
+        assert conn.player_name is not None
         if error is None:
-            log.info("{player} authenticated with Mojang", player=conn.player_name)
-            conn.io.connect_upstream()
+            try:
+                profile = profile_from_session(answer, conn.player_name)
+            except ProfileError as exc:
+                error = str(exc)
+            else:
+                log.info("{player} authenticated with Mojang", player=conn.player_name)
+                self._login_upstream(profile)
+                return
+        log.info("{player} failed authentication: {why}", player=conn.player_name, why=error)
+        conn.disconnect("Could not verify your account with Mojang (online mode needs internet access).",
+                        "auth_failed")
+
+    # -- player-info forwarding (the formats live in proxy/forwarding.py) ---------------
+    def _login_upstream(self, profile: GameProfile) -> None:
+        """Log in to the backend as this player: the handshake goes first, carrying legacy
+        forwarding when that is on; a Velocity request is answered in ``server_login``."""
+        conn = self.conn
+        assert conn.handshake is not None
+        key = self._chat_key
+        if key is not None and key.linked and key.holder is None and conn.config.online_mode:
+            key = attrs.evolve(key, holder=profile.uuid)  # as Velocity backfills it from the verified profile
+        host = conn.peer.rsplit(":", 1)[0]  # behind a PROXY-protocol balancer, the address it reported
+        self.player_info = forwarding.PlayerInfo(profile, forwarding.client_address(host), conn.handshake.protocol, key)
+        server_address = conn.server.forwarding.upstream_host(conn.handshake.host, self.player_info)
+        if server_address == conn.handshake.host:
+            conn.pending.insert(0, conn.handshake_packet)  # untouched, as the client sent it
         else:
-            log.info("{player} failed authentication: {why}", player=conn.player_name, why=error)
-            conn.disconnect("Could not verify your account with Mojang (online mode needs internet access).",
-                            "auth_failed")
+            conn.pending.insert(0, build_handshake(attrs.evolve(conn.handshake, host=server_address)))
+        conn.io.connect_upstream()
+
+    def _answer_login_plugin(self, frame: Frame) -> bool:
+        """True when the request was ours (velocity:player_info in velocity mode) and is answered;
+        any other request goes on to the client untouched, as does its response."""
+        conn = self.conn
+        policy = conn.server.forwarding
+        if self.player_info is None or not policy.reads_login_plugin_requests:
+            return False
+        request = forwarding.parse_login_plugin_request(frame.packet)
+        data = policy.answer(request, self.player_info)
+        if data is None or conn.ids.login_plugin_response is None:
+            return False
+        conn.to_server_packet(forwarding.login_plugin_response(conn.ids.login_plugin_response,
+                                                               request.message_id, data))
+        self.identity_forwarded = True
+        log.info("forwarded {player}'s identity to the server ({mode}: {uuid} from {address})",
+                 player=conn.player_name, mode=policy.mode, uuid=str(self.player_info.profile.uuid),
+                 address=self.player_info.address)
+        return True
 
     # -- status (server list) ------------------------------------------------------
     def status_fallback(self, note: str = "") -> None:
@@ -194,11 +251,18 @@ class LoginPhase:
             conn.send_packet(conn.codec.encode(State.LOGIN, TO_CLIENT, "compress", {"threshold": client_threshold}))
             conn.writer.threshold = client_threshold
             conn.reader.threshold = client_threshold
+        elif pid == ids.login_plugin_request and self._answer_login_plugin(frame):
+            pass  # the proxy answered the backend itself; the client never sees the request
         elif pid == ids.encryption_begin:
             conn.disconnect("The server behind the proxy is in online mode; set online-mode=false there "
                             "(the proxy authenticates players itself when its online_mode is on).",
                             "upstream_online_mode")
         elif pid == ids.success:
+            problem = conn.server.forwarding.unanswered(self.identity_forwarded)
+            if problem is not None:
+                log.warn("{player}: {problem}", player=conn.player_name, problem=problem)
+                conn.disconnect(problem, "forwarding_not_requested")
+                return
             conn.send_frame(frame)
             fields = conn.codec.decode(State.LOGIN, TO_CLIENT, "success", frame.packet)
             conn.player_name = str(fields.get("username") or conn.player_name)

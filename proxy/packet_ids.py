@@ -15,12 +15,14 @@ class WatchedIds:
     ids the fast path must surface (subscribed, or a state change)."""
 
     login_acknowledged: int | None = None
+    login_plugin_response: int | None = None
     finish_configuration: int | None = None
     configuration_acknowledged: int | None = None
     compress: int | None = None
     success: int | None = None
     encryption_begin: int | None = None
     login_disconnect: int | None = None
+    login_plugin_request: int | None = None
     kick_disconnect: int | None = None
     start_configuration: int | None = None
     join_game: int | None = None
@@ -38,12 +40,14 @@ class WatchedIds:
                 interesting[pid] = 1
         return cls(
             login_acknowledged=table.packet_id(State.LOGIN, TO_SERVER, "login_acknowledged"),
+            login_plugin_response=table.packet_id(State.LOGIN, TO_SERVER, "login_plugin_response"),
             finish_configuration=table.packet_id(State.CONFIGURATION, TO_SERVER, "finish_configuration"),
             configuration_acknowledged=table.packet_id(State.PLAY, TO_SERVER, "configuration_acknowledged"),
             compress=table.packet_id(State.LOGIN, TO_CLIENT, "compress"),
             success=table.packet_id(State.LOGIN, TO_CLIENT, "success"),
             encryption_begin=table.packet_id(State.LOGIN, TO_CLIENT, "encryption_begin"),
             login_disconnect=table.packet_id(State.LOGIN, TO_CLIENT, "disconnect"),
+            login_plugin_request=table.packet_id(State.LOGIN, TO_CLIENT, "login_plugin_request"),
             kick_disconnect=play_s2c["kick_disconnect"],
             start_configuration=play_s2c["start_configuration"],
             join_game=play_s2c["login"],
