@@ -4,8 +4,10 @@ How this works: a ``VersionCodec`` wraps one version's ``ProtocolTable``. Layout
 differences between versions (field names, fixed-point vs double positions,
 chat as JSON text or NBT, which chat packet exists) are read from the generated
 layouts, not from version checks; the few translators below accept each field
-under the names minecraft-data uses across versions. This is the only module that
-knows packet field names.
+under the names minecraft-data uses across versions. The field names of play
+packets live here; the login steps (``proxy/login.py``: user name, encryption,
+compression threshold) and the teleport confirmation ``proxy/play.py`` consumes
+read their few fields where they are handled.
 """
 from __future__ import annotations
 
@@ -443,9 +445,6 @@ class VersionCodec:
         component = {"text": text}
         return self.encode("configuration", TO_CLIENT, "disconnect",
                            {"reason": self._component("configuration", TO_CLIENT, "disconnect", "reason", component)})
-
-    def login_disconnect(self, text: str) -> bytes:
-        return self.encode("login", TO_CLIENT, "disconnect", {"reason": json.dumps({"text": text})})
 
 
 _ZERO_NUMBERS = {"varint", "varlong", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"}

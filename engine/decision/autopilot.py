@@ -35,7 +35,7 @@ import numpy as np
 
 from engine.actions import InjectMovement
 from engine.decision.acts import AgentAction, Respawn
-from engine.decision.catalog import CATALOG, HUNT_RADIUS, ActionName, Choice, check_choice, legal_actions
+from engine.decision.catalog import CATALOG, HUNT_RADIUS, ActionName, check_choice, legal_actions
 from engine.decision.executors import ExecContext, Executor, TABLE_RANGE, Wait, make_executor, step_aside
 from engine.decision.heuristic import Decision, heuristic
 from engine.decision.knowledge import GAME
@@ -400,11 +400,3 @@ class Autopilot:
 
     def _event(self, kind: str, tick: int, now: float, **fields: Any) -> None:
         self.log.event({"kind": kind, "tick": tick, "t": round(now, 3), **fields})
-
-
-def choice_of(label: str) -> Choice:
-    """Parse ``name(arg,...)`` back into a Choice (logs, tests)."""
-    name, _, rest = label.partition("(")
-    args: tuple[str | int, ...] = tuple(
-        int(a) if a.lstrip("-").isdigit() else a for a in rest.rstrip(")").split(",") if a) if rest else ()
-    return Choice(ActionName(name), args)

@@ -52,9 +52,6 @@ class EpisodeLog:
             self.dropped_events += 1
         self.events.append(_clean(record, self.secrets))
 
-    def events_by(self, kind: str) -> list[dict[str, Any]]:
-        return [e for e in self.events if e.get("kind") == kind]
-
     def episode_json(self, summary: dict[str, Any] | None = None) -> dict[str, Any]:
         return {"summary": _clean(summary or {}, self.secrets), "events": list(self.events),
                 "dropped_events": self.dropped_events}

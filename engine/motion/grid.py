@@ -259,8 +259,5 @@ class Terrain:
     def is_lava(self, x: int, y: int, z: int) -> bool:
         return bool(self.cell(x, y, z) & LAVA)
 
-    def is_climbable(self, x: int, y: int, z: int) -> bool:
-        return bool(self.cell(x, y, z) & CLIMB)
-
     def is_known(self, x: int, y: int, z: int) -> bool:
         return not self.cell(x, y, z) & UNKNOWN

@@ -20,7 +20,6 @@ filters suppressed actions, sends the respawn).
 from __future__ import annotations
 
 import enum
-import math
 
 import attrs
 
@@ -197,5 +196,3 @@ class Watchdog:
             self._fire(E.ENABLE, tick, now)
             self._anchor = None
 
-    def stuck_since(self, now: float) -> float:
-        return now - self._since if math.isfinite(self._since) else 0.0
