@@ -321,6 +321,150 @@ def _read_palette(data: Buffer, pos: int) -> tuple[list[int], int]:
 
 # -- the decoder ----------------------------------------------------------------------
 
+class SectionReader:
+    """The block sections of one chunk packet's data, in one version's format: raw 1.8
+    arrays, paletted sections (1.9-1.17) or paletted containers (1.18+)."""
+
+    def __init__(self, fmt: ChunkFormat) -> None:
+        self.format = fmt
+
+    def raw_sections(self, data: Buffer, pos: int, indices: list[int]) -> tuple[list[npt.NDArray[np.uint16]], int]:
+        end = pos + 8192 * len(indices)
+        if end > len(data):
+            raise ChunkError(f"truncated 1.8 chunk data ({len(data) - pos} bytes for {len(indices)} sections)")
+        blocks = np.frombuffer(data, dtype="<u2", count=SECTION_VOLUME * len(indices), offset=pos)
+        blocks = blocks.astype(np.uint16)
+        return [blocks[k * SECTION_VOLUME:(k + 1) * SECTION_VOLUME] for k in range(len(indices))], end
+
+    def paletted_sections(self, data: Buffer, indices: list[int], full: bool, dim: Dimension) -> list[npt.NDArray[Any]]:
+        fmt = self.format
+        if not fmt.light_in_data:
+            sections, _ = self._parse_sections(data, indices, False)
+            return sections
+        # Sky light follows each section in dimensions that have it; the layout does
+        # not say which, so prefer the dimension's answer, confirm it by where the
+        # sections end, and try the other reading when they do not end where expected.
+        expected = fmt.biome_bytes if full else 0
+        best: tuple[int, list[npt.NDArray[Any]]] | None = None
+        first_error: ChunkError | None = None
+        for sky in (dim.has_skylight, not dim.has_skylight):
+            try:
+                sections, end = self._parse_sections(data, indices, sky)
+            except ChunkError as exc:
+                first_error = first_error or exc
+                continue
+            rest = len(data) - end
+            score = 0 if rest == expected else 1 if rest == 0 else 2
+            if score == 0:
+                return sections
+            if best is None or score < best[0]:
+                best = (score, sections)
+        if best is None:
+            assert first_error is not None
+            raise first_error
+        return best[1]
+
+    def _parse_sections(self, data: Buffer, indices: list[int], sky: bool) -> tuple[list[npt.NDArray[Any]], int]:
+        fmt = self.format
+        pos = 0
+        out = []
+        light = (2048 + (2048 if sky else 0)) if fmt.light_in_data else 0
+        for _ in indices:
+            if fmt.block_count:
+                pos += 2
+            if pos >= len(data):
+                raise ChunkError("truncated chunk section")
+            bits = data[pos]
+            pos += 1
+            palette: list[int] | None
+            if bits <= 8:
+                palette, pos = _read_palette(data, pos)
+                bits = max(bits, 4)
+            else:
+                palette = None
+                if fmt.direct_palette_length:
+                    _, pos = _varint(data, pos)
+            n, pos = _varint(data, pos)
+            words, pos = _read_longs(data, pos, n)
+            if fmt.spanning and n != longs_needed(bits, SECTION_VOLUME, True) and n and n % 64 == 0:
+                bits = n // 64  # the long count pins the width when values span longs
+            out.append(_paletted(unpack_longs(words, bits, SECTION_VOLUME, fmt.spanning), palette))
+            pos += light
+            if pos > len(data):
+                raise ChunkError("truncated chunk light data")
+        return out, pos
+
+    def containers(self, data: Buffer, dim: Dimension) -> tuple[Section, ...]:
+        """1.18+: every section of the dimension, block states then biomes."""
+        fmt = self.format
+        expected = dim.height // 16
+        pos = 0
+        sections: list[npt.NDArray[Any]] = []
+        while pos < len(data) and len(sections) < _MAX_SECTIONS:
+            try:
+                pos += 4 if fmt.fluid_count else 2
+                states, pos = self._container(data, pos, SECTION_VOLUME, 8, 4, True)
+                _, pos = self._container(data, pos, 64, 3, 1, False)
+            except ChunkError:
+                if dim.known and len(sections) >= expected:
+                    break  # trailing bytes after the dimension's sections
+                raise
+            assert states is not None
+            sections.append(states)
+        if pos > len(data):
+            raise ChunkError("truncated chunk section")
+        if dim.known and len(sections) >= expected:
+            sections = sections[:expected]
+            min_y = dim.min_y
+        elif len(sections) == expected:
+            min_y = dim.min_y
+        else:
+            min_y = _MIN_Y_BY_SECTIONS.get(len(sections), dim.min_y)
+        base = min_y >> 4
+        return tuple((base + i, states) for i, states in enumerate(sections))
+
+    def _container(self, data: Buffer, pos: int, entries: int, indirect_max: int, min_bits: int,
+                   decode: bool) -> tuple[npt.NDArray[Any] | None, int]:
+        if pos >= len(data):
+            raise ChunkError("truncated paletted container")
+        bits = data[pos]
+        pos += 1
+        if bits > 32:  # no registry needs more; a value this size is a damaged packet
+            raise ChunkError(f"{bits} bits per entry")
+        prefixed = self.format.size_prefix
+        if bits == 0:
+            value, pos = _varint(data, pos)
+            if prefixed:
+                n, pos = _varint(data, pos)
+                if n < 0 or pos + 8 * n > len(data):
+                    raise ChunkError("truncated long array")
+                pos += 8 * n
+            return (_uniform(value) if decode else None), pos
+        palette: list[int] | None = None
+        if bits <= indirect_max:
+            if decode:
+                palette, pos = _read_palette(data, pos)
+            else:
+                n, pos = _varint(data, pos)
+                if n <= 0 or n > entries:
+                    raise ChunkError(f"palette of {n} entries")
+                pos = _skip_varints_at(data, pos, n)
+            bits = max(bits, min_bits)
+        if prefixed:
+            n, pos = _varint(data, pos)
+        else:
+            n = longs_needed(bits, entries, False)
+        if not decode:
+            if n < 0 or pos + 8 * n > len(data):
+                raise ChunkError("truncated long array")
+            return None, pos + 8 * n
+        words, pos = _read_longs(data, pos, n)
+        values = unpack_longs(words, bits, entries, False)
+        if palette is not None and len(palette) == 1:
+            return _uniform(palette[0]), pos
+        return _paletted(values, palette), pos
+
+
 class ChunkDecoder:
     """Per-connection chunk decoding for one protocol version."""
 
@@ -333,6 +477,7 @@ class ChunkDecoder:
         self._dimension_types: dict[str, tuple[int, int, bool]] = {}
         self._dimension_order: list[str] = []
         self._outer = self._outer_reader()
+        self.sections = SectionReader(self.format)
 
     # -- dimension -------------------------------------------------------------------
     def set_dimension(self, min_y: int, height: int, has_skylight: bool = True, name: str | None = None) -> None:
@@ -570,7 +715,7 @@ class ChunkDecoder:
         data = fields["chunkData"]
         full = bool(fields.get("groundUp", True))
         if fmt.containers:
-            return ChunkColumn(cx, cz, self._containers(data), True)
+            return ChunkColumn(cx, cz, self.sections.containers(data, self.dimension), True)
         mask = fields.get("bitMap", 0)
         if isinstance(mask, (list, tuple)):  # 1.17: a BitSet as longs
             mask = sum((int(w) & 0xFFFFFFFFFFFFFFFF) << (64 * i) for i, w in enumerate(mask))
@@ -578,23 +723,15 @@ class ChunkDecoder:
         indices = [i for i in range(count) if int(mask) >> i & 1]
         base = self.dimension.min_y >> 4 if fmt.since >= 755 else 0
         if fmt.raw_u16:
-            sections = self._raw_sections(data, 0, indices)[0]
+            sections = self.sections.raw_sections(data, 0, indices)[0]
         else:
-            sections = self._paletted_sections(data, indices, full)
+            sections = self.sections.paletted_sections(data, indices, full, self.dimension)
         listed = dict(zip((base + i for i in indices), sections))
         if full:
             out = tuple((base + i, listed.get(base + i, _AIR_SECTION)) for i in range(count))
         else:
             out = tuple(listed.items())
         return ChunkColumn(cx, cz, out, full)
-
-    def _raw_sections(self, data: Buffer, pos: int, indices: list[int]) -> tuple[list[npt.NDArray[np.uint16]], int]:
-        end = pos + 8192 * len(indices)
-        if end > len(data):
-            raise ChunkError(f"truncated 1.8 chunk data ({len(data) - pos} bytes for {len(indices)} sections)")
-        blocks = np.frombuffer(data, dtype="<u2", count=SECTION_VOLUME * len(indices), offset=pos)
-        blocks = blocks.astype(np.uint16)
-        return [blocks[k * SECTION_VOLUME:(k + 1) * SECTION_VOLUME] for k in range(len(indices))], end
 
     def _bulk(self, fields: Fields) -> list[ChunkColumn]:
         data = fields["data"]
@@ -603,7 +740,7 @@ class ChunkDecoder:
         columns = []
         for meta in fields.get("meta") or []:
             indices = [i for i in range(16) if int(meta["bitMap"]) >> i & 1]
-            sections, pos = self._raw_sections(data, pos, indices)
+            sections, pos = self.sections.raw_sections(data, pos, indices)
             pos += len(indices) * (2048 + (2048 if sky else 0)) + 256
             if pos > len(data):
                 raise ChunkError("truncated map_chunk_bulk data")
@@ -611,135 +748,6 @@ class ChunkDecoder:
             out = tuple((i, listed.get(i, _AIR_SECTION)) for i in range(16))
             columns.append(ChunkColumn(int(meta["x"]), int(meta["z"]), out, True))
         return columns
-
-    def _paletted_sections(self, data: Buffer, indices: list[int], full: bool) -> list[npt.NDArray[Any]]:
-        fmt = self.format
-        if not fmt.light_in_data:
-            sections, _ = self._parse_sections(data, indices, False)
-            return sections
-        # Sky light follows each section in dimensions that have it; the layout does
-        # not say which, so prefer the dimension's answer, confirm it by where the
-        # sections end, and try the other reading when they do not end where expected.
-        expected = fmt.biome_bytes if full else 0
-        best: tuple[int, list[npt.NDArray[Any]]] | None = None
-        first_error: ChunkError | None = None
-        for sky in (self.dimension.has_skylight, not self.dimension.has_skylight):
-            try:
-                sections, end = self._parse_sections(data, indices, sky)
-            except ChunkError as exc:
-                first_error = first_error or exc
-                continue
-            rest = len(data) - end
-            score = 0 if rest == expected else 1 if rest == 0 else 2
-            if score == 0:
-                return sections
-            if best is None or score < best[0]:
-                best = (score, sections)
-        if best is None:
-            assert first_error is not None
-            raise first_error
-        return best[1]
-
-    def _parse_sections(self, data: Buffer, indices: list[int], sky: bool) -> tuple[list[npt.NDArray[Any]], int]:
-        fmt = self.format
-        pos = 0
-        out = []
-        light = (2048 + (2048 if sky else 0)) if fmt.light_in_data else 0
-        for _ in indices:
-            if fmt.block_count:
-                pos += 2
-            if pos >= len(data):
-                raise ChunkError("truncated chunk section")
-            bits = data[pos]
-            pos += 1
-            palette: list[int] | None
-            if bits <= 8:
-                palette, pos = _read_palette(data, pos)
-                bits = max(bits, 4)
-            else:
-                palette = None
-                if fmt.direct_palette_length:
-                    _, pos = _varint(data, pos)
-            n, pos = _varint(data, pos)
-            words, pos = _read_longs(data, pos, n)
-            if fmt.spanning and n != longs_needed(bits, SECTION_VOLUME, True) and n and n % 64 == 0:
-                bits = n // 64  # the long count pins the width when values span longs
-            out.append(_paletted(unpack_longs(words, bits, SECTION_VOLUME, fmt.spanning), palette))
-            pos += light
-            if pos > len(data):
-                raise ChunkError("truncated chunk light data")
-        return out, pos
-
-    def _containers(self, data: Buffer) -> tuple[Section, ...]:
-        """1.18+: every section of the dimension, block states then biomes."""
-        fmt = self.format
-        dim = self.dimension
-        expected = dim.height // 16
-        pos = 0
-        sections: list[npt.NDArray[Any]] = []
-        while pos < len(data) and len(sections) < _MAX_SECTIONS:
-            try:
-                pos += 4 if fmt.fluid_count else 2
-                states, pos = self._container(data, pos, SECTION_VOLUME, 8, 4, True)
-                _, pos = self._container(data, pos, 64, 3, 1, False)
-            except ChunkError:
-                if dim.known and len(sections) >= expected:
-                    break  # trailing bytes after the dimension's sections
-                raise
-            assert states is not None
-            sections.append(states)
-        if pos > len(data):
-            raise ChunkError("truncated chunk section")
-        if dim.known and len(sections) >= expected:
-            sections = sections[:expected]
-            min_y = dim.min_y
-        elif len(sections) == expected:
-            min_y = dim.min_y
-        else:
-            min_y = _MIN_Y_BY_SECTIONS.get(len(sections), dim.min_y)
-        base = min_y >> 4
-        return tuple((base + i, states) for i, states in enumerate(sections))
-
-    def _container(self, data: Buffer, pos: int, entries: int, indirect_max: int, min_bits: int,
-                   decode: bool) -> tuple[npt.NDArray[Any] | None, int]:
-        if pos >= len(data):
-            raise ChunkError("truncated paletted container")
-        bits = data[pos]
-        pos += 1
-        if bits > 32:  # no registry needs more; a value this size is a damaged packet
-            raise ChunkError(f"{bits} bits per entry")
-        prefixed = self.format.size_prefix
-        if bits == 0:
-            value, pos = _varint(data, pos)
-            if prefixed:
-                n, pos = _varint(data, pos)
-                if n < 0 or pos + 8 * n > len(data):
-                    raise ChunkError("truncated long array")
-                pos += 8 * n
-            return (_uniform(value) if decode else None), pos
-        palette: list[int] | None = None
-        if bits <= indirect_max:
-            if decode:
-                palette, pos = _read_palette(data, pos)
-            else:
-                n, pos = _varint(data, pos)
-                if n <= 0 or n > entries:
-                    raise ChunkError(f"palette of {n} entries")
-                pos = _skip_varints_at(data, pos, n)
-            bits = max(bits, min_bits)
-        if prefixed:
-            n, pos = _varint(data, pos)
-        else:
-            n = longs_needed(bits, entries, False)
-        if not decode:
-            if n < 0 or pos + 8 * n > len(data):
-                raise ChunkError("truncated long array")
-            return None, pos + 8 * n
-        words, pos = _read_longs(data, pos, n)
-        values = unpack_longs(words, bits, entries, False)
-        if palette is not None and len(palette) == 1:
-            return _uniform(palette[0]), pos
-        return _paletted(values, palette), pos
 
     # -- block changes ---------------------------------------------------------------
     def decode_block_change(self, packet_name: str, packet: Buffer | Fields) -> list[BlockChange]:
