@@ -324,6 +324,10 @@ class LocalAssistant:
             return None
         entry, command, rest = found
         lang = reply_language(snapshot.locale)
+        limit = self.runtime.config.max_characters
+        if len(rest) > limit:
+            # The routing text limit holds for arguments too, before any parsing.
+            return [ReplyToPlayer((m.say(lang, "args.too_long", limit=limit, usage=command.usage),))]
         ctx = self.runtime.router.parse_context(normalize_text(rest), snapshot, lang)
         value = command.parse(rest, ctx)
         if value is None:
@@ -413,7 +417,8 @@ class LocalAssistant:
         if found is not None:
             entry, command, rest = found
             # The execution layer's own check: never structured-only or admin modules from a model.
-            if not entry.routing.is_structured_only and entry.access is not Access.ADMIN:
+            if (not entry.routing.is_structured_only and entry.access is not Access.ADMIN
+                    and len(rest) <= self.runtime.config.max_characters):
                 ctx = self.runtime.router.parse_context(normalize_text(rest), snapshot, ticket.language)
                 value = command.parse(rest, ctx)
         if found is None or value is None:
@@ -478,8 +483,8 @@ class LocalAssistant:
 
     def _notice_reply(self, text: str, language: str, lang: str, snapshot: WorldSnapshot, now: float) -> list[Action] | None:
         notice = self.notices.visible(now)
-        if notice is None:
-            return None
+        if notice is None or len(text) > self.runtime.config.max_characters:
+            return None  # nothing to answer, or too long to be a button's text: ordinary routing
         hit = self.runtime.buttons.match(notice, text, language if language in ("en", "zh") else lang)
         if not isinstance(hit, Hit):
             return None  # not sure it is a reply to the notification: ordinary routing

@@ -43,6 +43,10 @@ class ItemTable:
         self._by_id: dict[str, ItemInfo] = {}
         self._english: dict[str, set[str]] = {}
         self._chinese: dict[str, set[str]] = {}
+        # For ``search``: each word of an English name → items, so a query costs
+        # one lookup per word instead of re-tokenizing every name.
+        self._name_words: dict[str, set[str]] = {}
+        self._with_zh: list[ItemInfo] = []
         for item in items:
             self._by_id[item.id] = item
             words = english_words(item.name)
@@ -57,6 +61,10 @@ class ItemTable:
                     self._english.setdefault(" ".join(spelling), set()).add(item.id)
             for name in item.zh:
                 self._chinese.setdefault(normalize_text(name), set()).add(item.id)
+            for word in words:
+                self._name_words.setdefault(word, set()).add(item.id)
+            if item.zh:
+                self._with_zh.append(item)
 
     @classmethod
     def builtin(cls) -> "ItemTable":
@@ -95,11 +103,15 @@ class ItemTable:
         if exact:
             return exact
         words = english_words(key)
-        found = []
-        for item in self._by_id.values():
-            name_words = english_words(item.name)
-            if words and all(w in name_words or w.rstrip("s") in name_words for w in words):
-                found.append(item)
-            elif not words and any(key in zh for zh in item.zh):
-                found.append(item)
+        if words:
+            ids: set[str] | None = None
+            for w in words:
+                # A word matches a name word as typed or without its plural "s".
+                matching = self._name_words.get(w, set()) | self._name_words.get(w.rstrip("s"), set())
+                ids = matching if ids is None else ids & matching
+                if not ids:
+                    return ()
+            found = [self._by_id[i] for i in ids or ()]
+        else:
+            found = [item for item in self._with_zh if any(key in zh for zh in item.zh)]
         return tuple(sorted(found, key=lambda i: (len(i.name), i.id)))

@@ -2,11 +2,14 @@
 
 How this works, in order; the first step that decides wins:
 
-1. **Option number**: "2" while the player's last card offered options picks
+1. **Text limit**: text over ``maxCharacters`` is TOO_LONG before any other
+   work (normalizing, tokenizing, spelling), so a long line costs no more
+   than a short one; option numbers and explicit phrases are short anyway.
+2. **Option number**: "2" while the player's last card offered options picks
    that option's explicit command (a structured action, like a click).
-2. **Explicit phrase**: the exact normalized text is a phrase a module
+   **Explicit phrase**: the exact normalized text is a phrase a module
    registered ("pos", "坐标"); its command parser reads the (empty) arguments.
-3. **Limits and mode**: text over ``maxCharacters`` or mode OFF skip steps 4–5.
+3. **Mode**: mode OFF skips steps 4–5.
 4. **Intent cache** (ENFORCE, history on): a hit names a module; the module
    must still be direct-capable and its parser must read the arguments again
    from *this* text, or the hit counts for nothing.
@@ -128,6 +131,11 @@ class Router:
         self, text: str, language: str, scope: ScopeState, snapshot: WorldSnapshot, now: float, options: Sequence[str]
     ) -> Route:
         config = self.config
+        # The limit comes before any work on the text: everything below is
+        # linear in it, but a 30,000-character line still has no business here.
+        # Option numbers and explicit phrases are short, so nothing is lost.
+        if len(text) > config.max_characters:
+            return Route(Reason.TOO_LONG, language)
         normalized = normalize_text(text)
         if options:
             number = option_number(normalized)
@@ -142,8 +150,6 @@ class Router:
             value = command.parse("", ctx)
             if value is not None:
                 return Route(Reason.EXPLICIT, language, module_id=owner.id, args=value)
-        if len(text) > config.max_characters:
-            return Route(Reason.TOO_LONG, language)
         if config.mode is Mode.OFF or self.index is None:
             return Route(Reason.MODE_OFF, language)
         if language not in config.languages or language not in self.index.indexes:
@@ -214,6 +220,8 @@ class Router:
         example covers every topic and unknown word of the text.
         """
         if key is None or self.config.mode is not Mode.ENFORCE or self.index is None:
+            return False
+        if len(text) > self.config.max_characters:
             return False
         normalized = normalize_text(text)
         if make_key(key.scope, key.run_generation, key.memory_generation, key.language, normalized) != key:

@@ -30,7 +30,7 @@ import attrs
 import pydantic
 
 from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS
-from engine.routing.spelling import SpellingIndex
+from engine.routing.spelling import SpellingBudget, SpellingIndex
 from engine.routing.terms import Analysis, Term, TermKind
 from engine.routing.tokens import RawToken, Script, english_words, tokenize
 
@@ -130,7 +130,7 @@ class Vocabulary:
                 self._en_longest[words[0]] = len(words)
         self._zh_max = max((len(k) for k in self._zh), default=1)
         single_words = {words[0]: entry for words, entry in defined_en.items() if len(words) == 1 and entry.feature}
-        self._spelling = SpellingIndex(single_words)
+        self.spelling = SpellingIndex(single_words)
         self._spelling_entries = single_words
 
     @staticmethod
@@ -153,8 +153,16 @@ class Vocabulary:
                 out[entry.feature] = entry.kind
         return out
 
-    def analyze(self, normalized: str, names: Collection[str] = ()) -> Analysis:
-        """Terms of already-normalized text; ``names`` are lower-cased player names to treat as slots."""
+    def analyze(
+        self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None
+    ) -> Analysis:
+        """Terms of already-normalized text; ``names`` are lower-cased player names to treat as slots.
+
+        Linear in the text: one tokenizer pass, phrase lookups bounded by the
+        longest phrase, typo correction bounded by ``spelling`` (a fresh
+        per-request budget when None).
+        """
+        budget = spelling if spelling is not None else SpellingBudget()
         terms: list[Term] = []
         breaks = 0
         tokens = tokenize(normalized)
@@ -164,7 +172,7 @@ class Vocabulary:
             token = tokens[i]
             script = token.script
             if script is Script.LATIN:
-                i = self._english(tokens, i, names, terms)
+                i = self._english(tokens, i, names, terms, budget)
                 continue
             if script is Script.HAN:
                 self._chinese(token.text, terms)
@@ -177,7 +185,9 @@ class Vocabulary:
             i += 1
         return Analysis(tuple(terms), breaks)
 
-    def _english(self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term]) -> int:
+    def _english(
+        self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term], budget: SpellingBudget
+    ) -> int:
         # Longest lexicon phrase over consecutive Latin tokens.
         word = tokens[start].text
         longest = self._en_longest.get(word, 1)
@@ -198,7 +208,7 @@ class Vocabulary:
         if entry is None and word.startswith("minecraft:"):
             entry = _Entry(ITEM_FEATURE, TermKind.SLOT)
         if entry is None:
-            corrected = self._spelling.correct(word)
+            corrected = self.spelling.correct(word, budget)
             if corrected is not None:
                 entry = self._spelling_entries[corrected]
         if entry is None:
