@@ -6,11 +6,13 @@
 in the tokenizer's spelling ("oak planks", plural "diamonds", "oak_planks",
 "minecraft:oak_planks", "橡木木板"), so the vocabulary can turn them into the
 ``@item`` slot and a parser can map the slot's surface back to ids.
+``data/items_short.json`` adds the short names players use for one item
+("iron", "铁"), for requests only.
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 
 import attrs
@@ -38,7 +40,17 @@ def _plurals(word: str) -> tuple[str, ...]:
 
 
 class ItemTable:
-    def __init__(self, items: Iterable[ItemInfo], version: str = "") -> None:
+    def __init__(
+        self,
+        items: Iterable[ItemInfo],
+        version: str = "",
+        short_names: Mapping[str, Sequence[str]] = {},
+    ) -> None:
+        """``short_names``: registry id → what players call it for short ("iron", "铁").
+
+        Short names name the item in requests (``lookup``) but are not names:
+        ``search`` (``!item <name>``) matches the full names only.
+        """
         self.version = version
         self._by_id: dict[str, ItemInfo] = {}
         self._english: dict[str, set[str]] = {}
@@ -65,23 +77,39 @@ class ItemTable:
                 self._name_words.setdefault(word, set()).add(item.id)
             if item.zh:
                 self._with_zh.append(item)
+        self._short_english: dict[str, set[str]] = {}
+        self._short_chinese: dict[str, set[str]] = {}
+        for item_id, names in short_names.items():
+            if item_id not in self._by_id:
+                raise ValueError(f"short name for unknown item {item_id}")
+            for name in names:
+                words = english_words(name)
+                if words:
+                    self._short_english.setdefault(" ".join(words), set()).add(item_id)
+                else:
+                    self._short_chinese.setdefault(normalize_text(name), set()).add(item_id)
 
     @classmethod
     def builtin(cls) -> "ItemTable":
         data = resources.files("engine.modules").joinpath("data")
         table = json.loads(data.joinpath("items.json").read_text(encoding="utf-8"))
         zh = json.loads(data.joinpath("items_zh.json").read_text(encoding="utf-8"))["aliases"]
+        short = json.loads(data.joinpath("items_short.json").read_text(encoding="utf-8"))
         items = [ItemInfo(row["id"], row["name"], tuple(zh.get(row["id"], ()))) for row in table["items"]]
-        return cls(items, table["version"])
+        short_names: dict[str, list[str]] = {}
+        for lang in ("en", "zh"):
+            for item_id, names in short[lang].items():
+                short_names.setdefault(item_id, []).extend(names)
+        return cls(items, table["version"], short_names)
 
     def __len__(self) -> int:
         return len(self._by_id)
 
     def english_phrases(self) -> list[str]:
-        return sorted(self._english)
+        return sorted(self._english.keys() | self._short_english.keys())
 
     def chinese_phrases(self) -> list[str]:
-        return sorted(self._chinese)
+        return sorted(self._chinese.keys() | self._short_chinese.keys())
 
     def get(self, item_id: str) -> ItemInfo | None:
         if ":" not in item_id:
@@ -91,6 +119,11 @@ class ItemTable:
     def lookup(self, surface: str) -> tuple[ItemInfo, ...]:
         """Items a matched phrase names: one, or several when a name is shared (music discs)."""
         key = normalize_text(surface)
+        ids = (self._english.get(key) or self._chinese.get(key) or self._short_english.get(key)
+               or self._short_chinese.get(key) or set())
+        return tuple(self._by_id[i] for i in sorted(ids))
+
+    def _exact(self, key: str) -> tuple[ItemInfo, ...]:
         ids = self._english.get(key) or self._chinese.get(key) or set()
         return tuple(self._by_id[i] for i in sorted(ids))
 
@@ -99,7 +132,7 @@ class ItemTable:
         key = normalize_text(query)
         if not key:
             return ()
-        exact = self.lookup(" ".join(english_words(key)) or key)
+        exact = self._exact(" ".join(english_words(key)) or key)
         if exact:
             return exact
         words = english_words(key)

@@ -4,9 +4,9 @@ How this works: every vocabulary word of at least ``MIN_LENGTH`` letters is
 stored under itself and under each of its one-letter deletions. An unknown word
 looks up itself and its own deletions; any word found is within one edit
 (insert, delete, substitute) or one adjacent swap, which ``_within_one`` then
-confirms. A correction is made only when exactly one word qualifies, so
-"helth" becomes "health" and a word close to two vocabulary words stays
-unknown. Short words are left alone: "good" is one letter from "food".
+confirms. A correction is made only when exactly one word qualifies (a word
+and its plural count once), so "helth" becomes "health" and a word close to
+two vocabulary words stays unknown. Short words are left alone: "good" is one letter from "food".
 
 Work is bounded before any key is built. A word longer than the longest
 vocabulary word plus one cannot be one edit from any of them and costs a
@@ -58,6 +58,14 @@ def _within_one(a: str, b: str) -> bool:
     return short[i:] == long_[i + 1:]
 
 
+def _singulars(words: list[str]) -> list[str]:
+    """"torchs" is one edit from "torch" and from "torches": one word, not two."""
+    if len(words) < 2:
+        return words
+    present = set(words)
+    return [w for w in words if not ((w.endswith("s") and w[:-1] in present) or (w.endswith("es") and w[:-2] in present))]
+
+
 class SpellingIndex:
     def __init__(self, words: Iterable[str]) -> None:
         self._known: set[str] = set()
@@ -85,7 +93,7 @@ class SpellingIndex:
         found: set[str] = set()
         for key in (word, *_deletions(word)):
             found.update(self._by_key.get(key, ()))
-        close = [w for w in found if _within_one(word, w)]
+        close = _singulars([w for w in found if _within_one(word, w)])
         answer = close[0] if len(close) == 1 else None
         budget.answers[word] = answer
         return answer
