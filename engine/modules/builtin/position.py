@@ -22,7 +22,7 @@ EXAMPLES_EN = (
     # Written the way players type: short forms, slang, no auxiliaries.
     "where am i on the map", "what are my coords at", "how high up am i", "what y am i at", "what y level am i on",
     "which direction am i looking", "which dimension am i in now", "where am i standing", "where am i right now",
-    "coords?", "my coords pls", "what is my location now", "what is my y level at",
+    "coords?", "my coords pls", "what is my location now", "what is my y level at",    "what y am i on", "where am i in the world",
 )
 EXAMPLES_ZH = (
     "我在哪", "我在哪里", "我在哪儿", "我现在在哪", "在哪",

@@ -29,7 +29,7 @@ EXAMPLES_EN = (
     "how is my hunger", "how is my food", "check my health", "health check", "level?", "my gm", "what is my gm",
     "what mode am i in", "am i starving", "am i full", "what level am i on", "how many levels",
     "how many levels have i got", "how much exp", "my exp", "how much food i have", "how low is my health",
-    "is my health low", "am i low on hp", "am i dying",
+    "is my health low", "am i low on hp", "am i dying",    "what gamemode am i on", "am i survival", "am i creative",
 )
 EXAMPLES_ZH = (
     "状态", "我的状态", "我的状态怎么样", "我怎么样",
