@@ -38,7 +38,7 @@ from engine.routing.cache import CacheKey, IntentCache, make_key
 from engine.routing.config import Mode, SemanticConfig
 from engine.routing.filters import blocking_filter
 from engine.routing.normalize import normalize_text
-from engine.routing.semantic_index import Match, SemanticIndex, features_of
+from engine.routing.semantic_index import Match, SemanticIndex
 from engine.routing.stats import LatestMatch, Reason, RoutingStats
 from engine.routing.terms import Analysis
 from engine.routing.vocabulary import Vocabulary
@@ -216,8 +216,10 @@ class Router:
 
         Refused unless: mode ENFORCE; the key belongs to this text; the module
         may go direct; no conservative filter fires; its parser reads the same
-        arguments from the text as the model gave; and the module's closest
-        example covers every topic and unknown word of the text.
+        arguments from the text as the model gave; and no topic, slot or
+        unknown word of the text is unfamiliar to the module (used by none of
+        its examples). Filler ("yo", "pls", "请", "帮我看看") is not a term, so
+        it never blocks; nor does the wording differing from the examples.
         """
         if key is None or self.config.mode is not Mode.ENFORCE or self.index is None:
             return False
@@ -236,11 +238,7 @@ class Router:
         value = self._parse(entry, text, ctx)
         if value is None or value != model_args:
             return False
-        index = self.index.indexes.get(key.language)
-        if index is None:
-            return False
-        best = index.best_entry(features_of(analysis), module_id)
-        if best is None or analysis.must_cover() - index.entry_features[best.entry]:
+        if key.language not in self.index.indexes or self.index.unfamiliar(analysis, key.language, module_id):
             return False
         if not self.cache.put(key, module_id, now):
             self.stats.count(Reason.CACHE_WRITE_DROPPED)

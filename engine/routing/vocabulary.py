@@ -235,13 +235,10 @@ class Vocabulary:
         i = 0
         while i < n:
             if i + 2 < n and run[i + 1] in _A_NOT_A and run[i + 2] == run[i]:
-                # "饿不饿", "有没有": the word, asked as a question; the 不/没 is no negation.
-                entry = self._zh.get(run[i])
-                if entry is not None:
-                    self._emit(run[i], entry, out)
-                else:
-                    out.append(Term(run[i], f"c:{run[i]}", TermKind.UNKNOWN))
-                i += 3
+                # "饿不饿", "有没有", "在不在线": the question asks about the word that
+                # follows, so "X不" is dropped and matching goes on from the second X
+                # ("在不在线" is "在线"); the 不/没 is no negation.
+                i += 2
                 continue
             for length in range(min(self._zh_max, n - i), 0, -1):
                 entry = self._zh.get(run[i: i + length])
