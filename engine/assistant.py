@@ -99,7 +99,10 @@ class AssistantRuntime:
         backend: Backend = DEFAULT_BACKEND,
         llm: LlmService | None = None,
         button_phrases: Phrases | None = None,
+        perf_counter: Callable[[], float] | None = None,
+        observe_routing_seconds: Callable[[float], None] | None = None,
     ) -> None:
+        """``perf_counter`` times routing alone; each duration goes to ``observe_routing_seconds``."""
         self.items = items or ItemTable.builtin()
         if registry is None:
             registry = ModuleRegistry()
@@ -120,8 +123,8 @@ class AssistantRuntime:
         if config.mode is not Mode.OFF:
             self.index = SemanticIndex(self.vocabulary, registry.index_specs(config.examples), config.languages, backend)
         self.cache = IntentCache(config.cache_entries, config.entries_per_player, config.cache_seconds)
-        self.stats = RoutingStats()
-        self.router = Router(config, registry, self.vocabulary, self.index, self.cache, self.stats)
+        self.stats = RoutingStats(observe_routing_seconds)
+        self.router = Router(config, registry, self.vocabulary, self.index, self.cache, self.stats, perf_counter)
         self.warnings = tuple(
             f"examples for {key} ignored: no module with a semantic profile has that id"
             for key in registry.unknown_example_targets(config.examples)

@@ -7,6 +7,7 @@ console's ``routing`` command drives.
 """
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -76,7 +77,14 @@ def assistant_factory(config: Any, server: Any = None) -> Callable[[Any], Assist
     from engine.assistant import AssistantRuntime
 
     llm, client_settings, phrases = model_parts(config)
-    runtime = AssistantRuntime.from_file(Path(config.semantic_config), llm=llm, button_phrases=phrases)
+    # mcagent_routing_seconds is measured by the router itself: routing only, not the
+    # module that runs next (the metrics object may be made after this factory).
+    def observe(seconds: float) -> None:
+        if server is not None and server.metrics is not None:
+            server.metrics.routing_seconds.observe(seconds)
+
+    runtime = AssistantRuntime.from_file(Path(config.semantic_config), llm=llm, button_phrases=phrases,
+                                         perf_counter=time.perf_counter, observe_routing_seconds=observe)
     for warning in runtime.warnings:
         log.warn("{warning}", warning=warning)
     if server is not None:

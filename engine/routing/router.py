@@ -26,7 +26,7 @@ Writes cannot come out of steps 4–5: only direct-capable modules (read-only,
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -97,6 +97,7 @@ class Router:
         index: SemanticIndex | None,
         cache: IntentCache,
         stats: RoutingStats,
+        perf_counter: Callable[[], float] | None = None,
     ) -> None:
         if not registry.frozen:
             raise ValueError("freeze the module registry before building the router")
@@ -106,6 +107,7 @@ class Router:
         self.index = index
         self.cache = cache
         self.stats = stats
+        self.perf_counter = perf_counter  # injected; None: routing time is not measured
 
     def analyze(self, normalized: str, snapshot: WorldSnapshot) -> Analysis:
         return self.vocabulary.analyze(normalized, ParseContext.player_names(snapshot))
@@ -123,7 +125,12 @@ class Router:
         now: float,
         options: Sequence[str] = (),
     ) -> Route:
+        perf = self.perf_counter
+        started = perf() if perf is not None else 0.0
         route = self._route(text, language, scope, snapshot, now, options)
+        if perf is not None:
+            # Routing only: the module that runs next and any model call are not in it.
+            self.stats.record_seconds(perf() - started)
         self.stats.count(route.reason)
         return route
 
