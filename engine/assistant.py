@@ -28,6 +28,7 @@ concurrency, budget); any of them gives a card instead of a call.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from collections import deque
 from pathlib import Path
 from typing import Callable, Any
@@ -50,6 +51,7 @@ from engine.llm.service import LlmService, failure_message_key
 from engine.llm.validation import Chose, Rejected, Said, decide
 from engine.modules import messages as m
 from engine.modules.builtin import register_builtins
+from engine.modules.extensions import EntryPointLike, ExtensionReport, load_extensions
 from engine.modules.items import ItemTable
 from engine.modules.module import Access, InboxMessage, ModuleContext, ModuleResult
 from engine.modules.registry import ModuleRegistry, Registered
@@ -101,12 +103,21 @@ class AssistantRuntime:
         button_phrases: Phrases | None = None,
         perf_counter: Callable[[], float] | None = None,
         observe_routing_seconds: Callable[[float], None] | None = None,
+        extensions: Iterable[EntryPointLike] | Callable[[], Iterable[EntryPointLike]] | None = None,
     ) -> None:
-        """``perf_counter`` times routing alone; each duration goes to ``observe_routing_seconds``."""
+        """``perf_counter`` times routing alone; each duration goes to ``observe_routing_seconds``.
+
+        ``extensions``: entry points of the ``mcagent.modules`` group (or a function
+        listing them, e.g. ``installed_entry_points``) loaded before the registry
+        freezes; a broken one is reported in ``warnings`` and left out.
+        """
         self.items = items or ItemTable.builtin()
         if registry is None:
             registry = ModuleRegistry()
             register_builtins(registry, self.items)
+        self.extensions = ExtensionReport((), ())
+        if extensions is not None:
+            self.extensions = load_extensions(registry, extensions)
         registry.freeze()
         self.registry = registry
         self.model = model
@@ -128,7 +139,7 @@ class AssistantRuntime:
         self.warnings = tuple(
             f"examples for {key} ignored: no module with a semantic profile has that id"
             for key in registry.unknown_example_targets(config.examples)
-        )
+        ) + tuple(f"extension {name} not loaded: {why}" for name, why in self.extensions.failed)
         self._scopes = itertools.count(1)
 
     @classmethod
@@ -181,6 +192,7 @@ class AssistantRuntime:
         else:
             lines.append(f"model router: {'configured' if self.model is not None else 'none (low-confidence requests get a not-sure reply)'}")
         lines += self.stats.lines()
+        lines += [f"extension {name}: modules {', '.join(ids)}" for name, ids in self.extensions.loaded]
         lines += list(self.warnings)
         return lines
 

@@ -75,6 +75,7 @@ def model_parts(config: Any) -> tuple[Any, Any, Any]:
 
 def assistant_factory(config: Any, server: Any = None) -> Callable[[Any], Assistant | None]:
     from engine.assistant import AssistantRuntime
+    from engine.modules.extensions import installed_entry_points
 
     llm, client_settings, phrases = model_parts(config)
     # mcagent_routing_seconds is measured by the router itself: routing only, not the
@@ -84,9 +85,12 @@ def assistant_factory(config: Any, server: Any = None) -> Callable[[Any], Assist
             server.metrics.routing_seconds.observe(seconds)
 
     runtime = AssistantRuntime.from_file(Path(config.semantic_config), llm=llm, button_phrases=phrases,
-                                         perf_counter=time.perf_counter, observe_routing_seconds=observe)
+                                         perf_counter=time.perf_counter, observe_routing_seconds=observe,
+                                         extensions=installed_entry_points)
+    for name, ids in runtime.extensions.loaded:
+        log.info("extension {name}: modules {ids}", name=name, ids=", ".join(ids))
     for warning in runtime.warnings:
-        log.warn("{warning}", warning=warning)
+        log.warn("{warning}", warning=warning)  # a broken extension is named here; the proxy goes on
     if server is not None:
         server.routing = RoutingSurface(runtime)
         if llm is not None and client_settings is not None:
