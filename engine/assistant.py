@@ -44,7 +44,7 @@ from engine.llm.limits import Limit
 from engine.llm.modes import ConversationMode, ModeThresholds, parse_mode
 from engine.llm.notification_buttons import COMMAND as NOTICE_COMMAND
 from engine.llm.notification_buttons import (
-    ButtonMatcher, Dismiss, Hit, NoticeBoard, NoticeButton, Notification, Phrases, RunCommand,
+    ButtonMatcher, Dismiss, Hit, NoticeBoard, NoticeButton, Notification, Phrases, RunCommand, load_phrases,
 )
 from engine.llm.render import render_reply
 from engine.llm.service import LlmService, failure_message_key
@@ -104,6 +104,7 @@ class AssistantRuntime:
         perf_counter: Callable[[], float] | None = None,
         observe_routing_seconds: Callable[[float], None] | None = None,
         extensions: Iterable[EntryPointLike] | Callable[[], Iterable[EntryPointLike]] | None = None,
+        button_phrases_path: Path | str | None = None,
     ) -> None:
         """``perf_counter`` times routing alone; each duration goes to ``observe_routing_seconds``.
 
@@ -123,6 +124,8 @@ class AssistantRuntime:
         self.model = model
         self.llm = llm
         self.buttons = ButtonMatcher(button_phrases)
+        # notification-buttons.json, re-read by reload (the seed rebuilds after a resource reload).
+        self.button_phrases_path = Path(button_phrases_path) if button_phrases_path is not None else None
         self.free_chat = llm.settings.free_chat if llm is not None else ModeThresholds()
         self.default_mode = llm.settings.default_mode if llm is not None else ConversationMode.STANDARD
         self.last_now = 0.0  # the latest time an assistant was called with, for the diagnostics
@@ -171,9 +174,21 @@ class AssistantRuntime:
 
     def reload_lines(self) -> list[str]:
         try:
-            return ["routing config reloaded"] + self.reload().lines()
+            lines = ["routing config reloaded"] + self.reload().lines()
         except ValueError as exc:
-            return [f"routing config not reloaded: {exc}"]
+            lines = [f"routing config not reloaded: {exc}"]
+        return lines + self.reload_buttons()
+
+    def reload_buttons(self) -> list[str]:
+        """Re-read notification-buttons.json; a bad file keeps the phrasings in use and says why."""
+        if self.button_phrases_path is None:
+            return []
+        try:
+            phrases = load_phrases(self.button_phrases_path)
+        except ValueError as exc:
+            return [f"notification buttons not reloaded (the old phrasings stay): {exc}"]
+        self.buttons.replace(phrases)
+        return [f"notification buttons reloaded: phrasings for {len(phrases)} buttons"]
 
     def diagnostics(self) -> list[str]:
         config = self.config

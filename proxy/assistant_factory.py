@@ -43,6 +43,11 @@ class RoutingSurface:
         return list(self.runtime.reload_lines())
 
 
+def _buttons_path(config: Any) -> str | None:
+    llm_config = getattr(config, "llm", None)
+    return None if llm_config is None else str(llm_config.notification_buttons)
+
+
 def model_parts(config: Any) -> tuple[Any, Any, Any]:
     """(LlmService or None, ClientSettings or None, button phrasings) from the ``llm`` section."""
     from engine.llm.notification_buttons import load_phrases
@@ -86,7 +91,8 @@ def assistant_factory(config: Any, server: Any = None) -> Callable[[Any], Assist
 
     runtime = AssistantRuntime.from_file(Path(config.semantic_config), llm=llm, button_phrases=phrases,
                                          perf_counter=time.perf_counter, observe_routing_seconds=observe,
-                                         extensions=installed_entry_points)
+                                         extensions=installed_entry_points,
+                                         button_phrases_path=_buttons_path(config))
     for name, ids in runtime.extensions.loaded:
         log.info("extension {name}: modules {ids}", name=name, ids=", ".join(ids))
     for warning in runtime.warnings:

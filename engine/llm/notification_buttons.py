@@ -251,6 +251,11 @@ class ButtonMatcher:
         self._indexes: OrderedDict[tuple[tuple[tuple[str, str], ...], str], ButtonIndex] = OrderedDict()
         self.builds = 0
 
+    def replace(self, phrases: Phrases) -> None:
+        """New phrasings (``reload``): the indexes built from the old ones are dropped."""
+        self.phrases = phrases
+        self._indexes.clear()
+
     def index(self, buttons: Sequence[NoticeButton], language: str) -> ButtonIndex:
         signature = (tuple((b.key, b.label) for b in buttons), language)
         found = self._indexes.get(signature)
