@@ -12,7 +12,6 @@ state-changing packets seen here are reported to ``proxy.protocol.states``.
 """
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
 from engine import events as ev
@@ -74,13 +73,9 @@ class PlayRelay:
             return
         actions: list[AgentAction] = []
         now = conn.clock.seconds()
-        started = time.perf_counter()
         for event in self.codec.events(TO_SERVER, name, fields):
             actions.extend(self.session.handle(event, now))
         forward = name not in SWALLOWABLE or any(isinstance(a, ForwardChat) for a in actions)
-        metrics = conn.server.metrics
-        if not forward and metrics is not None:
-            metrics.routing_seconds.observe(time.perf_counter() - started)
         if forward:
             conn.to_server_frame(frame)
         else:
