@@ -639,6 +639,9 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self.send_frame(frame, self.upstream.reader)
             self._world_update(name, frame.packet)
             return
+        if name in REWRITTEN:  # rewritten from its bytes, never decoded whole; it carries no events
+            self.send_packet(self.codec.rewrite(name, frame.packet))
+            return
         fields = self.codec.decode(PLAY, TO_CLIENT, name, frame.packet)
         hidden = name in WINDOW_TO_CLIENT and self._window_packet(name, fields)
         if name in ("login", "respawn") and self.chunks is not None:
@@ -647,9 +650,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self._dimension = dimension.name
                 self.perform(self.session.handle(ev.DimensionChanged(dimension.name, dimension.min_y,
                                                                      dimension.height), self.server.clock.seconds()))
-        if name in REWRITTEN:
-            self.send_packet(self.codec.rewrite(name, fields))
-        elif not hidden:
+        if not hidden:
             self.send_frame(frame, self.upstream.reader)
         if pid == self._ids.get("s2c_login") and self.held_for_play:
             held, self.held_for_play = self.held_for_play, []

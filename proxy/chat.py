@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from engine.actions import ChatButton, ReplyToPlayer
+from proxy.protocol.errors import PeerError
 
 PREFIX = {"text": "[mcagent] ", "color": "aqua"}
 MAX_LINE = 256
@@ -54,6 +55,9 @@ def plain_text(component: Any) -> str:
                 component = json.loads(stripped)
             except ValueError:
                 return component
+            except RecursionError:
+                # json's decoder recurses per level: a component nested thousands deep is malformed input.
+                raise PeerError("chat component nested too deep") from None
         else:
             return component
     out: list[str] = []

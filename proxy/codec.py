@@ -9,17 +9,21 @@ knows packet field names.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
 from engine import events as ev
 from proxy import subscriptions
-from proxy.protocol.errors import PeerError
+from proxy.protocol.errors import LayoutError, PeerError
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, ProtocolTable
 from proxy.protocol.wire import pack_varint, read_varint
+
+if TYPE_CHECKING:
+    from proxy.commands import CommandTreeRewriter
 
 ZERO_UUID = "00000000-0000-0000-0000-000000000000"
 Fields = dict[str, Any]
@@ -122,6 +126,19 @@ def _delta(value: Any, wide: bool) -> float:
     return value / 4096.0 if wide else value / 32.0
 
 
+@functools.cache
+def _command_tree(table: ProtocolTable) -> "CommandTreeRewriter":
+    # One rewriter (and tree cache) per version for the whole process: every login
+    # on a server receives the same tree.
+    from proxy.commands import CommandTreeRewriter, node_scanner
+
+    try:
+        scan = node_scanner(table.named_types["command_node"], table.compile_layout)
+    except LayoutError:
+        scan = None  # a node shape the scanner does not know: nodes are decoded whole to find their ends
+    return CommandTreeRewriter(table.named_codec("command_node"), scan)
+
+
 class VersionCodec:
     def __init__(self, table: ProtocolTable) -> None:
         self.table = table
@@ -154,7 +171,11 @@ class VersionCodec:
         if codec is None:
             raise PeerError(f"no layout for {state}/{name}")
         _, pos = read_varint(packet, 0)
-        fields, _ = codec.decode(packet, pos, [])
+        try:
+            fields, _ = codec.decode(packet, pos, [])
+        except RecursionError:
+            # Nesting within the limits of each layer can still add up past Python's stack.
+            raise PeerError(f"{name} is nested too deep") from None
         if not isinstance(fields, dict):
             raise PeerError(f"{name} did not decode to fields")
         return fields
@@ -163,12 +184,10 @@ class VersionCodec:
         translator = TRANSLATORS.get((direction, name))
         return translator(self, fields) if translator is not None else []
 
-    def rewrite(self, name: str, fields: Fields) -> bytes:
-        """Re-encode a server packet the proxy changes (see subscriptions.REWRITTEN)."""
-        from proxy import commands
-
+    def rewrite(self, name: str, packet: bytes) -> bytes:
+        """The server packet the proxy changes (see subscriptions.REWRITTEN), as the client gets it."""
         if name == "declare_commands":
-            return self.encode("play", TO_CLIENT, name, commands.inject(fields))
+            return _command_tree(self.table).rewrite(packet)
         raise KeyError(name)
 
     def item_name(self, item_id: int) -> str:

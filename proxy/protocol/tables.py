@@ -69,6 +69,13 @@ class ProtocolTable:
         key = self._layouts.get(state, {}).get(direction, {}).get(name)
         return None if key is None else self._pools["layouts"][key]
 
+    def named_codec(self, name: str) -> Codec:
+        """The compiled codec of one of this version's named types (``command_node``)."""
+        return self._compiler.compile(name)
+
+    def compile_layout(self, layout: Any) -> Codec:
+        return self._compiler.compile(layout)
+
     def codec(self, state: str, direction: str, name: str) -> Codec | None:
         key = (state, direction, name)
         if key in self._codecs:
