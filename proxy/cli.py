@@ -45,12 +45,17 @@ def _load_config(args: argparse.Namespace) -> Any:
 
 
 def build_server(config: Any, reactor: Any) -> Any:
+    from engine.llm.secrets import BadKey
     from proxy.assistant_factory import assistant_factory
     from proxy.server import ProxyServer
 
     server = ProxyServer(config, reactor)
     if config.features.assistant:
-        server.assistant_factory = assistant_factory(config, server)
+        try:
+            server.assistant_factory = assistant_factory(config, server)
+        except BadKey as exc:
+            print(f"mcagent: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
     service = getattr(server, "model_service", None)
     if service is not None and hasattr(reactor, "addSystemEventTrigger"):
         # Model calls still out at shutdown are cancelled (their players are told nothing more).
@@ -119,7 +124,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     out = textFileLogObserver(sys.stdout) if terminal is None else (lambda e: _to_terminal(terminal, e))
     if config.log_json:
         out = jsonFileLogObserver(sys.stdout)
-    globalLogBeginner.beginLoggingTo([out, logs], redirectStandardIO=False)
+    from proxy.log_redaction import RedactingObserver
+
+    service = getattr(server, "model_service", None)
+    api_key = getattr(getattr(getattr(service, "client", None), "settings", None), "api_key", None)
+    secrets = [api_key.reveal() if api_key is not None else None, console_token(config.console.token)]
+    redacting: Any = RedactingObserver([out, logs], secrets)  # provides ILogObserver (zope, unseen by mypy)
+    globalLogBeginner.beginLoggingTo([redacting], redirectStandardIO=False)
 
     endpoint: Any = TCP4ServerEndpoint(reactor, config.listen.port, interface=config.listen.host)
     if config.proxy_protocol:

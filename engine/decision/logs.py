@@ -15,6 +15,8 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
+from engine.llm.secrets import forms
+
 MAX_DECISIONS = 20_000
 MAX_EVENTS = 5_000
 MAX_TEXT = 200
@@ -36,7 +38,8 @@ def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
 class EpisodeLog:
     def __init__(self, secrets: Iterable[str] = (), max_decisions: int = MAX_DECISIONS,
                  max_events: int = MAX_EVENTS) -> None:
-        self.secrets = tuple(s for s in secrets if s)
+        # Every written form of each secret (raw, repr- and JSON-escaped), longest first.
+        self.secrets = tuple(sorted({form for s in secrets if s for form in forms(s)}, key=len, reverse=True))
         self.decisions: deque[dict[str, Any]] = deque(maxlen=max_decisions)
         self.events: deque[dict[str, Any]] = deque(maxlen=max_events)
         self.dropped_decisions = 0
