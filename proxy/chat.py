@@ -1,11 +1,15 @@
 """Chat components: what the proxy shows the player, and plain text from what servers send.
 
 The proxy only ever builds components from plain strings, so nothing a player
-or model writes can smuggle formatting or a click action into a message.
+or model writes can smuggle formatting or a click action into a message: legacy
+formatting codes (``§4``) are stripped from every text and name shown, and a text
+with line breaks becomes one chat line per break, each with the ``[mcagent]``
+label, so no line the proxy shows can pass for the server's or another player's.
 """
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from engine.actions import ChatButton, ReplyToPlayer
@@ -13,10 +17,26 @@ from proxy.protocol.errors import PeerError
 
 PREFIX = {"text": "[mcagent] ", "color": "aqua"}
 MAX_LINE = 256
+MAX_LINES = 32  # one reply never floods the chat
+# A section sign and the code after it (colours, styles, hex colour digits); then
+# every control character, which a client would show as a box or a break.
+_FORMATTING = re.compile(r"§.?", re.DOTALL)
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def strip_formatting(text: str) -> str:
+    """Plain text: no ``§`` formatting codes, no control characters (line breaks stay)."""
+    return _CONTROL.sub("", _FORMATTING.sub("", text))
 
 
 def _clip(text: str) -> str:
+    text = strip_formatting(text).replace("\n", " ")
     return text if len(text) <= MAX_LINE else text[: MAX_LINE - 1] + "…"
+
+
+def _visual_lines(lines: tuple[str, ...]) -> list[str]:
+    out = [part for line in lines for part in strip_formatting(line).split("\n")]
+    return out if len(out) <= MAX_LINES else out[: MAX_LINES - 1] + ["…"]
 
 
 def button_component(button: ChatButton, modern_hover: bool) -> dict[str, Any]:
@@ -25,7 +45,7 @@ def button_component(button: ChatButton, modern_hover: bool) -> dict[str, Any]:
         "color": "green",
         "clickEvent": {"action": "run_command", "value": button.command},
     }
-    hover = button.hover or button.command
+    hover = strip_formatting(button.hover or button.command)
     if modern_hover:
         part["hoverEvent"] = {"action": "show_text", "contents": {"text": hover}}
     else:
@@ -35,7 +55,8 @@ def button_component(button: ChatButton, modern_hover: bool) -> dict[str, Any]:
 
 def reply_components(action: ReplyToPlayer, modern_hover: bool) -> list[dict[str, Any]]:
     """One component per chat line; buttons go on a line of their own."""
-    lines = [{"text": "", "extra": [dict(PREFIX), {"text": _clip(line), "color": "white"}]} for line in action.lines]
+    lines = [{"text": "", "extra": [dict(PREFIX), {"text": _clip(line), "color": "white"}]}
+             for line in _visual_lines(action.lines)]
     if action.buttons:
         extra: list[dict[str, Any]] = [dict(PREFIX)]
         for i, button in enumerate(action.buttons):

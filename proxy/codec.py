@@ -18,6 +18,7 @@ import attrs
 
 from engine import events as ev
 from proxy import subscriptions
+from proxy.chat import strip_formatting
 from proxy.protocol.errors import LayoutError, PeerError
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, ProtocolTable
 from proxy.protocol.wire import pack_varint, read_varint
@@ -259,7 +260,7 @@ class VersionCodec:
         return self.encode("play", TO_CLIENT, name, values)
 
     def kick(self, text: str) -> bytes:
-        component = {"text": text}
+        component = {"text": strip_formatting(text)}
         return self.encode("play", TO_CLIENT, "kick_disconnect",
                            {"reason": self._component("play", TO_CLIENT, "kick_disconnect", "reason", component)})
 
@@ -459,12 +460,12 @@ class VersionCodec:
         return {"itemId": item_id, "itemCount": item.count, "components": [], "removeComponents": []}
 
     def configuration_disconnect(self, text: str) -> bytes:
-        component = {"text": text}
+        component = {"text": strip_formatting(text)}
         return self.encode("configuration", TO_CLIENT, "disconnect",
                            {"reason": self._component("configuration", TO_CLIENT, "disconnect", "reason", component)})
 
     def login_disconnect(self, text: str) -> bytes:
-        return self.encode("login", TO_CLIENT, "disconnect", {"reason": json.dumps({"text": text})})
+        return self.encode("login", TO_CLIENT, "disconnect", {"reason": json.dumps({"text": strip_formatting(text)})})
 
 
 _ZERO_NUMBERS = {"varint", "varlong", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"}
@@ -528,7 +529,7 @@ def login_disconnect_any(text: str) -> bytes:
 
     Its id (0) and layout (one JSON string) have not changed since 1.7.
     """
-    raw = json.dumps({"text": text}).encode("utf-8")
+    raw = json.dumps({"text": strip_formatting(text)}).encode("utf-8")
     return pack_varint(0) + pack_varint(len(raw)) + raw
 
 
