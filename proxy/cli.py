@@ -184,7 +184,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             if host not in ("127.0.0.1", "localhost", "::1"):
                 log.warn("the admin console listens on non-loopback {host}", host=host)
             TCP4ServerEndpoint(reactor, config.console.port, interface=host).listen(
-                TcpConsoleFactory(commands, token)).addCallback(
+                TcpConsoleFactory(commands, token, reactor)).addCallback(
                 lambda port: announce(f"mcagent: console on {host}:{port.getHost().port}"))
 
     reactor.callWhenRunning(lambda: signal.signal(signal.SIGTERM, lambda *a: reactor.callFromThread(stop)))

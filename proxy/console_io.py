@@ -93,33 +93,77 @@ def start_terminal_console(commands: ConsoleCommands, reactor: Any) -> TerminalC
 
 
 class TcpConsole(LineReceiver):
+    """One TCP console connection: the token first (within ``AUTH_SECONDS``), then commands.
+
+    Wrong tokens are throttled per address by the factory's ``LoginThrottle``; while
+    an address is locked its attempts are refused without looking at the token.
+    """
+
     delimiter = b"\n"
     MAX_LENGTH = 4096
+    AUTH_SECONDS = 5.0
 
-    def __init__(self, commands: ConsoleCommands, token: str) -> None:
-        self.commands = commands
-        self.token = token
+    def __init__(self, factory: "TcpConsoleFactory") -> None:
+        self.factory = factory
+        self.commands = factory.commands
         self.authenticated = False
+        self._deadline: Any = None
+
+    @property
+    def host(self) -> str:
+        peer = self.transport.getPeer() if self.transport is not None else None  # type: ignore[misc]
+        return str(getattr(peer, "host", "?"))
 
     def connectionMade(self) -> None:
+        wait = self.factory.throttle.locked_for(self.host)
+        if wait > 0:
+            self.factory.throttle.refused(self.host)
+            self._deny(f"denied: too many wrong tokens from your address; try again in {wait:.0f} s")
+            return
         self.sendLine(b"mcagent console: send the token")
+        self._deadline = self.factory.clock.callLater(self.AUTH_SECONDS, self._too_slow)
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if not self.authenticated:
+            self._deny(f"denied: no token within {self.AUTH_SECONDS:g} s")
+
+    def _deny(self, text: str) -> None:
+        self.sendLine(text.encode())
+        self.transport.loseConnection()  # type: ignore[union-attr]
+
+    def connectionLost(self, reason: Any = None) -> None:
+        if self._deadline is not None and self._deadline.active():
+            self._deadline.cancel()
+        self._deadline = None
 
     def lineReceived(self, line: bytes) -> None:
         text = line.decode("utf-8", "replace").rstrip("\r")
         if not self.authenticated:
-            if hmac.compare_digest(text.encode(), self.token.encode()):
-                self.authenticated = True
-                self._reply(["welcome; type 'help' for commands"])
-            else:
-                peer = self.transport.getPeer()  # type: ignore[union-attr]
-                log.warn("console login refused from {host}: wrong token", host=getattr(peer, "host", "?"))
-                self.sendLine(b"denied: wrong token")
-                self.transport.loseConnection()  # type: ignore[union-attr]
+            self._check_token(text)
             return
         if text.startswith("?complete "):
             self._reply(["completions: " + " ".join(self.commands.complete(text[len("?complete "):]))])
             return
         self._reply(self.commands.execute(text))
+
+    def _check_token(self, text: str) -> None:
+        throttle, host = self.factory.throttle, self.host
+        wait = throttle.locked_for(host)
+        if wait > 0:  # another connection from this address is guessing too
+            throttle.refused(host)
+            self._deny(f"denied: too many wrong tokens from your address; try again in {wait:.0f} s")
+            return
+        if hmac.compare_digest(text.encode(), self.factory.token.encode()):
+            throttle.succeeded(host)
+            self.authenticated = True
+            if self._deadline is not None and self._deadline.active():
+                self._deadline.cancel()
+            self._deadline = None
+            self._reply(["welcome; type 'help' for commands"])
+            return
+        throttle.failed(host)
+        self._deny("denied: wrong token")
 
     def _reply(self, lines: list[str]) -> None:
         for out in lines:
@@ -127,15 +171,29 @@ class TcpConsole(LineReceiver):
         self.sendLine(END_OF_REPLY.encode())
 
 
+def _report_refusals(host: str, failures: int, locked_for: float) -> None:
+    if failures == 1 and locked_for == 0:
+        log.warn("console login refused from {host}: wrong token (further refusals are summarised)", host=host)
+    else:
+        log.warn("console: {count} more refused logins from {host} (wrong or throttled token); "
+                 "locked for {wait:.0f} s", count=failures, host=host, wait=locked_for)
+
+
 class TcpConsoleFactory(protocol.Factory):
     noisy = False
 
-    def __init__(self, commands: ConsoleCommands, token: str) -> None:
+    def __init__(self, commands: ConsoleCommands, token: str, clock: Any = None) -> None:
+        from proxy.login_throttle import LoginThrottle
+
+        if clock is None:
+            from twisted.internet import reactor as clock
         self.commands = commands
         self.token = token
+        self.clock = clock
+        self.throttle = LoginThrottle(clock, _report_refusals)
 
     def buildProtocol(self, addr: Any) -> TcpConsole:
-        return TcpConsole(self.commands, self.token)
+        return TcpConsole(self)
 
 
 def console_token(configured: str | None) -> str | None:
