@@ -100,4 +100,4 @@ def test_the_throttle_table_stays_bounded() -> None:
     throttle = LoginThrottle(clock, lambda *a: None)
     for i in range(30_000):
         throttle.failed(f"10.{i // 65536}.{i // 256 % 256}.{i % 256}")
-    assert len(throttle._keys) <= 10_000
+    assert len(throttle.backoff) <= 10_000
