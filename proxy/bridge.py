@@ -688,6 +688,8 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                           reflexes=self.config.features.reflexes),
             self.server.make_assistant(self),
             self.server.autopilot.settings(self.player_name),
+            admin=self.server.is_admin(self.player_name),
+            admin_proof=self.server.admin_proof(self.player_name),
         )
         log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
                  peer=self.peer, version=self.codec.version if self.codec else "?")

@@ -44,6 +44,20 @@ def _load_config(args: argparse.Namespace) -> Any:
     return config
 
 
+def admin_warnings(config: Any) -> list[str]:
+    """What to tell the owner at start about ``admins`` in offline mode (a name proves nothing there)."""
+    from proxy.server import ADMIN_SECRET_ENV, admin_secret
+
+    if not config.admins or config.online_mode:
+        return []
+    lines = ["admins are listed but the proxy runs in offline mode, where anyone can log in under any name: "
+             "a listed admin must log in with `!admin login <secret>` in each session before admin commands work"]
+    if admin_secret(config) is None:
+        lines.append(f"no admin secret is set (admin_secret or {ADMIN_SECRET_ENV}): admin commands in game are "
+                     "disabled; use the console")
+    return lines
+
+
 def build_server(config: Any, reactor: Any) -> Any:
     from engine.llm.secrets import BadKey
     from proxy.assistant_factory import assistant_factory
@@ -128,9 +142,14 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     service = getattr(server, "model_service", None)
     api_key = getattr(getattr(getattr(service, "client", None), "settings", None), "api_key", None)
-    secrets = [api_key.reveal() if api_key is not None else None, console_token(config.console.token)]
+    from proxy.server import admin_secret
+
+    secrets = [api_key.reveal() if api_key is not None else None, console_token(config.console.token),
+               admin_secret(config)]
     redacting: Any = RedactingObserver([out, logs], secrets)  # provides ILogObserver (zope, unseen by mypy)
     globalLogBeginner.beginLoggingTo([redacting], redirectStandardIO=False)
+    for warning in admin_warnings(config):
+        log.warn("{warning}", warning=warning)
 
     endpoint: Any = TCP4ServerEndpoint(reactor, config.listen.port, interface=config.listen.host)
     if config.proxy_protocol:

@@ -118,6 +118,9 @@ class ProxyConfig(Strict):
     features: Features = Features()
     autopilot: AutopilotSection = AutopilotSection()
     admins: list[str] = []
+    # In offline mode a listed admin proves it once per session with this secret
+    # (`!admin login <secret>`); MCAGENT_ADMIN_SECRET overrides it.
+    admin_secret: SecretStr | None = None
     semantic_config: str = "config/system-semantic.json"
     console: ConsoleConfig = ConsoleConfig()
     llm: LlmConfig = LlmConfig()

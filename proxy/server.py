@@ -20,6 +20,8 @@ from twisted.internet.interfaces import IAddress, IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from engine.admin_proof import AdminProof
+from engine.backoff import Backoff
 from engine.session import Assistant
 from proxy.autopilot_host import AutopilotHost
 from proxy.bridge import PLAY, Bridge
@@ -93,6 +95,7 @@ class ProxyServer(protocol.ServerFactory):
         self._probe = task.LoopingCall(self.probe_upstream)
         self._probe.clock = self.clock
         self.autopilot = AutopilotHost(config, reactor, self.clock, lambda: getattr(self, "model_service", None))
+        self.admin_backoff = Backoff(free=3, base=2.0, ceiling=600.0)  # wrong admin secrets, per player name
 
     # -- lifecycle -------------------------------------------------------------------
     def start_ticking(self) -> None:
@@ -188,6 +191,20 @@ class ProxyServer(protocol.ServerFactory):
 
         return auth.has_joined(10, digest, player_name)
 
+    def is_admin(self, player_name: str | None) -> bool:
+        """Whether a player is an admin from the start of their session: listed in ``admins``
+        and, since only online mode verifies names, logged in through online mode."""
+        return self.config.online_mode and self.is_listed_admin(player_name)
+
+    def is_listed_admin(self, player_name: str | None) -> bool:
+        return (player_name or "").lower() in {name.lower() for name in self.config.admins}
+
+    def admin_proof(self, player_name: str) -> AdminProof | None:
+        """What a listed admin proves themselves with in offline mode; None in online mode."""
+        if self.config.online_mode:
+            return None
+        return AdminProof(player_name, self.is_listed_admin(player_name), admin_secret(self.config), self.admin_backoff)
+
     def make_assistant(self, bridge: Bridge) -> Assistant | None:
         if self.assistant_factory is None or not self.config.features.assistant:
             return None
@@ -239,10 +256,11 @@ class ProxyServer(protocol.ServerFactory):
         )
 
     def admin_command(self, bridge: Bridge, line: str) -> list[str]:
-        """``!system ...`` in game: the console's commands, for admins only."""
-        admins = {name.lower() for name in self.config.admins}
-        if (bridge.player_name or "").lower() not in admins:
+        """``!system ...`` in game: the console's commands, for authenticated admins only."""
+        if bridge.session is None or not bridge.session.admin:
             log.info("{player} tried !system {line}: not permitted", player=bridge.player_name, line=line)
+            if not self.config.online_mode and self.is_listed_admin(bridge.player_name):
+                return ["not permitted yet: in offline mode an admin logs in first with !admin login <secret>"]
             return ["not permitted: !system is for the proxy's admins (config: admins)"]
         if self.console is None:
             return ["the admin console is not available in this process"]
@@ -255,3 +273,15 @@ class ProxyServer(protocol.ServerFactory):
         for bridge in list(self.bridges):
             if bridge.state == PLAY:
                 bridge.say(*lines)
+
+
+ADMIN_SECRET_ENV = "MCAGENT_ADMIN_SECRET"
+
+
+def admin_secret(config: ProxyConfig) -> str | None:
+    import os
+
+    from_env = os.environ.get(ADMIN_SECRET_ENV, "").strip()
+    if from_env:
+        return from_env
+    return config.admin_secret.get_secret_value().strip() or None if config.admin_secret is not None else None
