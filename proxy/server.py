@@ -55,6 +55,28 @@ class TrafficTotals:
     def merge(self, other: "TrafficTotals") -> None:
         for field in attrs.fields(TrafficTotals):
             setattr(self, field.name, getattr(self, field.name) + getattr(other, field.name))
+@attrs.frozen
+class ClosedSession:
+    """What is kept of a finished session: a few numbers, never its world model or engine."""
+
+    player: str
+    version: str
+    connected_at: float
+    closed_at: float
+    category: str
+    reason: str
+    c2s_frames: int
+    s2c_frames: int
+    c2s_bytes: int
+    s2c_bytes: int
+
+    @classmethod
+    def of(cls, bridge: Bridge, now: float) -> "ClosedSession":
+        return cls(bridge.player_name or "?", bridge.codec.version if bridge.codec is not None else "?",
+                   bridge.connected_at, now, bridge.close_category, (bridge.close_reason or "")[:200],
+                   bridge.reader.frames_in, bridge.writer.frames_out, bridge.reader.bytes_in, bridge.writer.bytes_out)
+
+
 TICK_SECONDS = 0.05
 UPSTREAM_PROBE_SECONDS = 30.0
 
@@ -85,7 +107,8 @@ class ProxyServer(protocol.ServerFactory):
         self.closed_reflex_firings: dict[str, int] = {}
         self.closed_autopilot_decisions: dict[str, int] = {}
         self.logins = 0
-        self.bridge_log: deque[Bridge] = deque(maxlen=64)
+        # Summaries of the last closed sessions; a closed Bridge (and its world model) is never kept.
+        self.closed_sessions: deque[ClosedSession] = deque(maxlen=64)
         self.tick_seconds: Callable[[float], None] = lambda seconds: None  # metrics hook
         self.listening = False
         self.upstream_rtt: float | None = None
@@ -216,7 +239,7 @@ class ProxyServer(protocol.ServerFactory):
         if bridge.session is not None or bridge.close_category != "client_left":
             self.disconnects[bridge.close_category] = self.disconnects.get(bridge.close_category, 0) + 1
         if bridge.session is not None:
-            self.bridge_log.append(bridge)
+            self.closed_sessions.append(ClosedSession.of(bridge, self.clock.seconds()))
             for name, count in bridge.session.reflex_firings.items():
                 self.closed_reflex_firings[name] = self.closed_reflex_firings.get(name, 0) + count
             for name, count in bridge.session.pilot.decision_counts().items():
