@@ -134,7 +134,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     commands = ConsoleCommands(server, make_reload(server, Path(args.config) if args.config else None, overrides),
                                stop, logs)
     server.console = commands
-    terminal = start_terminal_console(commands, reactor) if not args.no_console else None
+    terminal = start_terminal_console(commands, reactor, stop) if not args.no_console else None
     out = textFileLogObserver(sys.stdout) if terminal is None else (lambda e: _to_terminal(terminal, e))
     if config.log_json:
         out = jsonFileLogObserver(sys.stdout)
@@ -285,7 +285,15 @@ def cmd_dev(args: argparse.Namespace) -> int:
     cmd = ["node", str(ROOT / "peers" / "server.js"), "--port", str(server_port), "--version", args.version,
            "--gamemode", args.gamemode]
     env = dict(os.environ, NODE_PATH=str(peers))
-    child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True)
+    # The server's own output (its log, stack traces when a client goes away) goes to a file:
+    # on the console's raw-mode terminal it would staircase over the prompt. Its own session
+    # keeps the terminal's Ctrl-C for us; we stop it ourselves below.
+    log_dir = ROOT / "logs"
+    log_dir.mkdir(exist_ok=True)
+    server_log = log_dir / "dev-server.log"
+    log_file = open(server_log, "a", encoding="utf-8")
+    child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log_file, env=env, text=True,
+                             start_new_session=True)
     assert child.stdout is not None
     deadline = time.monotonic() + 60
     ready = False
@@ -293,18 +301,26 @@ def cmd_dev(args: argparse.Namespace) -> int:
         line = child.stdout.readline()
         if not line:
             break
+        log_file.write(line)
         if '"ready"' in line:
             ready = True
             break
     if not ready:
         child.kill()
-        print("mcagent: the embedded flying-squid server did not start", file=sys.stderr)
+        log_file.close()
+        print(f"mcagent: the embedded flying-squid server did not start (see {server_log})", file=sys.stderr)
         return 1
-    # Keep draining the server's event stream so its pipe never fills.
+    # Keep draining the server's event stream so its pipe never fills; it goes to the log too.
     import threading
 
-    threading.Thread(target=lambda: [None for _ in child.stdout], daemon=True).start()  # type: ignore[union-attr]
-    print(f"mcagent: embedded flying-squid ({args.version}, {args.gamemode}) on 127.0.0.1:{server_port}", flush=True)
+    def drain() -> None:
+        for line in child.stdout:  # type: ignore[union-attr]
+            log_file.write(line)
+            log_file.flush()
+
+    threading.Thread(target=drain, daemon=True).start()
+    print(f"mcagent: embedded flying-squid ({args.version}, {args.gamemode}) on 127.0.0.1:{server_port}; "
+          f"its output goes to {server_log}", flush=True)
     args.upstream = f"127.0.0.1:{server_port}"
     try:
         return cmd_run(args)
@@ -313,7 +329,8 @@ def cmd_dev(args: argparse.Namespace) -> int:
         try:
             child.wait(3)
         except subprocess.TimeoutExpired:
-            child.kill()
+            child.kill()  # flying-squid sometimes spins after SIGTERM
+        log_file.close()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,11 +30,32 @@ END_OF_REPLY = "\x1e"  # record separator: marks the end of one command's output
 
 
 class TerminalConsole(HistoricRecvLine):
+    """The console on the proxy's own terminal (raw mode). Ctrl-C stops the proxy, as it stops
+    any server; Ctrl-D on an empty line leaves the console: the terminal gets its normal mode
+    back, log lines print as usual and the proxy runs on until Ctrl-C or SIGTERM."""
+
     ps = (PROMPT, b"... ")
 
-    def __init__(self, commands: ConsoleCommands) -> None:
+    def __init__(self, commands: ConsoleCommands, on_interrupt: Callable[[], None] = lambda: None,
+                 on_leave: Callable[[], None] = lambda: None) -> None:
         super().__init__()
         self.commands = commands
+        self.on_interrupt = on_interrupt
+        self.on_leave = on_leave
+        self.active = True
+
+    def keystrokeReceived(self, keyID: Any, modifier: Any) -> None:
+        if keyID == b"\x03":  # Ctrl-C: raw mode delivers it as a byte, not as SIGINT
+            self.terminal.write(b"^C\r\n")
+            self.on_interrupt()
+            return
+        if keyID == b"\x04":  # Ctrl-D
+            if not self.lineBuffer:
+                self.terminal.write(b"\r\nleaving the console; the proxy keeps running (Ctrl-C stops it)\r\n")
+                self.active = False
+                self.on_leave()
+            return
+        super().keystrokeReceived(keyID, modifier)  # type: ignore[no-untyped-call]
 
     def initializeScreen(self) -> None:
         # Keep what is already on the screen (start-up lines); just show a prompt.
@@ -67,28 +88,42 @@ class TerminalConsole(HistoricRecvLine):
 
     def show_log(self, text: str) -> None:
         """Print a log line above the prompt without losing what is being typed."""
+        if not self.active:
+            print(text, flush=True)
+            return
         self.terminal.eraseLine()
         self.terminal.cursorBackward(len(self.lineBuffer) + len(self.ps[self.pn]))
         self.terminal.write(text.encode("utf-8", "replace") + b"\r\n")
         self.terminal.write(self.ps[self.pn] + b"".join(self.lineBuffer))
 
 
-def start_terminal_console(commands: ConsoleCommands, reactor: Any) -> TerminalConsole | None:
+def start_terminal_console(commands: ConsoleCommands, reactor: Any,
+                           on_interrupt: Callable[[], None] = lambda: None) -> TerminalConsole | None:
     """Run the console on this process's terminal; None (quietly) when stdin is not one."""
     if not sys.stdin.isatty():
         return None
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     tty.setraw(fd)
-    reactor.addSystemEventTrigger("after", "shutdown", lambda: termios.tcsetattr(fd, termios.TCSANOW, saved))
+
+    def restore() -> None:
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
+
+    reactor.addSystemEventTrigger("after", "shutdown", restore)
     holder: list[TerminalConsole] = []
+    stdio: list[Any] = []
+
+    def leave() -> None:
+        restore()  # cooked mode again: Ctrl-C is SIGINT, which the CLI turns into a clean stop
+        if stdio:
+            stdio[0].loseConnection()
 
     def make() -> TerminalConsole:
-        console = TerminalConsole(commands)
+        console = TerminalConsole(commands, on_interrupt, leave)
         holder.append(console)
         return console
 
-    StandardIO(ServerProtocol(make), reactor=reactor)
+    stdio.append(StandardIO(ServerProtocol(make), reactor=reactor))
     return holder[0] if holder else None
 
 
