@@ -137,6 +137,24 @@ def node_name(data: Buffer, pos: int) -> str | None:
     return bytes(data[pos:pos + n]).decode("utf-8", "replace")
 
 
+def proxy_nodes(template: dict[str, Any], first: int, existing: set[str | None]) -> tuple[list[dict[str, Any]], list[int]]:
+    """The nodes the proxy appends (numbered from ``first``) and which of them hang under the root.
+
+    A server that already declares /ai or /agent keeps its own node: the proxy never
+    shadows a server command in the tree.
+    """
+    added: list[dict[str, Any]] = []
+    under_root: list[int] = []
+    for name, argument, executable in ((ASSISTANT_COMMAND, "question", False), (AGENT_COMMAND, "command", True)):
+        if name in existing:
+            continue
+        arg_index = first + len(added)
+        added.append(_greedy(template, argument))
+        under_root.append(first + len(added))
+        added.append(_literal(template, name, [arg_index], executable))
+    return added, under_root
+
+
 class CommandTreeRewriter:
     """Adds /ai and /agent to one protocol version's ``declare_commands`` packets."""
 
@@ -186,15 +204,8 @@ class CommandTreeRewriter:
         if any(not 0 <= c < count for c in children):
             raise PeerError(f"command tree root names a child outside its {count} nodes")
         existing = {node_name(packet, starts[c]) for c in children}
-        template = root["flags"]
-        added: list[dict[str, Any]] = []
-        for name, argument, executable in ((ASSISTANT_COMMAND, "question", False), (AGENT_COMMAND, "command", True)):
-            if name in existing:
-                continue
-            arg_index = count + len(added)
-            added.append(_greedy(template, argument))
-            children.append(count + len(added))
-            added.append(_literal(template, name, [arg_index], executable))
+        added, ours = proxy_nodes(root["flags"], count, existing)
+        children += ours
         if not added:
             return packet
         out = bytearray(packet[:pid_end])
