@@ -49,7 +49,8 @@ def _greedy(template: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 MAX_NODES = FIELD_LIMITS["nodes"]
-CACHED_TREES = 16
+CACHED_TREES = 8
+CACHED_TREE_BYTES = 1 << 20  # larger trees are rewritten each time rather than kept
 Scan = Callable[[Buffer, int], int]
 
 
@@ -175,6 +176,8 @@ class CommandTreeRewriter:
             self._cache.move_to_end(key)
             return cached
         result = self._rewrite(packet)
+        if len(result) > CACHED_TREE_BYTES:
+            return result
         self._cache[key] = result
         while len(self._cache) > CACHED_TREES:
             self._cache.popitem(last=False)

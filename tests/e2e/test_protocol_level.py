@@ -6,7 +6,7 @@ back to configuration mid-play). The peers are peers/mcp_client.js and
 peers/mcp_server.js, driven through ``tests.e2e.mcp_peers``; the proxy is the real
 ``mcagent run`` (``proxy_factory``).
 
-The command tree (declare_commands, which the proxy decodes and re-encodes with
+The command tree (declare_commands, which the proxy splices, with
 /ai and /agent added) has its own test; the chat and reconfiguration tests run
 against a server that sends no command tree, so a failure in one of these areas
 does not hide the state of the others.
