@@ -297,8 +297,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         supported = versions.by_protocol(hs.protocol)
         if supported is None:
             log.info("refused {peer}: unsupported protocol {protocol}", peer=self.peer, protocol=hs.protocol)
-            self.disconnect(f"This proxy supports Minecraft {versions.supported_range()}; "
-                            f"your client speaks protocol {hs.protocol}.", "unsupported_version")
+            self.disconnect(versions.refusal(hs.protocol), "unsupported_version")
             return
         self.codec = VersionCodec(table_for_version(supported.name))
         table = self.codec.table

@@ -237,15 +237,16 @@ def test_decoded_world_matches_the_server(version: str, squid_factory: SquidFact
 
 
 DUMP_JS = REPO / "tests" / "e2e" / "chunk_dump.js"
-DUMP_VERSIONS = ["1.8.8", "1.9.4", "1.12.2", "1.13.2", "1.14.4", "1.15.2", "1.16.5", "1.17.1", "1.18.2",
-                 "1.20.4", "1.21.4", "26.1"]
+# Every accepted protocol: prismarine-chunk knows each chunk format, so this is the one
+# independent check of decoding for the protocols no server peer speaks.
+DUMP_VERSIONS = [v.name for v in SUPPORTED]
 
 
 @pytest.mark.parametrize("dump_version", DUMP_VERSIONS)
 def test_prismarine_chunk_columns_decode(dump_version: str, peers_installed: Path) -> None:
     """Columns built and dumped by prismarine-chunk, random blocks and all, decode to
-    the states prismarine-chunk reports; 26.1 (fluid counts, unprefixed long arrays)
-    is checked here only, as no server peer speaks it."""
+    the states prismarine-chunk reports, for every accepted protocol; 1.21.5+ (unprefixed
+    long arrays) and 26.1 (fluid counts) are checked here against an encoder not ours."""
     from tests.proxy.test_chunks import outer_defaults, packet
 
     env = dict(os.environ, MCAGENT_PEERS_DIR=str(peers_installed))
