@@ -165,7 +165,10 @@ class VersionCodec:
         if codec is None:
             raise PeerError(f"no layout for {state}/{name}")
         _, pos = read_varint(packet, 0)
-        fields, _ = codec.decode(packet, pos, [])
+        try:
+            fields, _ = codec.decode(packet, pos, [])
+        except PeerError as exc:  # say which packet: layouts differ between versions
+            raise PeerError(f"{name}: {exc}") from None
         if not isinstance(fields, dict):
             raise PeerError(f"{name} did not decode to fields")
         return fields
