@@ -892,7 +892,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
     def show(self, action: ReplyToPlayer) -> None:
         if self.codec is None or self.state == CLOSED or self.session is None:
             return
-        packets = [self.codec.chat_to_client(c) for c in reply_components(action, self.codec.modern_hover)]
+        packets = [self.codec.chat_to_client(c) for c in reply_components(action, self.codec.text_style)]
         if self.state == PLAY and not self.client_configuring:
             for packet in packets:
                 self.send_packet(packet)

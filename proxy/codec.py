@@ -17,6 +17,7 @@ import attrs
 
 from engine import events as ev
 from proxy import subscriptions
+from proxy.chat import text_style
 from proxy.protocol.errors import PeerError
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, ProtocolTable
 from proxy.protocol.wire import pack_varint, read_varint
@@ -134,8 +135,8 @@ class VersionCodec:
         self.subscribed_configuration = self._subscribe(TO_SERVER, subscriptions.TO_SERVER_CONFIGURATION,
                                                         "configuration")
         self.chat_packet = "system_chat" if table.packet_id("play", TO_CLIENT, "system_chat") is not None else "chat"
-        # Hover text moved from "value" to "contents" in 1.16 (protocol 735).
-        self.modern_hover = table.protocol >= 735
+        # How click and hover events are spelled in text components (proxy.chat.TEXT_STYLES).
+        self.text_style = text_style(table.protocol)
         self._field_types: dict[tuple[str, str, str], dict[str, Any]] = {}
         self._item_ids: dict[str, int] | None = None
         # Which client packet says "sneak pressed": entity_action while its actions include

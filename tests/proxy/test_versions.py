@@ -165,3 +165,33 @@ def test_sneaking_is_read_from_one_packet(name: str) -> None:
             packet = codec.encode("play", TO_SERVER, "player_input", {"inputs": inputs})
             sneaks += codec.events(TO_SERVER, "player_input", codec.decode("play", TO_SERVER, "player_input", packet))
     assert sneaks == ([ev.SneakPressed()] if codec.sneak_packet == "entity_action" else [ev.SneakPressed()] * 2)
+
+
+@pytest.mark.parametrize("name, click, command, hover, text", [
+    ("1.12.2", "clickEvent", "value", "hoverEvent", "value"),
+    ("1.16", "clickEvent", "value", "hoverEvent", "contents"),
+    ("1.21.4", "clickEvent", "value", "hoverEvent", "contents"),
+    ("1.21.5", "click_event", "command", "hover_event", "value"),   # a 1.21.5+ client ignores the old keys
+    ("26.1", "click_event", "command", "hover_event", "value"),
+])
+def test_buttons_are_spelled_as_the_client_reads_them(name: str, click: str, command: str, hover: str,
+                                                      text: str) -> None:
+    from engine.actions import ChatButton, ReplyToPlayer
+    from proxy.chat import reply_components
+
+    codec = VersionCodec(table_for_version(name))
+    action = ReplyToPlayer(("pick one",), buttons=(ChatButton("yes", "/agent card 1 yes", "confirm"),))
+    line = reply_components(action, codec.text_style)[-1]
+    button = line["extra"][1]
+    assert button[click] == {"action": "run_command", command: "/agent card 1 yes"}
+    assert button[hover] == {"action": "show_text", text: {"text": "confirm"}}
+    # It goes through the version's own chat packet and comes back the same.
+    packet = codec.chat_to_client(line)
+    field = codec.decode("play", TO_CLIENT, codec.chat_packet, packet)
+    got = _pick_message(field)
+    assert got["extra"][1] == button
+
+
+def _pick_message(fields: dict[str, object]) -> dict[str, object]:
+    value = fields.get("message", fields.get("content"))
+    return json.loads(value) if isinstance(value, str) else value  # type: ignore[return-value]
