@@ -225,10 +225,11 @@ def cmd_versions(args: argparse.Namespace) -> int:
     if args.markdown:
         print(versions.markdown_table(), end="")
         return 0
-    width = max(len(v.label) for v in versions.KNOWN)
-    print(f"{'releases':<{width}} {'protocol':>8}  verified (tables from minecraft-data {versions.MINECRAFT_DATA})")
+    # Releases last: one row names every release sharing the protocol (1.8 has ten).
+    width = max(len(versions.describe(v)) for v in versions.KNOWN)
+    print(f"{'protocol':>8}  {'verified':<{width}}  releases (tables from minecraft-data {versions.MINECRAFT_DATA})")
     for v in versions.KNOWN:
-        print(f"{v.label:<{width}} {v.protocol:>8}  {versions.describe(v)}")
+        print(f"{v.protocol:>8}  {versions.describe(v):<{width}}  {v.label}")
     return 0
 
 
