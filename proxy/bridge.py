@@ -303,8 +303,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         supported = versions.by_protocol(hs.protocol)
         if supported is None:
             log.info("refused {peer}: unsupported protocol {protocol}", peer=self.peer, protocol=hs.protocol)
-            self.disconnect(f"This proxy supports Minecraft {versions.supported_range()}; "
-                            f"your client speaks protocol {hs.protocol}.", "unsupported_version")
+            self.disconnect(versions.refusal(hs.protocol), "unsupported_version")
             return
         refusal = self.server.forwarding.refusal(hs.protocol)
         if refusal is not None:
@@ -892,7 +891,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
     def show(self, action: ReplyToPlayer) -> None:
         if self.codec is None or self.state == CLOSED or self.session is None:
             return
-        packets = [self.codec.chat_to_client(c) for c in reply_components(action, self.codec.modern_hover)]
+        packets = [self.codec.chat_to_client(c) for c in reply_components(action, self.codec.text_style)]
         if self.state == PLAY and not self.client_configuring:
             for packet in packets:
                 self.send_packet(packet)

@@ -12,6 +12,8 @@ import json
 import re
 from typing import Any
 
+import attrs
+
 from engine.actions import ChatButton, ReplyToPlayer
 from proxy.protocol.errors import PeerError
 
@@ -39,21 +41,39 @@ def _visual_lines(lines: tuple[str, ...]) -> list[str]:
     return out if len(out) <= MAX_LINES else out[: MAX_LINES - 1] + ["…"]
 
 
-def button_component(button: ChatButton, modern_hover: bool) -> dict[str, Any]:
-    part: dict[str, Any] = {
+@attrs.frozen
+class TextStyle:
+    """How a protocol spells click and hover events in a text component (not in minecraft-data)."""
+
+    since: int            # first protocol of this spelling
+    click_key: str        # "clickEvent" until 1.21.4, "click_event" from 1.21.5
+    command_field: str    # run_command's argument: "value", then "command"
+    hover_key: str
+    hover_field: str      # show_text's text: "value" until 1.15, "contents" 1.16-1.21.4, "value" again
+
+
+TEXT_STYLES: tuple[TextStyle, ...] = (
+    TextStyle(0, "clickEvent", "value", "hoverEvent", "value"),
+    TextStyle(735, "clickEvent", "value", "hoverEvent", "contents"),     # 1.16
+    TextStyle(770, "click_event", "command", "hover_event", "value"),    # 1.21.5: snake_case, typed fields
+)
+
+
+def text_style(protocol: int) -> TextStyle:
+    return [style for style in TEXT_STYLES if protocol >= style.since][-1]
+
+
+def button_component(button: ChatButton, style: TextStyle) -> dict[str, Any]:
+    hover = strip_formatting(button.hover or button.command)
+    return {
         "text": f"[{_clip(button.label)}]",
         "color": "green",
-        "clickEvent": {"action": "run_command", "value": button.command},
+        style.click_key: {"action": "run_command", style.command_field: button.command},
+        style.hover_key: {"action": "show_text", style.hover_field: {"text": hover}},
     }
-    hover = strip_formatting(button.hover or button.command)
-    if modern_hover:
-        part["hoverEvent"] = {"action": "show_text", "contents": {"text": hover}}
-    else:
-        part["hoverEvent"] = {"action": "show_text", "value": {"text": hover}}
-    return part
 
 
-def reply_components(action: ReplyToPlayer, modern_hover: bool) -> list[dict[str, Any]]:
+def reply_components(action: ReplyToPlayer, style: TextStyle) -> list[dict[str, Any]]:
     """One component per chat line; buttons go on a line of their own."""
     lines = [{"text": "", "extra": [dict(PREFIX), {"text": _clip(line), "color": "white"}]}
              for line in _visual_lines(action.lines)]
@@ -62,7 +82,7 @@ def reply_components(action: ReplyToPlayer, modern_hover: bool) -> list[dict[str
         for i, button in enumerate(action.buttons):
             if i:
                 extra.append({"text": " "})
-            extra.append(button_component(button, modern_hover))
+            extra.append(button_component(button, style))
         lines.append({"text": "", "extra": extra})
     return lines
 

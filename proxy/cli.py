@@ -250,11 +250,16 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 
 def cmd_versions(args: argparse.Namespace) -> int:
-    from proxy.versions import SUPPORTED
+    from proxy import versions
 
-    print(f"{'version':<9} {'protocol':>8}  verified")
-    for v in SUPPORTED:
-        print(f"{v.name:<9} {v.protocol:>8}  {v.verified}")
+    if args.markdown:
+        print(versions.markdown_table(), end="")
+        return 0
+    # Releases last: one row names every release sharing the protocol (1.8 has ten).
+    width = max(len(versions.describe(v)) for v in versions.KNOWN)
+    print(f"{'protocol':>8}  {'verified':<{width}}  releases (tables from minecraft-data {versions.MINECRAFT_DATA})")
+    for v in versions.KNOWN:
+        print(f"{v.protocol:>8}  {versions.describe(v):<{width}}  {v.label}")
     return 0
 
 
@@ -349,7 +354,8 @@ def main(argv: list[str] | None = None) -> int:
             p.add_argument("--server-port", type=int, default=25565)
             p.add_argument("--version", default="1.18.2", help="the embedded server's Minecraft version")
             p.add_argument("--gamemode", default="creative", choices=["creative", "survival"])
-    sub.add_parser("versions", help="list supported Minecraft versions")
+    v = sub.add_parser("versions", help="list the Minecraft releases the proxy accepts and how each was verified")
+    v.add_argument("--markdown", action="store_true", help="print the README's version table")
     sub.add_parser("sim", help="headless autopilot episodes: mcagent sim --seeds N --ticks T --provider mock|api|replay "
                    "[--json]", add_help=False)
     c = sub.add_parser("console", help="attach to a running proxy's console port")
