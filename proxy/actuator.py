@@ -61,7 +61,7 @@ class Actuator:
         codec = conn.codec
         if codec is None or conn.states.closed or conn.session is None:
             return
-        packets = [codec.chat_to_client(c) for c in reply_components(action, codec.modern_hover)]
+        packets = [codec.chat_to_client(c) for c in reply_components(action, codec.text_style)]
         if conn.states.playing:
             for packet in packets:
                 conn.send_packet(packet)

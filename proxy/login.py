@@ -66,8 +66,7 @@ class LoginPhase:
         supported = versions.by_protocol(hs.protocol)
         if supported is None:
             log.info("refused {peer}: unsupported protocol {protocol}", peer=conn.peer, protocol=hs.protocol)
-            conn.disconnect(f"This proxy supports Minecraft {versions.supported_range()}; "
-                            f"your client speaks protocol {hs.protocol}.", "unsupported_version")
+            conn.disconnect(versions.refusal(hs.protocol), "unsupported_version")
             return
         refusal = conn.server.forwarding.refusal(hs.protocol)
         if refusal is not None:

@@ -152,6 +152,9 @@ class PlayRelay:
             conn.send_frame(frame)
             self._world_update(name, frame.packet, now)
             return
+        if name in REWRITTEN:  # rewritten from its bytes, never decoded whole; it carries no events
+            conn.send_packet(self.codec.rewrite(name, frame.packet))
+            return
         fields = self.codec.decode(State.PLAY, TO_CLIENT, name, frame.packet)
         hidden = name in WINDOW_TO_CLIENT and self._window_packet(name, fields, now)
         if name in ("login", "respawn") and self.chunks is not None:
@@ -160,9 +163,7 @@ class PlayRelay:
                 self._dimension = dimension.name
                 conn.perform(self.session.handle(ev.DimensionChanged(dimension.name, dimension.min_y,
                                                                      dimension.height), now))
-        if name in REWRITTEN:
-            conn.send_packet(self.codec.rewrite(name, fields))
-        elif not hidden:
+        if not hidden:
             conn.send_frame(frame)
         if pid == self.ids.join_game:
             conn.actuator.flush_held()

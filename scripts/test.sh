@@ -3,7 +3,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-scripts/bootstrap.sh
+scripts/bootstrap.sh --with-nginx
 .venv/bin/python -m mypy
 .venv/bin/python -m ruff check .
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

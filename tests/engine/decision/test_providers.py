@@ -97,9 +97,9 @@ def test_api_provider_against_a_real_server_never_blocks_the_tick_and_falls_back
     with ScriptedModelServer(Reply(body=good, delay=2.0), text_body("{{garbage"), low,
                              Reply(body=good, delay=5.0), default=good) as server:
         result, log, _ = _scripted_episode(server, 300)
-    # No missed ticks, and no tick waited for a request: one that did would cost the request's
-    # scripted 2 s or 5 s. (How far below the 50 ms tick the engine stays is bench/autopilot.py's
-    # measurement; a wall-clock bound here failed on a busy machine.)
+    # No tick waited for the model: one that did would last at least the client's 1.5 s timeout
+    # (the replies are 2 s and 5 s late). How fast a tick is on this machine is not the question
+    # here (a busy machine made a 50 ms bound fail); bench/autopilot.py measures that.
     assert len(result.tick_costs) == 300
     assert max(result.tick_costs) < 1.0
     assert result.fallbacks >= 3            # garbage, low confidence, timeout
