@@ -2,10 +2,13 @@
 
 How this works: the proxy calls ``handle(event, now)`` for every decoded event and
 ``tick(now)`` at 20 Hz. Both return a list of actions for the proxy to perform.
-Chat typed by the player is classified by ``engine.chat_tap``: proxy commands are
-answered here (built-ins first, then the assistant's command table), requests
-addressed to the assistant go to the assistant, everything else is forwarded
-unchanged. The session never blocks and never reads a clock: time comes in.
+Chat typed by the player is classified by ``engine.chat_tap``: proxy commands run
+through the command table (``engine.commands``; the session's own commands, and
+with an assistant its commands and its modules'), requests addressed to the
+assistant go to the assistant, everything else is forwarded unchanged. The
+session knows whether its player is an authenticated admin (``admin``): the
+command table checks it for admin commands, and nothing else does. The session
+never blocks and never reads a clock: time comes in.
 
 Who moves the player, per tick, in priority order (invariant 5): the kill
 switch (sneak twice: everything below stops), a reflex, then either the
@@ -15,44 +18,27 @@ never both. ``!eat`` is an item task beside them: it never moves the player.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Protocol
 
 import attrs
 
 from engine import events as ev
-from engine.actions import (Action, AdminCommand, ForwardChat, InjectMovement, MeasurePing, ReplyToPlayer, SelectHotbar,
-                            SetControl, reply)
+from engine.actions import Action, ForwardChat, InjectMovement, ReplyToPlayer, SelectHotbar, SetControl, reply
+from engine.assistant import Caller, LocalAssistant
 from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
+from engine.commands.builtin import SESSION_TABLE
+from engine.commands.table import Invocation, RunLine, Text
 from engine.control import Control, inject, item_actions
 from engine.decision.acts import AgentAction, FinishDigging
 from engine.eating import EatTask
 from engine.pilot import PilotSeat, PilotSettings
 from engine.reflex.engine import ReflexDecision
+from engine.routing.language import reply_language
 from engine.world.model import WorldModel
 from engine.world.snapshot import WorldSnapshot
 
-
-class Assistant(Protocol):
-    """What answers requests and owns the commands beyond the built-ins."""
-
-    def request(self, text: str, snapshot: WorldSnapshot, now: float) -> list[Action]:
-        ...
-
-    def command(self, name: str, args: str, snapshot: WorldSnapshot, now: float) -> list[Action] | None:
-        """Answer ``!name args``; None when the command is not the assistant's."""
-        ...
-
-    def command_help(self) -> list[tuple[str, str]]:
-        """(usage, description) pairs for ``!help``."""
-        ...
-
-    def notify(self, text: str, now: float) -> list[Action] | None:
-        """Keep a message for the player's inbox; may return a notification to show."""
-        ...
-
-    def clear_scope(self) -> None:
-        """The player left: forget per-player state such as cached intents."""
-        ...
+Assistant = LocalAssistant  # what answers requests and adds its commands and its modules' to the table
 
 
 class Driver(Protocol):
@@ -89,12 +75,9 @@ class SessionConfig:
     reflexes: bool = False  # reflexes on from the start (off for a human player by default)
 
 
-BUILTIN_HELP: tuple[tuple[str, str], ...] = (
-    ("!help", "this list"),
-    ("!ping", "round-trip time from the proxy to the server"),
-    ("!reflex on|off|list", "reflexes that save you from lava, fire, drowning, mobs, hunger, falls, and eat when hurt"),
-    ("!system <console command>", "admin console commands in game (admins only)"),
-)
+HELP_HEAD = Text("Proxy commands (never sent to the server):", "代理命令（从不发送到服务器）：")
+HELP_ASK = Text("Ask the assistant: {address}<question> or /ai <question>", "询问助手：{address}<问题> 或 /ai <问题>")
+HELP_AGENT = Text("Every {prefix}command also works as /agent <command>.", "每个 {prefix}命令也可以写成 /agent <命令>。")
 
 
 def _dead(snapshot: WorldSnapshot) -> bool:
@@ -109,10 +92,15 @@ class Session:
         config: SessionConfig | None = None,
         assistant: Assistant | None = None,
         pilot: PilotSettings | None = None,
+        admin: bool = False,
     ) -> None:
         self.player_name = player_name
         self.config = config or SessionConfig()
         self.assistant = assistant
+        self.commands = assistant.commands if assistant is not None else SESSION_TABLE
+        # Whether this player is an authenticated admin: the one fact the command table's
+        # access check reads (``grant_admin`` is the hook for a proof given in game).
+        self.admin = admin
         self.world = WorldModel(player_name)
         self.last_tick: float | None = None
         self.ticks = 0
@@ -121,10 +109,6 @@ class Session:
         self.control = Control(self.config.version, self.config.reflexes)
         self.pilot = PilotSeat(player_name, pilot)
         self.item_task: EatTask | None = None
-        if assistant is not None and hasattr(assistant, "session_runner"):
-            assistant.session_runner = self._movement_command
-        if assistant is not None and hasattr(assistant, "progress_source"):
-            assistant.progress_source = lambda: self.pilot.progress
         self._early_move = False  # a reflex already moved since the last tick
         self.reflex_firings: dict[str, int] = {}
 
@@ -155,7 +139,7 @@ class Session:
         if isinstance(event, ev.CommandTyped):
             return self._chat(classify_command(event.command), now)
         if isinstance(event, ev.ServerChatSeen) and event.private and self.assistant is not None:
-            return list(self.assistant.notify(event.text, now) or [])
+            return list(self.assistant.notify(event.text, now))
         elif isinstance(event, ev.Disconnected):
             self.pilot.stop("the player left", self.ticks, now)   # ends the episode; its logs are handed over
             if self.assistant is not None:
@@ -194,7 +178,7 @@ class Session:
             for text, keep in self.pilot.notices():
                 actions.append(reply(text))
                 if keep and self.assistant is not None:
-                    actions += list(self.assistant.notify(text, now) or [])
+                    actions += self.assistant.notify(text, now)
             self._moved(actions)
             if self.pilot.finished:
                 actions += self.release("Autopilot finished: all 9 milestones reached, up to the iron pickaxe", now)
@@ -283,7 +267,7 @@ class Session:
             text = decision.notice.text(self.world.locale)
             actions.append(reply(text))
             if self.assistant is not None:
-                actions += list(self.assistant.notify(text, now) or [])
+                actions += self.assistant.notify(text, now)
         if decision.released is not None and self.control.reflex_driving and not decision.driving:
             self.control.reflex_driving = False
             pos = self.world.position
@@ -338,12 +322,17 @@ class Session:
 
     def admin_agent(self, command: str, now: float) -> list[AgentAction]:
         """The console's ``agent <player> on|off|status|provider <name>``: what the player sees too."""
-        words = command.split()
-        return self._autopilot(words, now)
+        return self.run_command(f"autopilot {command}", now)
 
     def admin_reflex(self, enabled: bool, now: float) -> list[str]:
         self.control.reflexes.set_all(enabled, now)
         return [f"{self.player_name}: reflexes {'on' if enabled else 'off'}"]
+
+    def grant_admin(self, admin: bool = True) -> None:
+        self.admin = admin
+
+    def caller(self) -> Caller:
+        return Caller(self.admin, self.pilot.progress)
 
     def _chat(self, tapped: TappedChat, now: float) -> list[AgentAction]:
         if tapped.kind is ChatKind.PASS:
@@ -354,79 +343,77 @@ class Session:
                               f"{self.config.address_prefix}where am I")]
             if self.assistant is None:
                 return [reply("The assistant is not configured yet; try !help for proxy commands.")]
-            return list[AgentAction](self.assistant.request(tapped.body, self.snapshot(), now))
-        return self._command(tapped.body, now)
+            snapshot = self.snapshot()
+            return self.expand(self.assistant.request(tapped.body, snapshot, now, self.caller()), now, snapshot)
+        return self.run_command(tapped.body, now)
 
-    def _command(self, line: str, now: float) -> list[AgentAction]:
-        name, _, args = line.partition(" ")
-        name = name.lower()
-        if name in ("help", "?"):
-            return [self._help()]
-        if name == "ping":
-            return [MeasurePing()]
-        movement = self._movement_command(name, args.split(), now)
-        if movement is not None:
-            return movement
-        if self.assistant is not None:
-            answer = self.assistant.command(name, args.strip(), self.snapshot(), now)
-            if answer is not None:
-                return list[AgentAction](answer)
-        if name == "system":
-            return [AdminCommand(args.strip() or "help")]
-        return [reply(f"Unknown command {self.config.command_prefix}{name}; "
-                      f"{self.config.command_prefix}help lists the commands.")]
+    def invocation(self, now: float, snapshot: WorldSnapshot | None = None) -> Invocation:
+        snapshot = snapshot or self.snapshot()
+        lang = reply_language(snapshot.locale)
+        parse = self.assistant.parse_context(snapshot, lang) if self.assistant is not None else None
+        return Invocation(snapshot, now, lang, self.admin, self.config.command_prefix, self, self.assistant, parse)
 
-    def _movement_command(self, name: str, args: list[str], now: float) -> list[AgentAction] | None:
-        """Explicit movement commands: the only way (with buttons) a write starts (invariant 2)."""
+    def run_command(self, line: str, now: float) -> list[AgentAction]:
+        """``name args`` as the player typed it after the prefix (or ``/agent``)."""
+        return self.commands.execute(line, self.invocation(now))
+
+    def expand(self, outputs: Sequence[AgentAction | RunLine], now: float,
+               snapshot: WorldSnapshot | None = None) -> list[AgentAction]:
+        """What the assistant answered, with the lines the player trusted run through the command table."""
+        if not any(isinstance(o, RunLine) for o in outputs):
+            return [o for o in outputs if not isinstance(o, RunLine)]
+        return self.commands.expand(outputs, self.invocation(now, snapshot))
+
+    # -- the session's commands (parsed and access-checked by the command table) ---------
+    def help(self, lang: str) -> ReplyToPlayer:
         p = self.config.command_prefix
-        snapshot = self.snapshot()
-        if name == "stop":
-            return self.release("Stopped", now) or [reply("Nothing to stop: you are in control.")]
-        if name == "autopilot":
-            return self._autopilot(args, now)
-        if name == "eat":
-            planned = EatTask.plan(snapshot)
-            if isinstance(planned, str):
-                return [reply(f"Cannot eat: {planned}.")]
-            previous = self.item_task.cancel() if self.item_task is not None else []
-            self.item_task = planned
-            return previous + [reply(f"Eating {planned.food.replace('_', ' ')}.")]
-        if name == "goto":
-            try:
-                x, y, z = (int(math.floor(float(v))) for v in args)
-            except ValueError:
-                return [reply(f"Usage: {p}goto <x> <y> <z> (block coordinates)")]
-            found = self.control.goto(x, y, z, snapshot)
-            if isinstance(found, str):
-                return [reply(f"Cannot go there: {found}.")]
-            return self.take_control(found, f"Going to {x} {y} {z}; sneak twice or {p}stop to take over.")
-        if name == "follow":
-            if len(args) != 1:
-                return [reply(f"Usage: {p}follow <player>")]
-            follower = self.control.follow(args[0], snapshot)
-            if isinstance(follower, str):
-                return [reply(f"Cannot follow: {follower}.")]
-            return self.take_control(follower, f"Following {args[0]}; sneak twice or {p}stop to take over.")
-        if name == "reflex":
-            sub = args[0].lower() if args else "list"
-            reflexes = self.control.reflexes
-            if sub in ("on", "off"):
-                ops = reflexes.set_all(sub == "on", now)
-                return list[AgentAction](item_actions(ops)) + [reply(f"Reflexes {sub}: " + ", ".join(r.name for r in reflexes.reflexes))]
-            if sub == "list":
-                rows = [f"{r.name}: {'on' if r.enabled else 'off'}"
-                        + (" (active)" if r.active else "")
-                        + (f" (cooling {r.cooling_for:.0f}s)" if r.cooling_for > 0 else "")
-                        for r in reflexes.listing(now)]
-                return [ReplyToPlayer(tuple(["Reflexes:"] + rows))]
-            return [reply(f"Usage: {p}reflex on|off|list")]
-        return None
+        lines = [HELP_HEAD.say(lang)]
+        lines += [f"{usage} - {text}" for usage, text in self.commands.help_rows(lang, self.admin, p)]
+        lines.append(HELP_ASK.say(lang).format(address=self.config.address_prefix))
+        lines.append(HELP_AGENT.say(lang).format(prefix=p))
+        return ReplyToPlayer(tuple(lines))
 
-    def _autopilot(self, args: list[str], now: float) -> list[AgentAction]:
+    def stop(self, now: float) -> list[AgentAction]:
+        return self.release("Stopped", now) or [reply("Nothing to stop: you are in control.")]
+
+    def eat(self) -> list[AgentAction]:
+        planned = EatTask.plan(self.snapshot())
+        if isinstance(planned, str):
+            return [reply(f"Cannot eat: {planned}.")]
+        previous = self.item_task.cancel() if self.item_task is not None else []
+        self.item_task = planned
+        return previous + [reply(f"Eating {planned.food.replace('_', ' ')}.")]
+
+    def goto(self, x: float, y: float, z: float) -> list[AgentAction]:
         p = self.config.command_prefix
-        sub = args[0].lower() if args else "status"
+        bx, by, bz = (int(math.floor(v)) for v in (x, y, z))
+        found = self.control.goto(bx, by, bz, self.snapshot())
+        if isinstance(found, str):
+            return [reply(f"Cannot go there: {found}.")]
+        return self.take_control(found, f"Going to {bx} {by} {bz}; sneak twice or {p}stop to take over.")
+
+    def follow(self, name: str) -> list[AgentAction]:
+        p = self.config.command_prefix
+        follower = self.control.follow(name, self.snapshot())
+        if isinstance(follower, str):
+            return [reply(f"Cannot follow: {follower}.")]
+        return self.take_control(follower, f"Following {name}; sneak twice or {p}stop to take over.")
+
+    def reflex(self, word: str, now: float) -> list[AgentAction]:
+        reflexes = self.control.reflexes
+        if word in ("on", "off"):
+            ops = reflexes.set_all(word == "on", now)
+            return list[AgentAction](item_actions(ops)) + [reply(f"Reflexes {word}: " + ", ".join(r.name for r in reflexes.reflexes))]
+        rows = [f"{r.name}: {'on' if r.enabled else 'off'}"
+                + (" (active)" if r.active else "")
+                + (f" (cooling {r.cooling_for:.0f}s)" if r.cooling_for > 0 else "")
+                for r in reflexes.listing(now)]
+        return [ReplyToPlayer(tuple(["Reflexes:"] + rows))]
+
+    def autopilot(self, word: str, provider: str | None, now: float) -> list[AgentAction]:
+        p = self.config.command_prefix
         pilot = self.pilot
-        if sub in ("on", "start"):
+        if word == "on":
             if pilot.active:
                 return [reply(f"The autopilot is already on: {pilot.progress}.")]
             terrain = self.control.terrain
@@ -443,25 +430,13 @@ class Session:
                 actions.append(SetControl(True))
             return actions + [reply(f"Autopilot on ({pilot.provider_name}): working toward an iron pickaxe; "
                                     f"sneak twice or {p}stop to take over.")]
-        if sub in ("off", "stop"):
+        if word == "off":
             if not pilot.active:
                 return [reply("The autopilot is not running.")]
             return self.release("Autopilot off", now)
-        if sub == "provider":
-            if len(args) != 2:
+        if word == "provider":
+            if provider is None:
                 return [reply(f"Usage: {p}autopilot provider mock|api|replay (now: {pilot.provider_name})")]
-            return [reply(pilot.choose(args[1].lower()))]
-        if sub == "status":
-            return [reply(pilot.progress or f"The autopilot is off ({pilot.provider_name} provider); "
-                                            f"{p}autopilot on starts it.")]
-        return [reply(f"Usage: {p}autopilot on|off|status|provider mock|api|replay")]
-
-    def _help(self) -> ReplyToPlayer:
-        rows = list(BUILTIN_HELP)
-        if self.assistant is not None:
-            rows.extend(self.assistant.command_help())
-        lines = ["Proxy commands (never sent to the server):"]
-        lines += [f"{usage} - {text}" for usage, text in rows]
-        lines.append(f"Ask the assistant: {self.config.address_prefix}<question> or /ai <question>")
-        lines.append(f"Every {self.config.command_prefix}command also works as /agent <command>.")
-        return ReplyToPlayer(tuple(lines))
+            return [reply(pilot.choose(provider))]
+        return [reply(pilot.progress or f"The autopilot is off ({pilot.provider_name} provider); "
+                                        f"{p}autopilot on starts it.")]

@@ -85,10 +85,7 @@ def assistant_factory(config: Any, server: Any = None) -> Callable[[Any], Assist
             from proxy.model_service import build
 
             server.model_service = build(runtime, client_settings, server.reactor, server)
-    admins = {name.lower() for name in config.admins}
-
     def make(bridge: Any) -> Assistant | None:
-        name = (bridge.player_name or "").lower()
-        return runtime.new_assistant(admin=name in admins)
+        return runtime.new_assistant()
 
     return make

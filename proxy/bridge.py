@@ -648,7 +648,8 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self.perform(self.session.handle(ev.DimensionChanged(dimension.name, dimension.min_y,
                                                                      dimension.height), self.server.clock.seconds()))
         if name in REWRITTEN:
-            self.send_packet(self.codec.rewrite(name, fields))
+            words = self.session.commands.completion(self.session.admin) if self.session is not None else ()
+            self.send_packet(self.codec.rewrite(name, fields, words))
         elif not hidden:
             self.send_frame(frame, self.upstream.reader)
         if pid == self._ids.get("s2c_login") and self.held_for_play:
@@ -687,6 +688,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                           reflexes=self.config.features.reflexes),
             self.server.make_assistant(self),
             self.server.autopilot.settings(self.player_name),
+            admin=self.server.is_admin(self.player_name),
         )
         log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
                  peer=self.peer, version=self.codec.version if self.codec else "?")

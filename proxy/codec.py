@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from typing import Any, Callable
 
 import attrs
 
 from engine import events as ev
+from engine.commands.table import Word
 from proxy import subscriptions
 from proxy.protocol.errors import PeerError
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, ProtocolTable
@@ -163,12 +165,12 @@ class VersionCodec:
         translator = TRANSLATORS.get((direction, name))
         return translator(self, fields) if translator is not None else []
 
-    def rewrite(self, name: str, fields: Fields) -> bytes:
+    def rewrite(self, name: str, fields: Fields, agent_words: Sequence[Word] = ()) -> bytes:
         """Re-encode a server packet the proxy changes (see subscriptions.REWRITTEN)."""
         from proxy import commands
 
         if name == "declare_commands":
-            return self.encode("play", TO_CLIENT, name, commands.inject(fields))
+            return self.encode("play", TO_CLIENT, name, commands.inject(fields, agent_words))
         raise KeyError(name)
 
     def item_name(self, item_id: int) -> str:

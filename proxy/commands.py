@@ -4,12 +4,18 @@
 with a greedy string argument. A greedy string is not a signed argument, so a
 1.19+ client sends these commands unsigned and autocompletes them, which is the
 signed-chat-safe way to reach the proxy (as Velocity registers proxy commands).
+Under ``/agent`` the player's command table (``engine.commands``) adds a literal
+node per command name and argument word, so the client completes them with Tab;
+every literal also takes a greedy string, so any line still parses and reaches
+the proxy, which answers it (an unknown command, a usage line).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.chat_tap import AGENT_COMMAND, ASSISTANT_COMMAND
+from engine.commands.table import Word
 
 LITERAL = 1
 ARGUMENT = 2
@@ -34,11 +40,25 @@ def _greedy(template: dict[str, Any], name: str) -> dict[str, Any]:
                               "suggestionType": None}}
 
 
-def inject(fields: dict[str, Any]) -> dict[str, Any]:
+def _words(template: dict[str, Any], nodes: list[dict[str, Any]], level: Sequence[Word], argument: str) -> list[int]:
+    """Append a literal per word (each with its own words and a greedy string below it) and a
+    greedy string for anything else; return their indices."""
+    children: list[int] = []
+    for word in level:
+        below = _words(template, nodes, word.then, "args")
+        nodes.append(_literal(template, word.text, below, True))
+        children.append(len(nodes) - 1)
+    nodes.append(_greedy(template, argument))
+    children.append(len(nodes) - 1)
+    return children
+
+
+def inject(fields: dict[str, Any], agent_words: Sequence[Word] = ()) -> dict[str, Any]:
     """Return the declare-commands fields with /ai and /agent added under the root.
 
-    A server that already declares either name keeps its own node: the proxy
-    never shadows a server command in the tree.
+    ``agent_words`` are the command table's completion words: the commands under
+    ``/agent`` and their argument words. A server that already declares either
+    name keeps its own node: the proxy never shadows a server command in the tree.
     """
     nodes: list[dict[str, Any]] = list(fields["nodes"])
     root_index = int(fields["rootIndex"])
@@ -47,13 +67,13 @@ def inject(fields: dict[str, Any]) -> dict[str, Any]:
                 if isinstance(nodes[i].get("extraNodeData"), dict)}
     children = list(root["children"])
     template = root["flags"]
-    for name, argument, executable in ((ASSISTANT_COMMAND, "question", False), (AGENT_COMMAND, "command", True)):
+    for name, argument, executable, level in ((ASSISTANT_COMMAND, "question", False, ()),
+                                               (AGENT_COMMAND, "command", True, agent_words)):
         if name in existing:
             continue
-        arg_index = len(nodes)
-        nodes.append(_greedy(template, argument))
-        children.append(len(nodes))
-        nodes.append(_literal(template, name, [arg_index], executable))
+        below = _words(template, nodes, level, argument)
+        nodes.append(_literal(template, name, below, executable))
+        children.append(len(nodes) - 1)
     root["children"] = children
     nodes[root_index] = root
     return {**fields, "nodes": nodes}

@@ -1,11 +1,14 @@
 """Fixtures shared by the engine tests: a built assistant runtime and world snapshots."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 
-from engine.assistant import AssistantRuntime
+from engine.actions import Action
+from engine.assistant import AssistantRuntime, LocalAssistant, Output
+from engine.commands.table import Invocation
+from engine.routing.language import reply_language
 from engine.events import SlotItem
 from engine.routing.config import SemanticConfig, default_config
 from engine.world.snapshot import EntityView, PlayerState, Vec3, WorldSnapshot
@@ -38,6 +41,24 @@ def make_snapshot(
     )
     entities = tuple(EntityView(100 + n, "player", pos, f"uuid-{name}", name) for n, (name, pos) in enumerate(near))
     return WorldSnapshot("Tester", locale, player, online, entities)
+
+
+def invocation(assistant: LocalAssistant, snapshot: WorldSnapshot, now: float, admin: bool = False) -> Invocation:
+    """What a Session hands the command table, without a Session (commands that need one raise)."""
+    lang = reply_language(snapshot.locale)
+    return Invocation(snapshot, now, lang, admin, assistant=assistant, parse_context=assistant.parse_context(snapshot, lang))
+
+
+def command(assistant: LocalAssistant, name: str, args: str, snapshot: WorldSnapshot, now: float,
+            admin: bool = False) -> list[Action]:
+    """``!name args`` through the assistant's command table, as the player's Session runs it."""
+    return assistant.commands.execute(f"{name} {args}", invocation(assistant, snapshot, now, admin))
+
+
+def expand(assistant: LocalAssistant, outputs: Sequence[Output], snapshot: WorldSnapshot, now: float,
+           admin: bool = False) -> list[Action]:
+    """An assistant's answer with the lines the player trusted run, as the Session does."""
+    return assistant.commands.expand(outputs, invocation(assistant, snapshot, now, admin))
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,8 @@
 Read-only, may go direct: agent:help, agent:status, agent:position,
 agent:players, agent:inventory, agent:item, agent:inbox, agent:progress.
 Write, never direct: agent:goto, agent:follow, agent:stop, agent:autopilot,
-agent:eat. Admin, explicit only: agent:routing.
+agent:eat — entries of the command table (``engine.commands.builtin``) that
+routing may offer but never runs. Admin, explicit only: agent:routing.
 """
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from engine.modules.builtin.progress import ProgressModule
 from engine.modules.builtin.rejects import register_rejects
 from engine.modules.builtin.routing_admin import RoutingAdminModule
 from engine.modules.builtin.status import StatusModule
-from engine.modules.builtin.writes import AutopilotModule, EatModule, FollowModule, GotoModule, StopModule
 from engine.modules.items import ItemTable
 from engine.modules.registry import ModuleRegistry
 
@@ -33,8 +33,11 @@ def register_builtins(registry: ModuleRegistry, items: ItemTable) -> None:
     for module in (
         HelpModule(), StatusModule(), PositionModule(), PlayersModule(), InventoryModule(items),
         ItemModule(items), InboxModule(), ProgressModule(),
-        GotoModule(), FollowModule(), StopModule(), AutopilotModule(), EatModule(),
-        RoutingAdminModule(),
     ):
         registry.register(module)
+    from engine.commands.builtin import ROUTED_COMMANDS
+
+    for command in ROUTED_COMMANDS:
+        registry.register_command(command)
+    registry.register(RoutingAdminModule())
     register_rejects(registry)

@@ -82,7 +82,7 @@ def test_an_extension_registers_once_and_routes(shared_runtime: AssistantRuntime
     assistant = runtime.new_assistant()
     assert assistant.request("check extension status", make_snapshot(), 0.0)[0].lines == ("extension ok",)  # type: ignore[union-attr]
     assert assistant.request("extension status", make_snapshot(), 0.0)[0].lines == ("extension ok",)  # type: ignore[union-attr]
-    assert ("!extension", "extension status") in assistant.command_help()
+    assert ("!extension", "extension status") in assistant.commands.help_rows("en", admin=False)
 
 
 def test_config_examples_extend_registered_profiles_only(shared_runtime: AssistantRuntime) -> None:

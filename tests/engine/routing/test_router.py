@@ -12,7 +12,8 @@ from engine.routing.config import Mode, parse_config
 from engine.routing.model_hook import ModelRoutingRequest
 from engine.routing.router import option_number
 from engine.routing.stats import Reason
-from tests.engine.conftest import make_snapshot
+from engine.commands.table import RunLine
+from tests.engine.conftest import expand, make_snapshot
 
 
 class FakeModel:
@@ -54,7 +55,9 @@ def test_option_number_runs_the_cards_explicit_command(runtime_factory: Callable
     snap = make_snapshot()
     card = assistant.request("where in the world am i", snap, now=0.0)
     assert "!pos" in text_of(card)
-    assert "You are at 10.5, 64, -20.2" in text_of(assistant.request("1", snap, now=5.0))
+    picked = assistant.request("1", snap, now=5.0)
+    assert picked == [RunLine("!pos")]  # the session runs it through the command table
+    assert "You are at 10.5, 64, -20.2" in text_of(expand(assistant, picked, snap, 5.0))
     assert runtime.stats.counters[Reason.OPTION] == 1
 
 
@@ -203,7 +206,7 @@ def test_too_long_requests_are_not_matched_locally(runtime_factory: Callable[...
 
 def test_latest_match_and_counters_hold_no_text_or_uuid(runtime_factory: Callable[..., AssistantRuntime]) -> None:
     runtime = runtime_factory()
-    assistant = runtime.new_assistant(admin=True)
+    assistant = runtime.new_assistant()
     snap = make_snapshot()
     secret = "where am i zanzibar"
     assistant.request(secret, snap, now=0.0)
