@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from engine.decision.acts import AgentAction
+from engine.actions import Action
 from engine.decision.autopilot import Autopilot, AutopilotConfig
 from engine.decision.logs import EpisodeLog
 from engine.decision.providers import DecisionRequest, MockProvider, Provider
@@ -132,7 +132,7 @@ class PilotSeat:
         self._started_at = self._last_handoff = now
         return None
 
-    def stop(self, why: str, tick: int, now: float) -> list[AgentAction]:
+    def stop(self, why: str, tick: int, now: float) -> list[Action]:
         autopilot = self.autopilot
         if autopilot is None or not autopilot.enabled:
             return []

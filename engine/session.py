@@ -24,13 +24,13 @@ from typing import Protocol
 import attrs
 
 from engine import events as ev
-from engine.actions import Action, ForwardChat, InjectMovement, ReplyToPlayer, SelectHotbar, SetControl, reply
+from engine.actions import (Action, FinishDigging, ForwardChat, InjectMovement, ReplyToPlayer, SelectHotbar,
+                            SetControl, reply)
 from engine.assistant import Caller, LocalAssistant
 from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
 from engine.commands.builtin import SESSION_TABLE
 from engine.commands.table import Invocation, RunLine, Text
-from engine.control import Control, inject, item_actions
-from engine.decision.acts import AgentAction, FinishDigging
+from engine.control import Control
 from engine.eating import EatTask
 from engine.pilot import PilotSeat, PilotSettings
 from engine.reflex.engine import ReflexDecision
@@ -112,7 +112,7 @@ class Session:
         self._early_move = False  # a reflex already moved since the last tick
         self.reflex_firings: dict[str, int] = {}
 
-    def handle(self, event: ev.Event, now: float) -> list[AgentAction]:
+    def handle(self, event: ev.Event, now: float) -> list[Action]:
         if isinstance(event, WORLD_EVENTS):
             for x, y, z in self.control.world_event(event):
                 changed = getattr(self.driver, "block_changed", None)
@@ -146,17 +146,17 @@ class Session:
                 self.assistant.clear_scope()
         return []
 
-    def tick(self, now: float) -> list[AgentAction]:
+    def tick(self, now: float) -> list[Action]:
         self.last_tick = now
         self.ticks += 1
         actions = self._tick(now)
         self.pilot.after_tick(now)
         return actions
 
-    def _tick(self, now: float) -> list[AgentAction]:
+    def _tick(self, now: float) -> list[Action]:
         snapshot = self.snapshot()
         self.control.observe(snapshot)
-        actions: list[AgentAction] = self._item_task(snapshot, now)
+        actions: list[Action] = self._item_task(snapshot, now)
         pilot = self.pilot.autopilot if self.pilot.active else None
         dead = _dead(snapshot)
         if dead:
@@ -191,7 +191,7 @@ class Session:
             actions += self.release(f"{self.driver.name}: {ended}")
         return self._moved(actions)
 
-    def _item_task(self, snapshot: WorldSnapshot, now: float) -> list[AgentAction]:
+    def _item_task(self, snapshot: WorldSnapshot, now: float) -> list[Action]:
         task = self.item_task
         if task is None:
             return []
@@ -202,7 +202,7 @@ class Session:
             out.append(reply(ended[0].upper() + ended[1:] + "."))
         return self._moved(out)
 
-    def _reflex_now(self, now: float) -> list[AgentAction]:
+    def _reflex_now(self, now: float) -> list[Action]:
         """React to a dangerous packet at once instead of at the next tick (a reflex's
         latency is then the time to decide, not up to 50 ms of waiting)."""
         autopilot = self.pilot.active
@@ -217,17 +217,17 @@ class Session:
         self._early_move = True
         return self._moved(self._reflex(decision, now))
 
-    def _let_go_of_reflexes(self, now: float, give_back: bool) -> list[AgentAction]:
+    def _let_go_of_reflexes(self, now: float, give_back: bool) -> list[Action]:
         if not self.control.reflex_driving:
             return []
         self.control.reflex_driving = False
         self._early_move = False
-        actions: list[AgentAction] = list(item_actions(self.control.reflexes.cancel(now)))
+        actions: list[Action] = list(self.control.reflexes.cancel(now))
         if give_back and self.driver is None:
             actions.append(SetControl(False))
         return actions
 
-    def _moved(self, actions: list[AgentAction]) -> list[AgentAction]:
+    def _moved(self, actions: list[Action]) -> list[Action]:
         for action in actions:
             if isinstance(action, InjectMovement):
                 # Our own movement is the truth while we drive: the client's is held back.
@@ -246,8 +246,8 @@ class Session:
         if table is not None:
             self.handle(ev.BlocksChanged(((x, y, z, table.state_for("air")),)), self.last_tick or 0.0)
 
-    def _reflex(self, decision: ReflexDecision, now: float) -> list[AgentAction]:
-        actions: list[AgentAction] = list(item_actions(decision.items))
+    def _reflex(self, decision: ReflexDecision, now: float) -> list[Action]:
+        actions: list[Action] = list(decision.items)
         for op in actions:
             if isinstance(op, SelectHotbar):
                 self.world.apply(ev.HeldSlotChanged(op.slot))
@@ -260,7 +260,7 @@ class Session:
                 actions[:0] = pilot.reflex_active(decision.reflex or "reflex", self.ticks, now)
             self.control.reflex_driving = True
             assert decision.move is not None
-            actions.append(inject(decision.move))
+            actions.append(decision.move)
         if decision.started and decision.reflex is not None:
             self.reflex_firings[decision.reflex] = self.reflex_firings.get(decision.reflex, 0) + 1
         if decision.started and decision.notice is not None:
@@ -278,10 +278,10 @@ class Session:
         return actions
 
     # -- control -----------------------------------------------------------------------
-    def take_control(self, driver: Driver, announce: str | None = None, now: float = 0.0) -> list[AgentAction]:
+    def take_control(self, driver: Driver, announce: str | None = None, now: float = 0.0) -> list[Action]:
         """Hand movement to ``driver`` (replacing any current one, and the autopilot)."""
         had = self.driver is not None or self.pilot.active or self.control.reflex_driving
-        actions: list[AgentAction] = self.pilot.stop("a movement command took over", self.ticks, now)
+        actions: list[Action] = self.pilot.stop("a movement command took over", self.ticks, now)
         self.driver = driver
         if not had:
             actions.append(SetControl(True))
@@ -289,20 +289,20 @@ class Session:
             actions.append(reply(announce))
         return actions
 
-    def release(self, why: str, now: float = 0.0) -> list[AgentAction]:
+    def release(self, why: str, now: float = 0.0) -> list[Action]:
         """Give everything back to the player: the autopilot, the command driver, any reflex, ``!eat``."""
         task, self.item_task = self.item_task, None
-        actions: list[AgentAction] = task.cancel() if task is not None else []
+        actions: list[Action] = task.cancel() if task is not None else []
         moving = self.driver is not None or self.control.reflex_driving or self.pilot.active
         if not moving:
             return actions + [reply(f"{why}: eating cancelled.")] if task is not None else actions
         actions += self.pilot.stop(why, self.ticks, now)
         self.driver = None
-        actions += item_actions(self.control.reflexes.cancel(now))
+        actions += self.control.reflexes.cancel(now)
         self.control.reflex_driving = False
         return actions + [SetControl(False), reply(f"{why}; you have control again.")]
 
-    def _sneak(self, now: float) -> list[AgentAction]:
+    def _sneak(self, now: float) -> list[Action]:
         last, self._last_sneak = self._last_sneak, now
         driving = self.driver is not None or self.control.reflex_driving or self.pilot.active
         if driving and last is not None and now - last <= KILL_SWITCH_SECONDS:
@@ -320,7 +320,7 @@ class Session:
         pilot = self.pilot.progress or "autopilot off"
         return f"{driving}, reflexes {', '.join(on) if on else 'off'}, {pilot}"
 
-    def admin_agent(self, command: str, now: float) -> list[AgentAction]:
+    def admin_agent(self, command: str, now: float) -> list[Action]:
         """The console's ``agent <player> on|off|status|provider <name>``: what the player sees too."""
         return self.run_command(f"autopilot {command}", now)
 
@@ -334,7 +334,7 @@ class Session:
     def caller(self) -> Caller:
         return Caller(self.admin, self.pilot.progress)
 
-    def _chat(self, tapped: TappedChat, now: float) -> list[AgentAction]:
+    def _chat(self, tapped: TappedChat, now: float) -> list[Action]:
         if tapped.kind is ChatKind.PASS:
             return [ForwardChat()]
         if tapped.kind is ChatKind.ASSISTANT:
@@ -353,12 +353,12 @@ class Session:
         parse = self.assistant.parse_context(snapshot, lang) if self.assistant is not None else None
         return Invocation(snapshot, now, lang, self.admin, self.config.command_prefix, self, self.assistant, parse)
 
-    def run_command(self, line: str, now: float) -> list[AgentAction]:
+    def run_command(self, line: str, now: float) -> list[Action]:
         """``name args`` as the player typed it after the prefix (or ``/agent``)."""
         return self.commands.execute(line, self.invocation(now))
 
-    def expand(self, outputs: Sequence[AgentAction | RunLine], now: float,
-               snapshot: WorldSnapshot | None = None) -> list[AgentAction]:
+    def expand(self, outputs: Sequence[Action | RunLine], now: float,
+               snapshot: WorldSnapshot | None = None) -> list[Action]:
         """What the assistant answered, with the lines the player trusted run through the command table."""
         if not any(isinstance(o, RunLine) for o in outputs):
             return [o for o in outputs if not isinstance(o, RunLine)]
@@ -373,10 +373,10 @@ class Session:
         lines.append(HELP_AGENT.say(lang).format(prefix=p))
         return ReplyToPlayer(tuple(lines))
 
-    def stop(self, now: float) -> list[AgentAction]:
+    def stop(self, now: float) -> list[Action]:
         return self.release("Stopped", now) or [reply("Nothing to stop: you are in control.")]
 
-    def eat(self) -> list[AgentAction]:
+    def eat(self) -> list[Action]:
         planned = EatTask.plan(self.snapshot())
         if isinstance(planned, str):
             return [reply(f"Cannot eat: {planned}.")]
@@ -384,7 +384,7 @@ class Session:
         self.item_task = planned
         return previous + [reply(f"Eating {planned.food.replace('_', ' ')}.")]
 
-    def goto(self, x: float, y: float, z: float) -> list[AgentAction]:
+    def goto(self, x: float, y: float, z: float) -> list[Action]:
         p = self.config.command_prefix
         bx, by, bz = (int(math.floor(v)) for v in (x, y, z))
         found = self.control.goto(bx, by, bz, self.snapshot())
@@ -392,25 +392,25 @@ class Session:
             return [reply(f"Cannot go there: {found}.")]
         return self.take_control(found, f"Going to {bx} {by} {bz}; sneak twice or {p}stop to take over.")
 
-    def follow(self, name: str) -> list[AgentAction]:
+    def follow(self, name: str) -> list[Action]:
         p = self.config.command_prefix
         follower = self.control.follow(name, self.snapshot())
         if isinstance(follower, str):
             return [reply(f"Cannot follow: {follower}.")]
         return self.take_control(follower, f"Following {name}; sneak twice or {p}stop to take over.")
 
-    def reflex(self, word: str, now: float) -> list[AgentAction]:
+    def reflex(self, word: str, now: float) -> list[Action]:
         reflexes = self.control.reflexes
         if word in ("on", "off"):
             ops = reflexes.set_all(word == "on", now)
-            return list[AgentAction](item_actions(ops)) + [reply(f"Reflexes {word}: " + ", ".join(r.name for r in reflexes.reflexes))]
+            return list[Action](ops) + [reply(f"Reflexes {word}: " + ", ".join(r.name for r in reflexes.reflexes))]
         rows = [f"{r.name}: {'on' if r.enabled else 'off'}"
                 + (" (active)" if r.active else "")
                 + (f" (cooling {r.cooling_for:.0f}s)" if r.cooling_for > 0 else "")
                 for r in reflexes.listing(now)]
         return [ReplyToPlayer(tuple(["Reflexes:"] + rows))]
 
-    def autopilot(self, word: str, provider: str | None, now: float) -> list[AgentAction]:
+    def autopilot(self, word: str, provider: str | None, now: float) -> list[Action]:
         p = self.config.command_prefix
         pilot = self.pilot
         if word == "on":
@@ -420,7 +420,7 @@ class Session:
             why = self.control.ready(self.snapshot())
             if why is not None or terrain is None:
                 return [reply(f"Cannot start the autopilot: {why or 'no block data'}.")]
-            actions: list[AgentAction] = []
+            actions: list[Action] = []
             had = self.control.reflex_driving or self.driver is not None
             failed = pilot.start(terrain, self.ticks, now)
             if failed is not None:

@@ -33,7 +33,7 @@ from engine import events as ev
 from engine.actions import (Action, AdminCommand, AskModel, ForwardChat, InjectMovement, Kick, MeasurePing,
                             ReleaseHeldItem, ReplyToPlayer, SelectHotbar, SetControl, UseHeldItem, reply)
 from engine.chat_tap import may_be_addressed
-from engine.decision import acts
+from engine import actions as acts
 from engine.session import Session, SessionConfig
 from proxy import versions
 from proxy.chat import reply_components
@@ -52,6 +52,9 @@ if TYPE_CHECKING:
     from proxy.server import ProxyServer
 
 log = Logger(namespace="mcagent.bridge")
+# The autopilot's hands: digging, placing, attacking, respawning, window work.
+AGENT_OPS = (acts.StartDigging, acts.FinishDigging, acts.SwingArm, acts.PlaceBlock, acts.SwapToHotbar, acts.CraftItem,
+             acts.SmeltStart, acts.SmeltCollect, acts.AttackEntity, acts.Respawn)
 
 HELD_LIMIT = 64  # replies held while the client reconfigures
 # The proxy's own teleport ids, far from servers' counters (vanilla counts up from
@@ -737,7 +740,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self._item_packets(self.codec.use_item() if self.codec else None)
             elif isinstance(action, ReleaseHeldItem):
                 self._item_packets(self.codec.release_item() if self.codec else None)
-            elif isinstance(action, acts.AgentOp):
+            elif isinstance(action, AGENT_OPS):
                 self._agent_op(action)
             elif isinstance(action, AskModel):
                 # Off the tick path: the service starts the call and returns at once.
@@ -749,7 +752,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 else:
                     model_service.unavailable(self, action)
 
-    def _agent_op(self, op: acts.AgentOp) -> None:
+    def _agent_op(self, op: Any) -> None:
         """The autopilot's hands: digging, placing, attacking, respawning, window work."""
         codec = self.codec
         if codec is None:
@@ -780,7 +783,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         self._sequence += 1
         return self._sequence
 
-    def _window_op(self, op: acts.AgentOp) -> None:
+    def _window_op(self, op: Any) -> None:
         if self.windows is None or not isinstance(op, (acts.SwapToHotbar, acts.CraftItem, acts.SmeltStart,
                                                         acts.SmeltCollect)):
             return

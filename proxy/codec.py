@@ -274,7 +274,7 @@ class VersionCodec:
     def release_item(self) -> bytes:
         return self.build("play", TO_SERVER, "block_dig", status=5)  # 5: release use item
 
-    # -- agent ops (engine.decision.acts): digging, placing, fighting, windows --------
+    # -- agent ops (engine.actions): digging, placing, fighting, windows --------
     def item_id(self, name: str) -> int | None:
         """The registry id of an item name (with or without "minecraft:"), None if this version lacks it."""
         if self._item_ids is None:

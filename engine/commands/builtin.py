@@ -19,12 +19,12 @@ import attrs
 from engine.actions import AdminCommand, MeasurePing
 from engine.commands.table import (Access, Command, CommandRouting, CommandTable, Invocation, RunLine, Text, Word,
                                    no_args, words)
-from engine.decision.acts import AgentAction
+from engine.actions import Action
 from engine.modules.builtin.common import EMPTY, Empty, fmt, players_named
 from engine.modules.declarations import ParseContext, RoutingProfile
 from engine.routing.vocabulary import NUMBER_FEATURE
 
-Out = Sequence[AgentAction | RunLine]
+Out = Sequence[Action | RunLine]
 PROVIDERS = ("mock", "api", "replay")
 
 

@@ -24,8 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 
-from engine.actions import ReplyToPlayer
-from engine.decision.acts import AgentAction
+from engine.actions import Action, ReplyToPlayer
 from engine.modules.declarations import ParseContext, RoutingProfile
 
 if TYPE_CHECKING:
@@ -114,7 +113,7 @@ class Invocation:
         return self.assistant
 
 
-Handler = Callable[[Invocation, I], Sequence[AgentAction | RunLine]]
+Handler = Callable[[Invocation, I], Sequence[Action | RunLine]]
 
 
 @attrs.frozen
@@ -184,7 +183,7 @@ class CommandTable:
         command = self._by_name.get(name.lower())
         return None if command is None else (command, args.strip())
 
-    def execute(self, line: str, inv: Invocation) -> list[AgentAction]:
+    def execute(self, line: str, inv: Invocation) -> list[Action]:
         """Run one command line (without its prefix) and any line its handler hands back."""
         out = self._run(line, inv)
         if out is None:
@@ -192,9 +191,9 @@ class CommandTable:
             return [ReplyToPlayer((UNKNOWN.say(inv.lang).format(command=f"{inv.prefix}{name}", prefix=inv.prefix),))]
         return self.expand(out, inv)
 
-    def expand(self, outputs: Sequence[AgentAction | RunLine], inv: Invocation, depth: int = 0) -> list[AgentAction]:
+    def expand(self, outputs: Sequence[Action | RunLine], inv: Invocation, depth: int = 0) -> list[Action]:
         """Replace each ``RunLine`` by what running it gives (a line may hand back one more, no further)."""
-        done: list[AgentAction] = []
+        done: list[Action] = []
         for out in outputs:
             if not isinstance(out, RunLine):
                 done.append(out)
@@ -203,7 +202,7 @@ class CommandTable:
             done += self.expand(ran or [], inv, depth + 1)
         return done
 
-    def _run(self, line: str, inv: Invocation) -> Sequence[AgentAction | RunLine] | None:
+    def _run(self, line: str, inv: Invocation) -> Sequence[Action | RunLine] | None:
         found = self.find(line)
         if found is None:
             return None

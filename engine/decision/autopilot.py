@@ -33,8 +33,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from engine.actions import InjectMovement
-from engine.decision.acts import AgentAction, Respawn
+from engine.actions import Action, InjectMovement, Respawn
 from engine.decision.catalog import CATALOG, HUNT_RADIUS, ActionName, Choice, check_choice, legal_actions
 from engine.decision.executors import ExecContext, Executor, TABLE_RANGE, Wait, make_executor, step_aside
 from engine.decision.heuristic import Decision, heuristic
@@ -126,9 +125,9 @@ class Autopilot:
         self.watchdog.enable(tick, now)
         self._event("autopilot", tick, now, detail="on", provider=self.provider.name)
 
-    def stop(self, why: str, tick: int, now: float) -> list[AgentAction]:
+    def stop(self, why: str, tick: int, now: float) -> list[Action]:
         """The kill switch or ``!autopilot off``: stop at once; returns what undoes a half action."""
-        out: list[AgentAction] = []
+        out: list[Action] = []
         if self.executor is not None:
             out = self.executor.cancel("stopped")
             self._finished(self.executor, tick, now, counted=False)
@@ -149,11 +148,11 @@ class Autopilot:
         return self.ladder.progress_text()
 
     # -- the tick ---------------------------------------------------------------------------------------
-    def reflex_active(self, name: str, tick: int, now: float) -> list[AgentAction]:
+    def reflex_active(self, name: str, tick: int, now: float) -> list[Action]:
         """A reflex drives this tick: the running action is preempted, pending answers go stale."""
         if not self.enabled:
             return []
-        out: list[AgentAction] = []
+        out: list[Action] = []
         if self.watchdog.state in (WState.HEALTHY, WState.CLEARING_PATH):
             self.watchdog.reflex(True, tick, now, name)
             self.generation += 1
@@ -163,7 +162,7 @@ class Autopilot:
         self._last_sent = None
         return out
 
-    def tick(self, snapshot: WorldSnapshot, tick: int, now: float, day: bool = True) -> list[AgentAction]:
+    def tick(self, snapshot: WorldSnapshot, tick: int, now: float, day: bool = True) -> list[Action]:
         if not self.enabled:
             return []
         player = snapshot.player
@@ -192,7 +191,7 @@ class Autopilot:
         self._last_sent = None
         ctx = ExecContext(snapshot, self.terrain, self.finder, tick, now, self.blacklist, self.search,
                           self.smelting, self.rng, self.ignored, self.config.clock)
-        out: list[AgentAction] = []
+        out: list[Action] = []
         running = self.executor is not None and not isinstance(self.executor, Wait)
         inventory_key = tuple(sorted(counts.items()))
         if self.watchdog.observe(tick, now, pos, inventory_key, running) and self.executor is not None:
@@ -251,7 +250,7 @@ class Autopilot:
             return False
         return any(e.hostile and e.position.distance_to(pos) <= THREAT_RADIUS for e in snapshot.entities)
 
-    def _death(self, tick: int, now: float) -> list[AgentAction]:
+    def _death(self, tick: int, now: float) -> list[Action]:
         if not self._dead:
             self._dead = True
             self.stats.deaths += 1

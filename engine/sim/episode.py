@@ -16,7 +16,7 @@ from collections.abc import Callable
 import attrs
 
 from engine import events as ev
-from engine.decision.acts import AgentAction
+from engine.actions import Action
 from engine.decision.autopilot import Autopilot, AutopilotConfig
 from engine.pilot import PilotSettings
 from engine.decision.ladder import NAMES
@@ -82,13 +82,13 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
     autopilot = session.pilot.autopilot
     assert autopilot is not None and autopilot.enabled, "the autopilot did not start"
     costs: list[float] = []
-    early: list[AgentAction] = []      # what the Session answered to events (reflexes react to packets)
+    early: list[Action] = []      # what the Session answered to events (reflexes react to packets)
     for t in range(1, ticks + 1):
         now = clock() if clock is not None else t * TICK
         for event in world.tick(t):
             early += session.handle(event, now)
         c0 = time.perf_counter() if measure else 0.0
-        sent: list[AgentAction] = early + session.tick(now)
+        sent: list[Action] = early + session.tick(now)
         early = []
         if measure:
             costs.append(time.perf_counter() - c0)
