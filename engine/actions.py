@@ -67,19 +67,6 @@ class AdminCommand:
 
 
 @attrs.frozen
-class AskModel:
-    """Run one model call off the tick path and hand the reply back to the player's assistant.
-
-    The proxy runs ``call`` with the model client on its event loop; when it
-    ends it calls ``AssistantRuntime.model_finished(call, reply, now)`` (always)
-    and then ``LocalAssistant.model_answered(call, reply, snapshot, now)`` if
-    that player is still connected, and performs the actions returned.
-    """
-
-    call: "ModelCall"
-
-
-@attrs.frozen
 class SetControl:
     """The agent takes (True) or gives back (False) the player's movement.
 
@@ -220,10 +207,35 @@ class Respawn:
 
 
 ItemAction = SelectHotbar | SwapToHotbar | UseHeldItem | ReleaseHeldItem   # what a meal or a reflex does with the hand
-Action = (ReplyToPlayer | ForwardChat | MeasurePing | Kick | AdminCommand | AskModel | SetControl | InjectMovement
+Action = (ReplyToPlayer | ForwardChat | MeasurePing | Kick | AdminCommand | SetControl | InjectMovement
           | SelectHotbar | UseHeldItem | ReleaseHeldItem | StartDigging | FinishDigging | SwingArm | PlaceBlock
           | SwapToHotbar | CraftItem | SmeltStart | SmeltCollect | AttackEntity | Respawn)
 ACTIONS: tuple[type, ...] = Action.__args__
+
+
+# -- requests that stay in the engine -------------------------------------------------------
+@attrs.frozen
+class AskModel:
+    """The assistant asks its Session to run one model call (``engine.llm.runner``).
+
+    Not an action: the Session hands ``call`` to the model runner it was given,
+    gets the reply on a later tick and passes it to
+    ``LocalAssistant.model_answered``; no executor ever sees it.
+    """
+
+    call: "ModelCall"
+
+
+@attrs.frozen
+class RunLine:
+    """The assistant asks its Session to run a command line the player trusted (a card or a
+    notification button they clicked, an option number they typed), through the command table."""
+
+    line: str
+
+
+# What the assistant hands its Session: actions, and requests the Session carries out itself.
+Output = Action | RunLine | AskModel
 
 
 def reply(*lines: str) -> ReplyToPlayer:

@@ -15,9 +15,11 @@ it may be asked, else to an honest "not sure" card listing read-only
 commands. ``command`` runs ``!name args`` explicitly. Nothing here reads a
 clock.
 
-The model is never called from here: a fallback returns an ``AskModel``
-action; the proxy runs it and calls ``model_answered`` with the reply, which
-re-checks the choice (a write becomes a card to confirm, never an action).
+The model is never called from here: a fallback returns an ``AskModel``;
+the player's Session hands its call to the model runner it was given
+(``engine.llm.runner``) and, on a later tick, calls ``model_answered`` with the
+reply, which re-checks the choice (a write becomes a card to confirm, never an
+action).
 Per player: the conversation mode (``!mode``), the external-AI switch
 (``!ai on|off``), the option cards (``/agent card <id> <version> <n>``) and the
 visible notification whose buttons a typed reply may match
@@ -35,9 +37,9 @@ from typing import Any
 
 import attrs
 
-from engine.actions import Action, AskModel, ChatButton, ReplyToPlayer
-from engine.commands.table import Invocation, RunLine
-from engine.commands.builtin import full_table
+from engine.actions import Action, AskModel, ChatButton, Output, ReplyToPlayer, RunLine
+from engine.commands.table import Invocation
+from engine.commands.builtin import ROUTED_COMMANDS, full_table
 from engine.llm import messages as lm
 from engine.llm.calls import ChatMessage, ModelCall, ModelFailure, ModelReply
 from engine.llm.cards import COMMAND as CARD_COMMAND
@@ -61,7 +63,7 @@ from engine.routing.cache import IntentCache
 from engine.routing.config import ALGORITHM, Mode, ReloadReport, SemanticConfig, load_or_create, reload
 from engine.routing.language import detect_language, locale_language, reply_language
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend
-from engine.routing.model_hook import CatalogEntry, ModelCandidate, ModelRouter, ModelRoutingRequest, RoutingTicket
+from engine.routing.model_hook import CatalogEntry, ModelCandidate, ModelRoutingRequest, RoutingTicket
 from engine.routing.normalize import normalize_text
 from engine.routing.router import Candidate, Route, Router, ScopeState
 from engine.routing.semantic_index import SemanticIndex
@@ -76,9 +78,6 @@ PENDING_LIMIT = 16
 INBOX_MODULE = "agent:inbox"
 UNPARSED = "unparsed"  # the model's command line did not parse: a card, like any rejected answer
 AI_WORDS = {"on": True, "enable": True, "开": True, "开启": True, "off": False, "disable": False, "关": False, "关闭": False}
-
-
-Output = Action | RunLine  # a RunLine goes back to the player's session, which runs it through the command table
 
 
 @attrs.frozen
@@ -107,7 +106,6 @@ class AssistantRuntime:
         self,
         config: SemanticConfig,
         *,
-        model: ModelRouter | None = None,
         items: ItemTable | None = None,
         registry: ModuleRegistry | None = None,
         config_path: Path | str | None = None,
@@ -118,11 +116,10 @@ class AssistantRuntime:
         self.items = items or ItemTable.builtin()
         if registry is None:
             registry = ModuleRegistry()
-            register_builtins(registry, self.items)
+            register_builtins(registry, self.items, ROUTED_COMMANDS)
         registry.freeze()
         self.registry = registry
         self.commands = full_table(registry.commands())
-        self.model = model
         self.llm = llm
         self.buttons = ButtonMatcher(button_phrases)
         self.free_chat = llm.settings.free_chat if llm is not None else ModeThresholds()
@@ -192,7 +189,7 @@ class AssistantRuntime:
         if self.llm is not None:
             lines += self.llm.status_lines(self.last_now)
         else:
-            lines.append(f"model router: {'configured' if self.model is not None else 'none (low-confidence requests get a not-sure reply)'}")
+            lines.append("model service: none (low-confidence requests get a not-sure reply)")
         lines += self.stats.lines()
         lines += list(self.warnings)
         return lines
@@ -246,11 +243,6 @@ class LocalAssistant:
             lang, now, kind="inbox")
         return [self.show_notification(notice)]
 
-    def post_notification(self, lines: tuple[str, ...], buttons: tuple[NoticeButton, ...], now: float,
-                          kind: str = "") -> ReplyToPlayer:
-        """A notification with buttons carrying trusted actions (reflex events, autopilot proposals, …)."""
-        return self.show_notification(self.notices.post(lines, buttons, self.language, now, kind))
-
     @staticmethod
     def show_notification(notice: Notification) -> ReplyToPlayer:
         buttons = tuple(ChatButton(b.label, notice.button_command(b.key),
@@ -273,10 +265,6 @@ class LocalAssistant:
         self._drop_pending()
         self.cards.invalidate()
         self.conversation.clear()
-
-    def new_run(self) -> None:
-        self.run_generation += 1
-        self.runtime.cache.clear_scope(self.scope)
 
     def set_history(self, enabled: bool) -> None:
         """History saving off: the intent cache is neither read nor written (a preference change clears it)."""
@@ -320,7 +308,7 @@ class LocalAssistant:
         """``!name args`` of a module, parsed by the command table, which checked access."""
         self.runtime.last_now = inv.now
         self.language = inv.lang
-        self.caller = Caller(inv.admin, inv.session.pilot.progress if inv.session is not None else None)
+        self.caller = Caller(inv.admin, inv.progress)
         return self._execute(entry, value, inv.snapshot, inv.lang, inv.now)
 
     def parse_context(self, snapshot: WorldSnapshot, lang: str) -> Callable[[str], ParseContext]:
@@ -363,7 +351,7 @@ class LocalAssistant:
         Stale: the scope was cleared (disconnect), memory or a preference
         changed, or the call belongs to another scope. A failure gives the
         card the player would have got without a model; a choice is
-        re-checked by ``model_chose``; text is rendered plain and capped.
+        re-checked by ``_choice``; text is rendered plain and capped.
         """
         self.runtime.last_now = now
         self.caller = caller or Caller()
@@ -392,15 +380,6 @@ class LocalAssistant:
             self._remember_turn(pending, decision.text)
             return [shown]
         return [self._rejected_card(pending, decision, now)]
-
-    def model_chose(self, ticket: RoutingTicket, text: str, command_line: str, snapshot: WorldSnapshot, now: float) -> list[Action]:
-        """The model's choice for a pending request, as an explicit command line; re-checked here.
-
-        A stale ticket (scope cleared, memory cleared) is discarded. A write is
-        never executed: the player gets a card to confirm it. A read-only
-        module runs, and if it completed its choice may be cached.
-        """
-        return self._choice(ticket, text, command_line, snapshot, now, self._calls.pop(ticket.request_id, None))
 
     def _choice(self, ticket: RoutingTicket, text: str, command_line: str, snapshot: WorldSnapshot, now: float,
                 pending: PendingCall | None) -> list[Action]:
@@ -449,18 +428,18 @@ class LocalAssistant:
             return [ReplyToPlayer((lm.say(lang, "ai.usage"),))]
         lines = [lm.say(lang, "ai.on" if enabled else "ai.off")]
         llm = self.runtime.llm
-        if enabled and (llm is None or not llm.has_key) and self.runtime.model is None:
+        if enabled and (llm is None or not llm.has_key):
             lines.append(lm.say(lang, "ai.no_key"))
         return [ReplyToPlayer(tuple(lines))]
 
-    def click_notice(self, args: str, lang: str, now: float) -> Sequence[Output]:
+    def click_notice(self, args: str, lang: str, now: float) -> Sequence[Action | RunLine]:
         notice_id, _, key = args.strip().partition(" ")
         button = self.notices.take(int(notice_id), key.strip(), now) if notice_id.isdigit() else None
         if button is None:
             return [ReplyToPlayer((lm.say(lang, "notice.gone"),))]
         return self._trusted(button, lang)
 
-    def click_card(self, args: str, lang: str, now: float) -> Sequence[Output]:
+    def click_card(self, args: str, lang: str, now: float) -> Sequence[Action | RunLine]:
         parsed = parse_click(args)
         if parsed is None:
             return [ReplyToPlayer((lm.say(lang, "card.syntax"),))]
@@ -471,7 +450,7 @@ class LocalAssistant:
         # A new explicit request: the stored command line runs, no routing, no model.
         return [RunLine(option.command_line)]
 
-    def _notice_reply(self, text: str, language: str, lang: str, now: float) -> Sequence[Output] | None:
+    def _notice_reply(self, text: str, language: str, lang: str, now: float) -> Sequence[Action | RunLine] | None:
         notice = self.notices.visible(now)
         if notice is None:
             return None
@@ -483,7 +462,7 @@ class LocalAssistant:
             return None
         return self._trusted(button, lang)
 
-    def _trusted(self, button: NoticeButton, lang: str) -> Sequence[Output]:
+    def _trusted(self, button: NoticeButton, lang: str) -> Sequence[Action | RunLine]:
         """Run the action the notification itself carried (never anything taken from the reply's text)."""
         if isinstance(button.action, RunCommand):
             return [RunLine(button.action.line)]
@@ -535,7 +514,7 @@ class LocalAssistant:
     def _blocker(self) -> str | None:
         """Why the model may not be asked for this player now (message key), before any limit is used."""
         runtime = self.runtime
-        if runtime.llm is None and runtime.model is None:
+        if runtime.llm is None:
             return "fallback.no_model"
         if not self.ai_enabled:
             return "why.ai_off"
@@ -571,7 +550,7 @@ class LocalAssistant:
             self._calls.pop(oldest, None)
         return ticket
 
-    def _fall_back(self, text: str, route: Route, snapshot: WorldSnapshot, lang: str, now: float) -> list[Action]:
+    def _fall_back(self, text: str, route: Route, snapshot: WorldSnapshot, lang: str, now: float) -> list[Output]:
         runtime = self.runtime
         options = self._card_options(route, lang)
         write_hint = self._write_hint(route)
@@ -592,16 +571,14 @@ class LocalAssistant:
             self._catalog(),
         )
         self._calls[ticket.request_id] = PendingCall(ticket, text, lang, self.mode, options, write_hint)
-        if runtime.llm is not None:
-            language = self._player_language(snapshot, route.language)
-            return [AskModel(runtime.llm.routing_call(request, self.scope, language, self.mode, self._history()))]
-        assert runtime.model is not None
-        return runtime.model.route(request, now)
+        assert runtime.llm is not None  # _blocker said the model may be asked
+        language = self._player_language(snapshot, route.language)
+        return [AskModel(runtime.llm.routing_call(request, self.scope, language, self.mode, self._history()))]
 
-    def _chat(self, text: str, language: str, lang: str, snapshot: WorldSnapshot, now: float) -> list[Action]:
+    def _chat(self, text: str, language: str, lang: str, snapshot: WorldSnapshot, now: float) -> list[Output]:
         """Free mode: the request goes to the model as conversation, no routing."""
         llm = self.runtime.llm
-        if llm is None:  # a legacy ModelRouter only routes; chat needs the model service
+        if llm is None:
             return [self._card(lang, now, [m.say(lang, "fallback.unsure"), m.say(lang, "fallback.no_model")], (), None)]
         why = self._admit(snapshot, lang, now)
         if why is not None:

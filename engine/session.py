@@ -10,6 +10,11 @@ session knows whether its player is an authenticated admin (``admin``): the
 command table checks it for admin commands, and nothing else does. The session
 never blocks and never reads a clock: time comes in.
 
+Model calls (the assistant's, the autopilot's ``api`` provider's) all go to the
+one ``ModelRunner`` the session was given (``engine.llm.runner``); a reply comes
+back through the runner and is answered at the session's next tick, or dropped
+if the player left.
+
 Who moves the player, per tick, in priority order (invariant 5): the kill
 switch (sneak twice: everything below stops), a reflex, then either the
 autopilot (``engine.pilot``) or a command driver (``!goto``, ``!follow``),
@@ -24,14 +29,16 @@ from typing import Protocol
 import attrs
 
 from engine import events as ev
-from engine.actions import (Action, FinishDigging, ForwardChat, InjectMovement, ReplyToPlayer, SelectHotbar,
+from engine.actions import (AskModel, Output, RunLine, Action, FinishDigging, ForwardChat, InjectMovement, ReplyToPlayer, SelectHotbar,
                             SetControl, reply)
 from engine.assistant import Caller, LocalAssistant
 from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
 from engine.commands.builtin import SESSION_TABLE
-from engine.commands.table import Invocation, RunLine, Text
+from engine.commands.table import Invocation, Text
 from engine.control import Control
 from engine.eating import EatTask
+from engine.llm.calls import FailureKind, ModelCall, ModelFailure, ModelReply
+from engine.llm.runner import ModelRunner
 from engine.pilot import PilotSeat, PilotSettings
 from engine.reflex.engine import ReflexDecision
 from engine.routing.language import reply_language
@@ -93,6 +100,7 @@ class Session:
         assistant: Assistant | None = None,
         pilot: PilotSettings | None = None,
         admin: bool = False,
+        models: ModelRunner | None = None,
     ) -> None:
         self.player_name = player_name
         self.config = config or SessionConfig()
@@ -101,13 +109,16 @@ class Session:
         # Whether this player is an authenticated admin: the one fact the command table's
         # access check reads (``grant_admin`` is the hook for a proof given in game).
         self.admin = admin
+        self.models = models
+        self._answers: list[tuple[ModelCall, ModelReply]] = []  # model replies for the next tick
+        self.left = False
         self.world = WorldModel(player_name)
         self.last_tick: float | None = None
         self.ticks = 0
         self.driver: Driver | None = None
         self._last_sneak: float | None = None
         self.control = Control(self.config.version, self.config.reflexes)
-        self.pilot = PilotSeat(player_name, pilot)
+        self.pilot = PilotSeat(player_name, pilot, models)
         self.item_task: EatTask | None = None
         self._early_move = False  # a reflex already moved since the last tick
         self.reflex_firings: dict[str, int] = {}
@@ -141,6 +152,8 @@ class Session:
         if isinstance(event, ev.ServerChatSeen) and event.private and self.assistant is not None:
             return list(self.assistant.notify(event.text, now))
         elif isinstance(event, ev.Disconnected):
+            self.left = True
+            self._answers.clear()
             self.pilot.stop("the player left", self.ticks, now)   # ends the episode; its logs are handed over
             if self.assistant is not None:
                 self.assistant.clear_scope()
@@ -149,7 +162,7 @@ class Session:
     def tick(self, now: float) -> list[Action]:
         self.last_tick = now
         self.ticks += 1
-        actions = self._tick(now)
+        actions = self._model_answers(now) + self._tick(now)
         self.pilot.after_tick(now)
         return actions
 
@@ -351,18 +364,51 @@ class Session:
         snapshot = snapshot or self.snapshot()
         lang = reply_language(snapshot.locale)
         parse = self.assistant.parse_context(snapshot, lang) if self.assistant is not None else None
-        return Invocation(snapshot, now, lang, self.admin, self.config.command_prefix, self, self.assistant, parse)
+        return Invocation(snapshot, now, lang, self.admin, self.config.command_prefix, self, self.assistant, parse,
+                          self.pilot.progress)
 
     def run_command(self, line: str, now: float) -> list[Action]:
         """``name args`` as the player typed it after the prefix (or ``/agent``)."""
         return self.commands.execute(line, self.invocation(now))
 
-    def expand(self, outputs: Sequence[Action | RunLine], now: float,
-               snapshot: WorldSnapshot | None = None) -> list[Action]:
-        """What the assistant answered, with the lines the player trusted run through the command table."""
-        if not any(isinstance(o, RunLine) for o in outputs):
-            return [o for o in outputs if not isinstance(o, RunLine)]
-        return self.commands.expand(outputs, self.invocation(now, snapshot))
+    def expand(self, outputs: Sequence[Output], now: float, snapshot: WorldSnapshot | None = None) -> list[Action]:
+        """What the assistant answered, with the lines the player trusted run through the command table
+        and its model calls handed to the runner."""
+        done: list[Action] = []
+        lines: list[Action | RunLine] = []
+        for out in outputs:
+            if isinstance(out, AskModel):
+                done += self._ask(out.call, now)
+            else:
+                lines.append(out)
+        if any(isinstance(o, RunLine) for o in lines):
+            return self.commands.expand(lines, self.invocation(now, snapshot)) + done
+        return [o for o in lines if not isinstance(o, RunLine)] + done
+
+    # -- model calls -------------------------------------------------------------------------
+    def _ask(self, call: ModelCall, now: float) -> list[Action]:
+        if self.models is None:
+            self._delivered(call, ModelFailure(FailureKind.NOT_RUNNING, "no model service in this process"), now)
+            return self._model_answers(now)
+        self.models.run(call, lambda reply, at: self._delivered(call, reply, at))
+        return []
+
+    def _delivered(self, call: ModelCall, reply: ModelReply, now: float) -> None:
+        """The runner's callback: the call is over (its slot freed, tokens counted) whoever still waits."""
+        if self.assistant is not None:
+            self.assistant.runtime.model_finished(call, reply, now)
+        if not self.left:
+            self._answers.append((call, reply))
+
+    def _model_answers(self, now: float) -> list[Action]:
+        if not self._answers or self.assistant is None:
+            return []
+        answers, self._answers = self._answers, []
+        snapshot = self.snapshot()
+        out: list[Action] = []
+        for call, reply in answers:
+            out += self.expand(self.assistant.model_answered(call, reply, snapshot, now, self.caller()), now, snapshot)
+        return out
 
     # -- the session's commands (parsed and access-checked by the command table) ---------
     def help(self, lang: str) -> ReplyToPlayer:

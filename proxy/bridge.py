@@ -30,7 +30,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from engine import events as ev
-from engine.actions import (Action, AdminCommand, AskModel, ForwardChat, InjectMovement, Kick, MeasurePing,
+from engine.actions import (Action, AdminCommand, ForwardChat, InjectMovement, Kick, MeasurePing,
                             ReleaseHeldItem, ReplyToPlayer, SelectHotbar, SetControl, UseHeldItem, reply)
 from engine.chat_tap import may_be_addressed
 from engine import actions as acts
@@ -692,6 +692,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self.server.make_assistant(self),
             self.server.autopilot.settings(self.player_name),
             admin=self.server.is_admin(self.player_name),
+            models=self.server.model_runner(self.player_name),
         )
         log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
                  peer=self.peer, version=self.codec.version if self.codec else "?")
@@ -714,9 +715,6 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             if self.windows is not None and self.windows.busy:
                 for packet in self.windows.tick(now):
                     self._item_packets(packet)
-            jobs = self.session.pilot.take_jobs()
-            if jobs:
-                self.server.autopilot.run_jobs(jobs)  # model calls start on the event loop; never awaited here
 
     def perform(self, actions: list[Any]) -> None:
         for action in actions:
@@ -742,15 +740,6 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self._item_packets(self.codec.release_item() if self.codec else None)
             elif isinstance(action, AGENT_OPS):
                 self._agent_op(action)
-            elif isinstance(action, AskModel):
-                # Off the tick path: the service starts the call and returns at once.
-                from proxy import model_service
-
-                service = getattr(self.server, "model_service", None)
-                if service is not None:
-                    service.ask(self, action)
-                else:
-                    model_service.unavailable(self, action)
 
     def _agent_op(self, op: Any) -> None:
         """The autopilot's hands: digging, placing, attacking, respawning, window work."""

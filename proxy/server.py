@@ -188,6 +188,11 @@ class ProxyServer(protocol.ServerFactory):
 
         return auth.has_joined(10, digest, player_name)
 
+    def model_runner(self, player_name: str) -> Any:
+        """The model runner a player's Session is given (None without a model service: calls fail at once)."""
+        service = getattr(self, "model_service", None)
+        return service.for_player(player_name) if service is not None else None
+
     def is_admin(self, player_name: str | None) -> bool:
         """Whether a player is one of the configured admins (the Session is told once, at login)."""
         return (player_name or "").lower() in {name.lower() for name in self.config.admins}

@@ -16,8 +16,8 @@ from typing import Any
 
 import attrs
 
-from engine.actions import AdminCommand, MeasurePing
-from engine.commands.table import (Access, Command, CommandRouting, CommandTable, Invocation, RunLine, Text, Word,
+from engine.actions import AdminCommand, MeasurePing, RunLine
+from engine.commands.table import (Access, Command, CommandRouting, CommandTable, Invocation, Text, Word,
                                    no_args, words)
 from engine.actions import Action
 from engine.modules.builtin.common import EMPTY, Empty, fmt, players_named
@@ -173,7 +173,7 @@ PING = Command("ping", no_args(EMPTY), _ping, Text("!ping"),
                Text("round-trip time from the proxy to the server", "代理到服务器的往返时间"))
 GOTO = Command(
     "goto", parse_goto, _goto, Text("!goto x y z"),
-    Text("walk there; sneak twice or !stop to take over", "走到那里；连按两次潜行或 !stop 接管"), free_args=True,
+    Text("walk there; sneak twice or !stop to take over", "走到那里；连按两次潜行或 !stop 接管"),
     routing=CommandRouting("agent:goto", RoutingProfile.hints(
         ("go to {number} {number} {number}", "take me to {number} {number} {number}", "walk to {number} {number} {number}",
          "go to spawn", "take me home", "go home", "bring me to the village", "travel to {number} {number} {number}",
@@ -185,7 +185,7 @@ GOTO = Command(
 )
 FOLLOW = Command(
     "follow", parse_follow, _follow, Text("!follow <player>", "!follow <玩家>"),
-    Text("keep near another player", "跟随另一名玩家"), free_args=True,
+    Text("keep near another player", "跟随另一名玩家"),
     routing=CommandRouting("agent:follow", RoutingProfile.hints(
         ("follow {player}", "follow me", "keep following {player}", "chase {player}", "follow that player"),
         ("跟着{player}", "跟随{player}", "跟着我", "跟我走"),
@@ -226,7 +226,7 @@ REFLEX = Command(
 )
 SYSTEM = Command(
     "system", parse_rest, _system, Text("!system <console command>", "!system <控制台命令>"),
-    Text("admin console commands in game", "在游戏中使用管理控制台命令"), access=Access.ADMIN, free_args=True,
+    Text("admin console commands in game", "在游戏中使用管理控制台命令"), access=Access.ADMIN,
 )
 MODE = Command(
     "mode", parse_word, _mode, Text("!mode offline|standard|extended|free"),

@@ -20,17 +20,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import attrs
 
-from engine.actions import Action, ReplyToPlayer
+from engine.actions import Action, ReplyToPlayer, RunLine
 from engine.modules.declarations import ParseContext, RoutingProfile
-
-if TYPE_CHECKING:
-    from engine.assistant import LocalAssistant
-    from engine.session import Session
-    from engine.world.snapshot import WorldSnapshot
+from engine.world.snapshot import WorldSnapshot
 
 I = TypeVar("I")
 
@@ -68,14 +64,6 @@ def words(*names: str | Word) -> tuple[Word, ...]:
 
 
 @attrs.frozen
-class RunLine:
-    """The assistant asks its session to run a command line the player trusted (a card or a
-    notification button they clicked, an option number they typed). It never leaves the engine."""
-
-    line: str
-
-
-@attrs.frozen
 class CommandRouting(Generic[I]):
     """How a command is also a routing target: an id, semantic hints, and how to write a value back."""
 
@@ -84,30 +72,53 @@ class CommandRouting(Generic[I]):
     render: Callable[[I], str]
 
 
+class PlayerSession(Protocol):
+    """What the session's own commands ask of the player's Session (``engine.session``)."""
+
+    def help(self, lang: str) -> ReplyToPlayer: ...
+    def stop(self, now: float) -> list[Action]: ...
+    def goto(self, x: float, y: float, z: float) -> list[Action]: ...
+    def follow(self, name: str) -> list[Action]: ...
+    def autopilot(self, word: str, provider: str | None, now: float) -> list[Action]: ...
+    def eat(self) -> list[Action]: ...
+    def reflex(self, word: str, now: float) -> list[Action]: ...
+
+
+class PlayerAssistant(Protocol):
+    """What the assistant's commands and its modules' ask of the player's assistant (``engine.assistant``)."""
+
+    def mode_command(self, word: str, lang: str) -> list[Action]: ...
+    def ai_command(self, word: str, lang: str) -> list[Action]: ...
+    def click_card(self, args: str, lang: str, now: float) -> Sequence[Action | RunLine]: ...
+    def click_notice(self, args: str, lang: str, now: float) -> Sequence[Action | RunLine]: ...
+    def run_module(self, entry: Any, value: Any, inv: "Invocation") -> ReplyToPlayer: ...
+
+
 @attrs.frozen
 class Invocation:
     """Who runs a command, where, and when. ``session`` and ``assistant`` are the player's own."""
 
-    snapshot: "WorldSnapshot"
+    snapshot: WorldSnapshot
     now: float
     lang: str
     admin: bool
     prefix: str = "!"
-    session: "Session | None" = None
-    assistant: "LocalAssistant | None" = None
+    session: PlayerSession | None = None
+    assistant: PlayerAssistant | None = None
     parse_context: Callable[[str], ParseContext] | None = None
+    progress: str | None = None  # the autopilot's ladder progress, for the modules that show it
 
     def context_for(self, args: str) -> ParseContext:
         if self.parse_context is not None:
             return self.parse_context(args)
         return ParseContext.bare(self.snapshot, self.lang)
 
-    def the_session(self) -> "Session":
+    def the_session(self) -> PlayerSession:
         if self.session is None:
             raise CommandError("this command needs the player's session")
         return self.session
 
-    def the_assistant(self) -> "LocalAssistant":
+    def the_assistant(self) -> PlayerAssistant:
         if self.assistant is None:
             raise CommandError("this command needs the player's assistant")
         return self.assistant
@@ -126,11 +137,8 @@ class Command(Generic[I]):
     aliases: tuple[str, ...] = ()
     access: Access = Access.PLAYER
     words: tuple[Word, ...] = ()
-    free_args: bool = False  # takes words completion cannot offer (coordinates, a name, a question)
     listed: bool = True      # False: a click target (cards, notifications), not in help or completion
     routing: CommandRouting[I] | None = None
-    model_visible: bool = True  # in the model's catalog when it has a routing id
-    read_only: bool = False     # for the catalog: the model may run it without a confirmation
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -19,8 +19,8 @@ Each tick, in order:
    3.5 blocks interrupts any running task but flee/fight first (the flee reflex may
    be cooling down), so the next decision can flee.
 
-The provider is never waited for: an api request is handed to the caller
-(``take_jobs``) to run on its event loop, and the tick goes on. Generations
+The provider is never waited for: an api request goes to the session's model
+runner (``engine.llm.runner``) and is polled on later ticks; the tick goes on. Generations
 bump on reflexes, milestones, deaths, respawns and inventory changes while a
 request is pending, so a late answer about a world that moved on is dropped.
 """
@@ -105,7 +105,6 @@ class Autopilot:
         self.executor: Executor | None = None
         self.recovering = False
         self.pending: DecisionRequest | None = None
-        self._jobs: list[DecisionRequest] = []
         self.generation = 0
         self.seq = 0
         self.blacklist: set[tuple[int, int, int]] = set()
@@ -137,11 +136,6 @@ class Autopilot:
         self.watchdog.kill(tick, now, why)
         self._event("autopilot", tick, now, detail=f"off: {why}")
         return out
-
-    def take_jobs(self) -> list[DecisionRequest]:
-        """Requests whose ``job`` the caller must run off the tick path (api provider)."""
-        jobs, self._jobs = self._jobs, []
-        return jobs
 
     @property
     def progress(self) -> str:
@@ -349,8 +343,6 @@ class Autopilot:
             return
         self.pending = request
         self._pending_inventory = state.inventory
-        if request.job is not None:
-            self._jobs.append(request)
 
     def _apply(self, request: DecisionRequest, tick: int, now: float) -> None:
         decision = request.decision

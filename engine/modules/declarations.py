@@ -65,7 +65,6 @@ class AgentCommand(Generic[I]):
     aliases: tuple[str, ...] = ()
     phrases: tuple[str, ...] = ()  # exact @ai requests that mean this command, e.g. "pos"
     description_zh: str = ""       # the help text in Chinese (the English one is the model's too)
-    literal_args: bool = False     # takes no arguments (completion offers nothing after it)
 
     @staticmethod
     def literal(
@@ -82,7 +81,6 @@ class AgentCommand(Generic[I]):
             aliases=tuple(aliases),
             phrases=tuple(phrases),
             description_zh=description_zh,
-            literal_args=True,
         )
 
     @staticmethod

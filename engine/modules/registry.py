@@ -16,17 +16,17 @@ is neither explicit-only nor structured-only.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
+from engine.commands.table import Access as CommandAccess
+from engine.commands.table import Command, Invocation, Text
 from engine.modules.declarations import AgentCommand, ModuleRouting, RoutingProfile
+from engine.actions import ReplyToPlayer
 from engine.modules.module import Access, Module
 from engine.routing.normalize import normalize_text
 from engine.routing.semantic_index import REJECT_PREFIX, IndexSpec
-
-if TYPE_CHECKING:
-    from engine.commands.table import Command
 
 
 class RegistryError(Exception):
@@ -77,7 +77,7 @@ class ModuleRegistry:
             raise RegistryError(f"module {module.id} is already registered")
         self._modules[module.id] = Registered(module.id, module.access, module.routing(), module)
 
-    def register_command(self, command: "Command[Any]") -> None:
+    def register_command(self, command: Command[Any]) -> None:
         """A command-table entry with ``routing``: a write target that routing offers and never runs."""
         routed = command.routing
         if routed is None:
@@ -154,11 +154,8 @@ class ModuleRegistry:
             if (entry := self._modules.get(key)) is None or entry.routing.profile is None
         )
 
-    def commands(self) -> "list[Command[Any]]":
+    def commands(self) -> list[Command[Any]]:
         """The command-table entries of the modules: each runs its module through the player's assistant."""
-        from engine.commands.table import Access as CommandAccess
-        from engine.commands.table import Command, Text
-
         out: list[Command[Any]] = []
         for entry in self._modules.values():
             if entry.module is None:
@@ -167,13 +164,12 @@ class ModuleRegistry:
                 out.append(Command(
                     command.name, command.parse, _module_handler(entry), Text(command.usage, command.usage),
                     Text(command.description, command.description_zh), aliases=command.aliases,
-                    access=CommandAccess.ADMIN if entry.access is Access.ADMIN else CommandAccess.PLAYER,
-                    free_args=not command.literal_args, read_only=entry.access is Access.READ))
+                    access=CommandAccess.ADMIN if entry.access is Access.ADMIN else CommandAccess.PLAYER))
         return out
 
 
 def _module_handler(entry: Registered) -> Any:
-    def run(inv: Any, value: Any) -> list[Any]:
+    def run(inv: Invocation, value: Any) -> list[ReplyToPlayer]:
         return [inv.the_assistant().run_module(entry, value, inv)]
 
     return run

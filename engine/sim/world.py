@@ -914,7 +914,6 @@ _HANDLERS: dict[type, Callable[[SimWorld, Any, int, list[ev.Event]], None]] = {
     acts.MeasurePing: SimWorld._not_the_servers,
     acts.Kick: SimWorld._not_the_servers,
     acts.AdminCommand: SimWorld._not_the_servers,
-    acts.AskModel: SimWorld._not_the_servers,
     acts.SetControl: SimWorld._not_the_servers,
     acts.SwingArm: SimWorld._swing,
     InjectMovement: SimWorld._move,

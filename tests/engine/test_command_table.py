@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from engine import events as ev
-from engine.actions import Action, AdminCommand, ReplyToPlayer
+from engine.actions import Action, AdminCommand, ReplyToPlayer, RunLine
 from engine.assistant import AssistantRuntime
 from engine.commands.builtin import SESSION_TABLE
-from engine.commands.table import (Access, Command, CommandError, CommandTable, Invocation, RunLine, Text, Word,
+from engine.commands.table import (Access, Command, CommandError, CommandTable, Invocation, Text, Word,
                                    no_args, words)
 from engine.modules.declarations import ParseContext
 from engine.session import Session
@@ -29,7 +29,7 @@ def wave(inv: Invocation, times: int) -> list[Action | RunLine]:
 
 
 WAVE = Command("wave", parse_count, wave, Text("!wave <times>", "!wave <次数>"), Text("wave at people", "挥手"),
-               aliases=("hi",), words=words("1", "2", "3"), free_args=True)
+               aliases=("hi",), words=words("1", "2", "3"))
 
 
 def test_a_new_command_is_one_entry_plus_its_handler() -> None:

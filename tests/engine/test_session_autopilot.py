@@ -115,7 +115,7 @@ def test_providers_switch_per_player_and_unconfigured_ones_are_explained() -> No
     assert "Cannot use the api provider: no model service is configured" in texts(rig.say("!autopilot provider api"))
     assert "Unknown provider" in texts(rig.say("!autopilot provider oracle"))
     assert rig.session.pilot.provider_name == "mock"
-    offered = Rig(providers={"mock": MockProvider, "replay": lambda: MockProvider()})
+    offered = Rig(providers={"mock": lambda _: MockProvider(), "replay": lambda _: MockProvider()})
     assert "will decide with the replay provider" in texts(offered.say("!autopilot provider replay"))
     offered.say("!autopilot provider mock")
     offered.say("!autopilot on")

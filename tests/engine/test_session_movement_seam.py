@@ -3,9 +3,8 @@ Session's own driver: the assistant hands the line back, the command table runs 
 from __future__ import annotations
 
 from engine import events as ev
-from engine.actions import ReplyToPlayer, SetControl
+from engine.actions import ReplyToPlayer, RunLine, SetControl
 from engine.assistant import AssistantRuntime
-from engine.commands.table import RunLine
 from engine.motion.worlds import WorldBuilder
 from engine.session import Session, SessionConfig
 

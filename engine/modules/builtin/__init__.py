@@ -8,6 +8,10 @@ routing may offer but never runs. Admin, explicit only: agent:routing.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
+from engine.commands.table import Command
 from engine.modules.builtin.help import HelpModule
 from engine.modules.builtin.inbox import InboxModule
 from engine.modules.builtin.inventory import InventoryModule
@@ -29,15 +33,15 @@ WRITE_MODULES = ("agent:goto", "agent:follow", "agent:stop", "agent:autopilot", 
 ADMIN_MODULES = ("agent:routing",)
 
 
-def register_builtins(registry: ModuleRegistry, items: ItemTable) -> None:
+def register_builtins(registry: ModuleRegistry, items: ItemTable, writes: Iterable[Command[Any]] = ()) -> None:
+    """The built-in modules, and ``writes``: the command table's entries routing may offer
+    (``engine.commands.builtin.ROUTED_COMMANDS``)."""
     for module in (
         HelpModule(), StatusModule(), PositionModule(), PlayersModule(), InventoryModule(items),
         ItemModule(items), InboxModule(), ProgressModule(),
     ):
         registry.register(module)
-    from engine.commands.builtin import ROUTED_COMMANDS
-
-    for command in ROUTED_COMMANDS:
+    for command in writes:
         registry.register_command(command)
     registry.register(RoutingAdminModule())
     register_rejects(registry)
