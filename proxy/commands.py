@@ -40,17 +40,32 @@ def _greedy(template: dict[str, Any], name: str) -> dict[str, Any]:
                               "suggestionType": None}}
 
 
-def _words(template: dict[str, Any], nodes: list[dict[str, Any]], level: Sequence[Word], argument: str) -> list[int]:
-    """Append a literal per word (each with its own words and a greedy string below it) and a
-    greedy string for anything else; return their indices."""
-    children: list[int] = []
-    for word in level:
-        below = _words(template, nodes, word.then, "args")
-        nodes.append(_literal(template, word.text, below, True))
-        children.append(len(nodes) - 1)
-    nodes.append(_greedy(template, argument))
-    children.append(len(nodes) - 1)
-    return children
+def proxy_nodes(template: dict[str, Any], existing: set[str | None], first: int,
+                agent_words: Sequence[Word] = ()) -> tuple[list[dict[str, Any]], list[int]]:
+    """The nodes to append to a tree whose next free index is ``first``, and the root's new children:
+    ``/ai <question>`` and ``/agent``, under which a literal per command-table word (each with its own
+    words below it) and a greedy string for anything else. A name in ``existing`` is the server's and kept."""
+    added: list[dict[str, Any]] = []
+
+    def level(words: Sequence[Word], argument: str) -> list[int]:
+        children: list[int] = []
+        for word in words:
+            below = level(word.then, "args")
+            added.append(_literal(template, word.text, below, True))
+            children.append(first + len(added) - 1)
+        added.append(_greedy(template, argument))
+        children.append(first + len(added) - 1)
+        return children
+
+    roots: list[int] = []
+    for name, argument, executable, words in ((ASSISTANT_COMMAND, "question", False, ()),
+                                              (AGENT_COMMAND, "command", True, agent_words)):
+        if name in existing:
+            continue
+        below = level(words, argument)
+        added.append(_literal(template, name, below, executable))
+        roots.append(first + len(added) - 1)
+    return added, roots
 
 
 def inject(fields: dict[str, Any], agent_words: Sequence[Word] = ()) -> dict[str, Any]:
@@ -65,15 +80,7 @@ def inject(fields: dict[str, Any], agent_words: Sequence[Word] = ()) -> dict[str
     root = dict(nodes[root_index])
     existing = {nodes[i].get("extraNodeData", {}).get("name") for i in root["children"]
                 if isinstance(nodes[i].get("extraNodeData"), dict)}
-    children = list(root["children"])
-    template = root["flags"]
-    for name, argument, executable, level in ((ASSISTANT_COMMAND, "question", False, ()),
-                                               (AGENT_COMMAND, "command", True, agent_words)):
-        if name in existing:
-            continue
-        below = _words(template, nodes, level, argument)
-        nodes.append(_literal(template, name, below, executable))
-        children.append(len(nodes) - 1)
-    root["children"] = children
+    added, roots = proxy_nodes(root["flags"], existing, len(nodes), agent_words)
+    root["children"] = list(root["children"]) + roots
     nodes[root_index] = root
-    return {**fields, "nodes": nodes}
+    return {**fields, "nodes": nodes + added}
