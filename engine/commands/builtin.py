@@ -243,18 +243,23 @@ CARD = Command("card", parse_rest, _card, Text("/agent card <id> <version> <opti
 NOTICE = Command("notice", parse_rest, _notice, Text("/agent notice <id> <button>"), Text("a notification's button"),
                  listed=False)
 
-# What every session has, with or without an assistant.
+# What every session has, with or without an assistant (a new command is one more entry here, or
+# in ASSISTANT_COMMANDS when its handler needs the assistant).
 SESSION_COMMANDS: tuple[Command[Any], ...] = (HELP, PING, GOTO, FOLLOW, STOP, AUTOPILOT, EAT, REFLEX, SYSTEM)
+# What an assistant adds.
+ASSISTANT_COMMANDS: tuple[Command[Any], ...] = (MODE, AI, CARD, NOTICE)
 # The commands the assistant's router may offer (never run) from what a player says.
-ROUTED_COMMANDS: tuple[Command[Any], ...] = tuple(c for c in SESSION_COMMANDS if c.routing is not None)
+ROUTED_COMMANDS: tuple[Command[Any], ...] = tuple(c for c in SESSION_COMMANDS + ASSISTANT_COMMANDS
+                                                  if c.routing is not None)
 SESSION_TABLE = CommandTable(SESSION_COMMANDS).freeze()
 
 
 def full_table(module_commands: Iterable[Command[Any]]) -> CommandTable:
-    """A session's commands with an assistant: the modules' read-only ones after !help and !ping,
-    the admin ones last, the clicks of cards and notifications unlisted."""
+    """A session's commands with an assistant: the modules' read-only ones right after !help and
+    !ping (in help, the questions come first), then the rest, the modules' admin ones last."""
     modules = list(module_commands)
     player = [c for c in modules if c.access is Access.PLAYER]
     admin = [c for c in modules if c.access is Access.ADMIN]
-    return CommandTable([HELP, PING, *player, GOTO, FOLLOW, STOP, AUTOPILOT, EAT, REFLEX, MODE, AI, SYSTEM, *admin,
-                         CARD, NOTICE]).freeze()
+    first = (HELP, PING)
+    rest = [c for c in SESSION_COMMANDS + ASSISTANT_COMMANDS if c not in first]
+    return CommandTable([*first, *player, *rest, *admin]).freeze()
