@@ -364,8 +364,9 @@ class Session:
         snapshot = snapshot or self.snapshot()
         lang = reply_language(snapshot.locale)
         parse = self.assistant.parse_context(snapshot, lang) if self.assistant is not None else None
+        limit = self.assistant.runtime.config.max_characters if self.assistant is not None else None
         return Invocation(snapshot, now, lang, self.admin, self.config.command_prefix, self, self.assistant, parse,
-                          self.pilot.progress)
+                          self.pilot.progress, limit)
 
     def run_command(self, line: str, now: float) -> list[Action]:
         """``name args`` as the player typed it after the prefix (or ``/agent``)."""

@@ -25,6 +25,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import attrs
 
 from engine.actions import Action, ReplyToPlayer, RunLine
+from engine.modules import messages as m
 from engine.modules.declarations import ParseContext, RoutingProfile
 from engine.world.snapshot import WorldSnapshot
 
@@ -107,6 +108,7 @@ class Invocation:
     assistant: PlayerAssistant | None = None
     parse_context: Callable[[str], ParseContext] | None = None
     progress: str | None = None  # the autopilot's ladder progress, for the modules that show it
+    max_args: int | None = None  # the routing text limit, which holds for arguments too (before any parsing)
 
     def context_for(self, args: str) -> ParseContext:
         if self.parse_context is not None:
@@ -217,6 +219,9 @@ class CommandTable:
         command, args = found
         if command.access is Access.ADMIN and not inv.admin:
             return [ReplyToPlayer((DENIED.say(inv.lang).format(command=f"{inv.prefix}{command.name}"),))]
+        if inv.max_args is not None and len(args) > inv.max_args:
+            usage = self.usage(command, inv.lang, inv.prefix)
+            return [ReplyToPlayer((m.say(inv.lang, "args.too_long", limit=inv.max_args, usage=usage),))]
         value = command.parse(args, inv.context_for(args))
         if value is None:
             return [ReplyToPlayer((USAGE.say(inv.lang).format(usage=self.usage(command, inv.lang, inv.prefix)),))]

@@ -50,7 +50,8 @@ def make_snapshot(
 def invocation(assistant: LocalAssistant, snapshot: WorldSnapshot, now: float, admin: bool = False) -> Invocation:
     """What a Session hands the command table, without a Session (commands that need one raise)."""
     lang = reply_language(snapshot.locale)
-    return Invocation(snapshot, now, lang, admin, assistant=assistant, parse_context=assistant.parse_context(snapshot, lang))
+    return Invocation(snapshot, now, lang, admin, assistant=assistant, parse_context=assistant.parse_context(snapshot, lang),
+                      max_args=assistant.runtime.config.max_characters)
 
 
 def command(assistant: LocalAssistant, name: str, args: str, snapshot: WorldSnapshot, now: float,
