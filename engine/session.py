@@ -31,6 +31,7 @@ import attrs
 from engine import events as ev
 from engine.actions import (AskModel, Output, RunLine, Action, FinishDigging, ForwardChat, InjectMovement, ReplyToPlayer, SelectHotbar,
                             SetControl, reply)
+from engine.admin_proof import AdminProof
 from engine.assistant import Caller, LocalAssistant
 from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
 from engine.commands.builtin import SESSION_TABLE
@@ -84,6 +85,7 @@ class SessionConfig:
 
 HELP_HEAD = Text("Proxy commands (never sent to the server):", "代理命令（从不发送到服务器）：")
 HELP_ASK = Text("Ask the assistant: {address}<question> or /ai <question>", "询问助手：{address}<问题> 或 /ai <问题>")
+ADMIN_LOGIN = "admin login"
 HELP_AGENT = Text("Every {prefix}command also works as /agent <command>.", "每个 {prefix}命令也可以写成 /agent <命令>。")
 
 
@@ -101,14 +103,17 @@ class Session:
         pilot: PilotSettings | None = None,
         admin: bool = False,
         models: ModelRunner | None = None,
+        admin_proof: AdminProof | None = None,
     ) -> None:
         self.player_name = player_name
         self.config = config or SessionConfig()
         self.assistant = assistant
         self.commands = assistant.commands if assistant is not None else SESSION_TABLE
-        # Whether this player is an authenticated admin: the one fact the command table's
-        # access check reads (``grant_admin`` is the hook for a proof given in game).
+        # Whether this player is an authenticated admin, the one fact the command table's access
+        # check reads: true from the start where names are verified (online mode), else after
+        # ``!admin login`` (``admin_proof``).
         self.admin = admin
+        self.admin_proof = admin_proof
         self.models = models
         self._answers: list[tuple[ModelCall, ModelReply]] = []  # model replies for the next tick
         self.left = False
@@ -344,12 +349,26 @@ class Session:
     def grant_admin(self, admin: bool = True) -> None:
         self.admin = admin
 
+    def admin_login(self, secret: str, now: float) -> list[Action]:
+        """``!admin login <secret>``: swallowed like every proxy command, never echoed or logged."""
+        if self.admin:
+            return [reply("You are already an authenticated admin in this session.")]
+        if self.admin_proof is None:
+            return [reply("Nothing to prove: admins are recognised by their verified name on this proxy.")]
+        granted, text = self.admin_proof.login(secret, now)
+        if granted:
+            self.grant_admin(True)
+        return [reply(text)]
+
     def caller(self) -> Caller:
         return Caller(self.admin, self.pilot.progress)
 
     def _chat(self, tapped: TappedChat, now: float) -> list[Action]:
         if tapped.kind is ChatKind.PASS:
             return [ForwardChat()]
+        if tapped.kind is ChatKind.ASSISTANT and tapped.body.lower().startswith(ADMIN_LOGIN):
+            # A secret typed after @ai must not travel to the model service: it is the command.
+            return self.run_command(tapped.body, now)
         if tapped.kind is ChatKind.ASSISTANT:
             if not tapped.body:
                 return [reply(f"Say something after {self.config.address_prefix.strip()}, e.g. "
@@ -365,8 +384,9 @@ class Session:
         lang = reply_language(snapshot.locale)
         parse = self.assistant.parse_context(snapshot, lang) if self.assistant is not None else None
         limit = self.assistant.runtime.config.max_characters if self.assistant is not None else None
+        pending = self.admin_proof is not None and self.admin_proof.listed and not self.admin
         return Invocation(snapshot, now, lang, self.admin, self.config.command_prefix, self, self.assistant, parse,
-                          self.pilot.progress, limit)
+                          self.pilot.progress, limit, pending)
 
     def run_command(self, line: str, now: float) -> list[Action]:
         """``name args`` as the player typed it after the prefix (or ``/agent``)."""

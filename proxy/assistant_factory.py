@@ -104,6 +104,7 @@ def assistant_factory(config: Any, server: Any = None) -> Callable[[Any], Assist
 
             server.model_service = build(runtime, client_settings, server.reactor, server)
     def make(bridge: Any) -> Assistant | None:
+        # Whether the player is an admin is the Session's (told at login, or after `!admin login`).
         return runtime.new_assistant()
 
     return make

@@ -104,6 +104,11 @@ def parse_reflex(args: str, _ctx: ParseContext) -> Switch | None:
     return Switch(word) if word in ("on", "off", "list") else None
 
 
+def parse_login(args: str, _ctx: ParseContext) -> str | None:
+    sub, _, secret = args.strip().partition(" ")
+    return secret.strip() if sub.lower() == "login" and secret.strip() else None
+
+
 def parse_word(args: str, _ctx: ParseContext) -> str:
     return args.strip().lower()
 
@@ -143,6 +148,10 @@ def _eat(inv: Invocation, _: Empty) -> Out:
 
 def _reflex(inv: Invocation, args: Switch) -> Out:
     return list(inv.the_session().reflex(args.word, inv.now))
+
+
+def _admin_login(inv: Invocation, secret: str) -> Out:
+    return list(inv.the_session().admin_login(secret, inv.now))
 
 
 def _system(inv: Invocation, line: str) -> Out:
@@ -228,6 +237,11 @@ SYSTEM = Command(
     "system", parse_rest, _system, Text("!system <console command>", "!system <控制台命令>"),
     Text("admin console commands in game", "在游戏中使用管理控制台命令"), access=Access.ADMIN,
 )
+ADMIN_LOGIN = Command(
+    "admin", parse_login, _admin_login, Text("!admin login <secret>", "!admin login <密钥>"),
+    Text("offline mode: prove you are a listed admin, once per session", "离线模式：证明你是列出的管理员，每次会话一次"),
+    words=words("login"),
+)
 MODE = Command(
     "mode", parse_word, _mode, Text("!mode offline|standard|extended|free"),
     Text("conversation mode (offline: never ask the model; free: chat)", "对话模式（offline：从不询问模型；free：聊天）"),
@@ -245,7 +259,8 @@ NOTICE = Command("notice", parse_rest, _notice, Text("/agent notice <id> <button
 
 # What every session has, with or without an assistant (a new command is one more entry here, or
 # in ASSISTANT_COMMANDS when its handler needs the assistant).
-SESSION_COMMANDS: tuple[Command[Any], ...] = (HELP, PING, GOTO, FOLLOW, STOP, AUTOPILOT, EAT, REFLEX, SYSTEM)
+SESSION_COMMANDS: tuple[Command[Any], ...] = (HELP, PING, GOTO, FOLLOW, STOP, AUTOPILOT, EAT, REFLEX, ADMIN_LOGIN,
+                                              SYSTEM)
 # What an assistant adds.
 ASSISTANT_COMMANDS: tuple[Command[Any], ...] = (MODE, AI, CARD, NOTICE)
 # The commands the assistant's router may offer (never run) from what a player says.

@@ -83,6 +83,7 @@ class PlayerSession(Protocol):
     def autopilot(self, word: str, provider: str | None, now: float) -> list[Action]: ...
     def eat(self) -> list[Action]: ...
     def reflex(self, word: str, now: float) -> list[Action]: ...
+    def admin_login(self, secret: str, now: float) -> list[Action]: ...
 
 
 class PlayerAssistant(Protocol):
@@ -109,6 +110,7 @@ class Invocation:
     parse_context: Callable[[str], ParseContext] | None = None
     progress: str | None = None  # the autopilot's ladder progress, for the modules that show it
     max_args: int | None = None  # the routing text limit, which holds for arguments too (before any parsing)
+    admin_pending: bool = False  # a listed admin who has not proved it yet (offline mode): say how
 
     def context_for(self, args: str) -> ParseContext:
         if self.parse_context is not None:
@@ -218,7 +220,8 @@ class CommandTable:
             return None
         command, args = found
         if command.access is Access.ADMIN and not inv.admin:
-            return [ReplyToPlayer((DENIED.say(inv.lang).format(command=f"{inv.prefix}{command.name}"),))]
+            denied = DENIED_YET if inv.admin_pending else DENIED
+            return [ReplyToPlayer((denied.say(inv.lang).format(command=f"{inv.prefix}{command.name}", prefix=inv.prefix),))]
         if inv.max_args is not None and len(args) > inv.max_args:
             usage = self.usage(command, inv.lang, inv.prefix)
             return [ReplyToPlayer((m.say(inv.lang, "args.too_long", limit=inv.max_args, usage=usage),))]
@@ -270,4 +273,6 @@ MAX_DEPTH = 2
 UNKNOWN = Text("Unknown command {command}; {prefix}help lists the commands.", "未知命令 {command}；{prefix}help 列出所有命令。")
 USAGE = Text("Usage: {usage}", "用法：{usage}")
 DENIED = Text("Not permitted: {command} is for the proxy's admins.", "无权限：{command} 仅限代理管理员。")
+DENIED_YET = Text("Not permitted yet: in offline mode an admin logs in first with {prefix}admin login <secret>.",
+                  "暂无权限：离线模式下，管理员需先用 {prefix}admin login <密钥> 登录。")
 ADMIN_MARK = Text(" (admin)", "（管理员）")

@@ -166,7 +166,7 @@ class ApiProvider:
                          max_tokens=self.max_tokens, temperature=0.0)
         service = self.service
         if service is not None:
-            refusal = service.admit(self.player, self.clock() if self.clock is not None else now)
+            refusal = service.admit(self.player, self.clock() if self.clock is not None else now, scope=self.scope)
             if refusal is not None:
                 request.fail(f"limit: {refusal.value}", now)
                 return request

@@ -1,16 +1,21 @@
-"""/agent in the client's command tree: the command table's names and argument words, each able to take any text."""
+"""/agent in the client's command tree: the command table's names and argument words, each able to take any text,
+spliced into the server's tree as the proxy sends it."""
 from __future__ import annotations
 
 from typing import Any
 
 from engine.commands.builtin import SESSION_TABLE
-from proxy import commands
+from proxy.codec import VersionCodec, zero_value
+from proxy.protocol.tables import table_for_version
 
 
 def _tree(words: Any) -> dict[str, Any]:
-    root = {"flags": {"command_node_type": 0, "has_command": 0}, "children": [], "redirectNode": None,
-            "extraNodeData": None}
-    return commands.inject({"nodes": [root], "rootIndex": 0}, words)
+    codec = VersionCodec(table_for_version("1.18.2"))
+    node = zero_value(codec.table.named_types["command_node"], codec.table.named_types)
+    root = {**node, "flags": {**node["flags"], "command_node_type": 0}, "children": [], "extraNodeData": None}
+    server_tree = codec.encode("play", "toClient", "declare_commands", {"nodes": [root], "rootIndex": 0})
+    rewritten = codec.rewrite("declare_commands", server_tree, words)
+    return codec.decode("play", "toClient", "declare_commands", rewritten)
 
 
 def _child(fields: dict[str, Any], index: int, name: str) -> int:
@@ -25,8 +30,8 @@ def _child(fields: dict[str, Any], index: int, name: str) -> int:
 def test_agent_offers_every_player_command_and_its_words() -> None:
     fields = _tree(SESSION_TABLE.completion(admin=False))
     nodes = fields["nodes"]
-    agent = _child(fields, 0, "agent")
-    for name in ("help", "ping", "goto", "follow", "stop", "autopilot", "eat", "reflex"):
+    agent = _child(fields, fields["rootIndex"], "agent")
+    for name in ("help", "ping", "goto", "follow", "stop", "autopilot", "eat", "reflex", "admin"):
         node = nodes[_child(fields, agent, name)]
         assert node["flags"]["command_node_type"] == 1 and node["flags"]["has_command"] == 1
     provider = _child(fields, _child(fields, agent, "autopilot"), "provider")
@@ -41,4 +46,4 @@ def test_agent_offers_every_player_command_and_its_words() -> None:
 
 def test_admins_see_their_commands_in_the_tree() -> None:
     fields = _tree(SESSION_TABLE.completion(admin=True))
-    _child(fields, _child(fields, 0, "agent"), "system")
+    _child(fields, _child(fields, fields["rootIndex"], "agent"), "system")
