@@ -1,13 +1,15 @@
 """The engine's actions, executed on one connection.
 
-How this works: ``HANDLERS`` maps each action type the engine emits
-(``engine.decision.acts.AgentAction``: the session's actions and the autopilot's
-operations) to the method that turns it into packets for either leg, or into a call to
-the proxy server (ping, admin commands, model calls). ``perform`` looks every action up
+How this works: ``HANDLERS`` maps each action type of the engine's one vocabulary
+(``engine.actions.ACTIONS``: the session's actions and the autopilot's operations) to
+the method that turns it into packets for either leg, or into a call to the proxy server
+(ping, admin commands). Model calls are not actions: the Session runs them through the
+model runner it was given (``proxy.model_service``). ``perform`` looks every action up
 by its exact type and raises ``UnknownAction`` for one without an entry, so a new action
 cannot be dropped silently; ``tests/proxy/test_actuator.py`` checks that the table and
-the simulator's (``engine/sim/world.py``) cover the same vocabulary. Adding an action is
-one entry here plus its handler.
+the simulator's (``engine/sim/world.py``) both cover ``ACTIONS``. Adding an action is
+its class in ``engine/actions.py``, one entry here plus its handler, and one in the
+simulator.
 
 Packets of the agent's own (movement, digging, item use) go out only while both legs
 are in play; replies shown while the client reconfigures wait for its next Join Game.
@@ -18,9 +20,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from twisted.logger import Logger
 
-from engine.actions import (AdminCommand, AskModel, ForwardChat, InjectMovement, Kick, MeasurePing, ReleaseHeldItem,
+from engine import actions as acts
+from engine.actions import (AdminCommand, ForwardChat, InjectMovement, Kick, MeasurePing, ReleaseHeldItem,
                             ReplyToPlayer, SelectHotbar, SetControl, UseHeldItem, reply)
-from engine.decision import acts
 from proxy.chat import reply_components
 from proxy.protocol.states import State
 from proxy.protocol.tables import TO_CLIENT
@@ -87,16 +89,6 @@ class Actuator:
 
     def _admin(self, action: AdminCommand) -> None:
         self.show(reply(*self.conn.server.admin_command(self.conn, action.line)))
-
-    def _ask_model(self, action: AskModel) -> None:
-        # Off the tick path: the service starts the call and returns at once.
-        from proxy import model_service
-
-        service = self.conn.server.model_service
-        if service is not None:
-            service.ask(self.conn, action)
-        else:
-            model_service.unavailable(self.conn, action)
 
     # -- the player's body -----------------------------------------------------------
     def _set_control(self, action: SetControl) -> None:
@@ -195,7 +187,6 @@ HANDLERS: dict[type, Callable[[Actuator, Any], None]] = {
     MeasurePing: Actuator._measure_ping,
     Kick: Actuator._kick,
     AdminCommand: Actuator._admin,
-    AskModel: Actuator._ask_model,
     SetControl: Actuator._set_control,
     InjectMovement: Actuator._inject,
     SelectHotbar: Actuator._select,

@@ -75,6 +75,7 @@ class Host(Protocol):
     def player_count(self) -> int: ...
     def is_admin(self, player_name: str | None) -> bool: ...
     def admin_proof(self, player_name: str) -> Any: ...
+    def model_runner(self, player_name: str) -> Any: ...  # engine.llm.runner.ModelRunner, or None
     def bridge_closed(self, conn: "Connection") -> None: ...
     def measure_ping(self, conn: "Connection") -> None: ...
     def admin_command(self, conn: "Connection", line: str) -> list[str]: ...
@@ -314,6 +315,7 @@ class Connection:
             self.server.make_assistant(self),
             self.server.autopilot.settings(self.player_name),
             admin=self.server.is_admin(self.player_name),
+            models=self.server.model_runner(self.player_name),
             admin_proof=self.server.admin_proof(self.player_name),
         )
         self.play = PlayRelay(self, self.codec, self.session, self.chunks)
@@ -336,9 +338,6 @@ class Connection:
         if self.windows is not None and self.windows.busy:
             for packet in self.windows.tick(now):
                 self.actuator.item_packets(packet)
-        jobs = session.pilot.take_jobs()
-        if jobs:
-            self.server.autopilot.run_jobs(jobs)  # model calls start on the event loop; never awaited here
 
     def perform(self, actions: list[Action] | list[Any]) -> None:
         self.actuator.perform(actions)

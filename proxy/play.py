@@ -15,9 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine import events as ev
-from engine.actions import ForwardChat
+from engine.actions import Action, ForwardChat
 from engine.chat_tap import may_be_addressed
-from engine.decision.acts import AgentAction
 from engine.session import Session
 from proxy.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload
 from proxy.actuator import OWN_TELEPORT_IDS
@@ -71,7 +70,7 @@ class PlayRelay:
         if conn.driving and name in CLIENT_MOVEMENT:
             conn.held_movement += 1  # the agent drives: the client's own movement is held back
             return
-        actions: list[AgentAction] = []
+        actions: list[Action] = []
         now = conn.clock.seconds()
         for event in self.codec.events(TO_SERVER, name, fields):
             actions.extend(self.session.handle(event, now))
@@ -153,7 +152,9 @@ class PlayRelay:
             self._world_update(name, frame.packet, now)
             return
         if name in REWRITTEN:  # rewritten from its bytes, never decoded whole; it carries no events
-            conn.send_packet(self.codec.rewrite(name, frame.packet))
+            # The words after /agent: this player's commands (admin ones only once admin).
+            words = self.session.commands.completion(self.session.admin)
+            conn.send_packet(self.codec.rewrite(name, frame.packet, words))
             return
         fields = self.codec.decode(State.PLAY, TO_CLIENT, name, frame.packet)
         hidden = name in WINDOW_TO_CLIENT and self._window_packet(name, fields, now)
@@ -167,7 +168,7 @@ class PlayRelay:
             conn.send_frame(frame)
         if pid == self.ids.join_game:
             conn.actuator.flush_held()
-        actions: list[AgentAction] = []
+        actions: list[Action] = []
         for event in self.codec.events(TO_CLIENT, name, fields):
             actions.extend(self.session.handle(event, now))
         conn.perform(actions)
