@@ -126,7 +126,7 @@ function layouts (mcData) {
     const login = loginPacket(0, gameMode)
     if (login.worldState) return { worldState: login.worldState, copyMetadata: 0 }
     return {
-      dimension: login.dimension,
+      dimension: login.dimension ?? login.worldType, // 1.19-1.20.1 call it worldType in 'login'
       worldName: login.worldName,
       hashedSeed: login.hashedSeed,
       gamemode: gameMode,
