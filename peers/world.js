@@ -1,20 +1,21 @@
 #!/usr/bin/env node
 'use strict'
 // A small world server for end-to-end tests on the versions flying-squid lacks
-// (1.21.5 -> 26.1, and 1.20.1), driven by JSON lines like peers/server.js.
+// (1.21.5 -> 26.1; 1.20.1 works too), driven by JSON lines like peers/server.js.
 //
 //   node peers/world.js --port 0 --version 1.21.8 [--gamemode creative|survival] [--view-distance 2]
 //
 // How it works: minecraft-protocol's createServer does login and configuration; this
 // script does play. The world is superflat (bedrock y=0, dirt 1-3, grass 4: players
-// stand at y=5), one prismarine-chunk column per chunk, made on first use. Players see each other (player info + a player entity; every accepted
-// move is relayed as a teleport), chat is broadcast as system chat "<name> text". A
-// 20 Hz tick applies lava damage; fall damage is counted from the moves a client
-// reports. Health 0 is death; client_command perform_respawn brings the player back
-// at the spawn. Breaking a block (instantly in creative, on "finish digging" in
-// survival) puts its drop in the breaker's inventory (survival only, as vanilla).
-// After a teleport the server ignores moves until the client confirms it (as vanilla
-// does), so a move sent before the teleport arrived cannot undo it.
+// stand at y=5), one prismarine-chunk column per chunk, made on first use. Players see
+// each other (player info + a player entity; every accepted move is relayed as a
+// teleport); chat is broadcast as system chat "<name> text". A 20 Hz tick applies lava
+// damage; fall damage is counted from the moves a client reports. Health 0 is death;
+// client_command perform_respawn brings the player back at the spawn. Breaking a block
+// (instantly in creative, on "finish digging" in survival) puts its drop in the
+// breaker's inventory (survival only, as vanilla). After a teleport the server ignores
+// moves until the client confirms it (as vanilla does), so a move sent before the
+// teleport arrived cannot undo it. No hunger, mobs, crafting or block physics.
 //
 // stdout events: ready, login, chat, command, left, error, stopping (as server.js), and
 //   {"event":"died","player":N,"cause":C}   {"event":"respawn_requested","player":N}
@@ -182,9 +183,6 @@ function others (player) {
   return [...players.values()].filter((p) => p !== player && p.inPlay)
 }
 
-// 'listed' is a bool before 1.21.2 (or so) and a varint after; read it from the layout.
-const listedIsBool = JSON.stringify(packets.fieldType('player_info', 'data') || '').includes('"listed","type":["switch",{"compareTo":"../action/update_listed","fields":{"true":"bool"}')
-
 function playerInfoAdd (player) {
   return {
     action: { add_player: true, update_game_mode: true, update_listed: true, update_latency: true },
@@ -192,7 +190,7 @@ function playerInfoAdd (player) {
       uuid: player.uuid,
       player: { name: player.username, properties: [] },
       gamemode: player.gameMode,
-      listed: listedIsBool ? true : 1,
+      listed: 1,
       latency: 0
     }]
   }
@@ -306,7 +304,6 @@ function join (client) {
   client.write('player_info', playerInfoAdd(player))
 
   client.on('chat_message', (packet) => onChat(player, packet.message))
-  client.on('chat', (packet) => onChat(player, packet.message)) // before 1.19: commands are chat
   client.on('chat_command', (packet) => onCommand(player, packet.command))
   client.on('chat_command_signed', (packet) => onCommand(player, packet.command))
   client.on('teleport_confirm', (packet) => {
@@ -342,10 +339,6 @@ function leave (player) {
 
 function onChat (player, message) {
   message = String(message)
-  if (!mcData.protocol.play.toServer.types.packet_chat_command && message.startsWith('/')) {
-    onCommand(player, message.slice(1))
-    return
-  }
   emit({ event: 'chat', player: player.username, message })
   say(players.values(), `<${player.username}> ${message}`)
 }
