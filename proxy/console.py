@@ -246,6 +246,7 @@ class ConsoleCommands:
             "players": self.server.player_count(),
             "logins": self.server.logins,
             "disconnects": self.server.disconnects,
+            "closed_sessions": [attrs.asdict(s) for s in self.server.closed_sessions],
             "traffic": attrs.asdict(totals),
             "ticks": self.server.ticks,
             "routing": self.server.routing.diagnostics() if self.server.routing is not None else None,

@@ -98,9 +98,11 @@ def test_api_provider_against_a_real_server_never_blocks_the_tick_and_falls_back
     with ScriptedModelServer(Reply(body=good, delay=2.0), text_body("{{garbage"), low,
                              Reply(body=good, delay=5.0), default=good) as server:
         result, log, _ = _scripted_episode(server, 300)
-    # No missed ticks: the engine's work per tick stays far below the 50 ms tick while requests hang.
+    # No tick waited for the model: one that did would last at least the client's 1.5 s timeout
+    # (the replies are 2 s and 5 s late). How fast a tick is on this machine is not the question
+    # here (a busy machine made a 50 ms bound fail); bench/autopilot.py measures that.
     assert len(result.tick_costs) == 300
-    assert max(result.tick_costs) < 0.05
+    assert max(result.tick_costs) < 1.0
     assert result.fallbacks >= 3            # garbage, low confidence, timeout
     assert result.fallback_reasons.get("timeout", 0) + result.fallback_reasons.get("bad", 0) >= 1
     text = json.dumps(list(log.decisions))
