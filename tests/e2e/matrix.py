@@ -14,6 +14,8 @@ import pytest
 from proxy import versions
 
 NEW_VERSIONS = ["1.20.1", "1.21.5", "1.21.8", "1.21.11", "26.1"]
+# versions.json's verification for rows proven through the world server (peers/world.js).
+END_TO_END_WORLD = "end-to-end-world"
 
 
 def proxy_accepts(version: str) -> bool:

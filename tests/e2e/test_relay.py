@@ -6,12 +6,12 @@ import os
 import pytest
 
 from proxy.versions import END_TO_END, SUPPORTED
-from tests.e2e.matrix import NEW_VERSIONS, proxied
+from tests.e2e.matrix import END_TO_END_WORLD, NEW_VERSIONS, proxied
 
 PRIMARY = ["1.18.2", "1.12.2", "1.8.8", "1.20.4", "1.21.4"]
 _wanted = os.environ.get("MCAGENT_E2E_VERSIONS", "")
 # "all" means every version the real peers speak; protocol-level ones have their own tests.
-VERSIONS = ([v.name for v in SUPPORTED if v.verified == END_TO_END] if _wanted == "all"
+VERSIONS = ([v.name for v in SUPPORTED if v.verified in (END_TO_END, END_TO_END_WORLD)] if _wanted == "all"
             else (_wanted.split(",") if _wanted else PRIMARY))
 
 
