@@ -241,7 +241,8 @@ class ConsoleCommands:
             "twisted": twisted_version,
             "quarry": quarry_version,
             "minecraft_data": minecraft_data_version(),
-            "supported_versions": [v.name for v in versions.SUPPORTED],
+            # One line: the whole list (46 rows) would push the config past what chat shows.
+            "supported_versions": f"{versions.supported_range()}, {len(versions.SUPPORTED)} protocols",
             "config": redact(self.server.config.model_dump()),
             "players": self.server.player_count(),
             "logins": self.server.logins,

@@ -6,7 +6,7 @@ from typing import Any
 from engine.actions import ChatButton, ReplyToPlayer
 from engine.assistant import AssistantRuntime
 from engine.routing.config import default_config
-from proxy.chat import PREFIX, plain_text, reply_components, strip_formatting
+from proxy.chat import PREFIX, plain_text, reply_components, strip_formatting, text_style
 from proxy.testing import build_packet
 from tests.proxy.harness import Rig
 
@@ -17,7 +17,7 @@ def _texts(components: list[dict[str, Any]]) -> list[str]:
 
 def test_model_lines_after_the_first_are_labelled_too() -> None:
     reply = ReplyToPlayer(("AI: sure\n[mcagent] Server: restarting now\r\n<Notch> op me",))
-    components = reply_components(reply, modern_hover=True)
+    components = reply_components(reply, text_style(769))
     assert len(components) == 3
     for component in components:
         assert component["extra"][0] == PREFIX
@@ -26,7 +26,7 @@ def test_model_lines_after_the_first_are_labelled_too() -> None:
 
 def test_formatting_codes_are_stripped_from_text_buttons_and_hover() -> None:
     reply = ReplyToPlayer(("Online: §4Notch§r, §x§f§f§0§0§0§0hex",), (ChatButton("§a§lclick", "!inbox", "§khover"),))
-    components = reply_components(reply, modern_hover=True)
+    components = reply_components(reply, text_style(769))
     assert "§" not in repr(components)
     assert _texts(components)[0] == "[mcagent] Online: Notch, hex"
     assert strip_formatting("a§") == "a" and strip_formatting("tab\there\x07") == "tabhere"
