@@ -49,8 +49,9 @@ class RoutingAdminModule(Module[RoutingAdminQuery]):
         return (
             ModuleRouting[RoutingAdminQuery].defaults()
             .command(AgentCommand.parsed("system routing", parse_admin, render_admin,
-                                         usage="!system routing [reload|mode enforce|shadow|off]", description="routing diagnostics",
-                                         description_zh="路由诊断"))
+                                         usage="!system routing [reload|mode enforce|shadow|off]", description="routing diagnostics, reload, or set the mode for everyone",
+                                         description_zh="路由诊断：查看、重新加载或设置模式",
+                                         completion=("reload", *(f"mode {mode}" for mode in MODES))))
             .explicit_only()
         )
 

@@ -218,3 +218,10 @@ def test_the_desk_keeps_no_player_text(rig_factory: RigFactory) -> None:
     assert "secret" not in repr(vars(assistant.confirmations))
     snapshot = make_snapshot("zh_cn")
     assert assistant.answer_typed("好的", snapshot, 1001.0) is not None
+
+
+def test_system_routing_mode_completes_for_admins_only(rig_factory: RigFactory) -> None:
+    table = rig_factory().assistant().commands
+    assert table.complete(["system", "routing", ""]) == ["mode", "reload"]
+    assert table.complete(["system", "routing", "mode", "sh"]) == ["shadow"]
+    assert table.complete(["system", ""], admin=False) == []
