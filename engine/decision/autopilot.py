@@ -36,12 +36,14 @@ import numpy as np
 from engine.actions import InjectMovement
 from engine.decision.acts import AgentAction, Respawn
 from engine.decision.catalog import CATALOG, HUNT_RADIUS, ActionName, Choice, check_choice, legal_actions
-from engine.decision.executors import ExecContext, Executor, TABLE_RANGE, Wait, make_executor, step_aside
+from engine.decision.executors import JOB_RANGE, ExecContext, Executor, TABLE_RANGE, Wait, make_executor, \
+    step_aside
 from engine.decision.heuristic import Decision, heuristic
 from engine.decision.knowledge import GAME
 from engine.decision.ladder import Ladder
 from engine.decision.logs import EpisodeLog
 from engine.decision.perception import EYE, BlockFinder, Query
+from engine.decision.pit import ClimbOut, feet_cell, pillar_block, trapped
 from engine.decision.providers import MIN_CONFIDENCE, DecisionRequest, Provider
 from engine.decision.state import DecisionState, inventory_counts
 from engine.motion import physics as ph
@@ -98,8 +100,9 @@ class Autopilot:
         self.search = search
         self.finder = BlockFinder(terrain)
         self.ladder = Ladder()
-        self.watchdog = Watchdog()
         self.log = log if log is not None else EpisodeLog()
+        # Every watchdog transition goes to episode_events.json as it happens (simulator and proxy).
+        self.watchdog = Watchdog(listener=lambda tr: self.log.event({"kind": "watchdog", **tr.to_json()}))
         self.stats = AutopilotStats()
         self.rng = np.random.default_rng(config.seed)
         self.enabled = False
@@ -119,6 +122,8 @@ class Autopilot:
         self._fall_vy = 0.0
         self._known_memo: tuple[object, tuple[tuple[tuple[str, float], ...], bool, bool]] | None = None
         self._held: tuple[tuple[float, float, float, int], tuple[bool, bool]] | None = None
+        self._threats_seen: frozenset[int] = frozenset()     # hostiles near when the running task began
+        self._pit_checked: tuple[tuple[int, int, int], int] | None = None   # (feet cell, store revision)
 
     # -- switching ---------------------------------------------------------------------------------
     def start(self, tick: int, now: float) -> None:
@@ -210,8 +215,14 @@ class Autopilot:
             out += self.executor.cancel("interrupted: hostile near")
             self._finished(self.executor, tick, now, counted=False)
             self.generation += 1
-        if self.executor is None:
-            self._decide(snapshot, counts, tick, now, day)
+        if self.executor is None and not self._airborne(pos):
+            # Decide only with the body at rest: a task started in mid-air would start its
+            # walk from a standing body there (a new one every tick: a body hanging in the air).
+            self.executor = self._climb_out(pos, counts, tick, now)
+            if self.executor is None:
+                self._decide(snapshot, counts, tick, now, day)
+            if self.executor is not None:
+                self._threats_seen = self._threat_ids(snapshot, pos)
         if self.executor is not None:
             out += self.executor.step(ctx)
             if self.executor.status is not None:
@@ -246,10 +257,42 @@ class Autopilot:
         return InjectMovement(body.x, body.y, body.z, player.yaw, player.pitch, body.on_ground)
 
     def _threatened(self, snapshot: WorldSnapshot, pos: Vec3) -> bool:
+        """A hostile came within THREAT_RADIUS since the running task was chosen. One that was
+        already there when it was chosen does not interrupt it again: the decision saw it (and
+        could not flee: suppressed, no path), and choosing the same task again every tick would
+        leave the body restarting its walk each tick."""
         executor = self.executor
         if executor is None or executor.choice.action in (ActionName.FLEE, ActionName.FIGHT) or self.recovering:
             return False
-        return any(e.hostile and e.position.distance_to(pos) <= THREAT_RADIUS for e in snapshot.entities)
+        return bool(self._threat_ids(snapshot, pos) - self._threats_seen)
+
+    @staticmethod
+    def _threat_ids(snapshot: WorldSnapshot, pos: Vec3) -> frozenset[int]:
+        return frozenset(e.entity_id for e in snapshot.entities
+                         if e.hostile and e.position.distance_to(pos) <= THREAT_RADIUS)
+
+    def _climb_out(self, pos: Vec3, counts: dict[str, int], tick: int, now: float) -> Executor | None:
+        """Standing in a pit no walk leads out of (see ``engine.decision.pit``): pillar up before
+        anything else, since every task would fail with "no path". Asked once per place and
+        block store revision, so a pit that cannot be climbed is not tried again every tick."""
+        key = (feet_cell(pos), self.terrain.store.revision)
+        if key == self._pit_checked:
+            return None
+        self._pit_checked = key
+        if not trapped(self.terrain, pos):
+            return None
+        item = pillar_block(counts)
+        self._event("trapped", tick, now, at=list(key[0]), block=item)
+        if item is None:
+            return None
+        return ClimbOut(tick, item)
+
+    def _airborne(self, pos: Vec3) -> bool:
+        """The body is in the air: neither supported nor in a fluid or on a ladder, over known cells
+        (with nothing known under it yet, just after a join or a respawn, it is taken as standing)."""
+        t = self.terrain
+        return not ph.supported(t, pos.x, pos.y, pos.z) and not ph.support_unknown(t, pos.x, pos.y, pos.z) \
+            and ph.medium(t, ph.Body(pos.x, pos.y, pos.z)) == "air"
 
     def _death(self, tick: int, now: float) -> list[AgentAction]:
         if not self._dead:
@@ -269,6 +312,12 @@ class Autopilot:
 
     def _finished(self, executor: Executor, tick: int, now: float, counted: bool = True) -> None:
         status = executor.status or "cancelled"
+        nav = executor.navigator
+        if nav is not None:
+            # An action ended in the air (cancelled mid-jump): the hold packets go on with the
+            # body's own fall, not from rest at the top of the arc.
+            body = nav.stepper.body
+            self._fall_vy = 0.0 if body.on_ground else body.vy
         ok = status == "ok"
         label = executor.choice.label()
         self.stats.outcomes[status] = self.stats.outcomes.get(status, 0) + 1
@@ -286,6 +335,7 @@ class Autopilot:
         pos = player.position
         assert pos is not None
         known, table, furnace = self._blocks_known(pos)
+        self._forget_lost_jobs(pos)
         hostiles = sorted(((e.entity_id, e.position.distance_to(pos)) for e in snapshot.entities if e.hostile),
                           key=lambda h: h[1])
         animals = sorted(((e.entity_id, e.position.distance_to(pos)) for e in snapshot.entities
@@ -301,6 +351,18 @@ class Autopilot:
             drops=drops, hostiles=tuple(h for h in hostiles if h[1] <= 16.0)[:4],
             table_near=table, furnace_near=furnace, smelting=bool(self.smelting),
             animals=tuple(h for h in animals if h[1] <= HUNT_RADIUS)[:4])
+
+    def _forget_lost_jobs(self, pos: Vec3) -> None:
+        """Drop furnace jobs the player cannot go back to: the furnace is gone, or farther than
+        JOB_RANGE (a reflex or the server moved the player away). A job kept is one the Smelt
+        executor walks back to; a job forgotten lets the plan go on (another furnace) instead
+        of waiting on a furnace it will never see again."""
+        for at in list(self.smelting):
+            x, y, z = at
+            state = self.terrain.store.get(x, y, z)
+            gone = state is not None and self.terrain.table.name(state) != "furnace"
+            if gone or math.dist((x + 0.5, y + 0.5, z + 0.5), (pos.x, pos.y, pos.z)) > JOB_RANGE:
+                del self.smelting[at]
 
     def _blocks_known(self, pos: Vec3) -> tuple[tuple[tuple[str, float], ...], bool, bool]:
         """Nearest log, stone and iron ore (distances), and whether a table and a furnace are near.
@@ -384,7 +446,10 @@ class Autopilot:
         latency = (request.answered_at - request.asked_at) if request.answered_at is not None else None
         record: dict[str, Any] = {
             "kind": "decision", "seq": request.seq, "tick": tick, "generation": request.generation,
-            "state": request.state.digest(), "legal": [c.label() for c in request.legal],
+            # What the provider saw (the model's prompt carries this JSON and the legal list), so a
+            # line reads without the code; the digest is what a replay checks its own state against.
+            "state": request.state.to_json(), "state_digest": request.state.digest(),
+            "legal": [c.label() for c in request.legal],
             "provider": request.provider, "applied": applied,
             "latency": round(latency, 4) if latency is not None else None,
         }

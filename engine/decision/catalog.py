@@ -106,10 +106,12 @@ def _craft(s: DecisionState) -> list[Args]:
 
 def _smelt(s: DecisionState) -> list[Args]:
     counts = s.counts()
+    if s.smelting:
+        # Collect what is done (then load the next): the executor walks back to the job's
+        # furnace, which need not be near any more (a reflex may have carried the player off).
+        return [(out,) for out in SMELTS]
     if not s.furnace_near:
         return []
-    if s.smelting:
-        return [(out,) for out in SMELTS]       # collect what is done
     fuel = sum(counts.get(f, 0) * v for f, v in FUEL.items())
     return [(out,) for out, raw in SMELTS.items() if count(raw, counts) > 0 and fuel >= 1.0]
 

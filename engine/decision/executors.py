@@ -31,6 +31,7 @@ from engine.decision.knowledge import BLOCKS, FOOD_POINTS, FUEL, FUEL_ORDER, REC
     best_pickaxe, dig_ticks, first_held, members
 from engine.decision.perception import EYE, BlockFinder, GoalReach
 from engine.decision.state import inventory_counts
+from engine.events import SlotItem
 from engine.motion import physics as ph
 from engine.motion.astar import PathStatus, SearchOptions
 from engine.motion.goals import Goal, GoalAway, GoalBlock, GoalNear, GoalXZ
@@ -43,6 +44,7 @@ PICKUP_WAIT = 16
 PICKUP_SLACK = 0.3     # vanilla picks up within 1.3 blocks (the box grown by 1): 0.3 past the next cell
 MAX_PLANS = 8          # searches one navigation may start before it counts as failed
 TABLE_RANGE = 24.0     # a known crafting table or furnace this close is walked to, not rebuilt
+JOB_RANGE = 48.0       # a furnace holding a job of ours this close is walked back to, not given up
 
 
 @attrs.define
@@ -81,14 +83,19 @@ def hold(ctx: ExecContext, item: str | None) -> list[AgentAction] | None:
     held = player.held_item
     if item is None:
         return []
-    if held is not None and held.item == item:
+
+    def named(slot: SlotItem | None) -> bool:
+        # A proxy's slots carry the namespace ("minecraft:cobblestone"); the simulator's do not.
+        return slot is not None and slot.item.removeprefix("minecraft:") == item
+
+    if named(held):
         return []
     inv = player.inventory
     for i in range(36, 45):
-        if inv[i] is not None and inv[i].item == item:      # type: ignore[union-attr]
+        if named(inv[i]):
             return [SelectHotbar(i - 36)]
     for i in range(9, 36):
-        if inv[i] is not None and inv[i].item == item:      # type: ignore[union-attr]
+        if named(inv[i]):
             return [acts.SwapToHotbar(i, player.held_slot)]
     return None
 
@@ -243,7 +250,7 @@ class Mine(Executor):
                 self.phase = "choose"          # gone meanwhile
                 return []
             held = ctx.snapshot.player.held_item
-            ticks = dig_ticks(name, held.item if held is not None else None)
+            ticks = dig_ticks(name, held.item.removeprefix("minecraft:") if held is not None else None)
             if ticks is None:
                 self.status = "cannot dig"
                 return []
@@ -447,11 +454,10 @@ class Smelt(Executor):
     def run(self, ctx: ExecContext) -> list[AgentAction]:
         if self.furnace is None:
             self.before = ctx.counts().get(self.output, 0)
-            near = ctx.finder.nearest("furnace", ctx.position, radius=TABLE_RANGE, limit=1, exposed=False)
-            if not near:
+            self.furnace = _furnace_for(ctx, self.output)
+            if self.furnace is None:
                 self.status = "no furnace"
                 return []
-            self.furnace = near[0][1]
             self.go(ctx, GoalReach(*self.furnace, reach=3.5))
         if self.phase == "walk":
             out, state = self.move()
@@ -500,6 +506,20 @@ class Smelt(Executor):
                 ctx.smelting.pop(self.furnace, None)
             return [acts.SmeltCollect(self.furnace)]
         return []
+
+
+def _furnace_for(ctx: ExecContext, output: str) -> Pos | None:
+    """The furnace to smelt ``output`` at: one holding a job of ours (that output first, then any,
+    nearest first; the autopilot keeps only those within JOB_RANGE), else the nearest furnace
+    within TABLE_RANGE. A reflex may have carried the player away from a running job: its
+    furnace is walked back to rather than the job left behind for good."""
+    p = ctx.position
+    jobs = sorted(ctx.smelting.items(), key=lambda kv: (kv[1][0] != output, math.dist(
+        (kv[0][0] + 0.5, kv[0][1] + 0.5, kv[0][2] + 0.5), (p.x, p.y, p.z))))
+    if jobs:
+        return jobs[0][0]
+    near = ctx.finder.nearest("furnace", p, radius=TABLE_RANGE, limit=1, exposed=False)
+    return near[0][1] if near else None
 
 
 class Eat(Executor):

@@ -40,7 +40,7 @@ class DecisionState:
     hostiles: tuple[tuple[int, float], ...]          # (entity id, distance), nearest first
     table_near: bool
     furnace_near: bool
-    smelting: bool                                   # a furnace job of ours is running or waiting
+    smelting: bool                                   # a job of ours runs or waits in a furnace within 48 blocks
     animals: tuple[tuple[int, float], ...] = ()      # game animals (knowledge.GAME): (entity id, distance)
 
     def counts(self) -> dict[str, int]:

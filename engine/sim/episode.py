@@ -117,6 +117,4 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
         decisions=stats.decisions, stale=stats.stale, fallbacks=stats.fallbacks,
         fallback_reasons=dict(stats.fallback_reasons), rejected=dict(world.rejected),
         decided=tuple(autopilot.decided), seconds=time.perf_counter() - started, tick_costs=tuple(costs))
-    for tr in autopilot.watchdog.transitions:
-        log.event({"kind": "watchdog", **tr.to_json()})
     return result
