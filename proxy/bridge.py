@@ -21,6 +21,8 @@ import os
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
+import attrs
+
 from twisted.internet import protocol
 from twisted.protocols.policies import TimeoutMixin
 from twisted.internet.defer import Deferred
@@ -35,10 +37,11 @@ from engine.actions import (Action, AdminCommand, AskModel, ForwardChat, InjectM
 from engine.chat_tap import may_be_addressed
 from engine.decision import acts
 from engine.session import Session, SessionConfig
-from proxy import versions
+from proxy import forwarding, versions
 from proxy.chat import reply_components
 from proxy.codec import VersionCodec, login_disconnect_any
-from proxy.handshake import STATUS, Handshake, parse_handshake
+from proxy.handshake import STATUS, Handshake, build_handshake, parse_handshake
+from proxy.profile import GameProfile, ProfileError, offline_profile, profile_from_session
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import Frame, Framing, Writer
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, table_for_version
@@ -138,6 +141,10 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         self._sequence = 0  # 1.19+: block action sequence numbers of the agent's digs and placements
         self.windows: WindowSequencer | None = None  # the agent's crafting, smelting and hotbar swaps
         self._sprinting = False  # what the server was last told of the agent's sprinting
+        # Player-info forwarding (proxy/forwarding.py): who the backend is told the player is.
+        self.player_info: forwarding.PlayerInfo | None = None
+        self._chat_key: forwarding.ChatKey | None = None
+        self.identity_forwarded = False
 
     # -- client side ---------------------------------------------------------------
     def connectionMade(self) -> None:
@@ -300,6 +307,12 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self.disconnect(f"This proxy supports Minecraft {versions.supported_range()}; "
                             f"your client speaks protocol {hs.protocol}.", "unsupported_version")
             return
+        refusal = self.server.forwarding.refusal(hs.protocol)
+        if refusal is not None:
+            log.info("refused {peer}: protocol {protocol} cannot carry {mode} forwarding", peer=self.peer,
+                     protocol=hs.protocol, mode=self.server.forwarding.mode)
+            self.disconnect(refusal, "unsupported_version")
+            return
         self.codec = VersionCodec(table_for_version(supported.name))
         table = self.codec.table
         if self.config.features.world:
@@ -309,14 +322,14 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 if name in WORLD_TO_CLIENT:
                     del self.codec.subscribed[TO_CLIENT][pid]
         interesting = bytearray(128)
-        for state, name in ((LOGIN_STATE, "login_acknowledged"), (CONFIGURATION, "finish_configuration"),
-                            (PLAY, "configuration_acknowledged")):
+        for state, name in ((LOGIN_STATE, "login_acknowledged"), (LOGIN_STATE, "login_plugin_response"),
+                            (CONFIGURATION, "finish_configuration"), (PLAY, "configuration_acknowledged")):
             pid = table.packet_id(state, TO_SERVER, name)
             if pid is not None:
                 self._ids[name] = pid
         for state, name in ((LOGIN_STATE, "compress"), (LOGIN_STATE, "success"), (LOGIN_STATE, "encryption_begin"),
-                            (LOGIN_STATE, "disconnect"), (PLAY, "kick_disconnect"), (PLAY, "start_configuration"),
-                            (PLAY, "login")):
+                            (LOGIN_STATE, "disconnect"), (LOGIN_STATE, "login_plugin_request"),
+                            (PLAY, "kick_disconnect"), (PLAY, "start_configuration"), (PLAY, "login")):
             pid = table.packet_id(state, TO_CLIENT, name)
             if pid is not None:
                 self._ids["s2c_" + name] = pid
@@ -341,17 +354,17 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             if not (1 <= len(username) <= 16):
                 raise PeerError("login with an invalid player name")
             self.player_name = username
+            self._chat_key = forwarding.chat_key(fields)
             refusal = self.server.admit(self)
             if refusal is not None:
                 log.info("refused {player} from {peer}: {why}", player=username, peer=self.peer, why=refusal)
                 self.disconnect(refusal, "refused")
                 return
-            self.pending.append(self.handshake_packet)
-            self.pending.append(packet)
+            self.pending.append(packet)  # the handshake goes before it once the player's identity is known
             if self.config.online_mode:
                 self._begin_encryption()
             else:
-                self._connect_upstream()
+                self._login_upstream(offline_profile(username))
         elif name == "encryption_begin" and self.config.online_mode and not self.reader.encrypted:
             self._finish_encryption(packet)
         elif name == "login_acknowledged":
@@ -467,16 +480,62 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         assert self.player_name is not None
         d = self.server.verify_session(self.player_name, digest)
 
-        def joined(_: Any) -> None:
+        def joined(answer: Any) -> None:
+            if self.state == CLOSED:
+                return
+            assert self.player_name is not None
+            try:
+                profile = profile_from_session(answer, self.player_name)
+            except ProfileError as exc:
+                refused(str(exc))
+                return
             log.info("{player} authenticated with Mojang", player=self.player_name)
-            self._connect_upstream()
+            self._login_upstream(profile)
 
-        def failed(failure: Failure) -> None:
-            log.info("{player} failed authentication: {why}", player=self.player_name, why=failure.getErrorMessage())
+        def refused(why: str) -> None:
+            log.info("{player} failed authentication: {why}", player=self.player_name, why=why)
             self.disconnect("Could not verify your account with Mojang (online mode needs internet access).",
                             "auth_failed")
 
+        def failed(failure: Failure) -> None:
+            refused(failure.getErrorMessage())
+
         d.addCallbacks(joined, failed)
+
+    # -- player-info forwarding (the formats live in proxy/forwarding.py) ---------------
+    def _login_upstream(self, profile: GameProfile) -> None:
+        """Log in to the backend as this player: the handshake goes first, carrying legacy
+        forwarding when that is on; a Velocity request is answered in ``_server_login``."""
+        assert self.handshake is not None
+        key = self._chat_key
+        if key is not None and key.linked and key.holder is None and self.config.online_mode:
+            key = attrs.evolve(key, holder=profile.uuid)  # as Velocity backfills it from the verified profile
+        host = self.peer.rsplit(":", 1)[0]  # behind a PROXY-protocol balancer, the address it reported
+        self.player_info = forwarding.PlayerInfo(profile, forwarding.client_address(host), self.handshake.protocol, key)
+        server_address = self.server.forwarding.upstream_host(self.handshake.host, self.player_info)
+        if server_address == self.handshake.host:
+            self.pending.insert(0, self.handshake_packet)  # untouched, as the client sent it
+        else:
+            self.pending.insert(0, build_handshake(attrs.evolve(self.handshake, host=server_address)))
+        self._connect_upstream()
+
+    def _answer_login_plugin(self, frame: Frame) -> bool:
+        """True when the request was ours (velocity:player_info in velocity mode) and is answered;
+        any other request goes on to the client untouched, as does its response."""
+        assert self.upstream is not None
+        if self.player_info is None or not self.server.forwarding.reads_login_plugin_requests:
+            return False
+        request = forwarding.parse_login_plugin_request(frame.packet)
+        data = self.server.forwarding.answer(request, self.player_info)
+        if data is None:
+            return False
+        self.upstream.send_packet(forwarding.login_plugin_response(self._ids["login_plugin_response"],
+                                                                   request.message_id, data))
+        self.identity_forwarded = True
+        log.info("forwarded {player}'s identity to the server ({mode}: {uuid} from {address})",
+                 player=self.player_name, mode=self.server.forwarding.mode, uuid=str(self.player_info.profile.uuid),
+                 address=self.player_info.address)
+        return True
 
     # -- upstream side ---------------------------------------------------------------
     def _connect_upstream(self, on_fail: Callable[[Failure], None] | None = None) -> None:
@@ -602,10 +661,17 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self.send_packet(self.codec.encode(LOGIN_STATE, TO_CLIENT, "compress", {"threshold": client_threshold}))
             self.writer.threshold = client_threshold
             self.reader.threshold = client_threshold
+        elif pid == self._ids.get("s2c_login_plugin_request") and self._answer_login_plugin(frame):
+            pass  # the proxy answered the backend itself; the client never sees the request
         elif pid == self._ids.get("s2c_encryption_begin"):
             self.disconnect("The server behind the proxy is in online mode; set online-mode=false there "
                             "(the proxy authenticates players itself when its online_mode is on).", "upstream_online_mode")
         elif pid == self._ids.get("s2c_success"):
+            problem = self.server.forwarding.unanswered(self.identity_forwarded)
+            if problem is not None:
+                log.warn("{player}: {problem}", player=self.player_name, problem=problem)
+                self.disconnect(problem, "forwarding_not_requested")
+                return
             self.send_frame(frame, self.upstream.reader)
             fields = self.codec.decode(LOGIN_STATE, TO_CLIENT, "success", frame.packet)
             self.player_name = str(fields.get("username") or self.player_name)

@@ -62,7 +62,7 @@ def make_reload(server: Any, config_path: Path | None, overrides: dict[str, Any]
     """``reload``: re-read and validate; an invalid file keeps the running config."""
     from proxy.config import ConfigError, load
 
-    restart_fields = ("listen", "upstream", "online_mode", "console", "proxy_protocol", "log_json")
+    restart_fields = ("listen", "upstream", "online_mode", "console", "proxy_protocol", "forwarding", "log_json")
 
     def reload() -> list[str]:
         try:
@@ -140,6 +140,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         log.info("mcagent listening on {host}:{port}, relaying to {uhost}:{uport} ({mode} mode)",
                  host=config.listen.host, port=port.getHost().port, uhost=config.upstream.host,
                  uport=config.upstream.port, mode="online" if config.online_mode else "offline")
+        log.info("player-info forwarding: {forwarding}", forwarding=server.forwarding.describe())
         announce(f"mcagent: connect your Minecraft client to {config.listen.host}:{port.getHost().port}")
 
     def failed(failure: Any) -> None:

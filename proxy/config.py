@@ -11,7 +11,7 @@ from typing import Any
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
 DEFAULT_PATH = Path("config/proxy.json")
 
@@ -102,6 +102,41 @@ class LlmConfig(Strict):
         return value
 
 
+class ForwardingSection(Strict):
+    """Player-info forwarding to the backend (``proxy/forwarding.py``).
+
+    ``velocity`` needs the backend's shared secret, from ``secret`` or from the
+    file ``secret_file`` (its lines joined, as Velocity reads ``forwarding.secret``);
+    the secret is never logged, dumped or put into an error message.
+    """
+
+    mode: Literal["none", "velocity", "legacy"] = "none"
+    secret: SecretStr | None = None
+    secret_file: str | None = None
+
+    @model_validator(mode="after")
+    def _needs_secret(self) -> "ForwardingSection":
+        if self.secret is not None and self.secret_file is not None:
+            raise ValueError("set forwarding.secret or forwarding.secret_file, not both")
+        if self.mode == "velocity" and not self.secret_bytes():
+            raise ValueError("velocity forwarding needs forwarding.secret or forwarding.secret_file "
+                             "(the same secret as the backend's)")
+        return self
+
+    def secret_bytes(self) -> bytes:
+        if self.secret is not None:
+            return self.secret.get_secret_value().encode("utf-8")
+        if self.secret_file is None:
+            return b""
+        try:
+            text = Path(self.secret_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            # The reason, never the content: a wrongly chosen file could hold anything.
+            why = getattr(exc, "strerror", None) or "not UTF-8 text"
+            raise ValueError(f"cannot read forwarding.secret_file: {why}") from None
+        return "".join(text.splitlines()).encode("utf-8")
+
+
 class ProxyConfig(Strict):
     listen: Address = Address(host="127.0.0.1", port=25566)
     upstream: Address = Address(host="127.0.0.1", port=25565)
@@ -121,7 +156,18 @@ class ProxyConfig(Strict):
     console: ConsoleConfig = ConsoleConfig()
     llm: LlmConfig = LlmConfig()
     proxy_protocol: bool = False  # expect a HAProxy PROXY header (v1/v2) from a load balancer
+    forwarding: ForwardingSection = ForwardingSection()
+    # Online mode asks this server whether the player joined; another Yggdrasil-compatible
+    # service (or a test's) can stand in for Mojang's.
+    session_server: str = "https://sessionserver.mojang.com"
     log_json: bool = False
+
+    @field_validator("session_server")
+    @classmethod
+    def _session_url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")) or len(value) > 512:
+            raise ValueError("must be an http:// or https:// URL")
+        return value.rstrip("/")
 
     @field_validator("admins")
     @classmethod

@@ -9,6 +9,7 @@ from proxy.protocol.wire import FIXED, pack_string, pack_varint, read_string, re
 STATUS = 1
 LOGIN = 2
 TRANSFER = 3
+HOST_LIMIT = 32767
 
 
 @attrs.frozen
@@ -24,7 +25,10 @@ def parse_handshake(packet: bytes) -> Handshake:
     if pid != 0:
         raise PeerError(f"expected a handshake, got packet 0x{pid:02x}")
     protocol, pos = read_varint(packet, pos)
-    host, pos = read_string(packet, pos, limit=1024)
+    # Vanilla reads at most 255 characters here, but a BungeeCord in front of us with
+    # ip_forward puts the player's address, UUID and skin JSON after the host (Spigot
+    # reads up to 32767), and that must pass through to the backend untouched.
+    host, pos = read_string(packet, pos, limit=HOST_LIMIT)
     if pos + 2 > len(packet):
         raise PeerError("truncated handshake")
     port = FIXED["u16"].unpack_from(packet, pos)[0]

@@ -24,6 +24,7 @@ from engine.session import Assistant
 from proxy.autopilot_host import AutopilotHost
 from proxy.bridge import PLAY, Bridge
 from proxy.config import ProxyConfig
+from proxy.forwarding import Forwarding
 from proxy.status import ProbeFactory, StatusProbe
 
 log = Logger(namespace="mcagent.server")
@@ -67,6 +68,8 @@ class ProxyServer(protocol.ServerFactory):
         assistant_factory: Callable[[Bridge], Assistant | None] | None = None,
     ) -> None:
         self.config = config
+        # Read once: the secret file is not re-read per login (a restart applies a new one).
+        self.forwarding = Forwarding(config.forwarding.mode, config.forwarding.secret_bytes())
         self.reactor = reactor
         self.clock: IReactorTime = clock if clock is not None else reactor
         self.bridges: set[Bridge] = set()
@@ -183,10 +186,11 @@ class ProxyServer(protocol.ServerFactory):
         return self._keypair
 
     def verify_session(self, player_name: str, digest: str) -> Any:
-        """Ask Mojang's session server whether the player joined (online mode)."""
-        from quarry.net import auth
+        """Ask the session server whether the player joined (online mode): a Deferred
+        firing with its JSON answer (the profile), or None when it says no."""
+        from proxy.session_server import has_joined
 
-        return auth.has_joined(10, digest, player_name)
+        return has_joined(self.reactor, self.config.session_server, player_name, digest)
 
     def make_assistant(self, bridge: Bridge) -> Assistant | None:
         if self.assistant_factory is None or not self.config.features.assistant:

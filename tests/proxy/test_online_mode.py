@@ -33,7 +33,8 @@ def _respond(rig: Rig, fields: dict, token: bytes | None = None) -> bytes:
 
 def test_online_login_encrypts_then_connects_upstream() -> None:
     rig = Rig("1.18.2", online_mode=True)
-    rig.server.verify_session = lambda name, digest: succeed({"name": name})  # type: ignore[method-assign]
+    rig.server.verify_session = lambda name, digest: succeed(  # type: ignore[method-assign]
+        {"id": "069a79f444e94726a5befca90e38aaf5", "name": name, "properties": []})
     fields, request = _start(rig)
     assert packet_id(request) == rig.codec.table.packet_id("login", "toClient", "encryption_begin")
     assert rig.reactor.tcpClients == []  # no upstream before authentication
@@ -58,6 +59,20 @@ def test_online_login_encrypts_then_connects_upstream() -> None:
 def test_failed_session_check_disconnects_with_reason() -> None:
     rig = Rig("1.18.2", online_mode=True)
     rig.server.verify_session = lambda name, digest: fail(RuntimeError("no route"))  # type: ignore[method-assign]
+    fields, _ = _start(rig)
+    secret = _respond(rig, fields)
+    reader = Framing()
+    reader.enable_encryption(secret)
+    reader.feed(rig.client.transport.value())
+    (frame,) = list(reader.frames())
+    assert b"Could not verify your account" in frame.packet
+    assert rig.client.transport.disconnecting and rig.reactor.tcpClients == []
+
+
+def test_session_server_saying_no_refuses_the_player() -> None:
+    # Mojang answers 204 No Content (None here) when the player did not join: never a login.
+    rig = Rig("1.18.2", online_mode=True)
+    rig.server.verify_session = lambda name, digest: succeed(None)  # type: ignore[method-assign]
     fields, _ = _start(rig)
     secret = _respond(rig, fields)
     reader = Framing()
