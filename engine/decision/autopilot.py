@@ -8,8 +8,9 @@ Each tick, in order:
 1. death: health ≤ 0 → the watchdog goes DEAD, the autopilot sends ``Respawn``;
    after the respawn the ladder resets to the first unmet milestone;
 2. the ladder records milestones reached (a new one bumps the state generation);
-3. the stuck watchdog: 45 s without movement or inventory change while an
-   action runs → cancel it, blacklist its target, step aside;
+3. the stuck watchdog: 45 s without movement or inventory change while it
+   works (a task runs, or one ended and the next is chosen; idling and waiting
+   on a model do not count) → cancel it, blacklist its target, step aside;
 4. the running executor steps (one movement packet at most) and, when it ends,
    its outcome goes to the loop watchdog (3 failures in a row → suppressed 60 s);
 5. with nothing running: a finished provider request is applied if its state
@@ -198,7 +199,10 @@ class Autopilot:
         ctx = ExecContext(snapshot, self.terrain, self.finder, tick, now, self.blacklist, self.search,
                           self.smelting, self.rng, self.ignored, self.config.clock)
         out: list[AgentAction] = []
-        running = self.executor is not None and not isinstance(self.executor, Wait)
+        # Working toward something: a task runs, or one ended and the next is chosen this tick
+        # (the same task failing again and again without the body moving is what "stuck" is).
+        # Idling by choice, or waiting on a model's answer, is not.
+        running = not isinstance(self.executor, Wait) and (self.executor is not None or self.pending is None)
         inventory_key = tuple(sorted(counts.items()))
         if self.watchdog.observe(tick, now, pos, inventory_key, running) and self.executor is not None:
             target = self.executor.target
