@@ -167,6 +167,7 @@ class Autopilot:
                 out = self.executor.cancel("preempted by reflex " + name)
                 self._finished(self.executor, tick, now, counted=False)
         self._last_sent = None
+        self._fall_vy = 0.0             # a reflex lets go with the body at rest
         return out
 
     def tick(self, snapshot: WorldSnapshot, tick: int, now: float, day: bool = True) -> list[AgentAction]:
@@ -236,6 +237,10 @@ class Autopilot:
         for action in out:
             if isinstance(action, InjectMovement):
                 self._last_sent = Vec3(action.x, action.y, action.z)
+                # The body's vertical speed as the server saw it move: a hold packet next tick
+                # (a task ended or stopped in the air) goes on with the arc from there, neither
+                # hovering at the top of a jump nor rising from a stale speed.
+                self._fall_vy = 0.0 if action.on_ground else (action.y - pos.y - ph.GRAVITY) * ph.DRAG
         return out
 
     def _hold(self, snapshot: WorldSnapshot, pos: Vec3) -> InjectMovement:
@@ -316,12 +321,6 @@ class Autopilot:
 
     def _finished(self, executor: Executor, tick: int, now: float, counted: bool = True) -> None:
         status = executor.status or "cancelled"
-        nav = executor.navigator
-        if nav is not None:
-            # An action ended in the air (cancelled mid-jump): the hold packets go on with the
-            # body's own fall, not from rest at the top of the arc.
-            body = nav.stepper.body
-            self._fall_vy = 0.0 if body.on_ground else body.vy
         ok = status == "ok"
         label = executor.choice.label()
         self.stats.outcomes[status] = self.stats.outcomes.get(status, 0) + 1

@@ -4,6 +4,8 @@ Each test pins the cause, not the seed: it builds the situation that went wrong 
 the decision layer's answer to it."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import attrs
 import numpy as np
 
@@ -12,7 +14,8 @@ from engine.actions import InjectMovement
 from engine.decision import acts
 from engine.decision.autopilot import Autopilot
 from engine.decision.catalog import ActionName, Choice, legal_actions
-from engine.decision.executors import JOB_RANGE, TABLE_RANGE, ExecContext, make_executor
+from engine.decision.acts import AgentAction
+from engine.decision.executors import JOB_RANGE, TABLE_RANGE, ExecContext, Executor, make_executor
 from engine.decision.heuristic import heuristic
 from engine.decision.ladder import Ladder
 from engine.decision.perception import BlockFinder
@@ -20,6 +23,7 @@ from engine.decision.pit import ClimbOut, trapped
 from engine.decision.providers import MockProvider
 from engine.decision.state import DecisionState
 from engine.events import SlotItem
+from engine.motion import physics as ph
 from engine.motion.astar import SearchOptions
 from engine.motion.checker import Movement, MovementChecker
 from engine.motion.worlds import WorldBuilder
@@ -180,3 +184,46 @@ def test_the_autopilot_in_a_pit_pillars_up_out_of_it_with_legal_movement_and_goe
     assert at.y >= 3.0 and items["cobblestone"] == 3             # two blocks up: a jump away from the rim
     assert not checker.violations
     assert autopilot.executor is not None and not isinstance(autopilot.executor, ClimbOut)
+
+
+class _Hop(Executor):
+    """Jumps, and ends near the top of the jump without moving again (a craft done on arrival: the
+    walk's body, like a navigator's, still has the speed it had on the tick before)."""
+
+    def __init__(self) -> None:
+        super().__init__(Choice(ActionName.CRAFT, ("stick",)), 40, 0)
+        self.body: ph.Body | None = None
+
+    def run(self, ctx: ExecContext) -> list[AgentAction]:
+        p = ctx.position
+        if self.body is None:
+            self.body = ph.Body(p.x, p.y, p.z, 0.0, True)
+        if ctx.tick == 3:
+            return []                 # the craft: no packet of its own this tick
+        if ctx.tick >= 4:
+            self.status = "ok"
+            return []
+        self.body = ph.advance(ctx.terrain, self.body, ph.Controls(jump=ctx.tick == 1)).body
+        b = self.body
+        self.navigator = SimpleNamespace(stepper=SimpleNamespace(body=b))  # type: ignore[assignment]
+        return [InjectMovement(b.x, b.y, b.z, 0.0, 0.0, b.on_ground)]
+
+
+def test_a_task_ending_at_the_top_of_a_jump_leaves_the_body_on_its_arc() -> None:
+    # Seeds 1000-1018 under lava: a craft done on arrival mid-jump held the body still for a tick,
+    # then the hold packets rose again at the speed the walk had (rose_too_fast).
+    world = flat(40)
+    terrain = world.terrain()
+    autopilot = Autopilot(MockProvider(), terrain)
+    autopilot.start(0, 0.0)
+    autopilot.executor = _Hop()
+    checker = MovementChecker(terrain)
+    at = Vec3(0.5, 1.0, 0.5)
+    checker.teleport(at.x, at.y, at.z, 0)
+    for tick in range(1, 30):
+        for action in autopilot.tick(body(at), tick, tick * 0.05):
+            if isinstance(action, InjectMovement):
+                checker.feed(Movement(tick, action.x, action.y, action.z, action.on_ground, action.sprinting))
+                at = Vec3(action.x, action.y, action.z)
+    assert not checker.violations, checker.violations
+    assert at.y == 1.0
