@@ -37,7 +37,7 @@ import numpy as np
 from engine.actions import InjectMovement
 from engine.decision.acts import AgentAction, Respawn
 from engine.decision.catalog import CATALOG, HUNT_RADIUS, ActionName, Choice, check_choice, legal_actions
-from engine.decision.executors import JOB_RANGE, ExecContext, Executor, TABLE_RANGE, Wait, make_executor, \
+from engine.decision.executors import JOB_RANGE, ExecContext, Executor, TABLE_RANGE, make_executor, \
     step_aside
 from engine.decision.heuristic import Decision, heuristic
 from engine.decision.knowledge import GAME
@@ -56,6 +56,7 @@ from engine.world.snapshot import Vec3, WorldSnapshot
 SEARCH_RADIUS = 48.0
 RESOURCES = ("log", "stone", "iron_ore")      # block kinds whose distance the decision state reports
 PLAN_SLICE = 64
+FOLLOW_SIGHT = 48.0          # other players this close are in the decision state (follow's targets)
 THREAT_RADIUS = 3.5          # a hostile this close interrupts any task but fleeing or fighting
 
 
@@ -202,8 +203,8 @@ class Autopilot:
         out: list[AgentAction] = []
         # Working toward something: a task runs, or one ended and the next is chosen this tick
         # (the same task failing again and again without the body moving is what "stuck" is).
-        # Idling by choice, or waiting on a model's answer, is not.
-        running = not isinstance(self.executor, Wait) and (self.executor is not None or self.pending is None)
+        # Idling by choice (or beside a followed player), or waiting on a model's answer, is not.
+        running = not self.executor.waiting if self.executor is not None else self.pending is None
         inventory_key = tuple(sorted(counts.items()))
         if self.watchdog.observe(tick, now, pos, inventory_key, running) and self.executor is not None:
             target = self.executor.target
@@ -353,7 +354,8 @@ class Autopilot:
             milestone=self.ladder.current, inventory=tuple(sorted(counts.items())), known=tuple(known),
             drops=drops, hostiles=tuple(h for h in hostiles if h[1] <= 16.0)[:4],
             table_near=table, furnace_near=furnace, smelting=bool(self.smelting),
-            animals=tuple(h for h in animals if h[1] <= HUNT_RADIUS)[:4])
+            animals=tuple(h for h in animals if h[1] <= HUNT_RADIUS)[:4],
+            players=tuple((n, d) for n, d in snapshot.nearby_players() if d <= FOLLOW_SIGHT)[:4])
 
     def _forget_lost_jobs(self, pos: Vec3) -> None:
         """Drop furnace jobs the player cannot go back to: the furnace is gone, or farther than

@@ -135,7 +135,11 @@ def _go_to(s: DecisionState) -> list[Args]:
 
 
 def _follow(s: DecisionState) -> list[Args]:
-    return []                       # no other player in the decision state yet
+    # Only players in sight, as !follow: a named one, or () for the nearest. The heuristic never
+    # follows on its own; a model (or a replayed log) chooses it when the player asked for it.
+    if not s.players:
+        return []
+    return [()] + [(name,) for name, _ in s.players]
 
 
 def _flee(s: DecisionState) -> list[Args]:
@@ -184,6 +188,11 @@ def legal_actions(state: DecisionState, suppressed: frozenset[ActionName] = froz
 
 def check_choice(choice: Choice, legal: tuple[Choice, ...]) -> Choice | None:
     """A provider's choice if it is legal now (go_to: any integer position), else None."""
+    if choice.action is ActionName.FOLLOW and len(choice.args) == 1:
+        # Player names are not case-sensitive (as !follow): "Alice" is the legal follow(alice).
+        wanted = str(choice.args[0]).lower()
+        return next((c for c in legal if c.action is ActionName.FOLLOW and c.args
+                     and str(c.args[0]).lower() == wanted), None)
     if choice.action is ActionName.GO_TO:
         ok = any(c.action is ActionName.GO_TO for c in legal)
         if ok and len(choice.args) == 3 and all(isinstance(a, int) for a in choice.args):

@@ -34,7 +34,8 @@ from engine.decision.state import inventory_counts
 from engine.events import SlotItem
 from engine.motion import physics as ph
 from engine.motion.astar import PathStatus, SearchOptions
-from engine.motion.goals import Goal, GoalAway, GoalBlock, GoalNear, GoalXZ
+from engine.control import FOLLOW_RADIUS
+from engine.motion.goals import Goal, GoalAway, GoalBlock, GoalFollow, GoalNear, GoalXZ
 from engine.motion.grid import Terrain
 from engine.motion.navigator import Navigator, NavState
 from engine.world.snapshot import EntityView, Vec3, WorldSnapshot
@@ -124,6 +125,11 @@ class Executor:
 
     def run(self, ctx: ExecContext) -> list[AgentAction]:
         raise NotImplementedError
+
+    @property
+    def waiting(self) -> bool:
+        """Standing still by choice (idle, a follower beside its player): not what "stuck" means."""
+        return False
 
     def cancel(self, why: str) -> list[AgentAction]:
         if self.status is None:
@@ -586,6 +592,61 @@ class Fight(Executor):
         return out
 
 
+class Follow(Executor):
+    """follow(name) / follow(): keep within FOLLOW_RADIUS of another player, as ``!follow`` does.
+
+    Walks (a moving goal, re-planned as the player moves on) when farther than FOLLOW_RADIUS + 1,
+    stands when close. Only a player in sight is followed; the nearest one is picked once, at the
+    start, and followed by name from then on. Following until the time is up is success; losing
+    sight of the player ends it ("out of sight")."""
+
+    def __init__(self, choice: Choice, timeout: int, tick: int, name: str | None) -> None:
+        super().__init__(choice, timeout, tick)
+        self.player: str | None = name
+        self.where: Vec3 | None = None
+        self.close = False
+
+    @property
+    def waiting(self) -> bool:
+        return self.close
+
+    def _target(self, snapshot: WorldSnapshot) -> EntityView | None:
+        me = snapshot.player.position
+        players = [e for e in snapshot.entities if e.kind == "player" and e.name]
+        if self.player is None:
+            if not players or me is None:
+                return None
+            nearest = min(players, key=lambda e: e.position.distance_to(me))
+            self.player = nearest.name
+        wanted = (self.player or "").lower()
+        return next((e for e in players if (e.name or "").lower() == wanted), None)
+
+    def step(self, ctx: ExecContext) -> list[AgentAction]:
+        if self.status is None and ctx.tick >= self.deadline:
+            self.status = "ok" if self._target(ctx.snapshot) is not None else "out of sight"
+            return []
+        return super().step(ctx)
+
+    def run(self, ctx: ExecContext) -> list[AgentAction]:
+        target = self._target(ctx.snapshot)
+        if target is None:
+            self.status = "out of sight"
+            return []
+        self.where = target.position
+        far = target.position.distance_to(ctx.position) > FOLLOW_RADIUS + 1.0
+        nav = self.navigator
+        if nav is None or nav.state is not NavState.MOVING or (nav.planner.plans > MAX_PLANS and far):
+            if not far:
+                self.close = True
+                return []                        # close: stand (the autopilot sends the hold packet)
+            self.close = False
+            self.go(ctx, GoalFollow(lambda: self.where, FOLLOW_RADIUS))
+        out, state = self.move()
+        if state is NavState.FAILED:
+            self.status = "no path"
+        return out
+
+
 class Wait(Executor):
     """idle, and sleep/follow where nothing can be done: stand still until the time is up."""
 
@@ -597,6 +658,10 @@ class Wait(Executor):
         if self.status is None and ctx.tick >= self.deadline:
             self.status = "ok" if self.ok else "unavailable"
         return []
+
+    @property
+    def waiting(self) -> bool:
+        return True
 
     def run(self, ctx: ExecContext) -> list[AgentAction]:
         return []
@@ -659,9 +724,11 @@ def make_executor(choice: Choice, timeout: int, tick: int) -> Executor:
     if a is ActionName.GO_TO:
         x, y, z = (int(v) for v in args)
         return Walk(choice, timeout, tick, lambda ctx: GoalNear(x, y, z, 1.5))
+    if a is ActionName.FOLLOW:
+        return Follow(choice, timeout, tick, str(args[0]) if args else None)
     if a is ActionName.IDLE:
         return Wait(choice, timeout, tick)
-    return Wait(choice, 20, tick, ok=False)       # sleep / follow: not available here
+    return Wait(choice, 20, tick, ok=False)       # sleep: not available here
 
 
 def step_aside(tick: int) -> Executor:
