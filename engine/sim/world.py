@@ -81,6 +81,10 @@ SLOW_HEAL_EXHAUSTION = 6.0
 STARVE_TICKS = 80           # food 0: every 80 ticks 1 damage while health is above the difficulty's floor
 STARVE_DAMAGE = 1.0
 STARVE_FLOOR = {"easy": 10.0, "normal": 1.0, "hard": 0.0}     # hard: starving kills
+ZOMBIE_DAMAGE = 3.0         # the zombie's attack damage attribute, as dealt on normal
+# Player.hurt scales damage from mobs by difficulty: easy min(d / 2 + 1, d), normal d, hard d x 1.5.
+MOB_DAMAGE_SCALE: dict[str, Callable[[float], float]] = {
+    "easy": lambda d: min(d / 2.0 + 1.0, d), "normal": lambda d: d, "hard": lambda d: d * 1.5}
 # Exhaustion per action (Player, ServerGamePacketListenerImpl, ServerPlayerGameMode):
 SPRINT_EXHAUSTION = 0.1         # per metre sprinted with onGround (walking and sneaking: 0 since 1.11)
 WATER_EXHAUSTION = 0.01         # per metre in water: 3D with the eyes under (or swimming), else horizontal
@@ -679,7 +683,7 @@ class SimWorld:
                     out.append(ev.EntityMoved(mob.entity_id, mob.x, mob.y, mob.z))
             if dist <= 1.5 and abs(p.y - mob.y) < 2.0 and t >= mob.next_attack:
                 mob.next_attack = t + 20
-                self._hurt(3.0, "zombie", out)
+                self._hurt(MOB_DAMAGE_SCALE[self.options.difficulty](ZOMBIE_DAMAGE), "zombie", out)
         if gone:
             for eid in gone:
                 del self.mobs[eid]
