@@ -832,6 +832,9 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             ax, ay, az = op.against
             self._item_packets(codec.use_item_on(ax, ay, az, op.face, self._next_sequence()))
             self._item_packets(codec.swing())
+        elif isinstance(op, acts.UseBlock):      # lie down in a bed: the same use_item_on, on the block itself
+            self._item_packets(codec.use_item_on(op.x, op.y, op.z, op.face, self._next_sequence()))
+            self._item_packets(codec.swing())
         elif isinstance(op, acts.AttackEntity):
             self._item_packets(codec.attack(op.entity_id))
             self._item_packets(codec.swing())

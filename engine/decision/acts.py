@@ -49,6 +49,16 @@ class PlaceBlock:
 
 
 @attrs.frozen
+class UseBlock:
+    """Use (right-click) a block with the hand: lie down in a bed. use_item_on, as PlaceBlock is."""
+
+    x: int
+    y: int
+    z: int
+    face: int = 1           # the face clicked (1: top)
+
+
+@attrs.frozen
 class SwapToHotbar:
     """window_click mode 2 (number key) in window 0: swap inventory ``slot`` with hotbar ``hotbar``."""
 
@@ -98,6 +108,6 @@ class Respawn:
     """client_command 0 (perform respawn) after death."""
 
 
-AgentOp = StartDigging | FinishDigging | SwingArm | PlaceBlock | SwapToHotbar | CraftItem | SmeltStart | SmeltCollect \
-    | AttackEntity | Respawn
+AgentOp = StartDigging | FinishDigging | SwingArm | PlaceBlock | UseBlock | SwapToHotbar | CraftItem | SmeltStart \
+    | SmeltCollect | AttackEntity | Respawn
 AgentAction = Action | AgentOp

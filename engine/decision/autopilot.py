@@ -37,7 +37,7 @@ import numpy as np
 from engine.actions import InjectMovement
 from engine.decision.acts import AgentAction, Respawn
 from engine.decision.catalog import CATALOG, HUNT_RADIUS, ActionName, Choice, check_choice, legal_actions
-from engine.decision.executors import JOB_RANGE, ExecContext, Executor, TABLE_RANGE, make_executor, \
+from engine.decision.executors import BED_RANGE, JOB_RANGE, ExecContext, Executor, TABLE_RANGE, make_executor, \
     step_aside
 from engine.decision.heuristic import Decision, heuristic
 from engine.decision.knowledge import GAME
@@ -152,6 +152,11 @@ class Autopilot:
         return jobs
 
     @property
+    def idle(self) -> bool:
+        """Idling by its own choice this tick (the heuristic idles only with nothing to do)."""
+        return self.executor is not None and self.executor.choice.action is ActionName.IDLE
+
+    @property
     def progress(self) -> str:
         return self.ladder.progress_text()
 
@@ -199,7 +204,7 @@ class Autopilot:
             self.executor.resync(pos)
         self._last_sent = None
         ctx = ExecContext(snapshot, self.terrain, self.finder, tick, now, self.blacklist, self.search,
-                          self.smelting, self.rng, self.ignored, self.config.clock)
+                          self.smelting, self.rng, self.ignored, self.config.clock, day)
         out: list[AgentAction] = []
         # Working toward something: a task runs, or one ended and the next is chosen this tick
         # (the same task failing again and again without the body moving is what "stuck" is).
@@ -378,9 +383,10 @@ class Autopilot:
         if self._known_memo is not None and self._known_memo[0] == key:
             return self._known_memo[1]
         queries = tuple(Query(kind, SEARCH_RADIUS, skip=self.blacklist) for kind in RESOURCES) + (
-            Query("crafting_table", TABLE_RANGE, exposed=False), Query("furnace", TABLE_RANGE, exposed=False))
-        *resources, table, furnace = self.finder.search(queries, pos)
-        known = tuple((kind, hits[0][0]) for kind, hits in zip(RESOURCES, resources) if hits)
+            Query("crafting_table", TABLE_RANGE, exposed=False), Query("furnace", TABLE_RANGE, exposed=False),
+            Query("bed", BED_RANGE, exposed=False, skip=self.blacklist))
+        *resources, table, furnace, bed = self.finder.search(queries, pos)
+        known = tuple((kind, hits[0][0]) for kind, hits in zip(RESOURCES + ("bed",), resources + [bed]) if hits)
         answer = (known, bool(table), bool(furnace))
         self._known_memo = (key, answer)
         return answer

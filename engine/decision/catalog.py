@@ -166,7 +166,7 @@ CATALOG: dict[ActionName, ActionSpec] = {spec.name: spec for spec in (
     ActionSpec(ActionName.SMELT, (str,), 900, _smelt),
     ActionSpec(ActionName.PLACE_BLOCK, (str,), 200, _place),
     ActionSpec(ActionName.EAT, (), 80, _eat),
-    ActionSpec(ActionName.SLEEP, (), 200, _sleep),
+    ActionSpec(ActionName.SLEEP, (), 600, _sleep),       # walk to the bed, then up to WAKE_WAIT asleep
     ActionSpec(ActionName.GO_TO, (int, int, int), 800, _go_to),
     ActionSpec(ActionName.FOLLOW, (str,), 800, _follow),
     ActionSpec(ActionName.FLEE, (), 300, _flee),

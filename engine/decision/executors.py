@@ -61,6 +61,7 @@ class ExecContext:
     rng: np.random.Generator
     ignored: set[int] = attrs.field(factory=set)        # item entities found unreachable
     clock: Callable[[], float] | None = None            # bounds planning time (with search.time_budget)
+    day: bool = True                                    # beds work only at night (the world model's clock)
 
     @property
     def position(self) -> Vec3:
@@ -647,16 +648,61 @@ class Follow(Executor):
         return out
 
 
-class Wait(Executor):
-    """idle, and sleep/follow where nothing can be done: stand still until the time is up."""
+BED_REACH = 2.5        # vanilla lets a player into a bed within 3 blocks across and 2 up or down
+BED_RANGE = 48.0       # a bed this far is walked to
+WAKE_WAIT = 200        # ticks from lying down to the morning at most (vanilla skips the night after 100)
 
-    def __init__(self, choice: Choice, timeout: int, tick: int, ok: bool = True) -> None:
+
+class Sleep(Executor):
+    """sleep: walk to the nearest bed, use it (use_item_on the bed), and sleep until the morning.
+
+    The server answers a use of the bed with a sleeping pose, or refuses it ("you can only sleep at
+    night", "monsters nearby", "too far away"). Either way the sign that counts is the clock: once
+    everyone sleeps the server skips to the morning and sends the time, so the sleep is ok when the
+    day comes back; still night WAKE_WAIT ticks after lying down, the bed was refused or others
+    stay awake ("not asleep"). A bed used by day is refused at once ("only at night")."""
+
+    def __init__(self, choice: Choice, timeout: int, tick: int) -> None:
         super().__init__(choice, timeout, tick)
-        self.ok = ok
+        self.bed: Pos | None = None
+        self.used_at: int | None = None
+
+    def run(self, ctx: ExecContext) -> list[AgentAction]:
+        if self.used_at is not None:
+            if ctx.day:
+                self.status = "ok"                  # the night was slept through
+            elif ctx.tick - self.used_at > WAKE_WAIT:
+                self.status = "not asleep"
+            return []
+        if ctx.day:
+            self.status = "only at night"
+            return []
+        if self.bed is None:
+            found = ctx.finder.nearest("bed", ctx.position, radius=BED_RANGE, limit=1, exposed=False)
+            if not found:
+                self.status = "no bed"
+                return []
+            self.bed = self.target = found[0][1]
+            self.go(ctx, GoalReach(*self.bed, reach=BED_REACH))
+        out, state = self.move()
+        if state is NavState.FAILED:
+            self.status = "no path to the bed"
+        elif state is NavState.ARRIVED:
+            x, y, z = self.bed
+            if ctx.finder.kind_at(x, y, z) != "bed":
+                self.status = "bed gone"
+                return out
+            self.used_at = ctx.tick
+            return out + [acts.UseBlock(x, y, z, 1)]
+        return out
+
+
+class Wait(Executor):
+    """idle: stand still until the time is up."""
 
     def step(self, ctx: ExecContext) -> list[AgentAction]:
         if self.status is None and ctx.tick >= self.deadline:
-            self.status = "ok" if self.ok else "unavailable"
+            self.status = "ok"
         return []
 
     @property
@@ -724,11 +770,13 @@ def make_executor(choice: Choice, timeout: int, tick: int) -> Executor:
     if a is ActionName.GO_TO:
         x, y, z = (int(v) for v in args)
         return Walk(choice, timeout, tick, lambda ctx: GoalNear(x, y, z, 1.5))
+    if a is ActionName.SLEEP:
+        return Sleep(choice, timeout, tick)
     if a is ActionName.FOLLOW:
         return Follow(choice, timeout, tick, str(args[0]) if args else None)
     if a is ActionName.IDLE:
         return Wait(choice, timeout, tick)
-    return Wait(choice, 20, tick, ok=False)       # sleep: not available here
+    raise ValueError(f"no executor for {choice.label()}")
 
 
 def step_aside(tick: int) -> Executor:

@@ -101,8 +101,8 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
             on_tick(t, autopilot)
         if pace is not None:
             pace(t)
-        if stop_when_done and autopilot.ladder.done:
-            break
+        if stop_when_done and autopilot.ladder.done and not session.pilot.active:
+            break                     # handed back: done, and fed and safe enough to idle
     milestones = {name: autopilot.ladder.first[name].tick for name in NAMES if name in autopilot.ladder.first}
     deaths: dict[str, int] = {}
     for _, cause in world.deaths:
