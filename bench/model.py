@@ -132,6 +132,15 @@ def model_calls(corpus: Path) -> dict[str, Any]:
         repeat += ask(runtime, driver, assistant, line, 1000.5 + i)
     out["cold"] = per_100(cold, n)
     out["warm_repeat"] = per_100(repeat, n)
+    out["calls_cold"] = cold
+    out["calls_warm_repeat"] = repeat
+    seen: set[tuple[str, str]] = set()
+    repeats = 0
+    for line in lines:
+        key = (normalize_text(line.text), line.lang)
+        repeats += key in seen
+        seen.add(key)
+    out["repeats_in_corpus"] = repeats
     out["cold_calls_in_domain"] = cold_in_domain
     out["cold_calls_no_module"] = cold - cold_in_domain
     out["in_domain_lines"] = sum(1 for line in lines if line.expect is not None)
@@ -215,6 +224,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{c['cold_calls_no_module']} on lines expecting none)")
     print(f"  warm, same player repeats the request     {c['warm_repeat']:6.1f}   "
           f"({c['cache_writes']} model choices cached)")
+    saved = c["calls_cold"] - c["calls_warm_repeat"]
+    print(f"  calls saved warm vs cold: {saved} ({c['calls_cold']} -> {c['calls_warm_repeat']}); "
+          f"lines the corpus itself repeats: {c['repeats_in_corpus']}; "
+          f"{'at least' if saved >= c['repeats_in_corpus'] else 'FEWER than'} the repeats")
     print(f"  warm, one player, corpus twice: 1st pass  {c['stream_first']:6.1f}")
     print(f"                                  2nd pass  {c['stream_second']:6.1f}   (32 entries per player)")
     print(f"  extended mode, cold                       {c['extended_cold']:6.1f}")

@@ -28,6 +28,7 @@ concurrency, budget); any of them gives a card instead of a call.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from collections import deque
 from pathlib import Path
 from typing import Callable, Any
@@ -43,13 +44,14 @@ from engine.llm.limits import Limit
 from engine.llm.modes import ConversationMode, ModeThresholds, parse_mode
 from engine.llm.notification_buttons import COMMAND as NOTICE_COMMAND
 from engine.llm.notification_buttons import (
-    ButtonMatcher, Dismiss, Hit, NoticeBoard, NoticeButton, Notification, Phrases, RunCommand,
+    ButtonMatcher, Dismiss, Hit, NoticeBoard, NoticeButton, Notification, Phrases, RunCommand, load_phrases,
 )
 from engine.llm.render import render_reply
 from engine.llm.service import LlmService, failure_message_key
 from engine.llm.validation import Chose, Rejected, Said, decide
 from engine.modules import messages as m
 from engine.modules.builtin import register_builtins
+from engine.modules.extensions import EntryPointLike, ExtensionReport, load_extensions
 from engine.modules.items import ItemTable
 from engine.modules.module import Access, InboxMessage, ModuleContext, ModuleResult
 from engine.modules.registry import ModuleRegistry, Registered
@@ -99,16 +101,31 @@ class AssistantRuntime:
         backend: Backend = DEFAULT_BACKEND,
         llm: LlmService | None = None,
         button_phrases: Phrases | None = None,
+        perf_counter: Callable[[], float] | None = None,
+        observe_routing_seconds: Callable[[float], None] | None = None,
+        extensions: Iterable[EntryPointLike] | Callable[[], Iterable[EntryPointLike]] | None = None,
+        button_phrases_path: Path | str | None = None,
     ) -> None:
+        """``perf_counter`` times routing alone; each duration goes to ``observe_routing_seconds``.
+
+        ``extensions``: entry points of the ``mcagent.modules`` group (or a function
+        listing them, e.g. ``installed_entry_points``) loaded before the registry
+        freezes; a broken one is reported in ``warnings`` and left out.
+        """
         self.items = items or ItemTable.builtin()
         if registry is None:
             registry = ModuleRegistry()
             register_builtins(registry, self.items)
+        self.extensions = ExtensionReport((), ())
+        if extensions is not None:
+            self.extensions = load_extensions(registry, extensions)
         registry.freeze()
         self.registry = registry
         self.model = model
         self.llm = llm
         self.buttons = ButtonMatcher(button_phrases)
+        # notification-buttons.json, re-read by reload (the seed rebuilds after a resource reload).
+        self.button_phrases_path = Path(button_phrases_path) if button_phrases_path is not None else None
         self.free_chat = llm.settings.free_chat if llm is not None else ModeThresholds()
         self.default_mode = llm.settings.default_mode if llm is not None else ConversationMode.STANDARD
         self.last_now = 0.0  # the latest time an assistant was called with, for the diagnostics
@@ -120,12 +137,12 @@ class AssistantRuntime:
         if config.mode is not Mode.OFF:
             self.index = SemanticIndex(self.vocabulary, registry.index_specs(config.examples), config.languages, backend)
         self.cache = IntentCache(config.cache_entries, config.entries_per_player, config.cache_seconds)
-        self.stats = RoutingStats()
-        self.router = Router(config, registry, self.vocabulary, self.index, self.cache, self.stats)
+        self.stats = RoutingStats(observe_routing_seconds)
+        self.router = Router(config, registry, self.vocabulary, self.index, self.cache, self.stats, perf_counter)
         self.warnings = tuple(
             f"examples for {key} ignored: no module with a semantic profile has that id"
             for key in registry.unknown_example_targets(config.examples)
-        )
+        ) + tuple(f"extension {name} not loaded: {why}" for name, why in self.extensions.failed)
         self._scopes = itertools.count(1)
 
     @classmethod
@@ -157,9 +174,21 @@ class AssistantRuntime:
 
     def reload_lines(self) -> list[str]:
         try:
-            return ["routing config reloaded"] + self.reload().lines()
+            lines = ["routing config reloaded"] + self.reload().lines()
         except ValueError as exc:
-            return [f"routing config not reloaded: {exc}"]
+            lines = [f"routing config not reloaded: {exc}"]
+        return lines + self.reload_buttons()
+
+    def reload_buttons(self) -> list[str]:
+        """Re-read notification-buttons.json; a bad file keeps the phrasings in use and says why."""
+        if self.button_phrases_path is None:
+            return []
+        try:
+            phrases = load_phrases(self.button_phrases_path)
+        except ValueError as exc:
+            return [f"notification buttons not reloaded (the old phrasings stay): {exc}"]
+        self.buttons.replace(phrases)
+        return [f"notification buttons reloaded: phrasings for {len(phrases)} buttons"]
 
     def diagnostics(self) -> list[str]:
         config = self.config
@@ -178,6 +207,7 @@ class AssistantRuntime:
         else:
             lines.append(f"model router: {'configured' if self.model is not None else 'none (low-confidence requests get a not-sure reply)'}")
         lines += self.stats.lines()
+        lines += [f"extension {name}: modules {', '.join(ids)}" for name, ids in self.extensions.loaded]
         lines += list(self.warnings)
         return lines
 
@@ -324,6 +354,10 @@ class LocalAssistant:
             return None
         entry, command, rest = found
         lang = reply_language(snapshot.locale)
+        limit = self.runtime.config.max_characters
+        if len(rest) > limit:
+            # The routing text limit holds for arguments too, before any parsing.
+            return [ReplyToPlayer((m.say(lang, "args.too_long", limit=limit, usage=command.usage),))]
         ctx = self.runtime.router.parse_context(normalize_text(rest), snapshot, lang)
         value = command.parse(rest, ctx)
         if value is None:
@@ -413,7 +447,8 @@ class LocalAssistant:
         if found is not None:
             entry, command, rest = found
             # The execution layer's own check: never structured-only or admin modules from a model.
-            if not entry.routing.is_structured_only and entry.access is not Access.ADMIN:
+            if (not entry.routing.is_structured_only and entry.access is not Access.ADMIN
+                    and len(rest) <= self.runtime.config.max_characters):
                 ctx = self.runtime.router.parse_context(normalize_text(rest), snapshot, ticket.language)
                 value = command.parse(rest, ctx)
         if found is None or value is None:
@@ -478,8 +513,8 @@ class LocalAssistant:
 
     def _notice_reply(self, text: str, language: str, lang: str, snapshot: WorldSnapshot, now: float) -> list[Action] | None:
         notice = self.notices.visible(now)
-        if notice is None:
-            return None
+        if notice is None or len(text) > self.runtime.config.max_characters:
+            return None  # nothing to answer, or too long to be a button's text: ordinary routing
         hit = self.runtime.buttons.match(notice, text, language if language in ("en", "zh") else lang)
         if not isinstance(hit, Hit):
             return None  # not sure it is a reply to the notification: ordinary routing

@@ -7,6 +7,7 @@ console's ``routing`` command drives.
 """
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -42,6 +43,11 @@ class RoutingSurface:
         return list(self.runtime.reload_lines())
 
 
+def _buttons_path(config: Any) -> str | None:
+    llm_config = getattr(config, "llm", None)
+    return None if llm_config is None else str(llm_config.notification_buttons)
+
+
 def model_parts(config: Any) -> tuple[Any, Any, Any]:
     """(LlmService or None, ClientSettings or None, button phrasings) from the ``llm`` section."""
     from engine.llm.notification_buttons import load_phrases
@@ -74,11 +80,23 @@ def model_parts(config: Any) -> tuple[Any, Any, Any]:
 
 def assistant_factory(config: Any, server: Any = None) -> Callable[[Any], Assistant | None]:
     from engine.assistant import AssistantRuntime
+    from engine.modules.extensions import installed_entry_points
 
     llm, client_settings, phrases = model_parts(config)
-    runtime = AssistantRuntime.from_file(Path(config.semantic_config), llm=llm, button_phrases=phrases)
+    # mcagent_routing_seconds is measured by the router itself: routing only, not the
+    # module that runs next (the metrics object may be made after this factory).
+    def observe(seconds: float) -> None:
+        if server is not None and server.metrics is not None:
+            server.metrics.routing_seconds.observe(seconds)
+
+    runtime = AssistantRuntime.from_file(Path(config.semantic_config), llm=llm, button_phrases=phrases,
+                                         perf_counter=time.perf_counter, observe_routing_seconds=observe,
+                                         extensions=installed_entry_points,
+                                         button_phrases_path=_buttons_path(config))
+    for name, ids in runtime.extensions.loaded:
+        log.info("extension {name}: modules {ids}", name=name, ids=", ".join(ids))
     for warning in runtime.warnings:
-        log.warn("{warning}", warning=warning)
+        log.warn("{warning}", warning=warning)  # a broken extension is named here; the proxy goes on
     if server is not None:
         server.routing = RoutingSurface(runtime)
         if llm is not None and client_settings is not None:

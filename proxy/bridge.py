@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
@@ -399,12 +398,9 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         actions: list[Action] = []
         now = self.server.clock.seconds()
         assert self.session is not None
-        started = time.perf_counter()
         for event in self.codec.events(TO_SERVER, name, fields):
             actions.extend(self.session.handle(event, now))
         forward = name not in SWALLOWABLE or any(isinstance(a, ForwardChat) for a in actions)
-        if not forward and self.server.metrics is not None:
-            self.server.metrics.routing_seconds.observe(time.perf_counter() - started)
         if forward:
             self._to_upstream_frame(frame)
         else:

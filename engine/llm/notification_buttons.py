@@ -41,6 +41,7 @@ from engine.routing.tokens import Script, tokenize
 MIN_SCORE = 0.9
 MIN_COVERAGE = 0.9
 MIN_LEAD = 0.15
+MAX_REPLY_CHARS = 240  # a button's text is a few words; longer replies are ordinary requests
 NOTICE_SECONDS = 60.0
 INDEX_CACHE = 64
 COMMAND = "notice"
@@ -162,6 +163,7 @@ class Miss(enum.Enum):
     LOW_COVERAGE = "low_coverage"
     LOW_LEAD = "low_lead"
     DUPLICATE = "duplicate"    # the best template belongs to several buttons
+    TOO_LONG = "too_long"      # longer than any button text: not read at all
 
 
 @attrs.frozen
@@ -213,6 +215,8 @@ class ButtonIndex:
         return {g: v / norm for g, v in vec.items()}
 
     def match(self, text: str) -> Hit | Miss:
+        if len(text) > MAX_REPLY_CHARS:
+            return Miss.TOO_LONG
         if needs_fallback(text):
             return Miss.FILTERED
         grams = [g for g in features(text) if g not in _FILLER and not any(p in _FILLER for p in g.split("+"))]
@@ -246,6 +250,11 @@ class ButtonMatcher:
         self.phrases: Phrases = phrases or {}
         self._indexes: OrderedDict[tuple[tuple[tuple[str, str], ...], str], ButtonIndex] = OrderedDict()
         self.builds = 0
+
+    def replace(self, phrases: Phrases) -> None:
+        """New phrasings (``reload``): the indexes built from the old ones are dropped."""
+        self.phrases = phrases
+        self._indexes.clear()
 
     def index(self, buttons: Sequence[NoticeButton], language: str) -> ButtonIndex:
         signature = (tuple((b.key, b.label) for b in buttons), language)

@@ -6,11 +6,13 @@
 in the tokenizer's spelling ("oak planks", plural "diamonds", "oak_planks",
 "minecraft:oak_planks", "橡木木板"), so the vocabulary can turn them into the
 ``@item`` slot and a parser can map the slot's surface back to ids.
+``data/items_short.json`` adds the short names players use for one item
+("iron", "铁"), for requests only.
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 
 import attrs
@@ -38,11 +40,25 @@ def _plurals(word: str) -> tuple[str, ...]:
 
 
 class ItemTable:
-    def __init__(self, items: Iterable[ItemInfo], version: str = "") -> None:
+    def __init__(
+        self,
+        items: Iterable[ItemInfo],
+        version: str = "",
+        short_names: Mapping[str, Sequence[str]] = {},
+    ) -> None:
+        """``short_names``: registry id → what players call it for short ("iron", "铁").
+
+        Short names name the item in requests (``lookup``) but are not names:
+        ``search`` (``!item <name>``) matches the full names only.
+        """
         self.version = version
         self._by_id: dict[str, ItemInfo] = {}
         self._english: dict[str, set[str]] = {}
         self._chinese: dict[str, set[str]] = {}
+        # For ``search``: each word of an English name → items, so a query costs
+        # one lookup per word instead of re-tokenizing every name.
+        self._name_words: dict[str, set[str]] = {}
+        self._with_zh: list[ItemInfo] = []
         for item in items:
             self._by_id[item.id] = item
             words = english_words(item.name)
@@ -57,23 +73,43 @@ class ItemTable:
                     self._english.setdefault(" ".join(spelling), set()).add(item.id)
             for name in item.zh:
                 self._chinese.setdefault(normalize_text(name), set()).add(item.id)
+            for word in words:
+                self._name_words.setdefault(word, set()).add(item.id)
+            if item.zh:
+                self._with_zh.append(item)
+        self._short_english: dict[str, set[str]] = {}
+        self._short_chinese: dict[str, set[str]] = {}
+        for item_id, names in short_names.items():
+            if item_id not in self._by_id:
+                raise ValueError(f"short name for unknown item {item_id}")
+            for name in names:
+                words = english_words(name)
+                if words:
+                    self._short_english.setdefault(" ".join(words), set()).add(item_id)
+                else:
+                    self._short_chinese.setdefault(normalize_text(name), set()).add(item_id)
 
     @classmethod
     def builtin(cls) -> "ItemTable":
         data = resources.files("engine.modules").joinpath("data")
         table = json.loads(data.joinpath("items.json").read_text(encoding="utf-8"))
         zh = json.loads(data.joinpath("items_zh.json").read_text(encoding="utf-8"))["aliases"]
+        short = json.loads(data.joinpath("items_short.json").read_text(encoding="utf-8"))
         items = [ItemInfo(row["id"], row["name"], tuple(zh.get(row["id"], ()))) for row in table["items"]]
-        return cls(items, table["version"])
+        short_names: dict[str, list[str]] = {}
+        for lang in ("en", "zh"):
+            for item_id, names in short[lang].items():
+                short_names.setdefault(item_id, []).extend(names)
+        return cls(items, table["version"], short_names)
 
     def __len__(self) -> int:
         return len(self._by_id)
 
     def english_phrases(self) -> list[str]:
-        return sorted(self._english)
+        return sorted(self._english.keys() | self._short_english.keys())
 
     def chinese_phrases(self) -> list[str]:
-        return sorted(self._chinese)
+        return sorted(self._chinese.keys() | self._short_chinese.keys())
 
     def get(self, item_id: str) -> ItemInfo | None:
         if ":" not in item_id:
@@ -83,6 +119,11 @@ class ItemTable:
     def lookup(self, surface: str) -> tuple[ItemInfo, ...]:
         """Items a matched phrase names: one, or several when a name is shared (music discs)."""
         key = normalize_text(surface)
+        ids = (self._english.get(key) or self._chinese.get(key) or self._short_english.get(key)
+               or self._short_chinese.get(key) or set())
+        return tuple(self._by_id[i] for i in sorted(ids))
+
+    def _exact(self, key: str) -> tuple[ItemInfo, ...]:
         ids = self._english.get(key) or self._chinese.get(key) or set()
         return tuple(self._by_id[i] for i in sorted(ids))
 
@@ -91,15 +132,19 @@ class ItemTable:
         key = normalize_text(query)
         if not key:
             return ()
-        exact = self.lookup(" ".join(english_words(key)) or key)
+        exact = self._exact(" ".join(english_words(key)) or key)
         if exact:
             return exact
         words = english_words(key)
-        found = []
-        for item in self._by_id.values():
-            name_words = english_words(item.name)
-            if words and all(w in name_words or w.rstrip("s") in name_words for w in words):
-                found.append(item)
-            elif not words and any(key in zh for zh in item.zh):
-                found.append(item)
+        if words:
+            ids: set[str] | None = None
+            for w in words:
+                # A word matches a name word as typed or without its plural "s".
+                matching = self._name_words.get(w, set()) | self._name_words.get(w.rstrip("s"), set())
+                ids = matching if ids is None else ids & matching
+                if not ids:
+                    return ()
+            found = [self._by_id[i] for i in ids or ()]
+        else:
+            found = [item for item in self._with_zh if any(key in zh for zh in item.zh)]
         return tuple(sorted(found, key=lambda i: (len(i.name), i.id)))

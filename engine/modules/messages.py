@@ -71,6 +71,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                           "这句话太长，无法在本地处理（最多 {limit} 个字符）。"),
     "option.expired": ("There is no open list of options to pick from.", "当前没有可选择的选项列表。"),
     "option.range": ("Pick a number from 1 to {count}.", "请选择 1 到 {count} 之间的编号。"),
+    "args.too_long": ("Those arguments are too long ({limit} characters at most). Usage: {usage}",
+                      "参数太长（最多 {limit} 个字符）。用法：{usage}"),
     "unknown.args": ("I could not read the arguments. Usage: {usage}", "无法识别参数。用法：{usage}"),
     # shortcut labels
     "shortcut.position": ("where am I", "我的位置"),

@@ -101,6 +101,14 @@ class ModuleRegistry:
                     self._phrases[normalize_text(phrase)] = (entry, command)
         self._frozen = True
 
+    def command_names(self) -> set[str]:
+        """Lower-cased command names and aliases of every registered module (before or after freeze)."""
+        return {name.lower() for entry in self._modules.values() for command in entry.routing.commands
+                for name in (command.name, *command.aliases)}
+
+    def reject_ids(self) -> set[str]:
+        return set(self._rejects)
+
     def get(self, module_id: str) -> Registered | None:
         return self._modules.get(module_id)
 

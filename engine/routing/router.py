@@ -2,11 +2,14 @@
 
 How this works, in order; the first step that decides wins:
 
-1. **Option number**: "2" while the player's last card offered options picks
+1. **Text limit**: text over ``maxCharacters`` is TOO_LONG before any other
+   work (normalizing, tokenizing, spelling), so a long line costs no more
+   than a short one; option numbers and explicit phrases are short anyway.
+2. **Option number**: "2" while the player's last card offered options picks
    that option's explicit command (a structured action, like a click).
-2. **Explicit phrase**: the exact normalized text is a phrase a module
+   **Explicit phrase**: the exact normalized text is a phrase a module
    registered ("pos", "坐标"); its command parser reads the (empty) arguments.
-3. **Limits and mode**: text over ``maxCharacters`` or mode OFF skip steps 4–5.
+3. **Mode**: mode OFF skips steps 4–5.
 4. **Intent cache** (ENFORCE, history on): a hit names a module; the module
    must still be direct-capable and its parser must read the arguments again
    from *this* text, or the hit counts for nothing.
@@ -23,7 +26,7 @@ Writes cannot come out of steps 4–5: only direct-capable modules (read-only,
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -35,7 +38,7 @@ from engine.routing.cache import CacheKey, IntentCache, make_key
 from engine.routing.config import Mode, SemanticConfig
 from engine.routing.filters import blocking_filter
 from engine.routing.normalize import normalize_text
-from engine.routing.semantic_index import Match, SemanticIndex, features_of
+from engine.routing.semantic_index import Match, SemanticIndex
 from engine.routing.stats import LatestMatch, Reason, RoutingStats
 from engine.routing.terms import Analysis
 from engine.routing.vocabulary import Vocabulary
@@ -94,6 +97,7 @@ class Router:
         index: SemanticIndex | None,
         cache: IntentCache,
         stats: RoutingStats,
+        perf_counter: Callable[[], float] | None = None,
     ) -> None:
         if not registry.frozen:
             raise ValueError("freeze the module registry before building the router")
@@ -103,6 +107,7 @@ class Router:
         self.index = index
         self.cache = cache
         self.stats = stats
+        self.perf_counter = perf_counter  # injected; None: routing time is not measured
 
     def analyze(self, normalized: str, snapshot: WorldSnapshot) -> Analysis:
         return self.vocabulary.analyze(normalized, ParseContext.player_names(snapshot))
@@ -120,7 +125,12 @@ class Router:
         now: float,
         options: Sequence[str] = (),
     ) -> Route:
+        perf = self.perf_counter
+        started = perf() if perf is not None else 0.0
         route = self._route(text, language, scope, snapshot, now, options)
+        if perf is not None:
+            # Routing only: the module that runs next and any model call are not in it.
+            self.stats.record_seconds(perf() - started)
         self.stats.count(route.reason)
         return route
 
@@ -128,6 +138,11 @@ class Router:
         self, text: str, language: str, scope: ScopeState, snapshot: WorldSnapshot, now: float, options: Sequence[str]
     ) -> Route:
         config = self.config
+        # The limit comes before any work on the text: everything below is
+        # linear in it, but a 30,000-character line still has no business here.
+        # Option numbers and explicit phrases are short, so nothing is lost.
+        if len(text) > config.max_characters:
+            return Route(Reason.TOO_LONG, language)
         normalized = normalize_text(text)
         if options:
             number = option_number(normalized)
@@ -142,8 +157,6 @@ class Router:
             value = command.parse("", ctx)
             if value is not None:
                 return Route(Reason.EXPLICIT, language, module_id=owner.id, args=value)
-        if len(text) > config.max_characters:
-            return Route(Reason.TOO_LONG, language)
         if config.mode is Mode.OFF or self.index is None:
             return Route(Reason.MODE_OFF, language)
         if language not in config.languages or language not in self.index.indexes:
@@ -210,10 +223,14 @@ class Router:
 
         Refused unless: mode ENFORCE; the key belongs to this text; the module
         may go direct; no conservative filter fires; its parser reads the same
-        arguments from the text as the model gave; and the module's closest
-        example covers every topic and unknown word of the text.
+        arguments from the text as the model gave; and no topic, slot or
+        unknown word of the text is unfamiliar to the module (used by none of
+        its examples). Filler ("yo", "pls", "请", "帮我看看") is not a term, so
+        it never blocks; nor does the wording differing from the examples.
         """
         if key is None or self.config.mode is not Mode.ENFORCE or self.index is None:
+            return False
+        if len(text) > self.config.max_characters:
             return False
         normalized = normalize_text(text)
         if make_key(key.scope, key.run_generation, key.memory_generation, key.language, normalized) != key:
@@ -228,11 +245,7 @@ class Router:
         value = self._parse(entry, text, ctx)
         if value is None or value != model_args:
             return False
-        index = self.index.indexes.get(key.language)
-        if index is None:
-            return False
-        best = index.best_entry(features_of(analysis), module_id)
-        if best is None or analysis.must_cover() - index.entry_features[best.entry]:
+        if key.language not in self.index.indexes or self.index.unfamiliar(analysis, key.language, module_id):
             return False
         if not self.cache.put(key, module_id, now):
             self.stats.count(Reason.CACHE_WRITE_DROPPED)

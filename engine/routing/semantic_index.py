@@ -98,13 +98,19 @@ class SemanticIndex:
         self._limits: dict[tuple[str, str], Thresholds] = {}
         self.indexes: dict[str, LexicalIndex[str]] = {}
         self.example_counts: dict[str, int] = {}
+        # Per language and module: every unigram feature its examples use (what is
+        # "familiar" to the module, for the intent cache).
+        self._familiar: dict[tuple[str, str], frozenset[str]] = {}
         for lang in languages:
             entries: list[tuple[str, Sequence[str]]] = []
             for spec in specs:
+                familiar: set[str] = set()
                 for sentence in spec.examples.get(lang, ()):
                     analysis = vocabulary.analyze(normalize_text(sentence))
                     if analysis.terms:
                         entries.append((spec.label, features_of(analysis)))
+                        familiar.update(analysis.features)
+                self._familiar[(lang, spec.label)] = frozenset(familiar)
             self.indexes[lang] = LexicalIndex(entries, backend)
             self.example_counts[lang] = len(entries)
 
@@ -160,6 +166,14 @@ class SemanticIndex:
         if match.uncovered:
             return Verdict(Reason.TOPIC_GAP, match)
         return Verdict(Reason.DIRECT, match)
+
+    def unfamiliar(self, analysis: Analysis, language: str, module_id: str) -> frozenset[str]:
+        """Topics, slots and unknown words of the request that no example of the module uses.
+
+        Filler never appears here (the vocabulary drops it); an unknown word
+        counts unless one of the module's examples has it too.
+        """
+        return analysis.must_cover() - self._familiar.get((language, module_id), frozenset())
 
     def _thresholds(self, config: SemanticConfig, module_id: str, language: str) -> Thresholds:
         # Resolved once per (config, module, language): a reload swaps the config object.

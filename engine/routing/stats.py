@@ -9,6 +9,7 @@ judgement was right; the annotated corpus (``evaluation.py``) does that.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 
 import attrs
 
@@ -57,9 +58,28 @@ class LatestMatch:
 
 
 class RoutingStats:
-    def __init__(self) -> None:
+    """Counters, the latest match and routing time.
+
+    Routing time covers ``Router.route`` only (normalize … decide), never the
+    model call or the module that runs afterwards, as the seed's diagnostics
+    say. It is measured with the perf counter the runtime was given and passed
+    to ``observe_seconds`` (the proxy's ``mcagent_routing_seconds``).
+    """
+
+    def __init__(self, observe_seconds: Callable[[float], None] | None = None) -> None:
         self.counters: dict[Reason, int] = {}
         self.latest: LatestMatch | None = None
+        self.observe_seconds = observe_seconds
+        self.timed = 0
+        self.seconds_total = 0.0
+        self.seconds_max = 0.0
+
+    def record_seconds(self, seconds: float) -> None:
+        self.timed += 1
+        self.seconds_total += seconds
+        self.seconds_max = max(self.seconds_max, seconds)
+        if self.observe_seconds is not None:
+            self.observe_seconds(seconds)
 
     def count(self, reason: Reason) -> None:
         self.counters[reason] = self.counters.get(reason, 0) + 1
@@ -70,6 +90,9 @@ class RoutingStats:
     def lines(self) -> list[str]:
         counters = ", ".join(f"{r.value}={n}" for r, n in sorted(self.counters.items(), key=lambda kv: kv[0].value))
         out = [f"counters: {counters or 'none yet'}"]
+        if self.timed:
+            out.append(f"routing time (routing only, no model, no module): {self.timed} requests, "
+                       f"mean {1e6 * self.seconds_total / self.timed:.0f} us, max {1e6 * self.seconds_max:.0f} us")
         m = self.latest
         if m is None:
             out.append("latest match: none yet")

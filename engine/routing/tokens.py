@@ -30,13 +30,19 @@ class RawToken:
     script: Script
 
 
+# Linear by construction: every quantifier is possessive, and a run of
+# digits and "_" that is neither a word nor a number is consumed whole by
+# ``skip`` instead of being retried from each of its positions. (The earlier
+# ``[a-z0-9_]*[a-z]…`` word rescanned a letterless run from every position:
+# quadratic, 4.7 s of CPU for 20,000 underscores.) The tokens are the same.
 _TOKEN = re.compile(
     r"(?P<slot>\{(?:player|item|number)\})"
-    r"|(?P<id>minecraft:[a-z0-9_./]+)"
-    r"|(?P<word>[a-z0-9_]*[a-z][a-z0-9_]*(?:'[a-z]+)*)"
-    r"|(?P<number>(?<![\w.])-?\d+(?:\.\d+)?)"
-    r"|(?P<han>[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)"
-    r"|(?P<stop>[?!;。？！；]+)"
+    r"|(?P<id>minecraft:[a-z0-9_./]++)"
+    r"|(?P<word>[0-9_]*+[a-z][a-z0-9_]*+(?:'[a-z]++)*+)"
+    r"|(?P<number>(?<![\w.])-?+\d++(?:\.\d++)?+)"
+    r"|(?P<skip>[0-9_]++)"
+    r"|(?P<han>[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]++)"
+    r"|(?P<stop>[?!;。？！；]++)"
 )
 
 # Whole-word spellings, with and without the apostrophe players often skip.
@@ -88,6 +94,8 @@ def tokenize(normalized: str) -> list[RawToken]:
             out.append(RawToken(text, Script.NUMBER))
         elif kind == "han":
             out.append(RawToken(text, Script.HAN))
+        elif kind == "skip":
+            continue
         elif kind == "slot":
             out.append(RawToken(text[1:-1], Script.SLOT))
         else:

@@ -8,8 +8,12 @@ walks the tokens left to right taking the longest phrase the lexicon knows:
 * A phrase maps to a domain feature and a kind (topic, function, write or a
   filter kind), to an item-name slot (``@item``), or to nothing (filler such
   as "the", "please", "的").
-* A Chinese A-not-A question ("饿不饿", "有没有") becomes the word plus a
-  question marker, so its "不" is not read as a negation.
+* Asking adds nothing: a Chinese A-not-A question ("饿不饿", "有没有")
+  becomes the word, so its "不" is not read as a negation; particles
+  (吗/呢/啊) are filler; a final 没/没有 after 有 or 了 ("有人找我没") asks
+  "or not?" and is dropped too.
+* One meaning said twice in a row ("xp lvl", "经验等级") is one term, so the
+  request matches the example that says it once. Slots are never merged.
 * An English word the lexicon does not know is corrected when it is one typo
   away from exactly one vocabulary feature ("helth" → health); otherwise it
   stays as ``w:<word>``, and an unknown Chinese character stays as ``c:<char>``.
@@ -30,16 +34,19 @@ import attrs
 import pydantic
 
 from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS
-from engine.routing.spelling import SpellingIndex
+from engine.routing.spelling import SpellingBudget, SpellingIndex
 from engine.routing.terms import Analysis, Term, TermKind
 from engine.routing.tokens import RawToken, Script, english_words, tokenize
 
 ITEM_FEATURE = "@item"
 PLAYER_FEATURE = "@player"
 NUMBER_FEATURE = "#num"
-QUESTION_FEATURE = "@q"
 _SLOT_FEATURES = {"player": PLAYER_FEATURE, "item": ITEM_FEATURE, "number": NUMBER_FEATURE}
 _A_NOT_A = "不没"
+_QUESTION_TAILS = ("没有", "没")
+_NOT_YET = "还都也并从就"
+_PARTICLES = "吗呢啊呀吧嘛么啦呗哈"  # "还没", "都没有": a statement that something did not happen
+_COLLAPSING = frozenset({TermKind.TOPIC, TermKind.FUNCTION})
 K = TypeVar("K", str, tuple[str, ...])
 
 
@@ -129,8 +136,10 @@ class Vocabulary:
             if len(words) > self._en_longest.get(words[0], 1):
                 self._en_longest[words[0]] = len(words)
         self._zh_max = max((len(k) for k in self._zh), default=1)
-        single_words = {words[0]: entry for words, entry in defined_en.items() if len(words) == 1 and entry.feature}
-        self._spelling = SpellingIndex(single_words)
+        # Typos are corrected into single domain words and single-word item names
+        # ("helth" → health, "diamods" → diamonds); a word close to both stays unknown.
+        single_words = {words[0]: entry for words, entry in self._en.items() if len(words) == 1 and entry.feature}
+        self.spelling = SpellingIndex(single_words)
         self._spelling_entries = single_words
 
     @staticmethod
@@ -153,8 +162,16 @@ class Vocabulary:
                 out[entry.feature] = entry.kind
         return out
 
-    def analyze(self, normalized: str, names: Collection[str] = ()) -> Analysis:
-        """Terms of already-normalized text; ``names`` are lower-cased player names to treat as slots."""
+    def analyze(
+        self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None
+    ) -> Analysis:
+        """Terms of already-normalized text; ``names`` are lower-cased player names to treat as slots.
+
+        Linear in the text: one tokenizer pass, phrase lookups bounded by the
+        longest phrase, typo correction bounded by ``spelling`` (a fresh
+        per-request budget when None).
+        """
+        budget = spelling if spelling is not None else SpellingBudget()
         terms: list[Term] = []
         breaks = 0
         tokens = tokenize(normalized)
@@ -164,10 +181,10 @@ class Vocabulary:
             token = tokens[i]
             script = token.script
             if script is Script.LATIN:
-                i = self._english(tokens, i, names, terms)
+                i = self._english(tokens, i, names, terms, budget)
                 continue
             if script is Script.HAN:
-                self._chinese(token.text, terms)
+                self._chinese(token.text, terms, i + 1 == n or tokens[i + 1].script is Script.BREAK)
             elif script is Script.NUMBER:
                 terms.append(Term(token.text, NUMBER_FEATURE, TermKind.SLOT))
             elif script is Script.SLOT:
@@ -177,7 +194,9 @@ class Vocabulary:
             i += 1
         return Analysis(tuple(terms), breaks)
 
-    def _english(self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term]) -> int:
+    def _english(
+        self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term], budget: SpellingBudget
+    ) -> int:
         # Longest lexicon phrase over consecutive Latin tokens.
         word = tokens[start].text
         longest = self._en_longest.get(word, 1)
@@ -198,27 +217,28 @@ class Vocabulary:
         if entry is None and word.startswith("minecraft:"):
             entry = _Entry(ITEM_FEATURE, TermKind.SLOT)
         if entry is None:
-            corrected = self._spelling.correct(word)
+            corrected = self.spelling.correct(word, budget)
             if corrected is not None:
-                entry = self._spelling_entries[corrected]
+                # The corrected word is the surface: a parser reads the item it names.
+                self._emit(corrected, self._spelling_entries[corrected], out)
+                return start + 1
         if entry is None:
             out.append(Term(word, f"w:{word}", TermKind.UNKNOWN))
         else:
             self._emit(word, entry, out)
         return start + 1
 
-    def _chinese(self, run: str, out: list[Term]) -> None:
-        i = 0
+    def _chinese(self, run: str, out: list[Term], last: bool) -> None:
+        if last:
+            run = self._without_question_tail(run)
         n = len(run)
+        i = 0
         while i < n:
             if i + 2 < n and run[i + 1] in _A_NOT_A and run[i + 2] == run[i]:
-                entry = self._zh.get(run[i])
-                if entry is not None:
-                    self._emit(run[i], entry, out)
-                else:
-                    out.append(Term(run[i], f"c:{run[i]}", TermKind.UNKNOWN))
-                out.append(Term(run[i + 1: i + 3], QUESTION_FEATURE, TermKind.FUNCTION))
-                i += 3
+                # "饿不饿", "有没有", "在不在线": the question asks about the word that
+                # follows, so "X不" is dropped and matching goes on from the second X
+                # ("在不在线" is "在线"); the 不/没 is no negation.
+                i += 2
                 continue
             for length in range(min(self._zh_max, n - i), 0, -1):
                 entry = self._zh.get(run[i: i + length])
@@ -230,7 +250,38 @@ class Vocabulary:
                 out.append(Term(run[i], f"c:{run[i]}", TermKind.UNKNOWN))
                 i += 1
 
+    def _without_question_tail(self, run: str) -> str:
+        """A final 没/没有 asks "or not?" ("有人找我没", "饿了没有呢"): dropped like 吗.
+
+        Only after 有 earlier in the run, 了 or a topic word, and not after an adverb that
+        makes it a statement ("还没", "都没有", "也没有"), which stays a negation.
+        """
+        end = len(run)
+        while end and run[end - 1] in _PARTICLES:
+            end -= 1
+        for tail in _QUESTION_TAILS:
+            head = end - len(tail)
+            if head >= 2 and run[head:end] == tail and run[head - 1] not in _NOT_YET and (
+                "有" in run[:head] or run[head - 1] == "了" or self._ends_with_topic(run[:head])
+            ):
+                return run[:head] + run[end:]
+        return run
+
+    def _ends_with_topic(self, text: str) -> bool:
+        """"在线没", "消息没有": a topic asked about, "or not"."""
+        for length in range(min(self._zh_max, len(text)), 0, -1):
+            entry = self._zh.get(text[-length:])
+            if entry is not None:
+                return entry.kind is TermKind.TOPIC
+        return False
+
     @staticmethod
     def _emit(surface: str, entry: _Entry, out: list[Term]) -> None:
-        if entry.feature is not None and entry.kind is not None:
-            out.append(Term(surface, entry.feature, entry.kind))
+        feature, kind = entry.feature, entry.kind
+        if feature is None or kind is None:
+            return
+        # "xp lvl", "经验等级": one meaning said twice is one term, so it
+        # matches the example that says it once.
+        if kind in _COLLAPSING and out and out[-1].feature == feature:
+            return
+        out.append(Term(surface, feature, kind))

@@ -11,11 +11,18 @@ EXAMPLES_EN = (
     "what can i ask you", "what can i ask", "what do you do", "commands", "your commands", "what commands do you have",
     "what are your commands", "what commands can i use", "how do i use you", "how to use you", "how do you work",
     "what are your features", "features", "how does the assistant work", "help commands", "usage",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "what are the commands", "any commands", "command list", "list of commands", "what can i type",
+    "what are you capable of", "need help", "i need some help", "what can you do for me", "what are the features",
+    "what features do you have", "how does this bot work",    "how can you help", "how can you help me",
 )
 EXAMPLES_ZH = (
     "帮助", "帮助一下", "求帮助", "你能做什么", "你可以做什么", "你能干什么", "你会做什么", "有什么功能",
     "你有什么功能", "命令", "命令列表", "有哪些命令", "有什么命令", "指令", "有哪些指令", "怎么用",
     "怎么使用", "使用说明", "用法", "你能帮我做什么", "你有什么用",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "你能干嘛", "你会干嘛", "你会干啥", "能干啥", "能干什么", "你都会什么", "你会什么", "你能帮我干啥", "命令是什么",
+    "有哪些可以用的命令", "怎么用你", "咋用", "指令是什么", "帮忙", "求帮忙",    "有什么命令可以用", "教我怎么用",    "命令有哪些", "帮帮我",
 )
 
 

@@ -14,11 +14,18 @@ EXAMPLES_EN = (
     "did anyone pm me", "did anyone message me", "did anyone dm me", "did anyone whisper to me", "any pms",
     "did i get any messages", "did i get a message", "mail", "any mail", "alerts", "any alerts",
     "got any messages", "any messages for me",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "anyone pm me", "anyone message me", "anyone dm me", "anyone msg me", "got mail", "got any mail",
+    "any pms for me", "did anyone send me a message", "did someone message me", "did somebody pm me",
+    "notifications?", "any msgs", "new msgs", "my msgs",    "anything in my inbox", "anything new", "do i have any new messages",    "got any new messages", "what are my messages",
 )
 EXAMPLES_ZH = (
     "收件箱", "我的收件箱", "消息", "我的消息", "有消息吗", "有新消息吗", "有没有消息", "有没有新消息",
     "新消息", "未读消息", "通知", "我的通知", "有通知吗", "有新通知吗", "有人私聊我吗", "有人私信我吗",
     "有人找我吗", "有没有人找我", "有没有人私聊我", "我有新消息吗", "我有消息吗", "提醒", "有什么提醒",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "谁找我", "谁找过我", "有人找过我吗", "有人找我", "有消息", "有新消息", "有人私聊我", "有人私信我",
+    "有没有人私信我", "有人留言吗", "有留言吗", "有没有通知", "通知呢", "消息呢",    "消息有吗", "通知有吗",    "有什么新消息", "有什么消息", "消息有哪些", "通知有哪些",
 )
 SHOWN = 8
 

@@ -25,6 +25,12 @@ EXAMPLES_EN = (
     "how many {item} do i have", "how much {item} do i have", "how many {item}", "how many {item} in my inventory",
     "do i have any {item}", "do i have {item}", "do i have {item} in my inventory", "how many {item} do i have left",
     "am i holding {item}", "how many {item} have i got", "have i got any {item}",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "what have i got", "what do i have on me", "how many {item} i got", "how many {item} i have",
+    "how much {item} i got", "how much {item} i have", "got any {item}", "any {item} left", "{item} left",
+    "how many {item} left", "do i still have {item}", "do i still have any {item}", "count my {item}",
+    "what is on my hotbar", "what is in my bag", "what is in my backpack", "what is in my off hand",
+    "what am i holding right now", "my inventory pls", "what is in my inventory right now",    "any {item}", "any {item} on me", "do i have any {item} on me",    "got {item}", "what is in the inventory",
 )
 EXAMPLES_ZH = (
     "背包", "我的背包", "背包里有什么", "我的背包里有什么", "我背包里有什么", "背包里都有什么", "物品栏",
@@ -33,6 +39,10 @@ EXAMPLES_ZH = (
     "我拿的是什么", "我手里是什么", "主手拿着什么", "副手拿着什么",
     "我有多少{item}", "我有几个{item}", "我有{item}吗", "我有没有{item}", "背包里有多少{item}",
     "背包里有{item}吗", "我还有多少{item}", "{item}有多少",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "身上有什么", "身上有啥", "我身上有什么", "还有{item}吗", "有{item}吗", "有多少{item}", "有几个{item}",
+    "{item}还有多少", "{item}还剩多少", "还剩多少{item}", "背包里有啥", "背包有什么", "手里拿着啥", "手上是什么",
+    "拿着什么", "快捷栏有什么", "副手是什么", "主手是什么",    "身上带了什么", "我身上带了啥",    "拿着什么东西", "手里拿着什么东西", "{item}还有吗", "{item}有吗",
 )
 
 # Window 0: 5–8 armor, 9–35 main inventory, 36–44 hotbar, 45 offhand.

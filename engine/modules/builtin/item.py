@@ -25,12 +25,18 @@ EXAMPLES_EN = (
     "what is the id for {item}", "id for {item}", "what id is {item}", "what is the block id of {item}",
     "block id of {item}", "{item} block id", "what is the namespaced id of {item}", "internal name of {item}",
     "what is the internal name of {item}", "what is the identifier of {item}",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "{item} id?", "id for {item}?", "give me the id of {item}", "what is the registry name of {item}",
+    "registry name of {item}", "the item id for {item}", "{item} registry id",
 )
 EXAMPLES_ZH = (
     "{item}的id是什么", "{item}的id", "{item}的id是多少", "{item}id", "{item}的物品id", "{item}的物品id是什么",
     "{item}的物品id是多少", "{item}物品id", "{item}的注册名", "{item}的注册名是什么", "{item}的代码",
     "{item}的代码是什么", "{item}是什么id", "{item}的英文名", "{item}的方块id", "{item}的方块id是什么",
     "{item}的编号", "{item}的命名空间id",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "{item}的id是啥", "{item}id是什么", "{item}的id多少", "{item}的注册名是啥", "{item}的物品id是啥",
+    "{item}的英文id",
 )
 ASK_LIMIT = 6
 

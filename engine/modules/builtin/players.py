@@ -19,6 +19,12 @@ EXAMPLES_EN = (
     "players near me", "nearby players", "players nearby", "closest player", "who is the closest player",
     "how far is {player}", "how far away is {player}", "how far is {player} from me", "distance to {player}",
     "where is {player}", "is {player} online", "is {player} on", "is {player} nearby", "is {player} near me",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "how many people online", "how many players online", "how many on", "how many are online", "who is here",
+    "who all is online", "who is on right now", "anyone close to me", "anyone close", "is anyone close",
+    "how far am i from {player}", "how far is {player} from here", "where is {player} at", "is {player} here",
+    "who is nearest", "who is nearest to me", "who is the nearest player", "any players online", "any players around",
+    "anyone around", "anyone here", "is {player} around", "players around me", "how many players are there",    "anyone on", "anyone else on", "who is on the server", "who is in the server",
 )
 EXAMPLES_ZH = (
     "谁在线", "有谁在线", "谁在线上", "谁在玩", "在线玩家", "在线的玩家", "在线玩家有哪些", "有哪些玩家在线",
@@ -26,6 +32,11 @@ EXAMPLES_ZH = (
     "附近有谁", "附近有人吗", "附近有玩家吗", "谁在我附近", "我附近有人吗", "附近的玩家", "附近玩家",
     "我旁边有谁", "周围有谁", "最近的玩家", "附近有没有人", "有没有人在线",
     "{player}离我多远", "{player}在哪", "{player}在线吗", "{player}在附近吗", "离{player}多远",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "在线的有谁", "在线有谁", "有谁", "在线玩家有谁", "在线人数多少", "在线人数是多少", "多少人", "几个人在线",
+    "服务器有几个人", "服务器有多少人", "服务器上有谁", "最近的玩家是谁", "离我最近的玩家", "离我最近的是谁",
+    "附近有谁在", "附近有人", "谁在附近", "{player}在不在", "{player}在吗", "{player}在哪里", "{player}离我有多远",
+    "{player}多远",    "谁离我最近", "谁离我近",    "有谁在", "服务器几个人", "离我近的玩家",
 )
 
 

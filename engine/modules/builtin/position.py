@@ -19,6 +19,10 @@ EXAMPLES_EN = (
     "where am i facing", "where am i looking", "which way am i looking", "what direction am i looking",
     "my facing", "my direction", "what is my direction", "what is my facing", "am i facing north",
     "where exactly am i", "coordinates and dimension", "position and facing",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "where am i on the map", "what are my coords at", "how high up am i", "what y am i at", "what y level am i on",
+    "which direction am i looking", "which dimension am i in now", "where am i standing", "where am i right now",
+    "coords?", "my coords pls", "what is my location now", "what is my y level at",    "what y am i on", "where am i in the world",
 )
 EXAMPLES_ZH = (
     "我在哪", "我在哪里", "我在哪儿", "我现在在哪", "在哪",
@@ -28,6 +32,9 @@ EXAMPLES_ZH = (
     "我在下界吗", "我在主世界吗", "我在末地吗",
     "我面朝哪个方向", "我朝哪个方向", "我面向哪里", "我的朝向", "朝向", "我面朝哪里", "我朝哪",
     "我的高度", "我在多高",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "坐标是什么", "我朝哪边", "朝哪边", "朝向是什么", "我的朝向是什么", "多高", "我有多高", "报坐标", "报一下坐标",
+    "发下坐标", "坐标发一下", "在哪个维度", "在哪个世界", "我在什么地方", "在什么地方", "位置在哪", "位置是多少",
 )
 
 

@@ -17,11 +17,19 @@ EXAMPLES_EN = (
     "is autopilot active", "is autopilot enabled", "which milestone are we at", "what milestone are we at",
     "which milestone am i at", "current milestone", "milestones", "which stage are we at", "what stage are we at",
     "milestone progress", "how is the progress", "what stage is the autopilot at",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "how is the autopilot", "how is the autopilot going", "how is autopilot going", "is autopilot still on",
+    "is the autopilot still on", "is the autopilot still running", "where is the autopilot at",
+    "how far is the autopilot", "how far along is the autopilot", "which milestone now", "what milestone now",
+    "what milestone are we on", "what stage is it at", "autopilot progress?", "how far are we",    "autopilot going", "is autopilot going", "is the autopilot still going",    "what milestone is the autopilot on", "is the autopilot done",
 )
 EXAMPLES_ZH = (
     "进度", "当前进度", "进度怎么样", "进度如何", "自动驾驶进度", "自动驾驶状态", "自动驾驶怎么样",
     "自动驾驶开着吗", "自动驾驶在运行吗", "当前阶段", "哪个阶段", "现在是什么阶段", "里程碑", "当前里程碑",
     "里程碑进度", "进展", "进展如何",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "进度多少", "进度多少了", "进度呢", "自动驾驶进度如何", "自动驾驶怎么样了", "现在进度", "到哪个阶段",
+    "什么阶段了", "里程碑进度如何", "到哪个里程碑了",    "里程碑完成多少了", "完成多少了", "自动驾驶在干嘛", "自动驾驶在做什么", "进度到哪了",    "自动驾驶完成了吗", "第几阶段", "现在是第几阶段",
 )
 
 

@@ -21,6 +21,15 @@ EXAMPLES_EN = (
     "am i in survival mode", "am i in adventure mode", "am i in spectator mode",
     "health and food", "my health and hunger", "health and hunger", "health status",
     "how much health have i got", "what is my health at", "what is my hunger at",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "hp left", "how much hp left", "how much health left", "how much hp i have", "how much health i have",
+    "how much hp i got", "how much health i got", "how much xp i have", "how much xp i got", "how much xp have i got",
+    "how many hearts i got", "how many hearts left", "hearts left", "health bar", "hunger bar", "xp bar",
+    "how full am i", "how healthy am i", "what is my hunger level", "what is my xp level at", "how is my health",
+    "how is my hunger", "how is my food", "check my health", "health check", "level?", "my gm", "what is my gm",
+    "what mode am i in", "am i starving", "am i full", "what level am i on", "how many levels",
+    "how many levels have i got", "how much exp", "my exp", "how much food i have", "how low is my health",
+    "is my health low", "am i low on hp", "am i dying",    "what gamemode am i on", "am i survival", "am i creative",
 )
 EXAMPLES_ZH = (
     "状态", "我的状态", "我的状态怎么样", "我怎么样",
@@ -31,6 +40,10 @@ EXAMPLES_ZH = (
     "我的等级", "我多少级", "我几级", "等级", "经验", "我的经验", "我有多少经验", "经验等级", "我的经验等级",
     "游戏模式", "我的游戏模式", "我是什么模式", "我是什么游戏模式", "我是创造模式吗", "我是生存模式吗",
     "我在创造模式吗", "我在生存模式吗", "我多少血", "血量多少", "经验多少", "等级多少", "血量还有多少", "血还剩多少",
+    # Written the way players type: short forms, slang, no auxiliaries.
+    "我有几级", "几级了", "多少级", "还有几颗心", "还剩几颗心", "几颗心", "血还有多少", "血量还剩多少", "还有多少血",
+    "剩多少血", "生命值还剩多少", "状态怎么样", "状态如何", "饿吗", "饿了吗", "饱食度还有多少", "饥饿值还剩多少",
+    "等级是多少", "经验值多少", "什么模式", "是什么模式", "创造模式吗", "生存模式吗", "血少吗", "血多吗",    "血量怎么样", "血量如何", "饥饿值怎么样", "经验有多少", "血有多少", "血量有多少", "等级有多少",
 )
 
 _MASK_MODE = 0x7

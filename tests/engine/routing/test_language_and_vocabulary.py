@@ -89,9 +89,41 @@ def test_one_typo_is_corrected_into_the_vocabulary(shared_runtime: AssistantRunt
 
 def test_a_not_a_question_is_not_a_negation(shared_runtime: AssistantRuntime) -> None:
     a = analyze(shared_runtime, "我饿不饿")
-    assert "@food" in a.features and "@q" in a.features
+    assert a.features == ("@food",)
     assert not a.has(TermKind.NEGATION)
     assert analyze(shared_runtime, "我不饿").has(TermKind.NEGATION)
+
+
+@pytest.mark.parametrize("text", ["我饿不饿", "我饿吗", "我饿了吗", "我饿了没", "饿不饿啊", "我饿了没有呢"])
+def test_chinese_question_forms_are_one_question(shared_runtime: AssistantRuntime, text: str) -> None:
+    # Particles (吗/呢/啊), A-not-A and a final "or not" (没/没有) all just ask.
+    assert analyze(shared_runtime, text).features == ("@food",)
+
+
+@pytest.mark.parametrize("text", ["有人找我没", "有新消息没有", "自动驾驶开了没"])
+def test_a_final_mei_after_you_or_le_asks_instead_of_negating(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert not analyze(shared_runtime, text).has(TermKind.NEGATION)
+
+
+@pytest.mark.parametrize("text", ["我还没", "一个都没有", "没有", "我没", "消息也没有"])
+def test_mei_after_an_adverb_or_alone_still_negates(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert analyze(shared_runtime, text).has(TermKind.NEGATION)
+
+
+def test_one_meaning_said_twice_is_one_term(shared_runtime: AssistantRuntime) -> None:
+    assert analyze(shared_runtime, "my xp lvl").features == analyze(shared_runtime, "my xp").features
+    assert analyze(shared_runtime, "经验等级").features == ("@xp",)
+    # Slots are never merged: two items are two arguments.
+    assert analyze(shared_runtime, "bread bread").features == (ITEM_FEATURE, ITEM_FEATURE)
+
+
+@pytest.mark.parametrize(
+    "slang, plain",
+    [("list ur cmds", "list your commands"), ("any notifs", "any notifications"), ("yo bro my coords rn pls", "my coords"),
+     ("帮我看看坐标呗", "坐标"), ("请问我的血量呢", "血量")],
+)
+def test_slang_and_filler_read_like_the_plain_words(shared_runtime: AssistantRuntime, slang: str, plain: str) -> None:
+    assert analyze(shared_runtime, slang).features == analyze(shared_runtime, plain).features
 
 
 @pytest.mark.parametrize(

@@ -103,6 +103,40 @@ def test_cache_is_not_written_with_an_unfamiliar_topic(with_model: AssistantRunt
     assert len(with_model.cache) == 0
 
 
+def test_filler_and_wording_do_not_block_the_cache(with_model: AssistantRuntime, model: FakeModel) -> None:
+    # Every term is familiar to agent:inventory, none of its examples reads like this,
+    # and the filler ("yo", "bro", "pls", "rn") is no term at all: cached.
+    assistant = with_model.new_assistant()
+    snap = make_snapshot(inventory={10: _torch(5)})
+    text = "yo bro torches in inv rn how many got pls"
+    assert assistant.request(text, snap, now=0.0) == []
+    assistant.model_chose(model.requests[-1].ticket, text, "!inv minecraft:torch", snap, now=1.0)
+    assert len(with_model.cache) == 1
+    again = assistant.request(text, make_snapshot(inventory={10: _torch(6)}), now=2.0)
+    assert "You have 6 × Torch" in text_of(again) and len(model.requests) == 1
+
+
+@pytest.mark.parametrize("text, locale", [("hp xp and gamemode pls", "en_us"), ("血量 经验 和 模式", "zh_cn")])
+def test_topics_familiar_to_the_module_are_cached_though_no_one_example_has_them_all(
+    with_model: AssistantRuntime, model: FakeModel, text: str, locale: str
+) -> None:
+    # The seed's gap is an *unfamiliar* topic; the closest single example needs not hold every topic.
+    assistant = with_model.new_assistant()
+    snap = make_snapshot(locale=locale)
+    assert assistant.request(text, snap, now=0.0) == []
+    assistant.model_chose(model.requests[-1].ticket, text, "!status", snap, now=1.0)
+    assert len(with_model.cache) == 1
+
+
+def test_chinese_particles_do_not_block_the_cache(with_model: AssistantRuntime, model: FakeModel) -> None:
+    assistant = with_model.new_assistant()
+    snap = make_snapshot(locale="zh_cn")
+    text = "请问呀 背包 啥 有 里 呢"
+    assert assistant.request(text, snap, now=0.0) == []
+    assistant.model_chose(model.requests[-1].ticket, text, "!inv", snap, now=1.0)
+    assert len(with_model.cache) == 1
+
+
 def test_a_model_chosen_write_is_never_executed_nor_cached(with_model: AssistantRuntime, model: FakeModel) -> None:
     assistant = with_model.new_assistant()
     snap = make_snapshot()

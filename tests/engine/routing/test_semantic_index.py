@@ -17,7 +17,7 @@ def small() -> SemanticIndex:
     vocabulary = Vocabulary.builtin(["Oak Planks"], ["橡木木板"])
     specs = [
         IndexSpec("agent:position", {"en": ["where am i", "my position"], "zh": ["我在哪"]}, True),
-        IndexSpec("agent:status", {"en": ["my health", "how hungry am i"], "zh": ["我的血量"]}, True),
+        IndexSpec("agent:status", {"en": ["my health", "how hungry am i"], "zh": ["我的血量", "在哪受的伤"]}, True),
         IndexSpec("agent:goto", {"en": ["take me to {number} {number} {number}"]}, False),
         IndexSpec("reject:places", {"en": ["where is my house"]}, False),
     ]
