@@ -23,6 +23,7 @@ from engine.decision import acts
 from engine.decision.acts import AgentAction
 from engine.decision.catalog import ActionName, Choice
 from engine.decision.executors import ExecContext, Executor, hold
+from engine.decision.knowledge import members
 from engine.motion import physics as ph
 from engine.motion.grid import Terrain
 from engine.world.snapshot import Vec3
@@ -33,9 +34,7 @@ MAX_DROP = 3            # a drop the body takes without harm
 MAX_LEVELS = 6          # blocks placed at most in one climb
 PLACE_WAIT = 30         # ticks from placing to landing at most before the climb counts as refused
 # Blocks worth spending on a pillar, cheapest first (planks are fuel and tools: last).
-PILLAR_BLOCKS = ("dirt", "cobblestone", "cobbled_deepslate", "stone", "oak_planks", "spruce_planks",
-                 "birch_planks", "jungle_planks", "acacia_planks", "dark_oak_planks", "mangrove_planks",
-                 "cherry_planks", "planks")
+PILLAR_BLOCKS = ("dirt", "cobblestone", "cobbled_deepslate", "stone") + members("#planks")
 
 Cell = tuple[int, int, int]
 

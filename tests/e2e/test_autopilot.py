@@ -105,6 +105,10 @@ def test_autopilot_gathers_logs_from_a_tree_and_stop_ends_it(version: str, log: 
     assert episode["summary"]["milestones"].get("wood") is not None
     decisions = (events.parent / "decision_log.jsonl").read_text().splitlines()
     assert any(json.loads(line).get("decision", {}).get("choice") == "gather_wood" for line in decisions)
+    # Each decision line carries the state it was made on; the watchdog's transitions are events.
+    made = [json.loads(line) for line in decisions if json.loads(line).get("kind") == "decision"]
+    assert made and all(isinstance(r["state"], dict) and "inventory" in r["state"] for r in made)
+    assert any(e.get("kind") == "watchdog" and e.get("event") == "kill_switch" for e in episode["events"])
 
 
 def test_the_api_provider_decides_through_a_real_model_server_and_falls_back_on_garbage(
