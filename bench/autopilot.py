@@ -292,27 +292,54 @@ def _sweep_one(job: tuple[int, str, str, int]) -> dict[str, Any]:
             "deaths": sum(r.deaths.values()), "death_causes": r.deaths, "violations": r.violations}
 
 
-def sweep(first: int, seeds: int, difficulties: tuple[str, ...], ticks: int, jobs: int) -> dict[str, Any]:
+def sweep(first: int, seeds: int, difficulties: tuple[str, ...], ticks: int, jobs: int,
+          progress: str | None = None) -> dict[str, Any]:
     """Robustness over many seeds: every setting x difficulty x seed, an episode up to the iron pickaxe.
 
     Reported per setting: iron pickaxes, deaths (by cause), movement-checker violations, and the
     worst window of WINDOW consecutive seeds (fewest pickaxes, most deaths and violations): the
-    issue's target is >= 19/20 pickaxes, 0 deaths and 0 violations in every such window."""
+    issue's target is >= 19/20 pickaxes, 0 deaths and 0 violations in every such window. Episodes
+    run seed by seed across all settings, and ``progress`` (a file) gets one JSON line per
+    episode as it ends, so a sweep cut short still reports every seed it finished."""
     import multiprocessing
 
-    work = [(seed, setting, d, ticks) for d in difficulties for setting in SETTINGS
-            for seed in range(first, first + seeds)]
+    work = [(seed, setting, d, ticks) for seed in range(first, first + seeds) for d in difficulties
+            for setting in SETTINGS]
     started = time.perf_counter()
-    if jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            results = pool.map(_sweep_one, work, chunksize=1)
-    else:
-        results = [_sweep_one(w) for w in work]
+    results: list[dict[str, Any]] = []
+    sink = open(progress, "a", encoding="utf-8") if progress else None
+    try:
+        if jobs > 1:
+            with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+                for r in pool.imap_unordered(_sweep_one, work, chunksize=1):
+                    results.append(r)
+                    if sink is not None:
+                        sink.write(json.dumps(r) + "\n")
+                        sink.flush()
+        else:
+            for w in work:
+                results.append(_sweep_one(w))
+                if sink is not None:
+                    sink.write(json.dumps(results[-1]) + "\n")
+                    sink.flush()
+    finally:
+        if sink is not None:
+            sink.close()
+    report = summarize(results)
+    report.update(ticks=ticks, seconds=round(time.perf_counter() - started, 1))
+    return report
+
+
+def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The sweep's table from episode results (a whole sweep's, or the lines of a progress file)."""
     rows = []
-    for d in difficulties:
+    seeds = sorted({r["seed"] for r in results})
+    for d in sorted({r["difficulty"] for r in results}, key=lambda d: ("easy", "normal", "hard").index(d)):
         for setting in SETTINGS:
             runs = sorted((r for r in results if r["setting"] == setting and r["difficulty"] == d),
                           key=lambda r: r["seed"])
+            if not runs:
+                continue
             causes: dict[str, int] = {}
             for r in runs:
                 for k, v in r["death_causes"].items():
@@ -327,13 +354,14 @@ def sweep(first: int, seeds: int, difficulties: tuple[str, ...], ticks: int, job
                 "worst_window_violations": max(sum(r["violations"] for r in w) for w in windows),
                 "failed_seeds": [r["seed"] for r in runs if not r["iron"] or r["deaths"] or r["violations"]],
             })
-    return {"first_seed": first, "seeds": seeds, "ticks": ticks, "window": WINDOW,
-            "seconds": round(time.perf_counter() - started, 1), "rows": rows}
+    return {"first_seed": seeds[0] if seeds else None, "seeds": len(seeds), "ticks": None, "window": WINDOW,
+            "seconds": None, "rows": rows}
 
 
 def _print_sweep(report: dict[str, Any]) -> None:
-    print(f"{report['seeds']} seeds from {report['first_seed']}, up to {report['ticks']} ticks "
-          f"(until the iron pickaxe), {report['seconds']} s; worst = worst window of {report['window']} seeds")
+    print(f"{report['seeds']} seeds from {report['first_seed']}, up to {report['ticks'] or 10_000} ticks "
+          f"(until the autopilot hands back), {report['seconds'] or '-'} s; "
+          f"worst = worst window of {report['window']} seeds")
     print(f"{'setting':8s} {'difficulty':10s} {'pickaxes':>10s} {'deaths':>7s} {'viol':>5s} "
           f"{'worst pick':>10s} {'worst death':>11s} {'worst viol':>10s}  failed seeds")
     for r in report["rows"]:
@@ -353,9 +381,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.add_argument("--difficulty", default="normal,hard", help="comma-separated: easy,normal,hard")
         parser.add_argument("--ticks", type=int, default=10_000)
         parser.add_argument("--jobs", type=int, default=2, help="worker processes (the machine is shared)")
+        parser.add_argument("--progress", default=None, metavar="FILE",
+                            help="append one JSON line per finished episode (a sweep cut short keeps them)")
+        parser.add_argument("--summarize", default=None, metavar="FILE",
+                            help="print the table from a progress file instead of running episodes")
         parser.add_argument("--json", action="store_true")
         a = parser.parse_args(argv[1:])
-        report = sweep(a.first_seed, a.seeds, tuple(a.difficulty.split(",")), a.ticks, a.jobs)
+        if a.summarize:
+            with open(a.summarize, encoding="utf-8") as f:
+                report = summarize([json.loads(line) for line in f if line.strip()])
+        else:
+            report = sweep(a.first_seed, a.seeds, tuple(a.difficulty.split(",")), a.ticks, a.jobs, a.progress)
         if a.json:
             print(json.dumps(report))
         else:
