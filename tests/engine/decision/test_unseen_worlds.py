@@ -227,3 +227,22 @@ def test_a_task_ending_at_the_top_of_a_jump_leaves_the_body_on_its_arc() -> None
                 at = Vec3(action.x, action.y, action.z)
     assert not checker.violations, checker.violations
     assert at.y == 1.0
+
+
+def test_a_sprint_step_that_ends_in_water_is_sent_as_a_sprint() -> None:
+    # Seed 1020 under lava: the fire reflex sprinted to the pond; the step from the bank into
+    # the water went at sprint speed but was flagged by where it ended (water: not a sprint),
+    # so the server saw a walker at 0.281 blocks a tick (too_fast), once per push.
+    from engine.motion.goals import GoalBlock
+    from engine.motion.navigator import Navigator
+    world = WorldBuilder("1.18.2", x=(-16, 32), y=(-16, 16), z=(-16, 16))
+    world.fill(-16, 0, -16, 31, 0, 15, "stone")
+    world.fill(6, 1, -2, 12, 1, 2, "water")           # shallow water on the floor, level with the feet
+    terrain = world.terrain()
+    nav = Navigator(terrain, Vec3(0.5, 1.0, 0.5), GoalBlock(11, 1, 0), sprint=True)
+    checker = MovementChecker(terrain)
+    checker.teleport(0.5, 1.0, 0.5, 0)
+    for tick in range(1, 60):
+        m = nav.tick()
+        checker.feed(Movement(tick, m.x, m.y, m.z, m.on_ground, m.sprinting))
+    assert not [v for v in checker.violations if v.rule.value == "too_fast"], checker.violations
