@@ -598,7 +598,7 @@ class LocalAssistant:
         if llm is None:
             return None
         player = snapshot.player_name.lower() or self.scope
-        limit = llm.admit(player, now)
+        limit = llm.admit(player, now, scope=self.scope)
         if limit is None:
             return None
         if limit is Limit.RATE:

@@ -116,9 +116,11 @@ class Control:
             if here is not None and self._loads % 64 == 0:
                 self.store.keep_near(int(here.x) >> 4, int(here.z) >> 4, WORLD_RADIUS)
         elif isinstance(event, ev.BlocksChanged):
+            changed = []
             for x, y, z, state in event.changes:
-                self.store.set_block(x, y, z, state)
-            changed = [(x, y, z) for x, y, z, _ in event.changes]
+                if self._keeps(x >> 4, y >> 4, z >> 4):
+                    self.store.set_block(x, y, z, state)
+                    changed.append((x, y, z))
             for x, y, z in changed:
                 self.reflexes.block_changed(x, y, z)
             return changed
@@ -128,6 +130,15 @@ class Control:
             self.store.clear()
             self.min_y = event.min_y
         return []
+
+    def _keeps(self, cx: int, sy: int, cz: int) -> bool:
+        """Whether a block change there is worth keeping: inside the kept radius of the player,
+        or (before the first position) in a section a chunk packet already filled. Anything
+        else would allocate a section per change at any distance (8 KB each) for nothing."""
+        here = self._last
+        if here is None:
+            return self.store.section((cx, sy, cz)) is not None
+        return max(abs(cx - (int(here.x) >> 4)), abs(cz - (int(here.z) >> 4))) <= WORLD_RADIUS
 
     def ready(self, snapshot: WorldSnapshot) -> str | None:
         """Why movement cannot start now, or None."""

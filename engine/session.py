@@ -22,6 +22,7 @@ import attrs
 from engine import events as ev
 from engine.actions import (Action, AdminCommand, ForwardChat, InjectMovement, MeasurePing, ReplyToPlayer, SelectHotbar,
                             SetControl, reply)
+from engine.admin_proof import AdminProof
 from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
 from engine.control import Control, inject, item_actions
 from engine.decision.acts import AgentAction, FinishDigging
@@ -52,6 +53,10 @@ class Assistant(Protocol):
 
     def clear_scope(self) -> None:
         """The player left: forget per-player state such as cached intents."""
+        ...
+
+    def set_admin(self, admin: bool) -> None:
+        """The Session's player is (no longer) an authenticated admin."""
         ...
 
 
@@ -94,7 +99,9 @@ BUILTIN_HELP: tuple[tuple[str, str], ...] = (
     ("!ping", "round-trip time from the proxy to the server"),
     ("!reflex on|off|list", "reflexes that save you from lava, fire, drowning, mobs, hunger, falls, and eat when hurt"),
     ("!system <console command>", "admin console commands in game (admins only)"),
+    ("!admin login <secret>", "offline mode: prove you are a listed admin, once per session"),
 )
+ADMIN_LOGIN = "admin login"
 
 
 def _dead(snapshot: WorldSnapshot) -> bool:
@@ -109,8 +116,14 @@ class Session:
         config: SessionConfig | None = None,
         assistant: Assistant | None = None,
         pilot: PilotSettings | None = None,
+        admin: bool = False,
+        admin_proof: AdminProof | None = None,
     ) -> None:
         self.player_name = player_name
+        # Whether this player is an authenticated admin, the one fact admin checks read: true
+        # from the start where names are verified (online mode), else after `!admin login`.
+        self.admin = admin
+        self.admin_proof = admin_proof
         self.config = config or SessionConfig()
         self.assistant = assistant
         self.world = WorldModel(player_name)
@@ -360,9 +373,32 @@ class Session:
         self.control.reflexes.set_all(enabled, now)
         return [f"{self.player_name}: reflexes {'on' if enabled else 'off'}"]
 
+    def grant_admin(self, admin: bool = True) -> None:
+        self.admin = admin
+        if self.assistant is not None:
+            self.assistant.set_admin(admin)
+
+    def _admin_login(self, args: str, now: float) -> list[AgentAction]:
+        """``!admin login <secret>``: swallowed like every proxy command, never echoed or logged."""
+        p = self.config.command_prefix
+        sub, _, secret = args.strip().partition(" ")
+        if sub.lower() != "login" or not secret.strip():
+            return [reply(f"Usage: {p}admin login <secret> (offline mode: proves you are a listed admin)")]
+        if self.admin:
+            return [reply("You are already an authenticated admin in this session.")]
+        if self.admin_proof is None:
+            return [reply("Nothing to prove: admins are recognised by their verified name on this proxy.")]
+        granted, text = self.admin_proof.login(secret, now)
+        if granted:
+            self.grant_admin(True)
+        return [reply(text)]
+
     def _chat(self, tapped: TappedChat, now: float) -> list[AgentAction]:
         if tapped.kind is ChatKind.PASS:
             return [ForwardChat()]
+        if tapped.kind is ChatKind.ASSISTANT and tapped.body.lower().startswith(ADMIN_LOGIN):
+            # A secret typed after @ai must not travel to the model service: it is the command.
+            return self._admin_login(tapped.body[len("admin"):], now)
         if tapped.kind is ChatKind.ASSISTANT:
             if not tapped.body:
                 return [reply(f"Say something after {self.config.address_prefix.strip()}, e.g. "
@@ -379,6 +415,8 @@ class Session:
             return [self._help()]
         if name == "ping":
             return [MeasurePing()]
+        if name == "admin":
+            return self._admin_login(args, now)
         movement = self._movement_command(name, args.split(), now)
         if movement is not None:
             return movement

@@ -103,10 +103,9 @@ def assistant_factory(config: Any, server: Any = None) -> Callable[[Any], Assist
             from proxy.model_service import build
 
             server.model_service = build(runtime, client_settings, server.reactor, server)
-    admins = {name.lower() for name in config.admins}
-
     def make(bridge: Any) -> Assistant | None:
-        name = (bridge.player_name or "").lower()
-        return runtime.new_assistant(admin=name in admins)
+        # An admin from the start only where names are verified (online mode); in offline
+        # mode the Session grants it after `!admin login <secret>`.
+        return runtime.new_assistant(admin=bridge.server.is_admin(bridge.player_name))
 
     return make

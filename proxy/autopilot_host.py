@@ -14,8 +14,6 @@ so the tick never waits on the disk.
 from __future__ import annotations
 
 import asyncio
-import os
-import re
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -24,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from twisted.internet.defer import Deferred
 from twisted.logger import Logger
 
+from engine.decision.logs import episode_folder
 from engine.decision.providers import ApiProvider, DecisionRequest, MockProvider, Provider, ReplayProvider
 from engine.pilot import EpisodeRecord, PilotSettings
 
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
     from proxy.config import ProxyConfig
 
 log = Logger(namespace="mcagent.autopilot")
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
 
 
 class AutopilotHost:
@@ -79,7 +77,9 @@ class AutopilotHost:
         try:
             return ReplayProvider.from_file(path)
         except (OSError, ValueError) as exc:
-            return f"cannot read the decision log {path}: {exc.__class__.__name__}"
+            # The player sees that it failed, never the server's paths or our exception names.
+            log.warn("cannot read the replay decision log {path}: {error}", path=path, error=str(exc))
+            return "the configured decision log cannot be read (the proxy's log says why)"
 
     # -- decision jobs -------------------------------------------------------------------
     def run_jobs(self, requests: list[DecisionRequest]) -> None:
@@ -97,7 +97,8 @@ class AutopilotHost:
 
     def _job_failed(self, failure: Any, request: DecisionRequest) -> None:
         self.jobs_failed += 1
-        request.fail(f"model call failed: {failure.type.__name__}", self.clock.seconds())
+        log.warn("autopilot model call failed: {error}", error=failure.getErrorMessage())
+        request.fail("model call failed (the proxy's log says why)", self.clock.seconds())
 
     # -- logs ------------------------------------------------------------------------------
     def keep(self, record: EpisodeRecord) -> None:
@@ -110,13 +111,12 @@ class AutopilotHost:
 
     def folder(self, record: EpisodeRecord) -> str:
         started = datetime.fromtimestamp(record.started_at, timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        name = _UNSAFE.sub("_", record.player) or "player"
-        return os.path.join(self.config.autopilot.log_dir or ".", name, f"{started}-episode{record.episode}")
+        return episode_folder(self.config.autopilot.log_dir or ".", record.player, f"{started}-episode{record.episode}")
 
     def write(self, record: EpisodeRecord) -> None:
         try:
             record.log().write(self.folder(record), dict(record.summary, final=record.final))
             self.records_written += 1
-        except OSError as exc:
+        except (OSError, ValueError) as exc:
             self.write_errors += 1
             log.warn("could not write the autopilot log for {player}: {error}", player=record.player, error=str(exc))

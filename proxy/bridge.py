@@ -303,8 +303,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         supported = versions.by_protocol(hs.protocol)
         if supported is None:
             log.info("refused {peer}: unsupported protocol {protocol}", peer=self.peer, protocol=hs.protocol)
-            self.disconnect(f"This proxy supports Minecraft {versions.supported_range()}; "
-                            f"your client speaks protocol {hs.protocol}.", "unsupported_version")
+            self.disconnect(versions.refusal(hs.protocol), "unsupported_version")
             return
         refusal = self.server.forwarding.refusal(hs.protocol)
         if refusal is not None:
@@ -701,6 +700,9 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self.send_frame(frame, self.upstream.reader)
             self._world_update(name, frame.packet)
             return
+        if name in REWRITTEN:  # rewritten from its bytes, never decoded whole; it carries no events
+            self.send_packet(self.codec.rewrite(name, frame.packet))
+            return
         fields = self.codec.decode(PLAY, TO_CLIENT, name, frame.packet)
         hidden = name in WINDOW_TO_CLIENT and self._window_packet(name, fields)
         if name in ("login", "respawn") and self.chunks is not None:
@@ -709,9 +711,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self._dimension = dimension.name
                 self.perform(self.session.handle(ev.DimensionChanged(dimension.name, dimension.min_y,
                                                                      dimension.height), self.server.clock.seconds()))
-        if name in REWRITTEN:
-            self.send_packet(self.codec.rewrite(name, fields))
-        elif not hidden:
+        if not hidden:
             self.send_frame(frame, self.upstream.reader)
         if pid == self._ids.get("s2c_login") and self.held_for_play:
             held, self.held_for_play = self.held_for_play, []
@@ -749,6 +749,8 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                           reflexes=self.config.features.reflexes),
             self.server.make_assistant(self),
             self.server.autopilot.settings(self.player_name),
+            admin=self.server.is_admin(self.player_name),
+            admin_proof=self.server.admin_proof(self.player_name),
         )
         log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
                  peer=self.peer, version=self.codec.version if self.codec else "?")
@@ -892,7 +894,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
     def show(self, action: ReplyToPlayer) -> None:
         if self.codec is None or self.state == CLOSED or self.session is None:
             return
-        packets = [self.codec.chat_to_client(c) for c in reply_components(action, self.codec.modern_hover)]
+        packets = [self.codec.chat_to_client(c) for c in reply_components(action, self.codec.text_style)]
         if self.state == PLAY and not self.client_configuring:
             for packet in packets:
                 self.send_packet(packet)

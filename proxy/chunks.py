@@ -130,6 +130,7 @@ class ChunkFormat:
     containers: bool = False       # 1.18+: every section, block then biome paletted containers
     size_prefix: bool = True       # long arrays carry their length (before 1.21.5)
     fluid_count: bool = False      # a second short (fluid count) after the block count (26.1)
+    dimension_mask: bool = False   # the bitmask covers the dimension's sections from min_y (1.17)
     default_min_y: int = 0
     default_height: int = 256
 
@@ -141,7 +142,7 @@ FORMATS: tuple[ChunkFormat, ...] = (
     ChunkFormat(477, "1.14", block_count=True, biome_bytes=1024),
     ChunkFormat(573, "1.15", block_count=True),
     ChunkFormat(735, "1.16", block_count=True, spanning=False),
-    ChunkFormat(755, "1.17", block_count=True, spanning=False),
+    ChunkFormat(755, "1.17", block_count=True, spanning=False, dimension_mask=True),
     ChunkFormat(757, "1.18", block_count=True, spanning=False, containers=True, default_min_y=-64,
                 default_height=384),
     ChunkFormat(770, "1.21.5", block_count=True, spanning=False, containers=True, size_prefix=False,
@@ -574,9 +575,9 @@ class ChunkDecoder:
         mask = fields.get("bitMap", 0)
         if isinstance(mask, (list, tuple)):  # 1.17: a BitSet as longs
             mask = sum((int(w) & 0xFFFFFFFFFFFFFFFF) << (64 * i) for i, w in enumerate(mask))
-        count = self.dimension.height // 16 if fmt.since >= 755 else 16
+        count = self.dimension.height // 16 if fmt.dimension_mask else 16
         indices = [i for i in range(count) if int(mask) >> i & 1]
-        base = self.dimension.min_y >> 4 if fmt.since >= 755 else 0
+        base = self.dimension.min_y >> 4 if fmt.dimension_mask else 0
         if fmt.raw_u16:
             sections = self._raw_sections(data, 0, indices)[0]
         else:

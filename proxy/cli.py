@@ -44,13 +44,32 @@ def _load_config(args: argparse.Namespace) -> Any:
     return config
 
 
+def admin_warnings(config: Any) -> list[str]:
+    """What to tell the owner at start about ``admins`` in offline mode (a name proves nothing there)."""
+    from proxy.server import ADMIN_SECRET_ENV, admin_secret
+
+    if not config.admins or config.online_mode:
+        return []
+    lines = ["admins are listed but the proxy runs in offline mode, where anyone can log in under any name: "
+             "a listed admin must log in with `!admin login <secret>` in each session before admin commands work"]
+    if admin_secret(config) is None:
+        lines.append(f"no admin secret is set (admin_secret or {ADMIN_SECRET_ENV}): admin commands in game are "
+                     "disabled; use the console")
+    return lines
+
+
 def build_server(config: Any, reactor: Any) -> Any:
+    from engine.llm.secrets import BadKey
     from proxy.assistant_factory import assistant_factory
     from proxy.server import ProxyServer
 
     server = ProxyServer(config, reactor)
     if config.features.assistant:
-        server.assistant_factory = assistant_factory(config, server)
+        try:
+            server.assistant_factory = assistant_factory(config, server)
+        except BadKey as exc:
+            print(f"mcagent: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
     service = getattr(server, "model_service", None)
     if service is not None and hasattr(reactor, "addSystemEventTrigger"):
         # Model calls still out at shutdown are cancelled (their players are told nothing more).
@@ -115,11 +134,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     commands = ConsoleCommands(server, make_reload(server, Path(args.config) if args.config else None, overrides),
                                stop, logs)
     server.console = commands
-    terminal = start_terminal_console(commands, reactor) if not args.no_console else None
+    terminal = start_terminal_console(commands, reactor, stop) if not args.no_console else None
     out = textFileLogObserver(sys.stdout) if terminal is None else (lambda e: _to_terminal(terminal, e))
     if config.log_json:
         out = jsonFileLogObserver(sys.stdout)
-    globalLogBeginner.beginLoggingTo([out, logs], redirectStandardIO=False)
+    from proxy.log_redaction import RedactingObserver
+
+    service = getattr(server, "model_service", None)
+    api_key = getattr(getattr(getattr(service, "client", None), "settings", None), "api_key", None)
+    from proxy.server import admin_secret
+
+    secrets = [api_key.reveal() if api_key is not None else None, console_token(config.console.token),
+               admin_secret(config)]
+    redacting: Any = RedactingObserver([out, logs], secrets)  # provides ILogObserver (zope, unseen by mypy)
+    globalLogBeginner.beginLoggingTo([redacting], redirectStandardIO=False)
+    for warning in admin_warnings(config):
+        log.warn("{warning}", warning=warning)
 
     endpoint: Any = TCP4ServerEndpoint(reactor, config.listen.port, interface=config.listen.host)
     if config.proxy_protocol:
@@ -174,7 +204,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             if host not in ("127.0.0.1", "localhost", "::1"):
                 log.warn("the admin console listens on non-loopback {host}", host=host)
             TCP4ServerEndpoint(reactor, config.console.port, interface=host).listen(
-                TcpConsoleFactory(commands, token)).addCallback(
+                TcpConsoleFactory(commands, token, reactor)).addCallback(
                 lambda port: announce(f"mcagent: console on {host}:{port.getHost().port}"))
 
     reactor.callWhenRunning(lambda: signal.signal(signal.SIGTERM, lambda *a: reactor.callFromThread(stop)))
@@ -220,11 +250,16 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 
 def cmd_versions(args: argparse.Namespace) -> int:
-    from proxy.versions import SUPPORTED
+    from proxy import versions
 
-    print(f"{'version':<9} {'protocol':>8}  verified")
-    for v in SUPPORTED:
-        print(f"{v.name:<9} {v.protocol:>8}  {v.verified}")
+    if args.markdown:
+        print(versions.markdown_table(), end="")
+        return 0
+    # Releases last: one row names every release sharing the protocol (1.8 has ten).
+    width = max(len(versions.describe(v)) for v in versions.KNOWN)
+    print(f"{'protocol':>8}  {'verified':<{width}}  releases (tables from minecraft-data {versions.MINECRAFT_DATA})")
+    for v in versions.KNOWN:
+        print(f"{v.protocol:>8}  {versions.describe(v):<{width}}  {v.label}")
     return 0
 
 
@@ -256,7 +291,15 @@ def cmd_dev(args: argparse.Namespace) -> int:
     cmd = ["node", str(ROOT / "peers" / "server.js"), "--port", str(server_port), "--version", args.version,
            "--gamemode", args.gamemode]
     env = dict(os.environ, NODE_PATH=str(peers))
-    child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True)
+    # The server's own output (its log, stack traces when a client goes away) goes to a file:
+    # on the console's raw-mode terminal it would staircase over the prompt. Its own session
+    # keeps the terminal's Ctrl-C for us; we stop it ourselves below.
+    log_dir = ROOT / "logs"
+    log_dir.mkdir(exist_ok=True)
+    server_log = log_dir / "dev-server.log"
+    log_file = open(server_log, "a", encoding="utf-8")
+    child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log_file, env=env, text=True,
+                             start_new_session=True)
     assert child.stdout is not None
     deadline = time.monotonic() + 60
     ready = False
@@ -264,18 +307,26 @@ def cmd_dev(args: argparse.Namespace) -> int:
         line = child.stdout.readline()
         if not line:
             break
+        log_file.write(line)
         if '"ready"' in line:
             ready = True
             break
     if not ready:
         child.kill()
-        print("mcagent: the embedded flying-squid server did not start", file=sys.stderr)
+        log_file.close()
+        print(f"mcagent: the embedded flying-squid server did not start (see {server_log})", file=sys.stderr)
         return 1
-    # Keep draining the server's event stream so its pipe never fills.
+    # Keep draining the server's event stream so its pipe never fills; it goes to the log too.
     import threading
 
-    threading.Thread(target=lambda: [None for _ in child.stdout], daemon=True).start()  # type: ignore[union-attr]
-    print(f"mcagent: embedded flying-squid ({args.version}, {args.gamemode}) on 127.0.0.1:{server_port}", flush=True)
+    def drain() -> None:
+        for line in child.stdout:  # type: ignore[union-attr]
+            log_file.write(line)
+            log_file.flush()
+
+    threading.Thread(target=drain, daemon=True).start()
+    print(f"mcagent: embedded flying-squid ({args.version}, {args.gamemode}) on 127.0.0.1:{server_port}; "
+          f"its output goes to {server_log}", flush=True)
     args.upstream = f"127.0.0.1:{server_port}"
     try:
         return cmd_run(args)
@@ -284,7 +335,8 @@ def cmd_dev(args: argparse.Namespace) -> int:
         try:
             child.wait(3)
         except subprocess.TimeoutExpired:
-            child.kill()
+            child.kill()  # flying-squid sometimes spins after SIGTERM
+        log_file.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -302,7 +354,8 @@ def main(argv: list[str] | None = None) -> int:
             p.add_argument("--server-port", type=int, default=25565)
             p.add_argument("--version", default="1.18.2", help="the embedded server's Minecraft version")
             p.add_argument("--gamemode", default="creative", choices=["creative", "survival"])
-    sub.add_parser("versions", help="list supported Minecraft versions")
+    v = sub.add_parser("versions", help="list the Minecraft releases the proxy accepts and how each was verified")
+    v.add_argument("--markdown", action="store_true", help="print the README's version table")
     sub.add_parser("sim", help="headless autopilot episodes: mcagent sim --seeds N --ticks T --provider mock|api|replay "
                    "[--json]", add_help=False)
     c = sub.add_parser("console", help="attach to a running proxy's console port")

@@ -9,17 +9,22 @@ knows packet field names.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
 from engine import events as ev
 from proxy import subscriptions
-from proxy.protocol.errors import PeerError
+from proxy.chat import strip_formatting, text_style
+from proxy.protocol.errors import LayoutError, PeerError
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, ProtocolTable
 from proxy.protocol.wire import pack_varint, read_varint
+
+if TYPE_CHECKING:
+    from proxy.commands import CommandTreeRewriter
 
 ZERO_UUID = "00000000-0000-0000-0000-000000000000"
 Fields = dict[str, Any]
@@ -122,6 +127,19 @@ def _delta(value: Any, wide: bool) -> float:
     return value / 4096.0 if wide else value / 32.0
 
 
+@functools.cache
+def _command_tree(table: ProtocolTable) -> "CommandTreeRewriter":
+    # One rewriter (and tree cache) per version for the whole process: every login
+    # on a server receives the same tree.
+    from proxy.commands import CommandTreeRewriter, node_scanner
+
+    try:
+        scan = node_scanner(table.named_types["command_node"], table.compile_layout)
+    except LayoutError:
+        scan = None  # a node shape the scanner does not know: nodes are decoded whole to find their ends
+    return CommandTreeRewriter(table.named_codec("command_node"), scan)
+
+
 class VersionCodec:
     def __init__(self, table: ProtocolTable) -> None:
         self.table = table
@@ -134,10 +152,21 @@ class VersionCodec:
         self.subscribed_configuration = self._subscribe(TO_SERVER, subscriptions.TO_SERVER_CONFIGURATION,
                                                         "configuration")
         self.chat_packet = "system_chat" if table.packet_id("play", TO_CLIENT, "system_chat") is not None else "chat"
-        # Hover text moved from "value" to "contents" in 1.16 (protocol 735).
-        self.modern_hover = table.protocol >= 735
+        # How click and hover events are spelled in text components (proxy.chat.TEXT_STYLES).
+        self.text_style = text_style(table.protocol)
         self._field_types: dict[tuple[str, str, str], dict[str, Any]] = {}
         self._item_ids: dict[str, int] | None = None
+        # Which client packet says "sneak pressed": entity_action while its actions include
+        # sneaking (until 1.21.5), else player_input's shift key (1.21.6+). 1.21.2-1.21.5
+        # clients send both, so only one of them may count.
+        action = self._types("play", TO_SERVER, "entity_action").get("actionId")
+        names = set(action[1]["mappings"].values()) if isinstance(action, list) and action[0] == "mapper" else None
+        sneak_by_action = names is None or "start_sneaking" in names
+        self.sneak_packet = "entity_action" if sneak_by_action else "player_input"
+        if sneak_by_action:
+            pid = table.packet_id("play", TO_SERVER, "player_input")
+            self.subscribed[TO_SERVER].pop(pid if pid is not None else -1, None)
+        self._shift_down = False
 
     def _subscribe(self, direction: str, names: tuple[str, ...], state: str = "play") -> dict[int, str]:
         found: dict[int, str] = {}
@@ -154,7 +183,13 @@ class VersionCodec:
         if codec is None:
             raise PeerError(f"no layout for {state}/{name}")
         _, pos = read_varint(packet, 0)
-        fields, _ = codec.decode(packet, pos, [])
+        try:
+            fields, _ = codec.decode(packet, pos, [])
+        except RecursionError:
+            # Nesting within the limits of each layer can still add up past Python's stack.
+            raise PeerError(f"{name} is nested too deep") from None
+        except PeerError as exc:  # say which packet: layouts differ between versions
+            raise PeerError(f"{name}: {exc}") from None
         if not isinstance(fields, dict):
             raise PeerError(f"{name} did not decode to fields")
         return fields
@@ -163,12 +198,10 @@ class VersionCodec:
         translator = TRANSLATORS.get((direction, name))
         return translator(self, fields) if translator is not None else []
 
-    def rewrite(self, name: str, fields: Fields) -> bytes:
-        """Re-encode a server packet the proxy changes (see subscriptions.REWRITTEN)."""
-        from proxy import commands
-
+    def rewrite(self, name: str, packet: bytes) -> bytes:
+        """The server packet the proxy changes (see subscriptions.REWRITTEN), as the client gets it."""
         if name == "declare_commands":
-            return self.encode("play", TO_CLIENT, name, commands.inject(fields))
+            return _command_tree(self.table).rewrite(packet)
         raise KeyError(name)
 
     def item_name(self, item_id: int) -> str:
@@ -240,7 +273,7 @@ class VersionCodec:
         return self.encode("play", TO_CLIENT, name, values)
 
     def kick(self, text: str) -> bytes:
-        component = {"text": text}
+        component = {"text": strip_formatting(text)}
         return self.encode("play", TO_CLIENT, "kick_disconnect",
                            {"reason": self._component("play", TO_CLIENT, "kick_disconnect", "reason", component)})
 
@@ -355,16 +388,24 @@ class VersionCodec:
         """
         types = self._types("play", TO_SERVER, "window_click")
         fields: Fields = {"windowId": window_id, "slot": slot, "mouseButton": button, "mode": mode}
-        if "stateId" in types:
+        if "changedSlots" in types:  # 1.17+ (the state id only from 1.17.1)
             entry = types["changedSlots"][1]["type"][1]
             item_kind = next(f["type"] for f in entry if f["name"] == "item")
-            fields["stateId"] = state_id
+            if "stateId" in types:
+                fields["stateId"] = state_id
             fields["changedSlots"] = [{"location": s, "item": self.slot_value(item_kind, i)} for s, i in changed]
             fields["cursorItem"] = self.slot_value(types["cursorItem"], cursor)
         else:
             fields["action"] = action
             fields["item"] = self.slot_value(types["item"], clicked)
         return self.build("play", TO_SERVER, "window_click", **fields)
+
+    @property
+    def can_resync_inventory(self) -> bool:
+        """Whether inventory_resync earns a full window_items: until 1.16 through the rejected
+        returned item, from 1.17.1 through the stale state id; 1.17's clicks carry neither."""
+        types = self._types("play", TO_SERVER, "window_click")
+        return "item" in types or "stateId" in types
 
     def close_window(self, window_id: int) -> bytes:
         return self.build("play", TO_SERVER, "close_window", windowId=window_id)
@@ -413,9 +454,9 @@ class VersionCodec:
         if isinstance(kind, list) and kind[0] == "option":  # 26.1 clicks: optional hashed slot
             return None if item is None else self.slot_value(kind[1], item)
         layout = self.table.named_types.get(kind, kind) if isinstance(kind, str) else kind
-        first = layout[1][0]["name"]
+        shape = _slot_shape(layout)
         if isinstance(item, dict):
-            if first != "itemId":
+            if shape != "hashed":
                 return item
             if not item.get("itemCount") or "itemId" not in item:
                 raise ValueError("an empty slot has no hashed form")
@@ -423,33 +464,55 @@ class VersionCodec:
         item_id = None if item is None else self.item_id(item.item)
         if item is not None and item_id is None:
             raise KeyError(f"{self.version} has no item {item.item}")
-        if first == "blockId":  # until 1.12: id (-1 empty), count, damage, NBT
+        if shape == "block_id":  # until 1.12: id (-1 empty), count, damage, NBT
             if item is None:
                 return {"blockId": -1}
             return {"blockId": item_id, "itemCount": item.count, "itemDamage": 0, "nbtData": None}
-        if first == "present":  # 1.13-1.20.4: present flag, id, count, NBT
+        if shape == "item_id":  # 1.13, 1.13.1: id (-1 empty), count, NBT
+            if item is None:
+                return {"itemId": -1}
+            return {"itemId": item_id, "itemCount": item.count, "nbtData": None}
+        if shape == "present":  # 1.13.2-1.20.4: present flag, id, count, NBT
             if item is None:
                 return {"present": False}
             return {"present": True, "itemId": item_id, "itemCount": item.count, "nbtData": None}
-        if first == "itemCount":  # 1.20.5+: count (0 empty), id, data components
+        if shape == "components":  # 1.20.5+: count (0 empty), id, data components
             if item is None:
                 return {"itemCount": 0}
             return {"itemCount": item.count, "itemId": item_id, "addedComponentCount": 0,
                     "removedComponentCount": 0, "components": [], "removeComponents": []}
-        assert item is not None  # 26.1 hashed slot: id, count, component hashes
+        if item is None:
+            raise ValueError("an empty slot has no hashed form")
+        # 1.21.5+ clicks: a hashed slot (id, count, component hashes), empty as an absent option
         return {"itemId": item_id, "itemCount": item.count, "components": [], "removeComponents": []}
 
     def configuration_disconnect(self, text: str) -> bytes:
-        component = {"text": text}
+        component = {"text": strip_formatting(text)}
         return self.encode("configuration", TO_CLIENT, "disconnect",
                            {"reason": self._component("configuration", TO_CLIENT, "disconnect", "reason", component)})
 
     def login_disconnect(self, text: str) -> bytes:
-        return self.encode("login", TO_CLIENT, "disconnect", {"reason": json.dumps({"text": text})})
+        return self.encode("login", TO_CLIENT, "disconnect", {"reason": json.dumps({"text": strip_formatting(text)})})
 
 
 _ZERO_NUMBERS = {"varint", "varlong", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"}
 _NBT = {"nbt", "optionalNbt", "anonymousNbt", "anonOptionalNbt"}
+
+
+def _slot_shape(layout: Any) -> str:
+    """Which of the slot formats minecraft-data describes a slot layout is, by its fields."""
+    fields = layout[1]
+    first = fields[0]["name"]
+    if first == "itemId":
+        # 1.13/1.13.1 switch on the id (-1: empty); the hashed slot of 1.21.5+ clicks has no switch.
+        switch = next((f["type"] for f in fields if f.get("anon")), None)
+        if isinstance(switch, list) and switch[0] == "switch" and switch[1].get("compareTo") == "itemId":
+            return "item_id"
+        return "hashed"
+    shapes = {"blockId": "block_id", "present": "present", "itemCount": "components"}
+    if first not in shapes:
+        raise KeyError(f"unknown slot layout starting with {first}")
+    return shapes[first]
 
 
 def zero_value(layout: Any, named: dict[str, Any]) -> Any:
@@ -509,7 +572,7 @@ def login_disconnect_any(text: str) -> bytes:
 
     Its id (0) and layout (one JSON string) have not changed since 1.7.
     """
-    raw = json.dumps({"text": text}).encode("utf-8")
+    raw = json.dumps({"text": strip_formatting(text)}).encode("utf-8")
     return pack_varint(0) + pack_varint(len(raw)) + raw
 
 
@@ -772,13 +835,25 @@ def _no_events(codec: VersionCodec, f: Fields) -> list[ev.Event]:
 
 
 def _entity_action(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    if codec.sneak_packet != "entity_action":
+        return []  # 1.21.6+: action 0 is stop_sleeping
     return [ev.SneakPressed()] if f.get("actionId") in ("start_sneaking", 0) else []
+
+
+def _player_input(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    """1.21.6+: the client sends its held keys when they change; a press is shift going down."""
+    inputs = f.get("inputs")
+    shift = bool(inputs.get("shift")) if isinstance(inputs, dict) else False
+    pressed = shift and not codec._shift_down
+    codec._shift_down = shift
+    return [ev.SneakPressed()] if pressed and codec.sneak_packet == "player_input" else []
 
 
 TRANSLATORS: dict[tuple[str, str], Translator] = {
     (TO_SERVER, "chat"): _chat_typed,
     (TO_SERVER, "chat_command"): _command_typed,
     (TO_SERVER, "entity_action"): _entity_action,
+    (TO_SERVER, "player_input"): _player_input,
     (TO_SERVER, "teleport_confirm"): _no_events,
     (TO_CLIENT, "declare_commands"): _no_events,
     (TO_CLIENT, "update_time"): _time,

@@ -62,6 +62,7 @@ class LlmLimits(Strict):
     requests_per_minute: int = Field(6, ge=1, le=1000)  # per player
     max_concurrent: int = Field(4, ge=1, le=256)         # calls in flight, all players
     daily_tokens: int = Field(200_000, ge=1)             # resets at 00:00 UTC
+    per_player_concurrent: int = Field(1, ge=1, le=256)  # calls in flight for one player
 
 
 class FreeChatThreshold(Strict):
@@ -152,6 +153,9 @@ class ProxyConfig(Strict):
     features: Features = Features()
     autopilot: AutopilotSection = AutopilotSection()
     admins: list[str] = []
+    # In offline mode a listed admin proves it once per session with this secret
+    # (`!admin login <secret>`); MCAGENT_ADMIN_SECRET overrides it.
+    admin_secret: SecretStr | None = None
     semantic_config: str = "config/system-semantic.json"
     console: ConsoleConfig = ConsoleConfig()
     llm: LlmConfig = LlmConfig()

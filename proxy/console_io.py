@@ -30,11 +30,32 @@ END_OF_REPLY = "\x1e"  # record separator: marks the end of one command's output
 
 
 class TerminalConsole(HistoricRecvLine):
+    """The console on the proxy's own terminal (raw mode). Ctrl-C stops the proxy, as it stops
+    any server; Ctrl-D on an empty line leaves the console: the terminal gets its normal mode
+    back, log lines print as usual and the proxy runs on until Ctrl-C or SIGTERM."""
+
     ps = (PROMPT, b"... ")
 
-    def __init__(self, commands: ConsoleCommands) -> None:
+    def __init__(self, commands: ConsoleCommands, on_interrupt: Callable[[], None] = lambda: None,
+                 on_leave: Callable[[], None] = lambda: None) -> None:
         super().__init__()
         self.commands = commands
+        self.on_interrupt = on_interrupt
+        self.on_leave = on_leave
+        self.active = True
+
+    def keystrokeReceived(self, keyID: Any, modifier: Any) -> None:
+        if keyID == b"\x03":  # Ctrl-C: raw mode delivers it as a byte, not as SIGINT
+            self.terminal.write(b"^C\r\n")
+            self.on_interrupt()
+            return
+        if keyID == b"\x04":  # Ctrl-D
+            if not self.lineBuffer:
+                self.terminal.write(b"\r\nleaving the console; the proxy keeps running (Ctrl-C stops it)\r\n")
+                self.active = False
+                self.on_leave()
+            return
+        super().keystrokeReceived(keyID, modifier)  # type: ignore[no-untyped-call]
 
     def initializeScreen(self) -> None:
         # Keep what is already on the screen (start-up lines); just show a prompt.
@@ -67,59 +88,117 @@ class TerminalConsole(HistoricRecvLine):
 
     def show_log(self, text: str) -> None:
         """Print a log line above the prompt without losing what is being typed."""
+        if not self.active:
+            print(text, flush=True)
+            return
         self.terminal.eraseLine()
         self.terminal.cursorBackward(len(self.lineBuffer) + len(self.ps[self.pn]))
         self.terminal.write(text.encode("utf-8", "replace") + b"\r\n")
         self.terminal.write(self.ps[self.pn] + b"".join(self.lineBuffer))
 
 
-def start_terminal_console(commands: ConsoleCommands, reactor: Any) -> TerminalConsole | None:
+def start_terminal_console(commands: ConsoleCommands, reactor: Any,
+                           on_interrupt: Callable[[], None] = lambda: None) -> TerminalConsole | None:
     """Run the console on this process's terminal; None (quietly) when stdin is not one."""
     if not sys.stdin.isatty():
         return None
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     tty.setraw(fd)
-    reactor.addSystemEventTrigger("after", "shutdown", lambda: termios.tcsetattr(fd, termios.TCSANOW, saved))
+
+    def restore() -> None:
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
+
+    reactor.addSystemEventTrigger("after", "shutdown", restore)
     holder: list[TerminalConsole] = []
+    stdio: list[Any] = []
+
+    def leave() -> None:
+        restore()  # cooked mode again: Ctrl-C is SIGINT, which the CLI turns into a clean stop
+        if stdio:
+            stdio[0].loseConnection()
 
     def make() -> TerminalConsole:
-        console = TerminalConsole(commands)
+        console = TerminalConsole(commands, on_interrupt, leave)
         holder.append(console)
         return console
 
-    StandardIO(ServerProtocol(make), reactor=reactor)
+    stdio.append(StandardIO(ServerProtocol(make), reactor=reactor))
     return holder[0] if holder else None
 
 
 class TcpConsole(LineReceiver):
+    """One TCP console connection: the token first (within ``AUTH_SECONDS``), then commands.
+
+    Wrong tokens are throttled per address by the factory's ``LoginThrottle``; while
+    an address is locked its attempts are refused without looking at the token.
+    """
+
     delimiter = b"\n"
     MAX_LENGTH = 4096
+    AUTH_SECONDS = 5.0
 
-    def __init__(self, commands: ConsoleCommands, token: str) -> None:
-        self.commands = commands
-        self.token = token
+    def __init__(self, factory: "TcpConsoleFactory") -> None:
+        self.factory = factory
+        self.commands = factory.commands
         self.authenticated = False
+        self._deadline: Any = None
+
+    @property
+    def host(self) -> str:
+        peer = self.transport.getPeer() if self.transport is not None else None  # type: ignore[misc]
+        return str(getattr(peer, "host", "?"))
 
     def connectionMade(self) -> None:
+        wait = self.factory.throttle.locked_for(self.host)
+        if wait > 0:
+            self.factory.throttle.refused(self.host)
+            self._deny(f"denied: too many wrong tokens from your address; try again in {wait:.0f} s")
+            return
         self.sendLine(b"mcagent console: send the token")
+        self._deadline = self.factory.clock.callLater(self.AUTH_SECONDS, self._too_slow)
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if not self.authenticated:
+            self._deny(f"denied: no token within {self.AUTH_SECONDS:g} s")
+
+    def _deny(self, text: str) -> None:
+        self.sendLine(text.encode())
+        self.transport.loseConnection()  # type: ignore[union-attr]
+
+    def connectionLost(self, reason: Any = None) -> None:
+        if self._deadline is not None and self._deadline.active():
+            self._deadline.cancel()
+        self._deadline = None
 
     def lineReceived(self, line: bytes) -> None:
         text = line.decode("utf-8", "replace").rstrip("\r")
         if not self.authenticated:
-            if hmac.compare_digest(text.encode(), self.token.encode()):
-                self.authenticated = True
-                self._reply(["welcome; type 'help' for commands"])
-            else:
-                peer = self.transport.getPeer()  # type: ignore[union-attr]
-                log.warn("console login refused from {host}: wrong token", host=getattr(peer, "host", "?"))
-                self.sendLine(b"denied: wrong token")
-                self.transport.loseConnection()  # type: ignore[union-attr]
+            self._check_token(text)
             return
         if text.startswith("?complete "):
             self._reply(["completions: " + " ".join(self.commands.complete(text[len("?complete "):]))])
             return
         self._reply(self.commands.execute(text))
+
+    def _check_token(self, text: str) -> None:
+        throttle, host = self.factory.throttle, self.host
+        wait = throttle.locked_for(host)
+        if wait > 0:  # another connection from this address is guessing too
+            throttle.refused(host)
+            self._deny(f"denied: too many wrong tokens from your address; try again in {wait:.0f} s")
+            return
+        if hmac.compare_digest(text.encode(), self.factory.token.encode()):
+            throttle.succeeded(host)
+            self.authenticated = True
+            if self._deadline is not None and self._deadline.active():
+                self._deadline.cancel()
+            self._deadline = None
+            self._reply(["welcome; type 'help' for commands"])
+            return
+        throttle.failed(host)
+        self._deny("denied: wrong token")
 
     def _reply(self, lines: list[str]) -> None:
         for out in lines:
@@ -127,15 +206,29 @@ class TcpConsole(LineReceiver):
         self.sendLine(END_OF_REPLY.encode())
 
 
+def _report_refusals(host: str, failures: int, locked_for: float) -> None:
+    if failures == 1 and locked_for == 0:
+        log.warn("console login refused from {host}: wrong token (further refusals are summarised)", host=host)
+    else:
+        log.warn("console: {count} more refused logins from {host} (wrong or throttled token); "
+                 "locked for {wait:.0f} s", count=failures, host=host, wait=locked_for)
+
+
 class TcpConsoleFactory(protocol.Factory):
     noisy = False
 
-    def __init__(self, commands: ConsoleCommands, token: str) -> None:
+    def __init__(self, commands: ConsoleCommands, token: str, clock: Any = None) -> None:
+        from proxy.login_throttle import LoginThrottle
+
+        if clock is None:
+            from twisted.internet import reactor as clock
         self.commands = commands
         self.token = token
+        self.clock = clock
+        self.throttle = LoginThrottle(clock, _report_refusals)
 
     def buildProtocol(self, addr: Any) -> TcpConsole:
-        return TcpConsole(self.commands, self.token)
+        return TcpConsole(self)
 
 
 def console_token(configured: str | None) -> str | None:

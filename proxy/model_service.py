@@ -37,7 +37,7 @@ from engine.llm.calls import Completion, FailureKind, ModelCall, ModelFailure, M
 from engine.llm.client import ClientSettings, ModelClient
 from engine.llm.limits import LimitSettings
 from engine.llm.modes import ConversationMode, ModeThresholds
-from engine.llm.secrets import Secret, redact, scrub
+from engine.llm.secrets import Secret, check_key, redact, scrub
 from engine.llm.service import LlmService, LlmSettings
 
 if TYPE_CHECKING:
@@ -59,6 +59,7 @@ def resolve(config: "LlmConfig", environ: Mapping[str, str] | None = None) -> tu
     source = f"env {config.api_key_env}"
     if not key and config.api_key is not None:
         key, source = config.api_key.get_secret_value().strip(), "config"
+    check_key(key, source if source != "config" else "the config's llm.api_key")
     secret = Secret(key) if key else None
     llm = LlmSettings(
         base_url=base_url, model=model, has_key=secret is not None, key_hint=redact(key) if key else "(none)",
@@ -68,7 +69,7 @@ def resolve(config: "LlmConfig", environ: Mapping[str, str] | None = None) -> tu
         default_mode=ConversationMode(config.default_mode),
         free_chat=ModeThresholds(config.free_chat_threshold.score, config.free_chat_threshold.margin),
         limits=LimitSettings(config.limits.requests_per_minute, config.limits.max_concurrent,
-                             config.limits.daily_tokens),
+                             config.limits.daily_tokens, config.limits.per_player_concurrent),
     )
     client = ClientSettings(base_url=base_url, model=model, api_key=secret, timeout=config.timeout_seconds,
                             backoff=config.retry_backoff_seconds)

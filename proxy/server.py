@@ -20,6 +20,8 @@ from twisted.internet.interfaces import IAddress, IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from engine.admin_proof import AdminProof
+from engine.backoff import Backoff
 from engine.session import Assistant
 from proxy.autopilot_host import AutopilotHost
 from proxy.bridge import PLAY, Bridge
@@ -54,6 +56,28 @@ class TrafficTotals:
     def merge(self, other: "TrafficTotals") -> None:
         for field in attrs.fields(TrafficTotals):
             setattr(self, field.name, getattr(self, field.name) + getattr(other, field.name))
+@attrs.frozen
+class ClosedSession:
+    """What is kept of a finished session: a few numbers, never its world model or engine."""
+
+    player: str
+    version: str
+    connected_at: float
+    closed_at: float
+    category: str
+    reason: str
+    c2s_frames: int
+    s2c_frames: int
+    c2s_bytes: int
+    s2c_bytes: int
+
+    @classmethod
+    def of(cls, bridge: Bridge, now: float) -> "ClosedSession":
+        return cls(bridge.player_name or "?", bridge.codec.version if bridge.codec is not None else "?",
+                   bridge.connected_at, now, bridge.close_category, (bridge.close_reason or "")[:200],
+                   bridge.reader.frames_in, bridge.writer.frames_out, bridge.reader.bytes_in, bridge.writer.bytes_out)
+
+
 TICK_SECONDS = 0.05
 UPSTREAM_PROBE_SECONDS = 30.0
 
@@ -86,7 +110,8 @@ class ProxyServer(protocol.ServerFactory):
         self.closed_reflex_firings: dict[str, int] = {}
         self.closed_autopilot_decisions: dict[str, int] = {}
         self.logins = 0
-        self.bridge_log: deque[Bridge] = deque(maxlen=64)
+        # Summaries of the last closed sessions; a closed Bridge (and its world model) is never kept.
+        self.closed_sessions: deque[ClosedSession] = deque(maxlen=64)
         self.tick_seconds: Callable[[float], None] = lambda seconds: None  # metrics hook
         self.listening = False
         self.upstream_rtt: float | None = None
@@ -96,6 +121,7 @@ class ProxyServer(protocol.ServerFactory):
         self._probe = task.LoopingCall(self.probe_upstream)
         self._probe.clock = self.clock
         self.autopilot = AutopilotHost(config, reactor, self.clock, lambda: getattr(self, "model_service", None))
+        self.admin_backoff = Backoff(free=3, base=2.0, ceiling=600.0)  # wrong admin secrets, per player name
 
     # -- lifecycle -------------------------------------------------------------------
     def start_ticking(self) -> None:
@@ -192,6 +218,20 @@ class ProxyServer(protocol.ServerFactory):
 
         return has_joined(self.reactor, self.config.session_server, player_name, digest)
 
+    def is_admin(self, player_name: str | None) -> bool:
+        """Whether a player is an admin from the start of their session: listed in ``admins``
+        and, since only online mode verifies names, logged in through online mode."""
+        return self.config.online_mode and self.is_listed_admin(player_name)
+
+    def is_listed_admin(self, player_name: str | None) -> bool:
+        return (player_name or "").lower() in {name.lower() for name in self.config.admins}
+
+    def admin_proof(self, player_name: str) -> AdminProof | None:
+        """What a listed admin proves themselves with in offline mode; None in online mode."""
+        if self.config.online_mode:
+            return None
+        return AdminProof(player_name, self.is_listed_admin(player_name), admin_secret(self.config), self.admin_backoff)
+
     def make_assistant(self, bridge: Bridge) -> Assistant | None:
         if self.assistant_factory is None or not self.config.features.assistant:
             return None
@@ -203,7 +243,7 @@ class ProxyServer(protocol.ServerFactory):
         if bridge.session is not None or bridge.close_category != "client_left":
             self.disconnects[bridge.close_category] = self.disconnects.get(bridge.close_category, 0) + 1
         if bridge.session is not None:
-            self.bridge_log.append(bridge)
+            self.closed_sessions.append(ClosedSession.of(bridge, self.clock.seconds()))
             for name, count in bridge.session.reflex_firings.items():
                 self.closed_reflex_firings[name] = self.closed_reflex_firings.get(name, 0) + count
             for name, count in bridge.session.pilot.decision_counts().items():
@@ -243,10 +283,11 @@ class ProxyServer(protocol.ServerFactory):
         )
 
     def admin_command(self, bridge: Bridge, line: str) -> list[str]:
-        """``!system ...`` in game: the console's commands, for admins only."""
-        admins = {name.lower() for name in self.config.admins}
-        if (bridge.player_name or "").lower() not in admins:
+        """``!system ...`` in game: the console's commands, for authenticated admins only."""
+        if bridge.session is None or not bridge.session.admin:
             log.info("{player} tried !system {line}: not permitted", player=bridge.player_name, line=line)
+            if not self.config.online_mode and self.is_listed_admin(bridge.player_name):
+                return ["not permitted yet: in offline mode an admin logs in first with !admin login <secret>"]
             return ["not permitted: !system is for the proxy's admins (config: admins)"]
         if self.console is None:
             return ["the admin console is not available in this process"]
@@ -259,3 +300,15 @@ class ProxyServer(protocol.ServerFactory):
         for bridge in list(self.bridges):
             if bridge.state == PLAY:
                 bridge.say(*lines)
+
+
+ADMIN_SECRET_ENV = "MCAGENT_ADMIN_SECRET"
+
+
+def admin_secret(config: ProxyConfig) -> str | None:
+    import os
+
+    from_env = os.environ.get(ADMIN_SECRET_ENV, "").strip()
+    if from_env:
+        return from_env
+    return config.admin_secret.get_secret_value().strip() or None if config.admin_secret is not None else None

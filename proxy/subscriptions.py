@@ -17,6 +17,7 @@ TO_SERVER_PLAY: tuple[str, ...] = (
     "flying",
     "held_item_slot",
     "entity_action",  # sneaking: the kill switch
+    "player_input",  # 1.21.2+: held keys; sneaking's only packet from 1.21.6 (VersionCodec.sneak_packet)
     "teleport_confirm",  # 1.9+: confirmations of the proxy's own teleport ids are consumed
 )
 

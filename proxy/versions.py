@@ -1,51 +1,120 @@
-"""The one table of Minecraft versions the proxy accepts, and how each was verified."""
+"""The Minecraft protocols the proxy accepts, read from the one list in ``data/versions.json``.
+
+That file is also what ``scripts/gen_protocol.py`` and ``scripts/gen_blocks.py`` read to
+decide which tables to generate, so the runtime, the generated tables, ``mcagent
+versions`` and the README table cannot disagree. A row is one protocol number with
+every release that speaks it; a row with ``missing`` is known (minecraft-data names
+it) but refused, and the refusal names the nearest accepted release.
+"""
 from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
 
 import attrs
 
-END_TO_END = "end-to-end (mineflayer -> mcagent -> flying-squid)"
-PROTOCOL_ONLY = "protocol-level (minecraft-protocol client -> mcagent -> minecraft-protocol server)"
+END_TO_END = "end-to-end"
+LOGIN_CHAT = "login-chat"
+PROTOCOL_ONLY = "protocol-level"
+TABLES_ONLY = "tables"
 
 
 @attrs.frozen
 class SupportedVersion:
-    name: str
     protocol: int
-    verified: str
+    releases: tuple[str, ...]
+    name: str              # the release its tables are filed under (and peers are started with)
+    data: str | None       # the minecraft-data version its tables come from; None when refused
+    verified: str          # a key of VERIFICATION, or "" when refused
+    missing: str = ""      # why a known protocol is refused
+
+    @property
+    def accepted(self) -> bool:
+        return not self.missing
+
+    @property
+    def label(self) -> str:
+        """The releases as a player reads them: "1.20, 1.20.1"."""
+        return ", ".join(self.releases)
+
+    @property
+    def newest(self) -> str:
+        return self.releases[-1]
 
 
-SUPPORTED: tuple[SupportedVersion, ...] = (
-    SupportedVersion("1.8.8", 47, END_TO_END),
-    SupportedVersion("1.9.4", 110, END_TO_END),
-    SupportedVersion("1.10.2", 210, END_TO_END),
-    SupportedVersion("1.11.2", 316, END_TO_END),
-    SupportedVersion("1.12.2", 340, END_TO_END),
-    SupportedVersion("1.13.2", 404, END_TO_END),
-    SupportedVersion("1.14.4", 498, END_TO_END),
-    SupportedVersion("1.15.2", 578, END_TO_END),
-    SupportedVersion("1.16.5", 754, END_TO_END),
-    SupportedVersion("1.17.1", 756, END_TO_END),
-    SupportedVersion("1.18.2", 758, END_TO_END),
-    SupportedVersion("1.19", 759, END_TO_END),
-    SupportedVersion("1.19.2", 760, END_TO_END),
-    SupportedVersion("1.19.3", 761, END_TO_END),
-    SupportedVersion("1.19.4", 762, END_TO_END),
-    SupportedVersion("1.20.2", 764, END_TO_END),
-    SupportedVersion("1.20.4", 765, END_TO_END),
-    SupportedVersion("1.20.6", 766, END_TO_END),
-    SupportedVersion("1.21.1", 767, END_TO_END),
-    SupportedVersion("1.21.3", 768, END_TO_END),
-    SupportedVersion("1.21.4", 769, END_TO_END),
-    SupportedVersion("26.1", 775, PROTOCOL_ONLY),
-)
+@cache
+def _document() -> dict[str, Any]:
+    text = resources.files("proxy").joinpath("data/versions.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _rows() -> tuple[SupportedVersion, ...]:
+    doc = _document()
+    rows = []
+    for row in doc["protocols"]:
+        releases = tuple(row["releases"])
+        missing = str(row.get("missing", ""))
+        verified = str(row.get("verified", ""))
+        if not missing and verified not in doc["verification"]:
+            raise ValueError(f"versions.json: protocol {row['protocol']} has unknown verification {verified!r}")
+        rows.append(SupportedVersion(int(row["protocol"]), releases, str(row.get("name", releases[-1])),
+                                     row.get("data"), verified, missing))
+    protocols = [r.protocol for r in rows]
+    if protocols != sorted(set(protocols)):
+        raise ValueError("versions.json: protocols must be listed once each, in increasing order")
+    return tuple(rows)
+
+
+KNOWN: tuple[SupportedVersion, ...] = _rows()
+SUPPORTED: tuple[SupportedVersion, ...] = tuple(v for v in KNOWN if v.accepted)
+VERIFICATION: dict[str, str] = dict(_document()["verification"])
+MINECRAFT_DATA: str = str(_document()["minecraft_data"])
 
 _BY_PROTOCOL = {v.protocol: v for v in SUPPORTED}
+_BY_NAME = {v.name: v for v in SUPPORTED}
 
 
 def by_protocol(protocol: int) -> SupportedVersion | None:
     return _BY_PROTOCOL.get(protocol)
 
 
+def by_name(name: str) -> SupportedVersion:
+    """The accepted row filed under ``name`` (a KeyError otherwise)."""
+    return _BY_NAME[name]
+
+
+def nearest(protocol: int) -> SupportedVersion:
+    """The accepted row closest to ``protocol`` (the newer one on a tie)."""
+    return min(SUPPORTED, key=lambda v: (abs(v.protocol - protocol), -v.protocol))
+
+
 def supported_range() -> str:
-    names = ", ".join(v.name for v in SUPPORTED)
-    return f"{SUPPORTED[0].name} to {SUPPORTED[-1].name} ({names})"
+    first, last = SUPPORTED[0], SUPPORTED[-1]
+    return f"{first.releases[0]} to {last.newest} (protocols {first.protocol} to {last.protocol})"
+
+
+def refusal(protocol: int) -> str:
+    """What a client speaking an unaccepted protocol is told."""
+    known = next((v for v in KNOWN if v.protocol == protocol), None)
+    speaks = f"protocol {protocol}" + (f" ({known.label})" if known else "")
+    why = f": {known.missing}" if known and known.missing else ""
+    return (f"This proxy supports Minecraft {supported_range()}; your client speaks {speaks}{why}. "
+            f"The nearest supported release is {nearest(protocol).newest}.")
+
+
+def describe(v: SupportedVersion) -> str:
+    """The verified column of ``mcagent versions`` and the README."""
+    if not v.accepted:
+        return f"refused: {v.missing}"
+    return VERIFICATION[v.verified]
+
+
+def markdown_table() -> str:
+    """The README's version table (tests/proxy/test_versions.py keeps the README equal to it)."""
+    lines = ["| releases | protocol | verified |", "|---|---|---|"]
+    for v in KNOWN:
+        lines.append(f"| {v.label} | {v.protocol} | {describe(v)} |")
+    return "\n".join(lines) + "\n"

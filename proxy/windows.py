@@ -297,6 +297,9 @@ class WindowSequencer:
 
     def _begin(self, op: WindowOp, now: float) -> list[bytes]:
         self.outcome = None
+        if not self.codec.can_resync_inventory:
+            # Every op ends on a resync that shows its effect; without one it could only guess.
+            return self._fail_at_once(op, f"{self.codec.version} cannot resync the inventory (clicks carry no state id)")
         if isinstance(op, CraftItem):
             recipe = knowledge.RECIPES.get(op.item)
             if recipe is None or shape_of(recipe) is None:

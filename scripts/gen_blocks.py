@@ -17,7 +17,7 @@ What is kept, per protocol version the proxy supports:
 Tables are pooled: a block's per-state properties form a run-length encoded
 pattern shared by every block and version with the same one (all stairs share
 one); blocks are pooled as (name, pattern, default); a version is a list of
-ranges over the pooled blocks. 22 versions fit in well under 200 kB.
+ranges over the pooled blocks. 44 versions fit in well under 200 kB.
 
 Which blocks count as lava, fire, climbable... is written here by name (the
 package has no such tags); legacy (1.8-1.12) names are listed next to modern ones.
@@ -33,12 +33,14 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "engine" / "world" / "data" / "blocks.json"
 DEFAULT_PC = ROOT / ".peers" / "node_modules" / "minecraft-data" / "minecraft-data" / "data" / "pc"
 
-# Same list as proxy/versions.py SUPPORTED; the engine may not import proxy.
-VERSIONS = (
-    "1.8.8", "1.9.4", "1.10.2", "1.11.2", "1.12.2", "1.13.2", "1.14.4", "1.15.2",
-    "1.16.5", "1.17.1", "1.18.2", "1.19", "1.19.2", "1.19.3", "1.19.4", "1.20.2",
-    "1.20.4", "1.20.6", "1.21.1", "1.21.3", "1.21.4", "26.1",
-)
+# The one list of versions (also read by gen_protocol.py and proxy/versions.py): a table
+# per accepted row, filed under its name. Read as a file: the engine may not import proxy.
+VERSION_LIST = ROOT / "proxy" / "data" / "versions.json"
+
+
+def _accepted_rows() -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = json.loads(VERSION_LIST.read_text(encoding="utf-8"))["protocols"]
+    return [row for row in rows if not row.get("missing")]
 
 # Bit values are part of the data format; engine/world/blocks.py reads them from the file.
 FLAGS = {
@@ -67,11 +69,6 @@ DAMAGING = {
 }
 AVOID = {"web", "cobweb", "portal", "nether_portal", "end_portal", "end_gateway", "powder_snow"}
 AIR = {"air", "cave_air", "void_air"}
-
-
-def _data_key(paths: dict[str, Any], version: str) -> str:
-    # dataPaths has no entry for some patch releases (1.8.8): use the minor release.
-    return version if version in paths else version.rsplit(".", 1)[0]
 
 
 def _name_flags(name: str) -> int:
@@ -203,8 +200,9 @@ def main(argv: list[str]) -> int:
     blocks_pool: dict[tuple[int, int, int], int] = {}
     layouts: list[list[list[int]]] = []
     versions: dict[str, dict[str, Any]] = {}
-    for version in VERSIONS:
-        entry = paths[_data_key(paths, version)]
+    for row in _accepted_rows():
+        version = row["name"]
+        entry = paths[row["data"]]
         blocks = json.loads((pc / entry["blocks"].split("/", 1)[1] / "blocks.json").read_text(encoding="utf-8"))
         collisions = json.loads(
             (pc / entry["blockCollisionShapes"].split("/", 1)[1] / "blockCollisionShapes.json").read_text(encoding="utf-8"))

@@ -4,8 +4,9 @@
 The output holds, per supported version: the protocol number, packet ids for every
 state and direction, the protodef layouts of the packets the proxy decodes or
 encodes (plus the named types they use), and the item and entity registries.
-Identical layouts and registries are stored once in pools and referenced by key,
-so dozens of versions stay small.
+Identical layouts, id maps and registries are stored once in pools and referenced
+by key, and item registries are runs over one shared list of names, so dozens of
+versions stay small.
 
 Re-run after bumping minecraft-data in peers/package.json:
     scripts/install-peers.sh && .venv/bin/python scripts/gen_protocol.py
@@ -24,13 +25,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "proxy" / "data" / "protocol.json"
 
-# Every version we carry data for. Which of them the proxy accepts, and how each
-# was verified, lives in proxy/versions.py.
-VERSIONS = [
-    "1.8.8", "1.9.4", "1.10.2", "1.11.2", "1.12.2", "1.13.2", "1.14.4", "1.15.2",
-    "1.16.5", "1.17.1", "1.18.2", "1.19", "1.19.2", "1.19.3", "1.19.4", "1.20.2",
-    "1.20.4", "1.20.6", "1.21.1", "1.21.3", "1.21.4", "26.1",
-]
+# The one list of versions (also read by gen_blocks.py and proxy/versions.py): every
+# accepted row, filed under its name, generated from its minecraft-data version.
+VERSION_LIST = ROOT / "proxy" / "data" / "versions.json"
+
+
+def accepted_rows() -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = json.loads(VERSION_LIST.read_text(encoding="utf-8"))["protocols"]
+    return [row for row in rows if not row.get("missing")]
 
 # Packets whose layouts we ship: (state, direction, name). Names that a version
 # does not have are skipped for that version.
@@ -43,7 +45,7 @@ LAYOUTS = {
     ("play", "toServer"): [
         "chat", "chat_message", "chat_command", "chat_command_signed", "settings",
         "position", "position_look", "look", "flying", "held_item_slot",
-        "teleport_confirm", "entity_action", "client_command", "keep_alive", "use_item", "block_place",
+        "teleport_confirm", "entity_action", "player_input", "client_command", "keep_alive", "use_item", "block_place",
         "block_dig",
         # agent ops (proxy/codec.py, proxy/windows.py): swing, attack, inventory clicks
         "arm_animation", "use_entity", "attack", "window_click", "close_window", "transaction",
@@ -120,6 +122,32 @@ def pool_key(obj: Any) -> str:
     return hashlib.sha1(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:12]
 
 
+def pooled(pool: dict[str, Any], value: Any) -> str:
+    k = pool_key(value)
+    pool[k] = value
+    return k
+
+
+def name_runs(table: dict[int, str], names: dict[str, int]) -> list[list[int]]:
+    """An id -> name table as runs over the shared name list (ids with no name are index 0).
+
+    Names enter the shared list in first-seen order, so a version that adds a few items
+    to its predecessor's list is a few runs: ``[first, length]`` covers ids whose names
+    are ``length`` consecutive entries of the list from ``first``; ``[0, length]`` is
+    ``length`` ids with no item.
+    """
+    runs: list[list[int]] = []
+    for item_id in range(max(table, default=-1) + 1):
+        index = names.setdefault(table[item_id], len(names)) if item_id in table else 0
+        if runs and index and runs[-1][0] and runs[-1][0] + runs[-1][1] == index:
+            runs[-1][1] += 1
+        elif runs and not index and not runs[-1][0]:
+            runs[-1][1] += 1
+        else:
+            runs.append([index, 1])
+    return runs
+
+
 def referenced_types(layout: Any, known: dict[str, Any], out: dict[str, Any]) -> None:
     """Collect the named (non-native) types a layout uses, transitively."""
     if isinstance(layout, str):
@@ -145,12 +173,17 @@ def main() -> int:
     proto_versions = {e["minecraftVersion"]: e for e in json.loads((data / "pc/common/protocolVersions.json").read_text())}
     package_version = json.loads((root / "package.json").read_text())["version"]
 
-    pools: dict[str, dict[str, Any]] = {"layouts": {}, "types": {}, "items": {}, "entities": {}}
+    pools: dict[str, dict[str, Any]] = {"layouts": {}, "types": {}, "items": {}, "entities": {},
+                                        "ids": {}, "layout_sets": {}, "type_sets": {}}
+    item_names: dict[str, int] = {"": 0}
     versions: dict[str, Any] = {}
     last_objects: dict[str, list[str]] = {}
-    for version in VERSIONS:
-        key = version if version in paths else ".".join(version.split(".")[:2])
-        entry = paths[key]
+    for row in accepted_rows():
+        version = row["name"]
+        wrong = [r for r in row["releases"] if proto_versions[r]["version"] != row["protocol"]]
+        if wrong:
+            sys.exit(f"{VERSION_LIST}: minecraft-data says {wrong} do not speak protocol {row['protocol']}")
+        entry = paths[row["data"]]
         protocol = json.loads((data / entry["protocol"] / "protocol.json").read_text())
         ids: dict[str, dict[str, dict[str, int]]] = {}
         layouts: dict[str, dict[str, dict[str, str]]] = {}
@@ -185,9 +218,9 @@ def main() -> int:
             type_keys[name] = k
         natives = sorted(k for k, v in protocol["types"].items() if v == "native")
         items = json.loads((data / entry["items"] / "items.json").read_text())
-        item_table = {str(i["id"]): i["name"] for i in items}
-        ik = pool_key(item_table)
-        pools["items"][ik] = item_table
+        item_runs = name_runs({int(i["id"]): i["name"] for i in items}, item_names)
+        ik = pool_key(item_runs)
+        pools["items"][ik] = item_runs
         entities = json.loads((data / entry["entities"] / "entities.json").read_text())
         # Until 1.13 objects (items, arrows, TNT) and mobs have ids of their own (spawn_entity
         # vs spawn_entity_living), and minecraft-data lists both in one file: keep them apart.
@@ -204,10 +237,10 @@ def main() -> int:
         ok = pool_key(object_table)
         pools["entities"][ok] = object_table
         versions[version] = {
-            "protocol": proto_versions[version]["version"],
-            "ids": ids,
-            "layouts": layouts,
-            "types": type_keys,
+            "protocol": row["protocol"],
+            "ids": pooled(pools["ids"], ids),
+            "layouts": pooled(pools["layout_sets"], layouts),
+            "types": pooled(pools["type_sets"], type_keys),
             "natives": natives,
             "items": ik,
             "entities": ek,
@@ -217,6 +250,7 @@ def main() -> int:
         "generator": "scripts/gen_protocol.py",
         "minecraft_data": package_version,
         "versions": versions,
+        "item_names": sorted(item_names, key=lambda n: item_names[n]),
         "pools": pools,
     }
     text = json.dumps(document, sort_keys=True, separators=(",", ":")) + "\n"

@@ -3,6 +3,6 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-scripts/bootstrap.sh
+scripts/bootstrap.sh --with-nginx
 .venv/bin/python -m mypy engine
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

@@ -192,7 +192,7 @@ def load_version(name: str, protocol_json: Path = PROTOCOL_JSON) -> Version:
     layouts = LAYOUTS.get(name)
     if layouts is None:
         raise WireError(f"the benchmark peers have no packet layouts for {name} yet (have: {', '.join(LAYOUTS)})")
-    return Version(name, int(entry["protocol"]), entry["ids"], layouts)
+    return Version(name, int(entry["protocol"]), document["pools"]["ids"][entry["ids"]], layouts)  # ids are pooled
 
 
 # -- workloads ----------------------------------------------------------------------

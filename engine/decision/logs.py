@@ -14,15 +14,42 @@ dropped ones is kept.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
+from engine.llm.secrets import forms
+
 MAX_DECISIONS = 20_000
 MAX_EVENTS = 5_000
 MAX_TEXT = 200
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def folder_name(player: str) -> str:
+    """A player's log folder name: the name itself when it is a plain Minecraft name,
+    otherwise its safe characters plus a digest of the whole name.
+
+    Dots are not kept, so "." and ".." can never climb out of the log root; the
+    digest keeps two names that differ only in unsafe characters apart.
+    """
+    safe = _UNSAFE.sub("_", player)[:32]
+    if safe == player and player:
+        return player
+    return f"{safe or 'player'}-{hashlib.sha256(player.encode('utf-8')).hexdigest()[:10]}"
+
+
+def episode_folder(root: str, player: str, leaf: str) -> str:
+    """``root/<folder_name(player)>/<leaf>``, refused if it would end up outside ``root``."""
+    base = os.path.realpath(root)
+    path = os.path.realpath(os.path.join(base, folder_name(player), _UNSAFE.sub("_", leaf)))
+    if os.path.commonpath([base, path]) != base or path == base:
+        raise ValueError(f"episode log path outside {root}")
+    return path
 
 
 def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
@@ -41,7 +68,8 @@ def _clean(value: Any, secrets: tuple[str, ...]) -> Any:
 class EpisodeLog:
     def __init__(self, secrets: Iterable[str] = (), max_decisions: int = MAX_DECISIONS,
                  max_events: int = MAX_EVENTS) -> None:
-        self.secrets = tuple(s for s in secrets if s)
+        # Every written form of each secret (raw, repr- and JSON-escaped), longest first.
+        self.secrets = tuple(sorted({form for s in secrets if s for form in forms(s)}, key=len, reverse=True))
         self.decisions: deque[dict[str, Any]] = deque(maxlen=max_decisions)
         self.events: deque[dict[str, Any]] = deque(maxlen=max_events)
         self.dropped_decisions = 0

@@ -174,7 +174,7 @@ class ApiProvider:
             service = self.service
             if service is not None:
                 # Admitted when the call really leaves, so a job that never runs holds no slot.
-                refusal = service.admit(self.player, self.clock() if self.clock is not None else now)
+                refusal = service.admit(self.player, self.clock() if self.clock is not None else now, scope=self.scope)
                 if refusal is not None:
                     request.fail(f"limit: {refusal.value}", self.clock() if self.clock is not None else now)
                     return

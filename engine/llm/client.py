@@ -157,7 +157,18 @@ class ModelClient:
         except (ValueError, pydantic.ValidationError):
             return ModelFailure(FailureKind.BAD_RESPONSE, "not a chat-completions response", status)
         completion: Completion = parsed.completion(call.prompt_characters() // 4 + 1)
+        return _without_key(completion, secret)
+
+
+def _without_key(completion: Completion, secret: str) -> Completion:
+    """A service that echoes the request (its headers, a debugging proxy) must not show the
+    player the key: the answer's text and tool arguments are scrubbed before anyone reads them."""
+    content = scrub(completion.content, secret) if completion.content is not None else None
+    calls = tuple(attrs.evolve(c, name=scrub(c.name, secret), arguments=scrub(c.arguments, secret))
+                  for c in completion.tool_calls)
+    if content == completion.content and calls == completion.tool_calls:
         return completion
+    return attrs.evolve(completion, content=content, tool_calls=calls)
 
 
 def _retry_after(response: httpx.Response) -> float | None:

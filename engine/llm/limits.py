@@ -1,10 +1,11 @@
-"""Cost control: per-player requests per minute, global concurrency, daily tokens.
+"""Cost control: per-player requests per minute and calls in flight, global concurrency, daily tokens.
 
 How this works: ``admit(scope, now)`` is asked before a call leaves the
 proxy and either reserves a slot (the call may go) or names the limit that
 stops it; ``finish(tokens, now)`` is called exactly once for every admitted
-call, whatever became of it (answered, failed, player gone), to free the
-slot and count the tokens. Time comes in as ``now`` (seconds since the
+call, whatever became of it (answered, failed, player gone), with the same
+player key, to free the slots and count the tokens. One player has at most
+``per_player_concurrent`` calls in flight, so nobody can hold every global slot. Time comes in as ``now`` (seconds since the
 epoch); the token budget resets at 00:00 UTC.
 
 Every call counts, whatever started it, so no loop (a player, a script, a
@@ -24,6 +25,7 @@ WINDOW = 60.0
 class Limit(enum.Enum):
     RATE = "rate"              # this player's requests per minute
     CONCURRENCY = "concurrency"  # calls in flight across all players
+    PLAYER_BUSY = "player_busy"  # this player's own call still in flight
     BUDGET = "budget"          # today's tokens
 
 
@@ -32,9 +34,10 @@ class LimitSettings:
     requests_per_minute: int = 6
     max_concurrent: int = 4
     daily_tokens: int = 200_000
+    per_player_concurrent: int = 1
 
     def __attrs_post_init__(self) -> None:
-        if self.requests_per_minute < 1 or self.max_concurrent < 1 or self.daily_tokens < 1:
+        if min(self.requests_per_minute, self.max_concurrent, self.daily_tokens, self.per_player_concurrent) < 1:
             raise ValueError("model limits must be positive")
 
 
@@ -45,6 +48,7 @@ class ModelLimits:
         self.tokens_today = 0
         self._day = -1
         self._recent: dict[str, deque[float]] = {}
+        self._in_flight_by: dict[str, int] = {}
         self.refused: dict[Limit, int] = {}
 
     def _roll(self, now: float) -> None:
@@ -68,17 +72,28 @@ class ModelLimits:
             refusal = Limit.RATE
         elif self.in_flight >= self.settings.max_concurrent:
             refusal = Limit.CONCURRENCY
+        elif self._in_flight_by.get(player, 0) >= self.settings.per_player_concurrent:
+            refusal = Limit.PLAYER_BUSY
         if refusal is not None:
             self.refused[refusal] = self.refused.get(refusal, 0) + 1
             return refusal
         recent.append(now)
         self.in_flight += 1
+        self._in_flight_by[player] = self._in_flight_by.get(player, 0) + 1
         return None
 
-    def finish(self, tokens: int, now: float) -> None:
+    def finish(self, player: str, tokens: int, now: float) -> None:
         self.in_flight = max(0, self.in_flight - 1)
+        left = self._in_flight_by.get(player, 0) - 1
+        if left > 0:
+            self._in_flight_by[player] = left
+        else:
+            self._in_flight_by.pop(player, None)
         self._roll(now)
         self.tokens_today += max(0, tokens)
+
+    def in_flight_for(self, player: str) -> int:
+        return self._in_flight_by.get(player, 0)
 
     def seconds_until_allowed(self, player: str, now: float) -> float:
         recent = self._recent.get(player)

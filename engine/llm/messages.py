@@ -20,6 +20,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                  "你在一分钟内已询问模型 {limit} 次；请等待 {seconds} 秒或使用命令。"),
     "why.concurrency": ("The model service is busy with other requests; try again in a moment.",
                         "模型服务正忙于其他请求，请稍后再试。"),
+    "why.player_busy": ("Your previous question is still with the model; wait for its answer.",
+                        "你的上一个问题仍在等待模型回答，请稍候。"),
     "why.budget": ("Today's model budget is used up (it resets at 00:00 UTC).",
                    "今天的模型额度已用完（UTC 00:00 重置）。"),
     "why.rejected": ("The model's answer could not be used ({reason}).", "模型的回答无法使用（{reason}）。"),

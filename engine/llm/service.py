@@ -44,6 +44,8 @@ class LlmService:
         self.limits = ModelLimits(self.settings.limits)
         self.counters: dict[str, int] = {}
         self._tools_for: tuple[tuple[CatalogEntry, ...], tuple[ToolSpec, ...]] | None = None
+        # Whose slots a call holds, by the call's scope (a scope belongs to one player).
+        self._owners: dict[str, str] = {}
 
     @property
     def has_key(self) -> bool:
@@ -52,14 +54,19 @@ class LlmService:
     def count(self, outcome: str) -> None:
         self.counters[outcome] = self.counters.get(outcome, 0) + 1
 
-    def admit(self, player: str, now: float) -> Limit | None:
+    def admit(self, player: str, now: float, scope: str | None = None) -> Limit | None:
+        """Reserve a call for ``player``; ``scope`` (the calls' scope) lets ``finished`` find the player."""
         refusal = self.limits.admit(player, now)
         self.count(f"refused_{refusal.value}" if refusal is not None else "sent")
+        if refusal is None:
+            if len(self._owners) > 4096:  # forget scopes whose player has nothing in flight
+                self._owners = {k: p for k, p in self._owners.items() if self.limits.in_flight_for(p)}
+            self._owners[scope if scope is not None else player] = player
         return refusal
 
     def finished(self, call: ModelCall, reply: ModelReply, now: float) -> None:
         tokens = reply.total_tokens if isinstance(reply, Completion) else 0
-        self.limits.finish(tokens, now)
+        self.limits.finish(self._owners.get(call.scope, call.scope), tokens, now)
         self.count("answered" if isinstance(reply, Completion) else f"failed_{reply.kind.value}")
 
     def tools(self, catalog: tuple[CatalogEntry, ...]) -> tuple[ToolSpec, ...]:

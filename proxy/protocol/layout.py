@@ -27,6 +27,29 @@ Encoder = Callable[[Any, bytearray, Stack], None]
 
 MAX_ARRAY = 1 << 20
 MAX_BUFFER = 1 << 21
+# The record arrays of packets the proxy decodes, by field name: far above what a
+# vanilla server sends (a section holds 4096 blocks; a container window < 100 slots),
+# far below what would stall the reactor. A larger count is refused before decoding.
+FIELD_LIMITS: dict[str, int] = {
+    "nodes": 1 << 15,       # declare_commands: command tree nodes
+    "records": 1 << 12,     # multi_block_change: one section's blocks (1.16.2+); vanilla sends <= 64 before
+    "entityIds": 1 << 14,   # entity_destroy
+    "items": 1 << 12,       # window_items: slots of one window
+}
+# Containers nested deeper than this (recursive item stacks holding item stacks)
+# are refused as malformed before Python's recursion limit is reached.
+MAX_NESTING = 64
+
+
+def check_count(n: int, data: Buffer, pos: int, what: str) -> None:
+    """Refuse a count the rest of the packet cannot hold, before anything is allocated.
+
+    Every element on the wire takes at least one byte, so a count above the bytes
+    left is a lie; checking it first keeps decoding work proportional to the bytes
+    that actually arrived.
+    """
+    if n < 0 or n > MAX_ARRAY or n > len(data) - pos:
+        raise PeerError(f"{what} of {n} entries in {max(len(data) - pos, 0)} bytes")
 
 
 @attrs.frozen
@@ -167,8 +190,7 @@ class LayoutCompiler:
             if n == 0:
                 value, pos = base.decode(data, pos, stack)
                 return {base_name: value}, pos
-            if n - 1 > MAX_ARRAY:
-                raise PeerError(f"registry set of {n - 1} entries")
+            check_count(n - 1, data, pos, "registry set")
             items = []
             for _ in range(n - 1):
                 entry, pos = item.decode(data, pos, stack)
@@ -220,11 +242,18 @@ class LayoutCompiler:
     def _c_container(self, fields: list[dict[str, Any]]) -> Codec:
         compiled: list[tuple[str | None, Decoder, Encoder]] = []
         for field in fields:
-            codec = self.compile(field["type"])
+            kind = field["type"]
             name = None if field.get("anon") else field["name"]
+            limit = FIELD_LIMITS.get(name) if name is not None else None
+            if limit is not None and isinstance(kind, list) and len(kind) == 2 and kind[0] == "array":
+                codec = self._c_array(kind[1], limit, str(name))
+            else:
+                codec = self.compile(kind)
             compiled.append((name, codec.decode, codec.encode))
 
         def dec_container(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+            if len(stack) >= MAX_NESTING:
+                raise PeerError(f"packet nested more than {MAX_NESTING} levels deep")
             result: dict[str, Any] = {}
             stack.append(result)
             try:
@@ -309,15 +338,16 @@ class LayoutCompiler:
             return read_ref, (lambda n, out, stack: None)
         raise LayoutError(f"array without a count: {args!r}")
 
-    def _c_array(self, args: dict[str, Any]) -> Codec:
+    def _c_array(self, args: dict[str, Any], limit: int = MAX_ARRAY, what: str = "array") -> Codec:
         read_count, write_count = self._count(args)
         inner = self.compile(args["type"])
         dec_inner, enc_inner = inner.decode, inner.encode
 
         def dec_array(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
             n, pos = read_count(data, pos, stack)
-            if n < 0 or n > MAX_ARRAY:
-                raise PeerError(f"array length {n} out of range")
+            if n > limit:
+                raise PeerError(f"{what}: {n} entries, more than the {limit} the proxy accepts")
+            check_count(n, data, pos, what)
             items = []
             for _ in range(n):
                 item, pos = dec_inner(data, pos, stack)

@@ -52,6 +52,9 @@ def _read_payload(data: bytes | bytearray | memoryview, pos: int, tag: int, dept
         inner = data[pos]
         (n,) = struct.unpack_from(">i", data, pos + 1)
         pos += 5
+        # Every element takes at least one byte: a longer list than the bytes left is a lie.
+        if n > len(data) - pos:
+            raise PeerError(f"NBT list of {n} elements in {len(data) - pos} bytes")
         items = []
         for _ in range(max(n, 0)):
             value, pos = _read_payload(data, pos, inner, depth + 1)

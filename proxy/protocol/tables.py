@@ -27,23 +27,23 @@ def _document() -> dict[str, Any]:
 
 
 class ProtocolTable:
-    def __init__(self, version: str, entry: dict[str, Any], pools: dict[str, Any]) -> None:
+    def __init__(self, version: str, entry: dict[str, Any], pools: dict[str, Any], item_names: list[str]) -> None:
         self.version = version
         self.protocol: int = entry["protocol"]
-        self._ids: dict[str, dict[str, dict[str, int]]] = entry["ids"]
+        self._ids: dict[str, dict[str, dict[str, int]]] = pools["ids"][entry["ids"]]
         self._names: dict[tuple[str, str], dict[int, str]] = {
             (state, direction): {pid: name for name, pid in mapping.items()}
             for state, by_dir in self._ids.items()
             for direction, mapping in by_dir.items()
         }
-        self._layouts: dict[str, dict[str, dict[str, str]]] = entry["layouts"]
+        self._layouts: dict[str, dict[str, dict[str, str]]] = pools["layout_sets"][entry["layouts"]]
         self._pools = pools
-        named = {name: pools["types"][key] for name, key in entry["types"].items()}
+        named = {name: pools["types"][key] for name, key in pools["type_sets"][entry["types"]].items()}
         self.named_types: dict[str, Any] = named
         self._compiler = LayoutCompiler(named, set(entry["natives"]))
         self._codecs: dict[tuple[str, str, str], Codec | None] = {}
         self.layout_errors: dict[tuple[str, str, str], str] = {}
-        self.items: dict[int, str] = {int(k): v for k, v in pools["items"][entry["items"]].items()}
+        self.items: dict[int, str] = _expand_names(pools["items"][entry["items"]], item_names)
         self.entities: dict[int, tuple[str, str]] = {
             int(k): (v[0], v[1]) for k, v in pools["entities"][entry["entities"]].items()
         }
@@ -69,6 +69,13 @@ class ProtocolTable:
         key = self._layouts.get(state, {}).get(direction, {}).get(name)
         return None if key is None else self._pools["layouts"][key]
 
+    def named_codec(self, name: str) -> Codec:
+        """The compiled codec of one of this version's named types (``command_node``)."""
+        return self._compiler.compile(name)
+
+    def compile_layout(self, layout: Any) -> Codec:
+        return self._compiler.compile(layout)
+
     def codec(self, state: str, direction: str, name: str) -> Codec | None:
         key = (state, direction, name)
         if key in self._codecs:
@@ -84,10 +91,21 @@ class ProtocolTable:
         return codec
 
 
+def _expand_names(runs: list[list[int]], names: list[str]) -> dict[int, str]:
+    """Undo gen_protocol.name_runs: ``[first, length]`` names ids from the shared list, ``[0, n]`` skips n ids."""
+    out: dict[int, str] = {}
+    next_id = 0
+    for first, length in runs:
+        if first:
+            out.update(zip(range(next_id, next_id + length), names[first:first + length]))
+        next_id += length
+    return out
+
+
 @cache
 def table_for_version(version: str) -> ProtocolTable:
     doc = _document()
-    return ProtocolTable(version, doc["versions"][version], doc["pools"])
+    return ProtocolTable(version, doc["versions"][version], doc["pools"], doc["item_names"])
 
 
 def known_versions() -> list[tuple[str, int]]:

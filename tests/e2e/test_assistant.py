@@ -7,7 +7,7 @@ import re
 
 def test_assistant_answers_position_and_refuses_writes(squid_factory, bot_factory, proxy_factory) -> None:
     server = squid_factory("1.18.2")
-    proxy = proxy_factory(server.port, admins=["root"])
+    proxy = proxy_factory(server.port, admins=["root"], admin_secret="root-secret")
     bot = bot_factory(proxy.port, username="root", version="1.18.2")
     server.wait_login("root")
     pos = server.server_position("root")
@@ -30,7 +30,10 @@ def test_assistant_answers_position_and_refuses_writes(squid_factory, bot_factor
     after = server.server_position("root")
     assert after.distance(pos) < 0.01
 
-    # Admin diagnostics carry counters and no player text.
+    # Admin diagnostics carry counters and no player text (offline mode: the admin logs in first).
+    mark = bot.mark()
+    bot.chat("!admin login root-secret")
+    bot.wait_chat("Admin login accepted", since=mark)
     mark = bot.mark()
     bot.chat("!system routing")
     bot.wait_chat("counters:", since=mark)

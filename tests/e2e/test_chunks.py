@@ -23,7 +23,7 @@ import pytest
 from proxy.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload, WorldUpdate
 from proxy.protocol.tables import TO_CLIENT, ProtocolTable, table_for_version
 from proxy.protocol.wire import read_varint
-from proxy.versions import END_TO_END, SUPPORTED
+from proxy.versions import END_TO_END, LOGIN_CHAT, SUPPORTED
 from tests.e2e.conftest import SquidFactory
 from tests.e2e.peers import REPO, JsonLineProcess, PeerPool, SquidServer, node_executable
 
@@ -31,7 +31,7 @@ CAPTURE_JS = REPO / "tests" / "e2e" / "chunk_capture.js"
 DEFAULT_VERSIONS = ["1.8.8", "1.12.2", "1.16.5", "1.18.2", "1.20.4", "1.21.4"]
 # MCAGENT_E2E_VERSIONS="1.13.2,1.17.1" or "all" (every version flying-squid serves) widens the run.
 _env = os.environ.get("MCAGENT_E2E_VERSIONS", "").strip()
-ALL_VERSIONS = [v.name for v in SUPPORTED if v.verified == END_TO_END]
+ALL_VERSIONS = [v.name for v in SUPPORTED if v.verified in (END_TO_END, LOGIN_CHAT)]
 VERSIONS = ALL_VERSIONS if _env == "all" else [v.strip() for v in _env.split(",") if v.strip()] or DEFAULT_VERSIONS
 
 
@@ -237,15 +237,16 @@ def test_decoded_world_matches_the_server(version: str, squid_factory: SquidFact
 
 
 DUMP_JS = REPO / "tests" / "e2e" / "chunk_dump.js"
-DUMP_VERSIONS = ["1.8.8", "1.9.4", "1.12.2", "1.13.2", "1.14.4", "1.15.2", "1.16.5", "1.17.1", "1.18.2",
-                 "1.20.4", "1.21.4", "26.1"]
+# Every accepted protocol: prismarine-chunk knows each chunk format, so this is the one
+# independent check of decoding for the protocols no server peer speaks.
+DUMP_VERSIONS = [v.name for v in SUPPORTED]
 
 
 @pytest.mark.parametrize("dump_version", DUMP_VERSIONS)
 def test_prismarine_chunk_columns_decode(dump_version: str, peers_installed: Path) -> None:
     """Columns built and dumped by prismarine-chunk, random blocks and all, decode to
-    the states prismarine-chunk reports; 26.1 (fluid counts, unprefixed long arrays)
-    is checked here only, as no server peer speaks it."""
+    the states prismarine-chunk reports, for every accepted protocol; 1.21.5+ (unprefixed
+    long arrays) and 26.1 (fluid counts) are checked here against an encoder not ours."""
     from tests.proxy.test_chunks import outer_defaults, packet
 
     env = dict(os.environ, MCAGENT_PEERS_DIR=str(peers_installed))

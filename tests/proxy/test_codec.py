@@ -115,8 +115,7 @@ def test_command_tree_injection_round_trip(codec: VersionCodec) -> None:
     tp = {**node, "flags": {**flags, "command_node_type": 1, "has_command": 1}, "children": [],
           "extraNodeData": {"name": "tp"}}
     server_tree = codec.encode("play", "toClient", "declare_commands", {"nodes": [root, tp], "rootIndex": 0})
-    fields = codec.decode("play", "toClient", "declare_commands", server_tree)
-    rewritten = codec.rewrite("declare_commands", fields)
+    rewritten = codec.rewrite("declare_commands", server_tree)
     seen = codec.decode("play", "toClient", "declare_commands", rewritten)
     nodes = seen["nodes"]
     names = {nodes[i]["extraNodeData"]["name"]: nodes[i] for i in nodes[seen["rootIndex"]]["children"]}
@@ -128,7 +127,7 @@ def test_command_tree_injection_round_trip(codec: VersionCodec) -> None:
         assert argument["extraNodeData"]["properties"] == "GREEDY_PHRASE"
         assert argument["flags"]["has_command"] == 1
     # A server that already has /ai keeps its own node.
-    again = codec.decode("play", "toClient", "declare_commands", codec.rewrite("declare_commands", seen))
+    again = codec.decode("play", "toClient", "declare_commands", codec.rewrite("declare_commands", rewritten))
     assert len(again["nodes"]) == len(nodes)
 
 

@@ -127,7 +127,7 @@ def test_secrets_never_appear_in_logs_console_or_chat(
     monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
     model.push(tool_body("agent_position"), 500, 500, 401, Reply(body=text_body("late"), delay=3.0),
                text_body(f"I will not repeat {KEY[:6]}"))
-    proxy = ProxyProcess(upstream.port, admins=["alice"],
+    proxy = ProxyProcess(upstream.port, admins=["alice"], admin_secret="alice-secret",
                          llm={"base_url": model.base_url, "timeout_seconds": 1.5, "retry_backoff_seconds": 0})
     try:
         client = RawClient(proxy.port)
@@ -136,7 +136,7 @@ def test_secrets_never_appear_in_logs_console_or_chat(
                                     "did not answer in time", "AI:")):
             mark = client.chat(f"@ai where in the world am i {'really ' * n}")  # new text each time: no cache hit
             client.wait_line(expect, since=mark, timeout=10)
-        for command in ("!system dump", "!system routing", "!system log tail", "!system status", "!ai status"):
+        for command in ("!admin login alice-secret", "!system dump", "!system routing", "!system log tail", "!system status", "!ai status"):
             mark = client.chat(command)
             time.sleep(0.5)
         proxy.wait_log("model route call for alice: timeout")

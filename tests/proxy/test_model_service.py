@@ -176,3 +176,12 @@ def test_the_console_dump_redacts_the_key() -> None:
     assert KEY not in dumped
 
 
+
+
+def test_a_key_with_a_newline_is_refused_at_start_naming_where_it_came_from() -> None:
+    from engine.llm.secrets import BadKey
+    from proxy.config import LlmConfig
+    from proxy.model_service import resolve
+
+    with pytest.raises(BadKey, match="env DEEPSEEK_API_KEY contains control characters"):
+        resolve(LlmConfig(), {"DEEPSEEK_API_KEY": "sk-abcdef\n0123456789"})

@@ -66,7 +66,7 @@ class FakeServer:
         self.confirmed: list[int] = []
         self.closed: list[int] = []
         self.furnace: dict[int, Item] = {}
-        self.legacy = "stateId" not in codec._types("play", TO_SERVER, "window_click")
+        self.legacy = "changedSlots" not in codec._types("play", TO_SERVER, "window_click")
         self.outgoing: list[tuple[str, bytes]] = []
 
     # -- wire -----------------------------------------------------------------------------
@@ -95,7 +95,8 @@ class FakeServer:
             own = [self.window[2].get(s) for s in range(size)]
             player = [self.inv.get(s) for s in range(9, 45)]
         items = [self.slot("window_items", "items", v) for v in own + player]
-        extra = {} if self.legacy else {"carriedItem": self.slot("window_items", "carriedItem", self.cursor)}
+        carried = "carriedItem" in self.codec._types("play", TO_CLIENT, "window_items")  # from 1.17.1
+        extra = {"carriedItem": self.slot("window_items", "carriedItem", self.cursor)} if carried else {}
         return self.send("window_items", windowId=window, stateId=self.state, items=items, **extra)
 
     # -- the model --------------------------------------------------------------------------
@@ -256,7 +257,7 @@ class FakeServer:
             self.locked = (window, f["action"])
             return [self.send("transaction", windowId=window, action=f["action"], accepted=False),
                     self.contents(window)]
-        stale = f["stateId"] != self.state
+        stale = f.get("stateId", self.state) != self.state  # 1.17 has no state id: never stale
         size = self.slots(window)[1]
         every = range(size + 36)
         before = {s: self.get(window, s) for s in every}
@@ -319,7 +320,7 @@ class Link:
         assert seen == self.server.inv  # the sequencer's mirror is the server's inventory
 
 
-@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("version", [v for v in VERSIONS if VersionCodec(table_for_version(v)).can_resync_inventory])
 def test_planks_in_the_inventory_grid(version: str) -> None:
     link = Link(version, {})
     n = names(link.codec)
@@ -331,6 +332,16 @@ def test_planks_in_the_inventory_grid(version: str) -> None:
     assert link.server.inv == {12: (n["log"], 2), 36: ("stick", 5), 44: (n["planks"], 4)}
     assert link.server.closed == [0]
     link.check_clean()
+
+
+def test_a_version_without_inventory_resync_refuses_window_ops_at_once() -> None:
+    """1.17's clicks carry neither a returned item nor a state id: nothing would confirm an op."""
+    link = Link("1.17", {12: ("oak_log", 3)})
+    assert not link.codec.can_resync_inventory
+    out = link.seq.start(CraftItem("oak_planks", 1, None), 0.0)
+    assert out == [] and not link.seq.busy
+    assert link.seq.outcome is not None and not link.seq.outcome.ok
+    assert "cannot resync" in link.seq.outcome.reason
 
 
 @pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.21.4", "26.1"])

@@ -68,7 +68,7 @@ def test_diagnostics_show_the_model_service_with_the_key_redacted(rig_factory: R
 
 
 def test_pending_calls_are_bounded(rig_factory: RigFactory) -> None:
-    rig = rig_factory(limits=LimitSettings(requests_per_minute=100, max_concurrent=100))
+    rig = rig_factory(limits=LimitSettings(requests_per_minute=100, max_concurrent=100, per_player_concurrent=100))
     assistant = rig.assistant()
     tickets = [asks(assistant.request(f"tell me about llamas number {n}", make_snapshot(), 1000.0 + n))[0]
                for n in range(20)]

@@ -10,7 +10,8 @@ from tests.engine.llm.conftest import RigFactory, asks, text
 
 
 def test_rate_is_per_player_and_slides() -> None:
-    limits = ModelLimits(LimitSettings(requests_per_minute=2, max_concurrent=10, daily_tokens=10**6))
+    limits = ModelLimits(LimitSettings(requests_per_minute=2, max_concurrent=10, daily_tokens=10**6,
+                                       per_player_concurrent=10))
     assert limits.admit("alice", 0.0) is None
     assert limits.admit("alice", 10.0) is None
     assert limits.admit("alice", 20.0) is Limit.RATE
@@ -23,15 +24,37 @@ def test_concurrency_is_global_and_freed_by_finish() -> None:
     limits = ModelLimits(LimitSettings(requests_per_minute=100, max_concurrent=2, daily_tokens=10**6))
     assert limits.admit("a", 0.0) is None and limits.admit("b", 0.0) is None
     assert limits.admit("c", 0.0) is Limit.CONCURRENCY
-    limits.finish(10, 1.0)
+    limits.finish("a", 10, 1.0)
     assert limits.admit("c", 1.0) is None
+
+
+def test_one_player_has_one_call_in_flight_and_cannot_hold_every_slot() -> None:
+    limits = ModelLimits(LimitSettings(requests_per_minute=100, max_concurrent=4, daily_tokens=10**6))
+    assert limits.admit("mallory", 0.0) is None
+    assert limits.admit("mallory", 0.1) is Limit.PLAYER_BUSY
+    assert limits.admit("mallory", 0.2) is Limit.PLAYER_BUSY
+    assert limits.admit("alice", 0.3) is None and limits.admit("bob", 0.3) is None
+    limits.finish("mallory", 10, 1.0)
+    assert limits.admit("mallory", 1.0) is None
+
+
+def test_a_second_question_while_the_first_is_with_the_model_is_told_to_wait(rig_factory: RigFactory) -> None:
+    rig = rig_factory(limits=LimitSettings(max_concurrent=4, requests_per_minute=100))
+    alice = rig.assistant()
+    first = alice.request("hey assistant how is your day going", make_snapshot(), 1000.0)
+    assert len(asks(first)) == 1
+    second = alice.request("hey assistant what is the meaning of all this", make_snapshot(), 1000.5)
+    assert asks(second) == [] and "still with the model" in text(second)
+    (ask,) = asks(first)
+    rig.runtime.model_finished(ask.call, Completion("hi", (), 40, 2), 1001.0)
+    assert len(asks(alice.request("hey assistant what is the meaning of all this", make_snapshot(), 1002.0))) == 1
 
 
 def test_budget_resets_at_utc_midnight() -> None:
     limits = ModelLimits(LimitSettings(requests_per_minute=100, max_concurrent=10, daily_tokens=100))
     start = 3 * DAY + 100.0
     assert limits.admit("a", start) is None
-    limits.finish(150, start + 1)
+    limits.finish("a", 150, start + 1)
     assert limits.admit("a", start + 2) is Limit.BUDGET
     assert limits.admit("a", 4 * DAY) is None
 
