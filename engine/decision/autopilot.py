@@ -20,8 +20,8 @@ Each tick, in order:
    3.5 blocks interrupts any running task but flee/fight first (the flee reflex may
    be cooling down), so the next decision can flee.
 
-The provider is never waited for: an api request is handed to the caller
-(``take_jobs``) to run on its event loop, and the tick goes on. Generations
+The provider is never waited for: an api request goes to the session's model
+runner (``engine.llm.runner``) and is polled on later ticks; the tick goes on. Generations
 bump on reflexes, milestones, deaths, respawns and inventory changes while a
 request is pending, so a late answer about a world that moved on is dropped.
 """
@@ -34,8 +34,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from engine.actions import InjectMovement
-from engine.decision.acts import AgentAction, Respawn
+from engine.actions import Action, InjectMovement, Respawn
 from engine.decision.catalog import CATALOG, HUNT_RADIUS, ActionName, Choice, check_choice, legal_actions
 from engine.decision.executors import BED_RANGE, JOB_RANGE, ExecContext, Executor, TABLE_RANGE, make_executor, \
     step_aside
@@ -111,7 +110,6 @@ class Autopilot:
         self.executor: Executor | None = None
         self.recovering = False
         self.pending: DecisionRequest | None = None
-        self._jobs: list[DecisionRequest] = []
         self.generation = 0
         self.seq = 0
         self.blacklist: set[tuple[int, int, int]] = set()
@@ -133,9 +131,9 @@ class Autopilot:
         self.watchdog.enable(tick, now)
         self._event("autopilot", tick, now, detail="on", provider=self.provider.name)
 
-    def stop(self, why: str, tick: int, now: float) -> list[AgentAction]:
+    def stop(self, why: str, tick: int, now: float) -> list[Action]:
         """The kill switch or ``!autopilot off``: stop at once; returns what undoes a half action."""
-        out: list[AgentAction] = []
+        out: list[Action] = []
         if self.executor is not None:
             out = self.executor.cancel("stopped")
             self._finished(self.executor, tick, now, counted=False)
@@ -145,11 +143,6 @@ class Autopilot:
         self.watchdog.kill(tick, now, why)
         self._event("autopilot", tick, now, detail=f"off: {why}")
         return out
-
-    def take_jobs(self) -> list[DecisionRequest]:
-        """Requests whose ``job`` the caller must run off the tick path (api provider)."""
-        jobs, self._jobs = self._jobs, []
-        return jobs
 
     @property
     def idle(self) -> bool:
@@ -161,11 +154,11 @@ class Autopilot:
         return self.ladder.progress_text()
 
     # -- the tick ---------------------------------------------------------------------------------------
-    def reflex_active(self, name: str, tick: int, now: float) -> list[AgentAction]:
+    def reflex_active(self, name: str, tick: int, now: float) -> list[Action]:
         """A reflex drives this tick: the running action is preempted, pending answers go stale."""
         if not self.enabled:
             return []
-        out: list[AgentAction] = []
+        out: list[Action] = []
         if self.watchdog.state in (WState.HEALTHY, WState.CLEARING_PATH):
             self.watchdog.reflex(True, tick, now, name)
             self.generation += 1
@@ -176,7 +169,7 @@ class Autopilot:
         self._fall_vy = 0.0             # a reflex lets go with the body at rest
         return out
 
-    def tick(self, snapshot: WorldSnapshot, tick: int, now: float, day: bool = True) -> list[AgentAction]:
+    def tick(self, snapshot: WorldSnapshot, tick: int, now: float, day: bool = True) -> list[Action]:
         if not self.enabled:
             return []
         player = snapshot.player
@@ -205,7 +198,7 @@ class Autopilot:
         self._last_sent = None
         ctx = ExecContext(snapshot, self.terrain, self.finder, tick, now, self.blacklist, self.search,
                           self.smelting, self.rng, self.ignored, self.config.clock, day)
-        out: list[AgentAction] = []
+        out: list[Action] = []
         # Working toward something: a task runs, or one ended and the next is chosen this tick
         # (the same task failing again and again without the body moving is what "stuck" is).
         # Idling by choice (or beside a followed player), or waiting on a model's answer, is not.
@@ -309,7 +302,7 @@ class Autopilot:
         return not ph.supported(t, pos.x, pos.y, pos.z) and not ph.support_unknown(t, pos.x, pos.y, pos.z) \
             and ph.medium(t, ph.Body(pos.x, pos.y, pos.z)) == "air"
 
-    def _death(self, tick: int, now: float) -> list[AgentAction]:
+    def _death(self, tick: int, now: float) -> list[Action]:
         if not self._dead:
             self._dead = True
             self.stats.deaths += 1
@@ -423,8 +416,6 @@ class Autopilot:
             return
         self.pending = request
         self._pending_inventory = state.inventory
-        if request.job is not None:
-            self._jobs.append(request)
 
     def _apply(self, request: DecisionRequest, tick: int, now: float) -> None:
         decision = request.decision

@@ -19,8 +19,8 @@ import math
 from collections import deque
 
 from engine.actions import InjectMovement
-from engine.decision import acts
-from engine.decision.acts import AgentAction
+from engine import actions as acts
+from engine.actions import Action
 from engine.decision.catalog import ActionName, Choice
 from engine.decision.executors import ExecContext, Executor, hold
 from engine.decision.knowledge import members
@@ -101,7 +101,7 @@ class ClimbOut(Executor):
         self.placed_at = 0
         self.levels = 0
 
-    def run(self, ctx: ExecContext) -> list[AgentAction]:
+    def run(self, ctx: ExecContext) -> list[Action]:
         terrain = ctx.terrain
         if self.phase == "hold":
             ops = hold(ctx, self.item)

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 from twisted.internet.task import Clock
 
 from engine import events as ev
-from engine.decision.acts import AgentAction
+from engine.actions import Action
 from engine.session import Session, SessionConfig
 from engine.sim.episode import TICK
 from engine.sim.world import VERSION, SimOptions, SimWorld
@@ -43,7 +43,7 @@ class _Run:
     def episode(self, ticks: int) -> None:
         session, world = self.session, self.world
         session.handle(ev.ChatTyped("!autopilot on"), self.t * TICK)
-        early: list[AgentAction] = []
+        early: list[Action] = []
         for _ in range(ticks):
             self.t += 1
             now = self.t * TICK

@@ -9,7 +9,7 @@ from __future__ import annotations
 import attrs
 
 from engine.actions import InjectMovement
-from engine.decision import acts
+from engine import actions as acts
 from engine.decision.autopilot import Autopilot, AutopilotConfig
 from engine.decision.catalog import ActionName, Choice
 from engine.decision.heuristic import Decision

@@ -11,10 +11,10 @@ import numpy as np
 
 from engine.actions import InjectMovement
 
-from engine.decision import acts
+from engine import actions as acts
 from engine.decision.autopilot import Autopilot
 from engine.decision.catalog import ActionName, Choice, legal_actions
-from engine.decision.acts import AgentAction
+from engine.actions import Action
 from engine.decision.executors import JOB_RANGE, TABLE_RANGE, ExecContext, Executor, make_executor
 from engine.decision.heuristic import heuristic
 from engine.decision.ladder import Ladder
@@ -194,7 +194,7 @@ class _Hop(Executor):
         super().__init__(Choice(ActionName.CRAFT, ("stick",)), 40, 0)
         self.body: ph.Body | None = None
 
-    def run(self, ctx: ExecContext) -> list[AgentAction]:
+    def run(self, ctx: ExecContext) -> list[Action]:
         p = ctx.position
         if self.body is None:
             self.body = ph.Body(p.x, p.y, p.z, 0.0, True)

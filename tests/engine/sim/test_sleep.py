@@ -7,7 +7,7 @@ from engine.decision.catalog import ActionName, Choice, legal_actions
 from engine.decision.logs import EpisodeLog
 from engine.decision.providers import MockProvider
 from engine.events import ServerChatSeen
-from engine.decision import acts
+from engine import actions as acts
 from engine.sim.episode import run_episode
 from engine.sim.world import SimOptions, SimWorld
 from engine.world.snapshot import Vec3
