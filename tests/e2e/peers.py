@@ -390,6 +390,7 @@ class SquidServer(ServerProcess):
         view_distance: int = 2,
         max_players: int = 20,
         timeout: float = 20.0,
+        generation: str = "superflat",
     ) -> "SquidServer":
         """Start and wait until it accepts logins. ``port=None`` lets the OS pick one
         (read it from ``self.port``)."""
@@ -402,6 +403,7 @@ class SquidServer(ServerProcess):
             "--gamemode", gamemode,
             "--view-distance", str(view_distance),
             "--max-players", str(max_players),
+            "--generation", generation,
         ]  # fmt: skip
         self.name = f"squid-{version}"
         self.start_server(argv, version, timeout)
