@@ -225,7 +225,8 @@ class PackedSection:
         if bits == 8:
             return raw.copy()
         shifts = np.arange(8 // bits, dtype=np.uint8) * bits
-        out: npt.NDArray[np.uint8] = ((raw[:, None] >> shifts) & ((1 << bits) - 1)).reshape(SECTION_VOLUME).astype(np.uint8, copy=False)
+        unpacked = (raw[:, None] >> shifts) & ((1 << bits) - 1)
+        out: npt.NDArray[np.uint8] = unpacked.reshape(SECTION_VOLUME).astype(np.uint8, copy=False)
         return out
 
     def decode(self) -> StateArray:
