@@ -1,14 +1,22 @@
-"""Actions an engine Session asks the proxy to perform.
+"""The one action vocabulary: everything the engine asks to be done to the world.
 
-The proxy's version codec turns each into packets for the connection's protocol
-version. Actions carry no bytes; ``ForwardChat`` means "send the original packet
-on, byte-identical", which only the proxy can do because only it holds the bytes.
+A Session's reflexes, commands, assistant and autopilot all emit these values,
+and two executors carry them out: the proxy (``proxy``: each type has an entry in
+its action table, encoded into packets for the connection's protocol version)
+and the headless simulator (``engine/sim/world.py``, as a server would). Both
+raise on a type without an entry, and one test checks both cover ``ACTIONS``.
+Adding an action is a class here plus one handler in each executor.
+
+Actions carry no bytes; ``ForwardChat`` means "send the original packet on,
+byte-identical", which only the proxy can do because only it holds the bytes.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 import attrs
+
+from engine.world.snapshot import Vec3
 
 if TYPE_CHECKING:
     from engine.llm.calls import ModelCall
@@ -59,19 +67,6 @@ class AdminCommand:
 
 
 @attrs.frozen
-class AskModel:
-    """Run one model call off the tick path and hand the reply back to the player's assistant.
-
-    The proxy runs ``call`` with the model client on its event loop; when it
-    ends it calls ``AssistantRuntime.model_finished(call, reply, now)`` (always)
-    and then ``LocalAssistant.model_answered(call, reply, snapshot, now)`` if
-    that player is still connected, and performs the actions returned.
-    """
-
-    call: "ModelCall"
-
-
-@attrs.frozen
 class SetControl:
     """The agent takes (True) or gives back (False) the player's movement.
 
@@ -100,6 +95,10 @@ class InjectMovement:
     on_ground: bool
     sprinting: bool = False  # the proxy sends start/stop sprinting when this changes
 
+    @property
+    def position(self) -> Vec3:
+        return Vec3(self.x, self.y, self.z)
+
 
 @attrs.frozen
 class SelectHotbar:
@@ -118,8 +117,125 @@ class ReleaseHeldItem:
     """Stop using the held item."""
 
 
+# -- the autopilot's hands: dig, place, craft, smelt, attack, respawn -------------------------
+@attrs.frozen
+class StartDigging:
+    """player_digging status 0 (start) at a block, on ``face`` (0 down .. 5 east), with an arm swing."""
+
+    x: int
+    y: int
+    z: int
+    face: int = 1
+
+
+@attrs.frozen
+class FinishDigging:
+    """player_digging status 2 (finish) at the same block: sent after the dig time elapsed."""
+
+    x: int
+    y: int
+    z: int
+    face: int = 1
+
+
+@attrs.frozen
+class SwingArm:
+    """arm_animation (main hand): vanilla clients swing every tick while digging."""
+
+
+@attrs.frozen
+class PlaceBlock:
+    """Use the held block item on a face of the block ``against``: block_place / use_item_on."""
+
+    x: int              # where the block will be
+    y: int
+    z: int
+    against: tuple[int, int, int]
+    face: int           # face of ``against`` that is clicked (1: top)
+    item: str
+
+
+@attrs.frozen
+class SwapToHotbar:
+    """window_click mode 2 (number key) in window 0: swap inventory ``slot`` with hotbar ``hotbar``."""
+
+    slot: int
+    hotbar: int
+
+
+@attrs.frozen
+class CraftItem:
+    """Craft ``times`` × ``item``: open the crafting table at ``table`` (use_item_on) if given,
+    else the 2×2 inventory grid; place the ingredients with ordinary clicks in the recipe's
+    shape; shift-click the result slot; close the window (``proxy.windows``)."""
+
+    item: str
+    times: int
+    table: tuple[int, int, int] | None
+
+
+@attrs.frozen
+class SmeltStart:
+    """Open the furnace at ``furnace`` (use_item_on), click ``count`` × ``item`` into the input
+    slot and ``fuel_count`` × ``fuel`` into the fuel slot, close."""
+
+    furnace: tuple[int, int, int]
+    item: str
+    count: int
+    fuel: str
+    fuel_count: int
+
+
+@attrs.frozen
+class SmeltCollect:
+    """Open the furnace at ``furnace`` and shift-click its output slot, close."""
+
+    furnace: tuple[int, int, int]
+
+
+@attrs.frozen
+class AttackEntity:
+    """use_entity (attack) on an entity, with an arm swing."""
+
+    entity_id: int
+
+
+@attrs.frozen
+class Respawn:
+    """client_command 0 (perform respawn) after death."""
+
+
+
+ItemAction = SelectHotbar | SwapToHotbar | UseHeldItem | ReleaseHeldItem   # what a meal or a reflex does with the hand
 Action = (ReplyToPlayer | ForwardChat | MeasurePing | Kick | AdminCommand | SetControl | InjectMovement
-          | SelectHotbar | UseHeldItem | ReleaseHeldItem | AskModel)
+          | SelectHotbar | UseHeldItem | ReleaseHeldItem | StartDigging | FinishDigging | SwingArm | PlaceBlock
+          | SwapToHotbar | CraftItem | SmeltStart | SmeltCollect | AttackEntity | Respawn)
+ACTIONS: tuple[type, ...] = Action.__args__
+
+
+# -- requests that stay in the engine -------------------------------------------------------
+@attrs.frozen
+class AskModel:
+    """The assistant asks its Session to run one model call (``engine.llm.runner``).
+
+    Not an action: the Session hands ``call`` to the model runner it was given,
+    gets the reply on a later tick and passes it to
+    ``LocalAssistant.model_answered``; no executor ever sees it.
+    """
+
+    call: "ModelCall"
+
+
+@attrs.frozen
+class RunLine:
+    """The assistant asks its Session to run a command line the player trusted (a card or a
+    notification button they clicked, an option number they typed), through the command table."""
+
+    line: str
+
+
+# What the assistant hands its Session: actions, and requests the Session carries out itself.
+Output = Action | RunLine | AskModel
 
 
 def reply(*lines: str) -> ReplyToPlayer:

@@ -15,9 +15,11 @@ it may be asked, else to an honest "not sure" card listing read-only
 commands. ``command`` runs ``!name args`` explicitly. Nothing here reads a
 clock.
 
-The model is never called from here: a fallback returns an ``AskModel``
-action; the proxy runs it and calls ``model_answered`` with the reply, which
-re-checks the choice (a write becomes a card to confirm, never an action).
+The model is never called from here: a fallback returns an ``AskModel``;
+the player's Session hands its call to the model runner it was given
+(``engine.llm.runner``) and, on a later tick, calls ``model_answered`` with the
+reply, which re-checks the choice (a write becomes a card to confirm, never an
+action).
 Per player: the conversation mode (``!mode``), the external-AI switch
 (``!ai on|off``), the option cards (``/agent card <id> <version> <n>``) and the
 visible notification whose buttons a typed reply may match
@@ -31,11 +33,14 @@ import itertools
 from collections.abc import Iterable
 from collections import deque
 from pathlib import Path
-from typing import Callable, Any
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 
-from engine.actions import Action, AskModel, ChatButton, ReplyToPlayer
+from engine.actions import Action, AskModel, ChatButton, Output, ReplyToPlayer, RunLine
+from engine.commands.table import Invocation
+from engine.commands.builtin import ROUTED_COMMANDS, full_table
 from engine.llm import messages as lm
 from engine.llm.calls import ChatMessage, ModelCall, ModelFailure, ModelReply
 from engine.llm.cards import COMMAND as CARD_COMMAND
@@ -54,12 +59,13 @@ from engine.modules.builtin import register_builtins
 from engine.modules.extensions import EntryPointLike, ExtensionReport, load_extensions
 from engine.modules.items import ItemTable
 from engine.modules.module import Access, InboxMessage, ModuleContext, ModuleResult
+from engine.modules.declarations import ParseContext
 from engine.modules.registry import ModuleRegistry, Registered
 from engine.routing.cache import IntentCache
 from engine.routing.config import ALGORITHM, Mode, ReloadReport, SemanticConfig, load_or_create, reload
 from engine.routing.language import detect_language, locale_language, reply_language
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend
-from engine.routing.model_hook import CatalogEntry, ModelCandidate, ModelRouter, ModelRoutingRequest, RoutingTicket
+from engine.routing.model_hook import CatalogEntry, ModelCandidate, ModelRoutingRequest, RoutingTicket
 from engine.routing.normalize import normalize_text
 from engine.routing.router import Candidate, Route, Router, ScopeState
 from engine.routing.semantic_index import SemanticIndex
@@ -74,6 +80,14 @@ PENDING_LIMIT = 16
 INBOX_MODULE = "agent:inbox"
 UNPARSED = "unparsed"  # the model's command line did not parse: a card, like any rejected answer
 AI_WORDS = {"on": True, "enable": True, "开": True, "开启": True, "off": False, "disable": False, "关": False, "关闭": False}
+
+
+@attrs.frozen
+class Caller:
+    """What the player's session knows about them that modules read."""
+
+    admin: bool = False
+    progress: str | None = None  # the autopilot's ladder progress; None before the first episode
 
 
 @attrs.frozen
@@ -94,7 +108,6 @@ class AssistantRuntime:
         self,
         config: SemanticConfig,
         *,
-        model: ModelRouter | None = None,
         items: ItemTable | None = None,
         registry: ModuleRegistry | None = None,
         config_path: Path | str | None = None,
@@ -115,13 +128,13 @@ class AssistantRuntime:
         self.items = items or ItemTable.builtin()
         if registry is None:
             registry = ModuleRegistry()
-            register_builtins(registry, self.items)
+            register_builtins(registry, self.items, ROUTED_COMMANDS)
         self.extensions = ExtensionReport((), ())
         if extensions is not None:
             self.extensions = load_extensions(registry, extensions)
         registry.freeze()
         self.registry = registry
-        self.model = model
+        self.commands = full_table(registry.commands())
         self.llm = llm
         self.buttons = ButtonMatcher(button_phrases)
         # notification-buttons.json, re-read by reload (the seed rebuilds after a resource reload).
@@ -154,9 +167,9 @@ class AssistantRuntime:
     def config(self) -> SemanticConfig:
         return self.router.config
 
-    def new_assistant(self, admin: bool = False) -> "LocalAssistant":
+    def new_assistant(self) -> "LocalAssistant":
         """An assistant for one connection, with a scope id no other connection ever gets."""
-        return LocalAssistant(self, f"s{next(self._scopes)}", admin=admin)
+        return LocalAssistant(self, f"s{next(self._scopes)}")
 
     def model_finished(self, call: ModelCall, reply: ModelReply, now: float) -> None:
         """Every admitted call ends here exactly once (the proxy calls it), whoever is still connected."""
@@ -205,7 +218,7 @@ class AssistantRuntime:
         if self.llm is not None:
             lines += self.llm.status_lines(self.last_now)
         else:
-            lines.append(f"model router: {'configured' if self.model is not None else 'none (low-confidence requests get a not-sure reply)'}")
+            lines.append("model service: none (low-confidence requests get a not-sure reply)")
         lines += self.stats.lines()
         lines += [f"extension {name}: modules {', '.join(ids)}" for name, ids in self.extensions.loaded]
         lines += list(self.warnings)
@@ -213,10 +226,11 @@ class AssistantRuntime:
 
 
 class LocalAssistant:
-    def __init__(self, runtime: AssistantRuntime, scope: str, *, admin: bool = False) -> None:
+    def __init__(self, runtime: AssistantRuntime, scope: str) -> None:
         self.runtime = runtime
+        self.commands = runtime.commands
         self.scope = scope
-        self.admin = admin
+        self.caller = Caller()
         self.run_generation = 0
         self.memory_generation = 0
         self.history = True
@@ -231,11 +245,6 @@ class LocalAssistant:
         self.ai_enabled = True
         self.language = "en"  # the player's reply language as last seen, for notifications
         self.cards = CardBook()
-        # Commands the Session runs itself (movement): a confirmed card or a trusted
-        # notification button for one of them must reach the Session, not the module.
-        self.session_runner: Callable[[str, list[str], float], list[Action] | None] | None = None
-        # The Session's autopilot progress (agent:progress reads it).
-        self.progress_source: Callable[[], str | None] | None = None
         self.notices = NoticeBoard()
         turns = runtime.llm.settings.history_turns if runtime.llm is not None else 6
         self.conversation: deque[ChatMessage] = deque(maxlen=2 * max(0, turns))
@@ -264,20 +273,12 @@ class LocalAssistant:
             lang, now, kind="inbox")
         return [self.show_notification(notice)]
 
-    def post_notification(self, lines: tuple[str, ...], buttons: tuple[NoticeButton, ...], now: float,
-                          kind: str = "") -> ReplyToPlayer:
-        """A notification with buttons carrying trusted actions (reflex events, autopilot proposals, …)."""
-        return self.show_notification(self.notices.post(lines, buttons, self.language, now, kind))
-
     @staticmethod
     def show_notification(notice: Notification) -> ReplyToPlayer:
         buttons = tuple(ChatButton(b.label, notice.button_command(b.key),
                                    b.action.line if isinstance(b.action, RunCommand) else b.label)
                         for b in notice.buttons)
         return ReplyToPlayer(notice.lines, buttons)
-
-    def set_admin(self, admin: bool) -> None:
-        self.admin = admin
 
     def clear_scope(self) -> None:
         """Disconnect: forget this scope's cache entries and drop any late model answer."""
@@ -294,10 +295,6 @@ class LocalAssistant:
         self._drop_pending()
         self.cards.invalidate()
         self.conversation.clear()
-
-    def new_run(self) -> None:
-        self.run_generation += 1
-        self.runtime.cache.clear_scope(self.scope)
 
     def set_history(self, enabled: bool) -> None:
         """History saving off: the intent cache is neither read nor written (a preference change clears it)."""
@@ -337,39 +334,24 @@ class LocalAssistant:
 
     # --- Assistant protocol ------------------------------------------------
 
-    def command_help(self) -> list[tuple[str, str]]:
-        rows = [row for row in self.runtime.registry.help_rows() if not row[1].endswith("(admin)") or self.admin]
-        rows.append(("!mode offline|standard|extended|free", lm.say(self.language, "help.mode")))
-        rows.append(("!ai on|off", lm.say(self.language, "help.ai")))
-        return rows
+    def run_module(self, entry: Registered, value: Any, inv: "Invocation") -> ReplyToPlayer:
+        """``!name args`` of a module, parsed by the command table, which checked access."""
+        self.runtime.last_now = inv.now
+        self.language = inv.lang
+        self.caller = Caller(inv.admin, inv.progress)
+        return self._execute(entry, value, inv.snapshot, inv.lang, inv.now)
 
-    def command(self, name: str, args: str, snapshot: WorldSnapshot, now: float) -> list[Action] | None:
-        self.runtime.last_now = now
-        self.language = reply_language(snapshot.locale)
-        own = self._own_command(name, args, snapshot, now)
-        if own is not None:
-            return own
-        found = self.runtime.registry.command(name, args)
-        if found is None:
-            return None
-        entry, command, rest = found
-        lang = reply_language(snapshot.locale)
-        limit = self.runtime.config.max_characters
-        if len(rest) > limit:
-            # The routing text limit holds for arguments too, before any parsing.
-            return [ReplyToPlayer((m.say(lang, "args.too_long", limit=limit, usage=command.usage),))]
-        ctx = self.runtime.router.parse_context(normalize_text(rest), snapshot, lang)
-        value = command.parse(rest, ctx)
-        if value is None:
-            return [ReplyToPlayer((m.say(lang, "unknown.args", usage=command.usage),))]
-        return [self._execute(entry, value, snapshot, lang, now)]
+    def parse_context(self, snapshot: WorldSnapshot, lang: str) -> Callable[[str], ParseContext]:
+        """How the command table's parsers see an argument string: with this runtime's vocabulary."""
+        return lambda args: self.runtime.router.parse_context(normalize_text(args), snapshot, lang)
 
-    def request(self, text: str, snapshot: WorldSnapshot, now: float) -> list[Action]:
+    def request(self, text: str, snapshot: WorldSnapshot, now: float, caller: Caller | None = None) -> Sequence[Output]:
         self.runtime.last_now = now
+        self.caller = caller or Caller()
         language = detect_language(text, snapshot.locale)
         lang = reply_language(snapshot.locale, language)
         self.language = lang
-        answered = self._notice_reply(text, language, lang, snapshot, now)
+        answered = self._notice_reply(text, language, lang, now)
         if answered is not None:
             return answered
         if self.mode is ConversationMode.FREE and self._blocker() is None:
@@ -380,7 +362,7 @@ class LocalAssistant:
             self._options = ()
             if route.command_line is None:
                 return [ReplyToPlayer((m.say(lang, "option.range", count=len(options)),))]
-            return self._run_line(route.command_line, snapshot, now) or []
+            return [RunLine(route.command_line)]
         self._options = ()
         if route.module_id is not None:
             entry = self.runtime.registry.get(route.module_id)
@@ -392,15 +374,17 @@ class LocalAssistant:
 
     # --- model seam ----------------------------------------------------------
 
-    def model_answered(self, call: ModelCall, reply: ModelReply, snapshot: WorldSnapshot, now: float) -> list[Action]:
+    def model_answered(self, call: ModelCall, reply: ModelReply, snapshot: WorldSnapshot, now: float,
+                       caller: Caller | None = None) -> list[Action]:
         """The reply to an ``AskModel`` this assistant returned; [] when the call is stale.
 
         Stale: the scope was cleared (disconnect), memory or a preference
         changed, or the call belongs to another scope. A failure gives the
         card the player would have got without a model; a choice is
-        re-checked by ``model_chose``; text is rendered plain and capped.
+        re-checked by ``_choice``; text is rendered plain and capped.
         """
         self.runtime.last_now = now
+        self.caller = caller or Caller()
         rid = call.ticket.request_id
         if call.scope != self.scope:
             return []
@@ -426,15 +410,6 @@ class LocalAssistant:
             self._remember_turn(pending, decision.text)
             return [shown]
         return [self._rejected_card(pending, decision, now)]
-
-    def model_chose(self, ticket: RoutingTicket, text: str, command_line: str, snapshot: WorldSnapshot, now: float) -> list[Action]:
-        """The model's choice for a pending request, as an explicit command line; re-checked here.
-
-        A stale ticket (scope cleared, memory cleared) is discarded. A write is
-        never executed: the player gets a card to confirm it. A read-only
-        module runs, and if it completed its choice may be cached.
-        """
-        return self._choice(ticket, text, command_line, snapshot, now, self._calls.pop(ticket.request_id, None))
 
     def _choice(self, ticket: RoutingTicket, text: str, command_line: str, snapshot: WorldSnapshot, now: float,
                 pending: PendingCall | None) -> list[Action]:
@@ -464,43 +439,38 @@ class LocalAssistant:
 
     # --- internals -------------------------------------------------------------
 
-    def _own_command(self, name: str, args: str, snapshot: WorldSnapshot, now: float) -> list[Action] | None:
-        """``!mode``, ``!ai on|off`` and the card and notification clicks; None for anything else."""
-        lang = reply_language(snapshot.locale)
-        word = args.strip().lower()
-        if name == "mode":
-            if not word:
-                return [ReplyToPlayer((lm.say(lang, "mode.now", mode=self.mode.value,
-                                               explain=lm.say(lang, f"mode.{self.mode.value}")),))]
-            mode = parse_mode(word)
-            if mode is None:
-                return [ReplyToPlayer((lm.say(lang, "mode.usage"),))]
-            self.set_mode(mode)
-            return [ReplyToPlayer((lm.say(lang, "mode.set", mode=mode.value, explain=lm.say(lang, f"mode.{mode.value}")),))]
-        if name == "ai" and word:
-            if word == "status":
-                enabled = self.ai_enabled
-            elif word in AI_WORDS:
-                enabled = AI_WORDS[word]
-                self.set_ai(enabled)
-            else:
-                return [ReplyToPlayer((lm.say(lang, "ai.usage"),))]
-            lines = [lm.say(lang, "ai.on" if enabled else "ai.off")]
-            llm = self.runtime.llm
-            if enabled and (llm is None or not llm.has_key) and self.runtime.model is None:
-                lines.append(lm.say(lang, "ai.no_key"))
-            return [ReplyToPlayer(tuple(lines))]
-        if name == CARD_COMMAND:
-            return self._click_card(args, snapshot, lang, now)
-        if name == NOTICE_COMMAND:
-            notice_id, _, key = args.strip().partition(" ")
-            button = self.notices.take(int(notice_id), key.strip(), now) if notice_id.isdigit() else None
-            if button is None:
-                return [ReplyToPlayer((lm.say(lang, "notice.gone"),))]
-            return self._trusted(button, snapshot, lang, now)
-        return None
+    def mode_command(self, word: str, lang: str) -> list[Action]:
+        if not word:
+            return [ReplyToPlayer((lm.say(lang, "mode.now", mode=self.mode.value,
+                                           explain=lm.say(lang, f"mode.{self.mode.value}")),))]
+        mode = parse_mode(word)
+        if mode is None:
+            return [ReplyToPlayer((lm.say(lang, "mode.usage"),))]
+        self.set_mode(mode)
+        return [ReplyToPlayer((lm.say(lang, "mode.set", mode=mode.value, explain=lm.say(lang, f"mode.{mode.value}")),))]
 
-    def _click_card(self, args: str, snapshot: WorldSnapshot, lang: str, now: float) -> list[Action]:
+    def ai_command(self, word: str, lang: str) -> list[Action]:
+        if word == "status":
+            enabled = self.ai_enabled
+        elif word in AI_WORDS:
+            enabled = AI_WORDS[word]
+            self.set_ai(enabled)
+        else:
+            return [ReplyToPlayer((lm.say(lang, "ai.usage"),))]
+        lines = [lm.say(lang, "ai.on" if enabled else "ai.off")]
+        llm = self.runtime.llm
+        if enabled and (llm is None or not llm.has_key):
+            lines.append(lm.say(lang, "ai.no_key"))
+        return [ReplyToPlayer(tuple(lines))]
+
+    def click_notice(self, args: str, lang: str, now: float) -> Sequence[Action | RunLine]:
+        notice_id, _, key = args.strip().partition(" ")
+        button = self.notices.take(int(notice_id), key.strip(), now) if notice_id.isdigit() else None
+        if button is None:
+            return [ReplyToPlayer((lm.say(lang, "notice.gone"),))]
+        return self._trusted(button, lang)
+
+    def click_card(self, args: str, lang: str, now: float) -> Sequence[Action | RunLine]:
         parsed = parse_click(args)
         if parsed is None:
             return [ReplyToPlayer((lm.say(lang, "card.syntax"),))]
@@ -509,9 +479,9 @@ class LocalAssistant:
             key = "card.syntax" if option is CardError.SYNTAX else f"card.{option.value}"
             return [ReplyToPlayer((lm.say(lang, key),))]
         # A new explicit request: the stored command line runs, no routing, no model.
-        return self._run_line(option.command_line, snapshot, now) or [ReplyToPlayer((m.say(lang, "fallback.unsure"),))]
+        return [RunLine(option.command_line)]
 
-    def _notice_reply(self, text: str, language: str, lang: str, snapshot: WorldSnapshot, now: float) -> list[Action] | None:
+    def _notice_reply(self, text: str, language: str, lang: str, now: float) -> Sequence[Action | RunLine] | None:
         notice = self.notices.visible(now)
         if notice is None or len(text) > self.runtime.config.max_characters:
             return None  # nothing to answer, or too long to be a button's text: ordinary routing
@@ -521,21 +491,13 @@ class LocalAssistant:
         button = self.notices.take(notice.notice_id, hit.key, now)
         if button is None:
             return None
-        return self._trusted(button, snapshot, lang, now)
+        return self._trusted(button, lang)
 
-    def _trusted(self, button: NoticeButton, snapshot: WorldSnapshot, lang: str, now: float) -> list[Action]:
+    def _trusted(self, button: NoticeButton, lang: str) -> Sequence[Action | RunLine]:
         """Run the action the notification itself carried (never anything taken from the reply's text)."""
         if isinstance(button.action, RunCommand):
-            return self._run_line(button.action.line, snapshot, now) or []
+            return [RunLine(button.action.line)]
         return [ReplyToPlayer((lm.say(lang, "notice.dismissed"),))]
-
-    def _run_line(self, line: str, snapshot: WorldSnapshot, now: float) -> list[Action] | None:
-        name, _, args = line.strip().lstrip("!").partition(" ")
-        if self.session_runner is not None:
-            handled = self.session_runner(name.lower(), args.split(), now)
-            if handled is not None:
-                return handled
-        return self.command(name, args, snapshot, now)
 
     def _context(self, snapshot: WorldSnapshot, lang: str, now: float) -> ModuleContext:
         runtime = self.runtime
@@ -543,17 +505,18 @@ class LocalAssistant:
             snapshot=snapshot,
             language=lang,
             now=now,
-            admin=self.admin,
+            admin=self.caller.admin,
             items=runtime.items,
             inbox=tuple(self.inbox),
             inbox_unread=len(self.inbox) - self._inbox_seen,
-            command_rows=tuple(self.command_help()),
+            command_rows=tuple(self.commands.help_rows(lang, self.caller.admin)),
             diagnostics=runtime.diagnostics,
             reload_routing=runtime.reload_lines,
-            progress=self.progress_source() if self.progress_source is not None else None,
+            progress=self.caller.progress,
         )
 
     def _run(self, entry: Registered, value: Any, snapshot: WorldSnapshot, lang: str, now: float) -> tuple[ReplyToPlayer, ModuleResult]:
+        assert entry.module is not None, f"{entry.id} is a command-table write: routing never runs it"
         result = entry.module.execute(value, self._context(snapshot, lang, now))
         if entry.id == INBOX_MODULE:
             self._inbox_seen = len(self.inbox)
@@ -582,7 +545,7 @@ class LocalAssistant:
     def _blocker(self) -> str | None:
         """Why the model may not be asked for this player now (message key), before any limit is used."""
         runtime = self.runtime
-        if runtime.llm is None and runtime.model is None:
+        if runtime.llm is None:
             return "fallback.no_model"
         if not self.ai_enabled:
             return "why.ai_off"
@@ -618,7 +581,7 @@ class LocalAssistant:
             self._calls.pop(oldest, None)
         return ticket
 
-    def _fall_back(self, text: str, route: Route, snapshot: WorldSnapshot, lang: str, now: float) -> list[Action]:
+    def _fall_back(self, text: str, route: Route, snapshot: WorldSnapshot, lang: str, now: float) -> list[Output]:
         runtime = self.runtime
         options = self._card_options(route, lang)
         write_hint = self._write_hint(route)
@@ -639,16 +602,14 @@ class LocalAssistant:
             self._catalog(),
         )
         self._calls[ticket.request_id] = PendingCall(ticket, text, lang, self.mode, options, write_hint)
-        if runtime.llm is not None:
-            language = self._player_language(snapshot, route.language)
-            return [AskModel(runtime.llm.routing_call(request, self.scope, language, self.mode, self._history()))]
-        assert runtime.model is not None
-        return runtime.model.route(request, now)
+        assert runtime.llm is not None  # _blocker said the model may be asked
+        language = self._player_language(snapshot, route.language)
+        return [AskModel(runtime.llm.routing_call(request, self.scope, language, self.mode, self._history()))]
 
-    def _chat(self, text: str, language: str, lang: str, snapshot: WorldSnapshot, now: float) -> list[Action]:
+    def _chat(self, text: str, language: str, lang: str, snapshot: WorldSnapshot, now: float) -> list[Output]:
         """Free mode: the request goes to the model as conversation, no routing."""
         llm = self.runtime.llm
-        if llm is None:  # a legacy ModelRouter only routes; chat needs the model service
+        if llm is None:
             return [self._card(lang, now, [m.say(lang, "fallback.unsure"), m.say(lang, "fallback.no_model")], (), None)]
         why = self._admit(snapshot, lang, now)
         if why is not None:

@@ -12,11 +12,10 @@ from __future__ import annotations
 import math
 
 from engine import events as ev
-from engine.actions import Action, InjectMovement, ReleaseHeldItem, SelectHotbar, UseHeldItem
+from engine.actions import Action
 from engine.motion.driver import NavigatorDriver
 from engine.motion.goals import GoalBlock, GoalFollow
 from engine.motion.grid import Terrain
-from engine.reflex.base import ItemOp, SelectSlot, StartUsingItem, StopUsingItem
 from engine.reflex.engine import ReflexDecision, ReflexEngine
 from engine.reflex.inputs import ReflexInputs
 from engine.world.blocks import BlockStore, BlockTable
@@ -29,20 +28,6 @@ FOLLOW_RADIUS = 2.5
 # walks into. So the radius covers vanilla's default view distance (10) with room to spare;
 # beyond 12, the holes come back (and the planner treats them as unknown ground).
 WORLD_RADIUS = 12
-
-
-def item_actions(ops: tuple[ItemOp, ...]) -> list[Action]:
-    out: list[Action] = []
-    for op in ops:
-        if isinstance(op, SelectSlot):
-            out.append(SelectHotbar(op.slot))
-        elif isinstance(op, StartUsingItem):
-            out.append(UseHeldItem())
-        elif isinstance(op, StopUsingItem):
-            out.append(ReleaseHeldItem())
-        else:  # a new kind of item op must be mapped here, not turned into something else
-            raise TypeError(f"no action for the reflex item op {op!r}")
-    return out
 
 
 class FollowDriver:
@@ -186,9 +171,3 @@ class Control:
         self.reflexes.teleported(Vec3(x, y, z))
         self._last = Vec3(x, y, z)
 
-
-def inject(move: object) -> InjectMovement:
-    from engine.motion.stepper import MoveCommand
-
-    assert isinstance(move, MoveCommand)
-    return InjectMovement(move.x, move.y, move.z, move.yaw, move.pitch, move.on_ground, move.sprinting)

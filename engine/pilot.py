@@ -24,10 +24,11 @@ from typing import Any
 
 import attrs
 
-from engine.decision.acts import AgentAction
+from engine.actions import Action
 from engine.decision.autopilot import Autopilot, AutopilotConfig
 from engine.decision.logs import EpisodeLog
-from engine.decision.providers import DecisionRequest, MockProvider, Provider
+from engine.decision.providers import MockProvider, Provider
+from engine.llm.runner import ModelRunner
 from engine.motion.astar import SearchOptions
 from engine.motion.grid import Terrain
 
@@ -54,14 +55,15 @@ class EpisodeRecord:
         return copy
 
 
-def _mock() -> Provider:
+def _mock(_runner: ModelRunner | None) -> Provider:
     return MockProvider()
 
 
 @attrs.frozen
 class PilotSettings:
     allowed: bool = True                          # the server owner's features.autopilot
-    providers: Mapping[str, Callable[[], Provider | str]] = attrs.field(factory=lambda: {"mock": _mock})
+    # Provider factories; each gets the session's model runner (the api provider asks through it).
+    providers: Mapping[str, Callable[[ModelRunner | None], Provider | str]] = attrs.field(factory=lambda: {"mock": _mock})
     default_provider: str = "mock"
     # A monotonic clock that bounds planning time per tick (the proxy passes one); None keeps
     # runs deterministic, bounded by the node budget alone.
@@ -77,15 +79,15 @@ class PilotSettings:
 
 
 class PilotSeat:
-    def __init__(self, player: str, settings: PilotSettings | None = None) -> None:
+    def __init__(self, player: str, settings: PilotSettings | None = None, models: ModelRunner | None = None) -> None:
         self.player = player
         self.settings = settings or PilotSettings()
+        self.models = models
         self.provider_name = self.settings.default_provider
         self.autopilot: Autopilot | None = None
         self.episodes = 0
         self._started_at = 0.0
         self._last_handoff = 0.0
-        self.jobs: list[DecisionRequest] = []
         self._past_decisions: dict[str, int] = {}     # by action, from episodes before the current one
         self._told_milestones = 0
         self._told_deaths = 0
@@ -106,7 +108,7 @@ class PilotSeat:
         factory = self.settings.providers.get(name)
         if factory is None:
             return self.settings.unavailable.get(name, f"the {name} provider is not configured on this proxy")
-        return factory()
+        return factory(self.models)
 
     def start(self, terrain: Terrain, tick: int, now: float) -> str | None:
         """Start an episode; the reason when it cannot start."""
@@ -132,7 +134,7 @@ class PilotSeat:
         self._started_at = self._last_handoff = now
         return None
 
-    def stop(self, why: str, tick: int, now: float) -> list[AgentAction]:
+    def stop(self, why: str, tick: int, now: float) -> list[Action]:
         autopilot = self.autopilot
         if autopilot is None or not autopilot.enabled:
             return []
@@ -157,11 +159,10 @@ class PilotSeat:
         return f"The autopilot will decide with the {name} provider."
 
     def after_tick(self, now: float) -> None:
-        """Collect jobs for the host to run off the tick path; hand the logs over now and then."""
+        """Hand the logs over now and then."""
         autopilot = self.autopilot
         if autopilot is None:
             return
-        self.jobs.extend(autopilot.take_jobs())
         if autopilot.enabled and now - self._last_handoff >= LOG_EVERY:
             self._handoff(now, final=False)
 
@@ -194,10 +195,6 @@ class PilotSeat:
                 action = label.partition("(")[0]
                 counts[action] = counts.get(action, 0) + 1
         return counts
-
-    def take_jobs(self) -> list[DecisionRequest]:
-        jobs, self.jobs = self.jobs, []
-        return jobs
 
     def _handoff(self, now: float, final: bool) -> None:
         self._last_handoff = now

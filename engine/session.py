@@ -2,10 +2,18 @@
 
 How this works: the proxy calls ``handle(event, now)`` for every decoded event and
 ``tick(now)`` at 20 Hz. Both return a list of actions for the proxy to perform.
-Chat typed by the player is classified by ``engine.chat_tap``: proxy commands are
-answered here (built-ins first, then the assistant's command table), requests
-addressed to the assistant go to the assistant, everything else is forwarded
-unchanged. The session never blocks and never reads a clock: time comes in.
+Chat typed by the player is classified by ``engine.chat_tap``: proxy commands run
+through the command table (``engine.commands``; the session's own commands, and
+with an assistant its commands and its modules'), requests addressed to the
+assistant go to the assistant, everything else is forwarded unchanged. The
+session knows whether its player is an authenticated admin (``admin``): the
+command table checks it for admin commands, and nothing else does. The session
+never blocks and never reads a clock: time comes in.
+
+Model calls (the assistant's, the autopilot's ``api`` provider's) all go to the
+one ``ModelRunner`` the session was given (``engine.llm.runner``); a reply comes
+back through the runner and is answered at the session's next tick, or dropped
+if the player left.
 
 Who moves the player, per tick, in priority order (invariant 5): the kill
 switch (sneak twice: everything below stops), a reflex, then either the
@@ -15,49 +23,30 @@ never both. ``!eat`` is an item task beside them: it never moves the player.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Protocol
 
 import attrs
 
 from engine import events as ev
-from engine.actions import (Action, AdminCommand, ForwardChat, InjectMovement, MeasurePing, ReplyToPlayer, SelectHotbar,
+from engine.actions import (AskModel, Output, RunLine, Action, FinishDigging, ForwardChat, InjectMovement, ReplyToPlayer, SelectHotbar,
                             SetControl, reply)
 from engine.admin_proof import AdminProof
+from engine.assistant import Caller, LocalAssistant
 from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
-from engine.control import Control, inject, item_actions
-from engine.decision.acts import AgentAction, FinishDigging
+from engine.commands.builtin import SESSION_TABLE
+from engine.commands.table import Invocation, Text
+from engine.control import Control
 from engine.eating import EatTask
+from engine.llm.calls import FailureKind, ModelCall, ModelFailure, ModelReply
+from engine.llm.runner import ModelRunner
 from engine.pilot import PilotSeat, PilotSettings
 from engine.reflex.engine import ReflexDecision
+from engine.routing.language import reply_language
 from engine.world.model import WorldModel
 from engine.world.snapshot import WorldSnapshot
 
-
-class Assistant(Protocol):
-    """What answers requests and owns the commands beyond the built-ins."""
-
-    def request(self, text: str, snapshot: WorldSnapshot, now: float) -> list[Action]:
-        ...
-
-    def command(self, name: str, args: str, snapshot: WorldSnapshot, now: float) -> list[Action] | None:
-        """Answer ``!name args``; None when the command is not the assistant's."""
-        ...
-
-    def command_help(self) -> list[tuple[str, str]]:
-        """(usage, description) pairs for ``!help``."""
-        ...
-
-    def notify(self, text: str, now: float) -> list[Action] | None:
-        """Keep a message for the player's inbox; may return a notification to show."""
-        ...
-
-    def clear_scope(self) -> None:
-        """The player left: forget per-player state such as cached intents."""
-        ...
-
-    def set_admin(self, admin: bool) -> None:
-        """The Session's player is (no longer) an authenticated admin."""
-        ...
+Assistant = LocalAssistant  # what answers requests and adds its commands and its modules' to the table
 
 
 class Driver(Protocol):
@@ -94,14 +83,10 @@ class SessionConfig:
     reflexes: bool = False  # reflexes on from the start (off for a human player by default)
 
 
-BUILTIN_HELP: tuple[tuple[str, str], ...] = (
-    ("!help", "this list"),
-    ("!ping", "round-trip time from the proxy to the server"),
-    ("!reflex on|off|list", "reflexes that save you from lava, fire, drowning, mobs, hunger, falls, and eat when hurt"),
-    ("!system <console command>", "admin console commands in game (admins only)"),
-    ("!admin login <secret>", "offline mode: prove you are a listed admin, once per session"),
-)
+HELP_HEAD = Text("Proxy commands (never sent to the server):", "代理命令（从不发送到服务器）：")
+HELP_ASK = Text("Ask the assistant: {address}<question> or /ai <question>", "询问助手：{address}<问题> 或 /ai <问题>")
 ADMIN_LOGIN = "admin login"
+HELP_AGENT = Text("Every {prefix}command also works as /agent <command>.", "每个 {prefix}命令也可以写成 /agent <命令>。")
 
 
 def _dead(snapshot: WorldSnapshot) -> bool:
@@ -117,31 +102,33 @@ class Session:
         assistant: Assistant | None = None,
         pilot: PilotSettings | None = None,
         admin: bool = False,
+        models: ModelRunner | None = None,
         admin_proof: AdminProof | None = None,
     ) -> None:
         self.player_name = player_name
-        # Whether this player is an authenticated admin, the one fact admin checks read: true
-        # from the start where names are verified (online mode), else after `!admin login`.
-        self.admin = admin
-        self.admin_proof = admin_proof
         self.config = config or SessionConfig()
         self.assistant = assistant
+        self.commands = assistant.commands if assistant is not None else SESSION_TABLE
+        # Whether this player is an authenticated admin, the one fact the command table's access
+        # check reads: true from the start where names are verified (online mode), else after
+        # ``!admin login`` (``admin_proof``).
+        self.admin = admin
+        self.admin_proof = admin_proof
+        self.models = models
+        self._answers: list[tuple[ModelCall, ModelReply]] = []  # model replies for the next tick
+        self.left = False
         self.world = WorldModel(player_name)
         self.last_tick: float | None = None
         self.ticks = 0
         self.driver: Driver | None = None
         self._last_sneak: float | None = None
         self.control = Control(self.config.version, self.config.reflexes)
-        self.pilot = PilotSeat(player_name, pilot)
+        self.pilot = PilotSeat(player_name, pilot, models)
         self.item_task: EatTask | None = None
-        if assistant is not None and hasattr(assistant, "session_runner"):
-            assistant.session_runner = self._movement_command
-        if assistant is not None and hasattr(assistant, "progress_source"):
-            assistant.progress_source = lambda: self.pilot.progress
         self._early_move = False  # a reflex already moved since the last tick
         self.reflex_firings: dict[str, int] = {}
 
-    def handle(self, event: ev.Event, now: float) -> list[AgentAction]:
+    def handle(self, event: ev.Event, now: float) -> list[Action]:
         if isinstance(event, WORLD_EVENTS):
             for x, y, z in self.control.world_event(event):
                 changed = getattr(self.driver, "block_changed", None)
@@ -168,24 +155,26 @@ class Session:
         if isinstance(event, ev.CommandTyped):
             return self._chat(classify_command(event.command), now)
         if isinstance(event, ev.ServerChatSeen) and event.private and self.assistant is not None:
-            return list(self.assistant.notify(event.text, now) or [])
+            return list(self.assistant.notify(event.text, now))
         elif isinstance(event, ev.Disconnected):
+            self.left = True
+            self._answers.clear()
             self.pilot.stop("the player left", self.ticks, now)   # ends the episode; its logs are handed over
             if self.assistant is not None:
                 self.assistant.clear_scope()
         return []
 
-    def tick(self, now: float) -> list[AgentAction]:
+    def tick(self, now: float) -> list[Action]:
         self.last_tick = now
         self.ticks += 1
-        actions = self._tick(now)
+        actions = self._model_answers(now) + self._tick(now)
         self.pilot.after_tick(now)
         return actions
 
-    def _tick(self, now: float) -> list[AgentAction]:
+    def _tick(self, now: float) -> list[Action]:
         snapshot = self.snapshot()
         self.control.observe(snapshot)
-        actions: list[AgentAction] = self._item_task(snapshot, now)
+        actions: list[Action] = self._item_task(snapshot, now)
         pilot = self.pilot.autopilot if self.pilot.active else None
         dead = _dead(snapshot)
         if dead:
@@ -207,7 +196,7 @@ class Session:
             for text, keep in self.pilot.notices():
                 actions.append(reply(text))
                 if keep and self.assistant is not None:
-                    actions += list(self.assistant.notify(text, now) or [])
+                    actions += self.assistant.notify(text, now)
             self._moved(actions)
             if self.pilot.finished:
                 actions += self.release("Autopilot finished: all 9 milestones reached, up to the iron pickaxe", now)
@@ -220,7 +209,7 @@ class Session:
             actions += self.release(f"{self.driver.name}: {ended}")
         return self._moved(actions)
 
-    def _item_task(self, snapshot: WorldSnapshot, now: float) -> list[AgentAction]:
+    def _item_task(self, snapshot: WorldSnapshot, now: float) -> list[Action]:
         task = self.item_task
         if task is None:
             return []
@@ -231,7 +220,7 @@ class Session:
             out.append(reply(ended[0].upper() + ended[1:] + "."))
         return self._moved(out)
 
-    def _reflex_now(self, now: float) -> list[AgentAction]:
+    def _reflex_now(self, now: float) -> list[Action]:
         """React to a dangerous packet at once instead of at the next tick (a reflex's
         latency is then the time to decide, not up to 50 ms of waiting)."""
         autopilot = self.pilot.active
@@ -246,17 +235,17 @@ class Session:
         self._early_move = True
         return self._moved(self._reflex(decision, now))
 
-    def _let_go_of_reflexes(self, now: float, give_back: bool) -> list[AgentAction]:
+    def _let_go_of_reflexes(self, now: float, give_back: bool) -> list[Action]:
         if not self.control.reflex_driving:
             return []
         self.control.reflex_driving = False
         self._early_move = False
-        actions: list[AgentAction] = list(item_actions(self.control.reflexes.cancel(now)))
+        actions: list[Action] = list(self.control.reflexes.cancel(now))
         if give_back and self.driver is None:
             actions.append(SetControl(False))
         return actions
 
-    def _moved(self, actions: list[AgentAction]) -> list[AgentAction]:
+    def _moved(self, actions: list[Action]) -> list[Action]:
         for action in actions:
             if isinstance(action, InjectMovement):
                 # Our own movement is the truth while we drive: the client's is held back.
@@ -275,8 +264,8 @@ class Session:
         if table is not None:
             self.handle(ev.BlocksChanged(((x, y, z, table.state_for("air")),)), self.last_tick or 0.0)
 
-    def _reflex(self, decision: ReflexDecision, now: float) -> list[AgentAction]:
-        actions: list[AgentAction] = list(item_actions(decision.items))
+    def _reflex(self, decision: ReflexDecision, now: float) -> list[Action]:
+        actions: list[Action] = list(decision.items)
         for op in actions:
             if isinstance(op, SelectHotbar):
                 self.world.apply(ev.HeldSlotChanged(op.slot))
@@ -289,14 +278,14 @@ class Session:
                 actions[:0] = pilot.reflex_active(decision.reflex or "reflex", self.ticks, now)
             self.control.reflex_driving = True
             assert decision.move is not None
-            actions.append(inject(decision.move))
+            actions.append(decision.move)
         if decision.started and decision.reflex is not None:
             self.reflex_firings[decision.reflex] = self.reflex_firings.get(decision.reflex, 0) + 1
         if decision.started and decision.notice is not None:
             text = decision.notice.text(self.world.locale)
             actions.append(reply(text))
             if self.assistant is not None:
-                actions += list(self.assistant.notify(text, now) or [])
+                actions += self.assistant.notify(text, now)
         if decision.released is not None and self.control.reflex_driving and not decision.driving:
             self.control.reflex_driving = False
             pos = self.world.position
@@ -307,10 +296,10 @@ class Session:
         return actions
 
     # -- control -----------------------------------------------------------------------
-    def take_control(self, driver: Driver, announce: str | None = None, now: float = 0.0) -> list[AgentAction]:
+    def take_control(self, driver: Driver, announce: str | None = None, now: float = 0.0) -> list[Action]:
         """Hand movement to ``driver`` (replacing any current one, and the autopilot)."""
         had = self.driver is not None or self.pilot.active or self.control.reflex_driving
-        actions: list[AgentAction] = self.pilot.stop("a movement command took over", self.ticks, now)
+        actions: list[Action] = self.pilot.stop("a movement command took over", self.ticks, now)
         self.driver = driver
         if not had:
             actions.append(SetControl(True))
@@ -318,20 +307,20 @@ class Session:
             actions.append(reply(announce))
         return actions
 
-    def release(self, why: str, now: float = 0.0) -> list[AgentAction]:
+    def release(self, why: str, now: float = 0.0) -> list[Action]:
         """Give everything back to the player: the autopilot, the command driver, any reflex, ``!eat``."""
         task, self.item_task = self.item_task, None
-        actions: list[AgentAction] = task.cancel() if task is not None else []
+        actions: list[Action] = task.cancel() if task is not None else []
         moving = self.driver is not None or self.control.reflex_driving or self.pilot.active
         if not moving:
             return actions + [reply(f"{why}: eating cancelled.")] if task is not None else actions
         actions += self.pilot.stop(why, self.ticks, now)
         self.driver = None
-        actions += item_actions(self.control.reflexes.cancel(now))
+        actions += self.control.reflexes.cancel(now)
         self.control.reflex_driving = False
         return actions + [SetControl(False), reply(f"{why}; you have control again.")]
 
-    def _sneak(self, now: float) -> list[AgentAction]:
+    def _sneak(self, now: float) -> list[Action]:
         last, self._last_sneak = self._last_sneak, now
         driving = self.driver is not None or self.control.reflex_driving or self.pilot.active
         if driving and last is not None and now - last <= KILL_SWITCH_SECONDS:
@@ -349,10 +338,9 @@ class Session:
         pilot = self.pilot.progress or "autopilot off"
         return f"{driving}, reflexes {', '.join(on) if on else 'off'}, {pilot}"
 
-    def admin_agent(self, command: str, now: float) -> list[AgentAction]:
+    def admin_agent(self, command: str, now: float) -> list[Action]:
         """The console's ``agent <player> on|off|status|provider <name>``: what the player sees too."""
-        words = command.split()
-        return self._autopilot(words, now)
+        return self.run_command(f"autopilot {command}", now)
 
     def admin_reflex(self, enabled: bool, now: float) -> list[str]:
         self.control.reflexes.set_all(enabled, now)
@@ -360,15 +348,9 @@ class Session:
 
     def grant_admin(self, admin: bool = True) -> None:
         self.admin = admin
-        if self.assistant is not None:
-            self.assistant.set_admin(admin)
 
-    def _admin_login(self, args: str, now: float) -> list[AgentAction]:
+    def admin_login(self, secret: str, now: float) -> list[Action]:
         """``!admin login <secret>``: swallowed like every proxy command, never echoed or logged."""
-        p = self.config.command_prefix
-        sub, _, secret = args.strip().partition(" ")
-        if sub.lower() != "login" or not secret.strip():
-            return [reply(f"Usage: {p}admin login <secret> (offline mode: proves you are a listed admin)")]
         if self.admin:
             return [reply("You are already an authenticated admin in this session.")]
         if self.admin_proof is None:
@@ -378,100 +360,134 @@ class Session:
             self.grant_admin(True)
         return [reply(text)]
 
-    def _chat(self, tapped: TappedChat, now: float) -> list[AgentAction]:
+    def caller(self) -> Caller:
+        return Caller(self.admin, self.pilot.progress)
+
+    def _chat(self, tapped: TappedChat, now: float) -> list[Action]:
         if tapped.kind is ChatKind.PASS:
             return [ForwardChat()]
         if tapped.kind is ChatKind.ASSISTANT and tapped.body.lower().startswith(ADMIN_LOGIN):
             # A secret typed after @ai must not travel to the model service: it is the command.
-            return self._admin_login(tapped.body[len("admin"):], now)
+            return self.run_command(tapped.body, now)
         if tapped.kind is ChatKind.ASSISTANT:
             if not tapped.body:
                 return [reply(f"Say something after {self.config.address_prefix.strip()}, e.g. "
                               f"{self.config.address_prefix}where am I")]
             if self.assistant is None:
                 return [reply("The assistant is not configured yet; try !help for proxy commands.")]
-            return list[AgentAction](self.assistant.request(tapped.body, self.snapshot(), now))
-        return self._command(tapped.body, now)
+            snapshot = self.snapshot()
+            return self.expand(self.assistant.request(tapped.body, snapshot, now, self.caller()), now, snapshot)
+        return self.run_command(tapped.body, now)
 
-    def _command(self, line: str, now: float) -> list[AgentAction]:
-        name, _, args = line.partition(" ")
-        name = name.lower()
-        if name in ("help", "?"):
-            return [self._help()]
-        if name == "ping":
-            return [MeasurePing()]
-        if name == "admin":
-            return self._admin_login(args, now)
-        movement = self._movement_command(name, args.split(), now)
-        if movement is not None:
-            return movement
+    def invocation(self, now: float, snapshot: WorldSnapshot | None = None) -> Invocation:
+        snapshot = snapshot or self.snapshot()
+        lang = reply_language(snapshot.locale)
+        parse = self.assistant.parse_context(snapshot, lang) if self.assistant is not None else None
+        limit = self.assistant.runtime.config.max_characters if self.assistant is not None else None
+        pending = self.admin_proof is not None and self.admin_proof.listed and not self.admin
+        return Invocation(snapshot, now, lang, self.admin, self.config.command_prefix, self, self.assistant, parse,
+                          self.pilot.progress, limit, pending)
+
+    def run_command(self, line: str, now: float) -> list[Action]:
+        """``name args`` as the player typed it after the prefix (or ``/agent``)."""
+        return self.commands.execute(line, self.invocation(now))
+
+    def expand(self, outputs: Sequence[Output], now: float, snapshot: WorldSnapshot | None = None) -> list[Action]:
+        """What the assistant answered, with the lines the player trusted run through the command table
+        and its model calls handed to the runner."""
+        done: list[Action] = []
+        lines: list[Action | RunLine] = []
+        for out in outputs:
+            if isinstance(out, AskModel):
+                done += self._ask(out.call, now)
+            else:
+                lines.append(out)
+        if any(isinstance(o, RunLine) for o in lines):
+            return self.commands.expand(lines, self.invocation(now, snapshot)) + done
+        return [o for o in lines if not isinstance(o, RunLine)] + done
+
+    # -- model calls -------------------------------------------------------------------------
+    def _ask(self, call: ModelCall, now: float) -> list[Action]:
+        if self.models is None:
+            self._delivered(call, ModelFailure(FailureKind.NOT_RUNNING, "no model service in this process"), now)
+            return self._model_answers(now)
+        self.models.run(call, lambda reply, at: self._delivered(call, reply, at))
+        return []
+
+    def _delivered(self, call: ModelCall, reply: ModelReply, now: float) -> None:
+        """The runner's callback: the call is over (its slot freed, tokens counted) whoever still waits."""
         if self.assistant is not None:
-            answer = self.assistant.command(name, args.strip(), self.snapshot(), now)
-            if answer is not None:
-                return list[AgentAction](answer)
-        if name == "system":
-            return [AdminCommand(args.strip() or "help")]
-        return [reply(f"Unknown command {self.config.command_prefix}{name}; "
-                      f"{self.config.command_prefix}help lists the commands.")]
+            self.assistant.runtime.model_finished(call, reply, now)
+        if not self.left:
+            self._answers.append((call, reply))
 
-    def _movement_command(self, name: str, args: list[str], now: float) -> list[AgentAction] | None:
-        """Explicit movement commands: the only way (with buttons) a write starts (invariant 2)."""
-        p = self.config.command_prefix
+    def _model_answers(self, now: float) -> list[Action]:
+        if not self._answers or self.assistant is None:
+            return []
+        answers, self._answers = self._answers, []
         snapshot = self.snapshot()
-        if name == "stop":
-            return self.release("Stopped", now) or [reply("Nothing to stop: you are in control.")]
-        if name == "autopilot":
-            return self._autopilot(args, now)
-        if name == "eat":
-            planned = EatTask.plan(snapshot)
-            if isinstance(planned, str):
-                return [reply(f"Cannot eat: {planned}.")]
-            previous = self.item_task.cancel() if self.item_task is not None else []
-            self.item_task = planned
-            return previous + [reply(f"Eating {planned.food.replace('_', ' ')}.")]
-        if name == "goto":
-            try:
-                x, y, z = (int(math.floor(float(v))) for v in args)
-            except ValueError:
-                return [reply(f"Usage: {p}goto <x> <y> <z> (block coordinates)")]
-            found = self.control.goto(x, y, z, snapshot)
-            if isinstance(found, str):
-                return [reply(f"Cannot go there: {found}.")]
-            return self.take_control(found, f"Going to {x} {y} {z}; sneak twice or {p}stop to take over.")
-        if name == "follow":
-            if len(args) != 1:
-                return [reply(f"Usage: {p}follow <player>")]
-            follower = self.control.follow(args[0], snapshot)
-            if isinstance(follower, str):
-                return [reply(f"Cannot follow: {follower}.")]
-            return self.take_control(follower, f"Following {args[0]}; sneak twice or {p}stop to take over.")
-        if name == "reflex":
-            sub = args[0].lower() if args else "list"
-            reflexes = self.control.reflexes
-            if sub in ("on", "off"):
-                ops = reflexes.set_all(sub == "on", now)
-                return list[AgentAction](item_actions(ops)) + [reply(f"Reflexes {sub}: " + ", ".join(r.name for r in reflexes.reflexes))]
-            if sub == "list":
-                rows = [f"{r.name}: {'on' if r.enabled else 'off'}"
-                        + (" (active)" if r.active else "")
-                        + (f" (cooling {r.cooling_for:.0f}s)" if r.cooling_for > 0 else "")
-                        for r in reflexes.listing(now)]
-                return [ReplyToPlayer(tuple(["Reflexes:"] + rows))]
-            return [reply(f"Usage: {p}reflex on|off|list")]
-        return None
+        out: list[Action] = []
+        for call, reply in answers:
+            out += self.expand(self.assistant.model_answered(call, reply, snapshot, now, self.caller()), now, snapshot)
+        return out
 
-    def _autopilot(self, args: list[str], now: float) -> list[AgentAction]:
+    # -- the session's commands (parsed and access-checked by the command table) ---------
+    def help(self, lang: str) -> ReplyToPlayer:
         p = self.config.command_prefix
-        sub = args[0].lower() if args else "status"
+        lines = [HELP_HEAD.say(lang)]
+        lines += [f"{usage} - {text}" for usage, text in self.commands.help_rows(lang, self.admin, p)]
+        lines.append(HELP_ASK.say(lang).format(address=self.config.address_prefix))
+        lines.append(HELP_AGENT.say(lang).format(prefix=p))
+        return ReplyToPlayer(tuple(lines))
+
+    def stop(self, now: float) -> list[Action]:
+        return self.release("Stopped", now) or [reply("Nothing to stop: you are in control.")]
+
+    def eat(self) -> list[Action]:
+        planned = EatTask.plan(self.snapshot())
+        if isinstance(planned, str):
+            return [reply(f"Cannot eat: {planned}.")]
+        previous = self.item_task.cancel() if self.item_task is not None else []
+        self.item_task = planned
+        return previous + [reply(f"Eating {planned.food.replace('_', ' ')}.")]
+
+    def goto(self, x: float, y: float, z: float) -> list[Action]:
+        p = self.config.command_prefix
+        bx, by, bz = (int(math.floor(v)) for v in (x, y, z))
+        found = self.control.goto(bx, by, bz, self.snapshot())
+        if isinstance(found, str):
+            return [reply(f"Cannot go there: {found}.")]
+        return self.take_control(found, f"Going to {bx} {by} {bz}; sneak twice or {p}stop to take over.")
+
+    def follow(self, name: str) -> list[Action]:
+        p = self.config.command_prefix
+        follower = self.control.follow(name, self.snapshot())
+        if isinstance(follower, str):
+            return [reply(f"Cannot follow: {follower}.")]
+        return self.take_control(follower, f"Following {name}; sneak twice or {p}stop to take over.")
+
+    def reflex(self, word: str, now: float) -> list[Action]:
+        reflexes = self.control.reflexes
+        if word in ("on", "off"):
+            ops = reflexes.set_all(word == "on", now)
+            return list[Action](ops) + [reply(f"Reflexes {word}: " + ", ".join(r.name for r in reflexes.reflexes))]
+        rows = [f"{r.name}: {'on' if r.enabled else 'off'}"
+                + (" (active)" if r.active else "")
+                + (f" (cooling {r.cooling_for:.0f}s)" if r.cooling_for > 0 else "")
+                for r in reflexes.listing(now)]
+        return [ReplyToPlayer(tuple(["Reflexes:"] + rows))]
+
+    def autopilot(self, word: str, provider: str | None, now: float) -> list[Action]:
+        p = self.config.command_prefix
         pilot = self.pilot
-        if sub in ("on", "start"):
+        if word == "on":
             if pilot.active:
                 return [reply(f"The autopilot is already on: {pilot.progress}.")]
             terrain = self.control.terrain
             why = self.control.ready(self.snapshot())
             if why is not None or terrain is None:
                 return [reply(f"Cannot start the autopilot: {why or 'no block data'}.")]
-            actions: list[AgentAction] = []
+            actions: list[Action] = []
             had = self.control.reflex_driving or self.driver is not None
             failed = pilot.start(terrain, self.ticks, now)
             if failed is not None:
@@ -481,25 +497,13 @@ class Session:
                 actions.append(SetControl(True))
             return actions + [reply(f"Autopilot on ({pilot.provider_name}): working toward an iron pickaxe; "
                                     f"sneak twice or {p}stop to take over.")]
-        if sub in ("off", "stop"):
+        if word == "off":
             if not pilot.active:
                 return [reply("The autopilot is not running.")]
             return self.release("Autopilot off", now)
-        if sub == "provider":
-            if len(args) != 2:
+        if word == "provider":
+            if provider is None:
                 return [reply(f"Usage: {p}autopilot provider mock|api|replay (now: {pilot.provider_name})")]
-            return [reply(pilot.choose(args[1].lower()))]
-        if sub == "status":
-            return [reply(pilot.progress or f"The autopilot is off ({pilot.provider_name} provider); "
-                                            f"{p}autopilot on starts it.")]
-        return [reply(f"Usage: {p}autopilot on|off|status|provider mock|api|replay")]
-
-    def _help(self) -> ReplyToPlayer:
-        rows = list(BUILTIN_HELP)
-        if self.assistant is not None:
-            rows.extend(self.assistant.command_help())
-        lines = ["Proxy commands (never sent to the server):"]
-        lines += [f"{usage} - {text}" for usage, text in rows]
-        lines.append(f"Ask the assistant: {self.config.address_prefix}<question> or /ai <question>")
-        lines.append(f"Every {self.config.command_prefix}command also works as /agent <command>.")
-        return ReplyToPlayer(tuple(lines))
+            return [reply(pilot.choose(provider))]
+        return [reply(pilot.progress or f"The autopilot is off ({pilot.provider_name} provider); "
+                                        f"{p}autopilot on starts it.")]

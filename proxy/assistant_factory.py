@@ -104,8 +104,7 @@ def assistant_factory(config: Any, server: Any = None) -> Callable[[Any], Assist
 
             server.model_service = build(runtime, client_settings, server.reactor, server)
     def make(bridge: Any) -> Assistant | None:
-        # An admin from the start only where names are verified (online mode); in offline
-        # mode the Session grants it after `!admin login <secret>`.
-        return runtime.new_assistant(admin=bridge.server.is_admin(bridge.player_name))
+        # Whether the player is an admin is the Session's (told at login, or after `!admin login`).
+        return runtime.new_assistant()
 
     return make

@@ -1,29 +1,28 @@
-"""The proxy's side of the autopilot: providers, decision jobs on the event loop, logs on a thread.
+"""The proxy's side of the autopilot: providers and logs on a thread.
 
 How this works: the engine's ``PilotSeat`` never does I/O. The proxy gives each
 player's Session ``PilotSettings`` built here: provider factories (``mock``
 always, ``api`` when a model service runs, ``replay`` when a decision log is
 configured), a monotonic clock that bounds path planning per tick, and a sink
-for episode logs. After every tick the bridge hands the seat's pending api
-requests to ``run_jobs``, which starts each on the asyncio loop and returns at
-once (a request's answer is polled by the autopilot on a later tick; a late
-one is discarded there). The sink copies nothing itself: the seat hands over
-a frozen ``EpisodeRecord``, and ``write`` runs in the reactor's thread pool,
-so the tick never waits on the disk.
+for episode logs. The ``api`` provider asks through the model runner the
+Session was given (``proxy.model_service``, the one the assistant's calls use);
+its answers are polled by the autopilot on a later tick, and a late one is
+discarded there. The sink copies nothing itself: the seat hands over a frozen
+``EpisodeRecord``, and ``write`` runs in the reactor's thread pool, so the tick
+never waits on the disk.
 """
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from twisted.internet.defer import Deferred
 from twisted.logger import Logger
 
 from engine.decision.logs import episode_folder
-from engine.decision.providers import ApiProvider, DecisionRequest, MockProvider, Provider, ReplayProvider
+from engine.decision.providers import ApiProvider, MockProvider, Provider, ReplayProvider
+from engine.llm.runner import ModelRunner
 from engine.pilot import EpisodeRecord, PilotSettings
 
 if TYPE_CHECKING:
@@ -38,27 +37,32 @@ class AutopilotHost:
         self.reactor = reactor
         self.clock = clock
         self._model_service = model_service       # looked up late: the CLI attaches it after the server
-        self.jobs_started = 0
-        self.jobs_failed = 0
         self.records_written = 0
         self.write_errors = 0
 
     # -- settings per player -----------------------------------------------------------
     def settings(self, player: str) -> PilotSettings:
         auto = self.config.autopilot
-        providers: dict[str, Callable[[], Provider | str]] = {"mock": MockProvider}
+        providers: dict[str, Callable[[ModelRunner | None], Provider | str]] = {"mock": lambda _: MockProvider()}
         unavailable: dict[str, str] = {}
         service = self._model_service()
         client = getattr(service, "client", None)
+        no_service = "no model service is configured on this proxy (llm.enabled and an API key)"
         if client is not None and self.config.llm.enabled:
             llm = getattr(getattr(service, "runtime", None), "llm", None)
-            providers["api"] = lambda: ApiProvider(client, scope=f"autopilot:{player}", clock=self.clock.seconds,
-                                                   service=llm, player=f"{player} (autopilot)")
+
+            def api(runner: ModelRunner | None) -> Provider | str:
+                if runner is None:
+                    return no_service
+                return ApiProvider(runner, scope=f"autopilot:{player}", clock=self.clock.seconds, service=llm,
+                                   player=f"{player} (autopilot)")
+
+            providers["api"] = api
         else:
-            unavailable["api"] = "no model service is configured on this proxy (llm.enabled and an API key)"
+            unavailable["api"] = no_service
         replay_log = auto.replay_log
         if replay_log:
-            providers["replay"] = lambda: self._replay(replay_log)
+            providers["replay"] = lambda _: self._replay(replay_log)
         else:
             unavailable["replay"] = "no decision log is configured (autopilot.replay_log)"
         secrets: tuple[str, ...] = ()
@@ -80,25 +84,6 @@ class AutopilotHost:
             # The player sees that it failed, never the server's paths or our exception names.
             log.warn("cannot read the replay decision log {path}: {error}", path=path, error=str(exc))
             return "the configured decision log cannot be read (the proxy's log says why)"
-
-    # -- decision jobs -------------------------------------------------------------------
-    def run_jobs(self, requests: list[DecisionRequest]) -> None:
-        loop = getattr(self.reactor, "_asyncioEventloop", None)
-        for request in requests:
-            job = request.job
-            if job is None:
-                continue
-            if loop is None:
-                request.fail("the proxy is not running on the asyncio reactor", self.clock.seconds())
-                continue
-            self.jobs_started += 1
-            d: Deferred[Any] = Deferred.fromFuture(asyncio.ensure_future(job(), loop=loop))
-            d.addErrback(self._job_failed, request)
-
-    def _job_failed(self, failure: Any, request: DecisionRequest) -> None:
-        self.jobs_failed += 1
-        log.warn("autopilot model call failed: {error}", error=failure.getErrorMessage())
-        request.fail("model call failed (the proxy's log says why)", self.clock.seconds())
 
     # -- logs ------------------------------------------------------------------------------
     def keep(self, record: EpisodeRecord) -> None:

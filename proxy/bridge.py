@@ -31,10 +31,10 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from engine import events as ev
-from engine.actions import (Action, AdminCommand, AskModel, ForwardChat, InjectMovement, Kick, MeasurePing,
+from engine.actions import (Action, AdminCommand, ForwardChat, InjectMovement, Kick, MeasurePing,
                             ReleaseHeldItem, ReplyToPlayer, SelectHotbar, SetControl, UseHeldItem, reply)
 from engine.chat_tap import may_be_addressed
-from engine.decision import acts
+from engine import actions as acts
 from engine.session import Session, SessionConfig
 from proxy import forwarding, versions
 from proxy.chat import reply_components
@@ -54,6 +54,9 @@ if TYPE_CHECKING:
     from proxy.server import ProxyServer
 
 log = Logger(namespace="mcagent.bridge")
+# The autopilot's hands: digging, placing, attacking, respawning, window work.
+AGENT_OPS = (acts.StartDigging, acts.FinishDigging, acts.SwingArm, acts.PlaceBlock, acts.SwapToHotbar, acts.CraftItem,
+             acts.SmeltStart, acts.SmeltCollect, acts.AttackEntity, acts.Respawn)
 
 HELD_LIMIT = 64  # replies held while the client reconfigures
 # The proxy's own teleport ids, far from servers' counters (vanilla counts up from
@@ -701,7 +704,8 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self._world_update(name, frame.packet)
             return
         if name in REWRITTEN:  # rewritten from its bytes, never decoded whole; it carries no events
-            self.send_packet(self.codec.rewrite(name, frame.packet))
+            words = self.session.commands.completion(self.session.admin) if self.session is not None else ()
+            self.send_packet(self.codec.rewrite(name, frame.packet, words))
             return
         fields = self.codec.decode(PLAY, TO_CLIENT, name, frame.packet)
         hidden = name in WINDOW_TO_CLIENT and self._window_packet(name, fields)
@@ -750,6 +754,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             self.server.make_assistant(self),
             self.server.autopilot.settings(self.player_name),
             admin=self.server.is_admin(self.player_name),
+            models=self.server.model_runner(self.player_name),
             admin_proof=self.server.admin_proof(self.player_name),
         )
         log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
@@ -773,9 +778,6 @@ class Bridge(protocol.Protocol, TimeoutMixin):
             if self.windows is not None and self.windows.busy:
                 for packet in self.windows.tick(now):
                     self._item_packets(packet)
-            jobs = self.session.pilot.take_jobs()
-            if jobs:
-                self.server.autopilot.run_jobs(jobs)  # model calls start on the event loop; never awaited here
 
     def perform(self, actions: list[Any]) -> None:
         for action in actions:
@@ -799,19 +801,10 @@ class Bridge(protocol.Protocol, TimeoutMixin):
                 self._item_packets(self.codec.use_item() if self.codec else None)
             elif isinstance(action, ReleaseHeldItem):
                 self._item_packets(self.codec.release_item() if self.codec else None)
-            elif isinstance(action, acts.AgentOp):
+            elif isinstance(action, AGENT_OPS):
                 self._agent_op(action)
-            elif isinstance(action, AskModel):
-                # Off the tick path: the service starts the call and returns at once.
-                from proxy import model_service
 
-                service = getattr(self.server, "model_service", None)
-                if service is not None:
-                    service.ask(self, action)
-                else:
-                    model_service.unavailable(self, action)
-
-    def _agent_op(self, op: acts.AgentOp) -> None:
+    def _agent_op(self, op: Any) -> None:
         """The autopilot's hands: digging, placing, attacking, respawning, window work."""
         codec = self.codec
         if codec is None:
@@ -842,7 +835,7 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         self._sequence += 1
         return self._sequence
 
-    def _window_op(self, op: acts.AgentOp) -> None:
+    def _window_op(self, op: Any) -> None:
         if self.windows is None or not isinstance(op, (acts.SwapToHotbar, acts.CraftItem, acts.SmeltStart,
                                                         acts.SmeltCollect)):
             return

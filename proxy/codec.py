@@ -12,11 +12,13 @@ from __future__ import annotations
 import functools
 import json
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
 from engine import events as ev
+from engine.commands.table import Word
 from proxy import subscriptions
 from proxy.chat import strip_formatting, text_style
 from proxy.protocol.errors import LayoutError, PeerError
@@ -198,10 +200,11 @@ class VersionCodec:
         translator = TRANSLATORS.get((direction, name))
         return translator(self, fields) if translator is not None else []
 
-    def rewrite(self, name: str, packet: bytes) -> bytes:
-        """The server packet the proxy changes (see subscriptions.REWRITTEN), as the client gets it."""
+    def rewrite(self, name: str, packet: bytes, agent_words: Sequence[Word] = ()) -> bytes:
+        """The server packet the proxy changes (see subscriptions.REWRITTEN), as the client gets it;
+        ``agent_words`` are the player's command table's words for ``/agent``."""
         if name == "declare_commands":
-            return _command_tree(self.table).rewrite(packet)
+            return _command_tree(self.table).rewrite(packet, agent_words)
         raise KeyError(name)
 
     def item_name(self, item_id: int) -> str:
@@ -305,7 +308,7 @@ class VersionCodec:
     def release_item(self) -> bytes:
         return self.build("play", TO_SERVER, "block_dig", status=5)  # 5: release use item
 
-    # -- agent ops (engine.decision.acts): digging, placing, fighting, windows --------
+    # -- agent ops (engine.actions): digging, placing, fighting, windows --------
     def item_id(self, name: str) -> int | None:
         """The registry id of an item name (with or without "minecraft:"), None if this version lacks it."""
         if self._item_ids is None:

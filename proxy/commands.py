@@ -4,13 +4,18 @@
 with a greedy string argument. A greedy string is not a signed argument, so a
 1.19+ client sends these commands unsigned and autocompletes them, which is the
 signed-chat-safe way to reach the proxy (as Velocity registers proxy commands).
+Under ``/agent`` the player's command table (``engine.commands``) adds a literal
+node per command name and argument word, so the client completes them with Tab;
+every literal also takes a greedy string, so any line still parses and reaches
+the proxy, which answers it (an unknown command, a usage line).
 
 How the rewrite stays cheap: servers send the same tree at every login, and big
 ones hold tens of thousands of nodes. ``CommandTreeRewriter.rewrite`` reads each
 node only to find where it ends (no node is re-encoded), then splices: the
 server's bytes up to the root, the root with two more children, the server's
-bytes after it, the four new nodes, the root index. The result is cached by the
-packet's digest, so the next login with the same tree costs one hash. The node
+bytes after it, the new nodes, the root index. The result is cached by the
+packet's digest and the command table's words, so the next login with the same
+tree costs one hash. The node
 count is checked before anything is read, and the root and its children must be
 real nodes, or the packet is refused as malformed.
 """
@@ -18,9 +23,11 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any, Callable
 
 from engine.chat_tap import AGENT_COMMAND, ASSISTANT_COMMAND
+from engine.commands.table import Word
 from proxy.protocol.errors import LayoutError, PeerError
 from proxy.protocol.layout import FIELD_LIMITS, Buffer, Codec, check_count
 from proxy.protocol.wire import pack_varint, read_varint
@@ -138,21 +145,35 @@ def node_name(data: Buffer, pos: int) -> str | None:
     return bytes(data[pos:pos + n]).decode("utf-8", "replace")
 
 
-def proxy_nodes(template: dict[str, Any], first: int, existing: set[str | None]) -> tuple[list[dict[str, Any]], list[int]]:
-    """The nodes the proxy appends (numbered from ``first``) and which of them hang under the root.
+def proxy_nodes(template: dict[str, Any], first: int, existing: set[str | None],
+                agent_words: Sequence[Word] = ()) -> tuple[list[dict[str, Any]], list[int]]:
+    """The nodes the proxy appends (numbered from ``first``) and which of them hang under the root:
+    ``/ai <question>`` and ``/agent``, under which a literal per command-table word (each with its own
+    words below it, ``agent_words``) and a greedy string for anything else.
 
     A server that already declares /ai or /agent keeps its own node: the proxy never
     shadows a server command in the tree.
     """
     added: list[dict[str, Any]] = []
+
+    def level(words: Sequence[Word], argument: str) -> list[int]:
+        children: list[int] = []
+        for word in words:
+            below = level(word.then, "args")
+            added.append(_literal(template, word.text, below, True))
+            children.append(first + len(added) - 1)
+        added.append(_greedy(template, argument))
+        children.append(first + len(added) - 1)
+        return children
+
     under_root: list[int] = []
-    for name, argument, executable in ((ASSISTANT_COMMAND, "question", False), (AGENT_COMMAND, "command", True)):
+    for name, argument, executable, words in ((ASSISTANT_COMMAND, "question", False, ()),
+                                              (AGENT_COMMAND, "command", True, agent_words)):
         if name in existing:
             continue
-        arg_index = first + len(added)
-        added.append(_greedy(template, argument))
-        under_root.append(first + len(added))
-        added.append(_literal(template, name, [arg_index], executable))
+        below = level(words, argument)
+        added.append(_literal(template, name, below, executable))
+        under_root.append(first + len(added) - 1)
     return added, under_root
 
 
@@ -167,15 +188,16 @@ class CommandTreeRewriter:
             def scan(data: Buffer, pos: int) -> int:
                 return decode(data, pos, [])[1]
         self.scan = scan
-        self._cache: OrderedDict[bytes, bytes] = OrderedDict()
+        self._cache: OrderedDict[tuple[bytes, tuple[Word, ...]], bytes] = OrderedDict()
 
-    def rewrite(self, packet: bytes) -> bytes:
-        key = hashlib.sha256(packet).digest()
+    def rewrite(self, packet: bytes, agent_words: Sequence[Word] = ()) -> bytes:
+        """``agent_words``: the player's command table's words (an admin's has more), part of the key."""
+        key = (hashlib.sha256(packet).digest(), tuple(agent_words))
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
-        result = self._rewrite(packet)
+        result = self._rewrite(packet, key[1])
         if len(result) > CACHED_TREE_BYTES:
             return result
         self._cache[key] = result
@@ -183,7 +205,7 @@ class CommandTreeRewriter:
             self._cache.popitem(last=False)
         return result
 
-    def _rewrite(self, packet: bytes) -> bytes:
+    def _rewrite(self, packet: bytes, agent_words: Sequence[Word]) -> bytes:
         pid_end = read_varint(packet, 0)[1]
         count, pos = read_varint(packet, pid_end)
         if count > MAX_NODES:
@@ -207,7 +229,7 @@ class CommandTreeRewriter:
         if any(not 0 <= c < count for c in children):
             raise PeerError(f"command tree root names a child outside its {count} nodes")
         existing = {node_name(packet, starts[c]) for c in children}
-        added, ours = proxy_nodes(root["flags"], count, existing)
+        added, ours = proxy_nodes(root["flags"], count, existing, agent_words)
         children += ours
         if not added:
             return packet

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import attrs
 
 from engine.actions import ReplyToPlayer
+from engine.commands.builtin import SESSION_TABLE
 from proxy import versions
 
 if TYPE_CHECKING:
@@ -115,10 +116,9 @@ class ConsoleCommands:
             return [w for w in ("mode",) if w.startswith(words[1])]
         if words[0] == "routing" and len(words) == 3:
             return [m for m in ("enforce", "shadow", "off") if m.startswith(words[2])]
-        if words[0] in ("agent",) and len(words) == 3:
-            return [m for m in ("on", "off", "status", "provider") if m.startswith(words[2])]
-        if words[0] == "agent" and len(words) == 4 and words[2] == "provider":
-            return [m for m in ("mock", "api", "replay") if m.startswith(words[3])]
+        if words[0] == "agent" and len(words) >= 3:
+            # The player's own !autopilot entry of the command table: the same words, the same parser.
+            return SESSION_TABLE.complete(["autopilot", *words[2:]])
         if words[0] in ("reflex",) and len(words) == 3:
             return [m for m in ("on", "off") if m.startswith(words[2])]
         if words[0] == "log" and len(words) == 2:

@@ -1,19 +1,17 @@
-"""The Twisted side of the model service: run the engine's model calls off the tick path.
+"""The Twisted side of the model service: the proxy's model runner (``engine.llm.runner``).
 
-How this works: ``Bridge.perform`` hands each ``AskModel`` action to
-``ModelService.ask(bridge, action)``. ``ask`` starts the engine's
-``ModelClient.complete(call)`` as a task on the asyncio loop the reactor runs
-on (``Deferred.fromFuture(asyncio.ensure_future(...))``) and returns at once,
-so forwarding, keep-alives and the 20 Hz tick carry on while the call is out.
-When the call ends, however it ends:
-
-1. ``runtime.model_finished(call, reply, now)``: the concurrency slot is
-   freed and the tokens counted, whether or not anyone still waits;
-2. if the same player is still in play with the same assistant,
-   ``assistant.model_answered(call, reply, snapshot, now)`` re-checks the
-   answer against the player's current state and the bridge performs what it
-   returns; otherwise the reply is discarded (a late decision for a stale
-   state never lands).
+How this works: every player's Session is given this service (through
+``for_player``) as its one ``ModelRunner``; the assistant's unsure requests
+and the autopilot's ``api`` decisions both come here as ``run(call,
+deliver)``. ``run`` starts the engine's ``ModelClient.complete(call)`` as a
+task on the asyncio loop the reactor runs on (the loop is handed in at start;
+``Deferred.fromFuture(asyncio.ensure_future(...))``) and returns at once, so
+forwarding, keep-alives and the 20 Hz tick carry on while the call is out.
+When the call ends, however it ends (an answer, a failure, an exception,
+cancelled at shutdown), the outcome is counted and logged and
+``deliver(reply, now)`` is called once, on the reactor thread: the Session
+frees the call's slot and answers the player at its next tick (or drops the
+answer if the player left), the autopilot resolves its request.
 
 The key is read here (environment variable named in the config, else the
 config file) and handed to the client inside a ``Secret``; log lines name the
@@ -32,16 +30,15 @@ from twisted.internet.defer import Deferred, succeed
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from engine.actions import AskModel
 from engine.llm.calls import Completion, FailureKind, ModelCall, ModelFailure, ModelReply
 from engine.llm.client import ClientSettings, ModelClient
+from engine.llm.runner import Deliver
 from engine.llm.limits import LimitSettings
 from engine.llm.modes import ConversationMode, ModeThresholds
 from engine.llm.secrets import Secret, check_key, redact, scrub
 from engine.llm.service import LlmService, LlmSettings
 
 if TYPE_CHECKING:
-    from proxy.bridge import Bridge
     from proxy.config import LlmConfig
 
 log = Logger(namespace="mcagent.model")
@@ -88,28 +85,28 @@ class ModelService:
         clock: Any = None,
         start: Starter | None = None,
         metrics: Callable[[], Any] = lambda: None,
+        loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         self.runtime = runtime
         self.client = client
         self.reactor = reactor
         self.clock = clock if clock is not None else reactor
+        self.loop = loop
         self._start = start or self._start_on_asyncio
         self._metrics = metrics
         self.in_flight: set[Deferred[Any]] = set()
-        self.delivered = 0
-        self.discarded = 0
 
     def _start_on_asyncio(self, call: ModelCall) -> "Deferred[ModelReply]":
-        loop = getattr(self.reactor, "_asyncioEventloop", None)
-        if loop is None or self.client is None:
+        if self.loop is None or self.client is None:
             return succeed(ModelFailure(FailureKind.NOT_RUNNING, "the proxy is not running on the asyncio reactor"))
-        future = asyncio.ensure_future(self.client.complete(call), loop=loop)
+        future = asyncio.ensure_future(self.client.complete(call), loop=self.loop)
         return Deferred.fromFuture(future)
 
-    def ask(self, bridge: "Bridge", action: AskModel) -> None:
-        session = bridge.session
-        assistant = session.assistant if session is not None else None
-        call = action.call
+    def for_player(self, player: str) -> "PlayerRunner":
+        """The runner a player's Session is given: this service, with the player named in its log lines."""
+        return PlayerRunner(self, player)
+
+    def run(self, call: ModelCall, deliver: Deliver, player: str = "") -> None:
         started = time.perf_counter()
         try:
             d = self._start(call)
@@ -117,9 +114,8 @@ class ModelService:
             d = succeed(ModelFailure(FailureKind.NOT_RUNNING, type(exc).__name__))
         self.in_flight.add(d)
         d.addErrback(self._as_failure)
-        d.addCallback(self._deliver, bridge, assistant, call, started)
-        d.addErrback(lambda f: log.failure("delivering a model answer to {player} failed", f,
-                                           player=bridge.player_name))
+        d.addCallback(self._ended, call, deliver, started, player)
+        d.addErrback(lambda f: log.failure("delivering a model answer to {player} failed", f, player=player))
         d.addBoth(lambda _: self.in_flight.discard(d))
 
     def _as_failure(self, failure: Failure) -> ModelReply:
@@ -128,12 +124,9 @@ class ModelService:
             return ModelFailure(FailureKind.NOT_RUNNING, "cancelled")
         return ModelFailure(FailureKind.BAD_RESPONSE, scrub(failure.getErrorMessage(), key)[:200])
 
-    def _deliver(self, reply: ModelReply, bridge: "Bridge", assistant: Any, call: ModelCall, started: float) -> None:
-        from proxy.bridge import PLAY
-
+    def _ended(self, reply: ModelReply, call: ModelCall, deliver: Deliver, started: float, player: str) -> None:
         now = self.clock.seconds()
         elapsed = time.perf_counter() - started
-        self.runtime.model_finished(call, reply, now)
         outcome = "answered" if isinstance(reply, Completion) else reply.kind.value
         metrics = self._metrics()
         if metrics is not None:
@@ -141,23 +134,24 @@ class ModelService:
             metrics.model_seconds.observe(elapsed)
         detail = "" if isinstance(reply, Completion) else f" ({reply.detail})"
         log.info("model {purpose} call for {player}: {outcome}{detail} in {ms:.0f} ms",
-                 purpose=call.purpose.value, player=bridge.player_name, outcome=outcome, detail=detail,
+                 purpose=call.purpose.value, player=player or call.scope, outcome=outcome, detail=detail,
                  ms=elapsed * 1000)
-        session = bridge.session
-        if bridge.state != PLAY or session is None or assistant is None or session.assistant is not assistant:
-            self.discarded += 1
-            log.info("model answer for {player} discarded: the player left", player=bridge.player_name)
-            return
-        actions = assistant.model_answered(call, reply, session.snapshot(), now)
-        if not actions:
-            self.discarded += 1
-            return
-        self.delivered += 1
-        bridge.perform(actions)
+        deliver(reply, now)
 
     def close(self) -> None:
         for d in list(self.in_flight):
             d.cancel()
+
+
+class PlayerRunner:
+    """``ModelService`` as one player's ``ModelRunner``."""
+
+    def __init__(self, service: ModelService, player: str) -> None:
+        self.service = service
+        self.player = player
+
+    def run(self, call: ModelCall, deliver: Deliver) -> None:
+        self.service.run(call, deliver, self.player)
 
 
 def build(runtime: Any, client_settings: ClientSettings, reactor: Any, server: Any = None,
@@ -165,17 +159,15 @@ def build(runtime: Any, client_settings: ClientSettings, reactor: Any, server: A
     client = ModelClient(client_settings, transport=transport)
     client.prepare()  # at start, so the first call of the game does not stall the reactor
     metrics = (lambda: getattr(server, "metrics", None)) if server is not None else (lambda: None)
-    return ModelService(runtime, client, reactor, clock=getattr(server, "clock", None), metrics=metrics)
+    return ModelService(runtime, client, reactor, clock=getattr(server, "clock", None), metrics=metrics,
+                        loop=reactor_loop(reactor))
 
 
-def unavailable(bridge: "Bridge", action: AskModel) -> None:
-    """No model service in this process (tests, embedding): the player gets what a failed call gives."""
-    session = bridge.session
-    if session is None or session.assistant is None:
-        return
-    reply = ModelFailure(FailureKind.NOT_RUNNING, "no model service in this process")
-    runtime = getattr(session.assistant, "runtime", None)
-    now = bridge.server.clock.seconds()
-    if runtime is not None:
-        runtime.model_finished(action.call, reply, now)
-    bridge.perform(session.assistant.model_answered(action.call, reply, session.snapshot(), now))
+def reactor_loop(reactor: Any) -> asyncio.AbstractEventLoop | None:
+    """The asyncio loop the reactor runs on (the one set as the thread's loop when it was installed), or
+    None for another reactor: then calls fail at once as "not running", and the player gets a card."""
+    from twisted.internet.asyncioreactor import AsyncioSelectorReactor
+
+    if not isinstance(reactor, AsyncioSelectorReactor):
+        return None
+    return asyncio.get_event_loop()

@@ -46,7 +46,7 @@ from typing import Any
 import attrs
 
 from engine.decision import knowledge
-from engine.decision.acts import CraftItem, SmeltCollect, SmeltStart, SwapToHotbar
+from engine.actions import CraftItem, SmeltCollect, SmeltStart, SwapToHotbar
 from engine.events import SlotItem
 from proxy.codec import (ClickAnswered, CursorChanged, Fields, PlayerSlotChanged, SlotChanged, SlotValue,
                          VersionCodec, WindowClosed, WindowContents, WindowOpened, WindowUpdate, inventory_slot)

@@ -19,8 +19,8 @@ Each tick, in order:
    3.5 blocks interrupts any running task but flee/fight first (the flee reflex may
    be cooling down), so the next decision can flee.
 
-The provider is never waited for: an api request is handed to the caller
-(``take_jobs``) to run on its event loop, and the tick goes on. Generations
+The provider is never waited for: an api request goes to the session's model
+runner (``engine.llm.runner``) and is polled on later ticks; the tick goes on. Generations
 bump on reflexes, milestones, deaths, respawns and inventory changes while a
 request is pending, so a late answer about a world that moved on is dropped.
 """
@@ -33,8 +33,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from engine.actions import InjectMovement
-from engine.decision.acts import AgentAction, Respawn
+from engine.actions import Action, InjectMovement, Respawn
 from engine.decision.catalog import CATALOG, HUNT_RADIUS, ActionName, Choice, check_choice, legal_actions
 from engine.decision.executors import ExecContext, Executor, TABLE_RANGE, Wait, make_executor, step_aside
 from engine.decision.heuristic import Decision, heuristic
@@ -106,7 +105,6 @@ class Autopilot:
         self.executor: Executor | None = None
         self.recovering = False
         self.pending: DecisionRequest | None = None
-        self._jobs: list[DecisionRequest] = []
         self.generation = 0
         self.seq = 0
         self.blacklist: set[tuple[int, int, int]] = set()
@@ -126,9 +124,9 @@ class Autopilot:
         self.watchdog.enable(tick, now)
         self._event("autopilot", tick, now, detail="on", provider=self.provider.name)
 
-    def stop(self, why: str, tick: int, now: float) -> list[AgentAction]:
+    def stop(self, why: str, tick: int, now: float) -> list[Action]:
         """The kill switch or ``!autopilot off``: stop at once; returns what undoes a half action."""
-        out: list[AgentAction] = []
+        out: list[Action] = []
         if self.executor is not None:
             out = self.executor.cancel("stopped")
             self._finished(self.executor, tick, now, counted=False)
@@ -139,21 +137,16 @@ class Autopilot:
         self._event("autopilot", tick, now, detail=f"off: {why}")
         return out
 
-    def take_jobs(self) -> list[DecisionRequest]:
-        """Requests whose ``job`` the caller must run off the tick path (api provider)."""
-        jobs, self._jobs = self._jobs, []
-        return jobs
-
     @property
     def progress(self) -> str:
         return self.ladder.progress_text()
 
     # -- the tick ---------------------------------------------------------------------------------------
-    def reflex_active(self, name: str, tick: int, now: float) -> list[AgentAction]:
+    def reflex_active(self, name: str, tick: int, now: float) -> list[Action]:
         """A reflex drives this tick: the running action is preempted, pending answers go stale."""
         if not self.enabled:
             return []
-        out: list[AgentAction] = []
+        out: list[Action] = []
         if self.watchdog.state in (WState.HEALTHY, WState.CLEARING_PATH):
             self.watchdog.reflex(True, tick, now, name)
             self.generation += 1
@@ -163,7 +156,7 @@ class Autopilot:
         self._last_sent = None
         return out
 
-    def tick(self, snapshot: WorldSnapshot, tick: int, now: float, day: bool = True) -> list[AgentAction]:
+    def tick(self, snapshot: WorldSnapshot, tick: int, now: float, day: bool = True) -> list[Action]:
         if not self.enabled:
             return []
         player = snapshot.player
@@ -192,7 +185,7 @@ class Autopilot:
         self._last_sent = None
         ctx = ExecContext(snapshot, self.terrain, self.finder, tick, now, self.blacklist, self.search,
                           self.smelting, self.rng, self.ignored, self.config.clock)
-        out: list[AgentAction] = []
+        out: list[Action] = []
         running = self.executor is not None and not isinstance(self.executor, Wait)
         inventory_key = tuple(sorted(counts.items()))
         if self.watchdog.observe(tick, now, pos, inventory_key, running) and self.executor is not None:
@@ -251,7 +244,7 @@ class Autopilot:
             return False
         return any(e.hostile and e.position.distance_to(pos) <= THREAT_RADIUS for e in snapshot.entities)
 
-    def _death(self, tick: int, now: float) -> list[AgentAction]:
+    def _death(self, tick: int, now: float) -> list[Action]:
         if not self._dead:
             self._dead = True
             self.stats.deaths += 1
@@ -350,8 +343,6 @@ class Autopilot:
             return
         self.pending = request
         self._pending_inventory = state.inventory
-        if request.job is not None:
-            self._jobs.append(request)
 
     def _apply(self, request: DecisionRequest, tick: int, now: float) -> None:
         decision = request.decision

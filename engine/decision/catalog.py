@@ -15,8 +15,9 @@ from collections.abc import Callable
 
 import attrs
 
-from engine.decision.knowledge import FOOD_POINTS, FUEL, RECIPES, SMELTS, count, pickaxe_tier
+from engine.decision.knowledge import FUEL, RECIPES, SMELTS, count, pickaxe_tier
 from engine.decision.state import DecisionState
+from engine.world.food import FOODS
 
 
 class ActionName(enum.Enum):
@@ -73,7 +74,7 @@ LOW_STOCK = 8
 
 def food_stock(counts: dict[str, int]) -> int:
     """Food points the inventory holds (nutrition x count, vanilla's numbers)."""
-    return sum(points * counts.get(name, 0) for name, points in FOOD_POINTS.items())
+    return sum(food.nutrition * counts.get(name, 0) for name, food in FOODS.items())
 
 
 def needs_food(s: DecisionState) -> bool:
@@ -121,7 +122,7 @@ def _place(s: DecisionState) -> list[Args]:
 
 def _eat(s: DecisionState) -> list[Args]:
     counts = s.counts()
-    return [()] if s.food < 20 and any(counts.get(f, 0) > 0 for f in FOOD_POINTS) else []
+    return [()] if s.food < 20 and any(counts.get(f, 0) > 0 for f in FOODS) else []
 
 
 def _sleep(s: DecisionState) -> list[Args]:

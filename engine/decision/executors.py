@@ -23,14 +23,14 @@ from collections.abc import Callable
 import attrs
 import numpy as np
 
-from engine.actions import InjectMovement, ReleaseHeldItem, SelectHotbar, UseHeldItem
-from engine.decision import acts
-from engine.decision.acts import AgentAction
+from engine import actions as acts
+from engine.actions import Action, InjectMovement, ReleaseHeldItem, SelectHotbar, UseHeldItem
 from engine.decision.catalog import ActionName, Choice
-from engine.decision.knowledge import BLOCKS, FOOD_POINTS, FUEL, FUEL_ORDER, RECIPES, SMELT_TICKS, SMELTS, \
+from engine.decision.knowledge import BLOCKS, FUEL, FUEL_ORDER, RECIPES, SMELT_TICKS, SMELTS, \
     best_pickaxe, dig_ticks, first_held, members
 from engine.decision.perception import EYE, BlockFinder, GoalReach
 from engine.decision.state import inventory_counts
+from engine.eating import Meal, Outcome, count_of
 from engine.motion import physics as ph
 from engine.motion.astar import PathStatus, SearchOptions
 from engine.motion.goals import Goal, GoalAway, GoalBlock, GoalNear, GoalXZ
@@ -75,7 +75,7 @@ class ExecContext:
         return found[0][1] if found else None
 
 
-def hold(ctx: ExecContext, item: str | None) -> list[AgentAction] | None:
+def hold(ctx: ExecContext, item: str | None) -> list[Action] | None:
     """Actions that put ``item`` in the hand ([] if it is there; None if it is not in the inventory)."""
     player = ctx.snapshot.player
     held = player.held_item
@@ -104,7 +104,7 @@ class Executor:
         self.navigator: Navigator | None = None
         self.last_move: InjectMovement | None = None
 
-    def step(self, ctx: ExecContext) -> list[AgentAction]:
+    def step(self, ctx: ExecContext) -> list[Action]:
         if self.status is None and ctx.tick >= self.deadline:
             self.status = "timeout"
         if self.status is not None:
@@ -115,10 +115,10 @@ class Executor:
                 self.last_move = a
         return out
 
-    def run(self, ctx: ExecContext) -> list[AgentAction]:
+    def run(self, ctx: ExecContext) -> list[Action]:
         raise NotImplementedError
 
-    def cancel(self, why: str) -> list[AgentAction]:
+    def cancel(self, why: str) -> list[Action]:
         if self.status is None:
             self.status = why
         return []
@@ -133,7 +133,7 @@ class Executor:
         search = attrs.evolve(ctx.search, slice_nodes=None) if urgent else ctx.search
         self.navigator = Navigator(ctx.terrain, ctx.position, goal, search, sprint=sprint, clock=ctx.clock)
 
-    def move(self, found_only: bool = False) -> tuple[list[AgentAction], NavState]:
+    def move(self, found_only: bool = False) -> tuple[list[Action], NavState]:
         """One tick of the navigation. ``found_only``: a goal close by (a drop) that a whole
         search did not reach is out of reach; fail at once instead of walking to the nearest
         point and searching again (each search can take many ticks)."""
@@ -144,8 +144,7 @@ class Executor:
                 and ph.medium(nav.terrain, nav.stepper.body) in ("air", "ground"):
             # Arrived mid-fall (a goal reached from the air): let gravity finish before acting,
             # or the next packet would come many ticks later from the same point in the air.
-            m = nav.tick()
-            return [InjectMovement(m.x, m.y, m.z, m.yaw, m.pitch, m.on_ground, m.sprinting)], NavState.MOVING
+            return [nav.tick()], NavState.MOVING
         if nav.state is not NavState.MOVING:
             return [], nav.state
         if nav.planner.plans > MAX_PLANS:
@@ -156,7 +155,7 @@ class Executor:
         path = nav.planner.path
         if found_only and path is not None and path.status is not PathStatus.FOUND:
             nav.state = NavState.FAILED
-        return [InjectMovement(m.x, m.y, m.z, m.yaw, m.pitch, m.on_ground, m.sprinting)], nav.state
+        return [m], nav.state
 
 
 class Walk(Executor):
@@ -171,7 +170,7 @@ class Walk(Executor):
         self.urgent = urgent
         self.start: Vec3 | None = None
 
-    def run(self, ctx: ExecContext) -> list[AgentAction]:
+    def run(self, ctx: ExecContext) -> list[Action]:
         if self.navigator is None:
             goal = self.goal_of(ctx)
             if goal is None:
@@ -207,7 +206,7 @@ class Mine(Executor):
         self.drops: tuple[str, ...] = ()
         self.pickup: int | None = None       # the item entity walked to
 
-    def run(self, ctx: ExecContext) -> list[AgentAction]:
+    def run(self, ctx: ExecContext) -> list[Action]:
         if self.phase == "choose":
             self.before = ctx.counts()
             found = ctx.finder.nearest(self.kind, ctx.position, skip=ctx.blacklist, limit=1)
@@ -326,7 +325,7 @@ class Collect(Executor):
         self.before = 0
         self.goal_item: int | None = None
 
-    def run(self, ctx: ExecContext) -> list[AgentAction]:
+    def run(self, ctx: ExecContext) -> list[Action]:
         total = sum(ctx.counts().values())
         if self.goal_item is None:
             item = _nearest_item(ctx.snapshot, ctx.position, 16.0, ctx.ignored)
@@ -359,7 +358,7 @@ class Craft(Executor):
         self.item = item
         self.before: int | None = None
 
-    def run(self, ctx: ExecContext) -> list[AgentAction]:
+    def run(self, ctx: ExecContext) -> list[Action]:
         have = ctx.counts().get(self.item, 0)
         if self.before is None:
             recipe = RECIPES[self.item]
@@ -392,7 +391,7 @@ class Place(Executor):
         self.spot: Pos | None = None
         self.waited = 0
 
-    def run(self, ctx: ExecContext) -> list[AgentAction]:
+    def run(self, ctx: ExecContext) -> list[Action]:
         if self.spot is None:
             self.spot = _place_spot(ctx)
             if self.spot is None:
@@ -444,7 +443,7 @@ class Smelt(Executor):
         self.before = 0
         self.other = False      # the furnace was busy with another output of ours: collect it, then load
 
-    def run(self, ctx: ExecContext) -> list[AgentAction]:
+    def run(self, ctx: ExecContext) -> list[Action]:
         if self.furnace is None:
             self.before = ctx.counts().get(self.output, 0)
             near = ctx.finder.nearest("furnace", ctx.position, radius=TABLE_RANGE, limit=1, exposed=False)
@@ -503,38 +502,33 @@ class Smelt(Executor):
 
 
 class Eat(Executor):
+    """A meal (``engine.eating``, as ``!eat`` and the reflexes eat): the best food carried,
+    ok when the food bar rose or the stack shrank; the hand is not given back (the next
+    action takes what it needs)."""
+
     def __init__(self, choice: Choice, timeout: int, tick: int) -> None:
         super().__init__(choice, timeout, tick)
-        self.food_before: int | None = None
-        self.until = 0
+        self.meal: Meal | None = None
 
-    def run(self, ctx: ExecContext) -> list[AgentAction]:
+    def run(self, ctx: ExecContext) -> list[Action]:
         player = ctx.snapshot.player
-        food = player.food or 0
-        if self.food_before is None:
-            item = next((f for f in FOOD_POINTS if ctx.counts().get(f, 0) > 0), None)
-            ops = hold(ctx, item) if item is not None else None
-            if ops is None:
+        if self.meal is None:
+            self.meal = Meal.of(ctx.snapshot, restore=False)
+            if self.meal is None:
                 self.status = "no food"
                 return []
-            self.food_before = food
-            if ops:
-                return ops
-        if self.until == 0:
-            self.until = ctx.tick + 34
-            return [UseHeldItem()]
-        if food > self.food_before:
+        out: list[Action] = list(self.meal.step(player.food, count_of(player.inventory, self.meal.food)))
+        if self.meal.outcome is Outcome.ATE:
             self.status = "ok"
-            return [ReleaseHeldItem()]
-        if ctx.tick >= self.until:
+            out.append(ReleaseHeldItem())
+        elif self.meal.outcome is Outcome.REFUSED:
             self.status = "not eaten"
-            return [ReleaseHeldItem()]
-        return []
+        return out
 
-    def cancel(self, why: str) -> list[AgentAction]:
+    def cancel(self, why: str) -> list[Action]:
         was = self.status
         super().cancel(why)
-        return [ReleaseHeldItem()] if was is None and self.until else []
+        return list(self.meal.cancel()) if was is None and self.meal is not None else []
 
 
 class Fight(Executor):
@@ -544,7 +538,7 @@ class Fight(Executor):
         self.next_hit = 0
         self.armed = False
 
-    def run(self, ctx: ExecContext) -> list[AgentAction]:
+    def run(self, ctx: ExecContext) -> list[Action]:
         mob = next((e for e in ctx.snapshot.entities if e.entity_id == self.entity_id), None)
         if mob is None:
             self.status = "ok"
@@ -573,12 +567,12 @@ class Wait(Executor):
         super().__init__(choice, timeout, tick)
         self.ok = ok
 
-    def step(self, ctx: ExecContext) -> list[AgentAction]:
+    def step(self, ctx: ExecContext) -> list[Action]:
         if self.status is None and ctx.tick >= self.deadline:
             self.status = "ok" if self.ok else "unavailable"
         return []
 
-    def run(self, ctx: ExecContext) -> list[AgentAction]:
+    def run(self, ctx: ExecContext) -> list[Action]:
         return []
 
 

@@ -18,9 +18,10 @@ import math
 import attrs
 
 from engine.decision.catalog import ActionName, Choice, needs_food
-from engine.decision.knowledge import FAMILIES, FOOD_POINTS, FUEL, PICKAXES, RECIPES, SMELTS, count, members, \
+from engine.decision.knowledge import FAMILIES, FUEL, PICKAXES, RECIPES, SMELTS, count, members, \
     pickaxe_tier, spend
 from engine.decision.state import DecisionState
+from engine.world.food import FOODS
 
 # Raw materials (tags) and the action that gathers them; the least pickaxe that drops them.
 RAW: dict[str, Choice] = {
@@ -116,10 +117,10 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
             return d
     inv = state.counts()
     cook = COOK in legal and not state.smelting
-    if state.food < EAT_BELOW and any(inv.get(f, 0) for f in FOOD_POINTS):
+    if state.food < EAT_BELOW and any(inv.get(f, 0) for f in FOODS):
         # Raw beef feeds 3 where cooked feeds 8: with a furnace and fuel at hand it goes in the
         # furnace first, unless the player is very hungry or has nothing else.
-        only_raw = not any(inv.get(f, 0) for f in FOOD_POINTS if f != "beef")
+        only_raw = not any(inv.get(f, 0) for f, food in FOODS.items() if food.cooked is None)
         if not (only_raw and cook and state.food >= EAT_RAW_BELOW):
             d = pick(Choice(ActionName.EAT), 0.9, 0.7, "hungry")
             if d is not None:

@@ -119,14 +119,9 @@ FUEL: dict[str, float] = {
     "stick": 0.5,
 }
 FUEL_ORDER = ("coal", "#planks", "#logs", "stick")        # what the agent burns first
-# Nutrition (vanilla Foods.java), in the order the agent eats them: raw beef last, it is worth cooking.
-FOOD_POINTS: dict[str, int] = {"cooked_beef": 8, "bread": 5, "apple": 4, "beef": 3}
-# Saturation modifiers (Foods.java): eating adds nutrition x modifier x 2 saturation, at most the food.
-SATURATION_MODIFIER: dict[str, float] = {"cooked_beef": 0.8, "bread": 0.6, "apple": 0.3, "beef": 0.3}
 # Passive animals worth hunting, and what they drop (vanilla loot tables: 1-3 of it).
 GAME: dict[str, str] = {"cow": "beef"}
 GAME_HEALTH: dict[str, float] = {"cow": 10.0}
-EAT_TICKS = 32
 
 PICKAXES: dict[str, tuple[int, float]] = {   # tier, speed
     "wooden_pickaxe": (1, 2.0), "stone_pickaxe": (2, 4.0), "iron_pickaxe": (3, 6.0),

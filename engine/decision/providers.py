@@ -2,11 +2,11 @@
 
 How this works: ``ask(state, legal, now)`` never blocks; it returns a
 ``DecisionRequest``. Mock and replay requests are resolved on the spot. An
-api request carries ``job``, a coroutine function the caller runs on its own
-event loop (the proxy's asyncio reactor, or the simulator's worker thread);
-the job posts a chat-completions call through ``engine.llm.client`` with the
-concise JSON state and the legal actions, parses the typed decision
-``{choice, args, confidence, urgency}`` and resolves the request. The
+api request hands a chat-completions call (the concise JSON state and the
+legal actions) to the session's model runner (``engine.llm.runner``, the one
+the assistant's calls use too); when the runner delivers the reply, the
+typed decision ``{choice, args, confidence, urgency}`` is parsed and the
+request resolved. The
 autopilot polls ``done`` each tick, checks the request's state generation
 (stale → discarded, logged) and falls back to the heuristic when the model's
 confidence is below 0.65, its answer is not a legal choice, or it failed.
@@ -14,7 +14,7 @@ confidence is below 0.65, its answer is not a legal choice, or it failed.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 import attrs
@@ -22,8 +22,8 @@ import attrs
 from engine.decision.catalog import ActionName, Choice
 from engine.decision.heuristic import Decision, heuristic
 from engine.decision.state import DecisionState
-from engine.llm.calls import CallPurpose, ChatMessage, Completion, FailureKind, ModelCall, ModelFailure, ModelReply
-from engine.llm.client import ModelClient
+from engine.llm.calls import CallPurpose, ChatMessage, Completion, ModelCall, ModelReply
+from engine.llm.runner import ModelRunner
 from engine.llm.service import LlmService
 from engine.routing.model_hook import RoutingTicket
 
@@ -43,17 +43,14 @@ class DecisionRequest:
         self.error: str | None = None
         self.done = False
         self.answered_at: float | None = None
-        self.job: Callable[[], Coroutine[Any, Any, None]] | None = None
 
     def resolve(self, decision: Decision, now: float) -> None:
         if not self.done:
             self.decision, self.done, self.answered_at = decision, True, now
-            self.job = None
 
     def fail(self, error: str, now: float) -> None:
         if not self.done:
             self.error, self.done, self.answered_at = error, True, now
-            self.job = None
 
 
 class Provider(Protocol):
@@ -146,13 +143,13 @@ def parse_reply(content: str) -> dict[str, Any]:
 
 
 class ApiProvider:
-    """Ask an OpenAI-compatible model service (``engine.llm``) for each decision."""
+    """Ask an OpenAI-compatible model service (``engine.llm``), through the session's model runner, for each decision."""
 
     name = "api"
 
-    def __init__(self, client: ModelClient, scope: str = "autopilot", clock: Callable[[], float] | None = None,
+    def __init__(self, runner: ModelRunner, scope: str = "autopilot", clock: Callable[[], float] | None = None,
                  max_tokens: int = 120, service: LlmService | None = None, player: str | None = None) -> None:
-        self.client = client
+        self.runner = runner
         self.scope = scope
         self.clock = clock
         self.max_tokens = max_tokens
@@ -167,22 +164,16 @@ class ApiProvider:
         call = ModelCall(RoutingTicket(seq, None, "en"), self.scope, CallPurpose.CHAT,
                          (ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", state_message(state, legal))),
                          max_tokens=self.max_tokens, temperature=0.0)
+        service = self.service
+        if service is not None:
+            refusal = service.admit(self.player, self.clock() if self.clock is not None else now, scope=self.scope)
+            if refusal is not None:
+                request.fail(f"limit: {refusal.value}", now)
+                return request
 
-        async def job() -> None:
-            service = self.service
+        def deliver(reply: ModelReply, at: float) -> None:
             if service is not None:
-                # Admitted when the call really leaves, so a job that never runs holds no slot.
-                refusal = service.admit(self.player, self.clock() if self.clock is not None else now, scope=self.scope)
-                if refusal is not None:
-                    request.fail(f"limit: {refusal.value}", self.clock() if self.clock is not None else now)
-                    return
-            reply: ModelReply = ModelFailure(FailureKind.NOT_RUNNING, "cancelled")
-            try:
-                reply = await self.client.complete(call)
-            finally:
-                if service is not None:
-                    service.finished(call, reply, self.clock() if self.clock is not None else now)
-            at = self.clock() if self.clock is not None else now
+                service.finished(call, reply, at)
             if not isinstance(reply, Completion):
                 request.fail(f"{reply.kind.value}: {reply.detail}"[:160], at)
                 return
@@ -195,5 +186,5 @@ class ApiProvider:
                 return
             request.resolve(decision, at)
 
-        request.job = job
+        self.runner.run(call, deliver)
         return request

@@ -15,7 +15,8 @@ async HTTP client:
   per-player rules around the call.
 * ``service``: ``LlmService``, the facade ``engine.assistant`` talks to.
 
-The model is never on the tick path: the assistant returns an ``AskModel``
-action, the proxy runs ``ModelClient.complete`` on its event loop and hands
-the reply back to ``LocalAssistant.model_answered``.
+The model is never on the tick path: the assistant returns an ``AskModel``,
+its Session hands the call to the one ``ModelRunner`` it was given
+(``runner``; the proxy's runs ``ModelClient.complete`` on its event loop) and,
+at its next tick, hands the reply to ``LocalAssistant.model_answered``.
 """

@@ -1,7 +1,7 @@
 """What one model call is, and what comes back from it, as frozen values.
 
-``ModelCall`` is built by the engine (``prompt``) and carried to the proxy
-inside an ``AskModel`` action; it holds everything the HTTP client needs
+``ModelCall`` is built by the engine (``prompt``) and handed to a model
+runner (``runner``); it holds everything the HTTP client needs
 except the key and the endpoint, which only the client has. The reply is a
 ``Completion`` (the service answered) or a ``ModelFailure`` (it did not);
 the client never raises for a network or service problem.

@@ -5,9 +5,12 @@
 * ``ScriptedService``: an ``httpx.MockTransport`` handler answering requests
   from a script (bodies, status codes, exceptions, callables) and recording
   each request it saw.
-* ``ModelDriver``: does synchronously what the proxy does asynchronously:
-  runs every ``AskModel`` with a ``ModelClient``, reports the end to the
-  runtime and hands the reply back to the assistant.
+* ``ModelDriver``: does synchronously what a Session and its model runner do
+  over a few ticks: runs every ``AskModel`` with a ``ModelClient``, reports the
+  end to the runtime and hands the reply back to the assistant, for tests of
+  the assistant on its own (given snapshots, no Session).
+* ``SyncRunner``: a ``ModelRunner`` that completes each call before ``run``
+  returns (a Session with it answers at its next tick).
 """
 from __future__ import annotations
 
@@ -15,12 +18,13 @@ import asyncio
 import itertools
 import json
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import httpx
 
 from engine.actions import Action, AskModel
+from engine.llm.calls import ModelCall, ModelReply
 from engine.llm.client import ModelClient
 
 _ids = itertools.count(1)
@@ -88,8 +92,26 @@ class ScriptedService:
         return httpx.MockTransport(self)
 
 
+class SyncRunner:
+    """A model runner for tests: the call runs to its end on a private loop inside ``run``."""
+
+    def __init__(self, client: ModelClient, clock: Callable[[], float] = lambda: 0.0) -> None:
+        self.client = client
+        self.clock = clock
+        self.loop = asyncio.new_event_loop()
+        self.calls = 0
+
+    def run(self, call: ModelCall, deliver: Callable[[ModelReply, float], None]) -> None:
+        self.calls += 1
+        deliver(self.loop.run_until_complete(self.client.complete(call)), self.clock())
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.client.aclose())
+        self.loop.close()
+
+
 class ModelDriver:
-    """What the proxy does with ``AskModel``, on a private event loop, for engine tests."""
+    """What a Session does with the assistant's ``AskModel``, synchronously, for tests of the assistant alone."""
 
     def __init__(self, runtime: Any, client: ModelClient) -> None:
         self.runtime = runtime
@@ -101,7 +123,7 @@ class ModelDriver:
         self.loop.run_until_complete(self.client.aclose())
         self.loop.close()
 
-    def perform(self, assistant: Any, actions: list[Action], snapshot: Any, now: float) -> list[Action]:
+    def perform(self, assistant: Any, actions: Sequence[Any], snapshot: Any, now: float) -> list[Action]:
         """Run the model calls among ``actions``; return every other action, answers included."""
         out: list[Action] = []
         for action in actions:

@@ -12,7 +12,7 @@
 * ``Rejected``: anything else (unknown module, bad arguments, several
   choices, nothing at all), with the reason for the counters and the log.
 
-Nothing here executes anything; ``LocalAssistant.model_chose`` re-checks the
+Nothing here executes anything; ``LocalAssistant.model_answered`` re-checks the
 command line with the registry and the module's parser.
 """
 from __future__ import annotations

@@ -40,6 +40,11 @@ class ParseContext:
     players: Mapping[str, str] = attrs.field(factory=dict)
 
     @staticmethod
+    def bare(snapshot: WorldSnapshot, language: str) -> "ParseContext":
+        """For parsers that read only the argument string (no vocabulary at hand)."""
+        return ParseContext(snapshot, language, Analysis(()))
+
+    @staticmethod
     def player_names(snapshot: WorldSnapshot) -> dict[str, str]:
         names = {name.lower(): name for name in snapshot.online_players}
         for entity in snapshot.entities:
@@ -59,10 +64,12 @@ class AgentCommand(Generic[I]):
     render: Callable[[I], str]
     aliases: tuple[str, ...] = ()
     phrases: tuple[str, ...] = ()  # exact @ai requests that mean this command, e.g. "pos"
+    description_zh: str = ""       # the help text in Chinese (the English one is the model's too)
 
     @staticmethod
     def literal(
-        value: I, name: str, *phrases: str, usage: str | None = None, description: str = "", aliases: Sequence[str] = ()
+        value: I, name: str, *phrases: str, usage: str | None = None, description: str = "", aliases: Sequence[str] = (),
+        description_zh: str = "",
     ) -> "AgentCommand[I]":
         """A command without arguments (extra words after it are ignored)."""
         return AgentCommand(
@@ -73,6 +80,7 @@ class AgentCommand(Generic[I]):
             render=lambda _value: "",
             aliases=tuple(aliases),
             phrases=tuple(phrases),
+            description_zh=description_zh,
         )
 
     @staticmethod
@@ -84,8 +92,9 @@ class AgentCommand(Generic[I]):
         usage: str,
         description: str,
         aliases: Sequence[str] = (),
+        description_zh: str = "",
     ) -> "AgentCommand[I]":
-        return AgentCommand(name, usage, description, parse, render, tuple(aliases))
+        return AgentCommand(name, usage, description, parse, render, tuple(aliases), description_zh=description_zh)
 
     def line(self, value: I) -> str:
         """The explicit command line that runs ``value``, e.g. ``!item minecraft:torch``."""

@@ -1,9 +1,12 @@
 """The module registry: every module registered once, frozen at start.
 
-From each module's ``ModuleRouting`` the registry derives the command table
-(``!name`` and aliases, two-word names such as ``system routing``), the exact
-phrase table, the semantic index specs and the shortcuts; no other list of
-built-in profiles exists. Reject samples (``reject``) take part in the margin
+From each module's ``ModuleRouting`` the registry derives its entries in the
+command table (``commands()``: ``!name`` and aliases, two-word names such as
+``system routing``), the exact phrase table, the semantic index specs and the
+shortcuts; no other list of built-in profiles exists. A write command of the
+command table that declares ``CommandRouting`` becomes a routing target here
+(``register_command``) with no module behind it: routing may offer it, only
+the command table runs it. Reject samples (``reject``) take part in the margin
 but have no module behind them and are never offered as candidates.
 
 A module may go direct only if all hold: its profile was declared with
@@ -17,7 +20,10 @@ from typing import Any
 
 import attrs
 
+from engine.commands.table import Access as CommandAccess
+from engine.commands.table import Command, Invocation, Text
 from engine.modules.declarations import AgentCommand, ModuleRouting, RoutingProfile
+from engine.actions import ReplyToPlayer
 from engine.modules.module import Access, Module
 from engine.routing.normalize import normalize_text
 from engine.routing.semantic_index import REJECT_PREFIX, IndexSpec
@@ -29,16 +35,10 @@ class RegistryError(Exception):
 
 @attrs.frozen
 class Registered:
-    module: Module[Any]
+    id: str
+    access: Access
     routing: ModuleRouting[Any]
-
-    @property
-    def id(self) -> str:
-        return self.module.id
-
-    @property
-    def access(self) -> Access:
-        return self.module.access
+    module: Module[Any] | None  # None: a command-table write; routing offers it, the table runs it
 
     @property
     def direct_capable(self) -> bool:
@@ -46,7 +46,7 @@ class Registered:
         return (
             profile is not None
             and profile.direct
-            and self.module.access is Access.READ
+            and self.access is Access.READ
             and not self.routing.is_explicit_only
             and not self.routing.is_structured_only
         )
@@ -75,7 +75,20 @@ class ModuleRegistry:
         self._check_open(module.id)
         if module.id in self._modules:
             raise RegistryError(f"module {module.id} is already registered")
-        self._modules[module.id] = Registered(module, module.routing())
+        self._modules[module.id] = Registered(module.id, module.access, module.routing(), module)
+
+    def register_command(self, command: Command[Any]) -> None:
+        """A command-table entry with ``routing``: a write target that routing offers and never runs."""
+        routed = command.routing
+        if routed is None:
+            raise RegistryError(f"!{command.name} declares no routing")
+        self._check_open(routed.module_id)
+        if routed.module_id in self._modules:
+            raise RegistryError(f"module {routed.module_id} is already registered")
+        agent = AgentCommand(command.name, command.usage.en, command.help.en, command.parse, routed.render,
+                             command.aliases)
+        routing = ModuleRouting[Any](commands=(agent,), profile=routed.profile)
+        self._modules[routed.module_id] = Registered(routed.module_id, Access.WRITE, routing, None)
 
     def reject(self, reject_id: str, profile: RoutingProfile[Any]) -> None:
         self._check_open(reject_id)
@@ -149,13 +162,25 @@ class ModuleRegistry:
             if (entry := self._modules.get(key)) is None or entry.routing.profile is None
         )
 
-    def help_rows(self) -> list[tuple[str, str]]:
-        rows: list[tuple[str, str]] = []
+    def commands(self) -> list[Command[Any]]:
+        """The command-table entries of the modules: each runs its module through the player's assistant."""
+        out: list[Command[Any]] = []
         for entry in self._modules.values():
+            if entry.module is None:
+                continue  # a command-table write: the table has it already
             for command in entry.routing.commands:
-                suffix = " (admin)" if entry.access is Access.ADMIN else ""
-                rows.append((command.usage, command.description + suffix))
-        return rows
+                out.append(Command(
+                    command.name, command.parse, _module_handler(entry), Text(command.usage, command.usage),
+                    Text(command.description, command.description_zh), aliases=command.aliases,
+                    access=CommandAccess.ADMIN if entry.access is Access.ADMIN else CommandAccess.PLAYER))
+        return out
+
+
+def _module_handler(entry: Registered) -> Any:
+    def run(inv: Invocation, value: Any) -> list[ReplyToPlayer]:
+        return [inv.the_assistant().run_module(entry, value, inv)]
+
+    return run
 
 
 def _merge(base: Mapping[str, Sequence[str]], extra: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:

@@ -12,12 +12,7 @@ from engine.motion.astar import SearchOptions
 from engine.motion.goals import Goal
 from engine.motion.grid import Terrain
 from engine.motion.navigator import Navigator, NavState
-from engine.motion.stepper import MoveCommand
 from engine.world.snapshot import Vec3, WorldSnapshot
-
-
-def inject(move: MoveCommand) -> InjectMovement:
-    return InjectMovement(move.x, move.y, move.z, move.yaw, move.pitch, move.on_ground, move.sprinting)
 
 
 # Give up when the goal has come no closer for this long: the known blocks offer no
@@ -47,7 +42,7 @@ class NavigatorDriver:
             self._best, self._best_at = remaining, now
         elif self._best_at is not None and now - self._best_at > STALL_SECONDS:
             self._stalled = True
-        return [inject(move)]
+        return [move]
 
     def finished(self) -> str | None:
         state = self.navigator.state

@@ -18,11 +18,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 
+from engine.actions import InjectMovement
 from engine.motion.astar import Path, PathStatus, SearchOptions
 from engine.motion.goals import Goal
 from engine.motion.grid import Terrain
 from engine.motion.planner import PathPlanner
-from engine.motion.stepper import MoveCommand, Stepper, StepperState
+from engine.motion.stepper import Stepper, StepperState
 from engine.world.snapshot import Vec3
 
 MAX_STUCK_REPLANS = 3
@@ -68,7 +69,7 @@ class Navigator:
         if self.state is not NavState.FAILED:
             self.state = NavState.MOVING
 
-    def tick(self) -> MoveCommand:
+    def tick(self) -> InjectMovement:
         if self.state is NavState.MOVING:
             self._maybe_plan()
         command = self.stepper.tick()

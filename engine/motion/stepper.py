@@ -23,6 +23,7 @@ import math
 
 import attrs
 
+from engine.actions import InjectMovement
 from engine.motion import grid as g
 from engine.motion import physics as ph
 from engine.motion.astar import Move, Path, PathStep
@@ -39,24 +40,6 @@ class StepperState(enum.Enum):
     ARRIVED = "arrived"
     STUCK = "stuck"
     TELEPORTED = "teleported"
-
-
-@attrs.frozen
-class MoveCommand:
-    """One movement packet: absolute position, look, and onGround; ``sprinting`` when the step
-    was taken at sprint speed (the server must be told, as a client's sprint key does)."""
-
-    x: float
-    y: float
-    z: float
-    yaw: float
-    pitch: float
-    on_ground: bool
-    sprinting: bool = False
-
-    @property
-    def position(self) -> Vec3:
-        return Vec3(self.x, self.y, self.z)
 
 
 def yaw_towards(dx: float, dz: float) -> float:
@@ -125,7 +108,7 @@ class Stepper:
             return step.y - 0.05 <= b.y < step.y + 1.0
         return b.on_ground and abs(b.y - step.feet_y) < 1e-6
 
-    def tick(self) -> MoveCommand:
+    def tick(self) -> InjectMovement:
         self.terrain.sync()
         self.ticks += 1
         controls = ph.Controls()
@@ -147,7 +130,7 @@ class Stepper:
             self._watch_progress()
         b = self.body
         sprinting = self.sprint and bool(controls.dx or controls.dz) and ph.medium(self.terrain, b) in ("ground", "air")
-        return MoveCommand(b.x, b.y, b.z, self.yaw, 0.0, b.on_ground, sprinting)
+        return InjectMovement(b.x, b.y, b.z, self.yaw, 0.0, b.on_ground, sprinting)
 
     def _controls(self, step: PathStep) -> ph.Controls:
         b = self.body

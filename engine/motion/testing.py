@@ -10,13 +10,14 @@ from collections.abc import Callable
 
 import attrs
 
+from engine.actions import InjectMovement
 from engine.motion import physics as ph
 from engine.motion.astar import Path, SearchOptions
 from engine.motion.checker import Movement, MovementChecker, Violation
 from engine.motion.goals import Goal
 from engine.motion.grid import Terrain
 from engine.motion.navigator import Navigator, NavState
-from engine.motion.stepper import MoveCommand, Stepper, StepperState
+from engine.motion.stepper import Stepper, StepperState
 from engine.world.snapshot import Vec3
 
 
@@ -29,7 +30,7 @@ class Drive:
     ticks: int
 
 
-def _packet(tick: int, m: MoveCommand) -> Movement:
+def _packet(tick: int, m: InjectMovement) -> Movement:
     return Movement(tick, m.x, m.y, m.z, m.on_ground)
 
 

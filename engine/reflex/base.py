@@ -15,34 +15,16 @@ from typing import Protocol
 
 import attrs
 
+from engine.actions import InjectMovement, ItemAction
 from engine.motion.astar import SearchOptions, start_cell
 from engine.motion.goals import Goal
 from engine.motion.grid import Terrain
 from engine.motion.navigator import Navigator, NavState
-from engine.motion.stepper import MoveCommand
 from engine.reflex.inputs import ReflexInputs
 from engine.reflex.notice import Notice
 from engine.world.snapshot import Vec3
 
 
-@attrs.frozen
-class SelectSlot:
-    """Change the held hotbar slot (0..8)."""
-
-    slot: int
-
-
-@attrs.frozen
-class StartUsingItem:
-    """Start using the held item (eat): the server finishes after the item's duration."""
-
-
-@attrs.frozen
-class StopUsingItem:
-    """Release the use key before the item finished."""
-
-
-ItemOp = SelectSlot | StartUsingItem | StopUsingItem
 
 
 @attrs.frozen
@@ -55,8 +37,8 @@ class ReflexContext:
 
 @attrs.frozen
 class ReflexOutput:
-    move: MoveCommand | None = None
-    items: tuple[ItemOp, ...] = ()
+    move: InjectMovement | None = None
+    items: tuple[ItemAction, ...] = ()
 
 
 class Activity(Protocol):
@@ -70,7 +52,7 @@ class Activity(Protocol):
     def done(self, ctx: ReflexContext) -> bool:
         ...
 
-    def abort(self) -> tuple[ItemOp, ...]:
+    def abort(self) -> tuple[ItemAction, ...]:
         ...
 
 
@@ -151,5 +133,5 @@ class NavigateActivity:
             return True
         return self.released(ctx, self.navigator.position)
 
-    def abort(self) -> tuple[ItemOp, ...]:
+    def abort(self) -> tuple[ItemAction, ...]:
         return ()

@@ -19,7 +19,8 @@ from engine.motion.astar import SearchOptions, start_cell
 from engine.motion.goals import GoalBlock
 from engine.motion.grid import Terrain
 from engine.motion.navigator import Navigator, NavState
-from engine.reflex.base import Activity, ItemOp, ReflexContext, ReflexOutput
+from engine.actions import ItemAction
+from engine.reflex.base import Activity, ReflexContext, ReflexOutput
 from engine.reflex.notice import Notice
 from engine.world.snapshot import Vec3
 
@@ -112,5 +113,5 @@ class _Hold:
     def done(self, ctx: ReflexContext) -> bool:
         return self.held >= self.reflex.hold_ticks
 
-    def abort(self) -> tuple[ItemOp, ...]:
+    def abort(self) -> tuple[ItemAction, ...]:
         return ()

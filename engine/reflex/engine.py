@@ -39,12 +39,12 @@ from collections.abc import Callable, Iterable
 
 import attrs
 
+from engine.actions import InjectMovement, ItemAction
 from engine.motion import physics as ph
 from engine.motion.astar import PathStep
 from engine.motion.grid import Terrain
 from engine.motion.navigator import Navigator
-from engine.motion.stepper import MoveCommand
-from engine.reflex.base import Activity, ItemOp, Reflex, ReflexContext
+from engine.reflex.base import Activity, Reflex, ReflexContext
 from engine.reflex.drowning import DrowningReflex
 from engine.reflex.edge import EdgeReflex
 from engine.reflex.fire import FireReflex
@@ -104,8 +104,8 @@ class ReflexDecision:
     reflex: str | None = None             # the reflex driving this tick
     started: bool = False                 # it took over this tick: show ``notice``
     released: str | None = None           # the reflex that let go this tick (released, timed out, cancelled)
-    move: MoveCommand | None = None       # movement packet to inject this tick (hold the client's own)
-    items: tuple[ItemOp, ...] = ()        # hotbar / use-item operations, in order
+    move: InjectMovement | None = None       # movement packet to inject this tick (hold the client's own)
+    items: tuple[ItemAction, ...] = ()        # hotbar / use-item operations, in order
     notice: Notice | None = None
     path: tuple[PathStep, ...] = ()
 
@@ -147,7 +147,7 @@ class ReflexEngine:
             raise KeyError(name)
         self.enabled.add(name)
 
-    def disable(self, name: str, now: float = 0.0) -> tuple[ItemOp, ...]:
+    def disable(self, name: str, now: float = 0.0) -> tuple[ItemAction, ...]:
         """Turn a reflex off for this player; if it is driving, it lets go at once."""
         if name not in self.by_name:
             raise KeyError(name)
@@ -156,11 +156,11 @@ class ReflexEngine:
             return self._stop(Event.DISABLE, now)
         return ()
 
-    def set_all(self, on: bool, now: float = 0.0) -> tuple[ItemOp, ...]:
+    def set_all(self, on: bool, now: float = 0.0) -> tuple[ItemAction, ...]:
         if on:
             self.enabled = set(self.by_name)
             return ()
-        ops: tuple[ItemOp, ...] = ()
+        ops: tuple[ItemAction, ...] = ()
         for name in list(self.enabled):
             ops += self.disable(name, now)
         return ops
@@ -173,7 +173,7 @@ class ReflexEngine:
 
     # Signals from the world --------------------------------------------------------------------
 
-    def cancel(self, now: float) -> tuple[ItemOp, ...]:
+    def cancel(self, now: float) -> tuple[ItemAction, ...]:
         """The kill switch: the active reflex lets go now and cools down."""
         if self.active is None:
             return ()
@@ -213,7 +213,7 @@ class ReflexEngine:
             self._fire(Event.COOLED, self.history[-1][1] if self.history else "", now)
         candidate = self._candidate(ctx, autopilot)
         released: str | None = None
-        items: tuple[ItemOp, ...] = ()
+        items: tuple[ItemAction, ...] = ()
         if self.active is not None and self.activity is not None:
             active = self.active
             landing = not self._at_rest(terrain)     # let go only once the body has landed
@@ -257,7 +257,7 @@ class ReflexEngine:
     def _priority(self, reflex: Reflex) -> int:
         return self.reflexes.index(reflex)
 
-    def _stop(self, event: Event, now: float) -> tuple[ItemOp, ...]:
+    def _stop(self, event: Event, now: float) -> tuple[ItemAction, ...]:
         assert self.active is not None and self.activity is not None
         ops = () if event is Event.RELEASE else self.activity.abort()
         if event is not Event.DISABLE:
@@ -275,8 +275,8 @@ class ReflexEngine:
             self.state = EngineState.COOLDOWN
         self.history.append((now, name, event))
 
-    def _decision(self, reflex: Reflex, started: bool, released: str | None, move: MoveCommand | None,
-                  items: tuple[ItemOp, ...]) -> ReflexDecision:
+    def _decision(self, reflex: Reflex, started: bool, released: str | None, move: InjectMovement | None,
+                  items: tuple[ItemAction, ...]) -> ReflexDecision:
         navigator = self._navigator()
         path = navigator.path.steps if navigator is not None and navigator.path is not None else ()
         notice = self.activity.notice if started and self.activity is not None else None

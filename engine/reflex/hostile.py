@@ -20,7 +20,8 @@ import attrs
 
 from engine.motion.goals import GoalAway
 from engine.motion.navigator import Navigator, NavState
-from engine.reflex.base import REFLEX_SEARCH, Activity, ItemOp, ReflexContext, ReflexOutput, replan_if_off_path
+from engine.actions import ItemAction
+from engine.reflex.base import REFLEX_SEARCH, Activity, ReflexContext, ReflexOutput, replan_if_off_path
 from engine.reflex.inputs import Mob
 from engine.reflex.notice import Notice
 from engine.world.snapshot import Vec3
@@ -134,5 +135,5 @@ class _Flee:
             return True
         return self.navigator.state is NavState.FAILED
 
-    def abort(self) -> tuple[ItemOp, ...]:
+    def abort(self) -> tuple[ItemAction, ...]:
         return ()

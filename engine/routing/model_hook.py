@@ -1,22 +1,17 @@
-"""The seam to the model fallback (the LLM client is the next issue).
+"""What a request handed to the model carries: its ticket, the local candidates, the catalog.
 
-When local routing is not confident, the assistant hands the request to a
-``ModelRouter`` once. The router must not block: it starts its call and
-returns at once with whatever should be shown now; the model's choice comes
-back later through ``LocalAssistant.model_chose(ticket, text, command_line, …)``,
-where the execution layer re-checks it (writes become a confirmation button,
-never an action) and may write the intent cache.
-
-With no ``ModelRouter`` configured the assistant answers honestly that it is
-not sure and lists read-only commands that may help; it never guesses.
+When local routing is not confident, the assistant builds a
+``ModelRoutingRequest`` once and the model service turns it into a call
+(``engine.llm``); the model's choice comes back to
+``LocalAssistant.model_answered``, where the execution layer re-checks it
+(writes become a confirmation button, never an action) and may write the
+intent cache. With no model service the assistant answers honestly that it
+is not sure and lists read-only commands that may help; it never guesses.
 """
 from __future__ import annotations
 
-from typing import Protocol
-
 import attrs
 
-from engine.actions import Action
 from engine.routing.cache import CacheKey
 
 
@@ -53,9 +48,3 @@ class ModelRoutingRequest:
     language: str
     candidates: tuple[ModelCandidate, ...]  # local vector candidates, best first; empty in SHADOW
     catalog: tuple[CatalogEntry, ...]       # every module the model may choose (not structured-only)
-
-
-class ModelRouter(Protocol):
-    def route(self, request: ModelRoutingRequest, now: float) -> list[Action]:
-        """Start one model call for ``request`` without blocking; return what to show now."""
-        ...

@@ -20,39 +20,20 @@ wall-clock time).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import statistics
 import sys
-import threading
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from engine.decision.ladder import NAMES
 from engine.decision.logs import EpisodeLog
-from engine.decision.providers import ApiProvider, DecisionRequest, MockProvider, Provider, ReplayProvider
+from engine.decision.providers import ApiProvider, MockProvider, Provider, ReplayProvider
+from engine.llm.runner import AsyncioRunner
 from engine.sim.episode import TICK, EpisodeResult, run_episode
 from engine.sim.world import SimOptions
-
-
-class JobRunner:
-    """Runs api requests on an asyncio loop in a worker thread: the tick loop never waits for them."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-
-    def __call__(self, request: DecisionRequest) -> None:
-        job = request.job
-        if job is not None:
-            asyncio.run_coroutine_threadsafe(job(), self.loop)
-
-    def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=2.0)
 
 
 def aggregate(results: Sequence[EpisodeResult]) -> dict[str, Any]:
@@ -79,18 +60,23 @@ def aggregate(results: Sequence[EpisodeResult]) -> dict[str, Any]:
     }
 
 
-def _provider(args: argparse.Namespace, seed: int) -> Provider:
+def _runner() -> AsyncioRunner:
+    """The model runner of ``--provider api``: the service named by the environment, on a worker thread."""
+    from engine.llm.client import ClientSettings, ModelClient
+    from engine.llm.secrets import Secret
+
+    settings = ClientSettings(base_url=os.environ.get("MCAGENT_LLM_BASE_URL", "http://127.0.0.1:8000/v1"),
+                              model=os.environ.get("MCAGENT_LLM_MODEL", "deepseek-chat"),
+                              api_key=Secret(os.environ.get("MCAGENT_LLM_API_KEY", "none")), timeout=5.0)
+    return AsyncioRunner(ModelClient(settings), time.monotonic)
+
+
+def _provider(args: argparse.Namespace, seed: int, runner: AsyncioRunner | None) -> Provider:
     if args.provider == "replay":
         path = args.replay_log or os.path.join(args.log_dir or ".", f"seed{seed}", "decision_log.jsonl")
         return ReplayProvider.from_file(path)
-    if args.provider == "api":
-        from engine.llm.client import ClientSettings, ModelClient
-        from engine.llm.secrets import Secret
-
-        settings = ClientSettings(base_url=os.environ.get("MCAGENT_LLM_BASE_URL", "http://127.0.0.1:8000/v1"),
-                                  model=os.environ.get("MCAGENT_LLM_MODEL", "deepseek-chat"),
-                                  api_key=Secret(os.environ.get("MCAGENT_LLM_API_KEY", "none")), timeout=5.0)
-        return ApiProvider(ModelClient(settings), clock=time.monotonic)
+    if runner is not None:
+        return ApiProvider(runner, clock=time.monotonic)
     return MockProvider()
 
 
@@ -113,11 +99,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--start-bread takes 0 to 64 (one stack in one slot)")
     options = SimOptions(hazard=args.hazard, start_bread=args.start_bread, difficulty=args.difficulty)
     results: list[EpisodeResult] = []
-    runner = JobRunner() if args.provider == "api" else None
+    runner = _runner() if args.provider == "api" else None
     try:
         for seed in range(args.first_seed, args.first_seed + args.seeds):
             log = EpisodeLog()
-            provider = _provider(args, seed)
+            provider = _provider(args, seed, runner)
             if runner is not None:
                 start = time.monotonic()
 
@@ -126,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if delay > 0:
                         time.sleep(delay)
 
-                result = run_episode(seed, args.ticks, provider, options, log, jobs=runner,
+                result = run_episode(seed, args.ticks, provider, options, log, models=runner,
                                      clock=time.monotonic, pace=pace, stop_when_done=not args.after_done)
             else:
                 result = run_episode(seed, args.ticks, provider, options, log, stop_when_done=not args.after_done)

@@ -5,8 +5,9 @@ the proxy. Per tick, the world's server tick produces events, which the
 Session consumes as the proxy would feed them; ``Session.tick`` runs the
 reflexes first (kill switch > reflex) and, on a tick no reflex drives, the
 autopilot (watchdog, then decision). Every action goes to the world, which
-answers with more events. The ``jobs`` hook receives api requests to run off
-the tick path, as the proxy's event loop does.
+answers with more events. ``models`` is the Session's model runner for the
+api provider (calls on a worker thread's loop, replies handed over once per
+tick, as the proxy's reactor hands them over between ticks).
 """
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ from collections.abc import Callable
 import attrs
 
 from engine import events as ev
-from engine.decision.acts import AgentAction
+from engine.actions import Action
 from engine.decision.autopilot import Autopilot, AutopilotConfig
 from engine.pilot import PilotSettings
 from engine.decision.ladder import NAMES
 from engine.decision.logs import EpisodeLog
-from engine.decision.providers import DecisionRequest, MockProvider, Provider
+from engine.decision.providers import MockProvider, Provider
+from engine.llm.runner import AsyncioRunner
 from engine.session import Session, SessionConfig
 from engine.sim.world import VERSION, SimOptions, SimWorld
 
@@ -61,7 +63,7 @@ class EpisodeResult:
 
 def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None,
                 options: SimOptions = SimOptions(), log: EpisodeLog | None = None,
-                jobs: Callable[[DecisionRequest], None] | None = None,
+                models: AsyncioRunner | None = None,
                 clock: Callable[[], float] | None = None, pace: Callable[[int], None] | None = None,
                 measure: bool = False, stop_when_done: bool = False,
                 on_tick: Callable[[int, Autopilot], None] | None = None,
@@ -72,9 +74,9 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
     world = SimWorld(seed, options)
     log = log if log is not None else EpisodeLog()
     chosen = provider or MockProvider()
-    pilot = PilotSettings(providers={chosen.name: lambda: chosen}, default_provider=chosen.name,
+    pilot = PilotSettings(providers={chosen.name: lambda _runner: chosen}, default_provider=chosen.name,
                           autopilot_config=config or AutopilotConfig(seed=seed), log_factory=lambda: log)
-    session = Session("sim", SessionConfig(version=VERSION, reflexes=True), pilot=pilot)
+    session = Session("sim", SessionConfig(version=VERSION, reflexes=True), pilot=pilot, models=models)
     t0 = clock() if clock is not None else 0.0
     for event in world.join_events():
         session.handle(event, t0)        # nothing to answer before the first tick
@@ -82,21 +84,20 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
     autopilot = session.pilot.autopilot
     assert autopilot is not None and autopilot.enabled, "the autopilot did not start"
     costs: list[float] = []
-    early: list[AgentAction] = []      # what the Session answered to events (reflexes react to packets)
+    early: list[Action] = []      # what the Session answered to events (reflexes react to packets)
     for t in range(1, ticks + 1):
         now = clock() if clock is not None else t * TICK
         for event in world.tick(t):
             early += session.handle(event, now)
         c0 = time.perf_counter() if measure else 0.0
-        sent: list[AgentAction] = early + session.tick(now)
+        sent: list[Action] = early + session.tick(now)
         early = []
         if measure:
             costs.append(time.perf_counter() - c0)
         for event in world.apply(sent, t):
             early += session.handle(event, now)
-        if jobs is not None:
-            for request in session.pilot.take_jobs():
-                jobs(request)
+        if models is not None:
+            models.deliver_ready()      # replies that came in during this tick, for the next one
         if on_tick is not None:
             on_tick(t, autopilot)
         if pace is not None:

@@ -35,10 +35,10 @@ import attrs
 import numpy as np
 
 from engine import events as ev
+from engine import actions as acts
 from engine.actions import InjectMovement, ReleaseHeldItem, SelectHotbar, UseHeldItem
-from engine.decision import acts
-from engine.decision.knowledge import ATTACK_DAMAGE, BLOCKS, EAT_TICKS, FOOD_POINTS, FUEL, GAME, GAME_HEALTH, \
-    RECIPES, SATURATION_MODIFIER, SMELT_TICKS, SMELTS, dig_ticks, harvestable, members, spend
+from engine.decision.knowledge import ATTACK_DAMAGE, BLOCKS, FUEL, GAME, GAME_HEALTH, RECIPES, SMELT_TICKS, SMELTS, \
+    dig_ticks, harvestable, members, spend
 from engine.decision.knowledge import count as family_count
 from engine.events import SlotItem
 from engine.motion import grid as g
@@ -46,6 +46,7 @@ from engine.motion import physics as ph
 from engine.motion.checker import Movement, MovementChecker
 from engine.motion.grid import Terrain
 from engine.world.blocks import BlockFlag, BlockStore, BlockTable
+from engine.world.food import EAT_TICKS, FOODS
 from engine.world.model import INVENTORY_SLOTS
 
 VERSION = "1.18.2"
@@ -92,7 +93,7 @@ MINE_EXHAUSTION = 0.005         # per block broken with the right tool for its d
 # armour, which have 0 (fire, drowning, falling, starving).
 DAMAGE_EXHAUSTION = {"lava": 0.1, "zombie": 0.1}
 # Eating (FoodData.eat): food + nutrition (at most 20), saturation + nutrition x modifier x 2 (at most
-# the food). Nutrition is ``FOOD_POINTS``, the modifiers ``SATURATION_MODIFIER`` (vanilla's Foods.java).
+# the food). Nutrition and saturation modifiers are the food table's (``engine.world.food``, vanilla's Foods.java).
 # Cows: a herd's worth spawned with the world on grass (vanilla spawns passive animals at chunk
 # generation and hardly ever after), wandering slowly (RandomStrollGoal: a new spot within 10 blocks
 # about every 120 ticks, at 0.2 x 1.0 speed, about 0.1 block a tick walking), never attacking.
@@ -547,9 +548,9 @@ class SimWorld:
 
     def _eat(self, food: str) -> None:
         p = self.player
-        nutrition = FOOD_POINTS[food]
-        p.food = min(MAX_FOOD, p.food + nutrition)
-        p.saturation = min(float(p.food), p.saturation + nutrition * SATURATION_MODIFIER[food] * 2.0)
+        eaten = FOODS[food]
+        p.food = min(MAX_FOOD, p.food + eaten.nutrition)
+        p.saturation = min(float(p.food), p.saturation + eaten.nutrition * eaten.saturation * 2.0)
 
     # -- the server's tick -----------------------------------------------------------------------
     def tick(self, t: int) -> list[ev.Event]:
@@ -596,10 +597,10 @@ class SimWorld:
 
     def _finish_eating(self, t: int, out: list[ev.Event]) -> None:
         p = self.player
-        if p.eating is not None and t - p.eating >= EAT_TICKS:
-            food = self.held_item()
+        food = self.held_item()
+        if p.eating is not None and t - p.eating >= (FOODS[food].ticks if food in FOODS else EAT_TICKS):
             p.eating = None
-            if food in FOOD_POINTS and self.take(food, 1):
+            if food in FOODS and self.take(food, 1):
                 self._eat(food)
                 out += [self._inventory(), self._health()]
 
@@ -706,9 +707,16 @@ class SimWorld:
         out: list[ev.Event] = []
         for action in actions:
             handler = _HANDLERS.get(type(action))
-            if handler is not None:
-                handler(self, action, t, out)
+            if handler is None:
+                raise TypeError(f"no handler for {type(action).__name__} in engine.sim.world._HANDLERS")
+            handler(self, action, t, out)
         return out
+
+    def _not_the_servers(self, a: object, t: int, out: list[ev.Event]) -> None:
+        """Between the player and the proxy (replies, chat, control, pings, model calls): no server sees it."""
+
+    def _swing(self, a: acts.SwingArm, t: int, out: list[ev.Event]) -> None:
+        """An arm swing is only shown to others; nothing changes in the world."""
 
     def _reject(self, why: str) -> None:
         self.rejected[why] = self.rejected.get(why, 0) + 1
@@ -756,7 +764,7 @@ class SimWorld:
     def _use(self, a: UseHeldItem, t: int, out: list[ev.Event]) -> None:
         # Vanilla (Player.canEat): none of these foods can be started on a full food bar.
         p = self.player
-        if self.held_item() in FOOD_POINTS and not p.dead and p.food < MAX_FOOD:
+        if self.held_item() in FOODS and not p.dead and p.food < MAX_FOOD:
             p.eating = t
 
     def _release(self, a: ReleaseHeldItem, t: int, out: list[ev.Event]) -> None:
@@ -898,7 +906,16 @@ def _centimetres(distance: float) -> int:
     return math.floor(distance * 100.0 + 0.5)     # Java's Math.round
 
 
+# Every type of ``engine.actions.ACTIONS`` has an entry (a test checks it), so an action the
+# simulator does not know is an error, never silently dropped.
 _HANDLERS: dict[type, Callable[[SimWorld, Any, int, list[ev.Event]], None]] = {
+    acts.ReplyToPlayer: SimWorld._not_the_servers,
+    acts.ForwardChat: SimWorld._not_the_servers,
+    acts.MeasurePing: SimWorld._not_the_servers,
+    acts.Kick: SimWorld._not_the_servers,
+    acts.AdminCommand: SimWorld._not_the_servers,
+    acts.SetControl: SimWorld._not_the_servers,
+    acts.SwingArm: SimWorld._swing,
     InjectMovement: SimWorld._move,
     SelectHotbar: SimWorld._select,
     UseHeldItem: SimWorld._use,

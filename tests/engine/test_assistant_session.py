@@ -14,7 +14,7 @@ def text(actions: list[Action]) -> str:
 
 
 def joined(runtime: AssistantRuntime, locale: str = "en_us", admin: bool = False) -> Session:
-    session = Session("Tester", assistant=runtime.new_assistant(admin=admin))
+    session = Session("Tester", assistant=runtime.new_assistant(), admin=admin)
     for event in (
         ev.ClientSettings(locale),
         ev.JoinedGame(1, 0, "minecraft:overworld"),

@@ -6,9 +6,8 @@ feed a server's packets; nothing here calls the Autopilot directly.
 from __future__ import annotations
 
 from engine import events as ev
-from engine.actions import InjectMovement, ReleaseHeldItem, ReplyToPlayer, SelectHotbar, SetControl, UseHeldItem
-from engine.decision import acts
-from engine.decision.acts import AgentAction
+from engine.actions import Action, InjectMovement, ReleaseHeldItem, ReplyToPlayer, SelectHotbar, SetControl, UseHeldItem
+from engine import actions as acts
 from engine.decision.providers import MockProvider
 from engine.pilot import LOG_EVERY, EpisodeRecord, PilotSettings
 from engine.session import Session, SessionConfig
@@ -16,7 +15,7 @@ from engine.sim.episode import TICK
 from engine.sim.world import VERSION, SimOptions, SimWorld
 
 
-def texts(actions: list[AgentAction]) -> str:
+def texts(actions: list[Action]) -> str:
     return " ".join(line for a in actions if isinstance(a, ReplyToPlayer) for line in a.lines)
 
 
@@ -29,12 +28,12 @@ class Rig:
         for event in self.world.join_events():
             self.session.handle(event, 0.0)
         self.t = 0
-        self.early: list[AgentAction] = []
+        self.early: list[Action] = []
 
-    def say(self, text: str) -> list[AgentAction]:
+    def say(self, text: str) -> list[Action]:
         return self.session.handle(ev.ChatTyped(text), self.t * TICK)
 
-    def tick(self) -> list[AgentAction]:
+    def tick(self) -> list[Action]:
         self.t += 1
         now = self.t * TICK
         for event in self.world.tick(self.t):
@@ -45,8 +44,8 @@ class Rig:
             self.early += self.session.handle(event, now)
         return sent
 
-    def run(self, ticks: int) -> list[AgentAction]:
-        out: list[AgentAction] = []
+    def run(self, ticks: int) -> list[Action]:
+        out: list[Action] = []
         for _ in range(ticks):
             out += self.tick()
         return out
@@ -116,7 +115,7 @@ def test_providers_switch_per_player_and_unconfigured_ones_are_explained() -> No
     assert "Cannot use the api provider: no model service is configured" in texts(rig.say("!autopilot provider api"))
     assert "Unknown provider" in texts(rig.say("!autopilot provider oracle"))
     assert rig.session.pilot.provider_name == "mock"
-    offered = Rig(providers={"mock": MockProvider, "replay": lambda: MockProvider()})
+    offered = Rig(providers={"mock": lambda _: MockProvider(), "replay": lambda _: MockProvider()})
     assert "will decide with the replay provider" in texts(offered.say("!autopilot provider replay"))
     offered.say("!autopilot provider mock")
     offered.say("!autopilot on")
@@ -187,7 +186,7 @@ def test_eat_swaps_food_from_the_inventory_and_reports_a_refusal() -> None:
     session = _eater(10, {12: "cooked_beef"})
     session.handle(ev.ChatTyped("!eat"), 0.0)
     assert session.tick(0.05) == [acts.SwapToHotbar(12, 0), UseHeldItem()]
-    out: list[AgentAction] = []
+    out: list[Action] = []
     for i in range(80):
         out += session.tick(0.05 * (i + 2))
     # The server never fed the player: say so, stop using, swap the stack back.
@@ -205,22 +204,10 @@ def test_eat_explains_why_not() -> None:
     assert ReleaseHeldItem() in stopped and session.item_task is None
 
 
-def test_every_reflex_item_op_has_its_own_action_and_an_unknown_one_is_an_error() -> None:
-    import pytest
-
-    from engine.control import item_actions
-    from engine.reflex.base import SelectSlot, StartUsingItem, StopUsingItem
-
-    assert item_actions((SelectSlot(3), StartUsingItem(), StopUsingItem())) == \
-        [SelectHotbar(3), UseHeldItem(), ReleaseHeldItem()]
-    with pytest.raises(TypeError):
-        item_actions((object(),))  # type: ignore[arg-type]
-
-
 def test_the_player_hears_each_milestone_and_gets_control_back_when_the_ladder_is_done() -> None:
     rig = Rig(1)
     rig.say("!autopilot on")
-    heard: list[AgentAction] = []
+    heard: list[Action] = []
     for _ in range(6000):
         heard += rig.tick()
         if not rig.session.pilot.active:

@@ -1,9 +1,9 @@
 """A confirmed write (card click, trusted button) for a movement command reaches the
-Session's own driver, not the module's placeholder."""
+Session's own driver: the assistant hands the line back, the command table runs it."""
 from __future__ import annotations
 
 from engine import events as ev
-from engine.actions import ReplyToPlayer, SetControl
+from engine.actions import ReplyToPlayer, RunLine, SetControl
 from engine.assistant import AssistantRuntime
 from engine.motion.worlds import WorldBuilder
 from engine.session import Session, SessionConfig
@@ -18,9 +18,9 @@ def test_stored_goto_line_starts_the_session_driver(tmp_path) -> None:
     session.control.store = world.store
     session.control.terrain = world.terrain()
     session.handle(ev.PositionSet(0.5, 4.0, 0.5, 0.0, 0.0, from_server=True), 0.0)
-    actions = assistant._run_line("goto 5 4 5", session.snapshot(), 0.0)
-    assert actions is not None and SetControl(True) in actions
+    actions = session.expand([RunLine("!goto 5 4 5")], 0.0)
+    assert SetControl(True) in actions
     assert session.driver is not None and session.driver.name == "goto 5 4 5"
     # A read-only line still runs its module.
-    answer = assistant._run_line("pos", session.snapshot(), 0.0)
+    answer = session.expand([RunLine("!pos")], 0.0)
     assert answer and isinstance(answer[0], ReplyToPlayer) and "You are at" in answer[0].lines[0]

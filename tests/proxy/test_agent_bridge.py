@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.decision import acts
+from engine import actions as acts
 from engine.session import Session
 from proxy.protocol.tables import TO_SERVER
 from proxy.testing import packet_id

@@ -46,6 +46,6 @@ def test_plain_names_keep_their_folder_and_unsafe_ones_do_not_collide() -> None:
 
 def test_an_unreadable_replay_log_does_not_show_its_path_or_the_error_type(tmp_path: Path) -> None:
     host = _host(tmp_path, replay_log=str(tmp_path / "secret-dir" / "decisions.jsonl"))
-    answer = host.settings("alice").providers["replay"]()
+    answer = host.settings("alice").providers["replay"](None)  # a factory gets the session's model runner
     assert isinstance(answer, str)
     assert "secret-dir" not in answer and "Error" not in answer and str(tmp_path) not in answer

@@ -1,4 +1,4 @@
-"""The proxy side of the model service on Twisted's memory reactor: AskModel off the packet path."""
+"""The proxy's model runner on Twisted's memory reactor: model calls off the packet path, answered at the next tick."""
 from __future__ import annotations
 
 import json
@@ -68,9 +68,10 @@ def test_a_pending_model_call_never_holds_up_forwarding_or_ticks(items: Any) -> 
     for _ in range(20):
         rig.server.tick()
     assert rig.server.ticks == 20
-    # The answer arrives: shown to the player, the slot freed.
+    # The answer arrives: the slot freed at once, shown to the player at the next tick.
     call, d = calls.started[0]
     d.callback(Completion(None, (ToolCall("agent_position", "{}"),), 30, 5))
+    rig.server.tick()
     assert any("your position" in t for t in rig.chat_texts(rig.client.received()))
     assert runtime.llm is not None and runtime.llm.limits.in_flight == 0 and runtime.llm.limits.tokens_today == 35
 
@@ -78,18 +79,19 @@ def test_a_pending_model_call_never_holds_up_forwarding_or_ticks(items: Any) -> 
 def test_an_answer_after_the_player_left_is_discarded_but_counted(items: Any) -> None:
     rig, runtime, calls = model_rig(items)
     say(rig, "@ai where in the world am i")
+    session = rig.bridge.session
     rig.bridge.connectionLost()
     call, d = calls.started[0]
     d.callback(Completion("too late", (), 10, 2))
-    service = rig.server.model_service  # type: ignore[attr-defined]
-    assert service.discarded == 1 and service.delivered == 0
-    assert runtime.llm is not None and runtime.llm.limits.in_flight == 0
+    assert session is not None and session.left and session.tick(99.0) == []   # nobody is told
+    assert runtime.llm is not None and runtime.llm.limits.in_flight == 0 and runtime.llm.limits.tokens_today == 12
 
 
 def test_a_failed_call_gives_the_card(items: Any) -> None:
     rig, runtime, calls = model_rig(items)
     say(rig, "@ai where in the world am i")
     calls.started[0][1].errback(RuntimeError("boom"))
+    rig.server.tick()
     texts = rig.chat_texts(rig.client.received())
     assert any("unavailable right now" in t for t in texts) and any("[!pos]" in t for t in texts)
 
@@ -102,6 +104,7 @@ def test_a_starter_that_raises_still_answers_the_player(items: Any) -> None:
 
     rig.server.model_service._start = broken  # type: ignore[attr-defined]
     say(rig, "@ai where in the world am i")
+    rig.server.tick()
     assert any("unavailable right now" in t for t in rig.chat_texts(rig.client.received()))
     assert runtime.llm is not None and runtime.llm.limits.in_flight == 0
 
@@ -124,6 +127,7 @@ def test_card_buttons_are_clickable_agent_commands(items: Any) -> None:
     rig, runtime, calls = model_rig(items)
     say(rig, "@ai where in the world am i")
     calls.started[0][1].callback(ModelFailure(FailureKind.TIMEOUT, "slow"))
+    rig.server.tick()
     packets = rig.client.received()
     chat_id = rig.codec.table.packet_id("play", "toClient", rig.codec.chat_packet)
     components = [json.loads(rig.codec.decode("play", "toClient", rig.codec.chat_packet, p)["message"])

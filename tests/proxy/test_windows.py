@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine.decision.acts import CraftItem, SmeltCollect, SmeltStart, SwapToHotbar
+from engine.actions import CraftItem, SmeltCollect, SmeltStart, SwapToHotbar
 from engine.events import SlotItem
 from proxy import subscriptions
 from proxy.codec import TRANSLATORS, VersionCodec

@@ -35,7 +35,8 @@ class HelpModule(Module[Empty]):
         return (
             ModuleRouting[Empty].defaults()
             .command(AgentCommand.literal(EMPTY, "assistant", "help", "帮助",
-                                          description="what the assistant can answer", aliases=("ai",)))
+                                          description="what the assistant can answer",
+                                          description_zh="助手能回答什么"))
             .semantic(RoutingProfile.read(no_arguments, EXAMPLES_EN, EXAMPLES_ZH))
             .shortcut("shortcut.help", EMPTY)
         )

@@ -39,7 +39,7 @@ class InboxModule(Module[Empty]):
             ModuleRouting[Empty].defaults()
             .command(AgentCommand.literal(EMPTY, "inbox", "inbox", "收件箱",
                                           description="messages kept for you while you were busy or away",
-                                          aliases=("mail", "messages")))
+                                          aliases=("mail", "messages"), description_zh="你忙碌或离开时为你保留的消息"))
             .semantic(RoutingProfile.read(no_arguments, EXAMPLES_EN, EXAMPLES_ZH))
             .shortcut("shortcut.inbox", EMPTY)
         )

@@ -87,7 +87,7 @@ class InventoryModule(Module[InventoryQuery]):
             ModuleRouting[InventoryQuery].defaults()
             .command(AgentCommand.parsed("inv", self.parse_command, lambda q: q.item_id or "",
                                          usage="!inv [item]", description="held item and inventory contents",
-                                         aliases=("inventory",)))
+                                         aliases=("inventory",), description_zh="手持物品和背包内容"))
             .semantic(RoutingProfile.read(self.parse, EXAMPLES_EN, EXAMPLES_ZH))
             .shortcut("shortcut.inventory", InventoryQuery(None))
         )

@@ -82,7 +82,7 @@ class ItemModule(Module[ItemQuery]):
             .command(AgentCommand.parsed("item", self.parse_command,
                                          lambda q: q.matches[0] if len(q.matches) == 1 else q.query,
                                          usage="!item <name>", description="the registry id of an item",
-                                         aliases=("id",)))
+                                         aliases=("id",), description_zh="物品的注册 ID"))
             .semantic(RoutingProfile.read(self.parse, EXAMPLES_EN, EXAMPLES_ZH).choice("shortcut.item"))
         )
 

@@ -73,7 +73,7 @@ class PlayersModule(Module[PlayersQuery]):
             .command(AgentCommand.parsed("players", parse_command_args, lambda q: q.name or "",
                                          usage="!players [name]",
                                          description="who is online, who is near and how far",
-                                         aliases=("online", "who")))
+                                         aliases=("online", "who"), description_zh="谁在线、谁在附近、有多远"))
             .semantic(RoutingProfile.read(parse_players, EXAMPLES_EN, EXAMPLES_ZH))
             .shortcut("shortcut.players", PlayersQuery(None))
         )

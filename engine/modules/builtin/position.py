@@ -47,7 +47,7 @@ class PositionModule(Module[Empty]):
             ModuleRouting[Empty].defaults()
             .command(AgentCommand.literal(EMPTY, "pos", "pos", "position", "coords", "坐标",
                                           description="where you are: coordinates, dimension, facing",
-                                          aliases=("position", "where")))
+                                          aliases=("position", "where"), description_zh="你的位置：坐标、维度、朝向"))
             .semantic(RoutingProfile.read(no_arguments, EXAMPLES_EN, EXAMPLES_ZH))
             .shortcut("shortcut.position", EMPTY)
         )

@@ -41,7 +41,8 @@ class ProgressModule(Module[Empty]):
         return (
             ModuleRouting[Empty].defaults()
             .command(AgentCommand.literal(EMPTY, "progress", "progress", "进度",
-                                          description="autopilot milestone progress"))
+                                          description="autopilot milestone progress",
+                                          description_zh="自动驾驶的里程碑进度"))
             .semantic(RoutingProfile.read(no_arguments, EXAMPLES_EN, EXAMPLES_ZH))
             .shortcut("shortcut.progress", EMPTY)
         )

@@ -36,7 +36,8 @@ class RoutingAdminModule(Module[RoutingAdminQuery]):
         return (
             ModuleRouting[RoutingAdminQuery].defaults()
             .command(AgentCommand.parsed("system routing", parse_admin, lambda q: "reload" if q.reload else "",
-                                         usage="!system routing [reload]", description="routing diagnostics"))
+                                         usage="!system routing [reload]", description="routing diagnostics",
+                                         description_zh="路由诊断"))
             .explicit_only()
         )
 

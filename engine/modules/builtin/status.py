@@ -58,7 +58,7 @@ class StatusModule(Module[Empty]):
             ModuleRouting[Empty].defaults()
             .command(AgentCommand.literal(EMPTY, "status", "status", "stats", "状态",
                                           description="health, food, XP and game mode",
-                                          aliases=("stats", "hp")))
+                                          aliases=("stats", "hp"), description_zh="生命、饥饿、经验和游戏模式"))
             .semantic(RoutingProfile.read(no_arguments, EXAMPLES_EN, EXAMPLES_ZH))
             .shortcut("shortcut.status", EMPTY)
         )

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.decision import acts
+from engine import actions as acts
 from engine.decision.autopilot import Autopilot
 from engine.decision.catalog import ActionName, Choice, legal_actions
 from engine.decision.executors import ExecContext, make_executor

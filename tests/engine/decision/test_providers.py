@@ -1,4 +1,3 @@
-import asyncio
 import json
 import os
 import time
@@ -13,7 +12,8 @@ from engine.decision.state import DecisionState
 from engine.llm.client import ClientSettings, ModelClient
 from engine.llm.secrets import Secret
 from engine.llm.testing import text_body
-from engine.sim.cli import JobRunner
+from engine.llm.runner import AsyncioRunner
+from engine.llm.testing import SyncRunner
 from engine.sim.episode import run_episode
 from tests.llm_server import Reply, ScriptedModelServer
 
@@ -45,9 +45,8 @@ def _client(handler: httpx.MockTransport | None = None, base_url: str = "http://
 
 def _ask(provider: ApiProvider) -> tuple[object, str | None]:
     s = state()
-    request = provider.ask(s, legal_actions(s), 0.0, 1)
-    assert not request.done and request.job is not None
-    asyncio.run(request.job())
+    request = provider.ask(s, legal_actions(s), 0.0, 1)   # a SyncRunner delivers before ask returns
+    assert request.done
     return request.decision, request.error
 
 
@@ -61,7 +60,7 @@ def test_api_provider_parses_a_typed_decision_and_reports_garbage() -> None:
         assert "legal" in body["messages"][1]["content"]
         return httpx.Response(200, json=answers.pop(0))
 
-    provider = ApiProvider(_client(httpx.MockTransport(handler)))
+    provider = ApiProvider(SyncRunner(_client(httpx.MockTransport(handler))))
     decision, error = _ask(provider)
     assert decision is not None and decision.choice == Choice(ActionName.GATHER_WOOD)   # type: ignore[attr-defined]
     decision, error = _ask(provider)
@@ -72,8 +71,8 @@ def test_api_provider_parses_a_typed_decision_and_reports_garbage() -> None:
 
 def _scripted_episode(server: ScriptedModelServer, ticks: int, on_tick: object = None) -> tuple[object, EpisodeLog,
                                                                                                    list[float]]:
-    provider = ApiProvider(_client(None, server.base_url, timeout=1.5), clock=time.monotonic)
-    runner = JobRunner()
+    runner = AsyncioRunner(_client(None, server.base_url, timeout=1.5), time.monotonic)
+    provider = ApiProvider(runner, clock=time.monotonic)
     log = EpisodeLog(secrets=[KEY])
     start = time.monotonic()
     gaps: list[float] = []
@@ -85,7 +84,7 @@ def _scripted_episode(server: ScriptedModelServer, ticks: int, on_tick: object =
             time.sleep(delay)
 
     try:
-        result = run_episode(4, ticks, provider, log=log, jobs=runner, clock=time.monotonic, pace=pace,
+        result = run_episode(4, ticks, provider, log=log, models=runner, clock=time.monotonic, pace=pace,
                              measure=True, on_tick=on_tick)  # type: ignore[arg-type]
     finally:
         runner.close()
@@ -136,7 +135,7 @@ def test_the_autopilots_model_calls_count_against_the_proxys_model_limits() -> N
     service = LlmService(LlmSettings(limits=LimitSettings(requests_per_minute=1, max_concurrent=4,
                                                           daily_tokens=10_000)))
     with ScriptedModelServer(default=good) as server:
-        provider = ApiProvider(_client(None, server.base_url), service=service, player="Steve")
+        provider = ApiProvider(SyncRunner(_client(None, server.base_url)), service=service, player="Steve")
         decision, error = _ask(provider)
         assert decision is not None and error is None
         assert service.limits.in_flight == 0 and service.limits.tokens_today == 100

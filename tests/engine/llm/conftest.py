@@ -8,6 +8,7 @@ import attrs
 import httpx
 import pytest
 
+from engine import events as ev
 from engine.actions import Action, AskModel, ReplyToPlayer
 from engine.assistant import AssistantRuntime, LocalAssistant
 from engine.llm.client import ClientSettings, ModelClient
@@ -16,8 +17,9 @@ from engine.llm.secrets import Secret
 from engine.llm.service import LlmService, LlmSettings
 from engine.llm.testing import ModelDriver, ScriptedService, Step
 from engine.routing.config import default_config
+from engine.session import Session
 from engine.world.snapshot import WorldSnapshot
-from tests.engine.conftest import make_snapshot
+from tests.engine.conftest import command, expand, make_snapshot
 
 KEY = "sk-unit-test-0123456789abcdef"
 
@@ -38,13 +40,13 @@ class Rig:
     driver: ModelDriver
     llm: LlmService
 
-    def assistant(self, admin: bool = False) -> LocalAssistant:
-        return self.runtime.new_assistant(admin=admin)
+    def assistant(self) -> LocalAssistant:
+        return self.runtime.new_assistant()
 
     def ask(self, assistant: LocalAssistant, text: str, snapshot: WorldSnapshot | None = None,
             now: float = 1000.0) -> list[Action]:
         snap = snapshot or make_snapshot()
-        return self.driver.perform(assistant, assistant.request(text, snap, now), snap, now)
+        return self.driver.perform(assistant, expand(assistant, assistant.request(text, snap, now), snap, now), snap, now)
 
     def command(self, assistant: LocalAssistant, line: str, snapshot: WorldSnapshot | None = None,
                 now: float = 1000.0) -> list[Action]:
@@ -52,7 +54,7 @@ class Rig:
         name, _, args = line.lstrip("!/").partition(" ")
         if name == "agent":  # a button's /agent <command>
             name, _, args = args.partition(" ")
-        return self.driver.perform(assistant, assistant.command(name, args, snap, now) or [], snap, now)
+        return self.driver.perform(assistant, command(assistant, name, args, snap, now), snap, now)
 
     @property
     def calls(self) -> int:
@@ -83,6 +85,11 @@ def rig_factory(shared_runtime: AssistantRuntime) -> Iterator[RigFactory]:
     yield make
     for rig in made:
         rig.driver.close()
+
+
+def click(session: Session, button_command: str, now: float = 1000.0) -> list[Any]:
+    """A chat button sends its ``/agent ...`` command: the player's session runs it."""
+    return session.handle(ev.CommandTyped(button_command.removeprefix("/")), now)
 
 
 def text(actions: list[Action]) -> str:

@@ -5,7 +5,8 @@ from engine.llm.cards import CardBook, CardError, CardOption, parse_click
 from engine.llm.testing import tool_body
 from engine.routing.stats import Reason
 from tests.engine.conftest import make_snapshot
-from tests.engine.llm.conftest import RigFactory, buttons, text
+from engine.session import Session
+from tests.engine.llm.conftest import RigFactory, buttons, click, text
 
 UNSURE = "where in the world am i"
 
@@ -86,8 +87,9 @@ def test_a_write_card_from_the_model_runs_the_write_only_on_click_and_only_once(
     card = rig.ask(assistant, "i feel like having a snack now")
     (button,) = buttons(card)
     assert button.label == "!eat" and "Nothing was done yet" in text(card)
-    assert "Not available yet: eating" in text(rig.command(assistant, button.command))
-    assert "already used" in text(rig.command(assistant, button.command))
+    session = Session("Tester", assistant=assistant)  # a click runs !eat in the player's session
+    assert "Cannot eat: you carry no food I may eat." in text(click(session, button.command))
+    assert "already used" in text(click(session, button.command))
     assert len(rig.runtime.cache) == 0
 
 

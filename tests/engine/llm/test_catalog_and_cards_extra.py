@@ -6,6 +6,7 @@ import attrs
 from engine.assistant import AssistantRuntime
 from engine.llm.limits import LimitSettings
 from engine.llm.service import LlmService, LlmSettings
+from engine.commands.builtin import ROUTED_COMMANDS
 from engine.modules.builtin import register_builtins
 from engine.modules.builtin.common import EMPTY, Empty, no_arguments
 from engine.modules.declarations import AgentCommand, ModuleRouting, RoutingProfile
@@ -33,7 +34,7 @@ class _Simple(Module[Empty]):
 
 def test_catalog_flags_explicit_only_and_leaves_out_structured_only(shared_runtime: AssistantRuntime) -> None:
     registry = ModuleRegistry()
-    register_builtins(registry, shared_runtime.items)
+    register_builtins(registry, shared_runtime.items, ROUTED_COMMANDS)
     weather = (ModuleRouting[Empty].defaults()
                .command(AgentCommand.literal(EMPTY, "weather", description="the weather"))
                .semantic(RoutingProfile.read(no_arguments, ["what is the weather"], ["天气怎么样"]))

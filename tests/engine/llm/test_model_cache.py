@@ -6,7 +6,8 @@ from engine.llm.testing import tool_body
 from engine.routing.stats import Reason
 from engine.world.snapshot import WorldSnapshot
 from tests.engine.conftest import make_snapshot
-from tests.engine.llm.conftest import RigFactory, buttons, text
+from engine.session import Session
+from tests.engine.llm.conftest import RigFactory, buttons, click, text
 
 TEXT = "torches how many do i have"
 
@@ -40,7 +41,7 @@ def test_a_write_choice_is_never_cached(rig_factory: RigFactory) -> None:
     assistant = rig.assistant()
     first = rig.ask(assistant, "please bring me over to 10 64 10")
     assert buttons(first)[0].label == "!goto 10 64 10"
-    rig.command(assistant, buttons(first)[0].command)  # confirmed and run: still not cached
+    click(Session("Tester", assistant=assistant), buttons(first)[0].command)  # confirmed and run: still not cached
     rig.ask(assistant, "please bring me over to 10 64 10")
     assert rig.calls == 2 and len(rig.runtime.cache) == 0
 

@@ -20,7 +20,7 @@ def test_mode_command_shows_sets_and_explains(rig_factory: RigFactory) -> None:
     assert "Usage: !mode offline|standard|extended|free" in text(rig.command(assistant, "!mode loud"))
     assert parse_mode("离线") is ConversationMode.OFFLINE
     assert ("!mode offline|standard|extended|free", "conversation mode (offline: never ask the model; free: chat)") \
-        in assistant.command_help()
+        in assistant.commands.help_rows("en", admin=False)
 
 
 def test_offline_never_calls_the_model_but_answers_locally(rig_factory: RigFactory) -> None:

@@ -8,8 +8,9 @@ import pytest
 from engine.actions import Action, ReplyToPlayer
 from engine.assistant import AssistantRuntime, LocalAssistant
 from engine.events import SlotItem
+from engine.modules.module import Access
 from engine.world.snapshot import Vec3
-from tests.engine.conftest import make_snapshot
+from tests.engine.conftest import command, make_snapshot
 
 
 def text(actions: list[Action] | None) -> str:
@@ -27,11 +28,11 @@ def test_position_en_and_zh(assistant: LocalAssistant) -> None:
         "You are at 10.5, 64, -20.2 in the Overworld, facing west (yaw 90)."
     zh = text(assistant.request("我在哪", make_snapshot("zh_cn", dimension="minecraft:the_nether", yaw=180.0), 0.0))
     assert zh == "你在 下界 的 10.5, 64, -20.2，面朝北（yaw 180）。"
-    assert "don't know your position" in text(assistant.command("pos", "", make_snapshot(position=None), 0.0))
+    assert "don't know your position" in text(command(assistant, "pos", "", make_snapshot(position=None), 0.0))
 
 
 def test_status(assistant: LocalAssistant) -> None:
-    reply = text(assistant.command("status", "", make_snapshot(game_mode=1), 0.0))
+    reply = text(command(assistant, "status", "", make_snapshot(game_mode=1), 0.0))
     assert "Health 18/20 (9 hearts)." in reply and "Food 17/20" in reply and "XP level 5" in reply
     assert "Game mode: creative." in reply
     assert "生命值 18/20" in text(assistant.request("我的血量", make_snapshot("zh_cn"), 0.0))
@@ -41,14 +42,14 @@ def test_players_online_near_and_distance(assistant: LocalAssistant) -> None:
     reply = text(assistant.request("who is online", make_snapshot(), 0.0))
     assert "3 online: Alex, Steve, Tester." in reply and "Alex (10 m)" in reply
     assert text(assistant.request("how far is alex", make_snapshot(), 0.0)) == "Alex is 10 blocks away."
-    assert "online but not within sight" in text(assistant.command("players", "steve", make_snapshot(), 0.0))
-    assert "Notch is not online" in text(assistant.command("players", "Notch", make_snapshot(), 0.0))
+    assert "online but not within sight" in text(command(assistant, "players", "steve", make_snapshot(), 0.0))
+    assert "Notch is not online" in text(command(assistant, "players", "Notch", make_snapshot(), 0.0))
 
 
 def test_inventory_held_contents_and_counts(assistant: LocalAssistant) -> None:
     snap = make_snapshot(inventory={36: SlotItem("minecraft:diamond_sword", 1), 10: SlotItem("minecraft:torch", 32),
                                     11: SlotItem("torch", 16), 12: SlotItem("minecraft:bread", 3)})
-    reply = text(assistant.command("inv", "", snap, 0.0))
+    reply = text(command(assistant, "inv", "", snap, 0.0))
     assert "In your hand: Diamond Sword × 1." in reply
     assert "Torch × 48" in reply and "Bread × 3" in reply
     assert text(assistant.request("how many torches do i have", snap, 0.0)) == "You have 48 × Torch."
@@ -61,24 +62,24 @@ def test_item_id_lookup_unique_or_ask(assistant: LocalAssistant) -> None:
     snap = make_snapshot()
     assert text(assistant.request("what's the id of oak planks", snap, 0.0)) == "Oak Planks: minecraft:oak_planks"
     assert text(assistant.request("钻石剑的物品id", make_snapshot("zh_cn"), 0.0)) == "钻石剑：minecraft:diamond_sword"
-    ask = assistant.command("item", "planks", snap, 0.0)
+    ask = command(assistant, "item", "planks", snap, 0.0)
     assert ask is not None and "Several items match" in text(ask)
     assert isinstance(ask[0], ReplyToPlayer) and ask[0].buttons[0].command.startswith("!item minecraft:")
-    assert "No item is called" in text(assistant.command("item", "unobtainium", snap, 0.0))
-    assert "Usage: !item <name>" in text(assistant.command("item", "", snap, 0.0))
+    assert "No item is called" in text(command(assistant, "item", "unobtainium", snap, 0.0))
+    assert "Usage: !item <name>" in text(command(assistant, "item", "", snap, 0.0))
     # "planks" alone names no unique item: never guessed, not answered locally.
     assert "minecraft:" not in text(assistant.request("what's the id of planks", snap, 0.0))
 
 
 def test_inbox_keeps_notifications(assistant: LocalAssistant) -> None:
     snap = make_snapshot()
-    assert text(assistant.command("inbox", "", snap, 0.0)) == "Your inbox is empty."
+    assert text(command(assistant, "inbox", "", snap, 0.0)) == "Your inbox is empty."
     assistant.notify("Alex whispers: come to spawn", 10.0)
     assistant.notify("Reflex: escaped lava", 100.0)
     reply = text(assistant.request("any new messages", snap, 130.0))
     assert "2 message(s), 2 new" in reply
     assert reply.index("Reflex") < reply.index("Alex whispers")  # newest first
-    assert "2 new" not in text(assistant.command("inbox", "", snap, 140.0))
+    assert "2 new" not in text(command(assistant, "inbox", "", snap, 140.0))
 
 
 def test_progress_says_autopilot_not_started(assistant: LocalAssistant) -> None:
@@ -86,49 +87,42 @@ def test_progress_says_autopilot_not_started(assistant: LocalAssistant) -> None:
     assert "自动驾驶未启动" in text(assistant.request("自动驾驶进度", make_snapshot("zh_cn"), 0.0))
 
 
-@pytest.mark.parametrize(
-    "name, args, expected",
-    [
-        ("goto", "10 64 -3", "Not available yet: walking to 10 64 -3"),
-        ("follow", "Alex", "Not available yet: following Alex"),
-        ("stop", "", "Not available yet: stopping"),
-        ("autopilot", "on", "Not available yet: starting the autopilot"),
-        ("autopilot", "off", "Not available yet: stopping the autopilot"),
-        ("eat", "", "Not available yet: eating"),
-    ],
-)
-def test_write_commands_say_not_available_yet(assistant: LocalAssistant, name: str, args: str, expected: str) -> None:
-    reply = text(assistant.command(name, args, make_snapshot(), 0.0))
-    assert reply.startswith(expected) and "Nothing was done." in reply
+def test_write_commands_are_routing_targets_with_no_module_behind_them(assistant: LocalAssistant) -> None:
+    """Routing may offer the command table's writes (examples, the model's catalog) but has nothing to run."""
+    registry = assistant.runtime.registry
+    for module_id in ("agent:goto", "agent:follow", "agent:stop", "agent:autopilot", "agent:eat"):
+        entry = registry.get(module_id)
+        assert entry is not None and entry.module is None and entry.access is Access.WRITE
+        assert entry.routing.profile is not None and not entry.direct_capable
+        command = entry.first_command()
+        assert command is not None and assistant.commands.get(command.name) is not None
 
 
 def test_write_command_usage(assistant: LocalAssistant) -> None:
-    assert "Usage: !goto x y z" in text(assistant.command("goto", "here", make_snapshot(), 0.0))
-    assert "Usage: !autopilot on|off" in text(assistant.command("autopilot", "maybe", make_snapshot(), 0.0))
+    assert "Usage: !goto x y z" in text(command(assistant, "goto", "here", make_snapshot(), 0.0))
+    assert "Usage: !autopilot on|off" in text(command(assistant, "autopilot", "maybe", make_snapshot(), 0.0))
 
 
 def test_system_routing_is_for_admins_only(assistant: LocalAssistant) -> None:
     snap = make_snapshot()
-    assert "Not permitted" in text(assistant.command("system", "routing", snap, 0.0))
-    assistant.set_admin(True)
-    reply = text(assistant.command("system", "routing", snap, 0.0))
+    assert "Not permitted" in text(command(assistant, "system", "routing", snap, 0.0))
+    reply = text(command(assistant, "system", "routing", snap, 0.0, admin=True))
     assert "algorithm lexical-tfidf-v1, mode ENFORCE" in reply and "counters:" in reply
-    assert "not reloaded" in text(assistant.command("system", "routing reload", snap, 0.0))  # no config file
+    assert "not reloaded" in text(command(assistant, "system", "routing reload", snap, 0.0, admin=True))  # no config file
 
 
 def test_help_lists_commands_and_hides_admin_ones(assistant: LocalAssistant) -> None:
-    rows = dict(assistant.command_help())
+    rows = dict(assistant.commands.help_rows("en", admin=False))
     assert {"!pos", "!status", "!players [name]", "!inv [item]", "!item <name>", "!inbox", "!progress",
             "!goto x y z", "!follow <player>", "!stop", "!autopilot on|off|status|provider mock|api|replay", "!eat"} <= set(rows)
     assert not any("not available" in text for text in rows.values())
     assert "!system routing [reload]" not in rows
-    assistant.set_admin(True)
-    assert "!system routing [reload]" in dict(assistant.command_help())
+    assert "!system routing [reload]" in dict(assistant.commands.help_rows("en", admin=True))
     assert "!pos" in text(assistant.request("what can you do", make_snapshot(), 0.0))
 
 
 def test_unknown_command_is_not_ours(assistant: LocalAssistant) -> None:
-    assert assistant.command("dance", "", make_snapshot(), 0.0) is None
+    assert "Unknown command !dance" in text(command(assistant, "dance", "", make_snapshot(), 0.0))
 
 
 def test_nearby_players_distance_formatting(assistant: LocalAssistant) -> None:

@@ -13,6 +13,7 @@ from engine.modules.extensions import GROUP, installed_entry_points, load_extens
 from engine.modules.registry import ModuleRegistry, RegistryError
 from engine.routing.config import default_config
 from engine.routing.evaluation import fixture_snapshot
+from tests.engine.conftest import command
 from engine.routing.router import ScopeState
 from engine.routing.stats import Reason
 
@@ -59,8 +60,8 @@ def test_an_installed_extension_is_routed_to_and_a_broken_one_is_reported_by_nam
     assistant = runtime.new_assistant()
     reply = assistant.request("how far am i from the origin", fixture_snapshot("en_us"), now=0.0)
     assert "blocks from the origin" in _text(reply)
-    assert "blocks from the origin" in _text(assistant.command("origin", "", fixture_snapshot("en_us"), now=0.0) or [])
-    assert any(usage == "!origin" for usage, _ in assistant.command_help())
+    assert "blocks from the origin" in _text(command(assistant, "origin", "", fixture_snapshot("en_us"), now=0.0))
+    assert any(usage == "!origin" for usage, _ in assistant.commands.help_rows("en", admin=False))
     # Built-ins are untouched.
     route = runtime.router.route("where am i", "en", ScopeState("y"), fixture_snapshot("en_us"), now=0.0)
     assert route.module_id == "agent:position"

@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 
 from engine.assistant import AssistantRuntime
+from engine.commands.builtin import ROUTED_COMMANDS
 from engine.modules.builtin import ADMIN_MODULES, READ_MODULES, WRITE_MODULES, register_builtins
 from engine.modules.builtin.common import EMPTY, Empty, no_arguments
 from engine.modules.declarations import AgentCommand, ModuleRouting, RoutingProfile
@@ -74,7 +75,7 @@ def test_duplicates_and_bad_rejects_are_refused() -> None:
 
 def test_an_extension_registers_once_and_routes(shared_runtime: AssistantRuntime) -> None:
     registry = ModuleRegistry()
-    register_builtins(registry, shared_runtime.items)
+    register_builtins(registry, shared_runtime.items, ROUTED_COMMANDS)
     registry.register(Extension())
     runtime = AssistantRuntime(shared_runtime.config, items=shared_runtime.items, registry=registry)
     from tests.engine.conftest import make_snapshot
@@ -82,7 +83,7 @@ def test_an_extension_registers_once_and_routes(shared_runtime: AssistantRuntime
     assistant = runtime.new_assistant()
     assert assistant.request("check extension status", make_snapshot(), 0.0)[0].lines == ("extension ok",)  # type: ignore[union-attr]
     assert assistant.request("extension status", make_snapshot(), 0.0)[0].lines == ("extension ok",)  # type: ignore[union-attr]
-    assert ("!extension", "extension status") in assistant.command_help()
+    assert ("!extension", "extension status") in assistant.commands.help_rows("en", admin=False)
 
 
 def test_config_examples_extend_registered_profiles_only(shared_runtime: AssistantRuntime) -> None:

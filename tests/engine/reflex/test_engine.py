@@ -5,7 +5,7 @@ import attrs
 import pytest
 
 from engine.events import SlotItem
-from engine.reflex.base import SelectSlot, StopUsingItem
+from engine.actions import ReleaseHeldItem, SelectHotbar
 from engine.reflex.engine import TRANSITIONS, EngineState, Event, ReflexEngine, ReflexMisuse
 from engine.reflex.inputs import ReflexInputs, hostile_mobs
 from engine.world.snapshot import EntityView, PlayerState, Vec3, WorldSnapshot
@@ -59,7 +59,7 @@ def test_lower_reflexes_wait_while_one_drives_then_fire() -> None:
     eating = attrs.evolve(hungry, held_slot=2)
     d = engine.decide(attrs.evolve(eating, hostile_mobs=zombie), t, 0.05, autopilot=True)
     assert d.reflex == "hostile" and d.started
-    assert d.items == (StopUsingItem(), SelectSlot(0))
+    assert d.items == (ReleaseHeldItem(), SelectHotbar(0))
     kinds = [(name, event) for _, name, event in engine.history]
     assert kinds == [("starving", Event.TRIGGER), ("starving", Event.PREEMPT), ("hostile", Event.TRIGGER)]
 
@@ -96,7 +96,7 @@ def test_timeout_gives_up_and_cools_down() -> None:
     hungry = at(0.5, 1.0, 0.5, **HUNGRY)
     engine.decide(hungry, t, 0.0, autopilot=True)
     d = engine.decide(attrs.evolve(hungry, held_slot=2), t, 6.0, autopilot=True)
-    assert d.released == "starving" and d.items == (StopUsingItem(), SelectSlot(0))
+    assert d.released == "starving" and d.items == (ReleaseHeldItem(), SelectHotbar(0))
     assert engine.history[-1][2] is Event.TIMEOUT
 
 

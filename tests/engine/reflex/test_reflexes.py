@@ -8,7 +8,7 @@ import attrs
 from engine.events import SlotItem
 from engine.motion import grid as g
 from engine.motion import physics as ph
-from engine.reflex.base import SelectSlot, StartUsingItem, StopUsingItem
+from engine.actions import ReleaseHeldItem, SelectHotbar, UseHeldItem
 from engine.reflex.engine import EngineState, ReflexEngine
 from engine.reflex.inputs import Mob, ReflexInputs
 from engine.reflex.lava import touching_lava
@@ -205,14 +205,14 @@ def test_starving_selects_food_eats_for_the_duration_then_restores_the_slot() ->
 
     def slot_follows(tick, inputs, decision):  # type: ignore[no-untyped-def]
         for op in decision.items:
-            if isinstance(op, SelectSlot):
+            if isinstance(op, SelectHotbar):
                 inputs = attrs.evolve(inputs, held_slot=op.slot)
         return inputs
 
     run = run_reflexes(ReflexEngine(), t, inputs, 60, world=slot_follows)
     ops = [(i, d.items) for i, d in enumerate(run.decisions) if d.items]
-    assert ops[0] == (0, (SelectSlot(3), StartUsingItem()))
-    assert ops[1] == (35, (SelectSlot(0),))       # 32 ticks of eating + 2 margin, then restore
+    assert ops[0] == (0, (SelectHotbar(3), UseHeldItem()))
+    assert ops[1] == (35, (SelectHotbar(0),))       # 32 ticks of eating + 2 margin, then restore
     assert len(ops) == 2
     assert run.packets == ()                       # eating never takes the movement over
     assert run.decisions[0].notice is not None and run.decisions[0].notice.key == "starving"
@@ -224,7 +224,7 @@ def test_starving_prefers_the_best_food_and_skips_bad_food() -> None:
     engine = ReflexEngine()
     inv = hotbar(s1=("minecraft:rotten_flesh", 3), s2=("minecraft:apple", 1), s5=("minecraft:cooked_beef", 2))
     d = engine.decide(at(0.5, 1.0, 0.5, food=2, held_slot=2, inventory=inv), t, 0.0, autopilot=True)
-    assert d.items == (SelectSlot(5), StartUsingItem())
+    assert d.items == (SelectHotbar(5), UseHeldItem())
     only_bad = hotbar(s1=("rotten_flesh", 3), s2=("spider_eye", 1))
     assert ReflexEngine().decide(at(0.5, 1.0, 0.5, food=2, inventory=only_bad), t, 0.0, autopilot=True).reflex is None
     fed = hotbar(s1=("bread", 3))
@@ -236,7 +236,7 @@ def test_starving_prefers_the_best_food_and_skips_bad_food() -> None:
 def test_eating_already_held_food_sends_no_slot_changes() -> None:
     t = terrains.flat().terrain()
     run = run_reflexes(ReflexEngine(), t, at(0.5, 1.0, 0.5, food=5, held_slot=4, inventory=hotbar(s4=("apple", 1))), 40)
-    assert [d.items for d in run.decisions if d.items] == [(StartUsingItem(),)]
+    assert [d.items for d in run.decisions if d.items] == [(UseHeldItem(),)]
 
 
 def test_lava_preempts_eating_which_stops_and_gives_the_slot_back() -> None:
@@ -249,7 +249,7 @@ def test_lava_preempts_eating_which_stops_and_gives_the_slot_back() -> None:
     burning = attrs.evolve(dry, held_slot=2, position=Vec3(0.5, 0.0, 0.5))
     d = engine.decide(burning, t, 0.1, autopilot=True)
     assert d.reflex == "lava" and d.started
-    assert d.items == (StopUsingItem(), SelectSlot(0))
+    assert d.items == (ReleaseHeldItem(), SelectHotbar(0))
     assert d.move is not None
 
 
@@ -387,7 +387,7 @@ def test_hurt_and_too_hungry_to_heal_it_eats() -> None:
     t = terrains.flat().terrain()
     bread = hotbar(s0=("diamond_sword", 1), s3=("bread", 5))
     d = ReflexEngine().decide(at(0.5, 1.0, 0.5, health=10.0, food=17, inventory=bread), t, 0.0, autopilot=True)
-    assert d.reflex == "heal" and d.items == (SelectSlot(3), StartUsingItem())
+    assert d.reflex == "heal" and d.items == (SelectHotbar(3), UseHeldItem())
     assert d.notice is not None and d.notice.key == "heal" and "bread" in d.notice.en
     # Food 18 or more still heals by itself; unhurt needs no meal; starving comes first.
     for quiet in (at(0.5, 1.0, 0.5, health=10.0, food=18, inventory=bread),

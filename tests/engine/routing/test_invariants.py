@@ -16,10 +16,9 @@ from engine.modules.builtin import WRITE_MODULES
 from engine.modules.module import Access
 from engine.routing.cache import make_key
 from engine.routing.config import parse_config
-from engine.routing.model_hook import ModelRoutingRequest
 from engine.routing.normalize import normalize_text
 from engine.routing.router import ScopeState
-from tests.engine.conftest import make_snapshot
+from tests.engine.conftest import asked, keyed_llm, make_snapshot, model_chooses
 
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "routing"
 PERMISSIVE = parse_config(json.dumps({"defaultThreshold": {"score": 0.0, "margin": 0.0}, "minCoverage": 0.5}))
@@ -83,25 +82,14 @@ def test_writes_never_go_direct_through_the_assistant(runtime_factory: Callable[
         assert "暂不可用" not in _text(reply)
 
 
-class _Model:
-    def __init__(self) -> None:
-        self.requests: list[ModelRoutingRequest] = []
-
-    def route(self, request: ModelRoutingRequest, now: float) -> list[Action]:
-        self.requests.append(request)
-        return []
-
-
 def test_intent_cache_keeps_no_text(runtime_factory: Callable[..., AssistantRuntime]) -> None:
-    model = _Model()
-    runtime = runtime_factory(model=model)
+    runtime = runtime_factory(llm=keyed_llm())
     assistant = runtime.new_assistant()
     snapshot = make_snapshot()
     choices = {"torches how many do i have": "!inv minecraft:torch", "my position what is": "!pos",
                "position my what is": "!pos"}
     for text, command in choices.items():
-        assistant.request(text, snapshot, now=0.0)
-        assistant.model_chose(model.requests[-1].ticket, text, command, snapshot, now=1.0)
+        model_chooses(assistant, asked(assistant.request(text, snapshot, now=0.0)), command, snapshot, now=1.0)
     texts = list(choices)
     assert len(runtime.cache) == 3
     dumped = pickle.dumps(runtime.cache)

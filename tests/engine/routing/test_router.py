@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 from collections.abc import Callable
 
 import pytest
@@ -9,21 +10,33 @@ import pytest
 from engine.actions import Action, ReplyToPlayer
 from engine.assistant import AssistantRuntime, LocalAssistant
 from engine.routing.config import Mode, parse_config
+from engine.actions import AskModel, RunLine
+from engine.llm.calls import ModelCall
+from engine.llm.service import LlmService
 from engine.routing.model_hook import ModelRoutingRequest
+from engine.world.snapshot import WorldSnapshot
 from engine.routing.router import option_number
 from engine.routing.stats import Reason
-from tests.engine.conftest import make_snapshot
+from tests.engine.conftest import asked, expand, keyed_llm, make_snapshot, model_chooses
 
 
-class FakeModel:
-    """A ModelRouter that records requests and shows nothing until told the choice."""
+class FakeModel(LlmService):
+    """The model service (with a key) recording each routing request; the test answers its calls by hand."""
 
     def __init__(self) -> None:
+        super().__init__(keyed_llm().settings)
         self.requests: list[ModelRoutingRequest] = []
+        self.calls: list[ModelCall] = []
 
-    def route(self, request: ModelRoutingRequest, now: float) -> list[Action]:
+    def routing_call(self, request: ModelRoutingRequest, *args: Any, **kwargs: Any) -> ModelCall:
+        call = super().routing_call(request, *args, **kwargs)
         self.requests.append(request)
-        return []
+        self.calls.append(call)
+        return call
+
+    def choose(self, assistant: LocalAssistant, command_line: str, snap: WorldSnapshot, now: float) -> list[Action]:
+        """The model's answer to the latest call: the tool of ``command_line``."""
+        return model_chooses(assistant, AskModel(self.calls[-1]), command_line, snap, now)
 
 
 def text_of(actions: list[Action]) -> str:
@@ -37,7 +50,7 @@ def model() -> FakeModel:
 
 @pytest.fixture
 def with_model(runtime_factory: Callable[..., AssistantRuntime], model: FakeModel) -> AssistantRuntime:
-    return runtime_factory(model=model)
+    return runtime_factory(llm=model)
 
 
 def test_option_number_syntax() -> None:
@@ -54,7 +67,9 @@ def test_option_number_runs_the_cards_explicit_command(runtime_factory: Callable
     snap = make_snapshot()
     card = assistant.request("where in the world am i", snap, now=0.0)
     assert "!pos" in text_of(card)
-    assert "You are at 10.5, 64, -20.2" in text_of(assistant.request("1", snap, now=5.0))
+    picked = assistant.request("1", snap, now=5.0)
+    assert picked == [RunLine("!pos")]  # the session runs it through the command table
+    assert "You are at 10.5, 64, -20.2" in text_of(expand(assistant, picked, snap, 5.0))
     assert runtime.stats.counters[Reason.OPTION] == 1
 
 
@@ -80,10 +95,10 @@ def test_model_choice_of_a_read_module_is_cached_and_re_parsed_on_hit(
     assistant = with_model.new_assistant()
     snap = make_snapshot(inventory={10: _torch(5)})
     text = "torches how many do i have"
-    assert assistant.request(text, snap, now=0.0) == []
+    assert asked(assistant.request(text, snap, now=0.0))
     request = model.requests[-1]
     assert request.text == text and request.ticket.key is not None
-    reply = assistant.model_chose(request.ticket, text, "!inv minecraft:torch", snap, now=1.0)
+    reply = model.choose(assistant, "!inv minecraft:torch", snap, now=1.0)
     assert "You have 5 × Torch" in text_of(reply)
     assert with_model.stats.counters[Reason.CACHE_WRITE] == 1
     # Same text again: no model call, the inventory is read again (now 7 torches).
@@ -98,7 +113,7 @@ def test_cache_is_not_written_with_an_unfamiliar_topic(with_model: AssistantRunt
     snap = make_snapshot(inventory={10: _torch(5)})
     text = "how many torches are hiding in my pockets"
     assistant.request(text, snap, now=0.0)
-    reply = assistant.model_chose(model.requests[-1].ticket, text, "!inv minecraft:torch", snap, now=1.0)
+    reply = model.choose(assistant, "!inv minecraft:torch", snap, now=1.0)
     assert "You have 5 × Torch" in text_of(reply)  # answered, but "hiding"/"pockets" are not covered: not cached
     assert len(with_model.cache) == 0
 
@@ -109,8 +124,8 @@ def test_filler_and_wording_do_not_block_the_cache(with_model: AssistantRuntime,
     assistant = with_model.new_assistant()
     snap = make_snapshot(inventory={10: _torch(5)})
     text = "yo bro torches in inv rn how many got pls"
-    assert assistant.request(text, snap, now=0.0) == []
-    assistant.model_chose(model.requests[-1].ticket, text, "!inv minecraft:torch", snap, now=1.0)
+    assert asked(assistant.request(text, snap, now=0.0))
+    model.choose(assistant, "!inv minecraft:torch", snap, now=1.0)
     assert len(with_model.cache) == 1
     again = assistant.request(text, make_snapshot(inventory={10: _torch(6)}), now=2.0)
     assert "You have 6 × Torch" in text_of(again) and len(model.requests) == 1
@@ -123,8 +138,8 @@ def test_topics_familiar_to_the_module_are_cached_though_no_one_example_has_them
     # The seed's gap is an *unfamiliar* topic; the closest single example needs not hold every topic.
     assistant = with_model.new_assistant()
     snap = make_snapshot(locale=locale)
-    assert assistant.request(text, snap, now=0.0) == []
-    assistant.model_chose(model.requests[-1].ticket, text, "!status", snap, now=1.0)
+    assert asked(assistant.request(text, snap, now=0.0))
+    model.choose(assistant, "!status", snap, now=1.0)
     assert len(with_model.cache) == 1
 
 
@@ -132,8 +147,8 @@ def test_chinese_particles_do_not_block_the_cache(with_model: AssistantRuntime, 
     assistant = with_model.new_assistant()
     snap = make_snapshot(locale="zh_cn")
     text = "请问呀 背包 啥 有 里 呢"
-    assert assistant.request(text, snap, now=0.0) == []
-    assistant.model_chose(model.requests[-1].ticket, text, "!inv", snap, now=1.0)
+    assert asked(assistant.request(text, snap, now=0.0))
+    model.choose(assistant, "!inv", snap, now=1.0)
     assert len(with_model.cache) == 1
 
 
@@ -142,7 +157,7 @@ def test_a_model_chosen_write_is_never_executed_nor_cached(with_model: Assistant
     snap = make_snapshot()
     text = "please bring me over to 10 64 10"
     assistant.request(text, snap, now=0.0)
-    reply = assistant.model_chose(model.requests[-1].ticket, text, "!goto 10 64 10", snap, now=1.0)
+    reply = model.choose(assistant, "!goto 10 64 10", snap, now=1.0)
     assert isinstance(reply[0], ReplyToPlayer)
     # A card button the player must click: it shows the command and sends the card's id and version.
     assert reply[0].buttons[0].label == "!goto 10 64 10"
@@ -156,7 +171,7 @@ def test_cache_is_not_written_when_arguments_disagree(with_model: AssistantRunti
     snap = make_snapshot()
     text = "torches how many do i have"
     assistant.request(text, snap, now=0.0)
-    assistant.model_chose(model.requests[-1].ticket, text, "!inv minecraft:diamond", snap, now=1.0)
+    model.choose(assistant, "!inv minecraft:diamond", snap, now=1.0)
     assert len(with_model.cache) == 0
 
 
@@ -165,7 +180,7 @@ def test_two_players_never_share_the_cache(with_model: AssistantRuntime, model: 
     snap = make_snapshot()
     text = "torches how many do i have"
     alice.request(text, snap, now=0.0)
-    alice.model_chose(model.requests[-1].ticket, text, "!inv minecraft:torch", snap, now=1.0)
+    model.choose(alice, "!inv minecraft:torch", snap, now=1.0)
     bob.request(text, snap, now=2.0)
     assert len(model.requests) == 2  # bob's identical request still went to the model
 
@@ -175,9 +190,8 @@ def test_late_model_answer_after_disconnect_is_dropped(with_model: AssistantRunt
     snap = make_snapshot()
     text = "torches how many do i have"
     assistant.request(text, snap, now=0.0)
-    ticket = model.requests[-1].ticket
     assistant.clear_scope()
-    assert assistant.model_chose(ticket, text, "!inv minecraft:torch", snap, now=1.0) == []
+    assert model.choose(assistant, "!inv minecraft:torch", snap, now=1.0) == []
     assert len(with_model.cache) == 0
 
 
@@ -211,9 +225,9 @@ def test_model_gets_candidates_and_catalog(with_model: AssistantRuntime, model: 
 
 
 def test_shadow_mode_counts_but_never_goes_direct(runtime_factory: Callable[..., AssistantRuntime], model: FakeModel) -> None:
-    runtime = runtime_factory(parse_config('{"mode": "SHADOW"}'), model=model)
+    runtime = runtime_factory(parse_config('{"mode": "SHADOW"}'), llm=model)
     assistant = runtime.new_assistant()
-    assert assistant.request("where am i", make_snapshot(), now=0.0) == []
+    assert asked(assistant.request("where am i", make_snapshot(), now=0.0))
     assert runtime.stats.counters[Reason.SHADOW_DIRECT] == 1
     assert model.requests[-1].candidates == ()
     assert model.requests[-1].ticket.key is None
@@ -237,7 +251,7 @@ def test_too_long_requests_are_not_matched_locally(runtime_factory: Callable[...
 
 def test_latest_match_and_counters_hold_no_text_or_uuid(runtime_factory: Callable[..., AssistantRuntime]) -> None:
     runtime = runtime_factory()
-    assistant = runtime.new_assistant(admin=True)
+    assistant = runtime.new_assistant()
     snap = make_snapshot()
     secret = "where am i zanzibar"
     assistant.request(secret, snap, now=0.0)

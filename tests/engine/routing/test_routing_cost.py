@@ -19,14 +19,14 @@ import pytest
 
 from engine.actions import Action, ReplyToPlayer
 from engine.assistant import AssistantRuntime
-from engine.llm.notification_buttons import MAX_REPLY_CHARS, ButtonIndex, Dismiss, Miss, NoticeButton
+from engine.llm.notification_buttons import MAX_REPLY_CHARS, ButtonIndex, Miss
 from engine.routing.normalize import normalize_text
 from engine.routing.router import ScopeState
 from engine.routing.spelling import WORDS_PER_REQUEST, SpellingBudget
 from engine.routing.stats import Reason
 from engine.routing.terms import Analysis
 from engine.routing.tokens import Script, tokenize
-from tests.engine.conftest import make_snapshot
+from tests.engine.conftest import command, make_snapshot
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -118,8 +118,9 @@ def test_a_long_request_through_the_assistant_is_never_analyzed(
 ) -> None:
     runtime = runtime_factory()
     assistant = runtime.new_assistant()
-    # A visible notification: its button matcher reads requests before routing does.
-    assistant.post_notification(("hello",), (NoticeButton("notice.dismiss", "dismiss", Dismiss()),), now=0.0)
+    # A visible notification (a message kept for the inbox shows one with buttons): its button
+    # matcher reads requests before routing does.
+    assert assistant.notify("hello", now=0.0) and assistant.notices.visible(0.5) is not None
     recorder = _Recorder(runtime)
     monkeypatch.setattr(runtime.vocabulary, "analyze", recorder)
     matched: list[int] = []
@@ -141,11 +142,11 @@ def test_command_arguments_obey_the_text_limit_before_parsing(
     searched: list[int] = []
     search = runtime.items.search
     monkeypatch.setattr(runtime.items, "search", lambda q: searched.append(len(q)) or search(q))
-    reply = assistant.command(name, "ab" * 1_500, make_snapshot(), now=0.0)
+    reply = command(assistant, name, "ab" * 1_500, make_snapshot(), now=0.0)
     assert reply is not None and "too long" in _text(reply)
     assert recorder.lengths == [] and searched == []
     # Within the limit the command still works.
-    ok = assistant.command("item", "oak planks", make_snapshot(), now=0.0)
+    ok = command(assistant, "item", "oak planks", make_snapshot(), now=0.0)
     assert ok is not None and "minecraft:oak_planks" in _text(ok)
 
 

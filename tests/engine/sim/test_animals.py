@@ -7,7 +7,7 @@ import pytest
 
 from engine import events as ev
 from engine.actions import SelectHotbar, UseHeldItem
-from engine.decision import acts
+from engine import actions as acts
 from engine.decision.knowledge import SMELT_TICKS
 from engine.events import SlotItem
 from engine.sim.world import COW_SPEED, SimOptions, SimWorld

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from engine.decision import acts
+from engine import actions as acts
 from engine.decision.knowledge import SMELT_TICKS
 from engine.sim.world import SimWorld
 

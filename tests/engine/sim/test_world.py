@@ -7,7 +7,7 @@ import pytest
 
 from engine import events as ev
 from engine.actions import InjectMovement, SelectHotbar, UseHeldItem
-from engine.decision import acts
+from engine import actions as acts
 from engine.decision.knowledge import dig_ticks
 from engine.motion import grid as g
 from engine.motion import physics as ph

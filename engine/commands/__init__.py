@@ -1,0 +1,1 @@
+"""Player commands: one table (``table``) and the entries that ship with mcagent (``builtin``)."""

@@ -1,0 +1,280 @@
+"""The commands that ship with mcagent: their entries, parsers and handlers.
+
+Session commands move the player or switch what runs for them (the handlers
+call the player's ``Session``); assistant commands change how the assistant
+answers (``LocalAssistant``); the read-only modules' commands come from the
+module registry (``engine.modules.registry.ModuleRegistry.commands``). The
+write commands also declare how the assistant's router may offer them
+(``CommandRouting``): their examples compete in the margin and the model may
+propose them, but they only ever run from an explicit line, a card or a
+button the player clicked (invariant 2).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from engine.actions import AdminCommand, MeasurePing, RunLine
+from engine.commands.table import (Access, Command, CommandRouting, CommandTable, Invocation, Text, Word,
+                                   no_args, words)
+from engine.actions import Action
+from engine.modules.builtin.common import EMPTY, Empty, fmt, players_named
+from engine.modules.declarations import ParseContext, RoutingProfile
+from engine.routing.vocabulary import NUMBER_FEATURE
+
+Out = Sequence[Action | RunLine]
+PROVIDERS = ("mock", "api", "replay")
+
+
+# -- parsers ------------------------------------------------------------------------------
+@attrs.frozen
+class GotoArgs:
+    x: float
+    y: float
+    z: float
+
+
+@attrs.frozen
+class FollowArgs:
+    name: str
+
+
+@attrs.frozen
+class Switch:
+    """A sub-command word and its optional value: ``on``, ``off``, ``status``, ``provider mock``."""
+
+    word: str
+    value: str | None = None
+
+
+def _three_numbers(values: list[str]) -> GotoArgs | None:
+    if len(values) != 3:
+        return None
+    try:
+        x, y, z = (float(v) for v in values)
+    except ValueError:
+        return None
+    return GotoArgs(x, y, z)
+
+
+def parse_goto_text(_text: str, ctx: ParseContext) -> GotoArgs | None:
+    return _three_numbers([t.surface for t in ctx.analysis.terms if t.feature == NUMBER_FEATURE])
+
+
+def parse_goto(args: str, _ctx: ParseContext) -> GotoArgs | None:
+    return _three_numbers(args.replace(",", " ").split())
+
+
+def parse_follow_text(_text: str, ctx: ParseContext) -> FollowArgs | None:
+    named = players_named(ctx)
+    return FollowArgs(named[0]) if len(named) == 1 else None
+
+
+def parse_follow(args: str, _ctx: ParseContext) -> FollowArgs | None:
+    name = args.strip()
+    return FollowArgs(name) if name and " " not in name else None
+
+
+ON_WORDS = ("on", "start", "enable", "开", "开启")
+OFF_WORDS = ("off", "stop", "disable", "关", "关闭")
+
+
+def parse_autopilot(args: str, _ctx: ParseContext) -> Switch | None:
+    parts = args.lower().split()
+    word = parts[0] if parts else "status"
+    if word in ON_WORDS:
+        return Switch("on")
+    if word in OFF_WORDS:
+        return Switch("off")
+    if word == "status":
+        return Switch("status")
+    if word == "provider":
+        return Switch("provider", parts[1] if len(parts) == 2 else None)
+    return None
+
+
+def render_switch(value: Switch) -> str:
+    return value.word if value.value is None else f"{value.word} {value.value}"
+
+
+def parse_reflex(args: str, _ctx: ParseContext) -> Switch | None:
+    word = (args.split() or ["list"])[0].lower()
+    return Switch(word) if word in ("on", "off", "list") else None
+
+
+def parse_login(args: str, _ctx: ParseContext) -> str | None:
+    sub, _, secret = args.strip().partition(" ")
+    return secret.strip() if sub.lower() == "login" and secret.strip() else None
+
+
+def parse_word(args: str, _ctx: ParseContext) -> str:
+    return args.strip().lower()
+
+
+def parse_rest(args: str, _ctx: ParseContext) -> str:
+    return args.strip()
+
+
+# -- handlers -------------------------------------------------------------------------------
+def _help(inv: Invocation, _: Empty) -> Out:
+    return [inv.the_session().help(inv.lang)]
+
+
+def _ping(inv: Invocation, _: Empty) -> Out:
+    return [MeasurePing()]
+
+
+def _stop(inv: Invocation, _: Empty) -> Out:
+    return list(inv.the_session().stop(inv.now))
+
+
+def _goto(inv: Invocation, args: GotoArgs) -> Out:
+    return list(inv.the_session().goto(args.x, args.y, args.z))
+
+
+def _follow(inv: Invocation, args: FollowArgs) -> Out:
+    return list(inv.the_session().follow(args.name))
+
+
+def _autopilot(inv: Invocation, args: Switch) -> Out:
+    return list(inv.the_session().autopilot(args.word, args.value, inv.now))
+
+
+def _eat(inv: Invocation, _: Empty) -> Out:
+    return list(inv.the_session().eat())
+
+
+def _reflex(inv: Invocation, args: Switch) -> Out:
+    return list(inv.the_session().reflex(args.word, inv.now))
+
+
+def _admin_login(inv: Invocation, secret: str) -> Out:
+    return list(inv.the_session().admin_login(secret, inv.now))
+
+
+def _system(inv: Invocation, line: str) -> Out:
+    return [AdminCommand(line or "help")]
+
+
+def _mode(inv: Invocation, word: str) -> Out:
+    return list(inv.the_assistant().mode_command(word, inv.lang))
+
+
+def _ai(inv: Invocation, word: str) -> Out:
+    if not word:
+        return [RunLine("assistant")]  # !ai alone: what the assistant can do
+    return list(inv.the_assistant().ai_command(word, inv.lang))
+
+
+def _card(inv: Invocation, args: str) -> Out:
+    return inv.the_assistant().click_card(args, inv.lang, inv.now)
+
+
+def _notice(inv: Invocation, args: str) -> Out:
+    return inv.the_assistant().click_notice(args, inv.lang, inv.now)
+
+
+# -- the entries ----------------------------------------------------------------------------
+HELP = Command("help", no_args(EMPTY), _help, Text("!help", "!help"), Text("this list", "本列表"), aliases=("?",))
+PING = Command("ping", no_args(EMPTY), _ping, Text("!ping"),
+               Text("round-trip time from the proxy to the server", "代理到服务器的往返时间"))
+GOTO = Command(
+    "goto", parse_goto, _goto, Text("!goto x y z"),
+    Text("walk there; sneak twice or !stop to take over", "走到那里；连按两次潜行或 !stop 接管"),
+    routing=CommandRouting("agent:goto", RoutingProfile.hints(
+        ("go to {number} {number} {number}", "take me to {number} {number} {number}", "walk to {number} {number} {number}",
+         "go to spawn", "take me home", "go home", "bring me to the village", "travel to {number} {number} {number}",
+         "move to {number} {number} {number}", "navigate to {number} {number} {number}"),
+        ("去{number} {number} {number}", "带我去{number} {number} {number}", "走到{number} {number} {number}",
+         "回家", "去出生点", "带我回家", "移动到{number} {number} {number}"),
+        parse_goto_text,
+    ), lambda a: f"{fmt(a.x)} {fmt(a.y)} {fmt(a.z)}"),
+)
+FOLLOW = Command(
+    "follow", parse_follow, _follow, Text("!follow <player>", "!follow <玩家>"),
+    Text("keep near another player", "跟随另一名玩家"),
+    routing=CommandRouting("agent:follow", RoutingProfile.hints(
+        ("follow {player}", "follow me", "keep following {player}", "chase {player}", "follow that player"),
+        ("跟着{player}", "跟随{player}", "跟着我", "跟我走"),
+        parse_follow_text,
+    ), lambda a: a.name),
+)
+STOP = Command(
+    "stop", no_args(EMPTY), _stop, Text("!stop"),
+    Text("stop whatever the agent is doing (kill switch)", "停止代理正在做的一切（紧急停止）"),
+    routing=CommandRouting("agent:stop", RoutingProfile.hints(
+        ("stop", "stop moving", "stop following", "halt", "stop now", "cancel", "stop everything"),
+        ("停", "停下", "停止", "别动", "停下来", "取消"),
+    ), lambda _: ""),
+)
+AUTOPILOT = Command(
+    "autopilot", parse_autopilot, _autopilot, Text("!autopilot on|off|status|provider mock|api|replay"),
+    Text("let the agent play toward an iron pickaxe; sneak twice or !stop to take over",
+         "让代理替你玩，直到做出铁镐；连按两次潜行或 !stop 接管"),
+    words=words("on", "off", "status", Word("provider", words(*PROVIDERS))),
+    routing=CommandRouting("agent:autopilot", RoutingProfile.hints(
+        ("turn on autopilot", "turn off autopilot", "start autopilot", "stop autopilot", "enable autopilot",
+         "disable autopilot", "autopilot on", "autopilot off"),
+        ("开启自动驾驶", "关闭自动驾驶", "打开自动驾驶", "关掉自动驾驶", "启动自动驾驶", "停止自动驾驶"),
+    ), render_switch),
+)
+EAT = Command(
+    "eat", no_args(EMPTY), _eat, Text("!eat"), Text("eat the best food you carry", "吃掉你携带的最好的食物"),
+    routing=CommandRouting("agent:eat", RoutingProfile.hints(
+        ("eat", "eat something", "eat food", "eat some {item}", "i want to eat", "feed me"),
+        ("吃东西", "吃点东西", "吃{item}", "吃饭"),
+    ), lambda _: ""),
+)
+REFLEX = Command(
+    "reflex", parse_reflex, _reflex, Text("!reflex on|off|list"),
+    Text("reflexes that save you from lava, fire, drowning, mobs, hunger, falls, and eat when hurt",
+         "反射：躲避岩浆、火、溺水、怪物、饥饿、坠落，受伤时进食"),
+    words=words("on", "off", "list"),
+)
+SYSTEM = Command(
+    "system", parse_rest, _system, Text("!system <console command>", "!system <控制台命令>"),
+    Text("admin console commands in game", "在游戏中使用管理控制台命令"), access=Access.ADMIN,
+)
+ADMIN_LOGIN = Command(
+    "admin", parse_login, _admin_login, Text("!admin login <secret>", "!admin login <密钥>"),
+    Text("offline mode: prove you are a listed admin, once per session", "离线模式：证明你是列出的管理员，每次会话一次"),
+    words=words("login"),
+)
+MODE = Command(
+    "mode", parse_word, _mode, Text("!mode offline|standard|extended|free"),
+    Text("conversation mode (offline: never ask the model; free: chat)", "对话模式（offline：从不询问模型；free：聊天）"),
+    words=words("offline", "standard", "extended", "free"),
+)
+AI = Command(
+    "ai", parse_word, _ai, Text("!ai on|off"),
+    Text("allow or stop requests to the external model for you", "允许或停止为你向外部模型发送请求"),
+    words=words("on", "off", "status"),
+)
+CARD = Command("card", parse_rest, _card, Text("/agent card <id> <version> <option>"), Text("a card's button"),
+               listed=False)
+NOTICE = Command("notice", parse_rest, _notice, Text("/agent notice <id> <button>"), Text("a notification's button"),
+                 listed=False)
+
+# What every session has, with or without an assistant (a new command is one more entry here, or
+# in ASSISTANT_COMMANDS when its handler needs the assistant).
+SESSION_COMMANDS: tuple[Command[Any], ...] = (HELP, PING, GOTO, FOLLOW, STOP, AUTOPILOT, EAT, REFLEX, ADMIN_LOGIN,
+                                              SYSTEM)
+# What an assistant adds.
+ASSISTANT_COMMANDS: tuple[Command[Any], ...] = (MODE, AI, CARD, NOTICE)
+# The commands the assistant's router may offer (never run) from what a player says.
+ROUTED_COMMANDS: tuple[Command[Any], ...] = tuple(c for c in SESSION_COMMANDS + ASSISTANT_COMMANDS
+                                                  if c.routing is not None)
+SESSION_TABLE = CommandTable(SESSION_COMMANDS).freeze()
+
+
+def full_table(module_commands: Iterable[Command[Any]]) -> CommandTable:
+    """A session's commands with an assistant: the modules' read-only ones right after !help and
+    !ping (in help, the questions come first), then the rest, the modules' admin ones last."""
+    modules = list(module_commands)
+    player = [c for c in modules if c.access is Access.PLAYER]
+    admin = [c for c in modules if c.access is Access.ADMIN]
+    first = (HELP, PING)
+    rest = [c for c in SESSION_COMMANDS + ASSISTANT_COMMANDS if c not in first]
+    return CommandTable([*first, *player, *rest, *admin]).freeze()
