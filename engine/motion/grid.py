@@ -233,7 +233,7 @@ class Terrain:
             for dx in (0, -1, 1):
                 for dz in (0, -1, 1):
                     key = (cx + dx, sy + dy, cz + dz)
-                    if key in self._nodes or self.store.section(key) is None:
+                    if key in self._nodes or not self.store.has_section(key):
                         continue
                     if built >= budget:
                         return built
