@@ -200,6 +200,7 @@ class Session:
             self._moved(actions)
             if self.pilot.finished:
                 actions += self.release("Autopilot finished: all 9 milestones reached, up to the iron pickaxe", now)
+                actions += self._reflexes_stay_on(now)
             return actions
         if self.driver is None:
             return actions
@@ -208,6 +209,15 @@ class Session:
         if ended is not None:
             actions += self.release(f"{self.driver.name}: {ended}")
         return self._moved(actions)
+
+    def _reflexes_stay_on(self, now: float) -> list[Action]:
+        """The autopilot ran with every reflex on; a player it hands back idle keeps them (an idle
+        body in a world with lava and mobs, that was never watching over itself), until ``!reflex off``."""
+        reflexes = self.control.reflexes
+        if reflexes.enabled == set(reflexes.by_name):
+            return []
+        reflexes.set_all(True, now)
+        return [reply(f"Reflexes stay on while you are away; {self.config.command_prefix}reflex off turns them off.")]
 
     def _item_task(self, snapshot: WorldSnapshot, now: float) -> list[Action]:
         task = self.item_task
@@ -230,8 +240,12 @@ class Session:
         if _dead(snapshot):
             return []
         decision = self.control.reflex_tick(snapshot, now, autopilot=autopilot)
-        if decision is None or not decision.driving:
+        if decision is None:
             return []
+        if not decision.driving:
+            # An item reflex (eating) may start on a packet too: its first operations (select the
+            # food, start using it) go out now, or it would "eat" with nothing in use.
+            return self._reflex(decision, now)
         self._early_move = True
         return self._moved(self._reflex(decision, now))
 
@@ -240,7 +254,7 @@ class Session:
             return []
         self.control.reflex_driving = False
         self._early_move = False
-        actions: list[Action] = list(self.control.reflexes.cancel(now))
+        actions: list[Action] = self._moved(list(self.control.reflexes.cancel(now)))
         if give_back and self.driver is None:
             actions.append(SetControl(False))
         return actions
@@ -316,7 +330,8 @@ class Session:
             return actions + [reply(f"{why}: eating cancelled.")] if task is not None else actions
         actions += self.pilot.stop(why, self.ticks, now)
         self.driver = None
-        actions += self.control.reflexes.cancel(now)
+        # A meal cut short gives the slot back: the model must know (no server echoes it).
+        actions += self._moved(list(self.control.reflexes.cancel(now)))
         self.control.reflex_driving = False
         return actions + [SetControl(False), reply(f"{why}; you have control again.")]
 

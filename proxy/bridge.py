@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 
 log = Logger(namespace="mcagent.bridge")
 # The autopilot's hands: digging, placing, attacking, respawning, window work.
-AGENT_OPS = (acts.StartDigging, acts.FinishDigging, acts.SwingArm, acts.PlaceBlock, acts.SwapToHotbar, acts.CraftItem,
+AGENT_OPS = (acts.StartDigging, acts.FinishDigging, acts.SwingArm, acts.PlaceBlock, acts.UseBlock, acts.SwapToHotbar, acts.CraftItem,
              acts.SmeltStart, acts.SmeltCollect, acts.AttackEntity, acts.Respawn)
 
 HELD_LIMIT = 64  # replies held while the client reconfigures
@@ -822,6 +822,9 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         elif isinstance(op, acts.PlaceBlock):
             ax, ay, az = op.against
             self._item_packets(codec.use_item_on(ax, ay, az, op.face, self._next_sequence()))
+            self._item_packets(codec.swing())
+        elif isinstance(op, acts.UseBlock):      # lie down in a bed: the same use_item_on, on the block itself
+            self._item_packets(codec.use_item_on(op.x, op.y, op.z, op.face, self._next_sequence()))
             self._item_packets(codec.swing())
         elif isinstance(op, acts.AttackEntity):
             self._item_packets(codec.attack(op.entity_id))

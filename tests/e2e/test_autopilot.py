@@ -111,6 +111,10 @@ def test_autopilot_gathers_logs_from_a_tree_and_stop_ends_it(version: str, log: 
     assert episode["summary"]["milestones"].get("wood") is not None
     decisions = (events.parent / "decision_log.jsonl").read_text().splitlines()
     assert any(json.loads(line).get("decision", {}).get("choice") == "gather_wood" for line in decisions)
+    # Each decision line carries the state it was made on; the watchdog's transitions are events.
+    made = [json.loads(line) for line in decisions if json.loads(line).get("kind") == "decision"]
+    assert made and all(isinstance(r["state"], dict) and "inventory" in r["state"] for r in made)
+    assert any(e.get("kind") == "watchdog" and e.get("event") == "kill_switch" for e in episode["events"])
 
 
 def test_the_api_provider_decides_through_a_real_model_server_and_falls_back_on_garbage(
@@ -170,3 +174,38 @@ def test_the_autopilot_respawns_the_player_after_a_death(tmp_path: Path, server_
     episode = json.loads(_episode_file(tmp_path, "episode_events.json").read_text())
     kinds = [e.get("kind") for e in episode["events"]]
     assert "death" in kinds and "respawned" in kinds and episode["summary"]["respawns"] == 1
+
+
+def test_a_model_card_follow_alice_makes_the_autopilot_walk_after_her(
+        tmp_path: Path, squid_factory, bot_factory, proxy_factory, monkeypatch) -> None:
+    """The decision layer's follow through the real proxy: the model (a scripted OpenAI-compatible
+    server) answers "follow alice", and the player walks after Alice as she walks off."""
+    from tests.llm_server import ScriptedModelServer, text_body
+
+    monkeypatch.setenv("DEEPSEEK_API_KEY", "sk-follow-e2e-0123456789")
+    follow = text_body(json.dumps({"choice": "follow", "args": ["alice"], "confidence": 0.9, "urgency": 0.5}))
+    with ScriptedModelServer(default=follow) as model:
+        server, bot, (x, y, z) = _join("1.18.2", tmp_path, squid_factory, bot_factory, proxy_factory,
+                                       llm={"base_url": model.base_url}, autopilot={"provider": "api"})
+        alice = bot_factory(server, username="alice")
+        server.wait_login("alice")
+        server.run(f"/tp {x + 3} {y} {z}", player="alice")
+        time.sleep(1.0)
+        mark = bot.mark()
+        bot.chat("!autopilot on")
+        bot.wait_chat("Autopilot on (api)", since=mark)
+        alice.look(-math.pi / 2)                       # face +x, away from the player
+        alice.walk(8)
+        there = server.server_position("alice")
+        deadline = time.monotonic() + 30
+        gap = math.inf
+        while time.monotonic() < deadline:
+            gap = server.server_position(PLAYER).horizontal_distance(there)
+            if gap <= 4.0:
+                break
+            time.sleep(0.5)
+        bot.chat("!autopilot off")
+        assert gap <= 4.0, (gap, _outline(tmp_path))
+    records = [json.loads(line) for line in _episode_file(tmp_path, "decision_log.jsonl").read_text().splitlines()]
+    assert any(r.get("kind") == "decision" and r.get("applied") and r["decision"]["choice"] == "follow"
+               and r["state"].get("players") for r in records)
