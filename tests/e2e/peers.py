@@ -488,6 +488,7 @@ class SquidServer(GameServer):
         view_distance: int = 2,
         max_players: int = 20,
         timeout: float = 20.0,
+        generation: str = "superflat",
     ) -> "SquidServer":
         """Start and wait until it accepts logins. ``port=None`` lets the OS pick one
         (read it from ``self.port``)."""
@@ -500,6 +501,7 @@ class SquidServer(GameServer):
             "--gamemode", gamemode,
             "--view-distance", str(view_distance),
             "--max-players", str(max_players),
+            "--generation", generation,
         ]  # fmt: skip
         self.name = f"squid-{version}"
         self.start_server(argv, version, timeout)
