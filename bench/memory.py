@@ -8,12 +8,14 @@ the chunks of its view distance, and the proxy's RSS is read from /proc once it 
 settled; (RSS with N players - baseline) / N is the cost of one player. Finally the
 bots leave and the RSS is read again: what a session leaves behind.
 
-    .venv/bin/python bench/memory.py [--players 4] [--view-distance 10] [--version 1.18.2] [--json]
+    .venv/bin/python bench/memory.py [--players 4] [--view-distance 10] [--version 1.18.2]
+                                     [--terrain] [--json]
 
-The world is superflat: most sections are one block state (shared, no memory each),
-so this measures the proxy's own per-session state plus a light world. Each section
-that is not a single state costs 8 KB (4096 uint16 ids); the estimate printed for
-"varied terrain" adds that for the sections a real world would have.
+Without ``--terrain`` the world is superflat: most sections are one block state
+(shared, no memory each), so this measures the proxy's own per-session state plus a
+light world. ``--terrain`` has flying-squid generate hills, water, caves and ores
+(its ``diamond_square`` generator, fixed seed): every column then holds several
+sections of many states, which is what a real server sends.
 """
 from __future__ import annotations
 
@@ -56,10 +58,12 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--view-distance", type=int, default=10)
     parser.add_argument("--version", default="1.18.2")
+    parser.add_argument("--terrain", action="store_true", help="varied terrain (diamond_square), not superflat")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     server = SquidServer().start(version=args.version, view_distance=args.view_distance,
-                                 max_players=args.players + 5, timeout=60)
+                                 max_players=args.players + 5, timeout=60,
+                                 generation="diamond_square" if args.terrain else "superflat")
     proxy = ProxyProcess(server.port, autopilot={"log_dir": None}, max_players=args.players + 5)
     pid = proxy.proc.pid
     bots: list[Bot] = []
@@ -83,29 +87,23 @@ def main() -> int:
         proxy.close()
         server.close()
     per_player = (loaded - baseline) / args.players
-    columns = (2 * args.view_distance + 1) ** 2
-    # Varied terrain: about 8 sections per column that are not a single state (caves, ores, surface).
-    varied = per_player + columns * 7 * 4096 * 2 / KIB
     result = {
-        "version": args.version, "view_distance": args.view_distance, "players": args.players,
+        "world": "terrain" if args.terrain else "superflat", "version": args.version, "view_distance": args.view_distance, "players": args.players,
         "rss_start_mib": round(started / KIB, 1), "rss_baseline_mib": round(baseline / KIB, 1),
         "rss_loaded_mib": round(loaded / KIB, 1), "rss_after_leaving_mib": round(after / KIB, 1),
         "per_player_mib": round(per_player / KIB, 2),
         "left_behind_mib": round((after - baseline) / KIB, 1),
-        "varied_terrain_estimate_mib": round(varied / KIB, 1),
     }
     if args.json:
         print(json.dumps(result))
         return 0
     print(f"proxy RSS, {args.players} players on {args.version} at view distance {args.view_distance} "
-          f"(superflat, flying-squid):")
+          f"({result['world']}, flying-squid):")
     print(f"  at start {result['rss_start_mib']} MiB, after a first player came and left "
           f"{result['rss_baseline_mib']} MiB (baseline)")
     print(f"  with {args.players} players {result['rss_loaded_mib']} MiB: "
           f"{result['per_player_mib']} MiB per player")
     print(f"  after they left {result['rss_after_leaving_mib']} MiB ({result['left_behind_mib']:+} MiB vs baseline)")
-    print(f"  estimate for varied terrain (+7 non-uniform sections of 8 KiB per column, {columns} columns): "
-          f"{result['varied_terrain_estimate_mib']} MiB per player")
     return 0
 
 

@@ -156,6 +156,16 @@ class PlaceBlock:
 
 
 @attrs.frozen
+class UseBlock:
+    """Use (right-click) a block with the hand: lie down in a bed. use_item_on, as PlaceBlock is."""
+
+    x: int
+    y: int
+    z: int
+    face: int = 1           # the face clicked (1: top)
+
+
+@attrs.frozen
 class SwapToHotbar:
     """window_click mode 2 (number key) in window 0: swap inventory ``slot`` with hotbar ``hotbar``."""
 
@@ -209,7 +219,7 @@ class Respawn:
 ItemAction = SelectHotbar | SwapToHotbar | UseHeldItem | ReleaseHeldItem   # what a meal or a reflex does with the hand
 Action = (ReplyToPlayer | ForwardChat | MeasurePing | Kick | AdminCommand | SetControl | InjectMovement
           | SelectHotbar | UseHeldItem | ReleaseHeldItem | StartDigging | FinishDigging | SwingArm | PlaceBlock
-          | SwapToHotbar | CraftItem | SmeltStart | SmeltCollect | AttackEntity | Respawn)
+          | UseBlock | SwapToHotbar | CraftItem | SmeltStart | SmeltCollect | AttackEntity | Respawn)
 ACTIONS: tuple[type, ...] = Action.__args__
 
 

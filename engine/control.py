@@ -122,7 +122,7 @@ class Control:
         else would allocate a section per change at any distance (8 KB each) for nothing."""
         here = self._last
         if here is None:
-            return self.store.section((cx, sy, cz)) is not None
+            return self.store.has_section((cx, sy, cz))
         return max(abs(cx - (int(here.x) >> 4)), abs(cz - (int(here.z) >> 4))) <= WORLD_RADIUS
 
     def ready(self, snapshot: WorldSnapshot) -> str | None:

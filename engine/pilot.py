@@ -185,7 +185,11 @@ class PilotSeat:
 
     @property
     def finished(self) -> bool:
-        return self.active and self.autopilot is not None and self.autopilot.ladder.done
+        """The ladder is done and the autopilot has nothing left to do for the body (it chose to
+        idle: not hungry, not hurt without food to heal, no threat): it hands the player back fed,
+        not at whatever health the last milestone found it."""
+        autopilot = self.autopilot
+        return self.active and autopilot is not None and autopilot.ladder.done and autopilot.idle
 
     def decision_counts(self) -> dict[str, int]:
         """Decisions applied, by action, over every episode of this player (for the metrics)."""

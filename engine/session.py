@@ -33,7 +33,7 @@ from engine.actions import (AskModel, Output, RunLine, Action, FinishDigging, Fo
                             SetControl, reply)
 from engine.admin_proof import AdminProof
 from engine.assistant import Caller, LocalAssistant
-from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
+from engine.chat_tap import ChatKind, TappedChat, classify, classify_command, may_be_addressed
 from engine.commands.builtin import SESSION_TABLE
 from engine.commands.table import Invocation, Text
 from engine.control import Control
@@ -151,7 +151,8 @@ class Session:
         if isinstance(event, DANGER_EVENTS):
             return self._reflex_now(now)
         if isinstance(event, ev.ChatTyped):
-            return self._chat(classify(event.text, self.config.command_prefix, self.config.address_prefix), now)
+            return self._chat(classify(event.text, self.config.command_prefix, self.config.address_prefix), now,
+                              typed=event.text)
         if isinstance(event, ev.CommandTyped):
             return self._chat(classify_command(event.command), now)
         if isinstance(event, ev.ServerChatSeen) and event.private and self.assistant is not None:
@@ -200,6 +201,7 @@ class Session:
             self._moved(actions)
             if self.pilot.finished:
                 actions += self.release("Autopilot finished: all 9 milestones reached, up to the iron pickaxe", now)
+                actions += self._reflexes_stay_on(now)
             return actions
         if self.driver is None:
             return actions
@@ -208,6 +210,15 @@ class Session:
         if ended is not None:
             actions += self.release(f"{self.driver.name}: {ended}")
         return self._moved(actions)
+
+    def _reflexes_stay_on(self, now: float) -> list[Action]:
+        """The autopilot ran with every reflex on; a player it hands back idle keeps them (an idle
+        body in a world with lava and mobs, that was never watching over itself), until ``!reflex off``."""
+        reflexes = self.control.reflexes
+        if reflexes.enabled == set(reflexes.by_name):
+            return []
+        reflexes.set_all(True, now)
+        return [reply(f"Reflexes stay on while you are away; {self.config.command_prefix}reflex off turns them off.")]
 
     def _item_task(self, snapshot: WorldSnapshot, now: float) -> list[Action]:
         task = self.item_task
@@ -230,8 +241,12 @@ class Session:
         if _dead(snapshot):
             return []
         decision = self.control.reflex_tick(snapshot, now, autopilot=autopilot)
-        if decision is None or not decision.driving:
+        if decision is None:
             return []
+        if not decision.driving:
+            # An item reflex (eating) may start on a packet too: its first operations (select the
+            # food, start using it) go out now, or it would "eat" with nothing in use.
+            return self._reflex(decision, now)
         self._early_move = True
         return self._moved(self._reflex(decision, now))
 
@@ -240,7 +255,7 @@ class Session:
             return []
         self.control.reflex_driving = False
         self._early_move = False
-        actions: list[Action] = list(self.control.reflexes.cancel(now))
+        actions: list[Action] = self._moved(list(self.control.reflexes.cancel(now)))
         if give_back and self.driver is None:
             actions.append(SetControl(False))
         return actions
@@ -316,7 +331,8 @@ class Session:
             return actions + [reply(f"{why}: eating cancelled.")] if task is not None else actions
         actions += self.pilot.stop(why, self.ticks, now)
         self.driver = None
-        actions += self.control.reflexes.cancel(now)
+        # A meal cut short gives the slot back: the model must know (no server echoes it).
+        actions += self._moved(list(self.control.reflexes.cancel(now)))
         self.control.reflex_driving = False
         return actions + [SetControl(False), reply(f"{why}; you have control again.")]
 
@@ -363,8 +379,25 @@ class Session:
     def caller(self) -> Caller:
         return Caller(self.admin, self.pilot.progress)
 
-    def _chat(self, tapped: TappedChat, now: float) -> list[Action]:
+    def may_take(self, text: str, now: float) -> bool:
+        """The proxy's chat fast path: could this line be for the proxy? False means it goes to the
+        server as it came, unread. True for our prefixes, and for any ordinary chat while a write's
+        confirmation card is visible (it may be a typed "yes"; ``_chat`` decides, and forwards it
+        untouched when it is not an answer)."""
+        c = self.config
+        if may_be_addressed(text, c.command_prefix, c.address_prefix):
+            return True
+        return not text.startswith("/") and self.assistant is not None and self.assistant.expects_answer(now)
+
+    def _chat(self, tapped: TappedChat, now: float, typed: str | None = None) -> list[Action]:
         if tapped.kind is ChatKind.PASS:
+            if typed is not None and not typed.startswith("/") and self.assistant is not None:
+                # Ordinary chat may answer a visible confirmation card ("yes", "取消"): then it is
+                # consumed like a click; otherwise it goes on to the server unchanged (invariant 1).
+                snapshot = self.snapshot()
+                answered = self.assistant.answer_typed(typed, snapshot, now)
+                if answered is not None:
+                    return self.expand(answered, now, snapshot)
             return [ForwardChat()]
         if tapped.kind is ChatKind.ASSISTANT and tapped.body.lower().startswith(ADMIN_LOGIN):
             # A secret typed after @ai must not travel to the model service: it is the command.

@@ -23,6 +23,11 @@
 //   {"cmd":"look","yaw":Y,"pitch":P,"id":K}  -> {"event":"looked","id":K}   (radians, mineflayer convention)
 //   {"cmd":"sneak_twice","id":K} -> {"event":"sneaked","id":K}  (sneak on/off twice within 0.4 s)
 //   {"cmd":"control","control":C,"state":B[,"id":K]} -> {"event":"controlled","id":K}
+//   {"cmd":"players_seen","id":K} -> {"event":"players_seen","id":K,"players":{N:{"x","y","z"}}}
+//        the other players whose entities the bot sees
+//   {"cmd":"status","id":K}     -> {"event":"status","id":K,"health","food","gameMode","alive"}
+//   {"cmd":"block_at","x","y","z","id":K} -> {"event":"block_at","id":K,"name":N|null}  (null: not loaded)
+//   {"cmd":"dig","x","y","z","id":K} -> {"event":"dug","id":K,"name":N}  (mineflayer's bot.dig)
 //   {"cmd":"quit"}              -> leaves the server, then the process exits
 
 const { emit, log, parseArgs, requirePeer, readCommands, chatText } = require('./common')
@@ -220,6 +225,34 @@ const handlers = {
     requireSpawned()
     bot.setControlState(String(cmd.control), !!cmd.state)
     if (cmd.id !== undefined) emit({ event: 'controlled', id: cmd.id })
+  },
+  players_seen (cmd) {
+    requireSpawned()
+    const seen = {}
+    for (const [name, player] of Object.entries(bot.players)) {
+      if (name !== bot.username && player.entity) {
+        const p = player.entity.position
+        seen[name] = { x: p.x, y: p.y, z: p.z }
+      }
+    }
+    emit({ event: 'players_seen', id: cmd.id, players: seen })
+  },
+  status (cmd) {
+    emit({ event: 'status', id: cmd.id, health: bot.health, food: bot.food, gameMode: bot.game && bot.game.gameMode, alive: bot.isAlive })
+  },
+  block_at (cmd) {
+    requireSpawned()
+    const { Vec3 } = requirePeer('vec3')
+    const block = bot.blockAt(new Vec3(Number(cmd.x), Number(cmd.y), Number(cmd.z)))
+    emit({ event: 'block_at', id: cmd.id, name: block ? block.name : null })
+  },
+  async dig (cmd) {
+    requireSpawned()
+    const { Vec3 } = requirePeer('vec3')
+    const block = bot.blockAt(new Vec3(Number(cmd.x), Number(cmd.y), Number(cmd.z)))
+    if (!block) throw new Error('no block loaded at ' + [cmd.x, cmd.y, cmd.z])
+    await bot.dig(block, true)
+    emit({ event: 'dug', id: cmd.id, name: block.name })
   },
   quit () {
     quit('quit command')

@@ -37,6 +37,7 @@
 //   {"cmd":"stop"}                          same as closing stdin
 
 const { emit, log, parseArgs, requirePeer, readCommands } = require('./common')
+const { layouts } = require('./layouts')
 
 const SHUTDOWN_GRACE_MS = 1000
 const KEEP_ALIVE_MS = 4000
@@ -59,7 +60,6 @@ try {
 
 const mc = requirePeer('minecraft-protocol')
 const mcData = requirePeer('minecraft-data')(args.version)
-const nbt = requirePeer('prismarine-nbt')
 if (!mcData) {
   emit({ event: 'error', fatal: true, message: 'minecraft-data does not know version ' + args.version })
   process.exit(2)
@@ -71,7 +71,6 @@ if (!mcData.loginPacket) {
 
 const hasConfiguration = mcData.supportFeature('hasConfigurationState')
 const segmentedRegistry = mcData.supportFeature('segmentedRegistryCodecData')
-const playToClient = mcData.protocol.play.toClient.types
 const playToServer = mcData.protocol.play.toServer.types
 const commandNames = String(args.commands).split(',').map((s) => s.trim()).filter(Boolean)
 const sendCommandTree = args['command-tree'] !== 'no'
@@ -85,86 +84,11 @@ process.on('unhandledRejection', (err) => {
   emit({ event: 'error', message: String((err && err.message) || err) })
 })
 
-// -- layouts read from minecraft-data, so one script serves every version ---------------
-
-function fieldType (types, packet, field) {
-  const layout = types['packet_' + packet]
-  if (!Array.isArray(layout) || layout[0] !== 'container') return undefined
-  const found = layout[1].find((f) => f.name === field)
-  return found ? found.type : undefined
-}
-
-function isNbtType (type) {
-  return type === 'anonymousNbt' || type === 'nbt' || type === 'anonOptionalNbt' || type === 'optionalNbt'
-}
-
-// A plain text component in the wire form this packet field uses (NBT on 1.20.3+).
-function component (types, packet, field, text) {
-  if (isNbtType(fieldType(types, packet, field))) return nbt.comp({ text: nbt.string(text) })
-  return JSON.stringify({ text })
-}
-
-function systemChatPacket (text) {
-  if (playToClient.packet_system_chat) {
-    const fields = { content: component(playToClient, 'system_chat', 'content', text), isActionBar: false }
-    if (fieldType(playToClient, 'system_chat', 'type') !== undefined) fields.type = 1 // 1.19-1.19.2
-    return ['system_chat', fields]
-  }
-  return ['chat', { message: JSON.stringify({ text }), position: 1, sender: '00000000-0000-0000-0000-000000000000' }]
-}
+// Packets from minecraft-data's layouts (peers/layouts.js), so one script serves every version.
+const packets = layouts(mcData)
 
 function positionPacket (teleportId) {
-  // A superset of every version's fields; protodef writes only the ones the layout names.
-  // Flags are an i8 until 1.21.1 and bitflags (an object, all false = absolute) since 1.21.2.
-  const flagsType = fieldType(playToClient, 'position', 'flags')
-  const flags = flagsType === 'i8' || flagsType === 'u8' ? 0 : { _value: 0 }
-  return {
-    x: SPAWN.x, y: SPAWN.y, z: SPAWN.z, dx: 0, dy: 0, dz: 0, yaw: 0, pitch: 0,
-    flags, teleportId, dismountVehicle: false
-  }
-}
-
-// The names of a bitfield's parts for this version (26.1 added allows_restricted).
-function commandFlagNames () {
-  const node = playToClient.command_node || mcData.protocol.types.command_node
-  if (!Array.isArray(node)) return null
-  const flags = node[1].find((f) => f.name === 'flags')
-  return flags && Array.isArray(flags.type) && flags.type[0] === 'bitfield' ? flags.type[1].map((p) => p.name) : null
-}
-
-function commandTreePacket () {
-  const names = commandFlagNames()
-  if (!names || !playToClient.packet_declare_commands) return null
-  const flags = (type, executable) => {
-    const out = {}
-    for (const n of names) out[n] = 0
-    out.command_node_type = type
-    out.has_command = executable ? 1 : 0
-    return out
-  }
-  const nodes = [{ flags: flags(0, false), children: [], extraNodeData: undefined }]
-  for (const name of commandNames) {
-    const argIndex = nodes.length
-    nodes.push({
-      flags: flags(2, true),
-      children: [],
-      extraNodeData: { name: 'args', parser: 'brigadier:string', properties: 'GREEDY_PHRASE' }
-    })
-    nodes.push({ flags: flags(1, true), children: [argIndex], extraNodeData: { name } })
-    nodes[0].children.push(nodes.length - 1)
-  }
-  return { nodes, rootIndex: 0 }
-}
-
-function loginPacket (client) {
-  const packet = Object.assign({}, mcData.loginPacket, { entityId: client.entityId })
-  if (packet.worldState && typeof packet.worldState === 'object') {
-    packet.worldState = Object.assign({}, packet.worldState, { gamemode: 'creative' })
-  } else if ('gameMode' in packet) {
-    packet.gameMode = 1
-  }
-  if ('enforcesSecureChat' in packet) packet.enforcesSecureChat = false
-  return packet
+  return packets.positionPacket(SPAWN, teleportId)
 }
 
 // -- server ----------------------------------------------------------------------------
@@ -260,8 +184,8 @@ function enterPlay (client) {
 }
 
 function sendPlay (client) {
-  client.write('login', loginPacket(client))
-  const tree = sendCommandTree ? commandTreePacket() : null
+  client.write('login', packets.loginPacket(client.entityId, 1))
+  const tree = sendCommandTree ? packets.commandTreePacket(commandNames) : null
   if (tree) client.write('declare_commands', tree)
   client.write('position', positionPacket(client.nextTeleportId++))
   client.inPlay = true
@@ -330,7 +254,7 @@ function findPlayer (name) {
 
 const handlers = {
   say (cmd) {
-    const [name, fields] = systemChatPacket(String(cmd.text ?? ''))
+    const [name, fields] = packets.systemChatPacket(String(cmd.text ?? ''))
     let count = 0
     for (const client of players.values()) {
       if (client.state === 'play' && client.inPlay) {

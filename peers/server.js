@@ -39,7 +39,9 @@ try {
     motd: 'mcagent test server',
     gamemode: 'creative',
     'view-distance': '2',
-    'max-players': '20'
+    'max-players': '20',
+    generation: 'superflat',
+    seed: '1'
   })
 } catch (err) {
   emit({ event: 'error', fatal: true, message: err.message })
@@ -76,7 +78,8 @@ try {
     'online-mode': false,
     version: args.version,
     worldFolder: undefined,
-    generation: { name: 'superflat', options: {} },
+    // superflat by default; diamond_square gives hills, water and caves (bench/memory.py --terrain).
+    generation: { name: args.generation, options: { seed: Number(args.seed) } },
     'view-distance': Number(args['view-distance']),
     'everybody-op': true,
     logging: false,

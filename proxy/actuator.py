@@ -163,6 +163,12 @@ class Actuator:
             self.item_packets(codec.use_item_on(ax, ay, az, op.face, self._next_sequence()))
             self.item_packets(codec.swing())
 
+    def _use_block(self, op: acts.UseBlock) -> None:
+        # Lie down in a bed: the same use_item_on as a placement, on the block itself.
+        if (codec := self.conn.codec) is not None:
+            self.item_packets(codec.use_item_on(op.x, op.y, op.z, op.face, self._next_sequence()))
+            self.item_packets(codec.swing())
+
     def _attack(self, op: acts.AttackEntity) -> None:
         if (codec := self.conn.codec) is not None:
             self.item_packets(codec.attack(op.entity_id))
@@ -196,6 +202,7 @@ HANDLERS: dict[type, Callable[[Actuator, Any], None]] = {
     acts.FinishDigging: Actuator._finish_dig,
     acts.SwingArm: Actuator._swing,
     acts.PlaceBlock: Actuator._place,
+    acts.UseBlock: Actuator._use_block,
     acts.AttackEntity: Actuator._attack,
     acts.Respawn: Actuator._respawn,
     acts.SwapToHotbar: Actuator._window_op,

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from engine import events as ev
 from engine.actions import Action, ForwardChat
-from engine.chat_tap import may_be_addressed
 from engine.session import Session
 from proxy.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload
 from proxy.actuator import OWN_TELEPORT_IDS
@@ -93,14 +92,14 @@ class PlayRelay:
             self.conn.perform(self.session.handle(event, now))
 
     def _maybe_for_us(self, name: str, frame: Frame) -> bool:
-        """Read only the chat text (the first field in every version) and ask the tap
-        whether it could be addressed to the proxy; most chat is not, and goes on."""
+        """Read only the chat text (the first field in every version) and ask the session
+        whether it could be for the proxy; most chat is not, and goes on."""
         _, pos = read_varint(frame.raw, frame.start)
         text, _ = read_string(frame.raw, pos)
         if name == "chat_command":  # a slash command, sent without its slash
             text = "/" + text
-        chat = self.conn.config.chat
-        return may_be_addressed(text, chat.command_prefix, chat.address_prefix)
+        # Our prefixes, and also ordinary chat while a confirmation card is visible (a typed "yes").
+        return self.session.may_take(text, self.conn.clock.seconds())
 
     # -- from the server -------------------------------------------------------------
     def server_batch(self, reader: Framing) -> None:

@@ -8,8 +8,9 @@ Each tick, in order:
 1. death: health ≤ 0 → the watchdog goes DEAD, the autopilot sends ``Respawn``;
    after the respawn the ladder resets to the first unmet milestone;
 2. the ladder records milestones reached (a new one bumps the state generation);
-3. the stuck watchdog: 45 s without movement or inventory change while an
-   action runs → cancel it, blacklist its target, step aside;
+3. the stuck watchdog: 45 s without movement or inventory change while it
+   works (a task runs, or one ended and the next is chosen; idling and waiting
+   on a model do not count) → cancel it, blacklist its target, step aside;
 4. the running executor steps (one movement packet at most) and, when it ends,
    its outcome goes to the loop watchdog (3 failures in a row → suppressed 60 s);
 5. with nothing running: a finished provider request is applied if its state
@@ -35,12 +36,14 @@ import numpy as np
 
 from engine.actions import Action, InjectMovement, Respawn
 from engine.decision.catalog import CATALOG, HUNT_RADIUS, ActionName, check_choice, legal_actions
-from engine.decision.executors import ExecContext, Executor, TABLE_RANGE, Wait, make_executor, step_aside
+from engine.decision.executors import BED_RANGE, JOB_RANGE, ExecContext, Executor, TABLE_RANGE, make_executor, \
+    step_aside
 from engine.decision.heuristic import Decision, heuristic
 from engine.decision.knowledge import GAME
 from engine.decision.ladder import Ladder
 from engine.decision.logs import EpisodeLog
 from engine.decision.perception import BlockFinder, Query
+from engine.decision.pit import ClimbOut, feet_cell, pillar_block, trapped
 from engine.decision.providers import MIN_CONFIDENCE, DecisionRequest, Provider
 from engine.decision.state import DecisionState, inventory_counts
 from engine.motion import physics as ph
@@ -52,6 +55,7 @@ from engine.world.snapshot import Vec3, WorldSnapshot
 SEARCH_RADIUS = 48.0
 RESOURCES = ("log", "stone", "iron_ore")      # block kinds whose distance the decision state reports
 PLAN_SLICE = 64
+FOLLOW_SIGHT = 48.0          # other players this close are in the decision state (follow's targets)
 THREAT_RADIUS = 3.5          # a hostile this close interrupts any task but fleeing or fighting
 
 
@@ -97,8 +101,9 @@ class Autopilot:
         self.search = search
         self.finder = BlockFinder(terrain)
         self.ladder = Ladder()
-        self.watchdog = Watchdog()
         self.log = log if log is not None else EpisodeLog()
+        # Every watchdog transition goes to episode_events.json as it happens (simulator and proxy).
+        self.watchdog = Watchdog(listener=lambda tr: self.log.event({"kind": "watchdog", **tr.to_json()}))
         self.stats = AutopilotStats()
         self.rng = np.random.default_rng(config.seed)
         self.enabled = False
@@ -117,6 +122,8 @@ class Autopilot:
         self._fall_vy = 0.0
         self._known_memo: tuple[object, tuple[tuple[tuple[str, float], ...], bool, bool]] | None = None
         self._held: tuple[tuple[float, float, float, int], tuple[bool, bool]] | None = None
+        self._threats_seen: frozenset[int] = frozenset()     # hostiles near when the running task began
+        self._pit_checked: tuple[tuple[int, int, int], int] | None = None   # (feet cell, store revision)
 
     # -- switching ---------------------------------------------------------------------------------
     def start(self, tick: int, now: float) -> None:
@@ -138,6 +145,11 @@ class Autopilot:
         return out
 
     @property
+    def idle(self) -> bool:
+        """Idling by its own choice this tick (the heuristic idles only with nothing to do)."""
+        return self.executor is not None and self.executor.choice.action is ActionName.IDLE
+
+    @property
     def progress(self) -> str:
         return self.ladder.progress_text()
 
@@ -154,6 +166,7 @@ class Autopilot:
                 out = self.executor.cancel("preempted by reflex " + name)
                 self._finished(self.executor, tick, now, counted=False)
         self._last_sent = None
+        self._fall_vy = 0.0             # a reflex lets go with the body at rest
         return out
 
     def tick(self, snapshot: WorldSnapshot, tick: int, now: float, day: bool = True) -> list[Action]:
@@ -184,9 +197,12 @@ class Autopilot:
             self.executor.resync(pos)
         self._last_sent = None
         ctx = ExecContext(snapshot, self.terrain, self.finder, tick, now, self.blacklist, self.search,
-                          self.smelting, self.rng, self.ignored, self.config.clock)
+                          self.smelting, self.rng, self.ignored, self.config.clock, day)
         out: list[Action] = []
-        running = self.executor is not None and not isinstance(self.executor, Wait)
+        # Working toward something: a task runs, or one ended and the next is chosen this tick
+        # (the same task failing again and again without the body moving is what "stuck" is).
+        # Idling by choice (or beside a followed player), or waiting on a model's answer, is not.
+        running = not self.executor.waiting if self.executor is not None else self.pending is None
         inventory_key = tuple(sorted(counts.items()))
         if self.watchdog.observe(tick, now, pos, inventory_key, running) and self.executor is not None:
             target = self.executor.target
@@ -203,8 +219,14 @@ class Autopilot:
             out += self.executor.cancel("interrupted: hostile near")
             self._finished(self.executor, tick, now, counted=False)
             self.generation += 1
-        if self.executor is None:
-            self._decide(snapshot, counts, tick, now, day)
+        if self.executor is None and not self._airborne(pos):
+            # Decide only with the body at rest: a task started in mid-air would start its
+            # walk from a standing body there (a new one every tick: a body hanging in the air).
+            self.executor = self._climb_out(pos, counts, tick, now)
+            if self.executor is None:
+                self._decide(snapshot, counts, tick, now, day)
+            if self.executor is not None:
+                self._threats_seen = self._threat_ids(snapshot, pos)
         if self.executor is not None:
             out += self.executor.step(ctx)
             if self.executor.status is not None:
@@ -214,6 +236,10 @@ class Autopilot:
         for action in out:
             if isinstance(action, InjectMovement):
                 self._last_sent = Vec3(action.x, action.y, action.z)
+                # The body's vertical speed as the server saw it move: a hold packet next tick
+                # (a task ended or stopped in the air) goes on with the arc from there, neither
+                # hovering at the top of a jump nor rising from a stale speed.
+                self._fall_vy = 0.0 if action.on_ground else (action.y - pos.y - ph.GRAVITY) * ph.DRAG
         return out
 
     def _hold(self, snapshot: WorldSnapshot, pos: Vec3) -> InjectMovement:
@@ -239,10 +265,42 @@ class Autopilot:
         return InjectMovement(body.x, body.y, body.z, player.yaw, player.pitch, body.on_ground)
 
     def _threatened(self, snapshot: WorldSnapshot, pos: Vec3) -> bool:
+        """A hostile came within THREAT_RADIUS since the running task was chosen. One that was
+        already there when it was chosen does not interrupt it again: the decision saw it (and
+        could not flee: suppressed, no path), and choosing the same task again every tick would
+        leave the body restarting its walk each tick."""
         executor = self.executor
         if executor is None or executor.choice.action in (ActionName.FLEE, ActionName.FIGHT) or self.recovering:
             return False
-        return any(e.hostile and e.position.distance_to(pos) <= THREAT_RADIUS for e in snapshot.entities)
+        return bool(self._threat_ids(snapshot, pos) - self._threats_seen)
+
+    @staticmethod
+    def _threat_ids(snapshot: WorldSnapshot, pos: Vec3) -> frozenset[int]:
+        return frozenset(e.entity_id for e in snapshot.entities
+                         if e.hostile and e.position.distance_to(pos) <= THREAT_RADIUS)
+
+    def _climb_out(self, pos: Vec3, counts: dict[str, int], tick: int, now: float) -> Executor | None:
+        """Standing in a pit no walk leads out of (see ``engine.decision.pit``): pillar up before
+        anything else, since every task would fail with "no path". Asked once per place and
+        block store revision, so a pit that cannot be climbed is not tried again every tick."""
+        key = (feet_cell(pos), self.terrain.store.revision)
+        if key == self._pit_checked:
+            return None
+        self._pit_checked = key
+        if not trapped(self.terrain, pos):
+            return None
+        item = pillar_block(counts)
+        self._event("trapped", tick, now, at=list(key[0]), block=item)
+        if item is None:
+            return None
+        return ClimbOut(tick, item)
+
+    def _airborne(self, pos: Vec3) -> bool:
+        """The body is in the air: neither supported nor in a fluid or on a ladder, over known cells
+        (with nothing known under it yet, just after a join or a respawn, it is taken as standing)."""
+        t = self.terrain
+        return not ph.supported(t, pos.x, pos.y, pos.z) and not ph.support_unknown(t, pos.x, pos.y, pos.z) \
+            and ph.medium(t, ph.Body(pos.x, pos.y, pos.z)) == "air"
 
     def _death(self, tick: int, now: float) -> list[Action]:
         if not self._dead:
@@ -279,6 +337,7 @@ class Autopilot:
         pos = player.position
         assert pos is not None
         known, table, furnace = self._blocks_known(pos)
+        self._forget_lost_jobs(pos)
         hostiles = sorted(((e.entity_id, e.position.distance_to(pos)) for e in snapshot.entities if e.hostile),
                           key=lambda h: h[1])
         animals = sorted(((e.entity_id, e.position.distance_to(pos)) for e in snapshot.entities
@@ -293,7 +352,20 @@ class Autopilot:
             milestone=self.ladder.current, inventory=tuple(sorted(counts.items())), known=tuple(known),
             drops=drops, hostiles=tuple(h for h in hostiles if h[1] <= 16.0)[:4],
             table_near=table, furnace_near=furnace, smelting=bool(self.smelting),
-            animals=tuple(h for h in animals if h[1] <= HUNT_RADIUS)[:4])
+            animals=tuple(h for h in animals if h[1] <= HUNT_RADIUS)[:4],
+            players=tuple((n, d) for n, d in snapshot.nearby_players() if d <= FOLLOW_SIGHT)[:4])
+
+    def _forget_lost_jobs(self, pos: Vec3) -> None:
+        """Drop furnace jobs the player cannot go back to: the furnace is gone, or farther than
+        JOB_RANGE (a reflex or the server moved the player away). A job kept is one the Smelt
+        executor walks back to; a job forgotten lets the plan go on (another furnace) instead
+        of waiting on a furnace it will never see again."""
+        for at in list(self.smelting):
+            x, y, z = at
+            state = self.terrain.store.get(x, y, z)
+            gone = state is not None and self.terrain.table.name(state) != "furnace"
+            if gone or math.dist((x + 0.5, y + 0.5, z + 0.5), (pos.x, pos.y, pos.z)) > JOB_RANGE:
+                del self.smelting[at]
 
     def _blocks_known(self, pos: Vec3) -> tuple[tuple[tuple[str, float], ...], bool, bool]:
         """Nearest log, stone and iron ore (distances), and whether a table and a furnace are near.
@@ -304,9 +376,10 @@ class Autopilot:
         if self._known_memo is not None and self._known_memo[0] == key:
             return self._known_memo[1]
         queries = tuple(Query(kind, SEARCH_RADIUS, skip=self.blacklist) for kind in RESOURCES) + (
-            Query("crafting_table", TABLE_RANGE, exposed=False), Query("furnace", TABLE_RANGE, exposed=False))
-        *resources, table, furnace = self.finder.search(queries, pos)
-        known = tuple((kind, hits[0][0]) for kind, hits in zip(RESOURCES, resources) if hits)
+            Query("crafting_table", TABLE_RANGE, exposed=False), Query("furnace", TABLE_RANGE, exposed=False),
+            Query("bed", BED_RANGE, exposed=False, skip=self.blacklist))
+        *resources, table, furnace, bed = self.finder.search(queries, pos)
+        known = tuple((kind, hits[0][0]) for kind, hits in zip(RESOURCES + ("bed",), resources + [bed]) if hits)
         answer = (known, bool(table), bool(furnace))
         self._known_memo = (key, answer)
         return answer
@@ -375,7 +448,10 @@ class Autopilot:
         latency = (request.answered_at - request.asked_at) if request.answered_at is not None else None
         record: dict[str, Any] = {
             "kind": "decision", "seq": request.seq, "tick": tick, "generation": request.generation,
-            "state": request.state.digest(), "legal": [c.label() for c in request.legal],
+            # What the provider saw (the model's prompt carries this JSON and the legal list), so a
+            # line reads without the code; the digest is what a replay checks its own state against.
+            "state": request.state.to_json(), "state_digest": request.state.digest(),
+            "legal": [c.label() for c in request.legal],
             "provider": request.provider, "applied": applied,
             "latency": round(latency, 4) if latency is not None else None,
         }

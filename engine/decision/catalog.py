@@ -107,10 +107,12 @@ def _craft(s: DecisionState) -> list[Args]:
 
 def _smelt(s: DecisionState) -> list[Args]:
     counts = s.counts()
+    if s.smelting:
+        # Collect what is done (then load the next): the executor walks back to the job's
+        # furnace, which need not be near any more (a reflex may have carried the player off).
+        return [(out,) for out in SMELTS]
     if not s.furnace_near:
         return []
-    if s.smelting:
-        return [(out,) for out in SMELTS]       # collect what is done
     fuel = sum(counts.get(f, 0) * v for f, v in FUEL.items())
     return [(out,) for out, raw in SMELTS.items() if count(raw, counts) > 0 and fuel >= 1.0]
 
@@ -134,7 +136,11 @@ def _go_to(s: DecisionState) -> list[Args]:
 
 
 def _follow(s: DecisionState) -> list[Args]:
-    return []                       # no other player in the decision state yet
+    # Only players in sight, as !follow: a named one, or () for the nearest. The heuristic never
+    # follows on its own; a model (or a replayed log) chooses it when the player asked for it.
+    if not s.players:
+        return []
+    return [()] + [(name,) for name, _ in s.players]
 
 
 def _flee(s: DecisionState) -> list[Args]:
@@ -161,7 +167,7 @@ CATALOG: dict[ActionName, ActionSpec] = {spec.name: spec for spec in (
     ActionSpec(ActionName.SMELT, (str,), 900, _smelt),
     ActionSpec(ActionName.PLACE_BLOCK, (str,), 200, _place),
     ActionSpec(ActionName.EAT, (), 80, _eat),
-    ActionSpec(ActionName.SLEEP, (), 200, _sleep),
+    ActionSpec(ActionName.SLEEP, (), 600, _sleep),       # walk to the bed, then up to WAKE_WAIT asleep
     ActionSpec(ActionName.GO_TO, (int, int, int), 800, _go_to),
     ActionSpec(ActionName.FOLLOW, (str,), 800, _follow),
     ActionSpec(ActionName.FLEE, (), 300, _flee),
@@ -183,6 +189,11 @@ def legal_actions(state: DecisionState, suppressed: frozenset[ActionName] = froz
 
 def check_choice(choice: Choice, legal: tuple[Choice, ...]) -> Choice | None:
     """A provider's choice if it is legal now (go_to: any integer position), else None."""
+    if choice.action is ActionName.FOLLOW and len(choice.args) == 1:
+        # Player names are not case-sensitive (as !follow): "Alice" is the legal follow(alice).
+        wanted = str(choice.args[0]).lower()
+        return next((c for c in legal if c.action is ActionName.FOLLOW and c.args
+                     and str(c.args[0]).lower() == wanted), None)
     if choice.action is ActionName.GO_TO:
         ok = any(c.action is ActionName.GO_TO for c in legal)
         if ok and len(choice.args) == 3 and all(isinstance(a, int) for a in choice.args):

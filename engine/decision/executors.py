@@ -30,10 +30,12 @@ from engine.decision.knowledge import BLOCKS, FUEL, FUEL_ORDER, RECIPES, SMELT_T
     best_pickaxe, dig_ticks, first_held, members
 from engine.decision.perception import EYE, BlockFinder, GoalReach
 from engine.decision.state import inventory_counts
+from engine.events import SlotItem
 from engine.eating import Meal, Outcome, count_of
 from engine.motion import physics as ph
 from engine.motion.astar import PathStatus, SearchOptions
-from engine.motion.goals import Goal, GoalAway, GoalNear, GoalXZ
+from engine.control import FOLLOW_RADIUS
+from engine.motion.goals import Goal, GoalAway, GoalFollow, GoalNear, GoalXZ
 from engine.motion.grid import Terrain
 from engine.motion.navigator import Navigator, NavState
 from engine.world.snapshot import EntityView, Vec3, WorldSnapshot
@@ -43,6 +45,7 @@ PICKUP_WAIT = 16
 PICKUP_SLACK = 0.3     # vanilla picks up within 1.3 blocks (the box grown by 1): 0.3 past the next cell
 MAX_PLANS = 8          # searches one navigation may start before it counts as failed
 TABLE_RANGE = 24.0     # a known crafting table or furnace this close is walked to, not rebuilt
+JOB_RANGE = 48.0       # a furnace holding a job of ours this close is walked back to, not given up
 
 
 @attrs.define
@@ -58,6 +61,7 @@ class ExecContext:
     rng: np.random.Generator
     ignored: set[int] = attrs.field(factory=set)        # item entities found unreachable
     clock: Callable[[], float] | None = None            # bounds planning time (with search.time_budget)
+    day: bool = True                                    # beds work only at night (the world model's clock)
 
     @property
     def position(self) -> Vec3:
@@ -81,14 +85,19 @@ def hold(ctx: ExecContext, item: str | None) -> list[Action] | None:
     held = player.held_item
     if item is None:
         return []
-    if held is not None and held.item == item:
+
+    def named(slot: SlotItem | None) -> bool:
+        # A proxy's slots carry the namespace ("minecraft:cobblestone"); the simulator's do not.
+        return slot is not None and slot.item.removeprefix("minecraft:") == item
+
+    if named(held):
         return []
     inv = player.inventory
     for i in range(36, 45):
-        if inv[i] is not None and inv[i].item == item:      # type: ignore[union-attr]
+        if named(inv[i]):
             return [SelectHotbar(i - 36)]
     for i in range(9, 36):
-        if inv[i] is not None and inv[i].item == item:      # type: ignore[union-attr]
+        if named(inv[i]):
             return [acts.SwapToHotbar(i, player.held_slot)]
     return None
 
@@ -117,6 +126,11 @@ class Executor:
 
     def run(self, ctx: ExecContext) -> list[Action]:
         raise NotImplementedError
+
+    @property
+    def waiting(self) -> bool:
+        """Standing still by choice (idle, a follower beside its player): not what "stuck" means."""
+        return False
 
     def cancel(self, why: str) -> list[Action]:
         if self.status is None:
@@ -242,7 +256,7 @@ class Mine(Executor):
                 self.phase = "choose"          # gone meanwhile
                 return []
             held = ctx.snapshot.player.held_item
-            ticks = dig_ticks(name, held.item if held is not None else None)
+            ticks = dig_ticks(name, held.item.removeprefix("minecraft:") if held is not None else None)
             if ticks is None:
                 self.status = "cannot dig"
                 return []
@@ -446,11 +460,10 @@ class Smelt(Executor):
     def run(self, ctx: ExecContext) -> list[Action]:
         if self.furnace is None:
             self.before = ctx.counts().get(self.output, 0)
-            near = ctx.finder.nearest("furnace", ctx.position, radius=TABLE_RANGE, limit=1, exposed=False)
-            if not near:
+            self.furnace = _furnace_for(ctx, self.output)
+            if self.furnace is None:
                 self.status = "no furnace"
                 return []
-            self.furnace = near[0][1]
             self.go(ctx, GoalReach(*self.furnace, reach=3.5))
         if self.phase == "walk":
             out, state = self.move()
@@ -499,6 +512,20 @@ class Smelt(Executor):
                 ctx.smelting.pop(self.furnace, None)
             return [acts.SmeltCollect(self.furnace)]
         return []
+
+
+def _furnace_for(ctx: ExecContext, output: str) -> Pos | None:
+    """The furnace to smelt ``output`` at: one holding a job of ours (that output first, then any,
+    nearest first; the autopilot keeps only those within JOB_RANGE), else the nearest furnace
+    within TABLE_RANGE. A reflex may have carried the player away from a running job: its
+    furnace is walked back to rather than the job left behind for good."""
+    p = ctx.position
+    jobs = sorted(ctx.smelting.items(), key=lambda kv: (kv[1][0] != output, math.dist(
+        (kv[0][0] + 0.5, kv[0][1] + 0.5, kv[0][2] + 0.5), (p.x, p.y, p.z))))
+    if jobs:
+        return jobs[0][0]
+    near = ctx.finder.nearest("furnace", p, radius=TABLE_RANGE, limit=1, exposed=False)
+    return near[0][1] if near else None
 
 
 class Eat(Executor):
@@ -560,17 +587,121 @@ class Fight(Executor):
         return out
 
 
-class Wait(Executor):
-    """idle, and sleep/follow where nothing can be done: stand still until the time is up."""
+class Follow(Executor):
+    """follow(name) / follow(): keep within FOLLOW_RADIUS of another player, as ``!follow`` does.
 
-    def __init__(self, choice: Choice, timeout: int, tick: int, ok: bool = True) -> None:
+    Walks (a moving goal, re-planned as the player moves on) when farther than FOLLOW_RADIUS + 1,
+    stands when close. Only a player in sight is followed; the nearest one is picked once, at the
+    start, and followed by name from then on. Following until the time is up is success; losing
+    sight of the player ends it ("out of sight")."""
+
+    def __init__(self, choice: Choice, timeout: int, tick: int, name: str | None) -> None:
         super().__init__(choice, timeout, tick)
-        self.ok = ok
+        self.player: str | None = name
+        self.where: Vec3 | None = None
+        self.close = False
+
+    @property
+    def waiting(self) -> bool:
+        return self.close
+
+    def _target(self, snapshot: WorldSnapshot) -> EntityView | None:
+        me = snapshot.player.position
+        players = [e for e in snapshot.entities if e.kind == "player" and e.name]
+        if self.player is None:
+            if not players or me is None:
+                return None
+            nearest = min(players, key=lambda e: e.position.distance_to(me))
+            self.player = nearest.name
+        wanted = (self.player or "").lower()
+        return next((e for e in players if (e.name or "").lower() == wanted), None)
 
     def step(self, ctx: ExecContext) -> list[Action]:
         if self.status is None and ctx.tick >= self.deadline:
-            self.status = "ok" if self.ok else "unavailable"
+            self.status = "ok" if self._target(ctx.snapshot) is not None else "out of sight"
+            return []
+        return super().step(ctx)
+
+    def run(self, ctx: ExecContext) -> list[Action]:
+        target = self._target(ctx.snapshot)
+        if target is None:
+            self.status = "out of sight"
+            return []
+        self.where = target.position
+        far = target.position.distance_to(ctx.position) > FOLLOW_RADIUS + 1.0
+        nav = self.navigator
+        if nav is None or nav.state is not NavState.MOVING or (nav.planner.plans > MAX_PLANS and far):
+            if not far:
+                self.close = True
+                return []                        # close: stand (the autopilot sends the hold packet)
+            self.close = False
+            self.go(ctx, GoalFollow(lambda: self.where, FOLLOW_RADIUS))
+        out, state = self.move()
+        if state is NavState.FAILED:
+            self.status = "no path"
+        return out
+
+
+BED_REACH = 2.5        # vanilla lets a player into a bed within 3 blocks across and 2 up or down
+BED_RANGE = 48.0       # a bed this far is walked to
+WAKE_WAIT = 200        # ticks from lying down to the morning at most (vanilla skips the night after 100)
+
+
+class Sleep(Executor):
+    """sleep: walk to the nearest bed, use it (use_item_on the bed), and sleep until the morning.
+
+    The server answers a use of the bed with a sleeping pose, or refuses it ("you can only sleep at
+    night", "monsters nearby", "too far away"). Either way the sign that counts is the clock: once
+    everyone sleeps the server skips to the morning and sends the time, so the sleep is ok when the
+    day comes back; still night WAKE_WAIT ticks after lying down, the bed was refused or others
+    stay awake ("not asleep"). A bed used by day is refused at once ("only at night")."""
+
+    def __init__(self, choice: Choice, timeout: int, tick: int) -> None:
+        super().__init__(choice, timeout, tick)
+        self.bed: Pos | None = None
+        self.used_at: int | None = None
+
+    def run(self, ctx: ExecContext) -> list[Action]:
+        if self.used_at is not None:
+            if ctx.day:
+                self.status = "ok"                  # the night was slept through
+            elif ctx.tick - self.used_at > WAKE_WAIT:
+                self.status = "not asleep"
+            return []
+        if ctx.day:
+            self.status = "only at night"
+            return []
+        if self.bed is None:
+            found = ctx.finder.nearest("bed", ctx.position, radius=BED_RANGE, limit=1, exposed=False)
+            if not found:
+                self.status = "no bed"
+                return []
+            self.bed = self.target = found[0][1]
+            self.go(ctx, GoalReach(*self.bed, reach=BED_REACH))
+        out, state = self.move()
+        if state is NavState.FAILED:
+            self.status = "no path to the bed"
+        elif state is NavState.ARRIVED:
+            x, y, z = self.bed
+            if ctx.finder.kind_at(x, y, z) != "bed":
+                self.status = "bed gone"
+                return out
+            self.used_at = ctx.tick
+            return out + [acts.UseBlock(x, y, z, 1)]
+        return out
+
+
+class Wait(Executor):
+    """idle: stand still until the time is up."""
+
+    def step(self, ctx: ExecContext) -> list[Action]:
+        if self.status is None and ctx.tick >= self.deadline:
+            self.status = "ok"
         return []
+
+    @property
+    def waiting(self) -> bool:
+        return True
 
     def run(self, ctx: ExecContext) -> list[Action]:
         return []
@@ -633,9 +764,13 @@ def make_executor(choice: Choice, timeout: int, tick: int) -> Executor:
     if a is ActionName.GO_TO:
         x, y, z = (int(v) for v in args)
         return Walk(choice, timeout, tick, lambda ctx: GoalNear(x, y, z, 1.5))
+    if a is ActionName.SLEEP:
+        return Sleep(choice, timeout, tick)
+    if a is ActionName.FOLLOW:
+        return Follow(choice, timeout, tick, str(args[0]) if args else None)
     if a is ActionName.IDLE:
         return Wait(choice, timeout, tick)
-    return Wait(choice, 20, tick, ok=False)       # sleep / follow: not available here
+    raise ValueError(f"no executor for {choice.label()}")
 
 
 def step_aside(tick: int) -> Executor:

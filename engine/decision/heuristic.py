@@ -1,7 +1,8 @@
 """The calibrated heuristic: the mock provider and the fallback for low-confidence model answers.
 
-How this works: safety first (flee a close hostile, eat when hungry), then
-drops lying near (the meat of a kill too), then food (hunt the nearest game
+How this works: safety first (flee a close hostile, eat when hungry, sleep
+through the night when a bed is known), then drops lying near (the meat of a
+kill too), then food (hunt the nearest game
 animal when hungry with little food left, cook raw beef when a furnace and
 fuel are at hand), then the ladder. For the ladder, ``plan`` walks the recipe
 tree of the iron pickaxe over a copy of the inventory (spending what it
@@ -125,6 +126,11 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
             d = pick(Choice(ActionName.EAT), 0.9, 0.7, "hungry")
             if d is not None:
                 return d
+    if not state.day:
+        # A bed known at night: sleep the night away (the zombies come by night), then go on.
+        d = pick(Choice(ActionName.SLEEP), 0.85, 0.5, "night, a bed near")
+        if d is not None:
+            return d
     if state.drops > 0:
         d = pick(Choice(ActionName.COLLECT_DROPS), 0.85, 0.4, "items on the ground")
         if d is not None:

@@ -23,6 +23,8 @@ import attrs
 
 # Overworld tree species, in the order the agent prefers them when it may pick
 # (all are equal; the order only keeps choices deterministic).
+BED_COLOURS = ("white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan",
+               "purple", "blue", "brown", "green", "red", "black")
 SPECIES = ("oak", "spruce", "birch", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "pale_oak")
 LEGACY_LOGS = ("log", "log2")          # 1.8–1.12: the species is metadata; both make ``planks``
 
@@ -166,6 +168,8 @@ KINDS: dict[str, tuple[str, ...]] = {
     "iron_ore": ("iron_ore", "deepslate_iron_ore"),
     "crafting_table": ("crafting_table",),
     "furnace": ("furnace", "lit_furnace"),
+    # Any colour of bed (1.13+), or 1.8-1.12's one ``bed`` (the colour is block entity data there).
+    "bed": tuple(f"{c}_bed" for c in BED_COLOURS) + ("bed",),
 }
 # 1.8–1.12 blocks that share one name across metadata variants: the variants that are the block
 # meant. ``stone`` meta 1–6 are granite, diorite and andesite, which drop themselves, not cobblestone.

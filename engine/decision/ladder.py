@@ -9,7 +9,9 @@ deepslate is stone, iron ore mined before 1.17 (which drops itself) is iron ore.
 reached; ``current`` is the first milestone not reached. After a death the
 ladder resets to the first milestone the inventory does not satisfy now, which
 after vanilla's inventory loss is the first one, wood; the record of when each
-was first reached is kept for the episode log.
+was first reached is kept for the episode log. The goal in hand ends the ladder
+whatever was seen before it: after a respawn the iron pickaxe may be made at a
+crafting table found in the world, so the table milestone is never seen again.
 """
 from __future__ import annotations
 
@@ -62,17 +64,21 @@ class Ladder:
                 if name not in self.first:
                     self.first[name] = MilestoneReached(name, index, tick, now)
                     reached.append(self.first[name])
+        self._advance()
+        return reached
+
+    def _advance(self) -> None:
+        if NAMES[-1] in self.seen:
+            self.stage = len(NAMES)
         while self.stage < len(NAMES) and NAMES[self.stage] in self.seen:
             self.stage += 1
-        return reached
 
     def reset(self, counts: dict[str, int], placed: frozenset[str]) -> None:
         """After a death: back to the first milestone the inventory does not satisfy."""
         self.stage = 0
         self.resets += 1
         self.seen = {name for name, item in MILESTONES if count(item, counts) > 0 or item in placed}
-        while self.stage < len(NAMES) and NAMES[self.stage] in self.seen:
-            self.stage += 1
+        self._advance()
 
     def progress_text(self) -> str:
         if self.done:

@@ -3,9 +3,14 @@
 How this works: the autopilot appends plain dicts to bounded in-memory logs
 on the tick (no I/O there); ``write(folder)`` is called off the tick path (the
 proxy's worker, or the simulator at the end of an episode) and writes both
-files. Records hold state digests, choices and outcomes only; every string
-passes through ``scrub`` with the configured secrets anyway, so a key can
-never reach a log even if it ended up in an error text.
+files. A decision record holds the compact state JSON the provider saw (position,
+health, food, inventory, known blocks, threats: never a key or a chat line), its
+digest, the legal choices, the choice and its outcome; every string passes
+through ``_clean`` with the configured secrets anyway, so a key can never reach
+a log even if it ended up in an error text. Size is bounded per episode (the
+host starts a new pair of files per episode): MAX_DECISIONS records of at most
+about 1 kB each, MAX_EVENTS events; past that the oldest go and the count of
+dropped ones is kept.
 """
 from __future__ import annotations
 

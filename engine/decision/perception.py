@@ -48,7 +48,7 @@ def _trim(cache: dict[SectionKey, Any], store: BlockStore) -> None:
     """Keep a per-section cache within CACHE_SECTIONS: forget unloaded sections, then the oldest."""
     if len(cache) <= CACHE_SECTIONS:
         return
-    for key in [k for k in cache if store.section(k) is None]:
+    for key in [k for k in cache if not store.has_section(k)]:
         del cache[key]
     excess = len(cache) - CACHE_SECTIONS * 3 // 4
     if excess > 0:

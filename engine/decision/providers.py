@@ -110,7 +110,9 @@ class ReplayProvider:
             return request
         record = self.records[self.index]
         self.index += 1
-        if record.get("state") != state.digest():
+        # Logs before the state itself was logged kept only its digest, under "state".
+        digest = record.get("state_digest", record.get("state"))
+        if digest != state.digest():
             self.mismatches += 1
         request.resolve(attrs.evolve(decision_from_json(record["decision"], "replay"), source="replay"), now)
         return request

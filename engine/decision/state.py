@@ -40,8 +40,9 @@ class DecisionState:
     hostiles: tuple[tuple[int, float], ...]          # (entity id, distance), nearest first
     table_near: bool
     furnace_near: bool
-    smelting: bool                                   # a furnace job of ours is running or waiting
+    smelting: bool                                   # a job of ours runs or waits in a furnace within 48 blocks
     animals: tuple[tuple[int, float], ...] = ()      # game animals (knowledge.GAME): (entity id, distance)
+    players: tuple[tuple[str, float], ...] = ()      # other players in sight: (name, distance), nearest first
 
     def counts(self) -> dict[str, int]:
         return dict(self.inventory)
@@ -61,6 +62,7 @@ class DecisionState:
             "crafting_table_near": self.table_near, "furnace_near": self.furnace_near, "smelting": self.smelting,
             # Only when there are any: a state without animals reads (and digests) as it did before.
             **({"animals": [round(d, 1) for _, d in self.animals]} if self.animals else {}),
+            **({"players": {n: round(d, 1) for n, d in self.players}} if self.players else {}),
         }
 
     def digest(self) -> str:

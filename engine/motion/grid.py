@@ -46,7 +46,11 @@ from engine.motion.nodes import SectionNodes, build_section_nodes
 from engine.world.blocks import UNKNOWN_STATE, BlockStore, BlockTable, SectionKey
 
 
-NODE_TABLE_CAPACITY = 1024     # about 40 kB each: 40 MB at most per session
+# Per-session bounds of the caches, in sections. When one is full, the quarter farthest
+# from the player (the last ``prefetch`` position, else the section being built) goes:
+# a plan ~100 blocks long touches ~150 sections, so a search rarely pays for a rebuild.
+NODE_TABLE_CAPACITY = 256      # about 40 kB each: 10 MB at most per session
+SECTION_CACHE_CAPACITY = 256   # classes, tops, cells and heights: about 100 kB each when all are built
 
 
 class Terrain:
@@ -66,6 +70,13 @@ class Terrain:
         self._seen = store.revision
         self._dropped = 0           # bumped whenever a node table is forgotten
         self._prefetched: tuple[int, int, int, int, int] | None = None   # see prefetch
+        self._centre: SectionKey | None = None      # the player's section, from prefetch
+
+    def _farthest(self, keys: list[SectionKey], near: SectionKey) -> list[SectionKey]:
+        """The quarter of ``keys`` farthest from the player's section (or ``near``)."""
+        cx, sy, cz = self._centre or near
+        keys.sort(key=lambda k: max(abs(k[0] - cx), abs(k[1] - sy), abs(k[2] - cz)), reverse=True)
+        return keys[:max(1, len(keys) // 4)]
 
     def sync(self) -> None:
         """Forget cached sections the store changed. Cheap when nothing changed."""
@@ -129,6 +140,13 @@ class Terrain:
             if states is None:
                 self._missing[key] = self.store.section_revision(key)
                 return None
+            if len(self._class_arrays) >= SECTION_CACHE_CAPACITY:
+                # Their revisions stay: a later change to an evicted section still drops
+                # every node table around it (_forget treats missing old arrays so).
+                for far in self._farthest(list(self._class_arrays), key):
+                    del self._class_arrays[far], self._top_arrays[far]
+                    self._cells.pop(far, None)
+                    self._heights.pop(far, None)
             index = states.astype(np.intp)
             # The store's partial-section marker and ids past this version's table are unknown.
             index[(index >= self._unknown_index) | (index == UNKNOWN_STATE)] = self._unknown_index
@@ -191,8 +209,8 @@ class Terrain:
                     tops[wy, wz, wx] = arrays[1][ly, lz, lx]
         table = build_section_nodes(cells, tops)
         if len(self._nodes) >= NODE_TABLE_CAPACITY:
-            # Oldest first: dicts keep insertion order.
-            del self._nodes[next(iter(self._nodes))]
+            for far in self._farthest(list(self._nodes), key):
+                del self._nodes[far]
             self._dropped += 1
         self._nodes[key] = table
         return table
@@ -207,6 +225,7 @@ class Terrain:
         loaded or unloaded."""
         self.sync()
         cx, sy, cz = int(x) >> 4, int(y) >> 4, int(z) >> 4
+        self._centre = (cx, sy, cz)
         if self._prefetched == (cx, sy, cz, self._dropped, self.store.layout):
             return 0
         built = 0
@@ -214,7 +233,7 @@ class Terrain:
             for dx in (0, -1, 1):
                 for dz in (0, -1, 1):
                     key = (cx + dx, sy + dy, cz + dz)
-                    if key in self._nodes or self.store.section(key) is None:
+                    if key in self._nodes or not self.store.has_section(key):
                         continue
                     if built >= budget:
                         return built

@@ -121,6 +121,9 @@ class Stepper:
                 self.state = StepperState.ARRIVED
             else:
                 controls = self._controls(steps[self.index])
+        # The speed was chosen for the medium the body starts the tick in (_controls): a sprint-speed
+        # step on the ground that ends in water is still a sprint, and the server must be told so.
+        before = ph.medium(self.terrain, self.body)
         result = ph.advance(self.terrain, self.body, controls)
         self.body = result.body
         if controls.dx or controls.dz:
@@ -128,7 +131,7 @@ class Stepper:
         if self.state is StepperState.MOVING:
             self._watch_progress()
         b = self.body
-        sprinting = self.sprint and bool(controls.dx or controls.dz) and ph.medium(self.terrain, b) in ("ground", "air")
+        sprinting = self.sprint and bool(controls.dx or controls.dz) and before in ("ground", "air")
         return InjectMovement(b.x, b.y, b.z, self.yaw, 0.0, b.on_ground, sprinting)
 
     def _controls(self, step: PathStep) -> ph.Controls:

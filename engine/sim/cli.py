@@ -10,7 +10,7 @@ by cause; watchdog events; reflexes fired; movement-checker violations; with
 ``decision_log.jsonl`` and ``episode_events.json`` under ``<dir>/seed<N>/``.
 ``--start-bread`` is the loaves the player spawns (and respawns) with;
 ``--difficulty`` sets how far starving hurts (easy 10, normal 1, hard death).
-An episode is the autopilot's: it ends when the autopilot hands control back
+An episode is the autopilot's: it ends when the autopilot hands control back, fed,
 with the iron pickaxe made, or at ``--ticks``; ``--after-done`` plays the rest
 of the ticks with the player idle (reflexes still on, nobody to respawn them).
 The api provider reads ``MCAGENT_LLM_BASE_URL``, ``MCAGENT_LLM_MODEL`` and

@@ -102,8 +102,8 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
             on_tick(t, autopilot)
         if pace is not None:
             pace(t)
-        if stop_when_done and autopilot.ladder.done:
-            break
+        if stop_when_done and autopilot.ladder.done and not session.pilot.active:
+            break                     # handed back: done, and fed and safe enough to idle
     milestones = {name: autopilot.ladder.first[name].tick for name in NAMES if name in autopilot.ladder.first}
     deaths: dict[str, int] = {}
     for _, cause in world.deaths:
@@ -118,6 +118,4 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
         decisions=stats.decisions, stale=stats.stale, fallbacks=stats.fallbacks,
         fallback_reasons=dict(stats.fallback_reasons), rejected=dict(world.rejected),
         decided=tuple(autopilot.decided), seconds=time.perf_counter() - started, tick_costs=tuple(costs))
-    for tr in autopilot.watchdog.transitions:
-        log.event({"kind": "watchdog", **tr.to_json()})
     return result

@@ -55,6 +55,8 @@ REACH = 6.0                 # server-side reach check (eye to block centre)
 EYE = 1.62
 DAY = 24000
 NIGHT = (13000, 23000)
+BED_NIGHT = (12542, 23459)  # when a bed can be slept in (clear weather)
+SLEEP_TICKS = 100           # asleep this long (every player), the server skips to the morning
 STACK = 64
 TOOLS = frozenset({"wooden_pickaxe", "stone_pickaxe", "iron_pickaxe"})
 PLAYER_ID = 1
@@ -82,6 +84,10 @@ SLOW_HEAL_EXHAUSTION = 6.0
 STARVE_TICKS = 80           # food 0: every 80 ticks 1 damage while health is above the difficulty's floor
 STARVE_DAMAGE = 1.0
 STARVE_FLOOR = {"easy": 10.0, "normal": 1.0, "hard": 0.0}     # hard: starving kills
+ZOMBIE_DAMAGE = 3.0         # the zombie's attack damage attribute, as dealt on normal
+# Player.hurt scales damage from mobs by difficulty: easy min(d / 2 + 1, d), normal d, hard d x 1.5.
+MOB_DAMAGE_SCALE: dict[str, Callable[[float], float]] = {
+    "easy": lambda d: min(d / 2.0 + 1.0, d), "normal": lambda d: d, "hard": lambda d: d * 1.5}
 # Exhaustion per action (Player, ServerGamePacketListenerImpl, ServerPlayerGameMode):
 SPRINT_EXHAUSTION = 0.1         # per metre sprinted with onGround (walking and sneaking: 0 since 1.11)
 WATER_EXHAUSTION = 0.01         # per metre in water: 3D with the eyes under (or swimming), else horizontal
@@ -120,6 +126,7 @@ class SimOptions:
     # Loaves in the last hotbar slot at spawn and respawn. Under vanilla hunger a loaf eaten at food 17
     # heals about 6 (regeneration costs 6 exhaustion a point): the five loaves and a full bar heal ~35.
     start_bread: int = attrs.field(default=5, validator=attrs.validators.in_(range(STACK + 1)))
+    bed: bool = False                   # a red bed on the ground near spawn (sleeping through the night)
 
 
 @attrs.define
@@ -184,6 +191,7 @@ class PlayerBody:
     dead: bool = False
     dig: tuple[int, int, int, int] | None = None    # x, y, z, start tick
     eating: int | None = None                       # tick eating started
+    sleeping: int | None = None                     # tick the player lay down in a bed
     last_damage: str = "unknown"
     hurt_tick: int = -INVULNERABLE_TICKS            # tick of the last hit that started invulnerability
     last_hurt: float = 0.0                          # the biggest hit since then
@@ -205,6 +213,8 @@ class SimWorld:
         self._generate()
         s = options.size // 2
         self.spawn = (s + 0.5, float(self.heights[s, s]), s + 0.5)
+        self.time_skipped = 0                # ticks of night skipped by sleeping (the clock jumps ahead)
+        self.bed: tuple[int, int, int] | None = self._place_bed() if options.bed else None
         self.player = self._new_player()
         self.drops: dict[int, Drop] = {}
         self.mobs: dict[int, Mob] = {}
@@ -352,6 +362,19 @@ class SimWorld:
             blocks[t:t + trunk, z, x] = log
             self.features.setdefault("tree", []).append((x, t, z))
 
+    def _place_bed(self) -> tuple[int, int, int] | None:
+        """A bed (foot and head) on open grass a few blocks from spawn, as a player would put one."""
+        c = self.options.size // 2
+        for dx, dz in ((3, 3), (-3, 3), (3, -3), (-3, -3), (5, 0), (0, 5), (-5, 0), (0, -5)):
+            x, z = c + dx, c + dz
+            y = int(self.heights[x, z])
+            if all(self._walkable(x + i, y, z) and int(self.heights[x + i, z]) == y for i in (0, 1)):
+                state = self.table.state_for("red_bed")
+                for i in (0, 1):
+                    self.store.set_block(x + i, y, z, state)
+                return (x, y, z)
+        return None
+
     # -- the session's first view --------------------------------------------------------------
     def join_events(self) -> list[ev.Event]:
         out: list[ev.Event] = [ev.DimensionChanged("minecraft:overworld", 0, HEIGHT),
@@ -417,7 +440,7 @@ class SimWorld:
 
     @property
     def day_time(self) -> int:
-        return (self.options.start_time + self.tick_no) % DAY
+        return (self.options.start_time + self.tick_no + self.time_skipped) % DAY
 
     @property
     def night(self) -> bool:
@@ -489,6 +512,7 @@ class SimWorld:
         else:
             p.hurt_tick, p.last_hurt = self.tick_no, amount
         p.health = max(0.0, p.health - amount)
+        p.sleeping = None                  # a hit wakes a sleeper (vanilla's hurt stops sleeping)
         self._exhaust(DAMAGE_EXHAUSTION.get(cause, 0.0))
         p.last_damage = cause
         self.damage_taken[cause] = self.damage_taken.get(cause, 0.0) + amount
@@ -561,6 +585,7 @@ class SimWorld:
         p = self.player
         if p.dead:
             return out
+        self._sleep(t, out)
         self._hazard_push(t, out)
         # The player's tick in vanilla's order: the body (fire, lava, air), the item in use,
         # picking up, and last the food (Player.tick runs FoodData.tick after LivingEntity.tick).
@@ -615,7 +640,7 @@ class SimWorld:
         p = self.player
         p.x, p.y, p.z = x + 0.5, float(y), z + 0.5
         p.peak_y = p.y
-        p.dig = None
+        p.dig = p.sleeping = None
         out.append(ev.PositionSet(p.x, p.y, p.z, 0.0, 0.0, from_server=True))
         self.checker.teleport(p.x, p.y, p.z, t)
 
@@ -680,7 +705,7 @@ class SimWorld:
                     out.append(ev.EntityMoved(mob.entity_id, mob.x, mob.y, mob.z))
             if dist <= 1.5 and abs(p.y - mob.y) < 2.0 and t >= mob.next_attack:
                 mob.next_attack = t + 20
-                self._hurt(3.0, "zombie", out)
+                self._hurt(MOB_DAMAGE_SCALE[self.options.difficulty](ZOMBIE_DAMAGE), "zombie", out)
         if gone:
             for eid in gone:
                 del self.mobs[eid]
@@ -723,8 +748,8 @@ class SimWorld:
 
     def _move(self, a: InjectMovement, t: int, out: list[ev.Event]) -> None:
         p = self.player
-        if p.dead:
-            return
+        if p.dead or p.sleeping is not None:
+            return              # a body in bed stays in bed (it leaves it at the morning)
         # The server knows of a sprint from the client's sprint command (the proxy sends it with
         # the step's flag); a sprint-speed step without it is a checker violation.
         self.checker.feed(Movement(t, a.x, a.y, a.z, a.on_ground, a.sprinting))
@@ -817,6 +842,39 @@ class SimWorld:
         state = self.table.state_for(a.item)
         self.store.set_block(a.x, a.y, a.z, state)
         out += [ev.BlocksChanged(((a.x, a.y, a.z, state),)), self._inventory()]
+
+    def _use_block(self, a: acts.UseBlock, t: int, out: list[ev.Event]) -> None:
+        """Vanilla's BedBlock.use / ServerPlayer.startSleepInBed: only at night, within 3 blocks
+        across and 2 up or down, with no monster within 8 across and 5 up or down; the refusals
+        are the action-bar messages vanilla shows."""
+        p = self.player
+        name = self.block(a.x, a.y, a.z) or ""
+        if p.dead or not name.endswith("bed"):
+            self._reject("use refused")
+            return
+        why = None
+        if not BED_NIGHT[0] <= self.day_time <= BED_NIGHT[1]:
+            why = "You can only sleep at night"
+        elif not (abs(p.x - (a.x + 0.5)) <= 3.0 and abs(p.y - a.y) <= 2.0 and abs(p.z - (a.z + 0.5)) <= 3.0):
+            why = "You may not rest now; the bed is too far away"
+        elif any(abs(m.x - p.x) <= 8.0 and abs(m.y - p.y) <= 5.0 and abs(m.z - p.z) <= 8.0
+                 for m in self.mobs.values()):
+            why = "You may not rest now; there are monsters nearby"
+        if why is not None:
+            self._reject("bed: " + why)
+            out.append(ev.ServerChatSeen(why))
+            return
+        p.sleeping = t
+        p.eating = p.dig = None
+
+    def _sleep(self, t: int, out: list[ev.Event]) -> None:
+        """Everyone (the one player) asleep for 100 ticks: the night is skipped to the morning."""
+        p = self.player
+        if p.sleeping is None or t - p.sleeping < SLEEP_TICKS:
+            return
+        self.time_skipped += DAY - self.day_time
+        p.sleeping = None
+        out.append(ev.TimeUpdated(t, self.day_time))
 
     def _swap(self, a: acts.SwapToHotbar, t: int, out: list[ev.Event]) -> None:
         slots = self.player.slots
@@ -928,5 +986,6 @@ _HANDLERS: dict[type, Callable[[SimWorld, Any, int, list[ev.Event]], None]] = {
     acts.SmeltStart: SimWorld._smelt,
     acts.SmeltCollect: SimWorld._collect,
     acts.AttackEntity: SimWorld._attack,
+    acts.UseBlock: SimWorld._use_block,
     acts.Respawn: SimWorld._respawn,
 }

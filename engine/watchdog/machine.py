@@ -4,7 +4,8 @@ How this works: ``Watchdog`` is told each tick whether an action runs and
 where the player is (``observe``), and of reflexes, action outcomes, death,
 respawn and the kill switch. Everything that changes ``state`` goes through
 ``_fire``, driven by the table ``TRANSITIONS``; every transition is appended to
-``transitions`` (tick, time, from, event, to, detail) for episode_events.json.
+``transitions`` (tick, time, from, event, to, detail) and handed to the ``listener``
+(the autopilot's episode log: episode_events.json, in the simulator and the proxy alike).
 
     HEALTHY ──reflex──► REFLEX_ACTIVE ──cleared──► HEALTHY
     HEALTHY ──stationary 45 s, no inventory change, action running──► STUCK
@@ -20,6 +21,7 @@ filters suppressed actions, sends the respawn).
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 
 import attrs
 
@@ -100,7 +102,8 @@ class Transition:
 
 class Watchdog:
     def __init__(self, stuck_seconds: float = STUCK_SECONDS, loop_failures: int = LOOP_FAILURES,
-                 suppress_seconds: float = SUPPRESS_SECONDS, max_log: int = 2000) -> None:
+                 suppress_seconds: float = SUPPRESS_SECONDS, max_log: int = 2000,
+                 listener: Callable[[Transition], None] | None = None) -> None:
         self.stuck_seconds = stuck_seconds
         self.loop_failures = loop_failures
         self.suppress_seconds = suppress_seconds
@@ -113,6 +116,7 @@ class Watchdog:
         self._since = 0.0
         self._failures: dict[str, int] = {}
         self.suppressed: dict[str, float] = {}       # choice label → until
+        self.listener = listener                      # told of every transition (the episode log)
 
     def _fire(self, event: WEvent, tick: int, now: float, detail: str = "") -> None:
         key = (self.state, event)
@@ -120,8 +124,11 @@ class Watchdog:
             raise WatchdogMisuse(f"{event.value} in state {self.state.value}")
         before, self.state = self.state, TRANSITIONS[key]
         self.counts[event.value] = self.counts.get(event.value, 0) + 1
+        transition = Transition(tick, now, before.value, event.value, self.state.value, detail)
         if len(self.transitions) < self.max_log:
-            self.transitions.append(Transition(tick, now, before.value, event.value, self.state.value, detail))
+            self.transitions.append(transition)
+        if self.listener is not None:
+            self.listener(transition)
 
     # -- signals ---------------------------------------------------------------------------------
     def observe(self, tick: int, now: float, position: Vec3, inventory: object, running: bool) -> bool:

@@ -3,12 +3,21 @@
 How this works: ``BlockTable.for_version("1.18.2")`` expands the pooled data in
 ``data/blocks.json`` (written by ``scripts/gen_blocks.py`` from minecraft-data)
 into numpy arrays indexed by block-state id: a flags word and the top of the
-collision shape. ``BlockStore`` holds the state ids the server sent, one flat
-4096-entry array per 16x16x16 section keyed by section coordinates
-``(x >> 4, y >> 4, z >> 4)``, in the order chunk packets use (index
-``(y & 15) << 8 | (z & 15) << 4 | (x & 15)``), so the proxy can hand over a
-decoded palette array as is. Blocks in sections the server never sent are
-unknown (``None``), which callers treat differently from air.
+collision shape. ``BlockStore`` holds the state ids the server sent, 4096 per
+16x16x16 section keyed by section coordinates ``(x >> 4, y >> 4, z >> 4)``, in
+the order chunk packets use (index ``(y & 15) << 8 | (z & 15) << 4 | (x & 15)``).
+Blocks in sections the server never sent are unknown (``None``), which callers
+treat differently from air.
+
+A section is kept in one of three forms, chosen by how many states it holds, so
+memory follows the world's variety, not its volume (a player at view distance 10
+holds ~10,000 sections): one state, a shared read-only array (air and stone seas,
+no memory each); up to 256 states, a ``PackedSection``: a palette and 1, 2, 4 or
+8 bits per block (512 B to 4 KiB instead of 8 KiB; real terrain is mostly 4
+bits); more, a plain array. ``section(key)`` hands out a full read-only array
+as before, decoding a packed section on demand (~20 us) and keeping the last
+``DECODED_CACHE`` decoded ones, since the finders and the planner ask for the
+same few sections around the player over and over.
 
 The store knows nothing about versions: it keeps ids. Every change bumps
 ``revision`` and the section's own revision, which is how views over the store
@@ -37,6 +46,13 @@ SECTION_VOLUME = 4096
 # Section touches the journal keeps for ``changed_since`` (it holds up to twice as many
 # before it drops the oldest): a tick's digging and a few chunk columns, not a whole join.
 JOURNAL_LENGTH = 1024
+# Decoded packed sections kept for ``section()``: the 27 around the player and a search's
+# neighbourhood, at 8 KiB each.
+DECODED_CACHE = 32
+# Bits per block for a palette of a given size: powers of two, so blocks never straddle bytes.
+_WIDTHS = ((2, 1), (4, 2), (16, 4), (256, 8))
+# log2 of blocks per byte, by bits per block (1 -> 8 a byte, 2 -> 4, 4 -> 2, 8 -> 1).
+_PER_BYTE_LOG = (0, 3, 2, 0, 1, 0, 0, 0, 0)
 # Marks blocks of a section the store holds only in part (a block change arrived
 # for a section no chunk packet filled). Larger than any state id of any version.
 UNKNOWN_STATE = 0xFFFF
@@ -161,6 +177,95 @@ def _table(version: str) -> BlockTable:
 
 
 SectionKey = tuple[int, int, int]
+StateArray = npt.NDArray[np.unsignedinteger[Any]]
+
+
+def _width(states: int) -> int:
+    for most, bits in _WIDTHS:
+        if states <= most:
+            return bits
+    raise ValueError(f"{states} states do not fit a packed section")
+
+
+def _pack(indices: npt.NDArray[np.integer[Any]], bits: int) -> bytearray:
+    """4096 palette indices, ``8 // bits`` to a byte, the first in the low bits."""
+    per = 8 // bits
+    shifts = np.arange(per, dtype=np.uint8) * bits
+    grouped = indices.astype(np.uint8).reshape(SECTION_VOLUME // per, per) << shifts
+    return bytearray(np.bitwise_or.reduce(grouped, axis=1).astype(np.uint8).tobytes())
+
+
+class PackedSection:
+    """A section of at most 256 states: a palette and the blocks' palette indices, bit-packed."""
+
+    __slots__ = ("palette", "bits", "data")
+
+    def __init__(self, palette: StateArray, indices: npt.NDArray[np.integer[Any]]) -> None:
+        self.palette = palette
+        self.bits = _width(len(palette))
+        self.data = _pack(indices, self.bits)
+
+    @staticmethod
+    def of(flat: StateArray, dtype: type[np.unsignedinteger[Any]]) -> "PackedSection | None":
+        """Pack 4096 state ids, or None if they hold more than 256 states."""
+        # Sorted states, then each block's place among the distinct ones: about twice as
+        # fast as np.unique(return_inverse=True), which sorts with an argsort.
+        ordered = np.sort(flat, kind="stable")
+        first = np.empty(SECTION_VOLUME, dtype=np.bool_)
+        first[0] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+        palette = ordered[first]
+        if len(palette) > 256:
+            return None
+        return PackedSection(palette.astype(dtype), np.searchsorted(palette, flat))
+
+    def indices(self) -> npt.NDArray[np.uint8]:
+        bits = self.bits
+        raw = np.frombuffer(self.data, dtype=np.uint8)
+        if bits == 8:
+            return raw.copy()
+        shifts = np.arange(8 // bits, dtype=np.uint8) * bits
+        unpacked = (raw[:, None] >> shifts) & ((1 << bits) - 1)
+        out: npt.NDArray[np.uint8] = unpacked.reshape(SECTION_VOLUME).astype(np.uint8, copy=False)
+        return out
+
+    def decode(self) -> StateArray:
+        states: StateArray = self.palette[self.indices()]
+        return states
+
+    def get(self, index: int) -> int:
+        bits = self.bits
+        per_log = _PER_BYTE_LOG[bits]
+        shift = (index & ((1 << per_log) - 1)) * bits
+        return int(self.palette[(self.data[index >> per_log] >> shift) & ((1 << bits) - 1)])
+
+    def set(self, index: int, state: int) -> bool:
+        """Write one block; False if the palette is full at 256 states (the caller unpacks)."""
+        found = np.flatnonzero(self.palette == state)
+        if found.size:
+            slot_value = int(found[0])
+        else:
+            if len(self.palette) >= 256:
+                return False
+            slot_value = len(self.palette)
+            grown = np.append(self.palette, np.array([state], dtype=self.palette.dtype))
+            if _width(len(grown)) != self.bits:
+                indices = self.indices()
+                self.palette = grown
+                self.bits = _width(len(grown))
+                self.data = _pack(indices, self.bits)
+            else:
+                self.palette = grown
+        bits = self.bits
+        per_log = _PER_BYTE_LOG[bits]
+        shift = (index & ((1 << per_log) - 1)) * bits
+        at = index >> per_log
+        self.data[at] = (self.data[at] & ~(((1 << bits) - 1) << shift) & 0xFF) | (slot_value << shift)
+        return True
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.data) + int(self.palette.nbytes)
 
 
 class BlockStore:
@@ -169,7 +274,9 @@ class BlockStore:
     def __init__(self, dtype: type[np.unsignedinteger[Any]] = np.uint16) -> None:
         # uint16 holds every state id up to 26.1 (~30k); pass np.uint32 if that stops holding.
         self.dtype = dtype
-        self._sections: dict[SectionKey, npt.NDArray[np.unsignedinteger[Any]]] = {}
+        # A shared uniform array, a PackedSection, or a private array of > 256 states.
+        self._sections: dict[SectionKey, StateArray | PackedSection] = {}
+        self._decoded: dict[SectionKey, StateArray] = {}    # recent decodes, oldest first
         self._columns: dict[tuple[int, int], set[int]] = {}
         self._section_revisions: dict[SectionKey, int] = {}
         self.revision = 0
@@ -208,10 +315,12 @@ class BlockStore:
         first = int(flat[0])
         if key not in self._sections:
             self.layout += 1
+        self._decoded.pop(key, None)
         if int(flat.min()) == first == int(flat.max()):
             self._sections[key] = self._shared(first)
         else:
-            self._sections[key] = flat.astype(self.dtype, copy=True)
+            packed = PackedSection.of(flat, self.dtype)
+            self._sections[key] = flat.astype(self.dtype, copy=True) if packed is None else packed
         self._columns.setdefault((cx, cz), set()).add(sy)
         self._touch(key)
 
@@ -237,30 +346,56 @@ class BlockStore:
 
     def set_block(self, x: int, y: int, z: int, state: int) -> None:
         key = (x >> 4, y >> 4, z >> 4)
+        index = ((y & 15) << 8) | ((z & 15) << 4) | (x & 15)
         section = self._sections.get(key)
+        self._decoded.pop(key, None)
         if section is None:
             # A change for a section no chunk packet filled: keep this one block and
             # leave the rest unknown rather than guessing air.
-            section = np.full(SECTION_VOLUME, UNKNOWN_STATE, dtype=self.dtype)
+            section = PackedSection(np.array([UNKNOWN_STATE], dtype=self.dtype),
+                                    np.zeros(SECTION_VOLUME, dtype=np.uint8))
             self._sections[key] = section
             self._columns.setdefault((key[0], key[2]), set()).add(key[1])
             self.layout += 1
-        elif not section.flags.writeable:
-            section = section.copy()  # a shared single-state section: copy before writing
+        elif isinstance(section, np.ndarray) and not section.flags.writeable:
+            # A shared single-state section: give this one its own (packed) copy.
+            section = PackedSection(section[:1].copy(), np.zeros(SECTION_VOLUME, dtype=np.uint8))
             self._sections[key] = section
-        section[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)] = state
+        if isinstance(section, PackedSection):
+            if not section.set(index, state):
+                full = section.decode()       # a 257th state: keep this one as a plain array
+                full[index] = state
+                self._sections[key] = full
+        else:
+            section[index] = state
         self._touch(key)
 
     def get(self, x: int, y: int, z: int) -> int | None:
         section = self._sections.get((x >> 4, y >> 4, z >> 4))
         if section is None:
             return None
-        state = int(section[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)])
+        index = ((y & 15) << 8) | ((z & 15) << 4) | (x & 15)
+        state = section.get(index) if isinstance(section, PackedSection) else int(section[index])
         return None if state == UNKNOWN_STATE else state
 
-    def section(self, key: SectionKey) -> npt.NDArray[np.unsignedinteger[Any]] | None:
-        """The live array of a section (read-only by convention), or None."""
-        return self._sections.get(key)
+    def section(self, key: SectionKey) -> StateArray | None:
+        """The 4096 state ids of a section as a read-only array, or None if not loaded.
+        A packed section is decoded (and the decode kept for the next few asks)."""
+        section = self._sections.get(key)
+        if section is None or isinstance(section, np.ndarray):
+            return section
+        decoded = self._decoded.get(key)
+        if decoded is None:
+            decoded = section.decode()
+            decoded.flags.writeable = False
+            if len(self._decoded) >= DECODED_CACHE:
+                del self._decoded[next(iter(self._decoded))]
+            self._decoded[key] = decoded
+        return decoded
+
+    def has_section(self, key: SectionKey) -> bool:
+        """Whether a section is loaded, without decoding it."""
+        return key in self._sections
 
     def section_revision(self, key: SectionKey) -> int:
         """Revision of the last load, edit or unload of a section; 0 if never touched."""
@@ -275,6 +410,7 @@ class BlockStore:
         for sy in self._columns.pop((cx, cz), set()):
             key = (cx, sy, cz)
             del self._sections[key]
+            self._decoded.pop(key, None)
             self._touch(key)
             self.layout += 1
 
@@ -285,6 +421,7 @@ class BlockStore:
         if self._sections:
             self.layout += 1
         self._sections.clear()
+        self._decoded.clear()
         self._columns.clear()
 
     def __len__(self) -> int:
@@ -307,4 +444,24 @@ class BlockStore:
         return found
 
     def memory_bytes(self) -> int:
-        return sum(int(a.nbytes) for a in self._sections.values())
+        """Bytes of block data held: each shared single-state array once, packed sections,
+        plain arrays and the cache of decoded sections."""
+        shared: dict[int, int] = {}
+        held = 0
+        for section in self._sections.values():
+            if isinstance(section, PackedSection):
+                held += section.nbytes
+            elif section.flags.writeable:
+                held += int(section.nbytes)
+            else:
+                shared[id(section)] = int(section.nbytes)
+        return held + sum(shared.values()) + sum(int(a.nbytes) for a in self._decoded.values())
+
+    def section_bytes(self, key: SectionKey) -> int:
+        """Bytes a section holds on its own (0 for a shared single-state section or none)."""
+        section = self._sections.get(key)
+        if section is None:
+            return 0
+        if isinstance(section, PackedSection):
+            return section.nbytes
+        return int(section.nbytes) if section.flags.writeable else 0

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import pytest
 
-from tests.e2e.peers import DEFAULT_VERSION, Bot, PeerPool, SquidServer, install_dir
+from tests.e2e.peers import DEFAULT_VERSION, Bot, GameServer, PeerPool, SquidServer, WorldServer, install_dir
 
 if TYPE_CHECKING:
     from tests.e2e.proxy_process import ProxyProcess
@@ -54,6 +54,8 @@ def peer_pool(peers_installed: Path) -> Iterator[PeerPool]:
 
 
 SquidFactory = Callable[..., SquidServer]
+WorldFactory = Callable[..., WorldServer]
+ServerFactory = Callable[..., GameServer]
 BotFactory = Callable[..., Bot]
 
 
@@ -69,19 +71,42 @@ def squid_factory(peer_pool: PeerPool) -> SquidFactory:
 
 
 @pytest.fixture
+def world_factory(peer_pool: PeerPool) -> WorldFactory:
+    """``world_factory(version, port=None, gamemode="creative", view_distance=2)`` starts
+    the world server (peers/world.js, for versions flying-squid lacks) and waits until it
+    accepts logins. It answers the same commands as a flying-squid server."""
+
+    def make(version: str, **kwargs: Any) -> WorldServer:
+        return peer_pool.world(version=version, **kwargs)
+
+    return make
+
+
+@pytest.fixture
+def server_factory(peer_pool: PeerPool) -> ServerFactory:
+    """``server_factory(version, **kwargs)``: flying-squid for 1.8.8 -> 1.21.4, the world
+    server for the versions after (the same keyword arguments and commands)."""
+
+    def make(version: str = DEFAULT_VERSION, **kwargs: Any) -> GameServer:
+        return peer_pool.game_server(version, **kwargs)
+
+    return make
+
+
+@pytest.fixture
 def bot_factory(peer_pool: PeerPool) -> BotFactory:
     """``bot_factory(server_or_port, username=None, version=None, host="127.0.0.1",
-    wait_spawn=True)`` starts a mineflayer bot; with a SquidServer the version
-    defaults to the server's. Usernames default to bot1, bot2, ..."""
+    wait_spawn=True)`` starts a mineflayer bot (4.25.0 up to 1.21.4, 4.39.0 after); with a
+    server the version defaults to the server's. Usernames default to bot1, bot2, ..."""
 
     def make(
-        target: SquidServer | int,
+        target: GameServer | int,
         username: str | None = None,
         version: str | None = None,
         host: str = "127.0.0.1",
         **kwargs: Any,
     ) -> Bot:
-        if isinstance(target, SquidServer):
+        if isinstance(target, GameServer):
             assert target.port is not None, "server not started"
             port = target.port
             version = version or target.version

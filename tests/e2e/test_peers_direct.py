@@ -18,7 +18,7 @@ DEFAULT_VERSIONS = ["1.8.8", "1.12.2", "1.18.2"]
 # Every version checked by hand to work directly (bot on flying-squid, no proxy).
 ALL_VERSIONS = [
     "1.8.8", "1.9.4", "1.10.2", "1.11.2", "1.12.2", "1.13.2", "1.14.4",
-    "1.15.2", "1.16.5", "1.17.1", "1.18.2", "1.19", "1.19.2",
+    "1.15.2", "1.16.5", "1.17.1", "1.18.2", "1.19", "1.19.2", "1.20.1",
 ]  # fmt: skip
 # MCAGENT_E2E_VERSIONS="1.9.4,1.16.5" or "all" widens the run.
 _env = os.environ.get("MCAGENT_E2E_VERSIONS", "").strip()

@@ -20,12 +20,15 @@ import pytest
 
 from proxy.protocol.tables import table_for_version
 from proxy.versions import PROTOCOL_ONLY, SUPPORTED
+from tests.e2e.matrix import END_TO_END_WORLD
 from tests.e2e.mcp_peers import McpClient, McpServer
 from tests.e2e.proxy_process import ProxyProcess
 
-# The rows versions.json says are verified here, and 1.21.4 (also end to end) as a control.
+# The rows versions.json says are verified here, the rows proven end to end on the world
+# server (which never sends a client back to configuration), and 1.21.4 as a control.
 _wanted = [v for v in os.environ.get("MCAGENT_E2E_VERSIONS", "").split(",") if v and v != "all"]
-VERSIONS = [v.name for v in SUPPORTED if v.verified == PROTOCOL_ONLY and (not _wanted or v.name in _wanted)]
+VERSIONS = [v.name for v in SUPPORTED
+            if v.verified in (PROTOCOL_ONLY, END_TO_END_WORLD) and (not _wanted or v.name in _wanted)]
 if not _wanted or "1.21.4" in _wanted:
     VERSIONS.append("1.21.4")
 # The server sending the client back to configuration exists from 1.20.2 on.

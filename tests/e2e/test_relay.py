@@ -6,17 +6,18 @@ import os
 import pytest
 
 from proxy.versions import END_TO_END, SUPPORTED
+from tests.e2e.matrix import END_TO_END_WORLD, NEW_VERSIONS, proxied
 
 PRIMARY = ["1.18.2", "1.12.2", "1.8.8", "1.20.4", "1.21.4"]
 _wanted = os.environ.get("MCAGENT_E2E_VERSIONS", "")
 # "all" means every version the real peers speak; protocol-level ones have their own tests.
-VERSIONS = ([v.name for v in SUPPORTED if v.verified == END_TO_END] if _wanted == "all"
+VERSIONS = ([v.name for v in SUPPORTED if v.verified in (END_TO_END, END_TO_END_WORLD)] if _wanted == "all"
             else (_wanted.split(",") if _wanted else PRIMARY))
 
 
-@pytest.mark.parametrize("version", VERSIONS)
-def test_relay_login_chat_walk_ping(version: str, squid_factory, bot_factory, proxy_factory) -> None:
-    server = squid_factory(version)
+@pytest.mark.parametrize("version", proxied(*VERSIONS, *(v for v in NEW_VERSIONS if v not in VERSIONS)))
+def test_relay_login_chat_walk_ping(version: str, server_factory, bot_factory, proxy_factory) -> None:
+    server = server_factory(version)
     proxy = proxy_factory(server.port)
     bot = bot_factory(proxy.port, username="alice", version=version)
     server.wait_login("alice")

@@ -6,13 +6,15 @@ import time
 
 import pytest
 
-VERSIONS = ["1.18.2", "1.12.2"]
+from tests.e2e.matrix import NEW_VERSIONS, proxied
+
+VERSIONS = proxied("1.18.2", "1.12.2", *NEW_VERSIONS)
 
 
-def _start(squid_factory, bot_factory, proxy_factory, version: str, name: str, gamemode: str = "creative",
+def _start(server_factory, bot_factory, proxy_factory, version: str, name: str, gamemode: str = "creative",
            **config):
     # View distance 4: the goal 30 blocks away lies in chunks the server has sent.
-    server = squid_factory(version, gamemode=gamemode, view_distance=4)
+    server = server_factory(version, gamemode=gamemode, view_distance=4)
     proxy = proxy_factory(server.port, **config)
     bot = bot_factory(proxy.port, username=name, version=version)
     server.wait_login(name)
@@ -22,8 +24,8 @@ def _start(squid_factory, bot_factory, proxy_factory, version: str, name: str, g
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-def test_goto_walks_around_a_wall_and_arrives(version: str, squid_factory, bot_factory, proxy_factory) -> None:
-    server, proxy, bot, start = _start(squid_factory, bot_factory, proxy_factory, version, "walker")
+def test_goto_walks_around_a_wall_and_arrives(version: str, server_factory, bot_factory, proxy_factory) -> None:
+    server, proxy, bot, start = _start(server_factory, bot_factory, proxy_factory, version, "walker")
     x, y, z = math.floor(start.x), math.floor(start.y), math.floor(start.z)
     # A wall 11 wide and 3 high across the straight line, 10 blocks ahead.
     server.run(f"/fill {x - 5} {y} {z + 10} {x + 5} {y + 2} {z + 10} stone")
@@ -49,8 +51,8 @@ def test_goto_walks_around_a_wall_and_arrives(version: str, squid_factory, bot_f
     assert server.server_position("walker").horizontal_distance(before) >= 2.5
 
 
-def test_sneak_twice_stops_a_goto(squid_factory, bot_factory, proxy_factory) -> None:
-    server, proxy, bot, start = _start(squid_factory, bot_factory, proxy_factory, "1.18.2", "sneaker")
+def test_sneak_twice_stops_a_goto(server_factory, bot_factory, proxy_factory) -> None:
+    server, proxy, bot, start = _start(server_factory, bot_factory, proxy_factory, "1.18.2", "sneaker")
     x, y, z = math.floor(start.x), math.floor(start.y), math.floor(start.z)
     mark = bot.mark()
     bot.chat(f"!goto {x} {y} {z + 25}")
@@ -65,9 +67,9 @@ def test_sneak_twice_stops_a_goto(squid_factory, bot_factory, proxy_factory) -> 
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-def test_lava_reflex_pulls_the_player_out(version: str, squid_factory, bot_factory, proxy_factory) -> None:
+def test_lava_reflex_pulls_the_player_out(version: str, server_factory, bot_factory, proxy_factory) -> None:
     # Survival: in creative, lava does not hurt and the reflex rightly stays quiet.
-    server, proxy, bot, start = _start(squid_factory, bot_factory, proxy_factory, version, "hot", "survival")
+    server, proxy, bot, start = _start(server_factory, bot_factory, proxy_factory, version, "hot", "survival")
     x, y, z = math.floor(start.x), math.floor(start.y), math.floor(start.z)
     # A 5x5 lava pool sunk one block into the floor, 8 blocks away.
     px, pz = x + 8, z

@@ -216,6 +216,9 @@ def test_the_player_hears_each_milestone_and_gets_control_back_when_the_ladder_i
     assert "milestone 1/9 reached (wood)" in said and "milestone 9/9 reached (iron pickaxe)" in said
     assert said.count("Autopilot: milestone") == 9
     assert "Autopilot finished" in said and SetControl(False) in heard
+    # Handed back idle, the player keeps every reflex the autopilot had (off before it started).
+    reflexes = rig.session.control.reflexes
+    assert reflexes.enabled == set(reflexes.by_name) and "Reflexes stay on" in said
     assert not rig.session.pilot.active and rig.records[-1].final
 
 
@@ -247,3 +250,38 @@ def test_a_reflex_lets_go_of_a_dead_player_and_the_autopilot_respawns_them() -> 
     assert not rig.session.control.reflex_driving
     assert acts.Respawn() in after and not any(isinstance(a, InjectMovement) for a in after)
     assert SetControl(False) not in after                                   # the autopilot keeps control
+
+
+def test_stopping_the_autopilot_mid_meal_leaves_the_held_slot_as_the_server_has_it() -> None:
+    # sim --hazard lava --after-done, seed 1001: the autopilot finished while the heal reflex was
+    # eating; the slot given back never reached the Session's model, so every later meal was
+    # "eaten" holding a pickaxe (the server ignored it) and the idle player starved of healing.
+    rig = Rig(1)
+    rig.say("!autopilot on")
+    rig.run(5)
+    p = rig.world.player
+    p.health, p.food, p.saturation = 9.0, 17, 0.0
+    rig.world.player.held = 1
+    rig.session.handle(ev.HeldSlotChanged(1), rig.t * TICK)
+    sent = rig.session.handle(ev.HealthChanged(9.0, 17, 0.0), rig.t * TICK)
+    rig.world.apply(sent, rig.t)
+    sent += rig.run(3)
+    assert SelectHotbar(8) in sent and UseHeldItem() in sent          # the heal reflex eats the bread
+    stopped = rig.say("!autopilot off")
+    rig.world.apply(stopped, rig.t)
+    assert SelectHotbar(1) in stopped
+    assert rig.session.snapshot().player.held_slot == rig.world.player.held == 1
+
+
+def test_an_eating_reflex_started_by_a_health_packet_sends_its_first_operations() -> None:
+    # A heal started from the health packet (not the tick) lost its select-and-use: the engine
+    # then counted 34 ticks of "eating" with nothing in use, and the hurt player never healed.
+    rig = Rig(1)
+    rig.say("!autopilot on")
+    rig.run(5)
+    rig.world.player.health, rig.world.player.food = 9.0, 17
+    sent = rig.session.handle(ev.HealthChanged(9.0, 17, 0.0), rig.t * TICK)
+    assert SelectHotbar(8) in sent and UseHeldItem() in sent
+    rig.world.apply(sent, rig.t)
+    rig.run(40)
+    assert rig.world.player.food > 17

@@ -127,3 +127,16 @@ def test_sprint_speed_steps_tell_the_server_the_player_sprints(version: str) -> 
                if n == "entity_action"]
     assert [(a["entityId"], a["actionId"]) for a in actions] == [(99, "start_sprinting"), (99, "stop_sprinting")]
     assert names.index("entity_action") == 1          # before the first sprint-speed step
+
+
+@pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.21.4"])
+def test_lying_down_in_a_bed_is_a_use_of_the_bed_block(version: str) -> None:
+    rig = Rig(version)
+    rig.login("alice")
+    assert rig.upstream is not None
+    rig.upstream.received()
+    rig.bridge.perform([acts.UseBlock(5, 64, 7, 1)])
+    sent = rig.upstream.received()
+    assert _names(rig, sent, TO_SERVER) == ["block_place", "arm_animation"]
+    use = rig.codec.decode("play", TO_SERVER, "block_place", sent[0])
+    assert use["location"] == {"x": 5, "y": 64, "z": 7}

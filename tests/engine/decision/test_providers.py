@@ -4,6 +4,7 @@ import time
 
 import httpx
 
+from engine.decision.autopilot import Autopilot
 from engine.decision.catalog import ActionName, Choice, legal_actions
 from engine.decision.logs import EpisodeLog
 from engine.decision.providers import ApiProvider, ReplayProvider
@@ -95,12 +96,18 @@ def test_api_provider_against_a_real_server_never_blocks_the_tick_and_falls_back
     low = text_body(json.dumps({"choice": "idle", "args": [], "confidence": 0.3, "urgency": 0.3}))
     with ScriptedModelServer(Reply(body=good, delay=2.0), text_body("{{garbage"), low,
                              Reply(body=good, delay=5.0), default=good) as server:
-        result, log, _ = _scripted_episode(server, 300)
-    # No tick waited for the model: one that did would last at least the client's 1.5 s timeout
-    # (the replies are 2 s and 5 s late). How fast a tick is on this machine is not the question
-    # here (a busy machine made a 50 ms bound fail); bench/autopilot.py measures that.
+        waiting: list[int] = []
+
+        def on_tick(t: int, autopilot: Autopilot) -> None:
+            pending = autopilot.pending
+            if pending is not None and not pending.done:
+                waiting.append(t)
+
+        result, log, _ = _scripted_episode(server, 300, on_tick)
+    # The tick never waits for the model: ticks go on (the hold packet, reflexes) while a request
+    # hangs. (Counted in ticks, not timed: a busy machine makes every tick slower alike.)
     assert len(result.tick_costs) == 300
-    assert max(result.tick_costs) < 1.0
+    assert len(waiting) >= 20
     assert result.fallbacks >= 3            # garbage, low confidence, timeout
     assert result.fallback_reasons.get("timeout", 0) + result.fallback_reasons.get("bad", 0) >= 1
     text = json.dumps(list(log.decisions))

@@ -273,3 +273,14 @@ def test_a_block_broken_a_landed_attack_and_a_lava_hit_exhaust_fire_and_falls_do
     world.tick_no = 300
     world._hurt(2.0, "fall", out)
     assert world.player.exhaustion == pytest.approx(0.205)
+
+
+@pytest.mark.parametrize("difficulty,hit", [("easy", 2.5), ("normal", 3.0), ("hard", 4.5)])
+def test_a_zombie_hits_as_hard_as_the_difficulty_scales_it(difficulty: str, hit: float) -> None:
+    # Vanilla's Player.hurt scales a mob's damage: easy min(d/2 + 1, d), normal d, hard 1.5 d.
+    world = _world(difficulty=difficulty, mobs=False)
+    p = world.player
+    mob = Mob(world._new_id(), "zombie", p.x + 1.0, p.y, p.z)
+    world.mobs[mob.entity_id] = mob
+    world.tick(1)
+    assert world.damage_taken.get("zombie") == hit

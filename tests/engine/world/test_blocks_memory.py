@@ -1,9 +1,11 @@
-"""Block store memory: single-state sections are shared, and writes never leak between them."""
+"""Block store memory: single-state sections are shared, others are palette-packed, and every
+form reads back exactly what was stored."""
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
-from engine.world.blocks import BlockStore
+from engine.world.blocks import DECODED_CACHE, BlockStore, BlockTable
 
 
 def test_uniform_sections_are_shared_and_copied_on_write() -> None:
@@ -34,3 +36,90 @@ def test_keep_near_forgets_far_columns() -> None:
     assert store.get(8 * 16, 0, 0) == 0
     assert store.get(9 * 16, 0, 0) is None
     assert store.get(-9 * 16, 0, 0) is None
+
+
+def _terrain_section(rng: np.random.Generator) -> npt.NDArray[np.uint16]:
+    """A typical surface section of a real world: stone with ore and gravel pockets, dirt,
+    grass on top, air above, a few plants and water: about a dozen states."""
+    table = BlockTable.for_version("1.18.2")
+    cube = np.full((16, 16, 16), table.state_for("air"), dtype=np.uint16)
+    ground = rng.integers(6, 11, size=(16, 16))
+    for z in range(16):
+        for x in range(16):
+            top = int(ground[z, x])
+            cube[:top - 3, z, x] = table.state_for("stone")
+            cube[top - 3:top, z, x] = table.state_for("dirt")
+            cube[top, z, x] = table.state_for("grass_block")
+    for name in ("coal_ore", "iron_ore", "gravel", "andesite", "granite", "diorite", "copper_ore"):
+        y, z, x = rng.integers(0, 5, size=3)
+        cube[y:y + 2, z:z + 3, x:x + 2] = table.state_for(name)
+    cube[12, 3:6, 3:6] = table.state_for("water")
+    cube[11, 8, 8] = table.state_for("oak_log")
+    cube[11, 9, 9] = table.state_for("grass")
+    return cube.reshape(4096)
+
+
+def test_a_typical_terrain_section_holds_at_most_a_quarter_of_a_plain_array() -> None:
+    rng = np.random.default_rng(7)
+    store = BlockStore()
+    for i in range(16):
+        store.set_section(i, 4, 0, _terrain_section(rng))
+    for i in range(16):
+        # Up to 16 states: 4 bits a block, 2 KiB, plus the palette. A plain uint16 array is 8 KiB.
+        assert store.section_bytes((i, 4, 0)) <= 2 * 1024 + 64
+    assert store.memory_bytes() <= 16 * (2 * 1024 + 64) + DECODED_CACHE * 8192
+
+
+def test_packed_sections_read_back_exactly_through_get_and_section() -> None:
+    rng = np.random.default_rng(3)
+    for states in (2, 3, 4, 5, 16, 17, 100, 256, 257, 900):
+        palette = rng.choice(20_000, size=states, replace=False).astype(np.uint16)
+        flat = palette[rng.integers(0, states, size=4096)]
+        flat[:states] = palette            # every state present at least once
+        store = BlockStore()
+        store.set_section(1, -2, 3, flat)
+        section = store.section((1, -2, 3))
+        assert section is not None and np.array_equal(section, flat)
+        assert states > 256 or not section.flags.writeable   # a decode is shared: read-only
+        assert [store.get(16 + (i & 15), -32 + (i >> 8), 48 + ((i >> 4) & 15)) for i in range(4096)] == flat.tolist()
+        expected = 8192 if states > 256 else 4096 * {2: 1, 4: 2, 16: 4}.get(
+            next(m for m in (2, 4, 16, 256) if states <= m), 8) // 8 + 2 * states
+        assert store.section_bytes((1, -2, 3)) == expected
+
+
+def test_block_changes_grow_the_palette_and_read_identically() -> None:
+    rng = np.random.default_rng(11)
+    store = BlockStore()
+    reference = np.zeros(4096, dtype=np.uint16)
+    reference[100] = 5
+    store.set_section(0, 0, 0, reference)
+    for step in range(3000):
+        i = int(rng.integers(0, 4096))
+        state = int(rng.integers(0, 40 if step < 2000 else 400))
+        store.set_block(i & 15, i >> 8, (i >> 4) & 15, state)
+        reference[i] = state
+        if step % 97 == 0:
+            assert np.array_equal(store.section((0, 0, 0)), reference)   # type: ignore[arg-type]
+    assert np.array_equal(store.section((0, 0, 0)), reference)   # type: ignore[arg-type]
+    assert all(store.get(i & 15, i >> 8, (i >> 4) & 15) == int(reference[i]) for i in range(4096))
+
+
+def test_a_block_change_in_an_unsent_section_keeps_the_rest_unknown_and_small() -> None:
+    store = BlockStore()
+    store.set_block(100, 70, -5, 9)
+    assert store.get(100, 70, -5) == 9 and store.get(101, 70, -5) is None
+    assert store.section_bytes((6, 4, -1)) <= 600
+
+
+def test_decoded_sections_are_a_bounded_cache_and_follow_changes() -> None:
+    rng = np.random.default_rng(5)
+    store = BlockStore()
+    for i in range(3 * DECODED_CACHE):
+        store.set_section(i, 0, 0, _terrain_section(rng))
+        store.section((i, 0, 0))
+    assert store.memory_bytes() <= 3 * DECODED_CACHE * (2 * 1024 + 64) + DECODED_CACHE * 8192
+    before = store.section((0, 0, 0))
+    store.set_block(1, 1, 1, 4321)
+    after = store.section((0, 0, 0))
+    assert before is not None and after is not None
+    assert int(after[(1 << 8) | (1 << 4) | 1]) == 4321 and int(before[(1 << 8) | (1 << 4) | 1]) != 4321

@@ -1,0 +1,156 @@
+'use strict'
+// Packets built from minecraft-data's layouts, so one server script serves every
+// version: where a field's type changed between versions (a JSON string or an NBT
+// component, an i8 or bitflags), the layout says which form to write. Protodef writes
+// only the fields a layout names, so a packet may carry a superset of every version's
+// fields. Used by mcp_server.js (no world) and world.js (a flat world).
+
+const { requirePeer } = require('./common')
+
+// Everything here is bound to one version's minecraft-data (``mcData``).
+function layouts (mcData) {
+  const nbt = requirePeer('prismarine-nbt')
+  const toClient = mcData.protocol.play.toClient.types
+  const types = mcData.protocol.types
+
+  // The type of `field` in `packet` (toClient unless told), or undefined.
+  function fieldType (packet, field, side = toClient) {
+    const layout = side['packet_' + packet]
+    if (!Array.isArray(layout) || layout[0] !== 'container') return undefined
+    const found = layout[1].find((f) => f.name === field)
+    return found ? found.type : undefined
+  }
+
+  function isNbtType (type) {
+    return type === 'anonymousNbt' || type === 'nbt' || type === 'anonOptionalNbt' || type === 'optionalNbt'
+  }
+
+  // A JSON text component as NBT (1.20.3+ chat fields): strings, numbers, booleans,
+  // objects and lists of objects or strings, which is all a text component holds.
+  function jsonToNbt (value) {
+    if (typeof value === 'string') return nbt.string(value)
+    if (typeof value === 'boolean') return nbt.byte(value ? 1 : 0)
+    if (typeof value === 'number') return Number.isInteger(value) ? nbt.int(value) : nbt.double(value)
+    if (Array.isArray(value)) {
+      if (value.every((v) => typeof v === 'string')) return nbt.list(nbt.string(value))
+      return nbt.list(nbt.comp(value.map((v) => typeof v === 'string' ? { text: nbt.string(v) } : jsonToNbtFields(v))))
+    }
+    return nbt.comp(jsonToNbtFields(value))
+  }
+
+  function jsonToNbtFields (obj) {
+    const out = {}
+    for (const [k, v] of Object.entries(obj)) out[k] = jsonToNbt(v)
+    return out
+  }
+
+  // A text component (a string or a JSON component object) in the wire form of this
+  // packet field: NBT on 1.20.3+, a JSON string before.
+  function component (packet, field, value) {
+    const json = typeof value === 'string' ? { text: value } : value
+    if (isNbtType(fieldType(packet, field))) return jsonToNbt(json)
+    return JSON.stringify(json)
+  }
+
+  function systemChatPacket (value) {
+    if (toClient.packet_system_chat) {
+      const fields = { content: component('system_chat', 'content', value), isActionBar: false }
+      if (fieldType('system_chat', 'type') !== undefined) fields.type = 1 // 1.19-1.19.2
+      return ['system_chat', fields]
+    }
+    const json = typeof value === 'string' ? { text: value } : value
+    return ['chat', { message: JSON.stringify(json), position: 1, sender: '00000000-0000-0000-0000-000000000000' }]
+  }
+
+  // Absolute teleport flags: an i8 until 1.21.1, bitflags (an object) since 1.21.2.
+  function absoluteFlags (packet) {
+    const type = fieldType(packet, 'flags')
+    return type === 'i8' || type === 'u8' ? 0 : { _value: 0 }
+  }
+
+  function positionPacket (pos, teleportId) {
+    return {
+      x: pos.x, y: pos.y, z: pos.z, dx: 0, dy: 0, dz: 0, yaw: pos.yaw || 0, pitch: pos.pitch || 0,
+      flags: absoluteFlags('position'), teleportId, dismountVehicle: false
+    }
+  }
+
+  // The names of a bitfield's parts for this version (26.1 added allows_restricted).
+  function commandFlagNames () {
+    const node = toClient.command_node || types.command_node
+    if (!Array.isArray(node)) return null
+    const flags = node[1].find((f) => f.name === 'flags')
+    return flags && Array.isArray(flags.type) && flags.type[0] === 'bitfield' ? flags.type[1].map((p) => p.name) : null
+  }
+
+  // root -> each name -> one greedy string argument, or null before 1.13.
+  function commandTreePacket (commandNames) {
+    const names = commandFlagNames()
+    if (!names || !toClient.packet_declare_commands) return null
+    const flags = (type, executable) => {
+      const out = {}
+      for (const n of names) out[n] = 0
+      out.command_node_type = type
+      out.has_command = executable ? 1 : 0
+      return out
+    }
+    const nodes = [{ flags: flags(0, false), children: [], extraNodeData: undefined }]
+    for (const name of commandNames) {
+      const argIndex = nodes.length
+      nodes.push({
+        flags: flags(2, true),
+        children: [],
+        extraNodeData: { name: 'args', parser: 'brigadier:string', properties: 'GREEDY_PHRASE' }
+      })
+      nodes.push({ flags: flags(1, true), children: [argIndex], extraNodeData: { name } })
+      nodes[0].children.push(nodes.length - 1)
+    }
+    return { nodes, rootIndex: 0 }
+  }
+
+  // minecraft-data's sample 'login' packet for this version, as a given player in a
+  // given game mode (0 survival .. 3 spectator).
+  function loginPacket (entityId, gameMode, extra = {}) {
+    const packet = Object.assign({}, mcData.loginPacket, { entityId }, extra)
+    if (packet.worldState && typeof packet.worldState === 'object') {
+      packet.worldState = Object.assign({}, packet.worldState, { gamemode: GAME_MODES[gameMode] })
+    } else if ('gameMode' in packet) {
+      packet.gameMode = gameMode
+    }
+    if ('enforcesSecureChat' in packet) packet.enforcesSecureChat = false
+    return packet
+  }
+
+  // 'respawn' into the login's world: SpawnInfo from 1.20.2, flat fields before.
+  function respawnPacket (gameMode) {
+    const login = loginPacket(0, gameMode)
+    if (login.worldState) return { worldState: login.worldState, copyMetadata: 0 }
+    return {
+      dimension: login.dimension ?? login.worldType, // 1.19-1.20.1 call it worldType in 'login'
+      worldName: login.worldName,
+      hashedSeed: login.hashedSeed,
+      gamemode: gameMode,
+      previousGamemode: 255,
+      isDebug: login.isDebug,
+      isFlat: login.isFlat,
+      copyMetadata: false,
+      death: login.death,
+      portalCooldown: login.portalCooldown ?? 0
+    }
+  }
+
+  return {
+    fieldType,
+    component,
+    systemChatPacket,
+    absoluteFlags,
+    positionPacket,
+    commandTreePacket,
+    loginPacket,
+    respawnPacket
+  }
+}
+
+const GAME_MODES = ['survival', 'creative', 'adventure', 'spectator']
+
+module.exports = { layouts, GAME_MODES }

@@ -1,0 +1,756 @@
+#!/usr/bin/env node
+'use strict'
+// A small world server for end-to-end tests on the versions flying-squid lacks
+// (1.21.5 -> 26.1; 1.20.1 works too), driven by JSON lines like peers/server.js.
+//
+//   node peers/world.js --port 0 --version 1.21.8 [--gamemode creative|survival] [--view-distance 2]
+//
+// How it works: minecraft-protocol's createServer does login and configuration; this
+// script does play. The world is superflat (bedrock y=0, dirt 1-3, grass 4: players
+// stand at y=5), one prismarine-chunk column per chunk, made on first use. Players see
+// each other (player info + a player entity; every accepted move is relayed as a
+// teleport); chat is broadcast as system chat "<name> text". A 20 Hz tick applies lava
+// damage; fall damage is counted from the moves a client reports. Health 0 is death;
+// client_command perform_respawn brings the player back at the spawn. Breaking a block
+// (instantly in creative, on "finish digging" in survival) puts its drop in the
+// breaker's inventory (survival only, as vanilla). After a teleport the server ignores
+// moves until the client confirms it (as vanilla does), so a move sent before the
+// teleport arrived cannot undo it. No hunger, mobs, crafting or block physics.
+//
+// stdout events: ready, login, chat, command, left, error, stopping (as server.js), and
+//   {"event":"died","player":N,"cause":C}   {"event":"respawn_requested","player":N}
+// stdin commands (answers carry the id; as server.js): position (with health, food,
+// gamemode), run ("/setblock", "/fill", "/tp", "/gamemode", "/kill", "/give"), say,
+// players, teleport, block, inventory, kick, stop.
+
+const { emit, log, parseArgs, requirePeer, readCommands } = require('./common')
+const { layouts, GAME_MODES } = require('./layouts')
+
+const SHUTDOWN_GRACE_MS = 1000
+const TICK_MS = 50
+const MAX_FILL_VOLUME = 65536
+const SPAWN = { x: 0.5, y: 5, z: 0.5 }
+const GROUND = [['bedrock', 0], ['dirt', 1], ['dirt', 2], ['dirt', 3], ['grass_block', 4]]
+const LAVA_DAMAGE = 4 // vanilla: 4 per half second in lava
+const LAVA_INTERVAL_TICKS = 10
+const SAFE_FALL = 3 // blocks fallen without damage
+const TELEPORT_CONFIRM_MS = 3000 // moves are accepted again if a confirmation never comes
+const HOTBAR = [36, 44] // inventory window slots
+const MAIN = [9, 35]
+
+let args
+try {
+  args = parseArgs(process.argv.slice(2), {
+    port: '0',
+    version: '1.21.8',
+    motd: 'mcagent world server',
+    gamemode: 'creative',
+    'view-distance': '2',
+    'max-players': '20'
+  })
+} catch (err) {
+  emit({ event: 'error', fatal: true, message: err.message })
+  process.exit(2)
+}
+
+const defaultMode = gameModeOf(args.gamemode)
+if (defaultMode === null) {
+  emit({ event: 'error', fatal: true, message: 'bad --gamemode: ' + args.gamemode })
+  process.exit(2)
+}
+const viewDistance = Number(args['view-distance'])
+
+const mc = requirePeer('minecraft-protocol')
+const mcData = requirePeer('minecraft-data')(args.version)
+if (!mcData || !mcData.loginPacket) {
+  emit({ event: 'error', fatal: true, message: 'minecraft-data has no login sample for ' + args.version })
+  process.exit(2)
+}
+const registry = requirePeer('prismarine-registry')(args.version)
+const Chunk = requirePeer('prismarine-chunk')(registry)
+const Item = requirePeer('prismarine-item')(registry)
+const { Vec3 } = requirePeer('vec3')
+const packets = layouts(mcData)
+const hasConfiguration = mcData.supportFeature('hasConfigurationState')
+
+process.on('uncaughtException', (err) => {
+  log('uncaught:', (err && err.stack) || err)
+  emit({ event: 'error', message: String((err && err.message) || err) })
+})
+
+// -- the world ------------------------------------------------------------------------
+
+const AIR = registry.blocksByName.air.defaultState
+const columns = new Map() // "cx,cz" -> Chunk
+
+// A superflat column (prismarine-chunk's toJson/fromJson does not round-trip on
+// 1.21.5+, so each column is built, not copied).
+function flatColumn () {
+  const chunk = new Chunk({ minY: -64, worldHeight: 384 })
+  for (let x = 0; x < 16; x++) {
+    for (let z = 0; z < 16; z++) {
+      for (const [name, y] of GROUND) chunk.setBlockStateId(new Vec3(x, y, z), stateIdOf(name))
+    }
+  }
+  return chunk
+}
+
+function stateIdOf (name) {
+  const block = registry.blocksByName[String(name).replace(/^minecraft:/, '')]
+  if (!block) throw new Error('unknown block: ' + name)
+  return block.defaultState
+}
+
+function column (cx, cz) {
+  const key = cx + ',' + cz
+  let chunk = columns.get(key)
+  if (!chunk) {
+    chunk = flatColumn()
+    columns.set(key, chunk)
+  }
+  return chunk
+}
+
+function inChunk (pos) {
+  return new Vec3(pos.x & 15, pos.y, pos.z & 15)
+}
+
+function blockAt (pos) {
+  const p = new Vec3(Math.floor(pos.x), Math.floor(pos.y), Math.floor(pos.z))
+  return column(p.x >> 4, p.z >> 4).getBlock(inChunk(p))
+}
+
+function setBlock (pos, stateId) {
+  const p = new Vec3(Math.floor(pos.x), Math.floor(pos.y), Math.floor(pos.z))
+  column(p.x >> 4, p.z >> 4).setBlockStateId(inChunk(p), stateId)
+  for (const player of players.values()) {
+    if (player.sentChunks.has((p.x >> 4) + ',' + (p.z >> 4))) {
+      player.client.write('block_change', { location: p, type: stateId })
+    }
+  }
+}
+
+// 1.21.5 sends heightmaps as a list, earlier versions as NBT; the client needs neither.
+const emptyHeightmaps = Array.isArray(packets.fieldType('map_chunk', 'heightmaps'))
+  ? []
+  : requirePeer('prismarine-nbt').comp({})
+
+function sendChunk (player, cx, cz) {
+  const chunk = column(cx, cz)
+  player.client.write('map_chunk', {
+    x: cx, z: cz, heightmaps: emptyHeightmaps, chunkData: chunk.dump(), blockEntities: [],
+    trustEdges: true, ...chunk.dumpLight()
+  })
+  player.sentChunks.add(cx + ',' + cz)
+}
+
+// Every chunk within the view distance of the player that it has not had yet.
+function sendChunksAround (player) {
+  const cx = Math.floor(player.pos.x) >> 4
+  const cz = Math.floor(player.pos.z) >> 4
+  if (player.centre === cx + ',' + cz) return
+  player.centre = cx + ',' + cz
+  if (mcData.protocol.play.toClient.types.packet_update_view_position) {
+    player.client.write('update_view_position', { chunkX: cx, chunkZ: cz })
+  }
+  for (let dx = -viewDistance; dx <= viewDistance; dx++) {
+    for (let dz = -viewDistance; dz <= viewDistance; dz++) {
+      if (!player.sentChunks.has((cx + dx) + ',' + (cz + dz))) sendChunk(player, cx + dx, cz + dz)
+    }
+  }
+}
+
+// -- players ----------------------------------------------------------------------------
+
+const players = new Map() // username -> player
+let nextEntityId = 1
+const playerType = registry.entitiesByName.player.id
+
+function gameModeOf (value) {
+  const text = String(value).toLowerCase()
+  const aliases = { s: 0, c: 1, a: 2, sp: 3 }
+  if (GAME_MODES.includes(text)) return GAME_MODES.indexOf(text)
+  if (text in aliases) return aliases[text]
+  const n = Number(text)
+  return Number.isInteger(n) && n >= 0 && n <= 3 ? n : null
+}
+
+function hurtable (player) {
+  return !player.dead && (player.gameMode === 0 || player.gameMode === 2)
+}
+
+function others (player) {
+  return [...players.values()].filter((p) => p !== player && p.inPlay)
+}
+
+function playerInfoAdd (player) {
+  return {
+    action: { add_player: true, update_game_mode: true, update_listed: true, update_latency: true },
+    data: [{
+      uuid: player.uuid,
+      player: { name: player.username, properties: [] },
+      gamemode: player.gameMode,
+      listed: 1,
+      latency: 0
+    }]
+  }
+}
+
+function angle (degrees) {
+  return Math.round((degrees % 360) / 360 * 256) << 24 >> 24
+}
+
+function spawnPlayerEntity (viewer, player) {
+  const p = player.pos
+  if (mcData.protocol.play.toClient.types.packet_named_entity_spawn) {
+    viewer.client.write('named_entity_spawn', {
+      entityId: player.entityId, playerUUID: player.uuid, x: p.x, y: p.y, z: p.z, yaw: angle(p.yaw), pitch: angle(p.pitch)
+    })
+  } else {
+    viewer.client.write('spawn_entity', {
+      entityId: player.entityId, objectUUID: player.uuid, type: playerType, x: p.x, y: p.y, z: p.z,
+      pitch: angle(p.pitch), yaw: angle(p.yaw), headPitch: angle(p.pitch), objectData: 0,
+      velocity: { x: 0, y: 0, z: 0 }
+    })
+  }
+}
+
+// Where `player` is now, told to every other player.
+function relayMove (player) {
+  const p = player.pos
+  for (const viewer of others(player)) {
+    if (mcData.protocol.play.toClient.types.packet_sync_entity_position) {
+      viewer.client.write('sync_entity_position', {
+        entityId: player.entityId, x: p.x, y: p.y, z: p.z, dx: 0, dy: 0, dz: 0, yaw: p.yaw, pitch: p.pitch, onGround: player.onGround
+      })
+    } else {
+      viewer.client.write('entity_teleport', {
+        entityId: player.entityId, x: p.x, y: p.y, z: p.z, yaw: angle(p.yaw), pitch: angle(p.pitch), onGround: player.onGround
+      })
+    }
+    viewer.client.write('entity_head_rotation', { entityId: player.entityId, headYaw: angle(p.yaw) })
+  }
+}
+
+function say (targets, value) {
+  const [name, fields] = packets.systemChatPacket(value)
+  for (const p of targets) if (p.inPlay) p.client.write(name, fields)
+}
+
+function sendHealth (player) {
+  player.client.write('update_health', { health: player.health, food: player.food, foodSaturation: 5 })
+}
+
+function sendAbilities (player) {
+  // creative: invulnerable | may fly | instant break
+  const flags = player.gameMode === 1 ? 0x01 | 0x04 | 0x08 : player.gameMode === 3 ? 0x01 | 0x02 | 0x04 : 0
+  player.client.write('abilities', { flags, flyingSpeed: 0.05, walkingSpeed: 0.1 })
+}
+
+function teleport (player, pos) {
+  Object.assign(player.pos, pos)
+  player.fallDistance = 0
+  player.pendingTeleport = { id: player.nextTeleportId++, at: Date.now() }
+  player.client.write('position', packets.positionPacket(player.pos, player.pendingTeleport.id))
+  sendChunksAround(player)
+  relayMove(player)
+}
+
+function join (client) {
+  const player = {
+    client,
+    username: client.username,
+    uuid: client.uuid,
+    entityId: nextEntityId++,
+    pos: { x: SPAWN.x, y: SPAWN.y, z: SPAWN.z, yaw: 0, pitch: 0 },
+    onGround: true,
+    gameMode: defaultMode,
+    health: 20,
+    food: 20,
+    dead: false,
+    fallDistance: 0,
+    lavaTicks: 0,
+    slots: new Array(46).fill(null), // inventory window 0: {name, count} or null
+    heldSlot: 0,
+    stateId: 1,
+    sentChunks: new Set(),
+    centre: null,
+    nextTeleportId: 1,
+    pendingTeleport: null,
+    inPlay: false
+  }
+  players.set(player.username, player)
+  client.on('end', () => leave(player))
+
+  client.write('login', packets.loginPacket(player.entityId, player.gameMode, {
+    maxPlayers: Number(args['max-players']), viewDistance, simulationDistance: viewDistance
+  }))
+  sendAbilities(player)
+  sendChunksAround(player)
+  const tree = packets.commandTreePacket(Object.keys(COMMANDS))
+  if (tree) client.write('declare_commands', tree)
+  teleport(player, SPAWN)
+  if (hasConfiguration) client.write('game_state_change', { reason: 'level_chunks_load_start', gameMode: 0 })
+  sendHealth(player)
+  sendInventory(player)
+  player.inPlay = true
+
+  for (const other of others(player)) {
+    other.client.write('player_info', playerInfoAdd(player))
+    client.write('player_info', playerInfoAdd(other))
+    spawnPlayerEntity(other, player)
+    spawnPlayerEntity(player, other)
+  }
+  client.write('player_info', playerInfoAdd(player))
+
+  client.on('chat_message', (packet) => onChat(player, packet.message))
+  client.on('chat_command', (packet) => onCommand(player, packet.command))
+  client.on('chat_command_signed', (packet) => onCommand(player, packet.command))
+  client.on('teleport_confirm', (packet) => {
+    if (player.pendingTeleport && packet.teleportId === player.pendingTeleport.id) player.pendingTeleport = null
+  })
+  for (const name of ['position', 'position_look', 'look', 'flying']) client.on(name, (packet) => onMove(player, packet))
+  client.on('client_command', (packet) => {
+    const action = packet.actionId ?? packet.payload
+    if ((action === 'perform_respawn' || action === 0) && player.dead) respawn(player)
+  })
+  client.on('block_dig', (packet) => onDig(player, packet))
+  client.on('held_item_slot', (packet) => { player.heldSlot = packet.slotId })
+  client.on('block_place', (packet) => onPlace(player, packet))
+  client.on('set_creative_slot', (packet) => {
+    if (player.gameMode !== 1 || packet.slot < 0 || packet.slot >= player.slots.length) return
+    const item = Item.fromNotch(packet.item)
+    player.slots[packet.slot] = item ? { name: item.name, count: item.count } : null
+  })
+  emit({ event: 'login', player: player.username, uuid: player.uuid })
+}
+
+function leave (player) {
+  if (players.get(player.username) !== player) return
+  players.delete(player.username)
+  for (const other of others(player)) {
+    other.client.write('entity_destroy', { entityIds: [player.entityId] })
+    if (mcData.protocol.play.toClient.types.packet_player_remove) {
+      other.client.write('player_remove', { players: [player.uuid] })
+    }
+  }
+  emit({ event: 'left', player: player.username })
+}
+
+function onChat (player, message) {
+  message = String(message)
+  emit({ event: 'chat', player: player.username, message })
+  say(players.values(), `<${player.username}> ${message}`)
+}
+
+function onCommand (player, command) {
+  emit({ event: 'command', player: player.username, command })
+  try {
+    const result = runCommand(command, player)
+    if (result) say([player], result)
+  } catch (err) {
+    say([player], { text: String(err.message), color: 'red' })
+  }
+}
+
+// A move the client reports: x/y/z and/or yaw/pitch, and onGround (a bool, or a flags
+// object from 1.21.2).
+function onMove (player, packet) {
+  if (player.dead) return
+  if (player.pendingTeleport) {
+    if (Date.now() - player.pendingTeleport.at < TELEPORT_CONFIRM_MS) return
+    player.pendingTeleport = null
+  }
+  const onGround = packet.flags && typeof packet.flags === 'object' ? !!packet.flags.onGround : !!packet.onGround
+  if (packet.x !== undefined) {
+    const dy = packet.y - player.pos.y
+    Object.assign(player.pos, { x: packet.x, y: packet.y, z: packet.z })
+    if (dy < 0) player.fallDistance -= dy
+  }
+  if (packet.yaw !== undefined) Object.assign(player.pos, { yaw: packet.yaw, pitch: packet.pitch })
+  if (touching(player, 'lava') || touching(player, 'water')) player.fallDistance = 0
+  if (onGround && !player.onGround && player.fallDistance > SAFE_FALL && hurtable(player)) {
+    damage(player, Math.ceil(player.fallDistance - SAFE_FALL), 'fall')
+  }
+  if (onGround) player.fallDistance = 0
+  player.onGround = onGround
+  sendChunksAround(player)
+  relayMove(player)
+}
+
+function touching (player, name) {
+  const { x, y, z } = player.pos
+  return blockAt({ x, y, z }).name === name || blockAt({ x, y: y + 1, z }).name === name
+}
+
+function tick () {
+  for (const player of players.values()) {
+    if (!player.inPlay || !hurtable(player)) continue
+    if (touching(player, 'lava')) {
+      if (player.lavaTicks++ % LAVA_INTERVAL_TICKS === 0) damage(player, LAVA_DAMAGE, 'lava')
+    } else {
+      player.lavaTicks = 0
+    }
+  }
+}
+
+function damage (player, amount, cause) {
+  player.health = Math.max(0, player.health - amount)
+  sendHealth(player)
+  if (player.health === 0) die(player, cause)
+}
+
+function die (player, cause) {
+  player.dead = true
+  player.health = 0
+  sendHealth(player)
+  const message = `${player.username} died (${cause})`
+  if (mcData.protocol.play.toClient.types.packet_death_combat_event) {
+    player.client.write('death_combat_event', {
+      playerId: player.entityId, entityId: player.entityId, message: packets.component('death_combat_event', 'message', message)
+    })
+  }
+  emit({ event: 'died', player: player.username, cause })
+}
+
+function respawn (player) {
+  emit({ event: 'respawn_requested', player: player.username })
+  player.client.write('respawn', packets.respawnPacket(player.gameMode))
+  player.dead = false
+  player.health = 20
+  player.food = 20
+  player.lavaTicks = 0
+  player.sentChunks.clear() // a respawn gives the client a fresh level
+  player.centre = null
+  sendAbilities(player)
+  teleport(player, SPAWN)
+  sendHealth(player)
+  sendInventory(player)
+}
+
+function setGameMode (player, mode) {
+  player.gameMode = mode
+  player.client.write('game_state_change', { reason: 'change_game_mode', gameMode: mode })
+  sendAbilities(player)
+  for (const p of players.values()) {
+    if (p.inPlay) {
+      p.client.write('player_info', {
+        action: { update_game_mode: true },
+        data: [{ uuid: player.uuid, gamemode: mode }]
+      })
+    }
+  }
+}
+
+// -- blocks and items -------------------------------------------------------------------
+
+function onDig (player, packet) {
+  if (player.dead) return
+  const pos = new Vec3(packet.location.x, packet.location.y, packet.location.z)
+  const block = blockAt(pos)
+  const instant = player.gameMode === 1 || block.hardness === 0
+  const breaks = (packet.status === 0 && instant) || (packet.status === 2 && player.gameMode !== 1)
+  if (breaks && block.name !== 'air' && block.name !== 'bedrock') {
+    setBlock(pos, AIR)
+    if (hurtable(player)) for (const name of dropsOf(block, heldItem(player))) give(player, name, 1)
+  }
+  if (packet.sequence !== undefined && mcData.protocol.play.toClient.types.packet_acknowledge_player_digging) {
+    player.client.write('acknowledge_player_digging', { sequenceId: packet.sequence })
+  }
+}
+
+function heldItem (player) {
+  return player.slots[HOTBAR[0] + player.heldSlot]
+}
+
+// The items a block drops in survival: minecraft-data's drops, if the held tool may
+// harvest it (stone needs a pickaxe).
+function dropsOf (block, held) {
+  const data = registry.blocks[block.type]
+  if (data.harvestTools) {
+    const tool = held ? registry.itemsByName[held.name] : null
+    if (!tool || !data.harvestTools[tool.id]) return []
+  }
+  return (data.drops || []).map((d) => {
+    const id = typeof d === 'object' ? (d.drop && typeof d.drop === 'object' ? d.drop.id : d.drop) : d
+    return registry.items[id] && registry.items[id].name
+  }).filter(Boolean).slice(0, 1)
+}
+
+function onPlace (player, packet) {
+  const held = heldItem(player)
+  if (player.dead || !held || !registry.blocksByName[held.name] || packet.location === undefined) return
+  const face = [[0, -1, 0], [0, 1, 0], [0, 0, -1], [0, 0, 1], [-1, 0, 0], [1, 0, 0]][packet.direction]
+  if (!face) return
+  const at = new Vec3(packet.location.x + face[0], packet.location.y + face[1], packet.location.z + face[2])
+  if (blockAt(at).name !== 'air') return
+  setBlock(at, stateIdOf(held.name))
+  if (player.gameMode !== 1) take(player, HOTBAR[0] + player.heldSlot, 1)
+  if (packet.sequence !== undefined && mcData.protocol.play.toClient.types.packet_acknowledge_player_digging) {
+    player.client.write('acknowledge_player_digging', { sequenceId: packet.sequence })
+  }
+}
+
+function slotItem (slot) {
+  return slot ? Item.toNotch(new Item(registry.itemsByName[slot.name].id, slot.count)) : Item.toNotch(null)
+}
+
+function sendSlot (player, index) {
+  player.client.write('set_slot', { windowId: 0, stateId: player.stateId++, slot: index, item: slotItem(player.slots[index]) })
+}
+
+function sendInventory (player) {
+  player.client.write('window_items', {
+    windowId: 0, stateId: player.stateId++, items: player.slots.map(slotItem), carriedItem: Item.toNotch(null)
+  })
+}
+
+// Stack on a matching slot first, then the first empty one (hotbar before main).
+function give (player, name, count) {
+  const item = registry.itemsByName[name]
+  if (!item) throw new Error('unknown item: ' + name)
+  const order = []
+  for (const [a, b] of [HOTBAR, MAIN]) for (let i = a; i <= b; i++) order.push(i)
+  while (count > 0) {
+    const index = order.find((i) => player.slots[i] && player.slots[i].name === name && player.slots[i].count < item.stackSize) ??
+      order.find((i) => !player.slots[i])
+    if (index === undefined) return
+    const slot = player.slots[index] || { name, count: 0 }
+    const added = Math.min(count, item.stackSize - slot.count)
+    slot.count += added
+    count -= added
+    player.slots[index] = slot
+    sendSlot(player, index)
+  }
+}
+
+function take (player, index, count) {
+  const slot = player.slots[index]
+  if (!slot) return
+  slot.count -= count
+  if (slot.count <= 0) player.slots[index] = null
+  sendSlot(player, index)
+}
+
+// -- commands (from players and from the test driver) -----------------------------------
+
+// A coordinate: a number, or ~ / ~n relative to `base`.
+function coordinate (text, base) {
+  const rel = String(text).startsWith('~')
+  const n = Number(rel ? (String(text).slice(1) || 0) : text)
+  if (!Number.isFinite(n)) throw new Error('bad coordinate: ' + text)
+  return rel ? base + n : n
+}
+
+function coordinates (parts, player) {
+  const base = player ? player.pos : { x: 0, y: 0, z: 0 }
+  return [coordinate(parts[0], base.x), coordinate(parts[1], base.y), coordinate(parts[2], base.z)]
+}
+
+function target (name, player) {
+  if (name === undefined || name === '@s' || name === '@p') {
+    if (!player) throw new Error('no player given')
+    return player
+  }
+  const found = players.get(name)
+  if (!found) throw new Error('no such player: ' + name)
+  return found
+}
+
+const COMMANDS = {
+  setblock (parts, player) {
+    if (parts.length !== 4) throw new Error('usage: /setblock <x> <y> <z> <block>')
+    setBlock(new Vec3(...coordinates(parts, player)), stateIdOf(parts[3]))
+    return 'Changed the block'
+  },
+  fill (parts, player) {
+    if (parts.length !== 7) throw new Error('usage: /fill <x1> <y1> <z1> <x2> <y2> <z2> <block>')
+    const a = coordinates(parts.slice(0, 3), player).map(Math.floor)
+    const b = coordinates(parts.slice(3, 6), player).map(Math.floor)
+    const stateId = stateIdOf(parts[6])
+    const [lo, hi] = [a.map((v, i) => Math.min(v, b[i])), a.map((v, i) => Math.max(v, b[i]))]
+    const volume = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1)
+    if (volume > MAX_FILL_VOLUME) throw new Error(`too many blocks (${volume} > ${MAX_FILL_VOLUME})`)
+    for (let x = lo[0]; x <= hi[0]; x++) {
+      for (let y = lo[1]; y <= hi[1]; y++) {
+        for (let z = lo[2]; z <= hi[2]; z++) setBlock(new Vec3(x, y, z), stateId)
+      }
+    }
+    return `Successfully filled ${volume} blocks`
+  },
+  tp (parts, player) {
+    // /tp x y z | /tp <player> x y z | /tp <player> <other>
+    let who = player
+    if (parts.length === 4 || parts.length === 2) who = target(parts.shift(), player)
+    else if (parts.length !== 3) throw new Error('usage: /tp [player] <x> <y> <z> | /tp <player> <player>')
+    if (!who) throw new Error('no player given')
+    const to = parts.length === 1 ? { ...target(parts[0]).pos } : (([x, y, z]) => ({ x, y, z }))(coordinates(parts, who))
+    teleport(who, to)
+    return `Teleported ${who.username} to ${to.x}, ${to.y}, ${to.z}`
+  },
+  gamemode (parts, player) {
+    const mode = gameModeOf(parts[0])
+    if (mode === null) throw new Error('usage: /gamemode <survival|creative|adventure|spectator> [player]')
+    const who = target(parts[1], player)
+    setGameMode(who, mode)
+    return `Set ${who.username}'s game mode to ${GAME_MODES[mode]}`
+  },
+  kill (parts, player) {
+    const who = target(parts[0], player)
+    if (!who.dead) {
+      who.health = 0
+      die(who, 'kill')
+    }
+    return `Killed ${who.username}`
+  },
+  give (parts, player) {
+    const who = target(parts[0], player)
+    const count = parts[2] === undefined ? 1 : Number(parts[2])
+    if (!parts[1] || !(count > 0)) throw new Error('usage: /give <player> <item> [count]')
+    give(who, String(parts[1]).replace(/^minecraft:/, ''), count)
+    return `Gave ${count} ${parts[1]} to ${who.username}`
+  }
+}
+
+function runCommand (text, player) {
+  const parts = String(text).trim().replace(/^\//, '').split(/\s+/)
+  const name = parts.shift()
+  if (!Object.prototype.hasOwnProperty.call(COMMANDS, name)) throw new Error('unknown command: ' + name)
+  return COMMANDS[name](parts, player)
+}
+
+// -- the test driver's commands (stdin) -------------------------------------------------
+
+function findPlayer (name) {
+  const player = players.get(name)
+  if (!player) throw new Error('no such player: ' + name)
+  return player
+}
+
+function num (value, what) {
+  const n = Number(value)
+  if (value === undefined || value === null || !Number.isFinite(n)) throw new Error('bad ' + what + ': ' + value)
+  return n
+}
+
+const handlers = {
+  position (cmd) {
+    const p = findPlayer(cmd.player)
+    emit({
+      event: 'position', id: cmd.id, player: p.username, x: p.pos.x, y: p.pos.y, z: p.pos.z,
+      onGround: p.onGround, health: p.health, food: p.food, gamemode: GAME_MODES[p.gameMode]
+    })
+  },
+  run (cmd) {
+    const player = cmd.player ? findPlayer(cmd.player) : null
+    try {
+      emit({ event: 'ran', id: cmd.id, ok: true, result: runCommand(cmd.command, player) ?? null })
+    } catch (err) {
+      emit({ event: 'ran', id: cmd.id, ok: false, result: null, error: String((err && err.message) || err) })
+    }
+  },
+  say (cmd) {
+    const value = cmd.json !== undefined ? cmd.json : String(cmd.text ?? '')
+    say(cmd.to !== undefined ? [findPlayer(cmd.to)] : players.values(), value)
+    if (cmd.id !== undefined) emit({ event: 'said', id: cmd.id })
+  },
+  players (cmd) {
+    emit({ event: 'players', id: cmd.id, players: [...players.values()].filter((p) => p.inPlay).map((p) => p.username) })
+  },
+  teleport (cmd) {
+    const p = findPlayer(cmd.player)
+    teleport(p, { x: num(cmd.x, 'x'), y: num(cmd.y, 'y'), z: num(cmd.z, 'z') })
+    emit({ event: 'teleported', id: cmd.id, player: p.username })
+  },
+  block (cmd) {
+    const pos = new Vec3(num(cmd.x, 'x'), num(cmd.y, 'y'), num(cmd.z, 'z')).floored()
+    const block = blockAt(pos)
+    emit({ event: 'block', id: cmd.id, x: pos.x, y: pos.y, z: pos.z, name: block.name, stateId: block.stateId })
+  },
+  inventory (cmd) {
+    const p = findPlayer(cmd.player)
+    const items = {}
+    for (const slot of p.slots) if (slot) items[slot.name] = (items[slot.name] || 0) + slot.count
+    emit({ event: 'inventory', id: cmd.id, player: p.username, items })
+  },
+  kick (cmd) {
+    const p = findPlayer(cmd.player)
+    p.client.end(cmd.reason !== undefined ? String(cmd.reason) : 'Kicked by test')
+    emit({ event: 'kicked', id: cmd.id, player: p.username })
+  },
+  stop () {
+    shutdown('stop command')
+  }
+}
+
+// -- server -----------------------------------------------------------------------------
+
+let server
+try {
+  server = mc.createServer({
+    'online-mode': false,
+    host: '127.0.0.1',
+    port: Number(args.port),
+    version: args.version,
+    motd: args.motd,
+    maxPlayers: Number(args['max-players']),
+    hideErrors: true,
+    enforceSecureProfile: false,
+    errorHandler: (client, err) => {
+      log('client error', client.username, (err && err.stack) || err)
+      emit({ event: 'error', message: `client ${client.username}: ${(err && err.message) || err}` })
+      client.end(String((err && err.message) || err))
+    }
+  })
+} catch (err) {
+  emit({ event: 'error', fatal: true, message: String((err && err.message) || err) })
+  process.exit(2)
+}
+
+let ready = false
+let stopping = false
+server.on('error', (err) => {
+  const message = String((err && err.message) || err)
+  if (!ready) {
+    emit({ event: 'error', fatal: true, message })
+    process.exit(1)
+  }
+  emit({ event: 'error', message })
+})
+server.on('listening', () => {
+  ready = true
+  emit({ event: 'ready', port: server.socketServer.address().port, version: args.version })
+})
+// With a configuration state (1.20.2+) play starts at playerJoin, after the client's
+// finish_configuration; before it, at login.
+server.on('login', (client) => { if (!hasConfiguration) join(client) })
+server.on('playerJoin', (client) => { if (hasConfiguration) join(client) })
+
+const ticker = setInterval(tick, TICK_MS)
+
+readCommands(handlers, () => shutdown('stdin closed'), { serial: true })
+
+function shutdown (why) {
+  if (stopping) return
+  stopping = true
+  log('shutting down:', why)
+  emit({ event: 'stopping' })
+  clearInterval(ticker)
+  setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref()
+  for (const player of players.values()) {
+    try {
+      player.client.end('Server closed')
+    } catch (err) {
+      log('end failed:', (err && err.stack) || err)
+    }
+  }
+  try {
+    server.close()
+  } catch (err) {
+    log('close failed:', (err && err.stack) || err)
+  }
+  setTimeout(() => process.exit(0), 100)
+}
+
+process.on('SIGTERM', () => shutdown('SIGTERM'))
+process.on('SIGINT', () => shutdown('SIGINT'))
