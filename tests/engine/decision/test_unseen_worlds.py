@@ -26,6 +26,7 @@ from engine.events import SlotItem
 from engine.motion import physics as ph
 from engine.motion.astar import SearchOptions
 from engine.motion.checker import Movement, MovementChecker
+from engine.motion.navigator import NavState
 from engine.motion.worlds import WorldBuilder
 from engine.world.snapshot import EntityView, PlayerState, Vec3, WorldSnapshot
 
@@ -205,7 +206,9 @@ class _Hop(Executor):
             return []
         self.body = ph.advance(ctx.terrain, self.body, ph.Controls(jump=ctx.tick == 1)).body
         b = self.body
-        self.navigator = SimpleNamespace(stepper=SimpleNamespace(body=b))  # type: ignore[assignment]
+        # Arrived (the craft comes next): no walk of its own to resume after a tick it held still.
+        self.navigator = SimpleNamespace(stepper=SimpleNamespace(body=b),  # type: ignore[assignment]
+                                         state=NavState.ARRIVED)
         return [InjectMovement(b.x, b.y, b.z, 0.0, 0.0, b.on_ground)]
 
 
@@ -246,3 +249,17 @@ def test_a_sprint_step_that_ends_in_water_is_sent_as_a_sprint() -> None:
         m = nav.tick()
         checker.feed(Movement(tick, m.x, m.y, m.z, m.on_ground, m.sprinting))
     assert not [v for v in checker.violations if v.rule.value == "too_fast"], checker.violations
+
+
+def test_a_hunt_paused_in_reach_mid_jump_resumes_from_the_body_not_from_the_paused_jump() -> None:
+    # Seed 1025 under lava: the fight executor walked (a jump up a step) toward a cow, came in
+    # reach in the air and stopped sending (the autopilot's hold packets let the body fall),
+    # then the cow strolled off and the walk resumed from its stepper's paused body, rising again
+    # from the top of the jump (rose_too_fast at tick 2,068). Now the navigator starts over from
+    # where the body is after any tick it did not move it.
+    from engine.sim.episode import run_episode
+    from engine.sim.world import SimOptions
+
+    result = run_episode(1025, 2100, options=SimOptions(hazard="lava"))
+    assert "fight(50001)" in [label for _, label in result.decided]
+    assert result.violations == 0, result.violation_rules
