@@ -100,3 +100,14 @@ def test_seed_15_under_lava_loses_no_life_once_the_bread_is_gone() -> None:
     assert not result.deaths, result.summary()
     assert result.iron_pickaxe is not None and result.violations == 0
     assert any(label.startswith("fight(") for _, label in result.decided)
+
+
+def test_badly_hurt_with_food_in_the_pack_the_heuristic_eats_for_the_fast_regeneration() -> None:
+    # Seed 1110 under lava: at 5 health and food 17-19 with beef in the pack it went on mining (the
+    # hungry rule eats below 15), regenerating a point every 4 s at best, and the next push killed.
+    hurt = state(health=6.0, food=18, animals=(), inventory=(("beef", 2),))
+    assert heuristic(hurt, legal_actions(hurt)).choice == Choice(ActionName.EAT)
+    full = state(health=6.0, food=20, animals=(), inventory=(("beef", 2),))
+    assert heuristic(full, legal_actions(full)).choice != Choice(ActionName.EAT)   # a full bar cannot eat
+    scratched = state(health=15.0, food=18, animals=(), inventory=(("beef", 2),))
+    assert heuristic(scratched, legal_actions(scratched)).choice != Choice(ActionName.EAT)
