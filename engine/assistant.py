@@ -45,6 +45,7 @@ from engine.llm import messages as lm
 from engine.llm.calls import ChatMessage, ModelCall, ModelFailure, ModelReply
 from engine.llm.cards import COMMAND as CARD_COMMAND
 from engine.llm.cards import Card, CardBook, CardError, CardOption, parse_click
+from engine.llm.confirmations import CANCEL, CONFIRM, Answer, Confirmation, ConfirmationDesk
 from engine.llm.limits import Limit
 from engine.llm.modes import ConversationMode, ModeThresholds, parse_mode
 from engine.llm.notification_buttons import COMMAND as NOTICE_COMMAND
@@ -79,6 +80,10 @@ CARD_OPTIONS = 3
 PENDING_LIMIT = 16
 INBOX_MODULE = "agent:inbox"
 UNPARSED = "unparsed"  # the model's command line did not parse: a card, like any rejected answer
+# A typed answer ("yes", "取消") counts only this long after its card was shown: chat scrolls, and a
+# "yes" said minutes later to another player must not confirm a write (a click still works until
+# the card itself expires).
+ANSWER_SECONDS = 60.0
 AI_WORDS = {"on": True, "enable": True, "开": True, "开启": True, "off": False, "disable": False, "关": False, "关闭": False}
 
 
@@ -176,6 +181,18 @@ class AssistantRuntime:
         if self.llm is not None:
             self.llm.finished(call, reply, now)
 
+    def set_routing_mode(self, word: str) -> list[str]:
+        """``routing mode enforce|shadow|off``: the one function behind the console's command and
+        ``!system routing mode`` in game. Holds until the next reload or restart."""
+        try:
+            wanted = Mode(word.upper())
+        except ValueError:
+            return [f"unknown routing mode {word!r}: expected enforce, shadow or off"]
+        if wanted is not Mode.OFF and self.index is None:
+            return ["the index was not built at start (mode OFF then); restart to enable local routing"]
+        self.router.config = self.config.model_copy(update={"mode": wanted})
+        return [f"routing mode is now {wanted.value} (until the next reload or restart)"]
+
     def reload(self) -> ReloadReport:
         if self.config_path is None:
             raise ValueError("this runtime was not built from a config file")
@@ -245,6 +262,7 @@ class LocalAssistant:
         self.ai_enabled = True
         self.language = "en"  # the player's reply language as last seen, for notifications
         self.cards = CardBook()
+        self.confirmations = ConfirmationDesk()  # write cards a typed "yes"/"cancel" may answer
         self.notices = NoticeBoard()
         turns = runtime.llm.settings.history_turns if runtime.llm is not None else 6
         self.conversation: deque[ChatMessage] = deque(maxlen=2 * max(0, turns))
@@ -286,14 +304,21 @@ class LocalAssistant:
         self._drop_pending()
         self._options = ()
         self.cards.invalidate()
+        self.confirmations.clear()
         self.notices.clear()
         self.conversation.clear()
 
     def clear_memory(self) -> None:
+        """``!memory clear``: the conversation, this player's intent cache, and what was built on them.
+
+        The memory generation moves on, so a cache write or model answer still in flight
+        for the old memory is dropped (the seed's "late writes check the generation")."""
         self.memory_generation += 1
         self.runtime.cache.clear_scope(self.scope)
         self._drop_pending()
+        self._options = ()
         self.cards.invalidate()
+        self.confirmations.clear()
         self.conversation.clear()
 
     def set_history(self, enabled: bool) -> None:
@@ -323,6 +348,7 @@ class LocalAssistant:
         self._drop_pending()
         self._options = ()
         self.cards.invalidate()
+        self.confirmations.clear()
         self.conversation.clear()
 
     def _drop_pending(self) -> None:
@@ -352,6 +378,8 @@ class LocalAssistant:
         lang = reply_language(snapshot.locale, language)
         self.language = lang
         answered = self._notice_reply(text, language, lang, now)
+        if answered is None:
+            answered = self._answer(text, language, lang, now)
         if answered is not None:
             return answered
         if self.mode is ConversationMode.FREE and self._blocker() is None:
@@ -449,6 +477,17 @@ class LocalAssistant:
         self.set_mode(mode)
         return [ReplyToPlayer((lm.say(lang, "mode.set", mode=mode.value, explain=lm.say(lang, f"mode.{mode.value}")),))]
 
+    def memory_command(self, word: str, lang: str) -> list[Action]:
+        """``!memory clear``."""
+        self.clear_memory()
+        return [ReplyToPlayer((lm.say(lang, "memory.cleared"),))]
+
+    def history_command(self, word: str, lang: str) -> list[Action]:
+        """``!history on|off|status``: whether the intent cache is read and written for this player."""
+        if word in ("on", "off"):
+            self.set_history(word == "on")
+        return [ReplyToPlayer((lm.say(lang, "history.on" if self.history else "history.off"),))]
+
     def ai_command(self, word: str, lang: str) -> list[Action]:
         if word == "status":
             enabled = self.ai_enabled
@@ -475,11 +514,56 @@ class LocalAssistant:
         if parsed is None:
             return [ReplyToPlayer((lm.say(lang, "card.syntax"),))]
         option = self.cards.resolve(*parsed, now)
+        self.confirmations.settle(parsed[0])  # clicked: a typed answer no longer applies to it
         if isinstance(option, CardError):
             key = "card.syntax" if option is CardError.SYNTAX else f"card.{option.value}"
             return [ReplyToPlayer((lm.say(lang, key),))]
         # A new explicit request: the stored command line runs, no routing, no model.
         return [RunLine(option.command_line)]
+
+    # --- typed answers to a write's confirmation card ---------------------------------
+
+    def expects_answer(self, now: float) -> bool:
+        """A write's confirmation card is visible, so ordinary chat may be its typed answer."""
+        return self.confirmations.visible(now) is not None
+
+    def answer_typed(self, text: str, snapshot: WorldSnapshot, now: float) -> Sequence[Action | RunLine] | None:
+        """Ordinary chat (no prefix) while a confirmation card is visible: what answering it does, or
+        None when the line is not clearly one of its buttons and must go to the server untouched."""
+        if self.confirmations.visible(now) is None:
+            return None
+        language = detect_language(text, snapshot.locale)
+        return self._answer(text, language, reply_language(snapshot.locale, language), now)
+
+    def _answer(self, text: str, language: str, lang: str, now: float) -> Sequence[Action | RunLine] | None:
+        if len(text) > self.runtime.config.max_characters:
+            return None
+        answer = self.confirmations.answer(text, language, now, self.runtime.buttons)
+        if not isinstance(answer, Answer):
+            return None  # nothing visible, lapsed, two pending (busy), or not a button
+        shown = answer.confirmation
+        if answer.key == CONFIRM:
+            self.confirmations.settle(shown.card_id)
+            # Exactly a click on the card's button: its version and single use are checked again,
+            # and the line it runs is the card's own, re-parsed and re-checked by the command table.
+            option = self.cards.resolve(shown.card_id, shown.version, 1, now)
+            if isinstance(option, CardError):
+                return [ReplyToPlayer((lm.say(lang, f"card.{option.value}"),))]
+            return [RunLine(option.command_line)]
+        if answer.key == CANCEL:
+            self.confirmations.settle(shown.card_id)
+            self.cards.withdraw(shown.card_id)
+            return [ReplyToPlayer((lm.say(lang, "card.cancelled", command=shown.command_line),))]
+        return [self._details(shown, lang)]
+
+    def _details(self, shown: Confirmation, lang: str) -> ReplyToPlayer:
+        """"details": what the card would run, from the command table; the card stays open."""
+        found = self.commands.find(shown.command_line.lstrip("!"))
+        what = found[0].help.say(lang) if found is not None else shown.command_line
+        card = self.cards.get(shown.card_id)
+        buttons = self._buttons(card) if card is not None else ()
+        return ReplyToPlayer((lm.say(lang, "card.details", command=shown.command_line, what=what),
+                              lm.say(lang, "card.type")), buttons)
 
     def _notice_reply(self, text: str, language: str, lang: str, now: float) -> Sequence[Action | RunLine] | None:
         notice = self.notices.visible(now)
@@ -512,6 +596,7 @@ class LocalAssistant:
             command_rows=tuple(self.commands.help_rows(lang, self.caller.admin)),
             diagnostics=runtime.diagnostics,
             reload_routing=runtime.reload_lines,
+            set_routing_mode=runtime.set_routing_mode,
             progress=self.caller.progress,
         )
 
@@ -688,10 +773,16 @@ class LocalAssistant:
                      for n, o in enumerate(card.options, 1))
 
     def _write_card(self, entry: Registered, line: str, what: str, lang: str, now: float) -> ReplyToPlayer:
-        """A write the model proposed: shown for the player to confirm with one click, never run here."""
-        card = self.cards.issue((CardOption(line, what or entry.id, write=True),), now, single_use=True)
-        text = lm.say(lang, "card.write", command=line, what=what or entry.id)
-        return ReplyToPlayer((text,), self._buttons(card))
+        return self.confirm_write(line, what or entry.id, lang, now)
+
+    def confirm_write(self, line: str, what: str, lang: str, now: float) -> ReplyToPlayer:
+        """A write the model proposed: shown for the player to confirm with one click or a typed
+        "yes", never run here. ``line`` must be one the command table parsed (the caller's check)."""
+        card = self.cards.issue((CardOption(line, what, write=True),), now, single_use=True)
+        self.confirmations.show(Confirmation(card.card_id, card.version, line, lang,
+                                             min(card.expires_at, now + ANSWER_SECONDS)))
+        text = lm.say(lang, "card.write", command=line, what=what)
+        return ReplyToPlayer((text, lm.say(lang, "card.type")), self._buttons(card))
 
     def _rejected_card(self, pending: PendingCall, decision: Rejected | str, now: float) -> ReplyToPlayer:
         lang = pending.lang

@@ -33,7 +33,7 @@ from engine.actions import (AskModel, Output, RunLine, Action, FinishDigging, Fo
                             SetControl, reply)
 from engine.admin_proof import AdminProof
 from engine.assistant import Caller, LocalAssistant
-from engine.chat_tap import ChatKind, TappedChat, classify, classify_command
+from engine.chat_tap import ChatKind, TappedChat, classify, classify_command, may_be_addressed
 from engine.commands.builtin import SESSION_TABLE
 from engine.commands.table import Invocation, Text
 from engine.control import Control
@@ -151,7 +151,8 @@ class Session:
         if isinstance(event, DANGER_EVENTS):
             return self._reflex_now(now)
         if isinstance(event, ev.ChatTyped):
-            return self._chat(classify(event.text, self.config.command_prefix, self.config.address_prefix), now)
+            return self._chat(classify(event.text, self.config.command_prefix, self.config.address_prefix), now,
+                              typed=event.text)
         if isinstance(event, ev.CommandTyped):
             return self._chat(classify_command(event.command), now)
         if isinstance(event, ev.ServerChatSeen) and event.private and self.assistant is not None:
@@ -378,8 +379,25 @@ class Session:
     def caller(self) -> Caller:
         return Caller(self.admin, self.pilot.progress)
 
-    def _chat(self, tapped: TappedChat, now: float) -> list[Action]:
+    def may_take(self, text: str, now: float) -> bool:
+        """The proxy's chat fast path: could this line be for the proxy? False means it goes to the
+        server as it came, unread. True for our prefixes, and for any ordinary chat while a write's
+        confirmation card is visible (it may be a typed "yes"; ``_chat`` decides, and forwards it
+        untouched when it is not an answer)."""
+        c = self.config
+        if may_be_addressed(text, c.command_prefix, c.address_prefix):
+            return True
+        return not text.startswith("/") and self.assistant is not None and self.assistant.expects_answer(now)
+
+    def _chat(self, tapped: TappedChat, now: float, typed: str | None = None) -> list[Action]:
         if tapped.kind is ChatKind.PASS:
+            if typed is not None and not typed.startswith("/") and self.assistant is not None:
+                # Ordinary chat may answer a visible confirmation card ("yes", "取消"): then it is
+                # consumed like a click; otherwise it goes on to the server unchanged (invariant 1).
+                snapshot = self.snapshot()
+                answered = self.assistant.answer_typed(typed, snapshot, now)
+                if answered is not None:
+                    return self.expand(answered, now, snapshot)
             return [ForwardChat()]
         if tapped.kind is ChatKind.ASSISTANT and tapped.body.lower().startswith(ADMIN_LOGIN):
             # A secret typed after @ai must not travel to the model service: it is the command.

@@ -29,15 +29,9 @@ class RoutingSurface:
         return {reason.value: count for reason, count in self.runtime.stats.counters.items()}
 
     def set_mode(self, mode: str) -> list[str]:
-        from engine.routing.config import Mode
-
-        wanted = Mode(mode)
-        if wanted is not Mode.OFF and self.runtime.index is None:
-            return ["the index was not built at start (mode OFF then); restart to enable local routing"]
-        config = self.runtime.router.config
-        self.runtime.router.config = config.model_copy(update={"mode": wanted})
-        log.info("routing mode set to {mode} from the console", mode=wanted.value)
-        return [f"routing mode is now {wanted.value} (until the next reload or restart)"]
+        lines: list[str] = self.runtime.set_routing_mode(mode)  # the same function as !system routing mode
+        log.info("routing mode from the console: {result}", result=lines[0])
+        return lines
 
     def reload(self) -> list[str]:
         return list(self.runtime.reload_lines())

@@ -439,6 +439,8 @@ class Bridge(protocol.Protocol, TimeoutMixin):
         text, _ = read_string(frame.raw, pos)
         if name == "chat_command":  # a slash command, sent without its slash
             text = "/" + text
+        if self.session is not None:  # also ordinary chat while a confirmation card is visible
+            return self.session.may_take(text, self.server.clock.seconds())
         chat = self.config.chat
         return may_be_addressed(text, chat.command_prefix, chat.address_prefix)
 

@@ -109,6 +109,19 @@ def parse_login(args: str, _ctx: ParseContext) -> str | None:
     return secret.strip() if sub.lower() == "login" and secret.strip() else None
 
 
+def parse_memory(args: str, _ctx: ParseContext) -> str | None:
+    return "clear" if args.strip().lower() in ("clear", "清除", "清空") else None
+
+
+def parse_history(args: str, _ctx: ParseContext) -> str | None:
+    word = (args.split() or ["status"])[0].lower()
+    if word in ON_WORDS:
+        return "on"
+    if word in OFF_WORDS:
+        return "off"
+    return "status" if word == "status" else None
+
+
 def parse_word(args: str, _ctx: ParseContext) -> str:
     return args.strip().lower()
 
@@ -166,6 +179,14 @@ def _ai(inv: Invocation, word: str) -> Out:
     if not word:
         return [RunLine("assistant")]  # !ai alone: what the assistant can do
     return list(inv.the_assistant().ai_command(word, inv.lang))
+
+
+def _memory(inv: Invocation, word: str) -> Out:
+    return list(inv.the_assistant().memory_command(word, inv.lang))
+
+
+def _history(inv: Invocation, word: str) -> Out:
+    return list(inv.the_assistant().history_command(word, inv.lang))
 
 
 def _card(inv: Invocation, args: str) -> Out:
@@ -252,6 +273,17 @@ AI = Command(
     Text("allow or stop requests to the external model for you", "允许或停止为你向外部模型发送请求"),
     words=words("on", "off", "status"),
 )
+MEMORY = Command(
+    "memory", parse_memory, _memory, Text("!memory clear"),
+    Text("forget our conversation and your remembered requests", "忘记对话和你被记住的请求"),
+    words=words("clear"),
+)
+HISTORY = Command(
+    "history", parse_history, _history, Text("!history on|off|status"),
+    Text("off: nothing you ask is remembered, every question is routed afresh",
+         "关闭后不记住你问的任何内容，每个问题都重新路由"),
+    words=words("on", "off", "status"),
+)
 CARD = Command("card", parse_rest, _card, Text("/agent card <id> <version> <option>"), Text("a card's button"),
                listed=False)
 NOTICE = Command("notice", parse_rest, _notice, Text("/agent notice <id> <button>"), Text("a notification's button"),
@@ -262,7 +294,7 @@ NOTICE = Command("notice", parse_rest, _notice, Text("/agent notice <id> <button
 SESSION_COMMANDS: tuple[Command[Any], ...] = (HELP, PING, GOTO, FOLLOW, STOP, AUTOPILOT, EAT, REFLEX, ADMIN_LOGIN,
                                               SYSTEM)
 # What an assistant adds.
-ASSISTANT_COMMANDS: tuple[Command[Any], ...] = (MODE, AI, CARD, NOTICE)
+ASSISTANT_COMMANDS: tuple[Command[Any], ...] = (MODE, AI, MEMORY, HISTORY, CARD, NOTICE)
 # The commands the assistant's router may offer (never run) from what a player says.
 ROUTED_COMMANDS: tuple[Command[Any], ...] = tuple(c for c in SESSION_COMMANDS + ASSISTANT_COMMANDS
                                                   if c.routing is not None)

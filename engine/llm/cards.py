@@ -75,6 +75,14 @@ class CardBook:
         """Every card issued so far becomes stale."""
         self.version += 1
 
+    def withdraw(self, card_id: int) -> None:
+        """The player declined the card ("cancel"): a later click finds nothing to run."""
+        self._cards.pop(card_id, None)
+        self._used.discard(card_id)
+
+    def get(self, card_id: int) -> Card | None:
+        return self._cards.get(card_id)
+
     def resolve(self, card_id: int, version: int, n: int, now: float) -> CardOption | CardError:
         card = self._cards.get(card_id)
         if card is None:

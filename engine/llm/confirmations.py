@@ -2,7 +2,9 @@
 
 How this works: when the assistant shows a card asking the player to confirm
 a write (goto, follow, autopilot, eat), it also puts the card on this desk.
-A later ``@ai`` line is offered to ``answer`` before ordinary routing; it is
+A later line is offered to ``answer``: an ``@ai`` line before ordinary
+routing, and ordinary chat while a confirmation is visible (the player's
+Session asks first and forwards the line untouched when it is no answer); it is
 matched with the seed's notification button vectors (``ButtonMatcher``:
 every button's label and the per-key phrasings of notification-buttons.json,
 similarity ≥ 0.9, coverage ≥ 0.9, lead ≥ 0.15, negations and conditions
@@ -83,6 +85,16 @@ class ConfirmationDesk:
     def clear(self) -> None:
         self._pending.clear()
         self._visible = None
+
+    def visible(self, now: float) -> Confirmation | None:
+        """The confirmation a typed answer could be meant for, if one is shown and has not lapsed.
+
+        Cheap (no matching): the proxy asks it for every chat line to know whether
+        ordinary chat must be read at all."""
+        if self._visible is None:
+            return None
+        shown = self._pending[self._visible]
+        return shown if now < shown.expires_at else None
 
     def answer(self, text: str, language: str, now: float, matcher: ButtonMatcher) -> Answer | Refused:
         if self._visible is None:

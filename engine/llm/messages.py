@@ -28,6 +28,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # a write the model proposed
     "card.write": ("The model suggests {command} ({what}). Nothing was done yet: click to confirm.",
                    "模型建议执行 {command}（{what}）。尚未执行：点击以确认。"),
+    "card.type": ("Type yes to confirm, cancel to drop it, or details.", "输入“确认”执行，“取消”放弃，或“详情”。"),
+    "card.cancelled": ("Cancelled: {command} was not run.", "已取消：{command} 没有执行。"),
+    "card.details": ("{command}: {what}. Nothing was done yet.", "{command}：{what}。尚未执行。"),
+    # the player's switches
+    "memory.cleared": ("Memory cleared: our conversation and your remembered requests are forgotten; "
+                       "cards shown before no longer work.",
+                       "记忆已清除：对话和记住的请求都已忘记；之前的卡片不再有效。"),
+    "history.on": ("History is on: requests the model answered are remembered for a few minutes, "
+                   "so asking again needs no model call.",
+                   "历史记录已开启：模型回答过的请求会被记住几分钟，再问时无需调用模型。"),
+    "history.off": ("History is off: nothing you ask is remembered (!history on turns it back on).",
+                    "历史记录已关闭：你问的内容都不会被记住（!history on 可重新开启）。"),
     # clicks
     "card.unknown": ("That card is unknown or too old; ask again.", "该卡片不存在或已过旧，请重新提问。"),
     "card.expired": ("That card has expired; ask again.", "该卡片已过期，请重新提问。"),

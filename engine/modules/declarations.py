@@ -65,6 +65,7 @@ class AgentCommand(Generic[I]):
     aliases: tuple[str, ...] = ()
     phrases: tuple[str, ...] = ()  # exact @ai requests that mean this command, e.g. "pos"
     description_zh: str = ""       # the help text in Chinese (the English one is the model's too)
+    completion: tuple[str, ...] = ()  # argument word paths for completion, e.g. ("reload", "mode off")
 
     @staticmethod
     def literal(
@@ -93,8 +94,10 @@ class AgentCommand(Generic[I]):
         description: str,
         aliases: Sequence[str] = (),
         description_zh: str = "",
+        completion: Sequence[str] = (),
     ) -> "AgentCommand[I]":
-        return AgentCommand(name, usage, description, parse, render, tuple(aliases), description_zh=description_zh)
+        return AgentCommand(name, usage, description, parse, render, tuple(aliases), description_zh=description_zh,
+                            completion=tuple(completion))
 
     def line(self, value: I) -> str:
         """The explicit command line that runs ``value``, e.g. ``!item minecraft:torch``."""

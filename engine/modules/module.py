@@ -45,6 +45,7 @@ class ModuleContext:
     command_rows: tuple[tuple[str, str], ...] = ()
     diagnostics: Callable[[], list[str]] = lambda: []
     reload_routing: Callable[[], list[str]] = lambda: []
+    set_routing_mode: Callable[[str], list[str]] = lambda _mode: ["local routing is not enabled here"]
     progress: str | None = None  # the autopilot's ladder progress; None before the first episode
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from engine.commands.table import Access as CommandAccess
-from engine.commands.table import Command, Invocation, Text
+from engine.commands.table import Command, Invocation, Text, Word
 from engine.modules.declarations import AgentCommand, ModuleRouting, RoutingProfile
 from engine.actions import ReplyToPlayer
 from engine.modules.module import Access, Module
@@ -172,8 +172,20 @@ class ModuleRegistry:
                 out.append(Command(
                     command.name, command.parse, _module_handler(entry), Text(command.usage, command.usage),
                     Text(command.description, command.description_zh), aliases=command.aliases,
-                    access=CommandAccess.ADMIN if entry.access is Access.ADMIN else CommandAccess.PLAYER))
+                    access=CommandAccess.ADMIN if entry.access is Access.ADMIN else CommandAccess.PLAYER,
+                    words=completion_words(command.completion)))
         return out
+
+
+def completion_words(paths: Sequence[str]) -> tuple[Word, ...]:
+    """Word paths ("reload", "mode enforce", "mode off") as the command table's completion tree."""
+    heads: dict[str, list[str]] = {}
+    for path in paths:
+        head, _, rest = path.strip().partition(" ")
+        tails = heads.setdefault(head, [])
+        if rest.strip():
+            tails.append(rest)
+    return tuple(Word(head, completion_words(tails)) for head, tails in heads.items())
 
 
 def _module_handler(entry: Registered) -> Any:

@@ -116,8 +116,8 @@ def test_help_lists_commands_and_hides_admin_ones(assistant: LocalAssistant) -> 
     assert {"!pos", "!status", "!players [name]", "!inv [item]", "!item <name>", "!inbox", "!progress",
             "!goto x y z", "!follow <player>", "!stop", "!autopilot on|off|status|provider mock|api|replay", "!eat"} <= set(rows)
     assert not any("not available" in text for text in rows.values())
-    assert "!system routing [reload]" not in rows
-    assert "!system routing [reload]" in dict(assistant.commands.help_rows("en", admin=True))
+    assert "!system routing [reload|mode enforce|shadow|off]" not in rows
+    assert "!system routing [reload|mode enforce|shadow|off]" in dict(assistant.commands.help_rows("en", admin=True))
     assert "!pos" in text(assistant.request("what can you do", make_snapshot(), 0.0))
 
 
