@@ -70,6 +70,10 @@ HUNT_BELOW = 14
 REGEN_FOOD = 18
 MAX_HEALTH = 20.0
 LOW_STOCK = 8
+# The food an idle player is handed back with: after the iron pickaxe nobody hunts any more, and
+# every hit (a step into lava costs ~8 health) is healed from food (vanilla: 6 exhaustion, 1.5
+# food points, per health point), so the autopilot stocks up on game it sees before it hands back.
+HAND_BACK_STOCK = 40
 
 
 def food_stock(counts: dict[str, int]) -> int:
@@ -80,6 +84,11 @@ def food_stock(counts: dict[str, int]) -> int:
 def needs_food(s: DecisionState) -> bool:
     hungry = s.food <= HUNT_BELOW or (s.health < MAX_HEALTH and s.food < REGEN_FOOD)
     return hungry and food_stock(s.counts()) < LOW_STOCK
+
+
+def stocking(s: DecisionState) -> bool:
+    """The ladder is done and the food in hand is short of what the autopilot hands back with."""
+    return s.milestone is None and food_stock(s.counts()) < HAND_BACK_STOCK
 
 
 def _explore(s: DecisionState) -> list[Args]:
@@ -149,7 +158,7 @@ def _flee(s: DecisionState) -> list[Args]:
 
 def _fight(s: DecisionState) -> list[Args]:
     out: list[Args] = [(eid,) for eid, d in s.hostiles if d <= FIGHT_RADIUS and s.health > 8]
-    if needs_food(s):         # a hunt: game animals never fight back, so health does not matter
+    if needs_food(s) or stocking(s):    # a hunt: game animals never fight back, so health does not matter
         out += [(eid,) for eid, d in s.animals if d <= HUNT_RADIUS]
     return out
 

@@ -112,16 +112,26 @@ class Executor:
         self.target: Pos | None = None
         self.navigator: Navigator | None = None
         self.last_move: InjectMovement | None = None
+        self.moved_at: int | None = None          # the tick of last_move
 
     def step(self, ctx: ExecContext) -> list[Action]:
         if self.status is None and ctx.tick >= self.deadline:
             self.status = "timeout"
         if self.status is not None:
             return []
+        nav = self.navigator
+        if nav is not None and nav.state is NavState.MOVING and self.moved_at is not None \
+                and ctx.tick > self.moved_at + 1:
+            # Ticks without a packet of ours (a fight in reach, a follower standing): the
+            # autopilot's hold packets moved the body meanwhile, so the stepper's body (mid-jump,
+            # rising) is stale; resuming it would rise again from where it paused. (A walk that
+            # arrived, a follower standing beside its player, has nothing to resume.)
+            nav.teleport(ctx.position)
         out = self.run(ctx)
         for a in out:
             if isinstance(a, InjectMovement):
                 self.last_move = a
+                self.moved_at = ctx.tick
         return out
 
     def run(self, ctx: ExecContext) -> list[Action]:

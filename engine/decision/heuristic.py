@@ -18,7 +18,7 @@ import math
 
 import attrs
 
-from engine.decision.catalog import ActionName, Choice, needs_food
+from engine.decision.catalog import ActionName, Choice, needs_food, stocking
 from engine.decision.knowledge import FAMILIES, FUEL, PICKAXES, RECIPES, SMELTS, count, members, \
     pickaxe_tier, spend
 from engine.decision.state import DecisionState
@@ -35,6 +35,10 @@ TOOL_FOR = {"#stone_tool_materials": "wooden_pickaxe", "#iron_raw": "stone_picka
 GOAL = "iron_pickaxe"
 EAT_BELOW = 15
 EAT_RAW_BELOW = 7      # raw beef is eaten at once only this hungry when it could be cooked instead
+# Badly hurt: eat whatever is carried until the bar is full, for vanilla's fast regeneration (food 20
+# with saturation: a point every half second, not every 4 s at 18-19, and none at 17), before the
+# next hit (a step into lava costs ~8) finds the player this low.
+HURT_EAT_AT = 10.0
 COOK = Choice(ActionName.SMELT, ("cooked_beef",))
 
 
@@ -64,13 +68,15 @@ def plan(item: str, qty: int, inv: dict[str, int], s: DecisionState) -> Choice |
                 return step
         return RAW[item]
     if item in SMELTS:
+        if s.smelting:
+            # A job of ours is in a furnace: fetch what it made before mining more of the raw
+            # material (the job is lost for good once a push carries the player out of range).
+            return Choice(ActionName.SMELT, (item,))
         raw = SMELTS[item]
         step = plan(raw, missing, inv, s)
         if step is not None:
             return step
         fuel_needed = math.ceil(missing / FUEL["oak_planks"])
-        if s.smelting:
-            return Choice(ActionName.SMELT, (item,))
         step = plan("#planks", fuel_needed, inv, s)
         if step is not None:
             return step
@@ -126,6 +132,10 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
             d = pick(Choice(ActionName.EAT), 0.9, 0.7, "hungry")
             if d is not None:
                 return d
+    if state.health <= HURT_EAT_AT and state.food < 20 and any(inv.get(f, 0) for f in FOODS):
+        d = pick(Choice(ActionName.EAT), 0.9, 0.7, "badly hurt: eating to heal fast")
+        if d is not None:
+            return d
     if not state.day:
         # A bed known at night: sleep the night away (the zombies come by night), then go on.
         d = pick(Choice(ActionName.SLEEP), 0.85, 0.5, "night, a bed near")
@@ -139,6 +149,19 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
         d = pick(Choice(ActionName.FIGHT, (state.animals[0][0],)), 0.85, 0.6, "hungry: hunting")
         if d is not None:
             return d
+    if stocking(state) and state.animals:
+        d = pick(Choice(ActionName.FIGHT, (state.animals[0][0],)), 0.8, 0.3, "done: food to hand back with")
+        if d is not None:
+            return d
+    if state.milestone is None and inv.get("beef", 0) > 0:
+        # Done, with raw meat in the pack: cook it before handing back (cooked beef heals the idle
+        # player ~14 health, raw ~3), with a furnace built and fuel gathered if none is at hand.
+        cooked = inv.get("cooked_beef", 0) + inv["beef"]
+        step = plan("cooked_beef", cooked, dict(inv), state)
+        if step is not None:
+            d = pick(step, 0.8, 0.3, "done: cooking the meat to hand back with")
+            if d is not None:
+                return d
     if cook and inv.get("beef", 0) > 0:
         d = pick(COOK, 0.85, 0.4, "cooking raw beef")
         if d is not None:

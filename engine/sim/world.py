@@ -350,6 +350,10 @@ class SimWorld:
             t = int(ground[x, z])
             if blocks[t - 1, z, x] != grass or any(abs(x - a) < 4 and abs(z - b) < 4 for a, b in placed):
                 continue
+            if x == z == size // 2:
+                # Not on the spawn point: vanilla spawns a player on open ground, never inside a
+                # trunk (seed 1119 did, and every first step was inside a block).
+                continue
             placed.append((x, z))
             trunk = int(self.rng.integers(4, 6))
             for dy in (trunk - 2, trunk - 1):

@@ -3,7 +3,7 @@ heuristic hunts, collects the meat, cooks or eats it, and a long lava episode no
 the healing."""
 from __future__ import annotations
 
-from engine.decision.catalog import HUNT_RADIUS, ActionName, Choice, legal_actions
+from engine.decision.catalog import HAND_BACK_STOCK, HUNT_RADIUS, ActionName, Choice, legal_actions
 from engine.decision.heuristic import COOK, heuristic
 from engine.decision.logs import EpisodeLog
 from engine.decision.state import DecisionState
@@ -35,6 +35,34 @@ def test_the_legal_filter_offers_hunting_only_to_a_player_who_needs_food() -> No
     assert not _hunts(state(food=12, animals=((COW, HUNT_RADIUS + 1),)))
     # A passive animal is never fought for being close, as a hostile is.
     assert not _hunts(state(animals=((COW, 2.0),)))
+
+
+def test_after_the_iron_pickaxe_the_autopilot_stocks_food_before_it_hands_the_player_back() -> None:
+    # Fed and whole, the ladder done (milestone None): the idle player it hands back heals every
+    # later hit from food, and nobody hunts for them once it is off, so it hunts what it sees first.
+    done = state(milestone=None, inventory=(("iron_pickaxe", 1),))
+    assert _hunts(done)
+    assert heuristic(done, legal_actions(done)).choice == Choice(ActionName.FIGHT, (COW,))
+    # Stocked (the food points of the pack), or no game in reach: it idles, and so hands back.
+    loaves = -(-HAND_BACK_STOCK // 5)
+    stocked = state(milestone=None, inventory=(("bread", loaves), ("iron_pickaxe", 1)))
+    assert not _hunts(stocked)
+    assert heuristic(stocked, legal_actions(stocked)).choice == Choice(ActionName.IDLE)
+    alone = state(milestone=None, inventory=(("iron_pickaxe", 1),), animals=())
+    assert heuristic(alone, legal_actions(alone)).choice == Choice(ActionName.IDLE)
+    # Before the end of the ladder a fed player does not hunt (the ladder comes first).
+    assert not _hunts(state(inventory=(("iron_pickaxe", 1),)))
+    # The game gone, raw meat in the pack: cooked before the hand-back (cooked beef heals ~14, raw
+    # ~3), with a furnace put down and fuel gathered when none is at hand.
+    no_kitchen = state(milestone=None, animals=(),
+                       inventory=(("beef", 4), ("furnace", 1), ("iron_pickaxe", 1), ("oak_planks", 3)))
+    assert heuristic(no_kitchen, legal_actions(no_kitchen)).choice == Choice(ActionName.PLACE_BLOCK, ("furnace",))
+    no_fuel = state(milestone=None, animals=(), furnace_near=True, known=(("log", 5.0),),
+                    inventory=(("beef", 4), ("iron_pickaxe", 1)))
+    assert heuristic(no_fuel, legal_actions(no_fuel)).choice == Choice(ActionName.GATHER_WOOD)
+    kitchen = state(milestone=None, animals=(), furnace_near=True,
+                    inventory=(("beef", 4), ("iron_pickaxe", 1), ("oak_planks", 3)))
+    assert heuristic(kitchen, legal_actions(kitchen)).choice == COOK
 
 
 def test_the_heuristic_hunts_then_collects_then_cooks_or_eats_the_meat() -> None:
@@ -72,3 +100,14 @@ def test_seed_15_under_lava_loses_no_life_once_the_bread_is_gone() -> None:
     assert not result.deaths, result.summary()
     assert result.iron_pickaxe is not None and result.violations == 0
     assert any(label.startswith("fight(") for _, label in result.decided)
+
+
+def test_badly_hurt_with_food_in_the_pack_the_heuristic_eats_for_the_fast_regeneration() -> None:
+    # Seed 1110 under lava: at 5 health and food 17-19 with beef in the pack it went on mining (the
+    # hungry rule eats below 15), regenerating a point every 4 s at best, and the next push killed.
+    hurt = state(health=6.0, food=18, animals=(), inventory=(("beef", 2),))
+    assert heuristic(hurt, legal_actions(hurt)).choice == Choice(ActionName.EAT)
+    full = state(health=6.0, food=20, animals=(), inventory=(("beef", 2),))
+    assert heuristic(full, legal_actions(full)).choice != Choice(ActionName.EAT)   # a full bar cannot eat
+    scratched = state(health=15.0, food=18, animals=(), inventory=(("beef", 2),))
+    assert heuristic(scratched, legal_actions(scratched)).choice != Choice(ActionName.EAT)

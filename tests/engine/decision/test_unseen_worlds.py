@@ -26,6 +26,7 @@ from engine.events import SlotItem
 from engine.motion import physics as ph
 from engine.motion.astar import SearchOptions
 from engine.motion.checker import Movement, MovementChecker
+from engine.motion.navigator import NavState
 from engine.motion.worlds import WorldBuilder
 from engine.world.snapshot import EntityView, PlayerState, Vec3, WorldSnapshot
 
@@ -205,7 +206,9 @@ class _Hop(Executor):
             return []
         self.body = ph.advance(ctx.terrain, self.body, ph.Controls(jump=ctx.tick == 1)).body
         b = self.body
-        self.navigator = SimpleNamespace(stepper=SimpleNamespace(body=b))  # type: ignore[assignment]
+        # Arrived (the craft comes next): no walk of its own to resume after a tick it held still.
+        self.navigator = SimpleNamespace(stepper=SimpleNamespace(body=b),  # type: ignore[assignment]
+                                         state=NavState.ARRIVED)
         return [InjectMovement(b.x, b.y, b.z, 0.0, 0.0, b.on_ground)]
 
 
@@ -246,3 +249,58 @@ def test_a_sprint_step_that_ends_in_water_is_sent_as_a_sprint() -> None:
         m = nav.tick()
         checker.feed(Movement(tick, m.x, m.y, m.z, m.on_ground, m.sprinting))
     assert not [v for v in checker.violations if v.rule.value == "too_fast"], checker.violations
+
+
+def test_a_hunt_paused_in_reach_mid_jump_resumes_from_the_body_not_from_the_paused_jump() -> None:
+    # Seed 1025 under lava: the fight executor walked (a jump up a step) toward a cow, came in
+    # reach in the air and stopped sending (the autopilot's hold packets let the body fall),
+    # then the cow strolled off and the walk resumed from its stepper's paused body, rising again
+    # from the top of the jump (rose_too_fast at tick 2,068). Now the navigator starts over from
+    # where the body is after any tick it did not move it.
+    from engine.sim.episode import run_episode
+    from engine.sim.world import SimOptions
+
+    result = run_episode(1025, 2100, options=SimOptions(hazard="lava"))
+    assert "fight(50001)" in [label for _, label in result.decided]
+    assert result.violations == 0, result.violation_rules
+
+
+def test_ingots_in_a_furnace_of_ours_are_fetched_before_more_ore_is_mined() -> None:
+    # Seed 1110 under lava: one of three ingots collected, it went to mine more ore with two still in
+    # the furnace; a push then carried it out of the job's range, the job was forgotten, and the
+    # pickaxe never came (a new furnace, more ore, more pushes).
+    s = DecisionState(generation=0, tick=0, position=(0, 64, 0), health=20.0, food=20, day=True,
+                      milestone="iron_pickaxe", inventory=(("iron_ingot", 1), ("oak_planks", 1), ("stone_pickaxe", 1)),
+                      known=(("iron_ore", 5.0), ("stone", 3.0)), drops=0, hostiles=(), table_near=False,
+                      furnace_near=False, smelting=True)
+    assert heuristic(s, legal_actions(s)).choice == Choice(ActionName.SMELT, ("iron_ingot",))
+    idle_furnace = attrs.evolve(s, smelting=False)
+    assert heuristic(idle_furnace, legal_actions(idle_furnace)).choice == Choice(ActionName.MINE_BLOCK, ("iron_ore",))
+
+
+def test_pillaring_out_of_a_wider_pit_walks_onto_the_middle_of_the_cell_first() -> None:
+    # Seed 1110 under lava: the climb began by putting the body on the middle of its cell in one
+    # packet, 0.29 blocks from where it stood (too_fast, not sprinting). Now it walks there.
+    world = pit(3)
+    world.fill(1, 1, 0, 1, 3, 0, "air")                 # the shaft two blocks wide
+    terrain = world.terrain()
+    autopilot = Autopilot(MockProvider(), terrain)
+    autopilot.start(0, 0.0)
+    checker = MovementChecker(terrain)
+    at = Vec3(0.79, 1.0, 0.5)
+    assert trapped(terrain, at)
+    checker.teleport(at.x, at.y, at.z, 0)
+    items = {"cobblestone": 5, "wooden_pickaxe": 1}
+    for tick in range(1, 200):
+        for action in autopilot.tick(body(at, items=items), tick, tick * 0.05):
+            if isinstance(action, acts.PlaceBlock):
+                world.set(action.x, action.y, action.z, action.item)
+                items["cobblestone"] -= 1
+            elif isinstance(action, InjectMovement):
+                checker.feed(Movement(tick, action.x, action.y, action.z, action.on_ground, action.sprinting))
+                at = Vec3(action.x, action.y, action.z)
+        if not trapped(terrain, at) and autopilot.executor is not None \
+                and not isinstance(autopilot.executor, ClimbOut):
+            break
+    assert at.y >= 3.0
+    assert not checker.violations, checker.violations

@@ -284,3 +284,14 @@ def test_a_zombie_hits_as_hard_as_the_difficulty_scales_it(difficulty: str, hit:
     world.mobs[mob.entity_id] = mob
     world.tick(1)
     assert world.damage_taken.get("zombie") == hit
+
+
+def test_no_world_spawns_the_player_inside_a_tree() -> None:
+    # Seed 1119 grew a trunk on the spawn point: the player stood inside a log and every first step
+    # was inside a block (inside_block, sim --hazard water/lava). Vanilla spawns on open ground.
+    for seed in (1119, *range(1100, 1110)):
+        for hazard in (None, "water", "lava"):
+            world = SimWorld(seed, SimOptions(hazard=hazard))
+            x, y, z = world.spawn
+            assert not ph.collides(world.terrain, x, y, z, unknown_solid=False), (seed, hazard)
+            assert ph.supported(world.terrain, x, y, z), (seed, hazard)
