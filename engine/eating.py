@@ -28,12 +28,15 @@ HOTBAR = 36               # window 0: hotbar slots 36..44, main inventory 9..35
 CONFIRM_TICKS = 20        # how long to wait for the server's health update after eating
 
 
-def best_food(inventory: Sequence[SlotItem | None], held_slot: int, hotbar_only: bool = False) -> tuple[int, str] | None:
-    """(window-0 slot, name) of the food to eat, or None when there is none we eat."""
+def best_food(inventory: Sequence[SlotItem | None], held_slot: int, hotbar_only: bool = False,
+              cooked_only: bool = False) -> tuple[int, str] | None:
+    """(window-0 slot, name) of the food to eat, or None when there is none we eat.
+    ``cooked_only``: pass over raw food worth cooking (``Food.cooked``)."""
     best: tuple[tuple[int, int, int], int, str] | None = None
     for slot in range(HOTBAR if hotbar_only else 9, 45):
         item = inventory[slot] if slot < len(inventory) else None
-        if item is None or item.count <= 0 or food_named(item.item) is None:
+        food = None if item is None or item.count <= 0 else food_named(item.item)
+        if item is None or food is None or (cooked_only and food.cooked is not None):
             continue
         name = item.item.removeprefix("minecraft:")
         hotbar = slot >= HOTBAR

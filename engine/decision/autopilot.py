@@ -35,7 +35,7 @@ import attrs
 import numpy as np
 
 from engine.actions import Action, InjectMovement, Respawn
-from engine.decision.catalog import CATALOG, HUNT_RADIUS, ActionName, check_choice, legal_actions
+from engine.decision.catalog import CATALOG, GAME_SIGHT, ActionName, check_choice, legal_actions
 from engine.decision.executors import BED_RANGE, JOB_RANGE, ExecContext, Executor, TABLE_RANGE, make_executor, \
     step_aside
 from engine.decision.heuristic import Decision, heuristic
@@ -352,7 +352,7 @@ class Autopilot:
             milestone=self.ladder.current, inventory=tuple(sorted(counts.items())), known=tuple(known),
             drops=drops, hostiles=tuple(h for h in hostiles if h[1] <= 16.0)[:4],
             table_near=table, furnace_near=furnace, smelting=bool(self.smelting),
-            animals=tuple(h for h in animals if h[1] <= HUNT_RADIUS)[:4],
+            animals=tuple(h for h in animals if h[1] <= GAME_SIGHT)[:4],
             players=tuple((n, d) for n, d in snapshot.nearby_players() if d <= FOLLOW_SIGHT)[:4])
 
     def _forget_lost_jobs(self, pos: Vec3) -> None:

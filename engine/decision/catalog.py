@@ -66,14 +66,20 @@ FIGHT_RADIUS = 4.0
 # hurt with too little food to regenerate (vanilla heals only at 18 or more: a player at 17 with
 # nothing to eat stays hurt until the next hit).
 HUNT_RADIUS = 24.0
+# Game this far is in the decision state. A hungry player hunts only within HUNT_RADIUS (the ladder
+# waits meanwhile); the stocking hunt after the ladder goes after any of it: the herd is all the food
+# the world offers, and game left standing 30 blocks off is food the idle player never gets.
+GAME_SIGHT = 48.0
 HUNT_BELOW = 14
 REGEN_FOOD = 18
 MAX_HEALTH = 20.0
 LOW_STOCK = 8
 # The food an idle player is handed back with: after the iron pickaxe nobody hunts any more, and
 # every hit (a step into lava costs ~8 health) is healed from food (vanilla: 6 exhaustion, 1.5
-# food points, per health point), so the autopilot stocks up on game it sees before it hands back.
-HAND_BACK_STOCK = 40
+# food points, per health point: ~12 a lava step, about one cooked beef eaten at 17), so the
+# autopilot stocks up on game it sees before it hands back: a dozen cooked beef, a dozen such hits
+# (40 points, five hits, ran out within 5,000 idle ticks under the simulator's lava pushes).
+HAND_BACK_STOCK = 96
 
 
 def food_stock(counts: dict[str, int]) -> int:
@@ -158,7 +164,10 @@ def _flee(s: DecisionState) -> list[Args]:
 
 def _fight(s: DecisionState) -> list[Args]:
     out: list[Args] = [(eid,) for eid, d in s.hostiles if d <= FIGHT_RADIUS and s.health > 8]
-    if needs_food(s) or stocking(s):    # a hunt: game animals never fight back, so health does not matter
+    # A hunt: game animals never fight back, so health does not matter.
+    if stocking(s):
+        out += [(eid,) for eid, d in s.animals if d <= GAME_SIGHT]
+    elif needs_food(s):
         out += [(eid,) for eid, d in s.animals if d <= HUNT_RADIUS]
     return out
 

@@ -3,7 +3,7 @@ heuristic hunts, collects the meat, cooks or eats it, and a long lava episode no
 the healing."""
 from __future__ import annotations
 
-from engine.decision.catalog import HAND_BACK_STOCK, HUNT_RADIUS, ActionName, Choice, legal_actions
+from engine.decision.catalog import GAME_SIGHT, HAND_BACK_STOCK, HUNT_RADIUS, ActionName, Choice, legal_actions
 from engine.decision.heuristic import COOK, heuristic
 from engine.decision.logs import EpisodeLog
 from engine.decision.state import DecisionState
@@ -111,3 +111,38 @@ def test_badly_hurt_with_food_in_the_pack_the_heuristic_eats_for_the_fast_regene
     assert heuristic(full, legal_actions(full)).choice != Choice(ActionName.EAT)   # a full bar cannot eat
     scratched = state(health=15.0, food=18, animals=(), inventory=(("beef", 2),))
     assert heuristic(scratched, legal_actions(scratched)).choice != Choice(ActionName.EAT)
+
+
+def test_the_stocking_hunt_goes_after_game_in_sight_beyond_the_hungry_hunt_radius() -> None:
+    # Seeds 1000-1019 under lava, idle after the pickaxe: 7 of 11 deaths were players handed back
+    # with 0-16 food points while 5-7 cows grazed 25-45 blocks off (a hungry hunt's 24 blocks).
+    far = ((COW, HUNT_RADIUS + 10),)
+    done = state(milestone=None, inventory=(("iron_pickaxe", 1),), animals=far)
+    assert _hunts(done)
+    assert heuristic(done, legal_actions(done)).choice == Choice(ActionName.FIGHT, (COW,))
+    assert not _hunts(state(milestone=None, inventory=(("iron_pickaxe", 1),), animals=((COW, GAME_SIGHT + 1),)))
+    # A hungry player on the ladder still hunts only what is close (the ladder waits meanwhile).
+    assert not _hunts(state(food=12, animals=far))
+
+
+def test_done_it_fetches_the_meat_our_furnace_cooks_before_handing_back() -> None:
+    # Seed 1000 under lava: three beef went into the furnace, a push carried the player off, and with
+    # no raw meat left in the pack the heuristic idled: the autopilot handed back, the food stayed in.
+    waiting = state(milestone=None, animals=(), smelting=True, inventory=(("iron_pickaxe", 1),))
+    assert heuristic(waiting, legal_actions(waiting)).choice == COOK
+
+
+def test_done_it_cooks_the_meat_in_the_pack_before_hunting_on() -> None:
+    # Seed 1015 under lava: it hunted the whole herd before cooking, carried 11-15 raw beef through
+    # four pushes, healed on raw meat and burned to death at 7 health with the pack full.
+    cow_near = state(milestone=None, furnace_near=True,
+                     inventory=(("beef", 2), ("iron_pickaxe", 1), ("oak_planks", 3)))
+    assert heuristic(cow_near, legal_actions(cow_near)).choice == COOK
+
+
+def test_seed_1016_left_idle_after_the_pickaxe_under_lava_does_not_die() -> None:
+    # It was handed back at tick 2,277 with one cooked beef (the cows were 25-45 blocks off) and
+    # died at 4,230; now it hunts the game in sight, cooks as it goes and hands back stocked.
+    result = run_episode(1016, 10_000, options=SimOptions(hazard="lava"))
+    assert result.iron_pickaxe is not None and not result.deaths, result.summary()
+    assert result.violations == 0

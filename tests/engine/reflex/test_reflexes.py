@@ -396,3 +396,20 @@ def test_hurt_and_too_hungry_to_heal_it_eats() -> None:
         assert ReflexEngine().decide(quiet, t, 0.0, autopilot=True).reflex is None
     starving = ReflexEngine().decide(at(0.5, 1.0, 0.5, health=10.0, food=4, inventory=bread), t, 0.0, autopilot=True)
     assert starving.reflex == "starving"
+
+
+def test_the_heal_reflex_keeps_raw_meat_for_the_furnace_unless_badly_hurt() -> None:
+    # Seed 1000 under lava: the autopilot's hunt carried a dozen raw beef, and every heal ate one raw
+    # at 17 (3 food, ~3 health; cooked it heals ~10), so the player hunted on at 1-5 health.
+    t = terrains.flat().terrain()
+    raw = hotbar(s0=("iron_pickaxe", 1), s2=("beef", 9))
+    assert ReflexEngine().decide(at(0.5, 1.0, 0.5, health=14.0, food=17, inventory=raw), t, 0.0,
+                                 autopilot=True).reflex is None
+    badly = ReflexEngine().decide(at(0.5, 1.0, 0.5, health=9.0, food=17, inventory=raw), t, 0.0, autopilot=True)
+    assert badly.reflex == "heal" and badly.items == (SelectHotbar(2), UseHeldItem())
+    # Cooked food beside the raw meat is eaten at any hurt; starving eats raw meat too.
+    both = hotbar(s2=("beef", 9), s5=("cooked_beef", 1))
+    d = ReflexEngine().decide(at(0.5, 1.0, 0.5, health=14.0, food=17, inventory=both), t, 0.0, autopilot=True)
+    assert d.reflex == "heal" and d.items == (SelectHotbar(5), UseHeldItem())
+    starving = ReflexEngine().decide(at(0.5, 1.0, 0.5, health=14.0, food=4, inventory=raw), t, 0.0, autopilot=True)
+    assert starving.reflex == "starving"
