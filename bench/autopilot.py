@@ -284,17 +284,19 @@ SETTINGS = ("plain", "lava", "water", "mobs")
 WINDOW = 20                  # the target is stated for any 20 consecutive seeds
 
 
-def _sweep_one(job: tuple[int, str, str, int]) -> dict[str, Any]:
-    seed, setting, difficulty, ticks = job
+def _sweep_one(job: tuple[int, str, str, int, bool]) -> dict[str, Any]:
+    seed, setting, difficulty, ticks, after_done = job
     options = SimOptions(hazard=None if setting == "plain" else setting, difficulty=difficulty)
-    r = run_episode(seed, ticks, options=options, stop_when_done=True)
+    r = run_episode(seed, ticks, options=options, stop_when_done=not after_done)
     return {"seed": seed, "setting": setting, "difficulty": difficulty, "iron": r.iron_pickaxe is not None,
-            "deaths": sum(r.deaths.values()), "death_causes": r.deaths, "violations": r.violations}
+            "deaths": sum(r.deaths.values()), "death_causes": r.deaths, "violations": r.violations,
+            "after_done": after_done}
 
 
 def sweep(first: int, seeds: int, difficulties: tuple[str, ...], ticks: int, jobs: int,
-          progress: str | None = None) -> dict[str, Any]:
-    """Robustness over many seeds: every setting x difficulty x seed, an episode up to the iron pickaxe.
+          progress: str | None = None, after_done: bool = False) -> dict[str, Any]:
+    """Robustness over many seeds: every setting x difficulty x seed, an episode up to the iron pickaxe
+    (``after_done``: all ``ticks``, the player left idle in the world once the autopilot hands back).
 
     Reported per setting: iron pickaxes, deaths (by cause), movement-checker violations, and the
     worst window of WINDOW consecutive seeds (fewest pickaxes, most deaths and violations): the
@@ -303,7 +305,7 @@ def sweep(first: int, seeds: int, difficulties: tuple[str, ...], ticks: int, job
     episode as it ends, so a sweep cut short still reports every seed it finished."""
     import multiprocessing
 
-    work = [(seed, setting, d, ticks) for seed in range(first, first + seeds) for d in difficulties
+    work = [(seed, setting, d, ticks, after_done) for seed in range(first, first + seeds) for d in difficulties
             for setting in SETTINGS]
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
@@ -326,7 +328,7 @@ def sweep(first: int, seeds: int, difficulties: tuple[str, ...], ticks: int, job
         if sink is not None:
             sink.close()
     report = summarize(results)
-    report.update(ticks=ticks, seconds=round(time.perf_counter() - started, 1))
+    report.update(ticks=ticks, seconds=round(time.perf_counter() - started, 1), after_done=after_done)
     return report
 
 
@@ -355,12 +357,13 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
                 "failed_seeds": [r["seed"] for r in runs if not r["iron"] or r["deaths"] or r["violations"]],
             })
     return {"first_seed": seeds[0] if seeds else None, "seeds": len(seeds), "ticks": None, "window": WINDOW,
-            "seconds": None, "rows": rows}
+            "seconds": None, "after_done": any(r.get("after_done", False) for r in results), "rows": rows}
 
 
 def _print_sweep(report: dict[str, Any]) -> None:
+    until = "idle after the hand-back" if report.get("after_done") else "until the autopilot hands back"
     print(f"{report['seeds']} seeds from {report['first_seed']}, up to {report['ticks'] or 10_000} ticks "
-          f"(until the autopilot hands back), {report['seconds'] or '-'} s; "
+          f"({until}), {report['seconds'] or '-'} s; "
           f"worst = worst window of {report['window']} seeds")
     print(f"{'setting':8s} {'difficulty':10s} {'pickaxes':>10s} {'deaths':>7s} {'viol':>5s} "
           f"{'worst pick':>10s} {'worst death':>11s} {'worst viol':>10s}  failed seeds")
@@ -385,13 +388,16 @@ def main(argv: list[str] | None = None) -> int:
                             help="append one JSON line per finished episode (a sweep cut short keeps them)")
         parser.add_argument("--summarize", default=None, metavar="FILE",
                             help="print the table from a progress file instead of running episodes")
+        parser.add_argument("--after-done", action="store_true",
+                            help="play all --ticks, the player idle in the world once the autopilot hands back")
         parser.add_argument("--json", action="store_true")
         a = parser.parse_args(argv[1:])
         if a.summarize:
             with open(a.summarize, encoding="utf-8") as f:
                 report = summarize([json.loads(line) for line in f if line.strip()])
         else:
-            report = sweep(a.first_seed, a.seeds, tuple(a.difficulty.split(",")), a.ticks, a.jobs, a.progress)
+            report = sweep(a.first_seed, a.seeds, tuple(a.difficulty.split(",")), a.ticks, a.jobs, a.progress,
+                           a.after_done)
         if a.json:
             print(json.dumps(report))
         else:
