@@ -4,7 +4,8 @@ How this works: the player "types" ``!autopilot on`` once, exactly as through
 the proxy. Per tick, the world's server tick produces events, which the
 Session consumes as the proxy would feed them; ``Session.tick`` runs the
 reflexes first (kill switch > reflex) and, on a tick no reflex drives, the
-autopilot (watchdog, then decision). Every action goes to the world, which
+autopilot (watchdog, then decision). The reflexes start off, as for a human player in
+the proxy: all of them run under the autopilot, and its hand-back turns them on. Every action goes to the world, which
 answers with more events. ``models`` is the Session's model runner for the
 api provider (calls on a worker thread's loop, replies handed over once per
 tick, as the proxy's reactor hands them over between ticks).
@@ -76,7 +77,10 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
     chosen = provider or MockProvider()
     pilot = PilotSettings(providers={chosen.name: lambda _runner: chosen}, default_provider=chosen.name,
                           autopilot_config=config or AutopilotConfig(seed=seed), log_factory=lambda: log)
-    session = Session("sim", SessionConfig(version=VERSION, reflexes=True), pilot=pilot, models=models)
+    # Reflexes off at the start, a human player's default in the proxy: under the autopilot every
+    # reflex runs anyway, and the hand-back turns them on for the idle player (``--after-done``
+    # plays that path, not reflexes that were on all along).
+    session = Session("sim", SessionConfig(version=VERSION, reflexes=False), pilot=pilot, models=models)
     t0 = clock() if clock is not None else 0.0
     for event in world.join_events():
         session.handle(event, t0)        # nothing to answer before the first tick
