@@ -28,6 +28,7 @@
 //   {"cmd":"status","id":K}     -> {"event":"status","id":K,"health","food","gameMode","alive","timeOfDay"}
 //   {"cmd":"block_at","x","y","z","id":K} -> {"event":"block_at","id":K,"name":N|null}  (null: not loaded)
 //   {"cmd":"dig","x","y","z","id":K} -> {"event":"dug","id":K,"name":N}  (mineflayer's bot.dig)
+//   {"cmd":"activate","x","y","z","id":K} -> {"event":"activated","id":K}  (right-click the block: mineflayer's bot.activateBlock)
 //   {"cmd":"sleep","x","y","z","id":K} -> {"event":"slept","id":K}  (mineflayer's bot.sleep: lies down
 //        in the bed once the server's metadata says so); {"event":"woke"} when the server wakes the bot
 //   {"cmd":"quit"}              -> leaves the server, then the process exits
@@ -259,6 +260,14 @@ const handlers = {
     if (!block) throw new Error('no block loaded at ' + [cmd.x, cmd.y, cmd.z])
     await bot.dig(block, true)
     emit({ event: 'dug', id: cmd.id, name: block.name })
+  },
+  async activate (cmd) {
+    requireSpawned()
+    const { Vec3 } = requirePeer('vec3')
+    const block = bot.blockAt(new Vec3(Number(cmd.x), Number(cmd.y), Number(cmd.z)))
+    if (!block) throw new Error('no block loaded at ' + [cmd.x, cmd.y, cmd.z])
+    await bot.activateBlock(block)
+    emit({ event: 'activated', id: cmd.id })
   },
   async sleep (cmd) {
     requireSpawned()

@@ -52,6 +52,10 @@ def test_a_real_client_sleeps_in_a_world_server_bed_at_night_and_wakes_in_the_mo
     time.sleep(0.5)  # the block changes reach the bot
     with pytest.raises(PeerError, match="not night"):  # mineflayer reads the day from the server's clock
         bot.request("sleep", x=3, y=5, z=0)
+    mark, said = server.mark(), bot.mark()
+    bot.request("activate", x=3, y=5, z=0)  # a plain right click: the server refuses by day, as vanilla
+    assert server.wait_for("bed_refused", since=mark, player=PLAYER)["reason"] == "no_sleep"
+    bot.wait_chat("only at night", since=said)  # vanilla's text for block.minecraft.bed.no_sleep
     server.run("/time set night")
     assert server.request("time")["timeOfDay"] >= 13000
     _until(lambda: (bot.status().get("timeOfDay") or 0) >= 13000, "the bot hears that it is night")
@@ -196,3 +200,36 @@ def test_an_occupied_bed_is_refused_and_the_autopilot_gives_up_without_hanging(
     assert refused["reason"] == "occupied"
     assert not server.find_all("morning") and not server.find_all("slept", player=PLAYER)
     assert _sleep_outcome(records) == "not asleep", _outline(records)
+
+
+@pytest.mark.parametrize("version", proxied("26.1"))
+def test_day_breaking_on_the_way_to_the_bed_ends_the_sleep_as_only_at_night(
+    version: str, tmp_path: Path, server_factory, bot_factory, proxy_factory, monkeypatch
+) -> None:
+    """The model answers "sleep" at night with a bed 30 blocks off; while the player walks there
+    the time is set to day: the sleep ends as "only at night" without using the bed, and the
+    autopilot goes on (the next decision is asked; "sleep" is no longer legal)."""
+    from tests.llm_server import ScriptedModelServer, text_body
+
+    monkeypatch.setenv("DEEPSEEK_API_KEY", "sk-sleep-e2e-0123456789")
+    with ScriptedModelServer(default=text_body(SLEEP)) as model:
+        server, bot, (x, y, z) = _join(version, tmp_path, server_factory, bot_factory, proxy_factory, model.base_url)
+        _place_bed(server, x + 30, y, z)
+        server.run("/time set night")
+        start = server.server_position(PLAYER)
+        mark = server.mark()
+        said = bot.mark()
+        bot.chat("!autopilot on")
+        bot.wait_chat("Autopilot on (api)", since=said)
+        _until(lambda: server.server_position(PLAYER).horizontal_distance(start) >= 2.0, "the walk to the bed", 60)
+        asked = len(model.requests)  # no decision is asked while the sleep runs
+        server.run("/time set day")
+        model.wait_requests(asked + 1, timeout=30)  # it gave up: the next decision is asked
+        bot.chat("!autopilot off")
+        records = _records(tmp_path, lambda r: _sleep_outcome(r) is not None)
+    assert not server.find_all("slept", since=mark) and not server.find_all("bed_refused", since=mark)
+    assert _sleep_outcome(records) == "only at night", _outline(records)
+    # What the model was asked next: the day, and no sleep among the choices.
+    asked_next = json.loads(model.requests[asked]["messages"][-1]["content"])
+    assert asked_next["state"]["day"] is True
+    assert "sleep" not in [c["choice"] for c in asked_next["legal"]]
