@@ -19,7 +19,8 @@ from proxy.codec import TRANSLATORS, VersionCodec
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, table_for_version
 from proxy.protocol.wire import read_varint
 from proxy.versions import SUPPORTED
-from proxy.windows import SHAPES, TIMEOUT, WindowSequencer, shape_of
+from proxy.window_plans import SHAPES, shape_of
+from proxy.windows import TIMEOUT, WindowSequencer
 
 VERSIONS = [v.name for v in SUPPORTED]
 TABLE = (10, 64, -3)
