@@ -8,21 +8,21 @@ rejection is confirmed at once and noted in ``rejected`` for the op's outcome. F
 no click is answered; each click states the slots it changed and the server corrects
 the rest.
 
-The resync click (``VersionCodec.inventory_resync``) makes the server resend the whole
+The resync click (``WindowPackets.inventory_resync``) makes the server resend the whole
 inventory, which both the engine and the player's own client read; its rejection is
 expected and is not held against the op.
 """
 from __future__ import annotations
 
-from proxy.codec import ClickAnswered, VersionCodec
 from proxy.inventory_mirror import InventoryMirror
+from proxy.window_packets import ClickAnswered, WindowPackets
 
 MAX_REMEMBERED = 512   # from 1.17 no click is answered: keep the set small
 
 
 class WindowClicks:
-    def __init__(self, codec: VersionCodec, mirror: InventoryMirror) -> None:
-        self.codec = codec
+    def __init__(self, packets: WindowPackets, mirror: InventoryMirror) -> None:
+        self.packets = packets
         self.mirror = mirror
         self.rejected = False        # the server rejected a click since the last ``reset``
         self._action = 0
@@ -38,7 +38,7 @@ class WindowClicks:
         changed, clicked = self.mirror.click(window, slot, button, mode, crafting)
         action = self._number(window)
         m = self.mirror
-        return self.codec.window_click(
+        return self.packets.window_click(
             window, m.state_ids.get(window, 0), slot, button, mode,
             [(s, st.wire() if (st := m.get(s)) is not None else None) for s in changed],
             m.cursor.wire() if m.cursor is not None else None,
@@ -47,7 +47,7 @@ class WindowClicks:
     def resync(self) -> bytes:
         action = self._number(0)
         self._resync_action = action
-        return self.codec.inventory_resync(action)
+        return self.packets.inventory_resync(action)
 
     def ours(self, update: ClickAnswered) -> bool:
         return (update.window_id, update.action) in self._ours
@@ -62,7 +62,7 @@ class WindowClicks:
             return []
         if update.window_id != 0 or update.action != self._resync_action:
             self.rejected = True
-        return [self.codec.confirm_transaction(update.window_id, update.action)]
+        return [self.packets.confirm_transaction(update.window_id, update.action)]
 
     def _number(self, window: int) -> int:
         self._action = self._action % 32767 + 1

@@ -40,10 +40,11 @@ import attrs
 
 from engine.actions import CraftItem, SmeltCollect, SmeltStart, SwapToHotbar
 from engine.decision import knowledge
-from proxy.codec import (ClickAnswered, CursorChanged, Fields, PlayerSlotChanged, SlotChanged, VersionCodec,
-                         WindowClosed, WindowContents, WindowOpened, WindowUpdate)
+from proxy.codec import Fields, VersionCodec
 from proxy.inventory_mirror import INVENTORY_SLOTS, InventoryMirror, OpenWindow, Stack
 from proxy.window_clicks import WindowClicks
+from proxy.window_packets import (ClickAnswered, CursorChanged, PlayerSlotChanged, SlotChanged, WindowClosed,
+                                  WindowContents, WindowOpened, WindowPackets, WindowUpdate, window_update)
 from proxy.window_plans import WindowOp, plan, shape_of, verdict
 
 TIMEOUT = 3.0          # seconds to wait for each server answer
@@ -62,8 +63,9 @@ class Outcome:
 class WindowSequencer:
     def __init__(self, codec: VersionCodec) -> None:
         self.codec = codec
+        self.packets = WindowPackets(codec)
         self.mirror = InventoryMirror(codec)
-        self.clicks = WindowClicks(codec, self.mirror)
+        self.clicks = WindowClicks(self.packets, self.mirror)
         self.outcome: Outcome | None = None
         self._queue: deque[WindowOp] = deque()
         self._op: WindowOp | None = None
@@ -110,7 +112,7 @@ class WindowSequencer:
         return [] if self.busy else self._next(now)
 
     def server_packet(self, name: str, fields: Fields, now: float) -> list[bytes]:
-        update = self.codec.window_update(name, fields)
+        update = window_update(name, fields)
         return [] if update is None else self.update(update, now)
 
     def update(self, update: WindowUpdate, now: float) -> list[bytes]:
@@ -176,7 +178,7 @@ class WindowSequencer:
             return []
         if now < self._late_open_until:  # the answer to an op we gave up on
             self._late_open_until = -1.0
-            return [self.codec.close_window(window_id)]
+            return [self.packets.close_window(window_id)]
         return []
 
     def _closed(self, window_id: int, now: float) -> list[bytes]:
@@ -200,7 +202,7 @@ class WindowSequencer:
 
     def _begin(self, op: WindowOp, now: float) -> list[bytes]:
         self.outcome = None
-        if not self.codec.can_resync_inventory:
+        if not self.packets.can_resync_inventory:
             # Every op ends on a resync that shows its effect; without one it could only guess.
             return self._fail_at_once(op, f"{self.codec.version} cannot resync the inventory (clicks carry no state id)")
         if isinstance(op, CraftItem):
@@ -253,7 +255,7 @@ class WindowSequencer:
         if self.mirror.window is not None:
             out += self._close()
         elif isinstance(op, CraftItem):
-            out.append(self.codec.close_window(0))  # like closing the inventory screen: the grid empties
+            out.append(self.packets.close_window(0))  # like closing the inventory screen: the grid empties
         out.append(self.clicks.resync())
         self._phase, self._deadline = "confirming", now + TIMEOUT
         return out
@@ -264,7 +266,7 @@ class WindowSequencer:
         if window is None:
             return []
         self.mirror.window = None
-        return [self.codec.close_window(window.window_id)]
+        return [self.packets.close_window(window.window_id)]
 
     def _judge(self) -> tuple[bool, str]:
         assert self._op is not None
