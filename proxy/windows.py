@@ -9,7 +9,7 @@ the server; the caller owns the connection.
     seq.server_packet(name, fields, now) -> packets: every decoded server packet
                                            named in subscriptions.WINDOW_TO_CLIENT
     seq.tick(now)                       -> packets: timeouts
-    seq.busy, seq.outcome (of the last op), seq.window_id (the window it opened)
+    seq.busy, seq.outcome (of the last op), seq.inventory (the mirrored slots)
 
 It keeps a mirror of the player's inventory, cursor, the window it opened and each
 window's state id, from window_items / set_slot / the 1.21.2 cursor and
@@ -79,10 +79,6 @@ class WindowSequencer:
     @property
     def busy(self) -> bool:
         return self._phase != "idle"
-
-    @property
-    def window_id(self) -> int | None:
-        return self.mirror.window.window_id if self.mirror.window is not None else None
 
     @property
     def inventory(self) -> dict[int, Stack]:
