@@ -120,13 +120,18 @@ class Executor:
         if self.status is not None:
             return []
         nav = self.navigator
-        if nav is not None and nav.state is NavState.MOVING and self.moved_at is not None \
-                and ctx.tick > self.moved_at + 1:
+        if nav is not None and self.moved_at is not None and ctx.tick > self.moved_at + 1:
             # Ticks without a packet of ours (a fight in reach, a follower standing): the
             # autopilot's hold packets moved the body meanwhile, so the stepper's body (mid-jump,
             # rising) is stale; resuming it would rise again from where it paused. (A walk that
             # arrived, a follower standing beside its player, has nothing to resume.)
-            nav.teleport(ctx.position)
+            if nav.state is NavState.MOVING:
+                nav.teleport(ctx.position)
+            elif nav.state is NavState.ARRIVED and not nav.stepper.body.on_ground:
+                # Arrived in mid-fall (``move`` lets gravity finish), then a pause: the hold
+                # packets went on falling, and the landing goes on from there, not from the
+                # stale top of the arc (seed 1208: a hunt stepped off a ledge beside the cow).
+                nav.stepper.teleport(ctx.position)
         out = self.run(ctx)
         for a in out:
             if isinstance(a, InjectMovement):

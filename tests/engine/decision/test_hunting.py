@@ -146,3 +146,11 @@ def test_seed_1016_left_idle_after_the_pickaxe_under_lava_does_not_die() -> None
     result = run_episode(1016, 10_000, options=SimOptions(hazard="lava"))
     assert result.iron_pickaxe is not None and not result.deaths, result.summary()
     assert result.violations == 0
+
+
+def test_a_hunt_that_arrives_in_mid_fall_beside_its_cow_lands_from_where_the_body_is() -> None:
+    # Seed 1208, plain, stocking after the pickaxe: the walk to the cow arrived as the body stepped
+    # off a ledge, the cow in reach held the executor still for two ticks (hold packets: falling),
+    # then the landing resumed from the stale top of the fall: rose 0.155 (rose_too_fast at 4,412).
+    result = run_episode(1208, 4_420)
+    assert result.violations == 0, result.violation_rules
