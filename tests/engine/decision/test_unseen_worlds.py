@@ -206,9 +206,11 @@ class _Hop(Executor):
             return []
         self.body = ph.advance(ctx.terrain, self.body, ph.Controls(jump=ctx.tick == 1)).body
         b = self.body
-        # Arrived (the craft comes next): no walk of its own to resume after a tick it held still.
-        self.navigator = SimpleNamespace(stepper=SimpleNamespace(body=b),  # type: ignore[assignment]
-                                         state=NavState.ARRIVED)
+        # Arrived (the craft comes next): no walk of its own to resume after a tick it held still
+        # (a stepper that arrived in the air is moved to the body's place after the pause).
+        stepper = SimpleNamespace(body=b)
+        stepper.teleport = lambda at: setattr(stepper, "body", ph.Body(at.x, at.y, at.z, 0.0, False))
+        self.navigator = SimpleNamespace(stepper=stepper, state=NavState.ARRIVED)  # type: ignore[assignment]
         return [InjectMovement(b.x, b.y, b.z, 0.0, 0.0, b.on_ground)]
 
 
