@@ -145,10 +145,6 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
         d = pick(Choice(ActionName.COLLECT_DROPS), 0.85, 0.4, "items on the ground")
         if d is not None:
             return d
-    if needs_food(state) and state.animals:
-        d = pick(Choice(ActionName.FIGHT, (state.animals[0][0],)), 0.85, 0.6, "hungry: hunting")
-        if d is not None:
-            return d
     if state.milestone is None and state.smelting:
         # Done, and a job of ours is still in a furnace (meat put in to cook, then a push or a
         # reflex carried the player off): fetch it, or the hand-back leaves that food behind.
@@ -156,15 +152,20 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
         if d is not None:
             return d
     if state.milestone is None and inv.get("beef", 0) > 0:
-        # Done, with raw meat in the pack: cook it before hunting on and before handing back (cooked
-        # beef heals ~10 health eaten at 17, raw ~3: a pack of raw meat carried through the hunt is
-        # eaten raw by every heal), with a furnace built and fuel gathered if none is at hand.
+        # Done, with raw meat in the pack: cook it before hunting on (hungry or stocking) and before
+        # handing back (cooked beef heals ~10 health eaten at 17, raw ~3: a pack of raw meat carried
+        # through the hunt is eaten raw by every heal), with a furnace built and fuel gathered if
+        # none is at hand. The ladder is over: nothing is more urgent than the food.
         cooked = inv.get("cooked_beef", 0) + inv["beef"]
         step = plan("cooked_beef", cooked, dict(inv), state)
         if step is not None:
             d = pick(step, 0.8, 0.3, "done: cooking the meat to hand back with")
             if d is not None:
                 return d
+    if needs_food(state) and state.animals:
+        d = pick(Choice(ActionName.FIGHT, (state.animals[0][0],)), 0.85, 0.6, "hungry: hunting")
+        if d is not None:
+            return d
     if stocking(state) and state.animals:
         d = pick(Choice(ActionName.FIGHT, (state.animals[0][0],)), 0.8, 0.3, "done: food to hand back with")
         if d is not None:

@@ -154,3 +154,15 @@ def test_a_hunt_that_arrives_in_mid_fall_beside_its_cow_lands_from_where_the_bod
     # then the landing resumed from the stale top of the fall: rose 0.155 (rose_too_fast at 4,412).
     result = run_episode(1208, 4_420)
     assert result.violations == 0, result.violation_rules
+
+
+def test_done_and_hungry_it_cooks_the_meat_in_the_pack_before_hunting_more() -> None:
+    # Seed 1307 under lava (normal and hard): done at 7.8 health with no food, it hunted one cow at
+    # a time because two raw beef (6 points) left it "needing food", and every heal ate the beef raw
+    # at 2-10 health until a push killed it at tick 4,830. Done, the meat goes in the furnace first.
+    hungry = state(milestone=None, health=12.0, food=17, furnace_near=True,
+                   inventory=(("beef", 2), ("iron_pickaxe", 1), ("oak_planks", 3)))
+    assert heuristic(hungry, legal_actions(hungry)).choice == COOK
+    # On the ladder a hungry player still hunts first (the cook rule there waits for a furnace job).
+    climbing = state(health=12.0, food=17, inventory=(("beef", 2), ("oak_planks", 3)))
+    assert heuristic(climbing, legal_actions(climbing)).choice == Choice(ActionName.FIGHT, (COW,))
