@@ -13,7 +13,7 @@ from twisted.internet.error import ConnectionRefusedError
 
 from proxy.protocol.states import PRE_PLAY_BUDGET
 from proxy.protocol.wire import pack_varint
-from proxy.testing import Rig, build_packet, frame, handshake_packet
+from proxy.testing import HalfClosingTransport, Rig, build_packet, frame, handshake_packet
 
 
 def _closed_with(rig: Rig, fragment: bytes) -> None:
@@ -171,3 +171,33 @@ def test_a_silent_upstream_gets_the_proxy_s_own_motd_for_a_ping() -> None:
     assert len(answer) == 1 and b"proxy motd" in answer[0] and b"server not answering" in answer[0]
     rig.client_send(b"\x01" + b"\x00" * 7 + b"\x07")
     assert rig.client.received() == [b"\x01" + b"\x00" * 7 + b"\x07"]
+
+
+def test_a_kicked_flooder_is_not_read_during_the_close_grace() -> None:
+    # The graceful close half-closes and waits up to 2 s for the client to close; a
+    # flooder keeps sending, and reading (to drop) ~1 GB then stalled everyone else.
+    rig = Rig("1.18.2", client_transport=HalfClosingTransport, limits={"packets_per_second": 10,
+                                                                        "packet_window_seconds": 1})
+    rig.login()
+    assert rig.client is not None
+    transport = rig.client.transport
+    assert isinstance(transport, HalfClosingTransport)
+    flying = frame(build_packet(rig.codec, "play", "toServer", "flying", onGround=True), rig.client.threshold)
+    rig.leg.dataReceived(flying * 11)
+    assert transport.write_closed, "the reason goes out before a half-close"
+    assert b"more than 10 packets per second" in rig.client.received()[-1]
+    assert transport.producerState == "paused"
+    rig.reactor.advance(2.5)
+    assert transport.disconnecting  # aborted after the grace
+
+
+def test_a_draining_upstream_does_not_resume_reading_a_closed_client() -> None:
+    rig = Rig("1.18.2", client_transport=HalfClosingTransport)
+    rig.login()
+    assert rig.client is not None and rig.upstream is not None
+    to_server = rig.upstream.transport.producer  # pauses the client while the upstream's buffer is full
+    assert to_server is not None
+    to_server.pauseProducing()
+    rig.bridge.disconnect("closing", "test")
+    to_server.resumeProducing()  # the upstream's buffer drained as it closed
+    assert rig.client.transport.producerState == "paused"
