@@ -275,6 +275,8 @@ class Connection:
         if not self.upstream_open or self.states.closed:
             return
         reader = self.server_reader
+        if self.play is not None:
+            self.play.new_read()
         try:
             reader.feed(data)
             if self.states.server is State.PLAY and self.play is not None and reader.threshold == self.writer.threshold:
@@ -284,10 +286,16 @@ class Connection:
                 if frame is None:
                     break
                 self._server_frame(frame)
-        except PeerError as exc:
+        except Exception as exc:  # noqa: BLE001 - handled by kind just below
+            self.server_input_failed(exc)
+
+    def server_input_failed(self, exc: Exception) -> None:
+        """The server's input could not be handled (called inside the ``except``): that
+        player is disconnected with the reason, the proxy goes on."""
+        if isinstance(exc, PeerError):
             log.warn("server sent bad data to {player}: {reason}", player=self.player_name, reason=str(exc))
             self.disconnect(f"The server sent a malformed packet ({exc}).", "bad_server_packet")
-        except Exception:
+        else:
             log.failure("internal error on server input for {player}", player=self.player_name)
             self.disconnect("Internal error in the proxy while reading the server's packet; please reconnect.",
                             "internal_error")
@@ -390,6 +398,8 @@ class Connection:
         previous = self.states.client
         self.states.close()
         self.io.close_upstream()
+        if self.play is not None:
+            self.play.stop()
         if self.session is not None:
             self.session.handle(ev.Disconnected(self.close_reason or "client left"), self.clock.seconds())
         self.server.bridge_closed(self)
