@@ -33,7 +33,6 @@ import argparse
 import json
 import math
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -55,6 +54,7 @@ from engine.motion.worlds import WorldBuilder, generate_terrain  # noqa: E402
 from engine.reflex.engine import ReflexEngine  # noqa: E402
 from engine.reflex.inputs import Mob, ReflexInputs  # noqa: E402
 from engine.world.snapshot import Vec3  # noqa: E402
+from proxy import node_peers  # noqa: E402
 
 VERSION = "1.18.2"
 SIZE = 128
@@ -129,10 +129,11 @@ def dump_world(world: WorldBuilder, folder: Path, seed: int) -> tuple[str, list[
 
 
 def peer(cases: list[tuple[Case, str, list[int], list[int]]], folder: Path) -> list[dict[str, object]] | str:
-    node = shutil.which("node")
-    peers = Path(os.environ.get("MCAGENT_PEERS_DIR", ROOT / ".peers"))
-    if node is None:
-        return "node not found"
+    try:
+        node = node_peers.node_executable()
+    except node_peers.PeersNotInstalled as exc:
+        return str(exc)
+    peers = node_peers.install_root()
     if not (peers / "node_modules" / "mineflayer-pathfinder").is_dir():
         return f"mineflayer-pathfinder not installed under {peers} (scripts/install-peers.sh)"
     spec = {"version": VERSION, "repeat": 3, "cases": [

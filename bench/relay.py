@@ -39,6 +39,9 @@ PEERS = HERE / "relay_peers"
 sys.path.insert(0, str(PEERS))
 from mcwire import WireError, load_version, workload_stream  # noqa: E402
 
+sys.path.insert(0, str(REPO))
+from proxy import node_peers  # noqa: E402
+
 PATHS = ("direct", "raw", "quarry", "mcagent")
 FLOODS = ("small", "big", "chat")
 FLOOD_SINK = {"small": "client", "big": "client", "chat": "server"}
@@ -345,8 +348,11 @@ def find_node_modules(explicit: str | None) -> Path | None:
 def validate(args: argparse.Namespace) -> dict[str, Any]:
     """minecraft-protocol parses what the scripted peers write, both directions, for --version."""
     modules = find_node_modules(args.peers)
-    node = shutil.which("node")
-    if modules is None or node is None:
+    try:
+        node = node_peers.node_executable()
+    except node_peers.PeersNotInstalled as exc:
+        return {"ok": False, "error": str(exc)}
+    if modules is None:
         return {"ok": False, "error": "node or minecraft-protocol not found (run scripts/install-peers.sh, "
                                       "or pass --peers DIR / set NODE_PATH)"}
     mp_version = json.loads((modules / "minecraft-protocol" / "package.json").read_text())["version"]

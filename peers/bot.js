@@ -25,9 +25,12 @@
 //   {"cmd":"control","control":C,"state":B[,"id":K]} -> {"event":"controlled","id":K}
 //   {"cmd":"players_seen","id":K} -> {"event":"players_seen","id":K,"players":{N:{"x","y","z"}}}
 //        the other players whose entities the bot sees
-//   {"cmd":"status","id":K}     -> {"event":"status","id":K,"health","food","gameMode","alive"}
+//   {"cmd":"status","id":K}     -> {"event":"status","id":K,"health","food","gameMode","alive","timeOfDay"}
 //   {"cmd":"block_at","x","y","z","id":K} -> {"event":"block_at","id":K,"name":N|null}  (null: not loaded)
 //   {"cmd":"dig","x","y","z","id":K} -> {"event":"dug","id":K,"name":N}  (mineflayer's bot.dig)
+//   {"cmd":"activate","x","y","z","id":K} -> {"event":"activated","id":K}  (right-click the block: mineflayer's bot.activateBlock)
+//   {"cmd":"sleep","x","y","z","id":K} -> {"event":"slept","id":K}  (mineflayer's bot.sleep: lies down
+//        in the bed once the server's metadata says so); {"event":"woke"} when the server wakes the bot
 //   {"cmd":"quit"}              -> leaves the server, then the process exits
 
 const { emit, log, parseArgs, requirePeer, readCommands, chatText } = require('./common')
@@ -113,6 +116,7 @@ function exitSoon (code) {
 bot.once('login', () => emit({ event: 'login', username: bot.username, version: bot.version }))
 bot.on('spawn', () => emit({ event: 'spawn', ...where() }))
 bot.on('forcedMove', () => emit({ event: 'forced_move', ...where() }))
+bot.on('wake', () => emit({ event: 'woke' }))
 
 bot.on('message', (msg, position) => {
   emit({ event: 'chat', text: msg.toString(), json: msg.json ?? null, position: position ?? null })
@@ -238,7 +242,10 @@ const handlers = {
     emit({ event: 'players_seen', id: cmd.id, players: seen })
   },
   status (cmd) {
-    emit({ event: 'status', id: cmd.id, health: bot.health, food: bot.food, gameMode: bot.game && bot.game.gameMode, alive: bot.isAlive })
+    emit({
+      event: 'status', id: cmd.id, health: bot.health, food: bot.food, gameMode: bot.game && bot.game.gameMode, alive: bot.isAlive,
+      timeOfDay: bot.time ? bot.time.timeOfDay : null
+    })
   },
   block_at (cmd) {
     requireSpawned()
@@ -253,6 +260,22 @@ const handlers = {
     if (!block) throw new Error('no block loaded at ' + [cmd.x, cmd.y, cmd.z])
     await bot.dig(block, true)
     emit({ event: 'dug', id: cmd.id, name: block.name })
+  },
+  async activate (cmd) {
+    requireSpawned()
+    const { Vec3 } = requirePeer('vec3')
+    const block = bot.blockAt(new Vec3(Number(cmd.x), Number(cmd.y), Number(cmd.z)))
+    if (!block) throw new Error('no block loaded at ' + [cmd.x, cmd.y, cmd.z])
+    await bot.activateBlock(block)
+    emit({ event: 'activated', id: cmd.id })
+  },
+  async sleep (cmd) {
+    requireSpawned()
+    const { Vec3 } = requirePeer('vec3')
+    const block = bot.blockAt(new Vec3(Number(cmd.x), Number(cmd.y), Number(cmd.z)))
+    if (!block) throw new Error('no block loaded at ' + [cmd.x, cmd.y, cmd.z])
+    await bot.sleep(block)
+    emit({ event: 'slept', id: cmd.id })
   },
   quit () {
     quit('quit command')

@@ -52,14 +52,15 @@ function layouts (mcData) {
     return JSON.stringify(json)
   }
 
-  function systemChatPacket (value) {
+  // A system message, in the chat or (`actionBar`) above the hotbar.
+  function systemChatPacket (value, actionBar = false) {
     if (toClient.packet_system_chat) {
-      const fields = { content: component('system_chat', 'content', value), isActionBar: false }
+      const fields = { content: component('system_chat', 'content', value), isActionBar: actionBar }
       if (fieldType('system_chat', 'type') !== undefined) fields.type = 1 // 1.19-1.19.2
       return ['system_chat', fields]
     }
     const json = typeof value === 'string' ? { text: value } : value
-    return ['chat', { message: JSON.stringify(json), position: 1, sender: '00000000-0000-0000-0000-000000000000' }]
+    return ['chat', { message: JSON.stringify(json), position: actionBar ? 2 : 1, sender: '00000000-0000-0000-0000-000000000000' }]
   }
 
   // Absolute teleport flags: an i8 until 1.21.1, bitflags (an object) since 1.21.2.

@@ -15,13 +15,23 @@
 // (instantly in creative, on "finish digging" in survival) puts its drop in the
 // breaker's inventory (survival only, as vanilla). After a teleport the server ignores
 // moves until the client confirms it (as vanilla does), so a move sent before the
-// teleport arrived cannot undo it. No hunger, mobs, crafting or block physics.
+// teleport arrived cannot undo it. A day clock runs at 20 ticks a second from the
+// morning (time 0) and reaches the clients as vanilla sends it (update_time at login,
+// every second and when it jumps); beds (`/setblock x y z red_bed[part=head,facing=east]`,
+// one block per part) work as vanilla's: used at night (12542..23459) within reach, the
+// player lies down (pose SLEEPING and the bed's position in the entity metadata, to
+// everyone); by day the answer is vanilla's "only at night" on the action bar. Once every
+// player has slept 100 ticks the clock skips to the morning and everyone stands up
+// where they lay down from. No hunger, mobs, weather, crafting or block physics.
 //
 // stdout events: ready, login, chat, command, left, error, stopping (as server.js), and
 //   {"event":"died","player":N,"cause":C}   {"event":"respawn_requested","player":N}
+//   {"event":"slept","player":N,"x":X,"y":Y,"z":Z}  (the bed's head)   {"event":"woke","player":N}
+//   {"event":"bed_refused","player":N,"reason":"no_sleep"|"too_far_away"|"occupied"}
+//   {"event":"morning","time":T}  (the night was slept through)
 // stdin commands (answers carry the id; as server.js): position (with health, food,
-// gamemode), run ("/setblock", "/fill", "/tp", "/gamemode", "/kill", "/give"), say,
-// players, teleport, block, inventory, kick, stop.
+// gamemode, sleeping: the bed or null), run ("/setblock", "/fill", "/tp", "/gamemode",
+// "/kill", "/give", "/time"), say, players, teleport, block, inventory, time, kick, stop.
 
 const { emit, log, parseArgs, requirePeer, readCommands } = require('./common')
 const { layouts, GAME_MODES } = require('./layouts')
@@ -37,6 +47,16 @@ const SAFE_FALL = 3 // blocks fallen without damage
 const TELEPORT_CONFIRM_MS = 3000 // moves are accepted again if a confirmation never comes
 const HOTBAR = [36, 44] // inventory window slots
 const MAIN = [9, 35]
+const DAY = 24000 // ticks
+const TIME_SYNC_TICKS = 20 // vanilla sends the time once a second
+const NIGHT = [12542, 23459] // the times of day a bed may be used (vanilla, clear weather)
+const SLEEP_TICKS = 100 // everyone asleep this long: the night is skipped
+const BED_REACH = { across: 3, up: 2 } // vanilla: from the bed's bottom centre
+const POSE_STANDING = 0
+const POSE_SLEEPING = 2
+const ANIMATION_WAKE_UP = 2
+// Where each facing points (a bed's head is one step from its foot that way).
+const FACING = { north: [0, -1], south: [0, 1], west: [-1, 0], east: [1, 0] }
 
 let args
 try {
@@ -95,10 +115,31 @@ function flatColumn () {
   return chunk
 }
 
-function stateIdOf (name) {
-  const block = registry.blocksByName[String(name).replace(/^minecraft:/, '')]
-  if (!block) throw new Error('unknown block: ' + name)
-  return block.defaultState
+// A block state as /setblock writes it, "name" or "name[key=value,...]": the block's
+// default state with the given properties changed. minecraft-data lists each block's
+// properties in order; a state id is minStateId plus the value indices in mixed radix
+// (the first property most significant), and a bool's values are true, false.
+function stateIdOf (spec) {
+  const match = /^(?:minecraft:)?([a-z0-9_]+)(?:\[([^\]]*)\])?$/.exec(String(spec))
+  const block = match && registry.blocksByName[match[1]]
+  if (!block) throw new Error('unknown block: ' + spec)
+  if (!match[2]) return block.defaultState
+  const states = block.states || []
+  const index = {}
+  let rest = block.defaultState - block.minStateId
+  for (let i = states.length - 1; i >= 0; i--) {
+    index[states[i].name] = rest % states[i].num_values
+    rest = Math.floor(rest / states[i].num_values)
+  }
+  for (const pair of match[2].split(',').filter((p) => p.trim())) {
+    const [key, value] = pair.split('=').map((t) => String(t).trim())
+    const state = states.find((st) => st.name === key)
+    if (!state) throw new Error(`${block.name} has no property ${key}`)
+    const found = (state.values || (state.type === 'bool' ? ['true', 'false'] : [])).indexOf(value)
+    if (found < 0) throw new Error(`bad value for ${block.name}'s ${key}: ${value}`)
+    index[key] = found
+  }
+  return block.minStateId + states.reduce((id, st) => id * st.num_values + index[st.name], 0)
 }
 
 function column (cx, cz) {
@@ -277,6 +318,7 @@ function join (client) {
     centre: null,
     nextTeleportId: 1,
     pendingTeleport: null,
+    sleeping: null, // {bed: the head's Vec3, since: world age, from: where the player lay down from}
     inPlay: false
   }
   players.set(player.username, player)
@@ -293,6 +335,7 @@ function join (client) {
   if (hasConfiguration) client.write('game_state_change', { reason: 'level_chunks_load_start', gameMode: 0 })
   sendHealth(player)
   sendInventory(player)
+  client.write('update_time', timePacket())
   player.inPlay = true
 
   for (const other of others(player)) {
@@ -300,6 +343,7 @@ function join (client) {
     client.write('player_info', playerInfoAdd(other))
     spawnPlayerEntity(other, player)
     spawnPlayerEntity(player, other)
+    if (other.sleeping) client.write('entity_metadata', poseMetadata(other))
   }
   client.write('player_info', playerInfoAdd(player))
 
@@ -317,6 +361,10 @@ function join (client) {
   client.on('block_dig', (packet) => onDig(player, packet))
   client.on('held_item_slot', (packet) => { player.heldSlot = packet.slotId })
   client.on('block_place', (packet) => onPlace(player, packet))
+  client.on('entity_action', (packet) => {
+    // "Leave Bed": a name where the layout maps the ids, 2 where it does not (1.20.1)
+    if ((packet.actionId === 'stop_sleeping' || packet.actionId === 2) && player.sleeping) wake(player, true)
+  })
   client.on('set_creative_slot', (packet) => {
     if (player.gameMode !== 1 || packet.slot < 0 || packet.slot >= player.slots.length) return
     const item = Item.fromNotch(packet.item)
@@ -328,6 +376,7 @@ function join (client) {
 function leave (player) {
   if (players.get(player.username) !== player) return
   players.delete(player.username)
+  if (player.sleeping) wake(player, false)
   for (const other of others(player)) {
     other.client.write('entity_destroy', { entityIds: [player.entityId] })
     if (mcData.protocol.play.toClient.types.packet_player_remove) {
@@ -362,7 +411,7 @@ function onMove (player, packet) {
     player.pendingTeleport = null
   }
   const onGround = packet.flags && typeof packet.flags === 'object' ? !!packet.flags.onGround : !!packet.onGround
-  if (packet.x !== undefined) {
+  if (packet.x !== undefined && !player.sleeping) { // a sleeper stays in the bed
     const dy = packet.y - player.pos.y
     Object.assign(player.pos, { x: packet.x, y: packet.y, z: packet.z })
     if (dy < 0) player.fallDistance -= dy
@@ -384,6 +433,7 @@ function touching (player, name) {
 }
 
 function tick () {
+  tickClock()
   for (const player of players.values()) {
     if (!player.inPlay || !hurtable(player)) continue
     if (touching(player, 'lava')) {
@@ -401,6 +451,7 @@ function damage (player, amount, cause) {
 }
 
 function die (player, cause) {
+  if (player.sleeping) wake(player, false)
   player.dead = true
   player.health = 0
   sendHealth(player)
@@ -478,6 +529,11 @@ function dropsOf (block, held) {
 }
 
 function onPlace (player, packet) {
+  if (!player.dead && packet.location !== undefined && isBed(blockAt(packet.location))) {
+    useBed(player, new Vec3(packet.location.x, packet.location.y, packet.location.z))
+    acknowledge(player, packet)
+    return
+  }
   const held = heldItem(player)
   if (player.dead || !held || !registry.blocksByName[held.name] || packet.location === undefined) return
   const face = [[0, -1, 0], [0, 1, 0], [0, 0, -1], [0, 0, 1], [-1, 0, 0], [1, 0, 0]][packet.direction]
@@ -486,6 +542,11 @@ function onPlace (player, packet) {
   if (blockAt(at).name !== 'air') return
   setBlock(at, stateIdOf(held.name))
   if (player.gameMode !== 1) take(player, HOTBAR[0] + player.heldSlot, 1)
+  acknowledge(player, packet)
+}
+
+// The answer to a use of the block (1.19+): the client's predicted changes may go.
+function acknowledge (player, packet) {
   if (packet.sequence !== undefined && mcData.protocol.play.toClient.types.packet_acknowledge_player_digging) {
     player.client.write('acknowledge_player_digging', { sequenceId: packet.sequence })
   }
@@ -530,6 +591,128 @@ function take (player, index, count) {
   slot.count -= count
   if (slot.count <= 0) player.slots[index] = null
   sendSlot(player, index)
+}
+
+// -- the clock and beds -----------------------------------------------------------------
+
+// World age and day time in ticks; the day time counts the days too (time of day is
+// time % DAY), as vanilla's does.
+const clock = { age: 0, time: 0 }
+const metadataKeys = registry.entitiesByName.player.metadataKeys
+
+function timePacket () {
+  // 26.1 sends one clock per entry of the world_clock registry; the overworld's is entry
+  // 0 (the configuration's registry data lists it first, as minecraft-data's sample has it).
+  if (packets.fieldType('update_time', 'clockUpdates') !== undefined) {
+    return { age: BigInt(clock.age), clockUpdates: [{ id: 0, totalTicks: clock.time, partialTick: 0, rate: 1 }] }
+  }
+  return { age: BigInt(clock.age), time: BigInt(clock.time), tickDayTime: true }
+}
+
+function sendTime () {
+  const packet = timePacket()
+  for (const p of players.values()) if (p.inPlay) p.client.write('update_time', packet)
+}
+
+function isNight () {
+  const t = clock.time % DAY
+  return t >= NIGHT[0] && t <= NIGHT[1]
+}
+
+// One tick of the clock; everyone asleep long enough skips the night (vanilla's
+// ServerLevel.tick: the day time goes on to the next multiple of a day, all wake up).
+function tickClock () {
+  clock.age++
+  clock.time++
+  const online = [...players.values()].filter((p) => p.inPlay)
+  if (online.length > 0 && online.every((p) => p.sleeping && clock.age - p.sleeping.since >= SLEEP_TICKS)) {
+    clock.time += DAY - clock.time % DAY
+    for (const p of online) wake(p, true)
+    emit({ event: 'morning', time: clock.time })
+    sendTime()
+  } else if (clock.age % TIME_SYNC_TICKS === 0) {
+    sendTime()
+  }
+}
+
+function isBed (block) {
+  return block.name.endsWith('_bed')
+}
+
+// The same bed block, occupied or not.
+function bedState (block, occupied) {
+  const { facing, part } = block.getProperties()
+  return stateIdOf(`${block.name}[facing=${facing},part=${part},occupied=${occupied}]`)
+}
+
+// Vanilla's Player.isReachableBedBlock: 3 across and 2 up or down from the bottom centre.
+function reaches (player, pos) {
+  const p = player.pos
+  return Math.abs(p.x - (pos.x + 0.5)) <= BED_REACH.across && Math.abs(p.y - pos.y) <= BED_REACH.up &&
+    Math.abs(p.z - (pos.z + 0.5)) <= BED_REACH.across
+}
+
+// Vanilla's BedBlock.use + ServerPlayer.startSleepInBed, less monsters, weather, other
+// dimensions and the respawn point: the head part is the bed (the foot points to it);
+// occupied, too far (from both parts) and by day are refused, in vanilla's order, with
+// its action-bar message.
+function useBed (player, pos) {
+  const block = blockAt(pos)
+  const { facing, part } = block.getProperties()
+  const [dx, dz] = FACING[facing]
+  const head = part === 'head' ? pos : pos.offset(dx, 0, dz)
+  const foot = head.offset(-dx, 0, -dz)
+  if (!isBed(blockAt(head)) || player.sleeping) return
+  let refusal = null
+  if (blockAt(head).getProperties().occupied) refusal = 'occupied'
+  else if (!reaches(player, head) && !reaches(player, foot)) refusal = 'too_far_away'
+  else if (!isNight()) refusal = 'no_sleep'
+  if (refusal) {
+    const [name, fields] = packets.systemChatPacket({ translate: 'block.minecraft.bed.' + refusal }, true)
+    player.client.write(name, fields)
+    emit({ event: 'bed_refused', player: player.username, reason: refusal })
+    return
+  }
+  player.sleeping = { bed: head, since: clock.age, from: { ...player.pos } }
+  Object.assign(player.pos, { x: head.x + 0.5, y: head.y + 0.6875, z: head.z + 0.5 }) // vanilla's setPosToBed
+  setBlock(head, bedState(blockAt(head), true))
+  sendPose(player)
+  relayMove(player)
+  emit({ event: 'slept', player: player.username, x: head.x, y: head.y, z: head.z })
+}
+
+// Out of the bed: the bed is free again and the player stands (`standUp`: back where it
+// lay down from, with a teleport as vanilla's stopSleepInBed sends; vanilla looks for a
+// free block around the bed, and that one is free).
+function wake (player, standUp) {
+  const { bed, from } = player.sleeping
+  player.sleeping = null
+  const block = blockAt(bed)
+  if (isBed(block)) setBlock(bed, bedState(block, false))
+  sendPose(player)
+  for (const p of players.values()) { // the wake-up animation, to everyone as vanilla does
+    if (p.inPlay) p.client.write('animation', { entityId: player.entityId, animation: ANIMATION_WAKE_UP })
+  }
+  if (standUp) teleport(player, from)
+  emit({ event: 'woke', player: player.username })
+}
+
+// The pose and the bed's position, the two entries of the entity metadata that say
+// "asleep" (minecraft-data names every entry a player has, in index order).
+function poseMetadata (player) {
+  const bed = player.sleeping ? player.sleeping.bed : undefined
+  return {
+    entityId: player.entityId,
+    metadata: [
+      { key: metadataKeys.indexOf('pose'), type: 'pose', value: bed ? POSE_SLEEPING : POSE_STANDING },
+      { key: metadataKeys.indexOf('sleeping_pos'), type: 'optional_block_pos', value: bed }
+    ]
+  }
+}
+
+function sendPose (player) {
+  const packet = poseMetadata(player)
+  for (const p of players.values()) if (p.inPlay) p.client.write('entity_metadata', packet)
 }
 
 // -- commands (from players and from the test driver) -----------------------------------
@@ -603,6 +786,23 @@ const COMMANDS = {
     }
     return `Killed ${who.username}`
   },
+  time (parts) {
+    // /time set <day|noon|night|midnight|ticks> | /time add <ticks> | /time query <daytime|gametime|day>
+    const usage = 'usage: /time set <day|noon|night|midnight|ticks> | /time add <ticks> | /time query <daytime|gametime|day>'
+    if (parts[0] === 'query') {
+      const answers = { daytime: clock.time % DAY, gametime: clock.age, day: Math.floor(clock.time / DAY) }
+      if (!Object.hasOwn(answers, parts[1])) throw new Error(usage)
+      return `The time is ${answers[parts[1]]}`
+    }
+    const named = { day: 1000, noon: 6000, night: 13000, midnight: 18000 }
+    const ticks = Object.hasOwn(named, parts[1]) ? named[parts[1]] : Number(parts[1])
+    if (parts.length !== 2 || !['set', 'add'].includes(parts[0]) || !Number.isInteger(ticks) || ticks < 0) {
+      throw new Error(usage)
+    }
+    clock.time = parts[0] === 'set' ? ticks : clock.time + ticks
+    sendTime() // vanilla synchronises the time at once after the command
+    return `Set the time to ${clock.time % DAY}`
+  },
   give (parts, player) {
     const who = target(parts[0], player)
     const count = parts[2] === undefined ? 1 : Number(parts[2])
@@ -638,8 +838,12 @@ const handlers = {
     const p = findPlayer(cmd.player)
     emit({
       event: 'position', id: cmd.id, player: p.username, x: p.pos.x, y: p.pos.y, z: p.pos.z,
-      onGround: p.onGround, health: p.health, food: p.food, gamemode: GAME_MODES[p.gameMode]
+      onGround: p.onGround, health: p.health, food: p.food, gamemode: GAME_MODES[p.gameMode],
+      sleeping: p.sleeping ? [p.sleeping.bed.x, p.sleeping.bed.y, p.sleeping.bed.z] : null
     })
+  },
+  time (cmd) {
+    emit({ event: 'time', id: cmd.id, age: clock.age, time: clock.time, timeOfDay: clock.time % DAY })
   },
   run (cmd) {
     const player = cmd.player ? findPlayer(cmd.player) : null

@@ -282,15 +282,24 @@ def cmd_sim(rest: list[str]) -> int:
 
 
 def cmd_dev(args: argparse.Namespace) -> int:
-    """Start an embedded flying-squid server and the proxy in front of it."""
-    peers = ROOT / ".peers" / "node_modules"
-    if not peers.exists():
-        print("mcagent: the embedded server is not installed; run scripts/install-peers.sh", file=sys.stderr)
+    """Start an embedded server (flying-squid up to 1.21.4, the world server after) and the proxy."""
+    from proxy import node_peers, versions
+
+    if args.version not in {name for row in versions.SUPPORTED for name in row.releases}:
+        print(f"mcagent: the proxy does not accept {args.version}; `mcagent versions` lists what it does",
+              file=sys.stderr)
         return 2
+    try:
+        node = node_peers.node_executable()
+        modules = node_peers.modules_for(args.version)
+    except node_peers.PeersNotInstalled as exc:
+        print(f"mcagent: the embedded server is not installed: {exc}", file=sys.stderr)
+        return 2
+    script = node_peers.server_script(args.version)
+    kind = "flying-squid" if node_peers.squid_speaks(args.version) else "world server"
     server_port = args.server_port
-    cmd = ["node", str(ROOT / "peers" / "server.js"), "--port", str(server_port), "--version", args.version,
-           "--gamemode", args.gamemode]
-    env = dict(os.environ, NODE_PATH=str(peers))
+    cmd = [node, str(script), "--port", str(server_port), "--version", args.version, "--gamemode", args.gamemode]
+    env = dict(os.environ, NODE_PATH=str(modules))
     # The server's own output (its log, stack traces when a client goes away) goes to a file:
     # on the console's raw-mode terminal it would staircase over the prompt. Its own session
     # keeps the terminal's Ctrl-C for us; we stop it ourselves below.
@@ -314,7 +323,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
     if not ready:
         child.kill()
         log_file.close()
-        print(f"mcagent: the embedded flying-squid server did not start (see {server_log})", file=sys.stderr)
+        print(f"mcagent: the embedded {kind} did not start (see {server_log})", file=sys.stderr)
         return 1
     # Keep draining the server's event stream so its pipe never fills; it goes to the log too.
     import threading
@@ -325,7 +334,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
             log_file.flush()
 
     threading.Thread(target=drain, daemon=True).start()
-    print(f"mcagent: embedded flying-squid ({args.version}, {args.gamemode}) on 127.0.0.1:{server_port}; "
+    print(f"mcagent: embedded {kind} ({args.version}, {args.gamemode}) on 127.0.0.1:{server_port}; "
           f"its output goes to {server_log}", flush=True)
     args.upstream = f"127.0.0.1:{server_port}"
     try:
@@ -343,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(prog="mcagent", description="A Minecraft protocol proxy with an agent inside.")
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, help_text in (("run", "run the proxy"), ("dev", "run the proxy in front of an embedded flying-squid server")):
+    for name, help_text in (("run", "run the proxy"), ("dev", "run the proxy in front of an embedded server (flying-squid, or the world server after 1.21.4)")):
         p = sub.add_parser(name, help=help_text)
         p.add_argument("--config", help="config file (default config/proxy.json)")
         p.add_argument("--listen", help="HOST:PORT to listen on (default 127.0.0.1:25566)")
@@ -352,7 +361,8 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--no-console", action="store_true", help="no interactive console on this terminal")
         if name == "dev":
             p.add_argument("--server-port", type=int, default=25565)
-            p.add_argument("--version", default="1.18.2", help="the embedded server's Minecraft version")
+            p.add_argument("--version", default="1.18.2", help="the embedded server's Minecraft version (1.8.8 -> 1.21.4 on flying-squid, "
+                           "1.21.5 -> 26.1 on peers/world.js)")
             p.add_argument("--gamemode", default="creative", choices=["creative", "survival"])
     v = sub.add_parser("versions", help="list the Minecraft releases the proxy accepts and how each was verified")
     v.add_argument("--markdown", action="store_true", help="print the README's version table")

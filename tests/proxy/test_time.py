@@ -28,3 +28,17 @@ def test_update_time_becomes_a_time_event_and_the_world_knows_night(version: str
     assert world.time_of_day == 18000 and world.night
     world.apply(ev.TimeUpdated(6000, 30000))    # 30000 → 6000 of the next day: noon
     assert not world.night
+
+
+def test_on_26_1_the_overworld_clock_is_read_whatever_the_order_and_another_clock_alone_is_not_the_day() -> None:
+    codec = codec_for("26.1")
+
+    def events(clocks: list[dict[str, object]]) -> list[ev.Event]:
+        packet = codec.build("play", TO_CLIENT, "update_time", age=100, clockUpdates=clocks)
+        return codec.events(TO_CLIENT, "update_time", codec.decode("play", TO_CLIENT, "update_time", packet))
+
+    the_end = {"id": 1, "totalTicks": 6000, "partialTick": 0.0, "rate": 1.0}
+    overworld = {"id": 0, "totalTicks": 42000, "partialTick": 0.0, "rate": 1.0}
+    assert events([the_end, overworld]) == [ev.TimeUpdated(100, 42000)]   # 42000: 18000 of day 2, night
+    assert events([the_end]) == []       # only the End's clock moved: the overworld's day is unknown here
+    assert events([]) == []
