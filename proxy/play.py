@@ -42,7 +42,7 @@ from proxy.subscriptions import (CLIENT_MOVEMENT, MAX_SIZE_TO_SERVER, MAX_SIZE_T
 if TYPE_CHECKING:
     from proxy.connection import Connection
 
-WORLD_BYTES_PER_TURN = 32 * 1024
+WORLD_BYTES_PER_TURN = 8 * 1024
 WORLD_QUEUE_BYTES = 4 * 1024 * 1024
 
 
