@@ -3,17 +3,24 @@
 One ``AssistantRuntime`` per proxy holds the frozen module registry, the index
 and the shared intent cache; each connection gets its own ``LocalAssistant``
 (its own cache scope, inbox and options). ``RoutingSurface`` is what the admin
-console's ``routing`` command drives.
+console's ``routing`` command drives. ``build_assistance`` makes all of it before
+the server, which is handed the pieces (``Assistance``) in its constructor.
 """
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
+import attrs
 from twisted.logger import Logger
 
 from engine.session import Assistant
+
+if TYPE_CHECKING:
+    from proxy.config import ProxyConfig
+    from proxy.metrics import Metrics
+    from proxy.model_service import ModelService
 
 log = Logger(namespace="mcagent.assistant")
 
@@ -37,21 +44,24 @@ class RoutingSurface:
         return list(self.runtime.reload_lines())
 
 
-def _buttons_path(config: Any) -> str | None:
-    llm_config = getattr(config, "llm", None)
-    return None if llm_config is None else str(llm_config.notification_buttons)
+@attrs.frozen
+class Assistance:
+    """What the assistant feature hands the server: each player's assistant, the routing
+    surface (console, metrics, reload) and the model service (None without a model)."""
+
+    make: Callable[[Any], Assistant | None]
+    routing: RoutingSurface
+    model_service: ModelService | None
 
 
-def model_parts(config: Any) -> tuple[Any, Any, Any]:
+def model_parts(config: ProxyConfig) -> tuple[Any, Any, Any]:
     """(LlmService or None, ClientSettings or None, button phrasings) from the ``llm`` section."""
     from engine.llm.notification_buttons import load_phrases
     from engine.llm.service import LlmService
     from proxy.model_service import resolve
 
-    llm_config = getattr(config, "llm", None)
+    llm_config = config.llm
     phrases: Any = {}
-    if llm_config is None:
-        return None, None, phrases
     try:
         phrases = load_phrases(llm_config.notification_buttons)
     except ValueError as exc:
@@ -72,33 +82,30 @@ def model_parts(config: Any) -> tuple[Any, Any, Any]:
     return LlmService(settings), client, phrases
 
 
-def assistant_factory(config: Any, server: Any = None) -> Callable[[Any], Assistant | None]:
+def build_assistance(config: ProxyConfig, reactor: Any, metrics: Metrics | None = None) -> Assistance:
     from engine.assistant import AssistantRuntime
     from engine.modules.extensions import installed_entry_points
 
     llm, client_settings, phrases = model_parts(config)
     # mcagent_routing_seconds is measured by the router itself: routing only, not the
-    # module that runs next (the metrics object may be made after this factory).
-    def observe(seconds: float) -> None:
-        if server is not None and server.metrics is not None:
-            server.metrics.routing_seconds.observe(seconds)
-
+    # module that runs next.
+    observe: Callable[[float], None] = metrics.routing_seconds.observe if metrics is not None else (lambda s: None)
     runtime = AssistantRuntime.from_file(Path(config.semantic_config), llm=llm, button_phrases=phrases,
                                          perf_counter=time.perf_counter, observe_routing_seconds=observe,
                                          extensions=installed_entry_points,
-                                         button_phrases_path=_buttons_path(config))
+                                         button_phrases_path=str(config.llm.notification_buttons))
     for name, ids in runtime.extensions.loaded:
         log.info("extension {name}: modules {ids}", name=name, ids=", ".join(ids))
     for warning in runtime.warnings:
         log.warn("{warning}", warning=warning)  # a broken extension is named here; the proxy goes on
-    if server is not None:
-        server.routing = RoutingSurface(runtime)
-        if llm is not None and client_settings is not None:
-            from proxy.model_service import build
+    service = None
+    if llm is not None and client_settings is not None:
+        from proxy.model_service import build
 
-            server.model_service = build(runtime, client_settings, server.reactor, server)
+        service = build(runtime, client_settings, reactor, metrics)
+
     def make(bridge: Any) -> Assistant | None:
         # Whether the player is an admin is the Session's (told at login, or after `!admin login`).
         return runtime.new_assistant()
 
-    return make
+    return Assistance(make, RoutingSurface(runtime), service)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
+from twisted.internet.interfaces import IReactorThreads
 from twisted.logger import Logger
 
 from engine.decision.logs import episode_folder
@@ -27,16 +28,17 @@ from engine.pilot import EpisodeRecord, PilotSettings
 
 if TYPE_CHECKING:
     from proxy.config import ProxyConfig
+    from proxy.model_service import ModelService
 
 log = Logger(namespace="mcagent.autopilot")
 
 
 class AutopilotHost:
-    def __init__(self, config: "ProxyConfig", reactor: Any, clock: Any, model_service: Callable[[], Any]) -> None:
+    def __init__(self, config: ProxyConfig, reactor: Any, clock: Any, model_service: ModelService | None) -> None:
         self.config = config
         self.reactor = reactor
         self.clock = clock
-        self._model_service = model_service       # looked up late: the CLI attaches it after the server
+        self.model_service = model_service
         self.records_written = 0
         self.write_errors = 0
 
@@ -45,11 +47,11 @@ class AutopilotHost:
         auto = self.config.autopilot
         providers: dict[str, Callable[[ModelRunner | None], Provider | str]] = {"mock": lambda _: MockProvider()}
         unavailable: dict[str, str] = {}
-        service = self._model_service()
-        client = getattr(service, "client", None)
+        service = self.model_service
+        client = service.client if service is not None else None
         no_service = "no model service is configured on this proxy (llm.enabled and an API key)"
-        if client is not None and self.config.llm.enabled:
-            llm = getattr(getattr(service, "runtime", None), "llm", None)
+        if service is not None and client is not None and self.config.llm.enabled:
+            llm = service.runtime.llm
 
             def api(runner: ModelRunner | None) -> Provider | str:
                 if runner is None:
@@ -66,8 +68,7 @@ class AutopilotHost:
         else:
             unavailable["replay"] = "no decision log is configured (autopilot.replay_log)"
         secrets: tuple[str, ...] = ()
-        settings = getattr(client, "settings", None)
-        key = getattr(settings, "api_key", None)
+        key = client.settings.api_key if client is not None else None
         if key is not None:
             secrets = (key.reveal(),)
         return PilotSettings(
@@ -88,11 +89,10 @@ class AutopilotHost:
     # -- logs ------------------------------------------------------------------------------
     def keep(self, record: EpisodeRecord) -> None:
         """The seat's sink: write in the thread pool (the record is a frozen copy)."""
-        in_thread = getattr(self.reactor, "callInThread", None)
-        if in_thread is None:      # a reactor without threads (Twisted's test fakes): write now
+        if IReactorThreads.providedBy(self.reactor):
+            self.reactor.callInThread(self.write, record)
+        else:  # a reactor without threads (Twisted's test fakes): write now
             self.write(record)
-        else:
-            in_thread(self.write, record)
 
     def folder(self, record: EpisodeRecord) -> str:
         started = datetime.fromtimestamp(record.started_at, timezone.utc).strftime("%Y%m%dT%H%M%SZ")

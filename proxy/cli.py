@@ -58,22 +58,25 @@ def admin_warnings(config: Any) -> list[str]:
     return lines
 
 
-def build_server(config: Any, reactor: Any) -> Any:
+def build_server(config: Any, reactor: Any, metrics: Any = None) -> Any:
+    """The proxy with its collaborators: the assistant's pieces (when the feature is on) and metrics."""
     from engine.llm.secrets import BadKey
-    from proxy.assistant_factory import assistant_factory
+    from proxy.assistant_factory import build_assistance
     from proxy.server import ProxyServer
 
-    server = ProxyServer(config, reactor)
+    assistance = None
     if config.features.assistant:
         try:
-            server.assistant_factory = assistant_factory(config, server)
+            assistance = build_assistance(config, reactor, metrics)
         except BadKey as exc:
             print(f"mcagent: {exc}", file=sys.stderr)
             raise SystemExit(2) from None
-    service = getattr(server, "model_service", None)
-    if service is not None and hasattr(reactor, "addSystemEventTrigger"):
+    server = ProxyServer(config, reactor, assistant_factory=assistance.make if assistance else None,
+                         routing=assistance.routing if assistance else None,
+                         model_service=assistance.model_service if assistance else None, metrics=metrics)
+    if server.model_service is not None:
         # Model calls still out at shutdown are cancelled (their players are told nothing more).
-        reactor.addSystemEventTrigger("before", "shutdown", service.close)
+        reactor.addSystemEventTrigger("before", "shutdown", server.model_service.close)
     return server
 
 
@@ -114,7 +117,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     from proxy.console_io import TcpConsoleFactory, console_token, start_terminal_console
 
     log = Logger(namespace="mcagent")
-    server = build_server(config, reactor)
+    metrics = None
+    if args.metrics:
+        from proxy.metrics import Metrics
+
+        metrics = Metrics()
+    server = build_server(config, reactor, metrics)
     logs = LogRing()
     exit_code = [0]
     stopping = [False]
@@ -129,8 +137,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         server.stop_ticking()
         reactor.callLater(0.3, reactor.stop)
 
-    overrides = {k: v for k, v in (("listen", getattr(config, "listen")), ("upstream", getattr(config, "upstream")))
-                 if getattr(args, k, None)}
+    # Addresses given on the command line outlast a reload of the file.
+    overrides = {k: v for k, v, given in (("listen", config.listen, args.listen),
+                                          ("upstream", config.upstream, args.upstream)) if given}
     commands = ConsoleCommands(server, make_reload(server, Path(args.config) if args.config else None, overrides),
                                stop, logs)
     server.console = commands
@@ -140,8 +149,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         out = jsonFileLogObserver(sys.stdout)
     from proxy.log_redaction import RedactingObserver
 
-    service = getattr(server, "model_service", None)
-    api_key = getattr(getattr(getattr(service, "client", None), "settings", None), "api_key", None)
+    service = server.model_service
+    api_key = service.client.settings.api_key if service is not None and service.client is not None else None
     from proxy.server import admin_secret
 
     secrets = [api_key.reveal() if api_key is not None else None, console_token(config.console.token),
@@ -181,13 +190,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     endpoint.listen(server).addCallbacks(listening, failed)
 
-    if args.metrics:
+    if metrics is not None:
         from proxy.config import parse_address
-        from proxy.metrics import Metrics, site
+        from proxy.metrics import site
 
         address = parse_address(args.metrics)
-        metrics = Metrics(server)
-        server.metrics = metrics
         if address.host not in ("127.0.0.1", "localhost", "::1"):
             log.warn("metrics listen on non-loopback {host}", host=address.host)
         TCP4ServerEndpoint(reactor, address.port, interface=address.host).listen(site(server, metrics)).addCallback(

@@ -5,9 +5,10 @@ differences between versions (field names, fixed-point vs double positions,
 chat as JSON text or NBT, which chat packet exists) are read from the generated
 layouts, not from version checks; the few translators below accept each field
 under the names minecraft-data uses across versions. The field names of play
-packets live here; the login steps (``proxy/login.py``: user name, encryption,
-compression threshold) and the teleport confirmation ``proxy/play.py`` consumes
-read their few fields where they are handled.
+packets live here, those of window packets in ``proxy/window_packets.py``; the
+login steps (``proxy/login.py``: user name, encryption, compression threshold) and
+the teleport confirmation ``proxy/play.py`` consumes read their few fields where
+they are handled.
 """
 from __future__ import annotations
 
@@ -17,8 +18,6 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
-import attrs
-
 from engine import events as ev
 from engine.commands.table import Word
 from proxy import subscriptions
@@ -26,6 +25,7 @@ from proxy.chat import strip_formatting, text_style
 from proxy.protocol.errors import LayoutError, PeerError
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, ProtocolTable
 from proxy.protocol.wire import pack_varint, read_varint
+from proxy.window_packets import PlayerSlotChanged, SlotChanged, inventory_slot, window_update
 
 if TYPE_CHECKING:
     from proxy.commands import CommandTreeRewriter
@@ -37,81 +37,6 @@ Translator = Callable[["VersionCodec", Fields], list[ev.Event]]
 SlotValue = ev.SlotItem | Fields | None
 # Where use_item_on clicks on each face (0 down, 1 up, 2 north, 3 south, 4 west, 5 east).
 _FACE_CENTRES = ((0.5, 0.0, 0.5), (0.5, 1.0, 0.5), (0.5, 0.5, 0.0), (0.5, 0.5, 1.0), (0.0, 0.5, 0.5), (1.0, 0.5, 0.5))
-
-
-# -- window packets (subscriptions.WINDOW_TO_CLIENT), as proxy.windows reads them -------
-# Slot values stay as decoded (VersionCodec.slot names them).
-
-
-@attrs.frozen
-class WindowOpened:
-    window_id: int
-
-
-@attrs.frozen
-class WindowClosed:
-    window_id: int
-
-
-@attrs.frozen
-class WindowContents:
-    window_id: int
-    state_id: int | None
-    items: tuple[Any, ...]
-    has_cursor: bool        # from 1.17 the packet also sets the cursor
-    cursor: Any
-
-
-@attrs.frozen
-class SlotChanged:
-    window_id: int
-    state_id: int | None
-    slot: int
-    item: Any
-
-
-@attrs.frozen
-class CursorChanged:
-    item: Any
-
-
-@attrs.frozen
-class PlayerSlotChanged:
-    """A player inventory index: 0-8 hotbar, 9-35 main, 36-39 armour (feet first), 40 offhand."""
-
-    index: int
-    item: Any
-
-
-@attrs.frozen
-class ClickAnswered:
-    window_id: int
-    action: int
-    accepted: bool
-
-
-WindowUpdate = WindowOpened | WindowClosed | WindowContents | SlotChanged | CursorChanged | PlayerSlotChanged \
-    | ClickAnswered
-
-
-def inventory_slot(index: int) -> int:
-    """A player inventory index (0-8 hotbar, 9-35 main, 36-39 armour feet first, 40 offhand) as a window-0 slot."""
-    if 0 <= index < 9:
-        return 36 + index
-    if 36 <= index < 40:
-        return 8 - (index - 36)
-    if index == 40:
-        return 45
-    return index
-
-
-def _opt_int(value: Any) -> int | None:
-    return None if value is None else int(value)
-
-
-def _signed_window(window: int) -> int:
-    # Window ids run 1-100; where the layout reads the id as an unsigned byte, -1 and -2 arrive as 255 and 254.
-    return window - 256 if window > 127 else window
 
 
 def _pick(fields: Fields, *names: str, default: Any = None) -> Any:
@@ -163,7 +88,7 @@ class VersionCodec:
         # Which client packet says "sneak pressed": entity_action while its actions include
         # sneaking (until 1.21.5), else player_input's shift key (1.21.6+). 1.21.2-1.21.5
         # clients send both, so only one of them may count.
-        action = self._types("play", TO_SERVER, "entity_action").get("actionId")
+        action = self.field_types("play", TO_SERVER, "entity_action").get("actionId")
         names = set(action[1]["mappings"].values()) if isinstance(action, list) and action[0] == "mapper" else None
         sneak_by_action = names is None or "start_sneaking" in names
         self.sneak_packet = "entity_action" if sneak_by_action else "player_input"
@@ -246,7 +171,8 @@ class VersionCodec:
         values.update(fields)
         return self.encode(state, direction, name, values)
 
-    def _types(self, state: str, direction: str, name: str) -> dict[str, Any]:
+    def field_types(self, state: str, direction: str, name: str) -> dict[str, Any]:
+        """A packet's fields by name, with their layout types (empty if it is not a container)."""
         key = (state, direction, name)
         if key not in self._field_types:
             layout = self.table.raw_layout(state, direction, name)
@@ -257,7 +183,7 @@ class VersionCodec:
         return self._field_types[key]
 
     def _component(self, state: str, direction: str, name: str, field: str, component: dict[str, Any]) -> Any:
-        kind = self._types(state, direction, name).get(field)
+        kind = self.field_types(state, direction, name).get(field)
         if kind in ("anonymousNbt", "nbt", "anonOptionalNbt", "optionalNbt"):
             return component
         return json.dumps(component, ensure_ascii=False)
@@ -266,7 +192,7 @@ class VersionCodec:
         """A system message for the player (never attributed to another player)."""
         name = self.chat_packet
         values: Fields = {}
-        for field in self._types("play", TO_CLIENT, name):
+        for field in self.field_types("play", TO_CLIENT, name):
             if field in ("message", "content"):
                 values[field] = self._component("play", TO_CLIENT, name, field, component)
             elif field in ("position", "type"):
@@ -285,7 +211,7 @@ class VersionCodec:
     def move_to_server(self, x: float, y: float, z: float, yaw: float, pitch: float, on_ground: bool) -> bytes:
         """The player's own movement packet (position and look), as a client sends it."""
         fields: Fields = {"x": x, "y": y, "z": z, "yaw": yaw, "pitch": pitch}
-        if "onGround" in self._types("play", TO_SERVER, "position_look"):
+        if "onGround" in self.field_types("play", TO_SERVER, "position_look"):
             fields["onGround"] = on_ground
         else:  # 1.21.2+: movement flags
             fields["flags"] = {"onGround": on_ground, "hasHorizontalCollision": False}
@@ -319,13 +245,13 @@ class VersionCodec:
 
     def _enum(self, name: str, field: str, number: int) -> Any:
         """``number`` as the field wants it: the mapped name where the layout maps it (26.1 hands)."""
-        kind = self._types("play", TO_SERVER, name).get(field)
+        kind = self.field_types("play", TO_SERVER, name).get(field)
         if isinstance(kind, list) and kind[0] == "mapper":
             return kind[1]["mappings"][str(number)]
         return number
 
     def _with_sequence(self, name: str, fields: Fields, sequence: int) -> bytes:
-        if "sequence" in self._types("play", TO_SERVER, name):  # 1.19+: block change acknowledgements
+        if "sequence" in self.field_types("play", TO_SERVER, name):  # 1.19+: block change acknowledgements
             fields["sequence"] = sequence
         return self._fill_in(name, fields)
 
@@ -342,7 +268,7 @@ class VersionCodec:
 
     def swing(self) -> bytes:
         fields: Fields = {}
-        if "hand" in self._types("play", TO_SERVER, "arm_animation"):  # 1.8 has no hands
+        if "hand" in self.field_types("play", TO_SERVER, "arm_animation"):  # 1.8 has no hands
             fields["hand"] = self._enum("arm_animation", "hand", 0)
         return self.build("play", TO_SERVER, "arm_animation", **fields)
 
@@ -352,7 +278,7 @@ class VersionCodec:
 
         ``held`` is what the hand holds; only 1.8 sends it (the server re-sends the slot if it differs).
         """
-        types = self._types("play", TO_SERVER, "block_place")
+        types = self.field_types("play", TO_SERVER, "block_place")
         cursor = _FACE_CENTRES[face] if 0 <= face < len(_FACE_CENTRES) else (0.5, 0.5, 0.5)
         fields: Fields = {"location": {"x": x, "y": y, "z": z}, "direction": face}
         for axis, value in zip(("cursorX", "cursorY", "cursorZ"), cursor):
@@ -368,7 +294,7 @@ class VersionCodec:
         if self.table.packet_id("play", TO_SERVER, "attack") is not None:  # 26.1: its own packet
             return self.build("play", TO_SERVER, "attack", entityId=entity_id)
         fields: Fields = {"target": entity_id, "mouse": 1}  # 0 interact, 1 attack, 2 interact at
-        if "sneaking" in self._types("play", TO_SERVER, "use_entity"):
+        if "sneaking" in self.field_types("play", TO_SERVER, "use_entity"):
             fields["sneaking"] = sneaking
         return self.build("play", TO_SERVER, "use_entity", **fields)
 
@@ -379,80 +305,8 @@ class VersionCodec:
                           actionId="start_sprinting" if on else "stop_sprinting", jumpBoost=0)
 
     def respawn(self) -> bytes:
-        (field,) = self._types("play", TO_SERVER, "client_command")  # "payload" in 1.8, then "actionId"
+        (field,) = self.field_types("play", TO_SERVER, "client_command")  # "payload" in 1.8, then "actionId"
         return self.build("play", TO_SERVER, "client_command", **{field: self._enum("client_command", field, 0)})
-
-    def window_click(self, window_id: int, state_id: int, slot: int, button: int, mode: int,
-                     changed: list[tuple[int, SlotValue]], cursor: SlotValue, *,
-                     clicked: SlotValue = None, action: int = 0) -> bytes:
-        """A click in a window (mode 0 click, 1 shift-click, 2 number key, 4 drop ...).
-
-        From 1.17 the client states the slots it expects changed and the cursor; until
-        1.16 it sends ``clicked`` (the item the click returned: the slot's stack before
-        the click) and an ``action`` number the server confirms with a transaction.
-        """
-        types = self._types("play", TO_SERVER, "window_click")
-        fields: Fields = {"windowId": window_id, "slot": slot, "mouseButton": button, "mode": mode}
-        if "changedSlots" in types:  # 1.17+ (the state id only from 1.17.1)
-            entry = types["changedSlots"][1]["type"][1]
-            item_kind = next(f["type"] for f in entry if f["name"] == "item")
-            if "stateId" in types:
-                fields["stateId"] = state_id
-            fields["changedSlots"] = [{"location": s, "item": self.slot_value(item_kind, i)} for s, i in changed]
-            fields["cursorItem"] = self.slot_value(types["cursorItem"], cursor)
-        else:
-            fields["action"] = action
-            fields["item"] = self.slot_value(types["item"], clicked)
-        return self.build("play", TO_SERVER, "window_click", **fields)
-
-    @property
-    def can_resync_inventory(self) -> bool:
-        """Whether inventory_resync earns a full window_items: until 1.16 through the rejected
-        returned item, from 1.17.1 through the stale state id; 1.17's clicks carry neither."""
-        types = self._types("play", TO_SERVER, "window_click")
-        return "item" in types or "stateId" in types
-
-    def close_window(self, window_id: int) -> bytes:
-        return self.build("play", TO_SERVER, "close_window", windowId=window_id)
-
-    def confirm_transaction(self, window_id: int, action: int) -> bytes:
-        """Until 1.16: accept the server's rejection of a click, so the window takes clicks again."""
-        return self.build("play", TO_SERVER, "transaction", windowId=window_id, action=action, accepted=True)
-
-    def inventory_resync(self, action: int) -> bytes:
-        """A click outside window 0 that changes nothing but makes the server resend the inventory.
-
-        From 1.17 its state id (-1, never one a server uses) is stale, which earns a full
-        window_items; until 1.16 its ``clicked`` item (a stone, where the click returns
-        nothing) earns a rejected transaction and a full window_items: confirm it
-        (confirm_transaction), or the server ignores further clicks in window 0.
-        """
-        return self.window_click(0, -1, -999, 0, 0, [], None, clicked=ev.SlotItem("minecraft:stone", 1),
-                                 action=action)
-
-    def window_update(self, name: str, f: Fields) -> WindowUpdate | None:
-        """A decoded window packet from the server (subscriptions.WINDOW_TO_CLIENT) as what it means."""
-        if name == "open_window":
-            return WindowOpened(int(f["windowId"]))
-        if name == "close_window":
-            return WindowClosed(int(f["windowId"]))
-        if name == "window_items":  # from 1.17 with a state id and the cursor
-            return WindowContents(int(f["windowId"]), _opt_int(f.get("stateId")), tuple(f.get("items", ())),
-                                  "carriedItem" in f, f.get("carriedItem"))
-        if name == "set_slot":
-            window, slot = _signed_window(int(f["windowId"])), int(f["slot"])
-            if window == -1 and slot == -1:  # until 1.21.1: the cursor
-                return CursorChanged(f.get("item"))
-            if window == -2:  # 1.9-1.21.1: a player inventory index, whatever window is open
-                return PlayerSlotChanged(slot, f.get("item"))
-            return SlotChanged(window, _opt_int(f.get("stateId")), slot, f.get("item"))
-        if name == "set_cursor_item":  # 1.21.2+
-            return CursorChanged(f.get("contents"))
-        if name == "set_player_inventory":  # 1.21.2+
-            return PlayerSlotChanged(int(f["slotId"]), f.get("contents"))
-        if name == "transaction":  # until 1.16: the server's verdict on a click
-            return ClickAnswered(int(f["windowId"]), int(f["action"]), bool(f["accepted"]))
-        return None
 
     def slot_value(self, kind: Any, item: SlotValue) -> Any:
         """``item`` in the wire shape of the slot type ``kind``; a decoded slot dict passes through."""
@@ -769,7 +623,7 @@ def _teleport(codec: VersionCodec, f: Fields) -> list[ev.Event]:
 def _rel_move(codec: VersionCodec, f: Fields) -> list[ev.Event]:
     dx = f["dX"]
     # The unit follows the field's width: 1.8's byte deltas are 1/32 block, later short deltas 1/4096.
-    wide = codec._types("play", TO_CLIENT, "rel_entity_move").get("dX") != "i8"
+    wide = codec.field_types("play", TO_CLIENT, "rel_entity_move").get("dX") != "i8"
     return [ev.EntityMovedBy(int(f["entityId"]), _delta(dx, wide), _delta(f["dY"], wide), _delta(f["dZ"], wide))]
 
 
@@ -787,7 +641,7 @@ def _window_items(codec: VersionCodec, f: Fields) -> list[ev.Event]:
 
 
 def _set_slot(codec: VersionCodec, f: Fields) -> list[ev.Event]:
-    update = codec.window_update("set_slot", f)
+    update = window_update("set_slot", f)
     if isinstance(update, PlayerSlotChanged):  # window -2: by inventory index
         return [ev.InventorySlotSet(inventory_slot(update.index), codec.slot(update.item))]
     if isinstance(update, SlotChanged) and update.window_id == 0:
@@ -894,7 +748,7 @@ TRANSLATORS: dict[tuple[str, str], Translator] = {
     (TO_CLIENT, "window_items"): _window_items,
     (TO_CLIENT, "set_slot"): _set_slot,
     (TO_CLIENT, "set_player_inventory"): _player_inventory,
-    # windows: read by proxy.windows through VersionCodec.window_update, not by the engine
+    # windows: read by proxy.windows through window_packets.window_update, not by the engine
     (TO_CLIENT, "open_window"): _no_events,
     (TO_CLIENT, "close_window"): _no_events,
     (TO_CLIENT, "transaction"): _no_events,

@@ -64,8 +64,6 @@ class Host(Protocol):
     config: "ProxyConfig"
     clock: IReactorTime
     autopilot: "AutopilotHost"
-    metrics: Any  # proxy.metrics.Metrics, or None
-    model_service: Any  # proxy.model_service.ModelService, or None
     forwarding: "Forwarding"  # player-info forwarding to the backend
 
     @property

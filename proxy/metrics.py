@@ -84,9 +84,11 @@ class TrafficCollector(Collector):
 
 
 class Metrics:
-    def __init__(self, server: "ProxyServer") -> None:
+    """The proxy's Prometheus registry: histograms fed as things happen, and the server's
+    counters read at each scrape (``collect``)."""
+
+    def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
-        self.registry.register(TrafficCollector(server))
         self.tick_seconds = Histogram("mcagent_tick_seconds", "Time for one 20 Hz engine tick over all sessions",
                                       registry=self.registry,
                                       buckets=(0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1))
@@ -97,7 +99,10 @@ class Metrics:
                                        buckets=(0.1, 0.25, 0.5, 1, 2, 5, 10, 30))
         self.model_calls = Counter("mcagent_model_calls", "Model service calls by outcome", ["outcome"],
                                    registry=self.registry)
-        server.tick_seconds = self.tick_seconds.observe
+
+    def collect(self, server: "ProxyServer") -> None:
+        """Read ``server``'s traffic, reflex, autopilot and routing counters at each scrape."""
+        self.registry.register(TrafficCollector(server))
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

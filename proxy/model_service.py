@@ -40,6 +40,7 @@ from engine.llm.service import LlmSettings
 
 if TYPE_CHECKING:
     from proxy.config import LlmConfig
+    from proxy.metrics import Metrics
 
 log = Logger(namespace="mcagent.model")
 
@@ -84,7 +85,7 @@ class ModelService:
         reactor: Any,
         clock: Any = None,
         start: Starter | None = None,
-        metrics: Callable[[], Any] = lambda: None,
+        metrics: Metrics | None = None,
         loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         self.runtime = runtime
@@ -93,7 +94,7 @@ class ModelService:
         self.clock = clock if clock is not None else reactor
         self.loop = loop
         self._start = start or self._start_on_asyncio
-        self._metrics = metrics
+        self.metrics = metrics
         self.in_flight: set[Deferred[Any]] = set()
 
     def _start_on_asyncio(self, call: ModelCall) -> "Deferred[ModelReply]":
@@ -128,7 +129,7 @@ class ModelService:
         now = self.clock.seconds()
         elapsed = time.perf_counter() - started
         outcome = "answered" if isinstance(reply, Completion) else reply.kind.value
-        metrics = self._metrics()
+        metrics = self.metrics
         if metrics is not None:
             metrics.model_calls.labels(outcome).inc()
             metrics.model_seconds.observe(elapsed)
@@ -154,13 +155,11 @@ class PlayerRunner:
         self.service.run(call, deliver, self.player)
 
 
-def build(runtime: Any, client_settings: ClientSettings, reactor: Any, server: Any = None,
+def build(runtime: Any, client_settings: ClientSettings, reactor: Any, metrics: Metrics | None = None,
           transport: httpx.AsyncBaseTransport | None = None) -> ModelService:
     client = ModelClient(client_settings, transport=transport)
     client.prepare()  # at start, so the first call of the game does not stall the reactor
-    metrics = (lambda: getattr(server, "metrics", None)) if server is not None else (lambda: None)
-    return ModelService(runtime, client, reactor, clock=getattr(server, "clock", None), metrics=metrics,
-                        loop=reactor_loop(reactor))
+    return ModelService(runtime, client, reactor, metrics=metrics, loop=reactor_loop(reactor))
 
 
 def reactor_loop(reactor: Any) -> asyncio.AbstractEventLoop | None:

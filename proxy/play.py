@@ -38,6 +38,7 @@ from proxy.protocol.tables import TO_CLIENT, TO_SERVER
 from proxy.protocol.wire import read_string, read_varint
 from proxy.subscriptions import (CLIENT_MOVEMENT, MAX_SIZE_TO_SERVER, MAX_SIZE_TO_SERVER_DEFAULT, REWRITTEN, SWALLOWABLE,
                                  WINDOW_TO_CLIENT, WORLD_TO_CLIENT)
+from proxy.window_packets import window_update
 
 if TYPE_CHECKING:
     from proxy.connection import Connection
@@ -266,7 +267,7 @@ class PlayRelay:
         windows = self.conn.windows
         if windows is None:
             return False
-        update = self.codec.window_update(name, fields)
+        update = window_update(name, fields)
         if update is None:
             return False
         ours = windows.owns(update, now)

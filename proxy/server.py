@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
@@ -30,6 +30,11 @@ from proxy.protocol.states import State
 from proxy.config import ProxyConfig
 from proxy.forwarding import Forwarding
 from proxy.status import ProbeFactory, StatusProbe
+
+if TYPE_CHECKING:
+    from proxy.assistant_factory import RoutingSurface
+    from proxy.metrics import Metrics
+    from proxy.model_service import ModelService
 
 log = Logger(namespace="mcagent.server")
 
@@ -92,6 +97,10 @@ class ProxyServer(protocol.ServerFactory):
         reactor: Any,
         clock: IReactorTime | None = None,
         assistant_factory: Callable[[Bridge], Assistant | None] | None = None,
+        *,
+        routing: RoutingSurface | None = None,
+        model_service: ModelService | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.config = config
         # Read once: the secret file is not re-read per login (a restart applies a new one).
@@ -114,16 +123,17 @@ class ProxyServer(protocol.ServerFactory):
         self.logins = 0
         # Summaries of the last closed sessions; a closed Bridge (and its world model) is never kept.
         self.closed_sessions: deque[ClosedSession] = deque(maxlen=64)
-        self.tick_seconds: Callable[[float], None] = lambda seconds: None  # metrics hook
         self.listening = False
         self.upstream_rtt: float | None = None
-        self.routing: Any = None  # routing diagnostics surface, set when local routing is on
-        self.metrics: Any = None
+        self.routing = routing  # routing diagnostics, when the assistant routes locally
+        self.metrics = metrics
+        if metrics is not None:
+            metrics.collect(self)
         self.console: Any = None  # ConsoleCommands, set by the CLI
         self._probe = task.LoopingCall(self.probe_upstream)
         self._probe.clock = self.clock
-        self.model_service: Any = None  # proxy.model_service.ModelService when the assistant has a model
-        self.autopilot = AutopilotHost(config, reactor, self.clock, lambda: self.model_service)
+        self.model_service = model_service  # when the assistant has a model
+        self.autopilot = AutopilotHost(config, reactor, self.clock, model_service)
         self.admin_backoff = Backoff(free=3, base=2.0, ceiling=600.0)  # wrong admin secrets, per player name
 
     # -- lifecycle -------------------------------------------------------------------
@@ -150,7 +160,8 @@ class ProxyServer(protocol.ServerFactory):
             except Exception:  # one session's bug must not stop the others' tick
                 log.failure("tick failed for {player}", player=bridge.player_name)
                 bridge.disconnect("Internal error in the proxy; please reconnect.", "internal_error")
-        self.tick_seconds(time.perf_counter() - started)
+        if self.metrics is not None:
+            self.metrics.tick_seconds.observe(time.perf_counter() - started)
 
     def autopilot_decisions(self) -> dict[str, int]:
         """Autopilot decisions applied, by action, over every session so far."""
@@ -235,7 +246,7 @@ class ProxyServer(protocol.ServerFactory):
 
     def model_runner(self, player_name: str) -> Any:
         """The model runner a player's Session is given (None without a model service: calls fail at once)."""
-        service = getattr(self, "model_service", None)
+        service = self.model_service
         return service.for_player(player_name) if service is not None else None
 
     def is_admin(self, player_name: str | None) -> bool:

@@ -146,14 +146,19 @@ class Rig:
     ``another()`` gives a second rig on the same server and reactor, for tests with
     several players (admission, one bad connection among good ones)."""
 
-    def __init__(self, version: str = "1.18.2", assistant_factory: Any = None,
-                 client_transport: type[StringTransport] = StringTransport, **config: Any) -> None:
+    def __init__(self, version: str = "1.18.2", assistant_factory: Any = None, *,
+                 reactor: MemoryReactorClock | None = None, routing: Any = None, model_service: Any = None,
+                 metrics: Any = None, client_transport: type[StringTransport] = StringTransport,
+                 **config: Any) -> None:
+        """``config``: ProxyConfig fields; the keywords before it are the server's collaborators
+        (``client_transport``: ``HalfClosingTransport`` for tests of the graceful close)."""
         self.version = version
         self.client_transport = client_transport
         self.codec = codec_for(version)
-        self.reactor = MemoryReactorClock()
+        self.reactor = reactor if reactor is not None else MemoryReactorClock()
         config.setdefault("autopilot", {"log_dir": None})  # tests that want logs name a temporary folder
-        self.server = ProxyServer(ProxyConfig(**config), self.reactor, assistant_factory=assistant_factory)
+        self.server = ProxyServer(ProxyConfig(**config), self.reactor, assistant_factory=assistant_factory,
+                                  routing=routing, model_service=model_service, metrics=metrics)
         self.client: Leg | None = None
         self.upstream: Leg | None = None
 

@@ -749,38 +749,37 @@ def aside_goal(ctx: ExecContext) -> Goal:
     return GoalNear(math.floor(p.x + 3 * math.cos(angle)), math.floor(p.y + 0.5), math.floor(p.z + 3 * math.sin(angle)), 1.5)
 
 
+def _go_to(choice: Choice, timeout: int, tick: int) -> Executor:
+    x, y, z = (int(v) for v in choice.args)
+    return Walk(choice, timeout, tick, lambda ctx: GoalNear(x, y, z, 1.5))
+
+
+ExecutorFactory = Callable[[Choice, int, int], Executor]   # (choice, timeout, tick) -> executor
+
+# One entry per autopilot action (``catalog.CATALOG``; a test checks both name the same actions).
+EXECUTORS: dict[ActionName, ExecutorFactory] = {
+    ActionName.GATHER_WOOD: lambda c, timeout, tick: Mine(c, timeout, tick, "log"),
+    ActionName.MINE_BLOCK: lambda c, timeout, tick: Mine(c, timeout, tick, str(c.args[0])),
+    ActionName.COLLECT_DROPS: lambda c, timeout, tick: Collect(c, timeout, tick),
+    ActionName.CRAFT: lambda c, timeout, tick: Craft(c, timeout, tick, str(c.args[0])),
+    ActionName.SMELT: lambda c, timeout, tick: Smelt(c, timeout, tick, str(c.args[0])),
+    ActionName.PLACE_BLOCK: lambda c, timeout, tick: Place(c, timeout, tick, str(c.args[0])),
+    ActionName.EAT: lambda c, timeout, tick: Eat(c, timeout, tick),
+    ActionName.FLEE: lambda c, timeout, tick: Walk(c, timeout, tick, flee_goal, sprint=True, urgent=True),
+    ActionName.FIGHT: lambda c, timeout, tick: Fight(c, timeout, tick, int(c.args[0])),
+    ActionName.EXPLORE: lambda c, timeout, tick: Walk(c, timeout, tick, explore_goal, enough=16.0),
+    ActionName.GO_TO: _go_to,
+    ActionName.SLEEP: lambda c, timeout, tick: Sleep(c, timeout, tick),
+    ActionName.FOLLOW: lambda c, timeout, tick: Follow(c, timeout, tick, str(c.args[0]) if c.args else None),
+    ActionName.IDLE: lambda c, timeout, tick: Wait(c, timeout, tick),
+}
+
+
 def make_executor(choice: Choice, timeout: int, tick: int) -> Executor:
-    a, args = choice.action, choice.args
-    if a is ActionName.GATHER_WOOD:
-        return Mine(choice, timeout, tick, "log")
-    if a is ActionName.MINE_BLOCK:
-        return Mine(choice, timeout, tick, str(args[0]))
-    if a is ActionName.COLLECT_DROPS:
-        return Collect(choice, timeout, tick)
-    if a is ActionName.CRAFT:
-        return Craft(choice, timeout, tick, str(args[0]))
-    if a is ActionName.SMELT:
-        return Smelt(choice, timeout, tick, str(args[0]))
-    if a is ActionName.PLACE_BLOCK:
-        return Place(choice, timeout, tick, str(args[0]))
-    if a is ActionName.EAT:
-        return Eat(choice, timeout, tick)
-    if a is ActionName.FLEE:
-        return Walk(choice, timeout, tick, flee_goal, sprint=True, urgent=True)
-    if a is ActionName.FIGHT:
-        return Fight(choice, timeout, tick, int(args[0]))
-    if a is ActionName.EXPLORE:
-        return Walk(choice, timeout, tick, explore_goal, enough=16.0)
-    if a is ActionName.GO_TO:
-        x, y, z = (int(v) for v in args)
-        return Walk(choice, timeout, tick, lambda ctx: GoalNear(x, y, z, 1.5))
-    if a is ActionName.SLEEP:
-        return Sleep(choice, timeout, tick)
-    if a is ActionName.FOLLOW:
-        return Follow(choice, timeout, tick, str(args[0]) if args else None)
-    if a is ActionName.IDLE:
-        return Wait(choice, timeout, tick)
-    raise ValueError(f"no executor for {choice.label()}")
+    factory = EXECUTORS.get(choice.action)
+    if factory is None:
+        raise ValueError(f"no executor for {choice.label()}")
+    return factory(choice, timeout, tick)
 
 
 def step_aside(tick: int) -> Executor:

@@ -12,7 +12,8 @@ from importlib import resources
 from typing import Any
 
 from proxy.protocol.errors import LayoutError
-from proxy.protocol.layout import Codec, LayoutCompiler
+from proxy.protocol.layout import LayoutCompiler
+from proxy.protocol.layout_codec import Codec
 
 STATES = ("handshaking", "status", "login", "configuration", "play")
 TO_CLIENT = "toClient"

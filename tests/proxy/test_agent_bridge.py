@@ -85,7 +85,9 @@ def test_metrics_count_the_autopilots_decisions_and_who_it_plays_for() -> None:
     for _ in range(40):
         rig.reactor.advance(0.05)
         rig.server.tick()
-    text = Metrics(rig.server).render().decode()
+    metrics = Metrics()
+    metrics.collect(rig.server)
+    text = metrics.render().decode()
     assert "mcagent_autopilots_running 1.0" in text
     counted = [line for line in text.splitlines() if line.startswith("mcagent_autopilot_decisions_total{")]
     assert counted and sum(float(line.rsplit(" ", 1)[1]) for line in counted) >= 1

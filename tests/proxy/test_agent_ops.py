@@ -11,6 +11,7 @@ from proxy.codec import VersionCodec
 from proxy.protocol.tables import TO_SERVER, table_for_version
 from proxy.protocol.wire import read_varint
 from proxy.versions import SUPPORTED
+from proxy.window_packets import WindowPackets
 
 VERSIONS = [v.name for v in SUPPORTED]
 
@@ -134,15 +135,15 @@ def test_respawn(codec: VersionCodec) -> None:
 
 
 def test_close_window(codec: VersionCodec) -> None:
-    assert read(codec, "close_window", codec.close_window(3)) == {"windowId": 3}
+    assert read(codec, "close_window", WindowPackets(codec).close_window(3)) == {"windowId": 3}
 
 
 @pytest.mark.parametrize("mode, button", [(0, 0), (0, 1), (1, 0), (2, 5)])
 def test_window_click(codec: VersionCodec, mode: int, button: int) -> None:
     planks = "minecraft:planks" if codec.item_id("planks") is not None else "minecraft:oak_planks"
     stick = ev.SlotItem("minecraft:stick", 3)
-    packet = codec.window_click(2, 17, 12, button, mode, [(12, None), (3, ev.SlotItem(planks, 2))], stick,
-                                clicked=ev.SlotItem(planks, 4), action=99)
+    packet = WindowPackets(codec).window_click(2, 17, 12, button, mode, [(12, None), (3, ev.SlotItem(planks, 2))],
+                                               stick, clicked=ev.SlotItem(planks, 4), action=99)
     f = read(codec, "window_click", packet)
     assert (f["windowId"], f["slot"], f["mouseButton"], f["mode"]) == (2, 12, button, mode)
     if has(codec, "window_click", "changedSlots"):  # 1.17+
@@ -156,7 +157,7 @@ def test_window_click(codec: VersionCodec, mode: int, button: int) -> None:
 
 
 def test_window_click_with_empty_cursor_and_clicked(codec: VersionCodec) -> None:
-    f = read(codec, "window_click", codec.window_click(0, 0, -999, 0, 0, [], None))
+    f = read(codec, "window_click", WindowPackets(codec).window_click(0, 0, -999, 0, 0, [], None))
     assert f["slot"] == -999
     if "cursorItem" in f:
         assert item(codec, f["cursorItem"]) is None and f["changedSlots"] == []
@@ -167,11 +168,12 @@ def test_window_click_with_empty_cursor_and_clicked(codec: VersionCodec) -> None
 def test_window_click_passes_a_decoded_slot_through(codec: VersionCodec) -> None:
     """A slot as the server sent it (damage, NBT, components) goes back unchanged where the format allows."""
     stone = ev.SlotItem("minecraft:cobblestone", 9)
-    kind = codec._types("play", "toClient", "set_slot")["item"]
+    kind = codec.field_types("play", "toClient", "set_slot")["item"]
     raw = codec.decode("play", "toClient", "set_slot",
                        codec.build("play", "toClient", "set_slot", windowId=0, slot=36,
                                    item=codec.slot_value(kind, stone)))["item"]
-    f = read(codec, "window_click", codec.window_click(0, 1, 36, 0, 0, [(36, None)], stone, clicked=raw))
+    click = WindowPackets(codec).window_click(0, 1, 36, 0, 0, [(36, None)], stone, clicked=raw)
+    f = read(codec, "window_click", click)
     seen = f["item"] if "item" in f else f["cursorItem"]
     assert item(codec, seen) == ("minecraft:cobblestone", 9)
 
@@ -186,7 +188,7 @@ def test_use_item_with_the_main_hand(codec: VersionCodec) -> None:
 
 
 def test_inventory_resync_click_changes_nothing_but_cannot_match(codec: VersionCodec) -> None:
-    f = read(codec, "window_click", codec.inventory_resync(action=5))
+    f = read(codec, "window_click", WindowPackets(codec).inventory_resync(action=5))
     assert (f["windowId"], f["slot"], f["mouseButton"], f["mode"]) == (0, -999, 0, 0)
     if "changedSlots" in f:  # 1.17+: a state id no server uses: the server answers with the whole inventory
         assert f.get("stateId", -1) == -1 and f["changedSlots"] == [] and item(codec, f["cursorItem"]) is None
@@ -195,51 +197,51 @@ def test_inventory_resync_click_changes_nothing_but_cannot_match(codec: VersionC
 
 
 def server_packet(codec: VersionCodec, name: str, **fields: Any) -> dict[str, Any]:
-    types = codec._types("play", "toClient", name)
+    types = codec.field_types("play", "toClient", name)
     packet = codec.build("play", "toClient", name, **{k: v for k, v in fields.items() if k in types})
     return codec.decode("play", "toClient", name, packet)
 
 
 def stone_slot(codec: VersionCodec, name: str, field: str, count: int) -> Any:
-    kind = codec._types("play", "toClient", name)[field]
+    kind = codec.field_types("play", "toClient", name)[field]
     if isinstance(kind, list) and kind[0] == "array":
         kind = kind[1]["type"]
     return codec.slot_value(kind, ev.SlotItem("minecraft:stone", count))
 
 
 def test_window_updates(codec: VersionCodec) -> None:
-    from proxy import codec as c
+    from proxy import window_packets as c
 
-    assert codec.window_update("open_window", server_packet(codec, "open_window", windowId=5)) == c.WindowOpened(5)
-    assert codec.window_update("close_window", server_packet(codec, "close_window", windowId=5)) == c.WindowClosed(5)
+    assert c.window_update("open_window", server_packet(codec, "open_window", windowId=5)) == c.WindowOpened(5)
+    assert c.window_update("close_window", server_packet(codec, "close_window", windowId=5)) == c.WindowClosed(5)
     f = server_packet(codec, "window_items", windowId=0, stateId=9, items=[stone_slot(codec, "window_items", "items", 3)])
-    contents = codec.window_update("window_items", f)
+    contents = c.window_update("window_items", f)
     assert isinstance(contents, c.WindowContents) and contents.window_id == 0
     assert [codec.slot(i) for i in contents.items] == [ev.SlotItem("minecraft:stone", 3)]
     assert contents.state_id == (9 if codec.protocol >= 756 else None) and contents.has_cursor == (codec.protocol >= 756)
     f = server_packet(codec, "set_slot", windowId=2, stateId=4, slot=12, item=stone_slot(codec, "set_slot", "item", 2))
-    changed = codec.window_update("set_slot", f)
+    changed = c.window_update("set_slot", f)
     assert isinstance(changed, c.SlotChanged) and (changed.window_id, changed.slot) == (2, 12)
     assert changed.state_id == (4 if codec.protocol >= 756 else None)
     assert codec.events("toClient", "set_slot", f) == []  # another window: not the engine's inventory
     if codec.table.packet_id("play", "toClient", "set_player_inventory") is not None:  # 1.21.2+
         f = server_packet(codec, "set_player_inventory", slotId=3, contents=stone_slot(codec, "set_player_inventory",
                                                                                       "contents", 1))
-        assert codec.window_update("set_player_inventory", f) == c.PlayerSlotChanged(3, f["contents"])
+        assert c.window_update("set_player_inventory", f) == c.PlayerSlotChanged(3, f["contents"])
         assert codec.events("toClient", "set_player_inventory", f) == \
             [ev.InventorySlotSet(39, ev.SlotItem("minecraft:stone", 1))]
         f = server_packet(codec, "set_cursor_item", contents=stone_slot(codec, "set_cursor_item", "contents", 1))
-        assert codec.window_update("set_cursor_item", f) == c.CursorChanged(f["contents"])
+        assert c.window_update("set_cursor_item", f) == c.CursorChanged(f["contents"])
     else:  # the cursor and the player's inventory by index travel as set_slot windows -1 and -2
-        signed = codec._types("play", "toClient", "set_slot")["windowId"] == "i8"
+        signed = codec.field_types("play", "toClient", "set_slot")["windowId"] == "i8"
         f = server_packet(codec, "set_slot", windowId=-1 if signed else 255, slot=-1)
-        assert isinstance(codec.window_update("set_slot", f), c.CursorChanged)
+        assert isinstance(c.window_update("set_slot", f), c.CursorChanged)
         f = server_packet(codec, "set_slot", windowId=-2 if signed else 254, slot=40,
                           item=stone_slot(codec, "set_slot", "item", 1))
-        assert isinstance(codec.window_update("set_slot", f), c.PlayerSlotChanged)
+        assert isinstance(c.window_update("set_slot", f), c.PlayerSlotChanged)
         assert codec.events("toClient", "set_slot", f) == [ev.InventorySlotSet(45, ev.SlotItem("minecraft:stone", 1))]
     if codec.table.packet_id("play", "toClient", "transaction") is not None:  # until 1.16
         f = server_packet(codec, "transaction", windowId=0, action=77, accepted=False)
-        assert codec.window_update("transaction", f) == c.ClickAnswered(0, 77, False)
-        f = read(codec, "transaction", codec.confirm_transaction(0, 77))
+        assert c.window_update("transaction", f) == c.ClickAnswered(0, 77, False)
+        f = read(codec, "transaction", WindowPackets(codec).confirm_transaction(0, 77))
         assert f == {"windowId": 0, "action": 77, "accepted": True}

@@ -14,22 +14,21 @@ from engine.actions import Action
 from engine.session import Session, SessionConfig
 from engine.sim.episode import TICK
 from engine.sim.world import VERSION, SimOptions, SimWorld
+from engine.llm.client import ClientSettings, ModelClient
+from engine.llm.secrets import Secret
 from proxy.autopilot_host import AutopilotHost
+from proxy.model_service import ModelService
 from proxy.config import ProxyConfig
 
 KEY = "sk-test-0123456789abcdef"
 
 
-class _Key:
-    def reveal(self) -> str:
-        return KEY
-
-
 def _host(folder: Path) -> AutopilotHost:
     config = ProxyConfig(autopilot={"log_dir": str(folder)})
-    service = SimpleNamespace(client=SimpleNamespace(settings=SimpleNamespace(api_key=_Key())))
-    # A reactor without a thread pool: the host writes at once.
-    return AutopilotHost(config, SimpleNamespace(), Clock(), lambda: service)
+    clock = Clock()  # a reactor without a thread pool: the host writes at once
+    # The runtime is not used here: only the client's key, which must never reach a log.
+    service = ModelService(SimpleNamespace(llm=None), ModelClient(ClientSettings(api_key=Secret(KEY))), clock)
+    return AutopilotHost(config, clock, clock, service)
 
 
 class _Run:

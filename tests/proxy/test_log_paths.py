@@ -17,7 +17,7 @@ from proxy.config import ProxyConfig
 def _host(root: Path, **autopilot: object) -> AutopilotHost:
     reactor = MemoryReactorClock()
     config = ProxyConfig(autopilot={"log_dir": str(root), **autopilot})
-    return AutopilotHost(config, reactor, reactor, lambda: None)
+    return AutopilotHost(config, reactor, reactor, None)
 
 
 def _record(player: str) -> EpisodeRecord:

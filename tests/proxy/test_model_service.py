@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from twisted.internet.defer import Deferred
+from twisted.internet.testing import MemoryReactorClock
 
 from engine.assistant import AssistantRuntime
 from engine.llm.calls import Completion, FailureKind, ModelCall, ModelFailure, ToolCall
@@ -37,12 +38,13 @@ def items() -> Any:
     return AssistantRuntime(default_config()).items
 
 
-def model_rig(items: Any, service: bool = True) -> tuple[Rig, AssistantRuntime, Calls]:
+def model_rig(items: Any, service: bool = True, start: Any = None) -> tuple[Rig, AssistantRuntime, Calls]:
     runtime = AssistantRuntime(default_config(), items=items, llm=LlmService(LlmSettings(has_key=True)))
-    rig = Rig("1.18.2", assistant_factory=lambda bridge: runtime.new_assistant())
+    reactor = MemoryReactorClock()
     calls = Calls()
-    if service:
-        rig.server.model_service = ModelService(runtime, None, rig.reactor, start=calls)  # type: ignore[attr-defined]
+    model_service = ModelService(runtime, None, reactor, start=start or calls) if service else None
+    rig = Rig("1.18.2", assistant_factory=lambda bridge: runtime.new_assistant(), reactor=reactor,
+              model_service=model_service)
     rig.login()
     return rig, runtime, calls
 
@@ -97,12 +99,10 @@ def test_a_failed_call_gives_the_card(items: Any) -> None:
 
 
 def test_a_starter_that_raises_still_answers_the_player(items: Any) -> None:
-    rig, runtime, calls = model_rig(items)
-
     def broken(call: ModelCall) -> Deferred[Any]:
         raise RuntimeError("no loop")
 
-    rig.server.model_service._start = broken  # type: ignore[attr-defined]
+    rig, runtime, calls = model_rig(items, start=broken)
     say(rig, "@ai where in the world am i")
     rig.server.tick()
     assert any("unavailable right now" in t for t in rig.chat_texts(rig.client.received()))

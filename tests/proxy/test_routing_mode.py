@@ -19,9 +19,8 @@ def _say(rig: Rig, text: str) -> list[str]:
 
 def test_console_and_game_set_the_same_routing_mode() -> None:
     runtime = AssistantRuntime(default_config())
-    rig = Rig("1.18.2", assistant_factory=lambda bridge: runtime.new_assistant(), login_rate_limit_seconds=0,
-              admins=["Root"], admin_secret=SECRET)
-    rig.server.routing = RoutingSurface(runtime)
+    rig = Rig("1.18.2", assistant_factory=lambda bridge: runtime.new_assistant(), routing=RoutingSurface(runtime),
+              login_rate_limit_seconds=0, admins=["Root"], admin_secret=SECRET)
     console = ConsoleCommands(rig.server, lambda: ["reloaded"], lambda: None)
     rig.login("root")
     rig.client.received()

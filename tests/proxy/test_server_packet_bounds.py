@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from proxy.codec import VersionCodec, zero_value
-from proxy.protocol.layout import FIELD_LIMITS
+from proxy.protocol.layout_codec import FIELD_LIMITS
 from proxy.protocol.tables import table_for_version
 from proxy.protocol.wire import pack_varint
 from proxy.testing import build_packet

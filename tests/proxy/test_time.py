@@ -14,7 +14,7 @@ from proxy.versions import SUPPORTED
 def test_update_time_becomes_a_time_event_and_the_world_knows_night(version: str) -> None:
     codec = codec_for(version)
     assert "update_time" in codec.subscribed[TO_CLIENT].values()
-    layout = codec._types("play", TO_CLIENT, "update_time")
+    layout = codec.field_types("play", TO_CLIENT, "update_time")
     if "time" in layout:
         packet = codec.build("play", TO_CLIENT, "update_time", age=5000, time=-18000)  # cycle stopped at midnight
     else:  # 26.1: the world clocks

@@ -148,7 +148,7 @@ def test_sneaking_is_read_from_one_packet(name: str) -> None:
     shift key; a client sending both (1.21.2-1.21.5) counts once."""
     codec = VersionCodec(table_for_version(name))
     sneaks = []
-    action = codec._types("play", TO_SERVER, "entity_action")["actionId"]
+    action = codec.field_types("play", TO_SERVER, "entity_action")["actionId"]
     if codec.sneak_packet == "entity_action":
         start = "start_sneaking" if isinstance(action, list) else 0
         sneaks += codec.events(TO_SERVER, "entity_action", {"entityId": 1, "actionId": start, "jumpBoost": 0})

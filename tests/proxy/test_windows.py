@@ -19,7 +19,9 @@ from proxy.codec import TRANSLATORS, VersionCodec
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, table_for_version
 from proxy.protocol.wire import read_varint
 from proxy.versions import SUPPORTED
-from proxy.windows import SHAPES, TIMEOUT, WindowSequencer, shape_of
+from proxy.window_plans import SHAPES, shape_of
+from proxy.window_packets import WindowPackets
+from proxy.windows import TIMEOUT, WindowSequencer
 
 VERSIONS = [v.name for v in SUPPORTED]
 TABLE = (10, 64, -3)
@@ -66,16 +68,16 @@ class FakeServer:
         self.confirmed: list[int] = []
         self.closed: list[int] = []
         self.furnace: dict[int, Item] = {}
-        self.legacy = "changedSlots" not in codec._types("play", TO_SERVER, "window_click")
+        self.legacy = "changedSlots" not in codec.field_types("play", TO_SERVER, "window_click")
         self.outgoing: list[tuple[str, bytes]] = []
 
     # -- wire -----------------------------------------------------------------------------
     def send(self, name: str, **fields: Any) -> tuple[str, bytes]:
-        types = self.codec._types("play", TO_CLIENT, name)
+        types = self.codec.field_types("play", TO_CLIENT, name)
         return name, self.codec.build("play", TO_CLIENT, name, **{k: v for k, v in fields.items() if k in types})
 
     def slot(self, name: str, field: str, value: Item | None) -> Any:
-        kind = self.codec._types("play", TO_CLIENT, name)[field]
+        kind = self.codec.field_types("play", TO_CLIENT, name)[field]
         if isinstance(kind, list) and kind[0] == "array":
             kind = kind[1]["type"]
         return self.codec.slot_value(kind, None if value is None else SlotItem("minecraft:" + value[0], value[1]))
@@ -95,7 +97,7 @@ class FakeServer:
             own = [self.window[2].get(s) for s in range(size)]
             player = [self.inv.get(s) for s in range(9, 45)]
         items = [self.slot("window_items", "items", v) for v in own + player]
-        carried = "carriedItem" in self.codec._types("play", TO_CLIENT, "window_items")  # from 1.17.1
+        carried = "carriedItem" in self.codec.field_types("play", TO_CLIENT, "window_items")  # from 1.17.1
         extra = {"carriedItem": self.slot("window_items", "carriedItem", self.cursor)} if carried else {}
         return self.send("window_items", windowId=window, stateId=self.state, items=items, **extra)
 
@@ -320,7 +322,7 @@ class Link:
         assert seen == self.server.inv  # the sequencer's mirror is the server's inventory
 
 
-@pytest.mark.parametrize("version", [v for v in VERSIONS if VersionCodec(table_for_version(v)).can_resync_inventory])
+@pytest.mark.parametrize("version", [v for v in VERSIONS if WindowPackets(VersionCodec(table_for_version(v))).can_resync_inventory])
 def test_planks_in_the_inventory_grid(version: str) -> None:
     link = Link(version, {})
     n = names(link.codec)
@@ -337,7 +339,7 @@ def test_planks_in_the_inventory_grid(version: str) -> None:
 def test_a_version_without_inventory_resync_refuses_window_ops_at_once() -> None:
     """1.17's clicks carry neither a returned item nor a state id: nothing would confirm an op."""
     link = Link("1.17", {12: ("oak_log", 3)})
-    assert not link.codec.can_resync_inventory
+    assert not WindowPackets(link.codec).can_resync_inventory
     out = link.seq.start(CraftItem("oak_planks", 1, None), 0.0)
     assert out == [] and not link.seq.busy
     assert link.seq.outcome is not None and not link.seq.outcome.ok

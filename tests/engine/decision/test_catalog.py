@@ -63,3 +63,11 @@ def test_the_ladder_has_nine_stages_and_resets_after_death() -> None:
     ladder.reset({}, frozenset())
     assert ladder.current == "wood"
     assert ladder.first["crafting_table"].tick == 20
+
+
+def test_every_autopilot_action_has_its_spec_and_one_executor() -> None:
+    """Adding an autopilot action is its name, a ``CATALOG`` spec and an ``EXECUTORS`` entry:
+    an action missing from either table fails here, not mid-game."""
+    from engine.decision.executors import EXECUTORS
+
+    assert set(CATALOG) == set(EXECUTORS) == set(ActionName)

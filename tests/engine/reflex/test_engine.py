@@ -5,8 +5,10 @@ import attrs
 import pytest
 
 from engine.events import SlotItem
-from engine.actions import ReleaseHeldItem, SelectHotbar
-from engine.reflex.engine import TRANSITIONS, EngineState, Event, ReflexEngine, ReflexMisuse
+from engine.actions import InjectMovement, ItemAction, ReleaseHeldItem, SelectHotbar
+from engine.reflex.base import Activity, ReflexContext, ReflexOutput
+from engine.reflex.engine import TRANSITIONS, EngineState, Event, ReflexEngine, ReflexMisuse, default_reflexes
+from engine.reflex.notice import Notice
 from engine.reflex.inputs import ReflexInputs, hostile_mobs
 from engine.world.snapshot import EntityView, PlayerState, Vec3, WorldSnapshot
 
@@ -150,3 +152,54 @@ def test_a_server_teleport_while_driving_re_plans_from_there() -> None:
     engine.teleported(Vec3(-1.5, 0.0, -1.5))
     d = engine.decide(attrs.evolve(in_lava, position=Vec3(-1.5, 0.0, -1.5)), t, 0.05, autopilot=True)
     assert d.move is not None and abs(d.move.x - -1.5) < 0.3 and abs(d.move.z - -1.5) < 0.3
+
+
+# -- adding a reflex: one class, one entry in the priority list --------------------------------
+CROUCH = Notice("crouch", "crouched you at a full inventory", "背包满了，已让你蹲下")
+
+
+@attrs.frozen
+class _Crouch:
+    """The smallest activity: hold the body where it stands for one tick."""
+
+    notice: Notice = CROUCH
+
+    def tick(self, ctx: ReflexContext) -> ReflexOutput:
+        p = ctx.inputs.position
+        return ReflexOutput(move=InjectMovement(p.x, p.y, p.z, 0.0, 0.0, ctx.inputs.on_ground))
+
+    def done(self, ctx: ReflexContext) -> bool:
+        return True
+
+    def abort(self) -> tuple[ItemAction, ...]:
+        return ()
+
+
+@attrs.frozen
+class _FullInventoryReflex:
+    """A made-up reflex: fires when every slot of the inventory holds something."""
+
+    name: str = "full"
+    cooldown: float = 5.0
+    timeout: float = 1.0
+
+    def triggered(self, ctx: ReflexContext) -> bool:
+        return bool(ctx.inputs.inventory) and all(ctx.inputs.inventory[9:45])
+
+    def begin(self, ctx: ReflexContext) -> Activity:
+        return _Crouch()
+
+
+def test_a_new_reflex_is_one_class_and_one_entry_in_the_priority_list() -> None:
+    """What ``default_reflexes()`` gains: the engine lists, switches, fires and ranks the new reflex
+    with no other change (its name, cooldown, timeout and notice all come from the class)."""
+    engine = ReflexEngine(reflexes=default_reflexes() + (_FullInventoryReflex(),), enabled=["full"])
+    assert [s.name for s in engine.listing(0.0)][-1] == "full"
+    assert {s.name for s in engine.listing(0.0) if s.enabled} == {"full"}
+    full = tuple(SlotItem("cobblestone", 64) for _ in range(46))
+    t = terrains.flat().terrain()
+    d = engine.decide(at(0.5, 1.0, 0.5, inventory=full), t, 0.0)
+    assert d.reflex == "full" and d.started and d.notice == CROUCH and d.move is not None
+    # Last in the list, so lowest priority: under autopilot, lava comes first.
+    ranked = ReflexEngine(reflexes=default_reflexes() + (_FullInventoryReflex(),))
+    assert ranked.decide(at(0.5, 0.0, 0.5, inventory=full), lava_pool().terrain(), 0.0, autopilot=True).reflex == "lava"
