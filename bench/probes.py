@@ -14,6 +14,12 @@ once settled after the attacker left. Verdict per issue 16's "Done when": observ
 p99 under 100 ms, RSS after within 50 MB of the baseline, the attacker closed (or the
 excess logins refused, or the spoofed admin refused), and both observers still connected.
 
+The observers' echo passes through the server, so a server busy with its own login work
+delays it whoever sent the logins. Each admission probe is therefore followed by a control
+row with as many logins as the proxy admits there, sent straight to the server, and the
+admission probes run a second time on the world server (peers/world.js, 1.20.1, rows
+``*_world``), whose logins cost it less than flying-squid's.
+
     .venv/bin/python bench/probes.py [--quick] [--only NAME[,NAME...]] [--json]
 
 ``--quick`` shortens the timed attacks (flood, slow reader, slowloris, idle
@@ -40,14 +46,19 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from proxy.codec import VersionCodec  # noqa: E402
 from proxy.protocol.errors import PeerError  # noqa: E402
 from proxy.protocol.framing import Framing, Writer  # noqa: E402
 from proxy.protocol.tables import ProtocolTable, table_for_version  # noqa: E402
 from proxy.protocol.wire import pack_string, pack_varint, read_string, read_varint  # noqa: E402
-from tests.e2e.peers import Bot, SquidServer  # noqa: E402
+from tests.e2e.peers import Bot, GameServer, SquidServer, WorldServer  # noqa: E402
 from tests.e2e.proxy_process import ProxyProcess  # noqa: E402
 
 VERSION = "1.18.2"
+# The login rows run a second time on the lighter world server (peers/world.js), whose
+# own login work stalls the observers' echo less than flying-squid's (see the README).
+WORLD_VERSION = "1.20.1"
+LOGIN_ROWS = ("max_players", "control_direct_logins", "control_direct_2", "name_case", "control_direct_1")
 MIB = 1024 * 1024
 RTT_BOUND_MS = 100.0
 RSS_BOUND_MIB = 50.0
@@ -178,7 +189,7 @@ class RawClient:
 
     def login(self, name: str, timeout: float = 20.0) -> bool:
         self.handshake(2)
-        self.send_packet(pack_varint(0) + pack_string(name))
+        self.send_packet(VersionCodec(self.table).build("login", "toServer", "login_start", username=name))
         deadline = time.monotonic() + timeout
         disconnect = self.table.packet_id("login", "toClient", "disconnect")
         compress = self.table.packet_id("login", "toClient", "compress")
@@ -478,9 +489,9 @@ def injected_packets(table: ProtocolTable) -> dict[str, bytes]:
 class Observer:
     """A mineflayer bot that chats ``rtt<n>`` in a loop and times its own echo."""
 
-    def __init__(self, port: int, name: str) -> None:
+    def __init__(self, port: int, name: str, version: str = VERSION) -> None:
         self.name = name
-        self.bot = Bot().connect(port=port, username=name, version=VERSION, timeout=60)
+        self.bot = Bot().connect(port=port, username=name, version=version, timeout=60)
         self.seq = itertools.count()
         self.samples: list[tuple[float, float]] = []  # (sent at, round trip ms)
         self._stop = threading.Event()
@@ -534,10 +545,15 @@ def percentile(values: list[float], q: float) -> float:
 
 
 class Bench:
-    def __init__(self, quick: bool) -> None:
+    """The peers and the proxy for one run of probes: flying-squid at ``VERSION`` (all
+    rows), or with ``world`` the world server at ``WORLD_VERSION`` (the login rows)."""
+
+    def __init__(self, quick: bool, world: bool = False) -> None:
         self.quick = quick
-        self.table = table_for_version(VERSION)
-        self.server = SquidServer().start(version=VERSION)
+        self.world = world
+        self.version = WORLD_VERSION if world else VERSION
+        self.table = table_for_version(self.version)
+        self.server: GameServer = (WorldServer() if world else SquidServer()).start(version=self.version)
         assert self.server.port is not None
         self.relay = Relay(self.server.port, self.table)
         self.proxy = ProxyProcess(
@@ -572,7 +588,7 @@ class Bench:
                 obs.bot.close()
                 self.observers.remove(obs)
         while len(self.observers) < 2:
-            self.observers.append(Observer(self.proxy.port, self.name("obs")))
+            self.observers.append(Observer(self.proxy.port, self.name("obs"), self.version))
 
     def raw(self, rcvbuf: int | None = None) -> RawClient:
         return RawClient(self.proxy.port, self.table, rcvbuf)
@@ -809,11 +825,21 @@ class Bench:
         return self.simultaneous_logins([self.name("full") for _ in range(8)], 2)
 
     def control_direct_logins(self) -> tuple[bool | None, str, str]:
-        """Not an attack on the proxy: 8 logins straight to flying-squid, to see what the
+        """Not an attack on the proxy: 8 logins straight to the server, to see what the
         server's own login work does to the observers' echo (which passes through it)."""
         assert self.server.port is not None
         _ok, reason, detail = self.simultaneous_logins([self.name("direct") for _ in range(8)], 8, self.server.port)
         return None, reason, detail + ", straight to the server"
+
+    def control_direct_admitted(self, count: int) -> Callable[[], tuple[bool | None, str, str]]:
+        """Not an attack: as many logins straight to the server as the proxy admits in
+        a login probe, so the server's own work for the admitted players is seen alone."""
+        def control() -> tuple[bool | None, str, str]:
+            assert self.server.port is not None
+            names = [self.name("direct") for _ in range(count)]
+            _ok, reason, detail = self.simultaneous_logins(names, count, self.server.port)
+            return None, reason, detail + ", straight to the server"
+        return control
 
     def same_name(self) -> tuple[bool | None, str, str]:
         base = self.name("Case")
@@ -835,6 +861,9 @@ class Bench:
         return not leaked, "admin command refused" if not leaked else "ADMIN COMMAND RAN", f"answer {answer!r}"
 
     def attacks(self) -> list[tuple[str, str, Callable[[], tuple[bool | None, str, str]]]]:
+        if self.world:
+            where = f" (world server {self.version})"
+            return [(f"{key}_world", label + where, attack) for key, label, attack in self.login_attacks()]
         mitm = [
             (key, f"upstream injects {key.removeprefix('mitm_').replace('_', ' ')}", self.mitm(key))
             for key in injected_packets(self.table)
@@ -850,11 +879,22 @@ class Bench:
             ("slow_reader", "a client that stops reading", self.slow_reader),
             ("idle_conns", f"{500 if self.quick else 2000} idle connections", self.idle_connections),
             ("slowloris", "5 slowloris connections", self.slowloris),
-            ("max_players", "8 simultaneous logins, 2 free slots", self.max_players),
-            ("control_direct_logins", "control: 8 logins straight to the server", self.control_direct_logins),
-            ("name_case", "3 logins, one name in 3 cases", self.same_name),
+            *self.login_attacks(),
             ("spoofed_admin", "spoofed admin name (offline)", self.spoofed_admin),
         ]
+
+    def login_attacks(self) -> list[tuple[str, str, Callable[[], tuple[bool | None, str, str]]]]:
+        """The admission probes, each followed by a control row: the same number of logins
+        as the proxy admits there, straight to the server."""
+        rows = [
+            ("max_players", "8 simultaneous logins, 2 free slots", self.max_players),
+            ("control_direct_logins", "control: 8 logins straight to the server", self.control_direct_logins),
+            ("control_direct_2", "control: 2 logins straight to the server", self.control_direct_admitted(2)),
+            ("name_case", "3 logins, one name in 3 cases", self.same_name),
+            ("control_direct_1", "control: 1 login straight to the server", self.control_direct_admitted(1)),
+        ]
+        assert tuple(key for key, _, _ in rows) == LOGIN_ROWS
+        return rows
 
     def run_one(self, key: str, label: str, attack: Callable[[], tuple[bool | None, str, str]]) -> dict[str, Any]:
         self.ensure_observers()
@@ -957,27 +997,32 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the rows as JSON too")
     args = parser.parse_args()
     wanted = {w for w in args.only.split(",") if w}
-    bench = Bench(args.quick)
     rows: list[dict[str, Any]] = []
-    try:
-        for key, label, attack in bench.attacks():
-            if wanted and key not in wanted:
-                continue
-            row = bench.run_one(key, label, attack)
-            rows.append(row)
-            print(
-                f"{row['verdict']} {key}: p50 {row['p50_ms']:.0f} ms p99 {row['p99_ms']:.0f} ms "
-                f"({row['samples']} echoes), closed={row['closed']} {row['reason']!r}, "
-                f"RSS {row['rss_base_mib']:.0f} -> peak {row['rss_peak_mib']:.0f} -> {row['rss_base_mib'] + row['rss_delta_mib']:.0f} MiB, "
-                f"others connected={row['others_connected']}; CPU proxy {row['proxy_cpu_s']:.1f} s, "
-                f"server {row['server_cpu_s']:.1f} s in {row['seconds']:.0f} s; {row['detail']}",
-                flush=True,
-            )
-            if bench.proxy.proc.poll() is not None:
-                print("the proxy process exited: the remaining probes cannot run", flush=True)
-                break
-    finally:
-        bench.close()
+    world_keys = {f"{key}_world" for key in LOGIN_ROWS}
+    for world in (False, True):
+        if wanted and not (wanted & world_keys if world else wanted - world_keys):
+            continue
+        bench = Bench(args.quick, world=world)
+        try:
+            for key, label, attack in bench.attacks():
+                if wanted and key not in wanted:
+                    continue
+                row = bench.run_one(key, label, attack)
+                rows.append(row)
+                print(
+                    f"{row['verdict']} {key}: p50 {row['p50_ms']:.0f} ms p99 {row['p99_ms']:.0f} ms "
+                    f"({row['samples']} echoes), closed={row['closed']} {row['reason']!r}, "
+                    f"RSS {row['rss_base_mib']:.0f} -> peak {row['rss_peak_mib']:.0f} -> "
+                    f"{row['rss_base_mib'] + row['rss_delta_mib']:.0f} MiB, "
+                    f"others connected={row['others_connected']}; CPU proxy {row['proxy_cpu_s']:.1f} s, "
+                    f"server {row['server_cpu_s']:.1f} s in {row['seconds']:.0f} s; {row['detail']}",
+                    flush=True,
+                )
+                if bench.proxy.proc.poll() is not None:
+                    print("the proxy process exited: the remaining probes cannot run", flush=True)
+                    break
+        finally:
+            bench.close()
     print()
     print_table(rows)
     if args.json:

@@ -173,7 +173,7 @@ class Relay:
         if default.exists():
             base = json.loads(default.read_text(encoding="utf-8"))
         base["login_rate_limit_seconds"] = 0.0
-        base.setdefault("limits", {})["packets_per_second"] = 0
+        base.setdefault("limits", {}).update(packets_per_second=0, packet_burst_per_second=0)
         config.write_text(json.dumps(base), encoding="utf-8")
         run = ["run", "--config", str(config), "--listen", f"127.0.0.1:{self.port}", "--upstream", upstream]
         if self.args.profile and not self.args.py_spy:

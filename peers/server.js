@@ -91,7 +91,11 @@ try {
     plugins: {},
     modpe: false,
     'max-entities': 100,
-    'player-list-text': { header: { text: 'mcagent e2e' }, footer: { text: 'flying-squid' } }
+    'player-list-text': { header: { text: 'mcagent e2e' }, footer: { text: 'flying-squid' } },
+    // minecraft-protocol (under flying-squid) builds a plugin-channel codec per client at
+    // login and, by default, validates its schemas with ajv: ~400 ms of this single thread
+    // per login, stalling every other player's packets (bench/probes.py's login rows).
+    validateChannelProtocol: false
   })
 } catch (err) {
   emit({ event: 'error', fatal: true, message: String((err && err.message) || err) })

@@ -900,6 +900,10 @@ try {
     maxPlayers: Number(args['max-players']),
     hideErrors: true,
     enforceSecureProfile: false,
+    // minecraft-protocol builds a plugin-channel codec per client at login and, by default,
+    // validates its schemas with ajv: ~400 ms of this single thread per login, stalling
+    // every other player's packets (bench/probes.py's login rows). Our schemas are its own.
+    validateChannelProtocol: false,
     errorHandler: (client, err) => {
       log('client error', client.username, (err && err.stack) || err)
       emit({ event: 'error', message: `client ${client.username}: ${(err && err.message) || err}` })

@@ -114,6 +114,10 @@ class ConnectionLimits(Strict):
     # over 7 s); 0: no limit. A vanilla client sends about 25 per second.
     packets_per_second: float = Field(500.0, ge=0.0, le=1e7)
     packet_window_seconds: float = Field(7.0, gt=0.0, le=60.0)
+    # Client packets in any one second; 0: no limit. A read holding more than the two
+    # limits leave is refused whole (the player kicked), so no flood reaches the server
+    # in a burst; twice the average rate leaves room for a vanilla client's spikes.
+    packet_burst_per_second: float = Field(1000.0, ge=0.0, le=1e7)
     # An upstream that accepted the connection but sends nothing this long: the player is
     # told the server did not answer; a server-list ping gets the proxy's own MOTD.
     upstream_answer_seconds: float = Field(10.0, gt=0.0, le=300.0)

@@ -34,7 +34,7 @@ from proxy.packet_ids import WatchedIds
 from proxy.play import PlayRelay
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import MAX_FRAME, Frame, Framing, Writer
-from proxy.protocol.limits import PacketRate
+from proxy.protocol.limits import BURST, PacketRate
 from proxy.protocol.states import CLIENT, PRE_PLAY_BUDGET, STATUS_PACKETS, ConnectionStates, State
 from proxy.windows import WindowSequencer
 
@@ -118,7 +118,7 @@ class Connection:
         self.decoded_frames = 0
         self.swallowed = 0
         limits = self.config.limits
-        self.rate = PacketRate(limits.packets_per_second, limits.packet_window_seconds)
+        self.rate = PacketRate(limits.packets_per_second, limits.packet_window_seconds, limits.packet_burst_per_second)
 
     @property
     def state(self) -> State:
@@ -166,12 +166,24 @@ class Connection:
         rate.start(self.clock.seconds())
         try:
             self.reader.feed(data)
+            if self.play is not None:
+                # A read holding more frames than the rate limits leave is refused whole,
+                # before any of it is handled: a flood's first thousands of packets would
+                # otherwise reach the server in one burst. Only once logged in (the play
+                # relay exists): before that, an encryption response may turn the rest of
+                # the buffer into ciphertext, whose length prefixes mean nothing yet.
+                room = rate.room()
+                over = rate.exceeded_by(self.reader.whole_frames(room + 1))
+                if over is not None:
+                    self._too_many_packets(over)
+                    return
             while not self.states.closed:
                 frame = self.reader.next_frame()
                 if frame is None:
                     break
-                if rate.count():
-                    self._too_many_packets()
+                over = rate.count()
+                if over is not None:
+                    self._too_many_packets(over)
                     return
                 self._client_frame(frame)
         except PeerError as exc:
@@ -183,12 +195,15 @@ class Connection:
             log.failure("internal error on input from {player}", player=self.player_name or self.peer)
             self.disconnect("Internal error in the proxy while reading your packet; please reconnect.", "internal_error")
 
-    def _too_many_packets(self) -> None:
+    def _too_many_packets(self, allowance: str) -> None:
         limits = self.config.limits
-        log.info("closing {peer} ({player}): more than {rate:g} packets/s", peer=self.peer,
-                 player=self.player_name, rate=limits.packets_per_second)
-        self.disconnect(f"You sent more than {limits.packets_per_second:g} packets per second "
-                        f"(over {limits.packet_window_seconds:g} s).", "packet_rate")
+        if allowance == BURST:
+            text = f"You sent more than {limits.packet_burst_per_second:g} packets in one second."
+        else:
+            text = (f"You sent more than {limits.packets_per_second:g} packets per second "
+                    f"(over {limits.packet_window_seconds:g} s).")
+        log.info("closing {peer} ({player}): {text}", peer=self.peer, player=self.player_name, text=text)
+        self.disconnect(text, "packet_rate")
 
     def _client_frame(self, frame: Frame) -> None:
         state = self.states.client
@@ -258,6 +273,8 @@ class Connection:
         if not self.upstream_open or self.states.closed:
             return
         reader = self.server_reader
+        if self.play is not None:
+            self.play.new_read()
         try:
             reader.feed(data)
             if self.states.server is State.PLAY and self.play is not None and reader.threshold == self.writer.threshold:
@@ -267,10 +284,16 @@ class Connection:
                 if frame is None:
                     break
                 self._server_frame(frame)
-        except PeerError as exc:
+        except Exception as exc:  # noqa: BLE001 - handled by kind just below
+            self.server_input_failed(exc)
+
+    def server_input_failed(self, exc: Exception) -> None:
+        """The server's input could not be handled (called inside the ``except``): that
+        player is disconnected with the reason, the proxy goes on."""
+        if isinstance(exc, PeerError):
             log.warn("server sent bad data to {player}: {reason}", player=self.player_name, reason=str(exc))
             self.disconnect(f"The server sent a malformed packet ({exc}).", "bad_server_packet")
-        except Exception:
+        else:
             log.failure("internal error on server input for {player}", player=self.player_name)
             self.disconnect("Internal error in the proxy while reading the server's packet; please reconnect.",
                             "internal_error")
@@ -373,6 +396,8 @@ class Connection:
         previous = self.states.client
         self.states.close()
         self.io.close_upstream()
+        if self.play is not None:
+            self.play.stop()
         if self.session is not None:
             self.session.handle(ev.Disconnected(self.close_reason or "client left"), self.clock.seconds())
         self.server.bridge_closed(self)

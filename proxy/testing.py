@@ -109,6 +109,16 @@ class RecordingIO:
         return self._peer
 
 
+class HalfClosingTransport(StringTransport):
+    """A ``StringTransport`` that can half-close, as TCP transports can: the proxy's
+    graceful close (``ClientLeg.close_client``) takes that path only on such a transport."""
+
+    write_closed = False
+
+    def loseWriteConnection(self) -> None:
+        self.write_closed = True
+
+
 class Leg:
     """One side of the rig: what we send and what the proxy wrote to us."""
 
@@ -138,9 +148,12 @@ class Rig:
 
     def __init__(self, version: str = "1.18.2", assistant_factory: Any = None, *,
                  reactor: MemoryReactorClock | None = None, routing: Any = None, model_service: Any = None,
-                 metrics: Any = None, **config: Any) -> None:
-        """``config``: ProxyConfig fields; the keywords before it are the server's collaborators."""
+                 metrics: Any = None, client_transport: type[StringTransport] = StringTransport,
+                 **config: Any) -> None:
+        """``config``: ProxyConfig fields; the keywords before it are the server's collaborators
+        (``client_transport``: ``HalfClosingTransport`` for tests of the graceful close)."""
         self.version = version
+        self.client_transport = client_transport
         self.codec = codec_for(version)
         self.reactor = reactor if reactor is not None else MemoryReactorClock()
         config.setdefault("autopilot", {"log_dir": None})  # tests that want logs name a temporary folder
@@ -153,6 +166,7 @@ class Rig:
         """A second client of the same proxy (same server, reactor and version)."""
         other = object.__new__(Rig)
         other.version, other.codec, other.reactor, other.server = self.version, self.codec, self.reactor, self.server
+        other.client_transport = self.client_transport
         other.client = None
         other.upstream = None
         return other
@@ -172,7 +186,7 @@ class Rig:
         bridge = self.server.buildProtocol(IPv4Address("TCP", host, port))
         if bridge is None:
             raise ConnectionRefusedError(f"the proxy refused a connection from {host}")
-        transport = StringTransport(peerAddress=IPv4Address("TCP", host, port))
+        transport = self.client_transport(peerAddress=IPv4Address("TCP", host, port))
         bridge.makeConnection(transport)  # type: ignore[no-untyped-call]
         self.client = Leg(bridge, transport)
         return self.client

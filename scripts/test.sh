@@ -6,4 +6,6 @@ cd "$root"
 scripts/bootstrap.sh --with-nginx
 .venv/bin/python -m mypy
 .venv/bin/python -m ruff check .
-.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+# Two workers: the end-to-end tests spend most of their time waiting on the Node peers, so
+# two at once finish sooner even on two cores (MCAGENT_TEST_JOBS=0 runs them in one process).
+.venv/bin/python -m pytest -q -p no:cacheprovider -n "${MCAGENT_TEST_JOBS:-2}" "$@"

@@ -62,7 +62,7 @@ class Rig:
     def __init__(self, version_name: str) -> None:
         self.v = load_version(version_name)
         self.reactor = MemoryReactorClock()
-        self.server = ProxyServer(ProxyConfig(login_rate_limit_seconds=0.0, limits={"packets_per_second": 0}), self.reactor)
+        self.server = ProxyServer(ProxyConfig(login_rate_limit_seconds=0.0, limits={"packets_per_second": 0, "packet_burst_per_second": 0}), self.reactor)
         self.leg = self.server.buildProtocol(IPv4Address("TCP", "127.0.0.1", 50000))
         self.bridge = self.leg.connection
         self.client_tx = StringTransport(peerAddress=IPv4Address("TCP", "127.0.0.1", 50000))

@@ -151,6 +151,29 @@ class Framing:
             )
         return Frame(raw, start, True, declared)
 
+    def whole_frames(self, limit: int) -> int:
+        """How many whole frames are buffered, counting no further than ``limit``; reads
+        only the length prefixes and consumes nothing (a bad prefix ends the count: the
+        frames themselves report it when read). For checking a read against a rate limit
+        before any of its frames is handled: work bounded by ``limit`` frames."""
+        buf = self._buffer
+        end = len(buf)
+        pos = self._offset
+        count = 0
+        while count < limit and pos < end:
+            try:
+                found = self._length_at(pos)
+            except PeerError:
+                break
+            if found is None:
+                break
+            length, body = found
+            if body + length > end:
+                break
+            pos = body + length
+            count += 1
+        return count
+
     def drain(self, interesting: bytes) -> list["Frame | bytes"]:
         """Split everything buffered into runs of raw frames and surfaced ``Frame``s.
 

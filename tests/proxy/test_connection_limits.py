@@ -13,7 +13,7 @@ from twisted.internet.error import ConnectionRefusedError
 
 from proxy.protocol.states import PRE_PLAY_BUDGET
 from proxy.protocol.wire import pack_varint
-from proxy.testing import Rig, build_packet, frame, handshake_packet
+from proxy.testing import HalfClosingTransport, Rig, build_packet, frame, handshake_packet
 
 
 def _closed_with(rig: Rig, fragment: bytes) -> None:
@@ -112,6 +112,7 @@ def test_logins_in_progress_count_against_max_players() -> None:
     _start_login(third, "carol", 50003)  # none of them has a session yet
     _closed_with(third, b"full")
     assert first.client is not None and not first.client.transport.disconnecting
+    assert len(rig.reactor.tcpClients) == 2  # the refused login never reached the upstream
 
 
 def test_names_are_unique_case_insensitively_even_while_logging_in() -> None:
@@ -120,6 +121,7 @@ def test_names_are_unique_case_insensitively_even_while_logging_in() -> None:
     _start_login(first, "owner", 50001)
     _start_login(second, "OWNER", 50002)
     _closed_with(second, b"already connected")
+    assert len(rig.reactor.tcpClients) == 1  # the refused login never reached the upstream
 
 
 def test_a_packet_flood_is_kicked_with_a_reason() -> None:
@@ -171,3 +173,75 @@ def test_a_silent_upstream_gets_the_proxy_s_own_motd_for_a_ping() -> None:
     assert len(answer) == 1 and b"proxy motd" in answer[0] and b"server not answering" in answer[0]
     rig.client_send(b"\x01" + b"\x00" * 7 + b"\x07")
     assert rig.client.received() == [b"\x01" + b"\x00" * 7 + b"\x07"]
+
+
+def test_a_kicked_flooder_is_not_read_during_the_close_grace() -> None:
+    # The graceful close half-closes and waits up to 2 s for the client to close; a
+    # flooder keeps sending, and reading (to drop) ~1 GB then stalled everyone else.
+    rig = Rig("1.18.2", client_transport=HalfClosingTransport, limits={"packets_per_second": 10,
+                                                                        "packet_window_seconds": 1})
+    rig.login()
+    assert rig.client is not None
+    transport = rig.client.transport
+    assert isinstance(transport, HalfClosingTransport)
+    flying = frame(build_packet(rig.codec, "play", "toServer", "flying", onGround=True), rig.client.threshold)
+    rig.leg.dataReceived(flying * 11)
+    assert transport.write_closed, "the reason goes out before a half-close"
+    assert b"more than 10 packets per second" in rig.client.received()[-1]
+    assert transport.producerState == "paused"
+    rig.reactor.advance(2.5)
+    assert transport.disconnecting  # aborted after the grace
+
+
+def test_a_draining_upstream_does_not_resume_reading_a_closed_client() -> None:
+    rig = Rig("1.18.2", client_transport=HalfClosingTransport)
+    rig.login()
+    assert rig.client is not None and rig.upstream is not None
+    to_server = rig.upstream.transport.producer  # pauses the client while the upstream's buffer is full
+    assert to_server is not None
+    to_server.pauseProducing()
+    rig.bridge.disconnect("closing", "test")
+    to_server.resumeProducing()  # the upstream's buffer drained as it closed
+    assert rig.client.transport.producerState == "paused"
+
+
+def test_a_burst_is_kicked_before_any_of_it_reaches_the_server() -> None:
+    # 2,000 packets in one read are within the 7 s average allowance (3,500) but far over
+    # one second's: the whole read is refused, so the flood never reaches the server.
+    rig = Rig("1.18.2", limits={"packets_per_second": 500, "packet_window_seconds": 7,
+                                "packet_burst_per_second": 1000})
+    rig.login()
+    assert rig.client is not None and rig.upstream is not None
+    flying = frame(build_packet(rig.codec, "play", "toServer", "flying", onGround=True), rig.client.threshold)
+    rig.leg.dataReceived(flying * 2000)
+    _closed_with(rig, b"more than 1000 packets in one second")
+    assert rig.upstream.received() == []
+    assert rig.bridge.decoded_frames == 0 and rig.bridge.fast_frames == 0
+
+
+def test_a_read_past_the_average_allowance_is_refused_whole() -> None:
+    rig = Rig("1.18.2", limits={"packets_per_second": 10, "packet_window_seconds": 7, "packet_burst_per_second": 0})
+    rig.login()
+    assert rig.client is not None and rig.upstream is not None
+    chat = frame(build_packet(rig.codec, "play", "toServer", "chat", message="hello"), rig.client.threshold)
+    rig.leg.dataReceived(chat * 60)
+    assert len(rig.upstream.received()) == 60
+    rig.reactor.advance(1)
+    rig.leg.dataReceived(chat * 11)  # 71 > 70 in the window: none of these go on
+    _closed_with(rig, b"more than 10 packets per second (over 7 s)")
+    assert rig.upstream.received() == []
+
+
+def test_packets_within_both_allowances_all_go_on() -> None:
+    rig = Rig("1.18.2", limits={"packets_per_second": 500, "packet_window_seconds": 7,
+                                "packet_burst_per_second": 1000})
+    rig.login()
+    assert rig.client is not None and rig.upstream is not None
+    chat = frame(build_packet(rig.codec, "play", "toServer", "chat", message="hello"), rig.client.threshold)
+    rig.reactor.advance(1)  # the login's packets count in the second before
+    for _ in range(3):  # 3 x 1,000 in three seconds: each second at its burst, the window under 3,500
+        rig.leg.dataReceived(chat * 600)
+        rig.leg.dataReceived(chat * 400)
+        rig.reactor.advance(1)
+    assert not rig.client.transport.disconnecting
+    assert len(rig.upstream.received()) == 3000

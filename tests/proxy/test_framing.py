@@ -109,3 +109,14 @@ def test_drain_keeps_every_byte_in_order(items: list[bytes], threshold: int, chu
     wanted_ids = [read_varint(p, 0)[0] for p in items if read_varint(p, 0)[0] in wanted]
     assert [pid for pid in surfaced if pid in wanted] == wanted_ids
     assert reader.pending == 0
+
+
+def test_whole_frames_counts_without_consuming_and_stops_at_its_limit() -> None:
+    framing = Framing()
+    one = pack_varint(3) + b"abc"
+    framing.feed(one * 5 + one[:2])  # five whole frames and part of a sixth
+    assert framing.whole_frames(100) == 5
+    assert framing.whole_frames(3) == 3
+    assert len(list(framing.frames())) == 5  # nothing was consumed by counting
+    framing.feed(one[2:] + b"\xff\xff\xff\xff")  # the sixth completes; then a bad prefix
+    assert framing.whole_frames(100) == 1  # the bad prefix ends the count; reading it raises
