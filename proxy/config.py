@@ -161,6 +161,23 @@ class ForwardingSection(Strict):
         return "".join(text.splitlines()).encode("utf-8")
 
 
+class UpstreamAuth(Strict):
+    """Who the proxy logs in to the server as. ``offline``: as the player's client said it is
+    (the backend must be in offline mode, or trust forwarding). ``microsoft``: as the
+    Microsoft account ``account`` signed in with ``mcagent login`` (an online-mode server);
+    the player's client must use the account's name, or ``local_name``."""
+
+    mode: Literal["offline", "microsoft"] = "offline"
+    account: str | None = Field(None, min_length=1, max_length=64)
+    local_name: str | None = Field(None, min_length=1, max_length=16)
+
+    @model_validator(mode="after")
+    def _account_named(self) -> "UpstreamAuth":
+        if self.mode == "microsoft" and self.account is None:
+            raise ValueError("mode 'microsoft' needs the account's name (the one given to `mcagent login --account`)")
+        return self
+
+
 class ProxyConfig(Strict):
     listen: Address = Address(host="127.0.0.1", port=25566)
     upstream: Address = Address(host="127.0.0.1", port=25565)
@@ -188,7 +205,17 @@ class ProxyConfig(Strict):
     # Online mode asks this server whether the player joined; another Yggdrasil-compatible
     # service (or a test's) can stand in for Mojang's.
     session_server: str = "https://sessionserver.mojang.com"
+    upstream_auth: UpstreamAuth = UpstreamAuth()
     log_json: bool = False
+
+    @model_validator(mode="after")
+    def _one_identity(self) -> "ProxyConfig":
+        # Forwarding tells a backend that trusts the proxy who each player is; an account
+        # login is the proxy being one player on a server that trusts only Mojang.
+        if self.upstream_auth.mode == "microsoft" and self.forwarding.mode != "none":
+            raise ValueError("upstream_auth 'microsoft' and forwarding cannot be combined: forwarding is for a "
+                             "backend that trusts the proxy, an account login for a server that checks Mojang")
+        return self
 
     @field_validator("session_server")
     @classmethod

@@ -17,6 +17,7 @@ Compression changes both legs' framing in place.
 """
 from __future__ import annotations
 
+import uuid
 from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.internet.interfaces import IReactorTime
@@ -46,6 +47,20 @@ if TYPE_CHECKING:
 log = Logger(namespace="mcagent.bridge")
 
 
+class AccountSession(Protocol):
+    """A signed-in Microsoft account, as the server leg logs in with it
+    (``proxy.accounts``' ``MinecraftSession``)."""
+
+    @property
+    def account(self) -> str: ...  # the name it was signed in under (`mcagent login --account`)
+    @property
+    def name(self) -> str: ...  # the Minecraft profile's
+    @property
+    def uuid(self) -> "uuid.UUID": ...
+    @property
+    def access_token(self) -> str: ...
+
+
 class ConnectionIO(Protocol):
     """What a ``Connection`` asks of the world; ``proxy.legs`` implements it on sockets."""
 
@@ -55,6 +70,8 @@ class ConnectionIO(Protocol):
     def close_client(self, graceful: bool) -> None: ...  # graceful: a reason was just written
     def close_upstream(self) -> None: ...
     def verify_session(self, player: str, digest: str) -> None: ...  # answered by session_verified
+    def account_session(self, account: str) -> None: ...  # answered by account_ready
+    def join_session(self, account: AccountSession, digest: str) -> None: ...  # answered by session_joined
     def peer(self) -> str: ...
 
 
@@ -229,6 +246,12 @@ class Connection:
 
     def session_verified(self, answer: Any, error: str | None) -> None:
         self.login.session_verified(answer, error)
+
+    def account_ready(self, session: AccountSession | None, error: str | None) -> None:
+        self.login.account_ready(session, error)
+
+    def session_joined(self, error: str | None) -> None:
+        self.login.session_joined(error)
 
     # -- the upstream ----------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from twisted.internet.interfaces import IAddress, IConsumer, IDelayedCall, IPush
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from proxy.connection import Connection, Host
+from proxy.connection import AccountSession, Connection, Host
 
 log = Logger(namespace="mcagent.bridge")
 CLOSE_GRACE_SECONDS = 2.0
@@ -33,6 +33,8 @@ class LegHost(Host, Protocol):
     reactor: Any
 
     def verify_session(self, player_name: str, digest: str) -> Deferred[Any]: ...
+    def account_session(self, account: str) -> Deferred[AccountSession]: ...
+    def join_session(self, session: AccountSession, digest: str) -> Deferred[None]: ...
 
 
 class ServerLeg(protocol.Protocol):
@@ -251,6 +253,16 @@ class ClientLeg(protocol.Protocol):
         d = self.server.verify_session(player, digest)
         d.addCallbacks(lambda answer: self.connection.session_verified(answer, None),
                        lambda failure: self.connection.session_verified(None, failure.getErrorMessage() or "failed"))
+
+    def account_session(self, account: str) -> None:
+        d = self.server.account_session(account)
+        d.addCallbacks(lambda session: self.connection.account_ready(session, None),
+                       lambda failure: self.connection.account_ready(None, failure.getErrorMessage()))
+
+    def join_session(self, account: AccountSession, digest: str) -> None:
+        d = self.server.join_session(account, digest)
+        d.addCallbacks(lambda _: self.connection.session_joined(None),
+                       lambda failure: self.connection.session_joined(failure.getErrorMessage() or "failed"))
 
 
 def _no_delay(transport: Any) -> None:

@@ -7,6 +7,15 @@ picks the version's codec; login start is where admission is decided (before any
 upstream connection opens), and in online mode the proxy runs the encryption exchange
 and asks the ``ConnectionIO`` to verify the session. The server's Set Compression sets
 both legs' framing; its Login Success starts the engine session.
+
+The server leg authenticates on its own (``upstream_auth``). Offline, the client's login
+start goes up as it came. With a Microsoft account, the proxy logs in as that account:
+at login start it asks the ``ConnectionIO`` for the account's session (``account_ready``
+answers: its name, UUID and a fresh access token), checks that the client's name is the
+account's (or the configured local name), and sends a login start with the account's name
+and UUID; when the server asks for encryption, the proxy joins through the session server
+(``session_joined`` answers) and answers as a vanilla client (``proxy.upstream_encryption``),
+after which only the server leg is encrypted. The two legs never share a secret.
 """
 from __future__ import annotations
 
@@ -17,7 +26,7 @@ from twisted.logger import Logger
 
 import attrs
 
-from proxy import forwarding, versions
+from proxy import forwarding, upstream_encryption, versions
 from proxy.chunks import ChunkDecoder
 from proxy.codec import VersionCodec
 from proxy.handshake import STATUS, build_handshake, parse_handshake
@@ -32,7 +41,7 @@ from proxy.status import own_status
 from proxy.subscriptions import WORLD_TO_CLIENT
 
 if TYPE_CHECKING:
-    from proxy.connection import Connection
+    from proxy.connection import AccountSession, Connection
 
 log = Logger(namespace="mcagent.bridge")
 
@@ -45,6 +54,13 @@ class LoginPhase:
         self.player_info: forwarding.PlayerInfo | None = None
         self._chat_key: forwarding.ChatKey | None = None
         self.identity_forwarded = False
+        # upstream_auth microsoft: the account the server leg logs in as, once the proxy has it.
+        self.account: "AccountSession | None" = None
+        self._login_start: dict[str, Any] = {}  # the client's login start, rewritten for the account
+        self._login_start_packet = b""
+        self._profile: GameProfile | None = None  # who the client is (verified in online mode)
+        self._upstream_secret = b""
+        self._encryption_response = b""
 
     def client_handshake(self, frame: Frame) -> None:
         conn = self.conn
@@ -98,6 +114,8 @@ class LoginPhase:
             if not (1 <= len(username) <= 16):
                 raise PeerError("login with an invalid player name")
             conn.player_name = username
+            self._login_start = fields
+            self._login_start_packet = packet
             self._chat_key = forwarding.chat_key(fields)
             refusal = conn.server.admit(conn)
             if refusal is not None:
@@ -173,8 +191,80 @@ class LoginPhase:
         conn.disconnect("Could not verify your account with Mojang (online mode needs internet access).",
                         "auth_failed")
 
-    # -- player-info forwarding (the formats live in proxy/forwarding.py) ---------------
+    # -- the server leg as a Microsoft account (upstream_auth microsoft) -----------------
     def _login_upstream(self, profile: GameProfile) -> None:
+        auth = self.conn.config.upstream_auth
+        if auth.mode == "microsoft" and auth.account is not None:
+            self._profile = profile
+            self.conn.io.account_session(auth.account)
+            return
+        self._connect_upstream(profile)
+
+    def account_ready(self, session: "AccountSession | None", error: str | None) -> None:
+        """The signed-in account's session (a valid access token), or why there is none."""
+        conn = self.conn
+        auth = conn.config.upstream_auth
+        if conn.states.closed or self._profile is None:
+            return
+        if session is None:
+            log.info("no account session for {player}: {why}", player=conn.player_name, why=error or "?")
+            conn.disconnect(error or "The proxy's Microsoft account could not be used.", "account_unavailable")
+            return
+        allowed = {session.name.lower()} | ({auth.local_name.lower()} if auth.local_name else set())
+        if self._profile.name.lower() not in allowed:
+            names = session.name + (f" (or {auth.local_name})" if auth.local_name else "")
+            log.info("refused {player}: this proxy plays as {account}", player=self._profile.name, account=session.name)
+            conn.disconnect(f"This proxy plays as {session.name}, the Microsoft account signed in on it: "
+                            f"log in with the name {names}.", "refused")
+            return
+        self.account = session
+        fields = dict(self._login_start)
+        fields["username"] = session.name
+        if "playerUUID" in conn.codec.field_types("login", TO_SERVER, "login_start"):  # type: ignore[union-attr]
+            fields["playerUUID"] = str(session.uuid)
+        rewritten = conn.codec.encode(State.LOGIN, TO_SERVER, "login_start", fields)  # type: ignore[union-attr]
+        conn.pending = [rewritten if p is self._login_start_packet else p for p in conn.pending]
+        log.info("{player} plays as the Microsoft account {account} ({uuid})", player=self._profile.name,
+                 account=session.name, uuid=str(session.uuid))
+        self._connect_upstream(GameProfile(session.uuid, session.name))
+
+    def _answer_encryption(self, frame: Frame) -> None:
+        conn = self.conn
+        assert conn.codec is not None
+        if self.account is None:
+            conn.disconnect("The server behind the proxy is in online mode. Set upstream_auth to your Microsoft "
+                            "account (run `mcagent login` on the proxy's machine), or set online-mode=false on "
+                            "the server.", "upstream_online_mode")
+            return
+        if self._upstream_secret:
+            raise PeerError("the server asked for encryption twice")
+        request = conn.codec.decode(State.LOGIN, TO_CLIENT, "encryption_begin", frame.packet)
+        self._upstream_secret = os.urandom(upstream_encryption.SECRET_BYTES)
+        plan = upstream_encryption.plan(request, self._upstream_secret,
+                                        conn.codec.field_types("login", TO_SERVER, "encryption_begin"))
+        self._encryption_response = conn.codec.encode(State.LOGIN, TO_SERVER, "encryption_begin", plan.response)
+        if plan.authenticate:
+            conn.io.join_session(self.account, plan.digest)
+        else:
+            self.session_joined(None)
+
+    def session_joined(self, error: str | None) -> None:
+        """The session server accepted the account's join (None), or why not: then answer
+        the server and encrypt the server leg from the next byte on."""
+        conn = self.conn
+        if conn.states.closed or not self._encryption_response:
+            return
+        if error is not None:
+            log.info("{player}: the session server refused the join: {why}", player=conn.player_name, why=error)
+            conn.disconnect(error, "upstream_auth_failed")
+            return
+        conn.to_server_packet(self._encryption_response)
+        self._encryption_response = b""
+        conn.server_reader.enable_encryption(self._upstream_secret)
+        conn.server_writer.enable_encryption(self._upstream_secret)
+
+    # -- player-info forwarding (the formats live in proxy/forwarding.py) ---------------
+    def _connect_upstream(self, profile: GameProfile) -> None:
         """Log in to the backend as this player: the handshake goes first, carrying legacy
         forwarding when that is on; a Velocity request is answered in ``server_login``."""
         conn = self.conn
@@ -253,9 +343,7 @@ class LoginPhase:
         elif pid == ids.login_plugin_request and self._answer_login_plugin(frame):
             pass  # the proxy answered the backend itself; the client never sees the request
         elif pid == ids.encryption_begin:
-            conn.disconnect("The server behind the proxy is in online mode; set online-mode=false there "
-                            "(the proxy authenticates players itself when its online_mode is on).",
-                            "upstream_online_mode")
+            self._answer_encryption(frame)
         elif pid == ids.success:
             problem = conn.server.forwarding.unanswered(self.identity_forwarded)
             if problem is not None:

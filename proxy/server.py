@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import attrs
 
 from twisted.internet import protocol, task
+from twisted.internet.defer import Deferred, fail
 from twisted.internet.endpoints import HostnameEndpoint
 from twisted.internet.interfaces import IAddress, IReactorTime
 from twisted.logger import Logger
@@ -32,6 +33,8 @@ from proxy.forwarding import Forwarding
 from proxy.status import ProbeFactory, StatusProbe
 
 if TYPE_CHECKING:
+    from proxy.account_source import AccountSource
+    from proxy.connection import AccountSession
     from proxy.assistant_factory import RoutingSurface
     from proxy.metrics import Metrics
     from proxy.model_service import ModelService
@@ -85,6 +88,10 @@ class ClosedSession:
                    bridge.reader.frames_in, bridge.writer.frames_out, bridge.reader.bytes_in, bridge.writer.bytes_out)
 
 
+class AccountUnavailableHere(Exception):
+    """The proxy was started without an account store but asked for an account."""
+
+
 TICK_SECONDS = 0.05
 UPSTREAM_PROBE_SECONDS = 30.0
 
@@ -101,8 +108,10 @@ class ProxyServer(protocol.ServerFactory):
         routing: RoutingSurface | None = None,
         model_service: ModelService | None = None,
         metrics: Metrics | None = None,
+        accounts: AccountSource | None = None,
     ) -> None:
         self.config = config
+        self.accounts = accounts  # the signed-in Microsoft accounts (upstream_auth microsoft)
         # Read once: the secret file is not re-read per login (a restart applies a new one).
         self.forwarding = Forwarding(config.forwarding.mode, config.forwarding.secret_bytes())
         self.reactor = reactor
@@ -215,6 +224,10 @@ class ProxyServer(protocol.ServerFactory):
         name = (bridge.player_name or "").lower()
         if any((b.player_name or "").lower() == name for b in others):
             return f"{bridge.player_name} is already connected through this proxy."
+        auth = self.config.upstream_auth
+        if auth.mode == "microsoft" and others:
+            # Every client plays as the one account: a second login would take over the first.
+            return f"The Microsoft account {auth.account} is already playing through this proxy."
         host = bridge.peer.rsplit(":", 1)[0]
         now = self.clock.seconds()
         limit = self.config.login_rate_limit_seconds
@@ -243,6 +256,19 @@ class ProxyServer(protocol.ServerFactory):
         from proxy.session_server import has_joined
 
         return has_joined(self.reactor, self.config.session_server, player_name, digest)
+
+    def account_session(self, account: str) -> "Deferred[AccountSession]":
+        """The account's session with a fresh access token (refreshed in a thread if needed)."""
+        if self.accounts is None:
+            return fail(AccountUnavailableHere(
+                f"The proxy has no Microsoft account store: run `mcagent login --account {account}` on its "
+                "machine, then restart it."))
+        return self.accounts.session(account)
+
+    def join_session(self, session: "AccountSession", digest: str) -> "Deferred[None]":
+        if self.accounts is None:
+            return fail(AccountUnavailableHere("The proxy has no Microsoft account store."))
+        return self.accounts.join(session, digest)
 
     def model_runner(self, player_name: str) -> Any:
         """The model runner a player's Session is given (None without a model service: calls fail at once)."""

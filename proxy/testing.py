@@ -83,6 +83,8 @@ class RecordingIO:
         self.client_closed: bool | None = None  # graceful or not, once closed
         self.upstream_closed = False
         self.verifications: list[tuple[str, str]] = []
+        self.account_requests: list[str] = []
+        self.joins: list[tuple[Any, str]] = []
         self._peer = peer
 
     def write_client(self, data: bytes) -> None:
@@ -104,6 +106,12 @@ class RecordingIO:
 
     def verify_session(self, player: str, digest: str) -> None:
         self.verifications.append((player, digest))
+
+    def account_session(self, account: str) -> None:
+        self.account_requests.append(account)
+
+    def join_session(self, account: Any, digest: str) -> None:
+        self.joins.append((account, digest))
 
     def peer(self) -> str:
         return self._peer
@@ -149,7 +157,7 @@ class Rig:
     def __init__(self, version: str = "1.18.2", assistant_factory: Any = None, *,
                  reactor: MemoryReactorClock | None = None, routing: Any = None, model_service: Any = None,
                  metrics: Any = None, client_transport: type[StringTransport] = StringTransport,
-                 **config: Any) -> None:
+                 accounts: Any = None, **config: Any) -> None:
         """``config``: ProxyConfig fields; the keywords before it are the server's collaborators
         (``client_transport``: ``HalfClosingTransport`` for tests of the graceful close)."""
         self.version = version
@@ -158,7 +166,8 @@ class Rig:
         self.reactor = reactor if reactor is not None else MemoryReactorClock()
         config.setdefault("autopilot", {"log_dir": None})  # tests that want logs name a temporary folder
         self.server = ProxyServer(ProxyConfig(**config), self.reactor, assistant_factory=assistant_factory,
-                                  routing=routing, model_service=model_service, metrics=metrics)
+                                  routing=routing, model_service=model_service, metrics=metrics,
+                                  accounts=accounts)
         self.client: Leg | None = None
         self.upstream: Leg | None = None
 
