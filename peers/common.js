@@ -143,6 +143,24 @@ function chatText (ChatMessage, value) {
   }
 }
 
+// Online mode against local account services, before the server is created:
+// minecraft-protocol 1.68 asks `require('yggdrasil').server(...)` for its session checks
+// when a server is created and has no option for the host, so the factory is wrapped to
+// point it at `sessionServer`; and the key that profile keys must be signed with (Mojang's
+// public key in production) is replaced by `servicesKeyPem` when given, so a test's own
+// "Mojang" can certify a test player's chat key. Both must run before minecraft-protocol
+// (or flying-squid, which loads it) is required.
+function useAccountServices ({ sessionServer, servicesKeyPem }) {
+  if (sessionServer) {
+    const yggdrasil = requirePeer('yggdrasil')
+    const original = yggdrasil.server
+    yggdrasil.server = (options) => original(Object.assign({}, options, { host: sessionServer }))
+  }
+  if (servicesKeyPem) {
+    requirePeer('minecraft-protocol/src/server/constants').mojangPublicKeyPem = servicesKeyPem
+  }
+}
+
 function dispatcher (handlers) {
   return async (cmd) => {
     const handler = Object.prototype.hasOwnProperty.call(handlers, cmd.cmd) ? handlers[cmd.cmd] : null
@@ -152,6 +170,7 @@ function dispatcher (handlers) {
 }
 
 module.exports = {
+  useAccountServices,
   emit,
   log,
   parseArgs,

@@ -3,6 +3,10 @@
 // A flying-squid server for end-to-end tests, driven by JSON lines.
 //
 //   node peers/server.js --port 0 --version 1.18.2 [--motd TEXT] [--gamemode creative|survival]
+//        [--online-mode true --session-server URL]
+//
+// Online mode verifies every player with the session server at URL (hasJoined), as a
+// vanilla server does with Mojang's (see useAccountServices in common.js).
 //
 // stdout events (one JSON object per line):
 //   {"event":"ready","port":P,"version":V}             accepting logins
@@ -25,7 +29,7 @@
 //   {"cmd":"stop"}                          same as closing stdin
 // Exits on stdin EOF, SIGTERM or SIGINT (hard exit after a short grace period).
 
-const { emit, log, parseArgs, requirePeer, readCommands } = require('./common')
+const { emit, log, parseArgs, requirePeer, readCommands, useAccountServices } = require('./common')
 
 const GAMEMODES = { survival: 0, creative: 1, adventure: 2, spectator: 3 }
 const SHUTDOWN_GRACE_MS = 1500
@@ -41,7 +45,9 @@ try {
     'view-distance': '2',
     'max-players': '20',
     generation: 'superflat',
-    seed: '1'
+    seed: '1',
+    'online-mode': 'false',
+    'session-server': ''
   })
 } catch (err) {
   emit({ event: 'error', fatal: true, message: err.message })
@@ -54,6 +60,7 @@ if (!Number.isInteger(gameMode) || gameMode < 0 || gameMode > 3) {
   process.exit(2)
 }
 
+useAccountServices({ sessionServer: args['session-server'] })
 const mcServer = requirePeer('flying-squid')
 const { Vec3 } = requirePeer('vec3')
 
@@ -75,7 +82,7 @@ try {
   serv = mcServer.createMCServer({
     host: '127.0.0.1',
     port: Number(args.port),
-    'online-mode': false,
+    'online-mode': args['online-mode'] === 'true',
     version: args.version,
     worldFolder: undefined,
     // superflat by default; diamond_square gives hills, water and caves (bench/memory.py --terrain).

@@ -4,6 +4,16 @@
 // (1.21.5 -> 26.1; 1.20.1 works too), driven by JSON lines like peers/server.js.
 //
 //   node peers/world.js --port 0 --version 1.21.8 [--gamemode creative|survival] [--view-distance 2]
+//        [--online-mode true --session-server URL [--services-key PEMFILE] [--enforce-secure-profile true]]
+//        [--record-chat true]
+//
+// Online mode verifies every player with the session server at URL (hasJoined), as a
+// vanilla server does with Mojang's; --services-key is the public key profile keys must be
+// signed with (Mojang's by default), --enforce-secure-profile checks every signed chat
+// message as vanilla does (minecraft-protocol kicks with chat_validation_failed).
+// --record-chat emits {"event":"chat_packet","player":N,"name":P,"hex":H} with the exact
+// bytes (packet id and body) of every chat, command, acknowledgement and chat-session
+// packet a player sends, so a test can compare them with what its client sent.
 //
 // How it works: minecraft-protocol's createServer does login and configuration; this
 // script does play. The world is superflat (bedrock y=0, dirt 1-3, grass 4: players
@@ -33,7 +43,8 @@
 // gamemode, sleeping: the bed or null), run ("/setblock", "/fill", "/tp", "/gamemode",
 // "/kill", "/give", "/time"), say, players, teleport, block, inventory, time, kick, stop.
 
-const { emit, log, parseArgs, requirePeer, readCommands } = require('./common')
+const fs = require('fs')
+const { emit, log, parseArgs, requirePeer, readCommands, useAccountServices } = require('./common')
 const { layouts, GAME_MODES } = require('./layouts')
 
 const SHUTDOWN_GRACE_MS = 1000
@@ -66,12 +77,24 @@ try {
     motd: 'mcagent world server',
     gamemode: 'creative',
     'view-distance': '2',
-    'max-players': '20'
+    'max-players': '20',
+    'online-mode': 'false',
+    'session-server': '',
+    'services-key': '',
+    'enforce-secure-profile': 'false',
+    'record-chat': 'false'
   })
 } catch (err) {
   emit({ event: 'error', fatal: true, message: err.message })
   process.exit(2)
 }
+const onlineMode = args['online-mode'] === 'true'
+useAccountServices({
+  sessionServer: args['session-server'],
+  servicesKeyPem: args['services-key'] ? fs.readFileSync(args['services-key'], 'utf8') : ''
+})
+const CHAT_PACKETS = new Set(['chat', 'chat_message', 'chat_command', 'chat_command_signed',
+  'message_acknowledgement', 'chat_session_update'])
 
 const defaultMode = gameModeOf(args.gamemode)
 if (defaultMode === null) {
@@ -323,6 +346,13 @@ function join (client) {
   }
   players.set(player.username, player)
   client.on('end', () => leave(player))
+  if (args['record-chat'] === 'true') {
+    client.on('raw', (buffer, meta) => {
+      if (meta.state === 'play' && CHAT_PACKETS.has(meta.name)) {
+        emit({ event: 'chat_packet', player: player.username, name: meta.name, hex: buffer.toString('hex') })
+      }
+    })
+  }
 
   client.write('login', packets.loginPacket(player.entityId, player.gameMode, {
     maxPlayers: Number(args['max-players']), viewDistance, simulationDistance: viewDistance
@@ -892,14 +922,14 @@ const handlers = {
 let server
 try {
   server = mc.createServer({
-    'online-mode': false,
+    'online-mode': onlineMode,
     host: '127.0.0.1',
     port: Number(args.port),
     version: args.version,
     motd: args.motd,
     maxPlayers: Number(args['max-players']),
     hideErrors: true,
-    enforceSecureProfile: false,
+    enforceSecureProfile: args['enforce-secure-profile'] === 'true',
     // minecraft-protocol builds a plugin-channel codec per client at login and, by default,
     // validates its schemas with ajv: ~400 ms of this single thread per login, stalling
     // every other player's packets (bench/probes.py's login rows). Our schemas are its own.

@@ -345,6 +345,25 @@ class VersionCodec:
         # 1.21.5+ clicks: a hashed slot (id, count, component hashes), empty as an absent option
         return {"itemId": item_id, "itemCount": item.count, "components": [], "removeComponents": []}
 
+    def acknowledgement(self, name: str, fields: Fields) -> bytes | None:
+        """What keeps the server's record of the chat this player has seen right when the
+        proxy keeps one of their chat lines or commands: 1.19.3+ lines carry how many new
+        messages the client saw since its last line (offset), which the server must still
+        advance by, as Velocity does for its own commands; 1.19.1-1.19.2 carry the last
+        seen list itself. None where there is nothing to pass on (before 1.19.1, or 1.20.5+
+        plain commands)."""
+        ack_fields = self.field_types("play", TO_SERVER, "message_acknowledgement")
+        if not ack_fields:
+            return None
+        if "count" in ack_fields:
+            count = int(_pick(fields, "offset", "messageCount", default=0))
+            return self.encode("play", TO_SERVER, "message_acknowledgement", {"count": count}) if count > 0 else None
+        if "previousMessages" not in fields:
+            return None
+        return self.encode("play", TO_SERVER, "message_acknowledgement",
+                           {"previousMessages": fields["previousMessages"],
+                            "lastRejectedMessage": fields.get("lastRejectedMessage")})
+
     def configuration_disconnect(self, text: str) -> bytes:
         component = {"text": strip_formatting(text)}
         return self.encode("configuration", TO_CLIENT, "disconnect",

@@ -96,6 +96,9 @@ class PlayRelay:
             conn.to_server_frame(frame)
         else:
             conn.swallowed += 1
+            ack = self.codec.acknowledgement(name, fields)
+            if ack is not None:
+                conn.to_server_packet(ack)
         conn.perform(actions)
 
     def client_configuration(self, frame: Frame) -> None:

@@ -43,7 +43,8 @@ LAYOUTS = {
     ("configuration", "toClient"): ["disconnect", "finish_configuration", "registry_data"],
     ("configuration", "toServer"): ["finish_configuration", "settings"],
     ("play", "toServer"): [
-        "chat", "chat_message", "chat_command", "chat_command_signed", "settings",
+        "chat", "chat_message", "chat_command", "chat_command_signed", "message_acknowledgement",
+        "chat_session_update", "settings",
         "position", "position_look", "look", "flying", "held_item_slot",
         "teleport_confirm", "entity_action", "player_input", "client_command", "keep_alive", "use_item", "block_place",
         "block_dig",

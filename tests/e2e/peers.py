@@ -471,9 +471,11 @@ class SquidServer(GameServer):
         max_players: int = 20,
         timeout: float = 20.0,
         generation: str = "superflat",
+        extra_args: tuple[str, ...] = (),
     ) -> "SquidServer":
         """Start and wait until it accepts logins. ``port=None`` lets the OS pick one
-        (read it from ``self.port``)."""
+        (read it from ``self.port``). ``extra_args``: more of peers/server.js's options
+        (``--online-mode true --session-server URL``)."""
         argv = [
             node_executable(),
             str(SERVER_JS),
@@ -484,6 +486,7 @@ class SquidServer(GameServer):
             "--view-distance", str(view_distance),
             "--max-players", str(max_players),
             "--generation", generation,
+            *extra_args,
         ]  # fmt: skip
         self.name = f"squid-{version}"
         self.start_server(argv, version, timeout)
@@ -505,8 +508,10 @@ class WorldServer(GameServer):
         view_distance: int = 2,
         max_players: int = 20,
         timeout: float = 30.0,
+        extra_args: tuple[str, ...] = (),
     ) -> "WorldServer":
-        """Start and wait until it accepts logins (``port=None``: the OS picks one)."""
+        """Start and wait until it accepts logins (``port=None``: the OS picks one).
+        ``extra_args``: more of peers/world.js's options (online mode, chat recording)."""
         argv = [
             node_executable(),
             str(WORLD_JS),
@@ -516,6 +521,7 @@ class WorldServer(GameServer):
             "--gamemode", gamemode,
             "--view-distance", str(view_distance),
             "--max-players", str(max_players),
+            *extra_args,
         ]  # fmt: skip
         self.name = f"world-{version}"
         self.start_server(argv, version, timeout, peers_dir=next_install_dir())
