@@ -12,14 +12,18 @@ So the relay starts in ``PASSTHROUGH``: the client's session and every signed li
 the server byte-identical, and the proxy only mirrors the server's record of what the
 client has seen (``LastSeenWindow``, vanilla's ``LastSeenMessagesValidator``: 20 slots,
 filled by each signed message the server sends, advanced by each line's offset and
-acknowledgement bits). The first time it keeps a signed line, and only if the account's
-own chat key is at hand (Minecraft services' player certificates for the account the
-server leg logged in as), it moves to ``SIGNING``: it sends the server a chat session of
-its own (which resets the server's chain), drops the client's later session updates, and
-re-signs each line the client sends with that key and its own link index, over the same
-text, timestamp, salt and last-seen signatures, so the server verifies every line again.
-Without a key it stays in ``PASSTHROUGH`` and says once that the next signed line will be
-refused (``warning``).
+acknowledgement bits) and counting the signed lines it forwarded (the server's link
+index). The first time it keeps a signed line, and only if the account's own chat key is
+at hand (Minecraft services' player certificates for the account the server leg logged
+in as), it moves to ``SIGNING`` and from then on re-signs each line the client sends, over
+the same text, timestamp, salt and last-seen signatures, so the server verifies every
+line again. Minecraft services hand out one key per account at a time, so the client's
+session key is usually the proxy's: then the proxy signs in the client's own session at
+the server's index, and the server notices nothing. If the keys differ, the proxy first
+sends a chat session of its own (vanilla resets the chain on a new key, index 0) and
+drops the client's later session updates. Without a key, or with one that expires before
+the client's (vanilla refuses a session older than the current one), it stays in
+``PASSTHROUGH`` and says once that the next signed line will be refused (``warn``).
 
 Nothing here does I/O; the signing key is used, never logged.
 """
@@ -99,13 +103,13 @@ class ChatKey:
 
 
 class ChatSigner:
-    """Signs lines as one chat session of the account's (a fresh session id, index from 0)."""
+    """Signs lines as one chat session of the account's, from link index ``index`` on."""
 
-    def __init__(self, key: ChatKey, sender: uuid.UUID, session: uuid.UUID | None = None) -> None:
+    def __init__(self, key: ChatKey, sender: uuid.UUID, session: uuid.UUID, index: int = 0) -> None:
         self.key = key
         self.sender = sender
-        self.session = session or uuid.uuid4()
-        self.index = 0
+        self.session = session
+        self.index = index
 
     def sign(self, text: str, timestamp_ms: int, salt: int, last_seen: Sequence[bytes]) -> bytes:
         body = text.encode("utf-8")
@@ -124,12 +128,22 @@ class Mode(enum.Enum):
 
 
 @attrs.frozen
+class ClientSession:
+    """The chat session the client told the server about (chat_session_update)."""
+
+    session: uuid.UUID
+    public_key_der: bytes
+    expires_at_ms: int
+
+
+@attrs.frozen
 class Kept:
-    """What to do when the proxy keeps a line: packets' fields for the server, and whether
-    the relay now signs (the caller encodes ``session_update`` first when it is set)."""
+    """What keeping a line asks for: the fields of a chat session update to send the server
+    first (when the proxy starts signing with a key other than the client's), and whether
+    to tell the player, once, that their next signed line will be refused."""
 
     session_update: dict[str, object] | None
-    warn: bool  # tell the player once: their next signed line will be refused
+    warn: bool
 
 
 class SignedChat:
@@ -138,11 +152,28 @@ class SignedChat:
     def __init__(self, sender: uuid.UUID, key: ChatKey | None) -> None:
         self.mode = Mode.PASSTHROUGH
         self.window = LastSeenWindow()
-        self.client_session = False  # the client sent its own chat session to the server
+        self.client: ClientSession | None = None
         self._sender = sender
         self._key = key
         self._signer: ChatSigner | None = None
+        self._index = 0  # the server's next link index in the client's session
         self._warned = False
+
+    def client_session(self, session: ClientSession) -> bool:
+        """The client's session update: True to forward it. While the proxy signs, only a
+        session with the proxy's own key may pass (any other would make the server check
+        the proxy's signatures against a key it does not sign with)."""
+        if self.mode is Mode.SIGNING:
+            assert self._key is not None
+            if session.public_key_der != self._key.public_key_der:
+                return False
+            self.client = session
+            self._signer = ChatSigner(self._key, self._sender, session.session)
+            return True
+        if self.client is None or session.public_key_der != self.client.public_key_der:
+            self._index = 0  # a new key: the server starts a new chain
+        self.client = session
+        return True
 
     def kept(self, offset: int, acknowledged: bytes | None, signed: bool) -> Kept:
         """The proxy keeps a line the client sent (its offset and bits, and whether it was
@@ -151,21 +182,38 @@ class SignedChat:
             self.window.apply(offset, acknowledged)
         else:
             self.window.advance(offset)
-        if not signed or self.mode is Mode.SIGNING or not self.client_session:
+        if not signed or self.mode is Mode.SIGNING or self.client is None:
             return Kept(None, False)
-        if self._key is None:
+        key = self._key
+        same_key = key is not None and key.public_key_der == self.client.public_key_der
+        if key is None or (not same_key and key.expires_at_ms < self.client.expires_at_ms):
             warn, self._warned = not self._warned, True
             return Kept(None, warn)
         self.mode = Mode.SIGNING
-        self._signer = ChatSigner(self._key, self._sender)
-        return Kept({"sessionUUID": str(self._signer.session), "expireTime": self._key.expires_at_ms,
-                     "publicKey": self._key.public_key_der, "signature": self._key.signature_v2}, False)
+        if same_key:
+            self._signer = ChatSigner(key, self._sender, self.client.session, self._index)
+            return Kept(None, False)
+        self._signer = ChatSigner(key, self._sender, uuid.uuid4())
+        return Kept({"sessionUUID": str(self._signer.session), "expireTime": key.expires_at_ms,
+                     "publicKey": key.public_key_der, "signature": key.signature_v2}, False)
 
     def forwarded(self, text: str, timestamp_ms: int, salt: int, offset: int, acknowledged: bytes,
                   signature: bytes | None) -> bytes | None:
-        """A line goes to the server: its new signature when the relay signs, else None (as it came)."""
+        """A chat line goes to the server: its new signature when the relay signs, else None
+        (it goes as it came)."""
         seen = self.window.apply(offset, acknowledged)
-        if self.mode is Mode.PASSTHROUGH or signature is None:
+        if signature is None:
+            return None
+        if self.mode is Mode.PASSTHROUGH:
+            self._index += 1
             return None
         assert self._signer is not None
         return self._signer.sign(text, timestamp_ms, salt, seen)
+
+    def forwarded_command(self, offset: int, acknowledged: bytes | None, signatures: int) -> None:
+        """A command goes to the server (1.19.3+ commands carry the same update; each
+        signed argument takes one link index)."""
+        if acknowledged is not None:
+            self.window.apply(offset, acknowledged)
+        if self.mode is Mode.PASSTHROUGH:
+            self._index += signatures
