@@ -358,7 +358,7 @@ class VersionCodec:
         if "count" in ack_fields:
             count = int(_pick(fields, "offset", "messageCount", default=0))
             return self.encode("play", TO_SERVER, "message_acknowledgement", {"count": count}) if count > 0 else None
-        if "previousMessages" not in fields:
+        if not fields.get("previousMessages") and fields.get("lastRejectedMessage") is None:
             return None
         return self.encode("play", TO_SERVER, "message_acknowledgement",
                            {"previousMessages": fields["previousMessages"],

@@ -32,6 +32,7 @@ from proxy.chunks import ChunkDecoder
 from proxy.codec import VersionCodec, login_disconnect_any
 from proxy.handshake import Handshake
 from proxy.packet_ids import WatchedIds
+from proxy import signed_chat_relay
 from proxy.play import PlayRelay
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import MAX_FRAME, Frame, Framing, Writer
@@ -41,6 +42,7 @@ from proxy.windows import WindowSequencer
 
 if TYPE_CHECKING:
     from proxy.autopilot_host import AutopilotHost
+    from proxy.chat_signing import ChatKey
     from proxy.config import ProxyConfig
     from proxy.forwarding import Forwarding
 
@@ -59,6 +61,8 @@ class AccountSession(Protocol):
     def uuid(self) -> "uuid.UUID": ...
     @property
     def access_token(self) -> str: ...
+    @property
+    def chat_key(self) -> "ChatKey | None": ...  # the account's chat key (player certificates), if fetched
 
 
 class ConnectionIO(Protocol):
@@ -362,7 +366,11 @@ class Connection:
             models=self.server.model_runner(self.player_name),
             admin_proof=self.server.admin_proof(self.player_name),
         )
-        self.play = PlayRelay(self, self.codec, self.session, self.chunks)
+        signed = None
+        account = self.login.account
+        if account is not None and signed_chat_relay.applies(self.codec):
+            signed = signed_chat_relay.SignedChatRelay(self.codec, account.uuid, account.chat_key)
+        self.play = PlayRelay(self, self.codec, self.session, self.chunks, signed)
         log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
                  peer=self.peer, version=self.codec.version)
 

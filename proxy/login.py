@@ -26,7 +26,7 @@ from twisted.logger import Logger
 
 import attrs
 
-from proxy import forwarding, upstream_encryption, versions
+from proxy import forwarding, signed_chat_relay, upstream_encryption, versions
 from proxy.chunks import ChunkDecoder
 from proxy.codec import VersionCodec
 from proxy.handshake import STATUS, build_handshake, parse_handshake
@@ -99,6 +99,8 @@ class LoginPhase:
             for pid, name in list(conn.codec.subscribed[TO_CLIENT].items()):
                 if name in WORLD_TO_CLIENT:
                     del conn.codec.subscribed[TO_CLIENT][pid]
+        if conn.config.upstream_auth.mode == "microsoft" and signed_chat_relay.applies(conn.codec):
+            signed_chat_relay.subscribe(conn.codec)  # the proxy may have to keep signed chat valid
         conn.ids = WatchedIds.for_codec(conn.codec)
 
     def client_login(self, frame: Frame) -> None:

@@ -38,6 +38,7 @@ from proxy.protocol.tables import TO_CLIENT, TO_SERVER
 from proxy.protocol.wire import read_string, read_varint
 from proxy.subscriptions import (CLIENT_MOVEMENT, MAX_SIZE_TO_SERVER, MAX_SIZE_TO_SERVER_DEFAULT, REWRITTEN, SWALLOWABLE,
                                  WINDOW_TO_CLIENT, WORLD_TO_CLIENT)
+from proxy.signed_chat_relay import CLIENT_PACKETS as SIGNED_CHAT_PACKETS, Handled, SignedChatRelay
 from proxy.window_packets import window_update
 
 if TYPE_CHECKING:
@@ -48,8 +49,10 @@ WORLD_QUEUE_BYTES = 4 * 1024 * 1024
 
 
 class PlayRelay:
-    def __init__(self, conn: "Connection", codec: VersionCodec, session: Session, chunks: ChunkDecoder | None) -> None:
+    def __init__(self, conn: "Connection", codec: VersionCodec, session: Session, chunks: ChunkDecoder | None,
+                 signed: SignedChatRelay | None = None) -> None:
         self.conn = conn
+        self.signed = signed  # 1.19.3+ through the player's account: keeps their signed chat valid
         self.codec = codec
         self.session = session
         self.chunks = chunks
@@ -75,9 +78,22 @@ class PlayRelay:
             conn.fast_frames += 1
             conn.to_server_frame(frame)
             return
+        signed = self.signed
+        if signed is not None and name in SIGNED_CHAT_PACKETS:
+            conn.decoded_frames += 1
+            _check_size(name, frame)
+            self._send(signed.client_other(name, self.codec.decode(State.PLAY, TO_SERVER, name, frame.packet)),
+                       frame)
+            return
         if name in SWALLOWABLE and not frame.compressed and not self._maybe_for_us(name, frame):
-            conn.fast_frames += 1  # ordinary chat: forwarded as it came, without decoding
-            conn.to_server_frame(frame)
+            if signed is None:
+                conn.fast_frames += 1  # ordinary chat: forwarded as it came, without decoding
+                conn.to_server_frame(frame)
+                return
+            conn.decoded_frames += 1  # ordinary signed chat: its acknowledgements are read
+            _check_size(name, frame)
+            self._send(self._signed_forward(signed, name, self.codec.decode(State.PLAY, TO_SERVER, name,
+                                                                            frame.packet)), frame)
             return
         conn.decoded_frames += 1
         _check_size(name, frame)
@@ -92,14 +108,37 @@ class PlayRelay:
         for event in self.codec.events(TO_SERVER, name, fields):
             actions.extend(self.session.handle(event, now))
         forward = name not in SWALLOWABLE or any(isinstance(a, ForwardChat) for a in actions)
-        if forward:
+        if forward and signed is not None and name in SWALLOWABLE:
+            self._send(self._signed_forward(signed, name, fields), frame)
+        elif forward:
             conn.to_server_frame(frame)
         else:
             conn.swallowed += 1
             ack = self.codec.acknowledgement(name, fields)
             if ack is not None:
                 conn.to_server_packet(ack)
+            if signed is not None:
+                self._send(signed.kept(name, fields), frame)
         conn.perform(actions)
+
+    @staticmethod
+    def _signed_forward(signed: SignedChatRelay, name: str, fields: dict[str, Any]) -> Handled:
+        return signed.line(fields) if name == "chat_message" else signed.command(name, fields)
+
+    def _send(self, handled: Handled, frame: Frame) -> None:
+        """To the server as the signed-chat relay decided: what goes before, then the frame as
+        it came, a rewritten packet, or nothing."""
+        conn = self.conn
+        for packet in handled.before:
+            conn.to_server_packet(packet)
+        if handled.warn is not None:
+            conn.say(handled.warn)
+        if handled.drop:
+            return
+        if handled.forward is not None:
+            conn.to_server_packet(handled.forward)
+        else:
+            conn.to_server_frame(frame)
 
     def client_configuration(self, frame: Frame) -> None:
         """1.20.2+: the client's settings (its locale) arrive during configuration."""
@@ -161,6 +200,12 @@ class PlayRelay:
                 conn.server_kicked = True
             elif pid == self.ids.start_configuration:
                 conn.states.sent(SERVER, "start_configuration")
+            return
+        if name == "player_chat":  # subscribed only for the signed-chat relay: read, then forwarded
+            if self.signed is not None:
+                self.signed.server_player_chat(frame.packet)
+            conn.send_frame(frame)
+            conn.fast_frames += 1
             return
         if name == "entity_metadata" and not self._is_own_entity(frame):
             conn.send_frame(frame)  # another entity's: forward as it came

@@ -86,5 +86,7 @@ SWALLOWABLE: frozenset[str] = frozenset({"chat", "chat_message", "chat_command"}
 # is inflated or decoded: vanilla's own limits with room to spare (256-character chat;
 # 1.19's message signatures and last-seen lists; signed command arguments). A larger
 # one is malformed and closes that connection: a small frame may not inflate to megabytes.
-MAX_SIZE_TO_SERVER: dict[str, int] = {"chat": 8192, "chat_message": 8192, "chat_command": 16384, "settings": 1024}
+MAX_SIZE_TO_SERVER: dict[str, int] = {"chat": 8192, "chat_message": 8192, "chat_command": 16384, "settings": 1024,
+                                      # vanilla: a 512-byte key, a signature of up to 4096 bytes
+                                      "chat_session_update": 8192, "chat_command_signed": 16384}
 MAX_SIZE_TO_SERVER_DEFAULT = 256  # positions, looks, held slot, entity actions, teleport confirmations

@@ -33,6 +33,7 @@ class Session:
     name: str
     uuid: uuid.UUID
     access_token: str = attrs.field(repr=False)
+    chat_key: Any = None
 
 
 class FakeAccounts:
