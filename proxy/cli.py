@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,8 +58,11 @@ def admin_warnings(config: Any) -> list[str]:
     return lines
 
 
-def build_server(config: Any, reactor: Any, metrics: Any = None) -> Any:
-    """The proxy with its collaborators: the assistant's pieces (when the feature is on) and metrics."""
+def build_server(config: Any, reactor: Any, metrics: Any = None,
+                 add_secret: Callable[[str], None] | None = None) -> Any:
+    """The proxy with its collaborators: the assistant's pieces (when the feature is on), metrics,
+    and the signed-in Microsoft account (upstream_auth microsoft), whose tokens go to ``add_secret``
+    (the log redaction) before anything could log them."""
     from engine.llm.secrets import BadKey
     from proxy.assistant_factory import build_assistance
     from proxy.server import ProxyServer
@@ -71,9 +74,17 @@ def build_server(config: Any, reactor: Any, metrics: Any = None) -> Any:
         except BadKey as exc:
             print(f"mcagent: {exc}", file=sys.stderr)
             raise SystemExit(2) from None
+    accounts = None
+    if config.upstream_auth.mode == "microsoft":
+        from proxy.account_source import AccountSource
+        from proxy.accounts.store import AccountStore
+
+        accounts = AccountSource(AccountStore(config.accounts), reactor, config.session_server,
+                                 add_secret or (lambda secret: None))
     server = ProxyServer(config, reactor, assistant_factory=assistance.make if assistance else None,
                          routing=assistance.routing if assistance else None,
-                         model_service=assistance.model_service if assistance else None, metrics=metrics)
+                         model_service=assistance.model_service if assistance else None, metrics=metrics,
+                         accounts=accounts)
     if server.model_service is not None:
         # Model calls still out at shutdown are cancelled (their players are told nothing more).
         reactor.addSystemEventTrigger("before", "shutdown", server.model_service.close)
@@ -84,7 +95,8 @@ def make_reload(server: Any, config_path: Path | None, overrides: dict[str, Any]
     """``reload``: re-read and validate; an invalid file keeps the running config."""
     from proxy.config import ConfigError, load
 
-    restart_fields = ("listen", "upstream", "online_mode", "console", "proxy_protocol", "forwarding", "log_json")
+    restart_fields = ("listen", "upstream", "online_mode", "console", "proxy_protocol", "forwarding", "log_json",
+                      "upstream_auth", "accounts")
 
     def reload() -> list[str]:
         try:
@@ -122,7 +134,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         from proxy.metrics import Metrics
 
         metrics = Metrics()
-    server = build_server(config, reactor, metrics)
+    from proxy.log_redaction import RedactingObserver
+
+    # The redaction exists before anything that holds a secret, so each secret is registered
+    # as it appears (the account's tokens, refreshed while the proxy runs); its observers
+    # (the terminal, the console's log ring) are attached once they exist.
+    redacting: Any = RedactingObserver([])  # provides ILogObserver (zope, unseen by mypy)
+    server = build_server(config, reactor, metrics, redacting.add_secret)
     logs = LogRing()
     exit_code = [0]
     stopping = [False]
@@ -147,15 +165,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     out = textFileLogObserver(sys.stdout) if terminal is None else (lambda e: _to_terminal(terminal, e))
     if config.log_json:
         out = jsonFileLogObserver(sys.stdout)
-    from proxy.log_redaction import RedactingObserver
-
     service = server.model_service
     api_key = service.client.settings.api_key if service is not None and service.client is not None else None
     from proxy.server import admin_secret
 
-    secrets = [api_key.reveal() if api_key is not None else None, console_token(config.console.token),
-               admin_secret(config)]
-    redacting: Any = RedactingObserver([out, logs], secrets)  # provides ILogObserver (zope, unseen by mypy)
+    for secret in (api_key.reveal() if api_key is not None else None, console_token(config.console.token),
+                   admin_secret(config)):
+        redacting.add_secret(secret)
+    redacting.observers.extend([out, logs])
     globalLogBeginner.beginLoggingTo([redacting], redirectStandardIO=False)
     for warning in admin_warnings(config):
         log.warn("{warning}", warning=warning)
