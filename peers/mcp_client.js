@@ -4,6 +4,14 @@
 // protocol-level end-to-end tests on versions mineflayer cannot speak (e.g. 26.1).
 //
 //   node peers/mcp_client.js --host 127.0.0.1 --port P --username alice --version 26.1
+//        [--certificates URL --access-token T]
+//
+// With --certificates (1.19.3+), the client signs its chat as a vanilla client logged in
+// with that account does: it fetches the account's chat key from Minecraft services'
+// player certificates at URL (POST, the access token as Bearer), sends the server its
+// chat session once in play, and signs every chat line (client.chat) with it. The bytes of
+// every chat packet it writes are reported ({"event":"sent_packet","name":P,"hex":H}), so a
+// test can compare them with what the server received.
 //
 // minecraft-protocol's client does login, configuration (settings, select_known_packs
 // and code_of_conduct answers, finish_configuration) and keep-alives itself, and answers
@@ -45,7 +53,9 @@ try {
     host: '127.0.0.1',
     port: '25565',
     username: 'client',
-    version: '1.21.4'
+    version: '1.21.4',
+    certificates: '',
+    'access-token': ''
   })
 } catch (err) {
   emit({ event: 'error', fatal: true, message: err.message })
@@ -96,6 +106,50 @@ const client = mc.createClient({
   checkTimeoutInterval: 30000
 })
 
+const CHAT_PACKETS = new Set(['chat', 'chat_message', 'chat_command', 'chat_command_signed',
+  'message_acknowledgement', 'chat_session_update'])
+client.on('connect', () => {
+  // Every packet the client writes passes the serializer whole (id and body, before
+  // compression and framing): the bytes a server must receive unchanged.
+  client.serializer.on('data', (buffer) => {
+    const id = buffer[0] // every chat packet id is below 0x80: one VarInt byte
+    const name = client.state === 'play' && mcData.protocol.play.toServer.types.packet[1][0].type[1].mappings[
+      '0x' + id.toString(16).padStart(2, '0')]
+    if (name && CHAT_PACKETS.has(name)) emit({ event: 'sent_packet', name, hex: buffer.toString('hex') })
+  })
+})
+
+let chatKeys = null // the account's chat key, as player certificates give it
+if (args.certificates) {
+  fetch(args.certificates, { method: 'POST', headers: { Authorization: 'Bearer ' + args['access-token'] } })
+    .then((response) => response.json())
+    .then((body) => {
+      const crypto = require('crypto')
+      chatKeys = {
+        public: crypto.createPublicKey(body.keyPair.publicKey),
+        private: crypto.createPrivateKey(body.keyPair.privateKey),
+        signatureV2: Buffer.from(body.publicKeySignatureV2, 'base64'),
+        expiresOn: new Date(body.expiresAt)
+      }
+      startChatSession()
+    })
+    .catch((err) => emit({ event: 'error', fatal: true, message: 'player certificates: ' + err.message }))
+}
+
+function startChatSession () {
+  if (!chatKeys || !inPlay || client._session) return
+  const crypto = require('crypto')
+  client.profileKeys = chatKeys
+  client._session = { index: 0, uuid: crypto.randomUUID() }
+  client.write('chat_session_update', {
+    sessionUUID: client._session.uuid,
+    expireTime: BigInt(chatKeys.expiresOn.getTime()),
+    publicKey: chatKeys.public.export({ type: 'spki', format: 'der' }),
+    signature: chatKeys.signatureV2
+  })
+  emit({ event: 'chat_session', session: client._session.uuid })
+}
+
 client.on('error', (err) => {
   log('client error:', (err && err.stack) || err)
   emit({ event: 'error', message: String((err && err.message) || err) })
@@ -116,8 +170,9 @@ client.on('login', () => {
     reconfiguring = false
     emit({ event: 'reconfigured' })
   } else {
-    emit({ event: 'play', username: client.username, version: client.version })
+    emit({ event: 'play', username: client.username, version: client.version, uuid: client.uuid })
   }
+  startChatSession()
 })
 
 // Registered before minecraft-protocol's own start_configuration listener (added at
