@@ -106,14 +106,16 @@ ZERO_UUID = bytes(16)
 
 # Per version: the layouts of the few packets the peers write. Everything else the
 # peers send (entity_velocity, custom_payload) has kept its layout from 1.18.2 to 1.21.4.
-LAYOUTS: dict[str, dict[str, Callable[..., bytes]]] = {
+LAYOUTS: dict[str, dict[str, Any]] = {
     "1.18.2": {
+        "encrypt_request_tail": b"",  # nothing after the verify token
         "login_start": lambda name, uuid: string(name),
         "success": lambda uuid, name: uuid + string(name),
         "chat_up": lambda text: string(text),
         "chat_down": lambda text: string(json.dumps({"text": text})) + b"\x01" + ZERO_UUID,  # position 1 = system
     },
     "1.19.2": {
+        "encrypt_request_tail": b"",
         # username, no signature, no UUID
         "login_start": lambda name, uuid: string(name) + b"\x00" + b"\x00",
         "success": lambda uuid, name: uuid + string(name) + varint(0),
@@ -122,6 +124,7 @@ LAYOUTS: dict[str, dict[str, Callable[..., bytes]]] = {
         "chat_down": lambda text: string(json.dumps({"text": text})) + b"\x00",  # isActionBar false
     },
     "1.21.4": {
+        "encrypt_request_tail": b"\x01",  # 1.20.5+: shouldAuthenticate
         "login_start": lambda name, uuid: string(name) + uuid,
         "success": lambda uuid, name: uuid + string(name) + varint(0),
         # message, timestamp, salt, no signature, offset 0, acknowledged bitset (3 bytes)
@@ -164,6 +167,15 @@ class Version:
 
     def login_start(self, name: str) -> bytes:
         return varint(self.pid("login", TO_SERVER, "login_start")) + self.layouts["login_start"](name, offline_uuid(name))
+
+    def encryption_request(self, public_key_der: bytes, token: bytes) -> bytes:
+        return (varint(self.pid("login", TO_CLIENT, "encryption_begin")) + string("") + varint(len(public_key_der))
+                + public_key_der + varint(len(token)) + token + self.layouts["encrypt_request_tail"])
+
+    def encryption_response(self, secret: bytes, token: bytes) -> bytes:
+        """Both already encrypted with the server's key (1.19-1.19.2's switch is not written here)."""
+        return (varint(self.pid("login", TO_SERVER, "encryption_begin")) + varint(len(secret)) + secret
+                + varint(len(token)) + token)
 
     def set_compression(self, threshold: int) -> bytes:
         return varint(self.pid("login", TO_CLIENT, "compress")) + varint(threshold)

@@ -36,6 +36,42 @@ def emit(**fields: object) -> None:
     sys.stdout.flush()
 
 
+class CipherSocket:
+    """A socket whose bytes are AES/CFB8 both ways once ``enable`` is called."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self._enc = None
+        self._dec = None
+
+    def enable(self, secret: bytes) -> None:
+        from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
+
+        try:
+            from cryptography.hazmat.decrepit.ciphers.modes import CFB8
+        except ImportError:  # cryptography < 43
+            from cryptography.hazmat.primitives.ciphers.modes import CFB8  # type: ignore[attr-defined,no-redef]
+        cipher = Cipher(algorithms.AES(secret), CFB8(secret))
+        self._enc = cipher.encryptor()
+        self._dec = cipher.decryptor()
+
+    def sendall(self, data: bytes) -> None:
+        self.sock.sendall(self._enc.update(data) if self._enc is not None else data)
+
+    def recv(self, size: int) -> bytes:
+        data = self.sock.recv(size)
+        return self._dec.update(data) if self._dec is not None and data else data
+
+    def recv_into(self, buf: bytearray) -> int:
+        n = self.sock.recv_into(buf)
+        if self._dec is not None and n > 0:
+            buf[:n] = self._dec.update(bytes(buf[:n]))
+        return n
+
+    def __getattr__(self, name: str):  # settimeout, setsockopt, close, ...
+        return getattr(self.sock, name)
+
+
 class Peer:
     def __init__(self, sock: socket.socket, version, threshold: int) -> None:
         self.sock = sock
@@ -111,6 +147,7 @@ def run_server(args: argparse.Namespace) -> int:
         emit(event="error", error="no connection arrived")
         return 1
     listener.close()
+    sock = CipherSocket(sock)
     peer = Peer(sock, v, args.threshold)
     deadline = time.monotonic() + args.login_timeout
     try:
@@ -121,6 +158,8 @@ def run_server(args: argparse.Namespace) -> int:
         if pid != v.pid("login", TO_SERVER, "login_start"):
             raise WireError(f"expected login start, got packet {pid}")
         name, _ = read_string(packet, 1)
+        if args.encrypt:
+            server_encryption(peer, deadline)
         if args.threshold >= 0:
             peer.send(v.set_compression(args.threshold))
             peer.threshold = args.threshold
@@ -154,6 +193,41 @@ def run_server(args: argparse.Namespace) -> int:
     except (OSError, WireError, TimeoutError, ConnectionError) as exc:
         emit(event="error", error=f"{type(exc).__name__}: {exc}")
         return 1
+
+
+def server_encryption(peer: Peer, deadline: float) -> None:
+    from cryptography.hazmat.primitives.asymmetric import padding, rsa
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=1024)
+    der = key.public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
+    token = os.urandom(4)
+    peer.send(peer.v.encryption_request(der, token))
+    pid, packet = peer.recv_packet(deadline)
+    if pid != peer.v.pid("login", TO_SERVER, "encryption_begin"):
+        raise WireError(f"expected an encryption response, got packet {pid}")
+    size, pos = read_varint(packet, 1)
+    secret = key.decrypt(packet[pos:pos + size], padding.PKCS1v15())
+    pos += size
+    size, pos = read_varint(packet, pos)
+    if key.decrypt(packet[pos:pos + size], padding.PKCS1v15()) != token:
+        raise WireError("encryption response with a wrong verify token")
+    peer.sock.enable(secret)
+
+
+def client_encryption(peer: Peer, packet: bytes) -> None:
+    from cryptography.hazmat.primitives.asymmetric import padding
+    from cryptography.hazmat.primitives.serialization import load_der_public_key
+
+    _, pos = read_string(packet, 1)  # server id
+    size, pos = read_varint(packet, pos)
+    key = load_der_public_key(packet[pos:pos + size])
+    pos += size
+    size, pos = read_varint(packet, pos)
+    token = packet[pos:pos + size]
+    secret = os.urandom(16)
+    peer.send(peer.v.encryption_response(key.encrypt(secret, padding.PKCS1v15()), key.encrypt(token, padding.PKCS1v15())))
+    peer.sock.enable(secret)
 
 
 def leftover_after_syncs(peer: Peer, deadline: float) -> bytes:
@@ -255,7 +329,7 @@ def run_client(args: argparse.Namespace) -> int:
     host, _, port = args.connect.rpartition(":")
     deadline = time.monotonic() + args.login_timeout
     try:
-        sock = socket.create_connection((host, int(port)), timeout=args.login_timeout)
+        sock = CipherSocket(socket.create_connection((host, int(port)), timeout=args.login_timeout))
         peer = Peer(sock, v, args.threshold)
         name = args.name
         peer.send(v.handshake(host, int(port)))
@@ -267,6 +341,8 @@ def run_client(args: argparse.Namespace) -> int:
                 peer.threshold = peer.reader.threshold = threshold
             elif pid == v.pid("login", TO_CLIENT, "success"):
                 break
+            elif pid == v.pid("login", TO_CLIENT, "encryption_begin"):
+                client_encryption(peer, packet)
             elif pid == v.pid("login", TO_CLIENT, "disconnect"):
                 reason, _ = read_string(packet, 1)
                 emit(event="error", error=f"refused at login: {reason}")
@@ -362,6 +438,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stall-timeout", type=float, default=10.0)
     parser.add_argument("--login-timeout", type=float, default=15.0)
     parser.add_argument("--accept-timeout", type=float, default=30.0)
+    parser.add_argument("--encrypt", action="store_true", help="server: ask for online mode's encryption")
     args = parser.parse_args(argv)
     return run_server(args) if args.role == "server" else run_client(args)
 
