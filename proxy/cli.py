@@ -398,6 +398,9 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--token", help="console token (default: MCAGENT_CONSOLE_TOKEN or the config)")
     sub.add_parser("routing", help="routing tools: mcagent routing eval CORPUS.jsonl [--config F] [--json]",
                    add_help=False)
+    from proxy.accounts import cli as account_cli
+
+    account_cli.add_commands(sub)
     if argv[:1] == ["routing"]:
         return cmd_routing(argparse.Namespace(), argv[1:])
     if argv[:1] == ["sim"]:
@@ -411,6 +414,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_versions(args)
     if args.command == "console":
         return cmd_console(args)
+    if args.command in account_cli.COMMANDS:
+        return account_cli.run(args)
     parser.error(f"unknown command {args.command}")
     return 2
 

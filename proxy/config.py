@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
+from proxy.accounts.settings import AccountSettings
+
 DEFAULT_PATH = Path("config/proxy.json")
 
 
@@ -206,6 +208,8 @@ class ProxyConfig(Strict):
     # service (or a test's) can stand in for Mojang's.
     session_server: str = "https://sessionserver.mojang.com"
     upstream_auth: UpstreamAuth = UpstreamAuth()
+    # The player's Microsoft account for an online-mode upstream: sign-in endpoints and the token cache.
+    accounts: AccountSettings = AccountSettings()
     log_json: bool = False
 
     @model_validator(mode="after")
