@@ -3,29 +3,60 @@
 How this works: the account store (``proxy.accounts``) is synchronous: reading the cache
 and, when a token is about to expire, refreshing it (Microsoft, Xbox Live, XSTS, Minecraft
 services) are blocking HTTP calls. ``AccountSource`` runs them in the reactor's thread
-pool, so a refresh never holds up another player's packets, and hands every token it
-sees to the log redaction before anything can log it. ``join`` is the session server's
-join for the account, on the reactor (``proxy.session_server``). Both fire with a value
-or fail with ``AccountUnavailable``, whose text is what the player is told.
+pool, so a refresh never holds up another player's packets; the store hands every token
+it learns to the log redaction (its ``on_secret``) before it is used. A session comes
+with the account's chat key (player certificates) when Minecraft services give one, for
+keeping signed chat valid (``proxy.chat_signing``); without it the player can still play.
+``join`` is the session server's join for the account, on the reactor
+(``proxy.session_server``). Both fire with a value or fail with ``AccountUnavailable``,
+whose text is what the player is told.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Protocol
+import uuid
+from typing import Any, Protocol
 
+import attrs
 from twisted.internet.defer import Deferred
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from proxy.accounts.errors import AccountError
+from proxy.chat_signing import ChatKey
 from proxy.connection import AccountSession
 from proxy.session_server import JoinRefused, join
 
 log = Logger(namespace="mcagent.accounts")
 
 
+class MinecraftSessionLike(Protocol):
+    @property
+    def account(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def uuid(self) -> uuid.UUID: ...
+    @property
+    def access_token(self) -> str: ...
+
+
 class AccountStoreLike(Protocol):
-    def session(self, account: str) -> AccountSession: ...
-    def secrets(self) -> Iterable[str]: ...
+    """``proxy.accounts.store.AccountStore`` as this module uses it."""
+
+    def session(self, account: str) -> MinecraftSessionLike: ...
+    def chat_key(self, account: str) -> ChatKey: ...
+
+
+@attrs.frozen
+class UpstreamAccount:
+    """What the server leg logs in with: the account's session, and its chat key if any."""
+
+    account: str
+    name: str
+    uuid: uuid.UUID
+    access_token: str = attrs.field(repr=False)
+    chat_key: ChatKey | None = attrs.field(repr=False, default=None)
 
 
 class AccountUnavailable(Exception):
@@ -33,38 +64,38 @@ class AccountUnavailable(Exception):
 
 
 class AccountSource:
-    def __init__(self, store: AccountStoreLike, reactor: Any, session_server: str,
-                 add_secret: Callable[[str], None]) -> None:
+    def __init__(self, store: AccountStoreLike, reactor: Any, session_server: str) -> None:
         self.store = store
         self.reactor = reactor
         self.session_server = session_server
-        self._add_secret = add_secret
-        self._register()
-
-    def _register(self) -> None:
-        for secret in self.store.secrets():
-            self._add_secret(secret)
 
     def session(self, account: str) -> "Deferred[AccountSession]":
         d: Deferred[AccountSession] = deferToThreadPool(self.reactor, self.reactor.getThreadPool(),
-                                                        self.store.session, account)
-
-        def got(session: AccountSession) -> AccountSession:
-            self._register()  # a refresh may have brought new tokens
-            return session
+                                                        self._session, account)
 
         def failed(failure: Failure) -> Failure:
-            self._register()
-            if failure.check(AccountUnavailable):
-                return failure
-            from proxy.accounts.errors import AccountError
-
             if failure.check(AccountError):
-                raise AccountUnavailable(str(failure.value))
+                error = failure.value
+                assert isinstance(error, AccountError)
+                # The player reads this in game: name the account in the command to run.
+                action = error.action.replace("`mcagent login`", f"`mcagent login --account {account}`")
+                raise AccountUnavailable(f"The proxy cannot log in as the Microsoft account {account}: "
+                                         f"{error.message}. On the proxy's machine: {action}.")
             log.failure("the account store failed for {account}", failure, account=account)
             raise AccountUnavailable("The proxy could not use its Microsoft account (an internal error, logged).")
 
-        return d.addCallbacks(got, failed)
+        return d.addErrback(failed)
+
+    def _session(self, account: str) -> UpstreamAccount:
+        """In a worker thread: the session, then the chat key (whose failure costs only signing)."""
+        session = self.store.session(account)
+        chat_key: ChatKey | None = None
+        try:
+            chat_key = self.store.chat_key(account)
+        except AccountError as exc:
+            log.warn("no chat key for {account} ({why}): a signed line the proxy keeps will break the player's "
+                     "chat chain on 1.19.3+", account=account, why=str(exc))
+        return UpstreamAccount(session.account, session.name, session.uuid, session.access_token, chat_key)
 
     def join(self, session: AccountSession, digest: str) -> "Deferred[None]":
         d = join(self.reactor, self.session_server, session.access_token, session.uuid.hex, digest)

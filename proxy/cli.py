@@ -79,8 +79,12 @@ def build_server(config: Any, reactor: Any, metrics: Any = None,
         from proxy.account_source import AccountSource
         from proxy.accounts.store import AccountStore
 
-        accounts = AccountSource(AccountStore(config.accounts), reactor, config.session_server,
-                                 add_secret or (lambda secret: None))
+        sink = add_secret or (lambda secret: None)
+        # The store learns tokens in worker threads; the redaction is the reactor's.
+        store = AccountStore(config.accounts, on_secret=lambda secret: reactor.callFromThread(sink, secret))
+        for secret in store.secrets():  # what the cache holds now, before anything runs
+            sink(secret)
+        accounts = AccountSource(store, reactor, config.session_server)
     server = ProxyServer(config, reactor, assistant_factory=assistance.make if assistance else None,
                          routing=assistance.routing if assistance else None,
                          model_service=assistance.model_service if assistance else None, metrics=metrics,

@@ -52,6 +52,7 @@ PATHS = {
     "profile": "/minecraft/profile",
     "join": "/session/minecraft/join",
     "has_joined": "/session/minecraft/hasJoined",
+    "certificates": "/player/certificates",
 }
 _ENDPOINT_OF_PATH = {path: name for name, path in PATHS.items()}
 
@@ -127,6 +128,8 @@ class AccountServices:
         self.issued: set[str] = set()
         self.joins: list[Join] = []
         self.requests: list[Request] = []
+        self._services_key: Any = None  # this fake's "Mojang": signs each account's chat key
+        self._chat_keys: dict[str, Any] = {}  # account -> its chat key pair (one per account, as Mojang's)
         self._server: ThreadingHTTPServer | None = None
 
     # -- accounts and tokens ------------------------------------------------------------------
@@ -212,7 +215,8 @@ class AccountServices:
             "xbox_user_auth_url": self.base_url + PATHS["xbox"], "xsts_url": self.base_url + PATHS["xsts"],
             "minecraft_login_url": self.base_url + PATHS["minecraft_login"],
             "entitlements_url": self.base_url + PATHS["entitlements"],
-            "profile_url": self.base_url + PATHS["profile"], "timeout_seconds": 5.0,
+            "profile_url": self.base_url + PATHS["profile"],
+            "certificates_url": self.base_url + PATHS["certificates"], "timeout_seconds": 5.0,
         }
         if cache_file is not None:
             section["cache_file"] = str(cache_file)
@@ -221,6 +225,62 @@ class AccountServices:
 
     def settings(self, cache_file: Path | None = None, **overrides: Any) -> AccountSettings:
         return AccountSettings.model_validate(self.config_section(cache_file, **overrides))
+
+    # -- chat keys (player certificates) ------------------------------------------------------
+    def services_public_key_pem(self) -> str:
+        """The public key this fake certifies chat keys with (a server's stand-in for Mojang's)."""
+        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+        return self._services().public_key().public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo).decode()
+
+    def chat_key_der(self, name: str) -> bytes:
+        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+        return self._chat_key(name).public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
+
+    def _services(self) -> Any:
+        from cryptography.hazmat.primitives.asymmetric import rsa
+
+        with self._lock:
+            if self._services_key is None:
+                self._services_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+            return self._services_key
+
+    def _chat_key(self, name: str) -> Any:
+        from cryptography.hazmat.primitives.asymmetric import rsa
+
+        with self._lock:
+            if name not in self._chat_keys:
+                self._chat_keys[name] = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+            return self._chat_keys[name]
+
+    def _certificates(self, request: Request) -> Reply:
+        import base64
+        import struct
+        from datetime import datetime, timezone
+
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import padding
+        from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
+
+        account = self._bearer(request)
+        if account is None or request.method != "POST":
+            return Reply(401, {"path": PATHS["certificates"], "errorMessage": "Unauthorized"})
+        key = self._chat_key(account.name)
+        expires_ms = int((time.time() + 48 * 3600) * 1000)
+        der = key.public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
+        # What vanilla checks: Mojang's SHA1withRSA over the UUID, the expiry (ms) and the key.
+        signed = account.uuid.bytes + struct.pack(">q", expires_ms) + der
+        signature = self._services().sign(signed, padding.PKCS1v15(), hashes.SHA1())
+        when = datetime.fromtimestamp(expires_ms / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        return Reply(200, {
+            "keyPair": {"privateKey": key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption()).decode(),
+                        "publicKey": key.public_key().public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo
+                                                                   ).decode()},
+            "publicKeySignature": base64.b64encode(signature).decode(),
+            "publicKeySignatureV2": base64.b64encode(signature).decode(),
+            "expiresAt": when, "refreshedAfter": when,
+        })
 
     # -- the endpoints ------------------------------------------------------------------------
     def _answer(self, endpoint: str, request: Request) -> Reply:
@@ -447,6 +507,7 @@ _HANDLERS: dict[str, Callable[[AccountServices, Request], Reply]] = {
     "profile": AccountServices._profile,
     "join": AccountServices._join,
     "has_joined": AccountServices._has_joined,
+    "certificates": AccountServices._certificates,
 }
 assert set(_HANDLERS) == set(PATHS)
 

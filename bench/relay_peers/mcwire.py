@@ -21,7 +21,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
 from proxy.protocol.wire import pack_varint
 

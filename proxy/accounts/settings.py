@@ -28,7 +28,7 @@ LIVE_SCOPE = "service::user.auth.xboxlive.com::MBI_SSL"
 AZURE_SCOPE = "XboxLive.signin offline_access"
 
 _URL_FIELDS = ("device_code_url", "token_url", "xbox_user_auth_url", "xsts_url", "minecraft_login_url",
-               "entitlements_url", "profile_url")
+               "entitlements_url", "profile_url", "certificates_url")
 
 
 class AccountSettings(BaseModel):
@@ -43,6 +43,8 @@ class AccountSettings(BaseModel):
     minecraft_login_url: str = "https://api.minecraftservices.com/authentication/login_with_xbox"
     entitlements_url: str = "https://api.minecraftservices.com/entitlements/mcstore"
     profile_url: str = "https://api.minecraftservices.com/minecraft/profile"
+    # The account's chat key (player certificates), for keeping signed chat valid through the proxy.
+    certificates_url: str = "https://api.minecraftservices.com/player/certificates"
     # None: MCAGENT_ACCOUNTS_FILE, else $XDG_CONFIG_HOME/mcagent/accounts.json (~/.config/...).
     cache_file: str | None = Field(None, min_length=1, max_length=4096)
     timeout_seconds: float = Field(15.0, gt=0.0, le=300.0)  # each HTTP request

@@ -42,8 +42,11 @@ from proxy.accounts.cache import CachedAccount, TokenCache
 from proxy.accounts.errors import AccountError, NotSignedIn, SignInExpired
 from proxy.accounts.microsoft import DeviceCode, MicrosoftSignIn
 from proxy.accounts.settings import AccountSettings, cache_path
+from proxy.chat_signing import ChatKey
 
 __all__ = ["AccountInfo", "AccountStore", "DeviceCode", "MinecraftSession"]
+# A chat key expiring sooner than this is fetched again (Minecraft services renew it well before).
+CHAT_KEY_MARGIN_SECONDS = 3600.0
 
 STILL_USABLE_SECONDS = 60.0  # an old token with less than this left is not worth handing out
 
@@ -82,6 +85,8 @@ class AccountStore:
         self._known_lock = threading.Lock()
         self._refresh_lock = threading.Lock()
         self._cache = TokenCache(cache_path(settings))
+        self._chat_keys: dict[str, ChatKey] = {}  # in memory only: a private key is never written here
+        self._chat_lock = threading.Lock()
         self._microsoft = MicrosoftSignIn(settings, self._http, clock, sleep)
 
     @property
@@ -138,6 +143,19 @@ class AccountStore:
                 self._log.warn("cannot refresh the tokens of {account}: {why}; using its current token, valid "
                                "until {until}", account=key, why=str(exc), until=_when(entry.expires_at))
                 return _session(key, entry)
+
+    def chat_key(self, account: str) -> ChatKey:
+        """The account's chat key from Minecraft services' player certificates, as a vanilla
+        client fetches it; kept in memory while it has more than an hour left."""
+        session = self.session(account)
+        with self._chat_lock:
+            known = self._chat_keys.get(session.account)
+            if known is not None and known.expires_at_ms / 1000 - CHAT_KEY_MARGIN_SECONDS > self._clock():
+                return known
+            key, private_pem = minecraft_services.chat_key(self._http, self.settings, session.access_token)
+            self._learned(private_pem)
+            self._chat_keys[session.account] = key
+            return key
 
     def accounts(self) -> list[AccountInfo]:
         return [AccountInfo(key, a.name, a.uuid, a.expires_at, a.refreshed_at)

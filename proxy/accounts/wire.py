@@ -50,6 +50,19 @@ class Profile(Loose):
     name: str = Field(min_length=1, max_length=64)
 
 
+class KeyPair(Loose):
+    privateKey: str = Field(min_length=1, max_length=8192)
+    publicKey: str = Field(min_length=1, max_length=4096)
+
+
+class Certificates(Loose):
+    """Minecraft services' player certificates: the account's chat key, certified."""
+
+    keyPair: KeyPair
+    publicKeySignatureV2: str = Field(min_length=1, max_length=8192)
+    expiresAt: str = Field(min_length=1, max_length=64)
+
+
 class ServiceComplaint(Loose):
     """What Minecraft services put in an error answer."""
 

@@ -52,7 +52,7 @@ def test_a_player_plays_on_an_online_server_as_the_account(version: str, service
     login = server.wait_login(ACCOUNT)
     assert uuid.UUID(str(login["uuid"])) == ACCOUNT_UUID  # the server verified the account, not an offline name
     (join,) = services.joins
-    assert join.profile == ACCOUNT_UUID.hex
+    assert join.uuid == ACCOUNT_UUID
     assert services.minecraft_token(ACCOUNT) not in proxy.log_text()
 
     # Chat both ways, as it was typed.
