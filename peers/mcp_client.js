@@ -4,7 +4,7 @@
 // protocol-level end-to-end tests on versions mineflayer cannot speak (e.g. 26.1).
 //
 //   node peers/mcp_client.js --host 127.0.0.1 --port P --username alice --version 26.1
-//        [--certificates URL --access-token T]
+//        [--certificates URL --access-token T] [--session-server URL --uuid U]
 //
 // With --certificates (1.19.3+), the client signs its chat as a vanilla client logged in
 // with that account does: it fetches the account's chat key from Minecraft services'
@@ -12,6 +12,9 @@
 // chat session once in play, and signs every chat line (client.chat) with it. The bytes of
 // every chat packet it writes are reported ({"event":"sent_packet","name":P,"hex":H}), so a
 // test can compare them with what the server received.
+// With --session-server (and --access-token, --uuid), it logs in as that account straight
+// to an online-mode server, joining through the session server at URL as a vanilla client
+// does (without a proxy in between).
 //
 // minecraft-protocol's client does login, configuration (settings, select_known_packs
 // and code_of_conduct answers, finish_configuration) and keep-alives itself, and answers
@@ -55,7 +58,9 @@ try {
     username: 'client',
     version: '1.21.4',
     certificates: '',
-    'access-token': ''
+    'access-token': '',
+    'session-server': '',
+    uuid: ''
   })
 } catch (err) {
   emit({ event: 'error', fatal: true, message: err.message })
@@ -96,25 +101,38 @@ process.on('uncaughtException', (err) => {
   emit({ event: 'error', message: String((err && err.message) || err) })
 })
 
+// As the account, joining through a session server: minecraft-protocol's encryption plugin
+// joins when it has credentials, with the session's profile id.
+function accountAuth (client, options) {
+  client.username = args.username
+  client.uuid = args.uuid
+  client.session = { accessToken: args['access-token'], selectedProfile: { id: args.uuid.replace(/-/g, ''), name: args.username } }
+  options.haveCredentials = true
+  options.accessToken = args['access-token']
+  options.sessionServer = args['session-server']
+  options.connect(client)
+}
+
 const client = mc.createClient({
   host: args.host,
   port: Number(args.port),
   username: args.username,
   version: args.version,
-  auth: 'offline',
+  auth: args['session-server'] ? accountAuth : 'offline',
   hideErrors: true,
   checkTimeoutInterval: 30000
 })
 
 const CHAT_PACKETS = new Set(['chat', 'chat_message', 'chat_command', 'chat_command_signed',
   'message_acknowledgement', 'chat_session_update'])
-client.on('connect', () => {
+const PLAY_TO_SERVER = mcData.protocol.play.toServer.types.packet[1][0].type[1].mappings // '0x06' -> name
+client.on('state', (state) => {
   // Every packet the client writes passes the serializer whole (id and body, before
-  // compression and framing): the bytes a server must receive unchanged.
+  // compression and framing): the bytes a server must receive unchanged. A new state
+  // brings a new serializer.
+  if (state !== 'play') return
   client.serializer.on('data', (buffer) => {
-    const id = buffer[0] // every chat packet id is below 0x80: one VarInt byte
-    const name = client.state === 'play' && mcData.protocol.play.toServer.types.packet[1][0].type[1].mappings[
-      '0x' + id.toString(16).padStart(2, '0')]
+    const name = PLAY_TO_SERVER['0x' + buffer[0].toString(16).padStart(2, '0')] // chat ids are one VarInt byte
     if (name && CHAT_PACKETS.has(name)) emit({ event: 'sent_packet', name, hex: buffer.toString('hex') })
   })
 })
@@ -255,6 +273,14 @@ const handlers = {
   chat_on_configuration (cmd) {
     chatOnConfiguration.push(String(cmd.text ?? ''))
     emit({ event: 'armed', id: cmd.id })
+  },
+
+  skip_index (cmd) {
+    // Sign the next line one link further on, as if a line had been lost on the way: a
+    // vanilla server refuses it (chat_validation_failed).
+    if (!client._session) throw new Error('no chat session')
+    client._session.index++
+    emit({ event: 'skipped', id: cmd.id })
   },
 
   state (cmd) {

@@ -346,6 +346,12 @@ function join (client) {
   }
   players.set(player.username, player)
   client.on('end', () => leave(player))
+  // minecraft-protocol 1.68's secure-chat check reads the session's id as `sessionUuid`, while
+  // minecraft-data names the field `sessionUUID`: without this, every signed line after a chat
+  // session fails its check with a TypeError. Runs before that check (prepended).
+  client.prependListener('chat_session_update', (packet) => {
+    if (packet.sessionUuid === undefined) packet.sessionUuid = packet.sessionUUID
+  })
   if (args['record-chat'] === 'true') {
     client.on('raw', (buffer, meta) => {
       if (meta.state === 'play' && CHAT_PACKETS.has(meta.name)) {

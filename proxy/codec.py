@@ -735,6 +735,7 @@ def _player_input(codec: VersionCodec, f: Fields) -> list[ev.Event]:
 TRANSLATORS: dict[tuple[str, str], Translator] = {
     (TO_SERVER, "chat"): _chat_typed,
     (TO_SERVER, "chat_command"): _command_typed,
+    (TO_SERVER, "chat_command_signed"): _command_typed,
     (TO_SERVER, "entity_action"): _entity_action,
     (TO_SERVER, "player_input"): _player_input,
     (TO_SERVER, "teleport_confirm"): _no_events,

@@ -156,7 +156,7 @@ class PlayRelay:
         whether it could be for the proxy; most chat is not, and goes on."""
         _, pos = read_varint(frame.raw, frame.start)
         text, _ = read_string(frame.raw, pos)
-        if name == "chat_command":  # a slash command, sent without its slash
+        if name in ("chat_command", "chat_command_signed"):  # a slash command, sent without its slash
             text = "/" + text
         # Our prefixes, and also ordinary chat while a confirmation card is visible (a typed "yes").
         return self.session.may_take(text, self.conn.clock.seconds())

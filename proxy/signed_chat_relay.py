@@ -29,7 +29,7 @@ from proxy.protocol.wire import read_varint
 log = Logger(namespace="mcagent.chat")
 SIGNATURE_BYTES = 256
 # The client packets this relay reads besides chat lines and commands.
-CLIENT_PACKETS = ("chat_session_update", "message_acknowledgement", "chat_command_signed")
+CLIENT_PACKETS = ("chat_session_update", "message_acknowledgement")
 
 
 @attrs.frozen
@@ -85,7 +85,7 @@ class SignedChatRelay:
 
     # -- from the client -------------------------------------------------------------
     def client_other(self, name: str, fields: dict[str, Any]) -> Handled:
-        """A chat session update, an acknowledgement or (1.20.5+) a signed command."""
+        """A chat session update or an acknowledgement."""
         return self._guarded(lambda: self._client_other(name, fields), Handled(None))
 
     def _client_other(self, name: str, fields: dict[str, Any]) -> Handled:
@@ -93,10 +93,8 @@ class SignedChatRelay:
             session = ClientSession(uuid.UUID(str(fields["sessionUUID"])), bytes(fields["publicKey"]),
                                     int(fields["expireTime"]))
             return Handled(None, drop=not self.chat.client_session(session))
-        if name == "message_acknowledgement":
-            self.chat.window.advance(int(fields["count"]))
-            return Handled(None)
-        return self._command(name, fields)
+        self.chat.window.advance(int(fields["count"]))  # message_acknowledgement
+        return Handled(None)
 
     def line(self, fields: dict[str, Any]) -> Handled:
         """A chat line that goes to the server, as it came or re-signed."""

@@ -10,6 +10,7 @@ TO_SERVER_PLAY: tuple[str, ...] = (
     "chat",  # until 1.18.2
     "chat_message",  # 1.19+
     "chat_command",  # 1.19+: slash commands, unsigned for /ai and /agent
+    "chat_command_signed",  # 1.20.5+: a command a client chose to sign (some send /ai that way)
     "settings",
     "position",
     "position_look",
@@ -80,7 +81,7 @@ TO_SERVER_CONFIGURATION: tuple[str, ...] = ("settings",)
 PREFIX_OK: frozenset[str] = frozenset({"named_entity_spawn", "spawn_entity", "spawn_entity_living"})
 
 # Chat packets from the client are the only ones the proxy may swallow.
-SWALLOWABLE: frozenset[str] = frozenset({"chat", "chat_message", "chat_command"})
+SWALLOWABLE: frozenset[str] = frozenset({"chat", "chat_message", "chat_command", "chat_command_signed"})
 
 # The most a client packet the proxy decodes may measure uncompressed, checked before it
 # is inflated or decoded: vanilla's own limits with room to spare (256-character chat;

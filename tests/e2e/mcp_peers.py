@@ -68,20 +68,27 @@ class McpClient(ClientProcess):
         super().__init__()
         self.username: str | None = None
 
-    def start_process(self, port: int, username: str, version: str, host: str = "127.0.0.1") -> "McpClient":
+    def start_process(self, port: int, username: str, version: str, host: str = "127.0.0.1",
+                      extra_args: tuple[str, ...] = ()) -> "McpClient":
+        """``extra_args``: more of mcp_client.js's options (``--certificates URL --access-token T``
+        to sign chat with the account's chat key)."""
         if len(username) > 16:
             raise ValueError(f"Minecraft usernames have at most 16 characters: {username!r}")
         self.username = username
         self.name = f"mcp-client-{username}"
         self.spawn([node_executable(), str(MCP_CLIENT_JS), "--host", host, "--port", str(port),
-                    "--username", username, "--version", version])
+                    "--username", username, "--version", version, *extra_args])
         return self
 
     def connect(self, port: int, username: str, version: str, host: str = "127.0.0.1",
-                timeout: float = 20.0) -> "McpClient":
+                timeout: float = 20.0, extra_args: tuple[str, ...] = ()) -> "McpClient":
         """Start and wait until in play; PeerError (with the reason) if kicked first."""
-        self.start_process(port, username, version, host)
+        self.start_process(port, username, version, host, extra_args)
         return self.wait_play(timeout)
+
+    def sent_packets(self, name: str, since: int = 0) -> list[str]:
+        """Hex of each chat packet ``name`` this client wrote (id and body), in order."""
+        return [str(e["hex"]) for e in self.find_all("sent_packet", since=since, name=name)]
 
     def wait_play(self, timeout: float = 20.0) -> "McpClient":
         try:

@@ -123,3 +123,104 @@ def test_a_name_other_than_the_accounts_is_refused(services: AccountServices, tm
     bot = bot_factory(proxy.port, username="Steve", version="1.21.11", wait_spawn=False)
     kicked = bot.wait_for("kicked", timeout=20)
     assert "log in with the name Notch" in str(kicked.get("reason")), kicked
+
+
+def _signing_server(version: str, services: AccountServices, tmp_path: Path, world_factory, proxy_factory):
+    """The world server checking signed chat as vanilla does (its "Mojang" is the fake services')."""
+    key_file = tmp_path / "services-key.pem"
+    key_file.write_text(services.services_public_key_pem())
+    server = world_factory(version, gamemode="creative", extra_args=(
+        "--online-mode", "true", "--session-server", services.base_url, "--services-key", str(key_file),
+        "--enforce-secure-profile", "true", "--record-chat", "true"))
+    cache = tmp_path / "accounts.json"
+    token = services.signed_in_cache(cache, ACCOUNT)
+    proxy = proxy_factory(server.port, upstream_auth={"mode": "microsoft", "account": ACCOUNT},
+                          session_server=services.base_url, accounts=services.config_section(cache),
+                          autopilot={"log_dir": None})
+    return server, proxy, token
+
+
+def _received(server, name: str, count: int = 1) -> list[str]:
+    """The bytes of each ``name`` packet the server received from the player, once it has ``count``
+    (the server reports a packet's bytes just after handling it)."""
+    deadline = time.monotonic() + 10
+    while True:
+        found = [str(e["hex"]) for e in server.find_all("chat_packet", player=ACCOUNT, name=name)]
+        if len(found) >= count or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("version", proxied("1.20.1", "1.21.11", "26.1"))
+def test_signed_chat_reaches_the_server_byte_identical_and_stays_valid_after_a_proxy_line(
+        version: str, services: AccountServices, tmp_path: Path, world_factory, proxy_factory) -> None:
+    from tests.e2e.mcp_peers import McpClient
+
+    server, proxy, token = _signing_server(version, services, tmp_path, world_factory, proxy_factory)
+    client = McpClient()
+    try:
+        # The player's own client signs with the account's chat key, as a vanilla client logged in with it does.
+        client.connect(proxy.port, ACCOUNT, version, extra_args=(
+            "--certificates", services.base_url + "/player/certificates", "--access-token", token))
+        client.wait_for("chat_session", timeout=10)
+        assert _received(server, "chat_session_update") == client.sent_packets("chat_session_update")
+
+        # Signed chat: the server gets exactly the bytes the client sent, and verifies them.
+        client.chat("hello, signed")
+        server.wait_chat("hello, signed", player=ACCOUNT)
+        assert _received(server, "chat_message") == client.sent_packets("chat_message")
+        assert len(client.sent_packets("chat_message")) == 1
+
+        # The proxy's own command is unsigned and never reaches the server.
+        mark = client.mark()
+        client.chat("/ai where am I")
+        client.wait_chat("You are at", since=mark)
+
+        # A proxy line typed as chat is signed by the client and kept by the proxy: the next
+        # signed line must still verify at the server (it kicks with chat_validation_failed otherwise).
+        mark = client.mark()
+        client.chat("!help")
+        client.wait_chat("!ping", since=mark)
+        before = len(_received(server, "chat_message"))
+        client.chat("still here after !help")
+        server.wait_chat("still here after !help", player=ACCOUNT)
+        client.chat("and once more")
+        server.wait_chat("and once more", player=ACCOUNT)
+        time.sleep(0.5)
+        assert client.find_all("kicked") == [] and server.find_all("left", player=ACCOUNT) == []
+        assert len(_received(server, "chat_message", before + 2)) == before + 2
+        assert "!help" not in server.chats(ACCOUNT)  # the proxy's line never reached the server
+        # Re-signed after the kept line: the same text, but not the client's bytes (its index ran ahead).
+        assert _received(server, "chat_message")[-1] != client.sent_packets("chat_message")[-1]
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize("version", proxied("1.20.1", "26.1"))
+def test_the_world_servers_secure_chat_is_checked_by_a_client_nobody_here_wrote(
+        version: str, services: AccountServices, tmp_path: Path, world_factory) -> None:
+    """Before the proxy is judged by it: minecraft-protocol's own client, logged in as the
+    account straight to the world server, chats signed and is accepted; a line signed one link
+    too far (as after a lost line) gets it kicked, as vanilla does."""
+    from tests.e2e.mcp_peers import McpClient
+
+    key_file = tmp_path / "services-key.pem"
+    key_file.write_text(services.services_public_key_pem())
+    server = world_factory(version, extra_args=(
+        "--online-mode", "true", "--session-server", services.base_url, "--services-key", str(key_file),
+        "--enforce-secure-profile", "true"))
+    token = services.signed_in_cache(tmp_path / "accounts.json", ACCOUNT)
+    client = McpClient()
+    try:
+        client.connect(server.port, ACCOUNT, version, extra_args=(
+            "--certificates", services.base_url + "/player/certificates", "--access-token", token,
+            "--session-server", services.base_url, "--uuid", str(ACCOUNT_UUID)))
+        client.wait_for("chat_session", timeout=10)
+        for line in ("one", "two", "three"):
+            client.chat(line)
+            server.wait_chat(line, player=ACCOUNT)
+        client.request("skip_index")
+        client.chat("after a lost line")
+        server.wait_left(ACCOUNT, timeout=10)
+    finally:
+        client.close()
