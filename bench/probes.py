@@ -56,7 +56,7 @@ from tests.e2e.proxy_process import ProxyProcess  # noqa: E402
 
 VERSION = "1.18.2"
 # The login rows run a second time on the lighter world server (peers/world.js), whose
-# own login work stalls the observers' echo less than flying-squid's (see the README).
+# own login work stalls the observers' echo less than flying-squid's (see docs/probes.md).
 WORLD_VERSION = "1.20.1"
 LOGIN_ROWS = ("max_players", "control_direct_logins", "control_direct_2", "name_case", "control_direct_1")
 MIB = 1024 * 1024

@@ -393,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
                            "1.21.5 -> 26.1 on peers/world.js)")
             p.add_argument("--gamemode", default="creative", choices=["creative", "survival"])
     v = sub.add_parser("versions", help="list the Minecraft releases the proxy accepts and how each was verified")
-    v.add_argument("--markdown", action="store_true", help="print the README's version table")
+    v.add_argument("--markdown", action="store_true", help="print the version table of docs/versions.md")
     sub.add_parser("sim", help="headless autopilot episodes: mcagent sim --seeds N --ticks T --provider mock|api|replay "
                    "[--json]", add_help=False)
     c = sub.add_parser("console", help="attach to a running proxy's console port")

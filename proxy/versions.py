@@ -2,7 +2,7 @@
 
 That file is also what ``scripts/gen_protocol.py`` and ``scripts/gen_blocks.py`` read to
 decide which tables to generate, so the runtime, the generated tables, ``mcagent
-versions`` and the README table cannot disagree. A row is one protocol number with
+versions`` and the table in docs/versions.md cannot disagree. A row is one protocol number with
 every release that speaks it; a row with ``missing`` is known (minecraft-data names
 it) but refused, and the refusal names the nearest accepted release.
 """
@@ -106,14 +106,14 @@ def refusal(protocol: int) -> str:
 
 
 def describe(v: SupportedVersion) -> str:
-    """The verified column of ``mcagent versions`` and the README."""
+    """The verified column of ``mcagent versions`` and docs/versions.md."""
     if not v.accepted:
         return f"refused: {v.missing}"
     return VERIFICATION[v.verified]
 
 
 def markdown_table() -> str:
-    """The README's version table (tests/proxy/test_versions.py keeps the README equal to it)."""
+    """The version table of docs/versions.md (tests/proxy/test_versions.py keeps that file equal to it)."""
     lines = ["| releases | protocol | verified |", "|---|---|---|"]
     for v in KNOWN:
         lines.append(f"| {v.label} | {v.protocol} | {describe(v)} |")

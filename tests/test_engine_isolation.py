@@ -1,4 +1,4 @@
-"""engine/ is sans-IO: it never imports Twisted or quarry (ARCHITECTURE.md, Packages)."""
+"""engine/ is sans-IO: it never imports Twisted or quarry (docs/architecture.md, Packages)."""
 from __future__ import annotations
 
 import ast

@@ -1,5 +1,5 @@
 """The one version list (proxy/data/versions.json): what it accepts, the tables behind each
-accepted protocol, and the README table and `mcagent versions` produced from it."""
+accepted protocol, and the docs/versions.md table and `mcagent versions` produced from it."""
 from __future__ import annotations
 
 import json
@@ -19,14 +19,15 @@ from proxy.protocol.tables import TO_CLIENT, TO_SERVER, known_versions, table_fo
 ROOT = Path(__file__).resolve().parents[2]
 MINECRAFT_DATA = ROOT / ".peers" / "node_modules" / "minecraft-data"
 ACCEPTED = [v.name for v in versions.SUPPORTED]
-README_TABLE = re.compile(r"<!-- versions table:[^\n]*-->\n(.*?)<!-- end of versions table -->", re.S)
+VERSIONS_DOC = ROOT / "docs" / "versions.md"
+VERSIONS_TABLE = re.compile(r"<!-- versions table:[^\n]*-->\n(.*?)<!-- end of versions table -->", re.S)
 
 
-def test_readme_table_is_the_generated_one() -> None:
-    found = README_TABLE.search((ROOT / "README.md").read_text(encoding="utf-8"))
-    assert found, "README.md lost its versions table markers"
+def test_the_docs_versions_table_is_the_generated_one() -> None:
+    found = VERSIONS_TABLE.search(VERSIONS_DOC.read_text(encoding="utf-8"))
+    assert found, "docs/versions.md lost its versions table markers"
     assert found.group(1) == versions.markdown_table(), \
-        "README version table is stale: paste `mcagent versions --markdown` between the markers"
+        "docs/versions.md's version table is stale: paste `mcagent versions --markdown` between the markers"
 
 
 def test_mcagent_versions_lists_every_known_protocol_and_its_verification() -> None:

@@ -1,4 +1,4 @@
-"""ARCHITECTURE.md invariants 2 (writes never go direct) and 3 (the intent cache keeps no text)."""
+"""Invariants 2 (writes never go direct) and 3 (the intent cache keeps no text), docs/architecture.md."""
 from __future__ import annotations
 
 import json
