@@ -67,6 +67,7 @@ from engine.routing.lexical_index import DEFAULT_BACKEND, Backend
 from engine.routing.model_hook import CatalogEntry, ModelCandidate, ModelRoutingRequest, RoutingTicket
 from engine.routing.normalize import normalize_text
 from engine.routing.router import Candidate, Route, Router, ScopeState
+from engine.routing.scores import meets
 from engine.routing.semantic_index import SemanticIndex
 from engine.routing.stats import Reason, RoutingStats
 from engine.routing.vocabulary import Vocabulary
@@ -613,7 +614,7 @@ class LocalAssistant:
         if self.mode is not ConversationMode.EXTENDED or route.reason is not Reason.DIRECT or route.match is None:
             return False
         free = self.runtime.free_chat
-        return route.match.score < free.score or route.match.margin < free.margin
+        return not (meets(route.match.score, free.score) and meets(route.match.margin, free.margin))
 
     def _demoted(self, route: Route, entry: Registered, lang: str) -> Route:
         """A direct route that extended mode does not trust: its module stays the top candidate."""
