@@ -9,7 +9,9 @@ as ``system routing`` first), the ``!help`` rows, the completion tree the proxy
 puts under ``/agent`` and the console offers, and the catalog the model is
 given as tools. Running a line is ``CommandTable.run``: look up, check access
 (the only admin check there is), parse, call the handler with an
-``Invocation`` that says who typed it and what the world looks like.
+``Invocation`` that says who typed it and what the world looks like;
+``execute`` runs a typed line and walks what it gives in the one pass of
+``engine.commands.expansion``.
 
 An entry with ``routing`` is also a routing target of the assistant (its
 semantic hints compete in the margin and the model may propose it); such
@@ -25,6 +27,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import attrs
 
 from engine.actions import Action, ReplyToPlayer, RunLine
+from engine.commands.expansion import Ask, expand
 from engine.modules import messages as m
 from engine.modules.declarations import ParseContext, RoutingProfile
 from engine.world.snapshot import WorldSnapshot
@@ -197,26 +200,17 @@ class CommandTable:
         command = self._by_name.get(name.lower())
         return None if command is None else (command, args.strip())
 
-    def execute(self, line: str, inv: Invocation) -> list[Action]:
-        """Run one command line (without its prefix) and any line its handler hands back."""
-        out = self._run(line, inv)
+    def execute(self, line: str, inv: Invocation, ask: Ask | None = None) -> list[Action]:
+        """Run one command line (without its prefix) and, in the same pass, any line its handler hands
+        back (``engine.commands.expansion``); ``ask`` runs a model call one of them asks for."""
+        out = self.run(line, inv)
         if out is None:
             name = line.strip().partition(" ")[0].lower()
             return [ReplyToPlayer((UNKNOWN.say(inv.lang).format(command=f"{inv.prefix}{name}", prefix=inv.prefix),))]
-        return self.expand(out, inv)
+        return expand(out, lambda one: self.run(one, inv), ask)
 
-    def expand(self, outputs: Sequence[Action | RunLine], inv: Invocation, depth: int = 0) -> list[Action]:
-        """Replace each ``RunLine`` by what running it gives (a line may hand back one more, no further)."""
-        done: list[Action] = []
-        for out in outputs:
-            if not isinstance(out, RunLine):
-                done.append(out)
-                continue
-            ran = self._run(out.line.strip().lstrip("!"), inv) if depth < MAX_DEPTH else None
-            done += self.expand(ran or [], inv, depth + 1)
-        return done
-
-    def _run(self, line: str, inv: Invocation) -> Sequence[Action | RunLine] | None:
+    def run(self, line: str, inv: Invocation) -> Sequence[Action | RunLine] | None:
+        """One line's handler output, unexpanded; None when no command has that name."""
         found = self.find(line)
         if found is None:
             return None
@@ -271,7 +265,6 @@ class CommandTable:
         return sorted(w.text for w in level if w.text.startswith(last))
 
 
-MAX_DEPTH = 2
 UNKNOWN = Text("Unknown command {command}; {prefix}help lists the commands.", "未知命令 {command}；{prefix}help 列出所有命令。")
 USAGE = Text("Usage: {usage}", "用法：{usage}")
 DENIED = Text("Not permitted: {command} is for the proxy's admins.", "无权限：{command} 仅限代理管理员。")

@@ -26,7 +26,7 @@ import enum
 import itertools
 import json
 import math
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -35,6 +35,7 @@ import pydantic
 
 from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS
 from engine.routing.normalize import normalize_text
+from engine.routing.scores import exact_cosine, meets, tf_signature
 from engine.routing.terms import TermKind
 from engine.routing.tokens import Script, tokenize
 
@@ -156,6 +157,10 @@ def _unigrams(grams: Sequence[str]) -> set[str]:
     return {g for g in grams if "+" not in g}
 
 
+def _signature(grams: Sequence[str]) -> frozenset[tuple[str, int]]:
+    return tf_signature(Counter(grams))
+
+
 class Miss(enum.Enum):
     FILTERED = "filtered"      # negation or condition
     EMPTY = "empty"
@@ -179,6 +184,7 @@ class _Template:
     keys: frozenset[str]  # more than one: a duplicate text shared by different buttons
     unigrams: frozenset[str]
     vector: dict[str, float]
+    signature: frozenset[tuple[str, int]]  # equal signatures: identical vectors, a score of exactly 1.0
 
 
 class ButtonIndex:
@@ -202,7 +208,7 @@ class ButtonIndex:
         self._idf = {g: math.log((1 + n) / (1 + d)) + 1.0 for g, d in df.items()}
         self._unseen = math.log(1 + n) + 1.0
         self.templates = tuple(
-            _Template(frozenset(by_text[norm]), frozenset(_unigrams(grams)), self._vector(grams))
+            _Template(frozenset(by_text[norm]), frozenset(_unigrams(grams)), self._vector(grams), _signature(grams))
             for norm, grams in grams_of.items()
         )
 
@@ -223,8 +229,12 @@ class ButtonIndex:
         if not grams or not self.templates:
             return Miss.EMPTY
         query = self._vector(grams)
+        signature = _signature(grams)
         scored = sorted(
-            ((sum(w * t.vector.get(g, 0.0) for g, w in query.items()), t) for t in self.templates),
+            (
+                (exact_cosine(sum(w * t.vector.get(g, 0.0) for g, w in query.items()), signature == t.signature), t)
+                for t in self.templates
+            ),
             key=lambda pair: pair[0], reverse=True,
         )
         best_score, best = scored[0]
@@ -234,11 +244,11 @@ class ButtonIndex:
         second = max((s for s, t in scored[1:] if key not in t.keys or len(t.keys) > 1), default=0.0)
         asked = _unigrams(grams)
         coverage = len(asked & best.unigrams) / len(asked) if asked else 0.0
-        if best_score < MIN_SCORE:
+        if not meets(best_score, MIN_SCORE):
             return Miss.LOW_SCORE
-        if coverage < MIN_COVERAGE:
+        if not meets(coverage, MIN_COVERAGE):
             return Miss.LOW_COVERAGE
-        if best_score - second < MIN_LEAD:
+        if not meets(best_score - second, MIN_LEAD):
             return Miss.LOW_LEAD
         return Hit(key, best_score, coverage, best_score - second)
 

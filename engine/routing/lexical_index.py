@@ -8,6 +8,12 @@ A query is encoded with the same IDF; features the index never saw still count
 in the query's norm with the IDF of an unseen feature, so unfamiliar words
 lower the cosine instead of vanishing.
 
+Scores follow ``engine/routing/scores.py``: a query whose vector is identical
+to an entry's (same term counts up to a common factor, no unseen feature)
+scores exactly 1.0 with it, found by a dictionary lookup on integers; every
+other cosine is capped just below 1.0. So no backend or BLAS can make an
+exact match miss a threshold of 1.0, or a different sentence reach it.
+
 Three encodings of the example matrix give the same numbers; ``bench/routing.py``
 measures them and ``DEFAULT_BACKEND`` is the fastest for our sizes:
 
@@ -28,6 +34,8 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from engine.routing.scores import BELOW_ONE, tf_signature
+
 T = TypeVar("T", bound=Hashable)
 Backend = Literal["gather", "sparse", "matvec"]
 # Measured with bench/routing.py (610 corpus requests, full decision, best round):
@@ -46,6 +54,7 @@ class Query:
     ids: IntArray
     weights: FloatArray
     empty: bool
+    identical: IntArray  # entries whose vector equals this query's: they score exactly 1.0
 
 
 class LabelScore(NamedTuple, Generic[T]):
@@ -79,6 +88,7 @@ class LexicalIndex(Generic[T]):
             starts[1:] = np.cumsum(counts)[:-1]
         self._starts: IntArray = starts
         self._ends: IntArray = starts + np.asarray(counts, dtype=np.intp)
+        self._no_entries: IntArray = np.zeros(0, dtype=np.intp)
 
         n = len(rows)
         df: dict[str, int] = {}
@@ -113,6 +123,14 @@ class LexicalIndex(Generic[T]):
                 self._post_entries.append(cols)
                 self._post_values.append(dense[fid, cols])
         self.entry_count = n
+        identical: dict[frozenset[tuple[int, int]], list[int]] = {}
+        for col, (_, features) in enumerate(rows):
+            if features:
+                by_id = Counter(self.feature_ids[f] for f in features)
+                identical.setdefault(tf_signature(by_id), []).append(col)
+        self._identical: dict[frozenset[tuple[int, int]], IntArray] = {
+            key: np.asarray(cols, dtype=np.intp) for key, cols in identical.items()
+        }
 
     def idf(self, feature: str) -> float:
         known = self._lookup.get(feature)
@@ -122,36 +140,51 @@ class LexicalIndex(Generic[T]):
         tf = Counter(features)  # C-accelerated counting
         ids: list[int] = []
         weights: list[float] = []
+        known_counts: dict[int, int] = {}
         norm_sq = 0.0
         lookup = self._lookup
         unseen = self.unseen_idf
+        all_known = True
         for f, count in tf.items():
             known = lookup.get(f)
             if known is None:
                 w = count * unseen
+                all_known = False
             else:
                 w = count * known[1]
                 ids.append(known[0])
                 weights.append(w)
+                known_counts[known[0]] = count
             norm_sq += w * w
         if norm_sq == 0.0:
-            return Query(np.zeros(0, dtype=np.intp), np.zeros(0), True)
+            return Query(np.zeros(0, dtype=np.intp), np.zeros(0), True, self._no_entries)
         norm = math.sqrt(norm_sq)
-        return Query(np.asarray(ids, dtype=np.intp), np.asarray(weights) / norm, False)
+        identical = self._no_entries
+        if all_known:
+            identical = self._identical.get(tf_signature(known_counts), self._no_entries)
+        return Query(np.asarray(ids, dtype=np.intp), np.asarray(weights) / norm, False, identical)
+
+    @staticmethod
+    def _exact(scores: FloatArray, query: Query) -> FloatArray:
+        np.minimum(scores, BELOW_ONE, out=scores)
+        scores[query.identical] = 1.0
+        return scores
 
     def scores(self, query: Query) -> FloatArray:
         """Cosine of the query with every entry."""
         if query.empty or len(query.ids) == 0 or self.entry_count == 0:
             return np.zeros(self.entry_count)
         if self.backend == "gather":
-            return np.asarray(query.weights @ self._by_feature[query.ids], dtype=np.float64)
-        if self.backend == "sparse":
+            raw = np.asarray(query.weights @ self._by_feature[query.ids], dtype=np.float64)
+        elif self.backend == "sparse":
             cols = np.concatenate([self._post_entries[i] for i in query.ids])
             vals = np.concatenate([self._post_values[i] * w for i, w in zip(query.ids, query.weights)])
-            return np.bincount(cols, weights=vals, minlength=self.entry_count).astype(np.float64)
-        dense_q = np.zeros(len(self.feature_ids))
-        dense_q[query.ids] = query.weights
-        return np.asarray(self._by_entry @ dense_q, dtype=np.float64)
+            raw = np.bincount(cols, weights=vals, minlength=self.entry_count).astype(np.float64)
+        else:
+            dense_q = np.zeros(len(self.feature_ids))
+            dense_q[query.ids] = query.weights
+            raw = np.asarray(self._by_entry @ dense_q, dtype=np.float64)
+        return self._exact(raw, query)
 
     def label_scores(self, query: Query) -> FloatArray:
         """Best cosine of each label, in ``self.labels`` order."""
@@ -165,8 +198,8 @@ class LexicalIndex(Generic[T]):
         if self.entry_count == 0 or not queries:
             return np.zeros((len(queries), len(self.labels)))
         dense_q = np.zeros((len(queries), width))
-        for row, features in enumerate(queries):
-            query = self.encode(features)
+        encoded = [self.encode(features) for features in queries]
+        for row, query in enumerate(encoded):
             if not query.empty:
                 dense_q[row, query.ids] = query.weights
         if self.backend == "gather":
@@ -174,7 +207,9 @@ class LexicalIndex(Generic[T]):
         elif self.backend == "matvec":
             entry_scores = dense_q @ self._by_entry.T
         else:
-            entry_scores = np.vstack([self.scores(self.encode(f)) for f in queries])
+            entry_scores = np.vstack([self.scores(query) for query in encoded])
+        for row, query in enumerate(encoded):
+            self._exact(entry_scores[row], query)
         return np.asarray(np.maximum.reduceat(entry_scores, self._starts, axis=1), dtype=np.float64)
 
     def ranked(self, features: Sequence[str], limit: int | None = None) -> list[LabelScore[T]]:

@@ -11,7 +11,9 @@ wide margin). ``decide`` then applies, in order:
 2. the winner must be a real module that may go direct (read-only, direct
    profile, not explicit-only or structured-only) and not a reject sample;
 3. score ≥ threshold, margin = s1 − s2 ≥ threshold, coverage ≥ threshold, with
-   per-module and per-``module@lang`` overrides from the config;
+   per-module and per-``module@lang`` overrides from the config, each compared
+   with ``meets`` so the last bit of a float never flips a decision (an exact
+   match scores exactly 1.0: ``engine/routing/scores.py``);
 4. every topic, unknown word and slot of the input appears in the winning example.
 
 Coverage is the IDF-weighted share of the input's distinct unigram features
@@ -28,6 +30,7 @@ from engine.routing.config import SemanticConfig, Thresholds
 from engine.routing.filters import blocking_filter
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend, LabelScore, LexicalIndex
 from engine.routing.normalize import normalize_text
+from engine.routing.scores import meets
 from engine.routing.stats import Reason
 from engine.routing.terms import Analysis, TermKind
 from engine.routing.vocabulary import Vocabulary
@@ -125,7 +128,9 @@ class SemanticIndex:
         second = ranked[1] if len(ranked) > 1 else None
         example = index.entry_features[top.entry]
         total = covered = 0.0
-        for f in set(analysis.features):
+        # Sorted: a set's order follows string hashing, which changes per process, and
+        # the order of the additions would change the sum's last bit with it.
+        for f in sorted(set(analysis.features)):
             weight = index.idf(f)
             total += weight
             if f in example:
@@ -157,11 +162,11 @@ class SemanticIndex:
         if match.module_id not in self.direct_labels:
             return Verdict(Reason.NOT_DIRECT, match)
         limits = self._thresholds(config, match.module_id, language)
-        if match.score < limits.score:
+        if not meets(match.score, limits.score):
             return Verdict(Reason.LOW_SCORE, match)
-        if match.margin < limits.margin:
+        if not meets(match.margin, limits.margin):
             return Verdict(Reason.LOW_MARGIN, match)
-        if match.coverage < limits.coverage:
+        if not meets(match.coverage, limits.coverage):
             return Verdict(Reason.LOW_COVERAGE, match)
         if match.uncovered:
             return Verdict(Reason.TOPIC_GAP, match)
@@ -191,5 +196,5 @@ class SemanticIndex:
         if match is None:
             return ()
         return tuple(
-            r for r in match.ranking if not r.label.startswith(REJECT_PREFIX) and r.score >= CANDIDATE_FLOOR
+            r for r in match.ranking if not r.label.startswith(REJECT_PREFIX) and meets(r.score, CANDIDATE_FLOOR)
         )

@@ -8,6 +8,7 @@ import pytest
 
 from engine.actions import Action, AskModel, Output
 from engine.assistant import AssistantRuntime, LocalAssistant
+from engine.commands.expansion import expand as expand_once
 from engine.commands.table import Invocation
 from engine.llm.calls import Completion, ToolCall
 from engine.llm.limits import LimitSettings
@@ -63,7 +64,9 @@ def command(assistant: LocalAssistant, name: str, args: str, snapshot: WorldSnap
 def expand(assistant: LocalAssistant, outputs: Sequence[Output], snapshot: WorldSnapshot, now: float,
            admin: bool = False) -> list[Action]:
     """An assistant's answer with the lines the player trusted run, as the Session does."""
-    return assistant.commands.expand(outputs, invocation(assistant, snapshot, now, admin))
+    inv = invocation(assistant, snapshot, now, admin)
+    # A model call stays in the answer for the test's own driver to run (``ModelDriver.perform``).
+    return expand_once(outputs, lambda line: assistant.commands.run(line, inv), lambda ask: [ask])
 
 
 def keyed_llm() -> LlmService:

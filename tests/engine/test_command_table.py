@@ -35,7 +35,7 @@ WAVE = Command("wave", parse_count, wave, Text("!wave <times>", "!wave <次数>"
 def test_a_new_command_is_one_entry_plus_its_handler() -> None:
     table = CommandTable([*SESSION_TABLE, WAVE]).freeze()
     session = Session("Tester")
-    inv = session.invocation(1.0)
+    inv = session.chat.invocation(1.0)
     assert text(table.execute("wave 2", inv)) == "wave\nwave"
     assert text(table.execute("HI 1", inv)) == "wave"
     assert text(table.execute("wave lots", inv)) == "Usage: !wave <times>"

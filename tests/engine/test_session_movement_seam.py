@@ -18,9 +18,9 @@ def test_stored_goto_line_starts_the_session_driver(tmp_path) -> None:
     session.control.store = world.store
     session.control.terrain = world.terrain()
     session.handle(ev.PositionSet(0.5, 4.0, 0.5, 0.0, 0.0, from_server=True), 0.0)
-    actions = session.expand([RunLine("!goto 5 4 5")], 0.0)
+    actions = session.chat.answer([RunLine("!goto 5 4 5")], 0.0)
     assert SetControl(True) in actions
     assert session.driver is not None and session.driver.name == "goto 5 4 5"
     # A read-only line still runs its module.
-    answer = session.expand([RunLine("!pos")], 0.0)
+    answer = session.chat.answer([RunLine("!pos")], 0.0)
     assert answer and isinstance(answer[0], ReplyToPlayer) and "You are at" in answer[0].lines[0]

@@ -73,5 +73,5 @@ def test_pending_calls_are_bounded(rig_factory: RigFactory) -> None:
     assistant = rig.assistant()
     tickets = [asks(assistant.request(f"tell me about llamas number {n}", make_snapshot(), 1000.0 + n))[0]
                for n in range(20)]
-    assert len(assistant._pending) == 16 and len(assistant._calls) == 16
+    assert len(assistant.model._pending) == 16 and len(assistant.model._calls) == 16
     assert attrs.has(type(tickets[0].call))

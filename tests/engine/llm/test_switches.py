@@ -88,8 +88,8 @@ def test_switches_work_as_agent_subcommands_and_are_in_help_and_completion(rig_f
     assert assistant.history is False
     assert "Memory cleared" in text(session.handle(ev.CommandTyped("agent memory clear"), 1000.0))
     assert "Usage: !memory clear" in text(session.run_command("memory", 1000.0))
-    en = text([session.help("en")])
-    zh = text([session.help("zh")])
+    en = text([session.own_commands.help("en")])
+    zh = text([session.own_commands.help("zh")])
     assert "!memory clear - forget our conversation" in en and "!history on|off|status - off:" in en
     assert "!memory clear - 忘记对话" in zh and "!history on|off|status - 关闭后" in zh
     assert assistant.commands.complete(["memory", ""]) == ["clear"]

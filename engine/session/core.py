@@ -1,14 +1,14 @@
 """One player's engine session: events in, actions out.
 
 How this works: the proxy calls ``handle(event, now)`` for every decoded event and
-``tick(now)`` at 20 Hz. Both return a list of actions for the proxy to perform.
-Chat typed by the player is classified by ``engine.chat_tap``: proxy commands run
-through the command table (``engine.commands``; the session's own commands, and
-with an assistant its commands and its modules'), requests addressed to the
-assistant go to the assistant, everything else is forwarded unchanged. The
-session knows whether its player is an authenticated admin (``admin``): the
-command table checks it for admin commands, and nothing else does. The session
-never blocks and never reads a clock: time comes in.
+``tick(now)`` at 20 Hz. Both return a list of actions for the proxy to perform. A chat
+line or ``/agent`` command goes to the session's ``ChatPath`` (``engine.session.chat``),
+which classifies it, runs it through the command table or the assistant and walks the
+answer in one pass; the session's own commands (``!goto``, ``!autopilot``, ...) are
+``SessionCommands`` (``engine.session.commands``), which ask this core to hand movement
+over or take it back. The session knows whether its player is an authenticated admin
+(``AdminState``): the command table checks it for admin commands, and nothing else does.
+The session never blocks and never reads a clock: time comes in.
 
 Model calls (the assistant's, the autopilot's ``api`` provider's) all go to the
 one ``ModelRunner`` the session was given (``engine.llm.runner``); a reply comes
@@ -22,50 +22,20 @@ never both. ``!eat`` is an item task beside them: it never moves the player.
 """
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-from typing import Protocol
-
-import attrs
-
 from engine import events as ev
-from engine.actions import (AskModel, Output, RunLine, Action, FinishDigging, ForwardChat, InjectMovement, ReplyToPlayer, SelectHotbar,
-                            SetControl, reply)
+from engine.actions import Action, FinishDigging, InjectMovement, SelectHotbar, SetControl, reply
 from engine.admin_proof import AdminProof
-from engine.assistant import Caller, LocalAssistant
-from engine.chat_tap import ChatKind, TappedChat, classify, classify_command, may_be_addressed
 from engine.commands.builtin import SESSION_TABLE
-from engine.commands.table import Invocation, Text
 from engine.control import Control
 from engine.eating import EatTask
-from engine.llm.calls import FailureKind, ModelCall, ModelFailure, ModelReply
 from engine.llm.runner import ModelRunner
 from engine.pilot import PilotSeat, PilotSettings
 from engine.reflex.engine import ReflexDecision
-from engine.routing.language import reply_language
+from engine.session.chat import ChatPath
+from engine.session.commands import SessionCommands
+from engine.session.parts import AdminState, Assistant, Driver, SessionConfig
 from engine.world.model import WorldModel
 from engine.world.snapshot import WorldSnapshot
-
-Assistant = LocalAssistant  # what answers requests and adds its commands and its modules' to the table
-
-
-class Driver(Protocol):
-    """Something that moves the player while it has control (a path follower, a reflex)."""
-
-    name: str
-
-    def step(self, snapshot: WorldSnapshot, now: float) -> list[Action]:
-        """This tick's actions (at most one InjectMovement); called at 20 Hz."""
-        ...
-
-    def finished(self) -> str | None:
-        """None while running; otherwise why it ended ("arrived", "no path", ...)."""
-        ...
-
-    def server_moved(self, x: float, y: float, z: float, now: float) -> None:
-        """The server corrected the position (a teleport): re-plan from there."""
-        ...
-
 
 KILL_SWITCH_SECONDS = 0.5
 WORLD_EVENTS = (ev.ChunkColumnLoaded, ev.BlocksChanged, ev.ChunkUnloaded, ev.DimensionChanged)
@@ -73,20 +43,6 @@ WORLD_EVENTS = (ev.ChunkColumnLoaded, ev.BlocksChanged, ev.ChunkUnloaded, ev.Dim
 # (The player's own movement counts too: walking into lava is the commonest trigger.
 # Entity moves do not: they are many, and a mob is caught at the next tick.)
 DANGER_EVENTS = (ev.HealthChanged, ev.OwnMetadata, ev.PositionSet)
-
-
-@attrs.frozen
-class SessionConfig:
-    command_prefix: str = "!"
-    address_prefix: str = "@ai "
-    version: str | None = None  # the client's Minecraft version: selects the block table
-    reflexes: bool = False  # reflexes on from the start (off for a human player by default)
-
-
-HELP_HEAD = Text("Proxy commands (never sent to the server):", "代理命令（从不发送到服务器）：")
-HELP_ASK = Text("Ask the assistant: {address}<question> or /ai <question>", "询问助手：{address}<问题> 或 /ai <问题>")
-ADMIN_LOGIN = "admin login"
-HELP_AGENT = Text("Every {prefix}command also works as /agent <command>.", "每个 {prefix}命令也可以写成 /agent <命令>。")
 
 
 def _dead(snapshot: WorldSnapshot) -> bool:
@@ -109,14 +65,7 @@ class Session:
         self.config = config or SessionConfig()
         self.assistant = assistant
         self.commands = assistant.commands if assistant is not None else SESSION_TABLE
-        # Whether this player is an authenticated admin, the one fact the command table's access
-        # check reads: true from the start where names are verified (online mode), else after
-        # ``!admin login`` (``admin_proof``).
-        self.admin = admin
-        self.admin_proof = admin_proof
-        self.models = models
-        self._answers: list[tuple[ModelCall, ModelReply]] = []  # model replies for the next tick
-        self.left = False
+        self.admin_state = AdminState(admin, admin_proof)
         self.world = WorldModel(player_name)
         self.last_tick: float | None = None
         self.ticks = 0
@@ -127,6 +76,18 @@ class Session:
         self.item_task: EatTask | None = None
         self._early_move = False  # a reflex already moved since the last tick
         self.reflex_firings: dict[str, int] = {}
+        self.own_commands = SessionCommands(self, self.config, self.commands, self.admin_state)
+        self.chat = ChatPath(self.config, assistant, self.commands, models, self.admin_state, self.own_commands,
+                             self.snapshot, lambda: self.pilot.progress)
+
+    @property
+    def admin(self) -> bool:
+        """Whether this player is an authenticated admin (``AdminState``)."""
+        return self.admin_state.granted
+
+    @property
+    def left(self) -> bool:
+        return self.chat.left
 
     def handle(self, event: ev.Event, now: float) -> list[Action]:
         if isinstance(event, WORLD_EVENTS):
@@ -151,15 +112,13 @@ class Session:
         if isinstance(event, DANGER_EVENTS):
             return self._reflex_now(now)
         if isinstance(event, ev.ChatTyped):
-            return self._chat(classify(event.text, self.config.command_prefix, self.config.address_prefix), now,
-                              typed=event.text)
+            return self.chat.typed(event.text, now)
         if isinstance(event, ev.CommandTyped):
-            return self._chat(classify_command(event.command), now)
+            return self.chat.command_typed(event.command, now)
         if isinstance(event, ev.ServerChatSeen) and event.private and self.assistant is not None:
             return list(self.assistant.notify(event.text, now))
         elif isinstance(event, ev.Disconnected):
-            self.left = True
-            self._answers.clear()
+            self.chat.leave()
             self.pilot.stop("the player left", self.ticks, now)   # ends the episode; its logs are handed over
             if self.assistant is not None:
                 self.assistant.clear_scope()
@@ -168,7 +127,7 @@ class Session:
     def tick(self, now: float) -> list[Action]:
         self.last_tick = now
         self.ticks += 1
-        actions = self._model_answers(now) + self._tick(now)
+        actions = self.chat.model_answers(now) + self._tick(now)
         self.pilot.after_tick(now)
         return actions
 
@@ -363,180 +322,32 @@ class Session:
         return [f"{self.player_name}: reflexes {'on' if enabled else 'off'}"]
 
     def grant_admin(self, admin: bool = True) -> None:
-        self.admin = admin
-
-    def admin_login(self, secret: str, now: float) -> list[Action]:
-        """``!admin login <secret>``: swallowed like every proxy command, never echoed or logged."""
-        if self.admin:
-            return [reply("You are already an authenticated admin in this session.")]
-        if self.admin_proof is None:
-            return [reply("Nothing to prove: admins are recognised by their verified name on this proxy.")]
-        granted, text = self.admin_proof.login(secret, now)
-        if granted:
-            self.grant_admin(True)
-        return [reply(text)]
-
-    def caller(self) -> Caller:
-        return Caller(self.admin, self.pilot.progress)
+        self.admin_state.granted = admin
 
     def may_take(self, text: str, now: float) -> bool:
-        """The proxy's chat fast path: could this line be for the proxy? False means it goes to the
-        server as it came, unread. True for our prefixes, and for any ordinary chat while a write's
-        confirmation card is visible (it may be a typed "yes"; ``_chat`` decides, and forwards it
-        untouched when it is not an answer)."""
-        c = self.config
-        if may_be_addressed(text, c.command_prefix, c.address_prefix):
-            return True
-        return not text.startswith("/") and self.assistant is not None and self.assistant.expects_answer(now)
-
-    def _chat(self, tapped: TappedChat, now: float, typed: str | None = None) -> list[Action]:
-        if tapped.kind is ChatKind.PASS:
-            if typed is not None and not typed.startswith("/") and self.assistant is not None:
-                # Ordinary chat may answer a visible confirmation card ("yes", "取消"): then it is
-                # consumed like a click; otherwise it goes on to the server unchanged (invariant 1).
-                snapshot = self.snapshot()
-                answered = self.assistant.answer_typed(typed, snapshot, now)
-                if answered is not None:
-                    return self.expand(answered, now, snapshot)
-            return [ForwardChat()]
-        if tapped.kind is ChatKind.ASSISTANT and tapped.body.lower().startswith(ADMIN_LOGIN):
-            # A secret typed after @ai must not travel to the model service: it is the command.
-            return self.run_command(tapped.body, now)
-        if tapped.kind is ChatKind.ASSISTANT:
-            if not tapped.body:
-                return [reply(f"Say something after {self.config.address_prefix.strip()}, e.g. "
-                              f"{self.config.address_prefix}where am I")]
-            if self.assistant is None:
-                return [reply("The assistant is not configured yet; try !help for proxy commands.")]
-            snapshot = self.snapshot()
-            return self.expand(self.assistant.request(tapped.body, snapshot, now, self.caller()), now, snapshot)
-        return self.run_command(tapped.body, now)
-
-    def invocation(self, now: float, snapshot: WorldSnapshot | None = None) -> Invocation:
-        snapshot = snapshot or self.snapshot()
-        lang = reply_language(snapshot.locale)
-        parse = self.assistant.parse_context(snapshot, lang) if self.assistant is not None else None
-        limit = self.assistant.runtime.config.max_characters if self.assistant is not None else None
-        pending = self.admin_proof is not None and self.admin_proof.listed and not self.admin
-        return Invocation(snapshot, now, lang, self.admin, self.config.command_prefix, self, self.assistant, parse,
-                          self.pilot.progress, limit, pending)
+        """The proxy's chat fast path (``ChatPath.may_take``)."""
+        return self.chat.may_take(text, now)
 
     def run_command(self, line: str, now: float) -> list[Action]:
         """``name args`` as the player typed it after the prefix (or ``/agent``)."""
-        return self.commands.execute(line, self.invocation(now))
+        return self.chat.run_command(line, now)
 
-    def expand(self, outputs: Sequence[Output], now: float, snapshot: WorldSnapshot | None = None) -> list[Action]:
-        """What the assistant answered, with the lines the player trusted run through the command table
-        and its model calls handed to the runner."""
-        done: list[Action] = []
-        lines: list[Action | RunLine] = []
-        for out in outputs:
-            if isinstance(out, AskModel):
-                done += self._ask(out.call, now)
-            else:
-                lines.append(out)
-        if any(isinstance(o, RunLine) for o in lines):
-            return self.commands.expand(lines, self.invocation(now, snapshot)) + done
-        return [o for o in lines if not isinstance(o, RunLine)] + done
+    # -- what the session's commands ask of the core (``engine.session.commands.Movers``) -----------
+    def start_autopilot(self, now: float) -> list[Action] | str:
+        """The autopilot takes over (replacing a running ``!goto`` or ``!follow``); why not, if it cannot."""
+        terrain = self.control.terrain
+        why = self.control.ready(self.snapshot())
+        if why is not None or terrain is None:
+            return why or "no block data"
+        had = self.control.reflex_driving or self.driver is not None
+        failed = self.pilot.start(terrain, self.ticks, now)
+        if failed is not None:
+            return failed
+        self.driver = None                  # the autopilot replaces a running !goto or !follow
+        return [] if had else [SetControl(True)]
 
-    # -- model calls -------------------------------------------------------------------------
-    def _ask(self, call: ModelCall, now: float) -> list[Action]:
-        if self.models is None:
-            self._delivered(call, ModelFailure(FailureKind.NOT_RUNNING, "no model service in this process"), now)
-            return self._model_answers(now)
-        self.models.run(call, lambda reply, at: self._delivered(call, reply, at))
-        return []
-
-    def _delivered(self, call: ModelCall, reply: ModelReply, now: float) -> None:
-        """The runner's callback: the call is over (its slot freed, tokens counted) whoever still waits."""
-        if self.assistant is not None:
-            self.assistant.runtime.model_finished(call, reply, now)
-        if not self.left:
-            self._answers.append((call, reply))
-
-    def _model_answers(self, now: float) -> list[Action]:
-        if not self._answers or self.assistant is None:
-            return []
-        answers, self._answers = self._answers, []
-        snapshot = self.snapshot()
-        out: list[Action] = []
-        for call, answer in answers:
-            out += self.expand(self.assistant.model_answered(call, answer, snapshot, now, self.caller()), now, snapshot)
-        return out
-
-    # -- the session's commands (parsed and access-checked by the command table) ---------
-    def help(self, lang: str) -> ReplyToPlayer:
-        p = self.config.command_prefix
-        lines = [HELP_HEAD.say(lang)]
-        lines += [f"{usage} - {text}" for usage, text in self.commands.help_rows(lang, self.admin, p)]
-        lines.append(HELP_ASK.say(lang).format(address=self.config.address_prefix))
-        lines.append(HELP_AGENT.say(lang).format(prefix=p))
-        return ReplyToPlayer(tuple(lines))
-
-    def stop(self, now: float) -> list[Action]:
-        return self.release("Stopped", now) or [reply("Nothing to stop: you are in control.")]
-
-    def eat(self) -> list[Action]:
-        planned = EatTask.plan(self.snapshot())
-        if isinstance(planned, str):
-            return [reply(f"Cannot eat: {planned}.")]
+    def start_eating(self, task: EatTask) -> list[Action]:
+        """``!eat``: a meal beside whatever moves the player; a meal already going is cancelled first."""
         previous = self.item_task.cancel() if self.item_task is not None else []
-        self.item_task = planned
-        return previous + [reply(f"Eating {planned.food.replace('_', ' ')}.")]
-
-    def goto(self, x: float, y: float, z: float) -> list[Action]:
-        p = self.config.command_prefix
-        bx, by, bz = (int(math.floor(v)) for v in (x, y, z))
-        found = self.control.goto(bx, by, bz, self.snapshot())
-        if isinstance(found, str):
-            return [reply(f"Cannot go there: {found}.")]
-        return self.take_control(found, f"Going to {bx} {by} {bz}; sneak twice or {p}stop to take over.")
-
-    def follow(self, name: str) -> list[Action]:
-        p = self.config.command_prefix
-        follower = self.control.follow(name, self.snapshot())
-        if isinstance(follower, str):
-            return [reply(f"Cannot follow: {follower}.")]
-        return self.take_control(follower, f"Following {name}; sneak twice or {p}stop to take over.")
-
-    def reflex(self, word: str, now: float) -> list[Action]:
-        reflexes = self.control.reflexes
-        if word in ("on", "off"):
-            ops = reflexes.set_all(word == "on", now)
-            return list[Action](ops) + [reply(f"Reflexes {word}: " + ", ".join(r.name for r in reflexes.reflexes))]
-        rows = [f"{r.name}: {'on' if r.enabled else 'off'}"
-                + (" (active)" if r.active else "")
-                + (f" (cooling {r.cooling_for:.0f}s)" if r.cooling_for > 0 else "")
-                for r in reflexes.listing(now)]
-        return [ReplyToPlayer(tuple(["Reflexes:"] + rows))]
-
-    def autopilot(self, word: str, provider: str | None, now: float) -> list[Action]:
-        p = self.config.command_prefix
-        pilot = self.pilot
-        if word == "on":
-            if pilot.active:
-                return [reply(f"The autopilot is already on: {pilot.progress}.")]
-            terrain = self.control.terrain
-            why = self.control.ready(self.snapshot())
-            if why is not None or terrain is None:
-                return [reply(f"Cannot start the autopilot: {why or 'no block data'}.")]
-            actions: list[Action] = []
-            had = self.control.reflex_driving or self.driver is not None
-            failed = pilot.start(terrain, self.ticks, now)
-            if failed is not None:
-                return [reply(f"Cannot start the autopilot: {failed}.")]
-            self.driver = None                  # the autopilot replaces a running !goto or !follow
-            if not had:
-                actions.append(SetControl(True))
-            return actions + [reply(f"Autopilot on ({pilot.provider_name}): working toward an iron pickaxe; "
-                                    f"sneak twice or {p}stop to take over.")]
-        if word == "off":
-            if not pilot.active:
-                return [reply("The autopilot is not running.")]
-            return self.release("Autopilot off", now)
-        if word == "provider":
-            if provider is None:
-                return [reply(f"Usage: {p}autopilot provider mock|api|replay (now: {pilot.provider_name})")]
-            return [reply(pilot.choose(provider))]
-        return [reply(pilot.progress or f"The autopilot is off ({pilot.provider_name} provider); "
-                                        f"{p}autopilot on starts it.")]
+        self.item_task = task
+        return previous

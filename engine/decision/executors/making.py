@@ -1,0 +1,173 @@
+"""Making things: ``Craft``, ``Place`` (a crafting table or furnace beside the player) and ``Smelt``."""
+from __future__ import annotations
+
+import math
+
+from engine import actions as acts
+from engine.actions import Action
+from engine.decision.catalog import Choice
+from engine.decision.knowledge import FUEL, FUEL_ORDER, RECIPES, SMELT_TICKS, SMELTS, first_held, members
+from engine.decision.perception import GoalReach
+from engine.motion.navigator import NavState
+from engine.decision.executors.base import TABLE_RANGE, ExecContext, Executor, Pos, hold
+
+class Craft(Executor):
+    def __init__(self, choice: Choice, timeout: int, tick: int, item: str) -> None:
+        super().__init__(choice, timeout, tick)
+        self.item = item
+        self.before: int | None = None
+
+    def run(self, ctx: ExecContext) -> list[Action]:
+        have = ctx.counts().get(self.item, 0)
+        if self.before is None:
+            recipe = RECIPES[self.item]
+            table = ctx.near_block("crafting_table") if recipe.needs_table else None
+            if recipe.needs_table and table is None:
+                if self.navigator is None:
+                    far = ctx.finder.nearest("crafting_table", ctx.position, radius=TABLE_RANGE, limit=1,
+                                             exposed=False)
+                    if not far:
+                        self.status = "no crafting table"
+                        return []
+                    self.go(ctx, GoalReach(*far[0][1], reach=3.5))
+                out, state = self.move()
+                if state is NavState.FAILED:
+                    self.status = "no path to the crafting table"
+                elif state is NavState.ARRIVED and ctx.near_block("crafting_table") is None:
+                    self.status = "crafting table out of reach"
+                return out
+            self.before = have
+            return [acts.CraftItem(self.item, 1, table)]
+        if have > self.before:
+            self.status = "ok"
+        return []
+
+
+class Place(Executor):
+    def __init__(self, choice: Choice, timeout: int, tick: int, item: str) -> None:
+        super().__init__(choice, timeout, tick)
+        self.item = item
+        self.spot: Pos | None = None
+        self.waited = 0
+
+    def run(self, ctx: ExecContext) -> list[Action]:
+        if self.spot is None:
+            self.spot = _place_spot(ctx)
+            if self.spot is None:
+                self.status = "no place to put it"
+                return []
+            ops = hold(ctx, self.item)
+            if ops is None:
+                self.status = f"no {self.item}"
+                return []
+            if ops:
+                return ops
+        x, y, z = self.spot
+        state = ctx.terrain.store.get(x, y, z)
+        if state is not None and ctx.terrain.table.name(state) == self.item:
+            self.status = "ok"
+            return []
+        self.waited += 1
+        if self.waited == 1:
+            ops = hold(ctx, self.item) or []
+            return ops + [acts.PlaceBlock(x, y, z, (x, y - 1, z), 1, self.item)]
+        if self.waited > 5:
+            self.status = "place refused"
+        return []
+
+
+def _place_spot(ctx: ExecContext) -> Pos | None:
+    p = ctx.position
+    fx, fy, fz = math.floor(p.x), math.floor(p.y + 0.5 - 1e-6), math.floor(p.z)
+    cell = ctx.terrain.cell
+    from engine.motion import grid as g
+    for dx, dz in ((2, 0), (0, 2), (-2, 0), (0, -2), (2, 1), (1, 2), (-2, 1), (1, -2), (2, 2), (-2, -2)):
+        for dy in (0, 1, -1):
+            x, y, z = fx + dx, fy + dy, fz + dz
+            here, below = cell(x, y, z), cell(x, y - 1, z)
+            if (here & g.SHAPE) == g.EMPTY and not here & (g.UNKNOWN | g.WATER | g.LAVA | g.FIRE) \
+                    and (below & g.SHAPE) == g.FLOOR and not below & (g.UNKNOWN | g.LAVA):
+                return (x, y, z)
+    return None
+
+
+class Smelt(Executor):
+    """Walk to the furnace, put the raw input and fuel in, wait beside it, take the output."""
+
+    def __init__(self, choice: Choice, timeout: int, tick: int, output: str) -> None:
+        super().__init__(choice, timeout, tick)
+        self.output = output
+        self.furnace: Pos | None = None
+        self.phase = "walk"
+        self.before = 0
+        self.other = False      # the furnace was busy with another output of ours: collect it, then load
+
+    def run(self, ctx: ExecContext) -> list[Action]:
+        if self.furnace is None:
+            self.before = ctx.counts().get(self.output, 0)
+            self.furnace = _furnace_for(ctx, self.output)
+            if self.furnace is None:
+                self.status = "no furnace"
+                return []
+            self.go(ctx, GoalReach(*self.furnace, reach=3.5))
+        if self.phase == "walk":
+            out, state = self.move()
+            if state is NavState.FAILED:
+                self.status = "no path"
+            elif state is NavState.ARRIVED:
+                self.phase = "load"
+            return out
+        have = ctx.counts().get(self.output, 0)
+        job = ctx.smelting.get(self.furnace)
+        if self.phase == "load":
+            if job is None:
+                counts = ctx.counts()
+                raw = first_held(SMELTS[self.output], counts)
+                n = min(counts.get(raw, 0), 3) if raw is not None else 0
+                fuel = next((f for tag in FUEL_ORDER for f in members(tag) if f in FUEL and counts.get(f, 0) > 0),
+                            None)
+                if raw is None or n == 0 or fuel is None:
+                    self.status = "nothing to smelt"
+                    return []
+                fuel_count = min(counts[fuel], math.ceil(n / FUEL[fuel]))
+                n = min(n, int(fuel_count * FUEL[fuel]))
+                if n == 0:
+                    self.status = "not enough fuel"
+                    return []
+                ctx.smelting[self.furnace] = (self.output, n, ctx.tick)
+                self.phase = "wait"
+                return [acts.SmeltStart(self.furnace, raw, n, fuel, fuel_count)]
+            self.other = job[0] != self.output
+            self.phase = "wait"
+        if have > self.before:
+            self.status = "ok"
+            if job is not None and have - self.before >= job[1]:
+                ctx.smelting.pop(self.furnace, None)
+            return []
+        if job is None:
+            if self.other:        # the other job is out (cooked beef before the iron): now ours goes in
+                self.other = False
+                self.phase = "load"
+                return []
+            self.status = "no job"
+            return []
+        ready = min(job[1], (ctx.tick - job[2]) // SMELT_TICKS)
+        if ready >= job[1] or (ready > 0 and (ctx.tick - job[2]) % SMELT_TICKS == 1):
+            if ready >= job[1]:
+                ctx.smelting.pop(self.furnace, None)
+            return [acts.SmeltCollect(self.furnace)]
+        return []
+
+
+def _furnace_for(ctx: ExecContext, output: str) -> Pos | None:
+    """The furnace to smelt ``output`` at: one holding a job of ours (that output first, then any,
+    nearest first; the autopilot keeps only those within JOB_RANGE), else the nearest furnace
+    within TABLE_RANGE. A reflex may have carried the player away from a running job: its
+    furnace is walked back to rather than the job left behind for good."""
+    p = ctx.position
+    jobs = sorted(ctx.smelting.items(), key=lambda kv: (kv[1][0] != output, math.dist(
+        (kv[0][0] + 0.5, kv[0][1] + 0.5, kv[0][2] + 0.5), (p.x, p.y, p.z))))
+    if jobs:
+        return jobs[0][0]
+    near = ctx.finder.nearest("furnace", p, radius=TABLE_RANGE, limit=1, exposed=False)
+    return near[0][1] if near else None
