@@ -46,6 +46,7 @@ class AccountStoreLike(Protocol):
 
     def session(self, account: str) -> MinecraftSessionLike: ...
     def chat_key(self, account: str) -> ChatKey: ...
+    def accounts(self) -> list[Any]: ...  # AccountInfo: account, name, uuid, expires_at
 
 
 @attrs.frozen
@@ -68,6 +69,19 @@ class AccountSource:
         self.store = store
         self.reactor = reactor
         self.session_server = session_server
+
+    def describe(self, account: str) -> str:
+        """One line for the start-up log: who the server leg will be, or how to sign in (reads
+        only the cache file, no network)."""
+        try:
+            known = {info.account.casefold(): info for info in self.store.accounts()}
+        except AccountError as exc:
+            return f"the account cache cannot be read: {exc}"
+        info = known.get(account.casefold())
+        if info is None:
+            return (f"no Microsoft account {account} is signed in: players will be told to run "
+                    f"`mcagent login --account {account}` here first")
+        return f"the server leg logs in as the Microsoft account {info.account} ({info.name}, {info.uuid})"
 
     def session(self, account: str) -> "Deferred[AccountSession]":
         d: Deferred[AccountSession] = deferToThreadPool(self.reactor, self.reactor.getThreadPool(),

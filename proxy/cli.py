@@ -27,7 +27,9 @@ def _install_reactor() -> Any:
 
 
 def _load_config(args: argparse.Namespace) -> Any:
-    from proxy.config import ConfigError, load, parse_address
+    from pydantic import ValidationError
+
+    from proxy.config import ConfigError, ProxyConfig, load, parse_address
 
     try:
         config = load(Path(args.config) if args.config else None)
@@ -37,7 +39,12 @@ def _load_config(args: argparse.Namespace) -> Any:
         if args.upstream:
             updates["upstream"] = parse_address(args.upstream)
         if updates:
-            config = config.model_copy(update=updates)
+            # Validated again: a rule across fields (an account login listening beyond loopback) holds
+            # for addresses given on the command line too.
+            try:
+                config = ProxyConfig.model_validate({**dict(config), **updates})
+            except ValidationError as exc:
+                raise ConfigError("; ".join(f"--listen/--upstream: {e['msg']}" for e in exc.errors())) from None
     except ConfigError as exc:
         print(f"mcagent: invalid configuration:\n{exc}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -201,6 +208,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                  host=config.listen.host, port=port.getHost().port, uhost=config.upstream.host,
                  uport=config.upstream.port, mode="online" if config.online_mode else "offline")
         log.info("player-info forwarding: {forwarding}", forwarding=server.forwarding.describe())
+        if server.accounts is not None and config.upstream_auth.account is not None:
+            log.info("upstream_auth: {who}", who=server.accounts.describe(config.upstream_auth.account))
         announce(f"mcagent: connect your Minecraft client to {config.listen.host}:{port.getHost().port}")
 
     def failed(failure: Any) -> None:

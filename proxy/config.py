@@ -219,6 +219,12 @@ class ProxyConfig(Strict):
         if self.upstream_auth.mode == "microsoft" and self.forwarding.mode != "none":
             raise ValueError("upstream_auth 'microsoft' and forwarding cannot be combined: forwarding is for a "
                              "backend that trusts the proxy, an account login for a server that checks Mojang")
+        if self.upstream_auth.mode == "microsoft" and not self.online_mode \
+                and self.listen.host not in ("127.0.0.1", "localhost", "::1"):
+            # Offline, the client leg proves nothing: anyone who reaches the port would play as the account.
+            raise ValueError(f"upstream_auth 'microsoft' with online_mode off would let anyone who reaches "
+                             f"{self.listen.host}:{self.listen.port} play as the account: listen on 127.0.0.1, "
+                             "or turn online_mode on")
         return self
 
     @field_validator("session_server")

@@ -37,23 +37,24 @@ def _online(version: str, services: AccountServices, tmp_path: Path, server_fact
     server = server_factory(version, gamemode=gamemode, view_distance=4,
                             extra_args=("--online-mode", "true", "--session-server", services.base_url))
     cache = tmp_path / "accounts.json"
-    services.signed_in_cache(cache, ACCOUNT)
+    token = services.signed_in_cache(cache, ACCOUNT)
     proxy = proxy_factory(server.port, upstream_auth={"mode": "microsoft", "account": ACCOUNT},
                           session_server=services.base_url, accounts=services.config_section(cache),
                           autopilot={"log_dir": None}, **config)
-    return server, proxy
+    return server, proxy, token  # the account's Minecraft token, for the secrets checks
 
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_a_player_plays_on_an_online_server_as_the_account(version: str, services: AccountServices, tmp_path: Path,
                                                            server_factory, bot_factory, proxy_factory) -> None:
-    server, proxy = _online(version, services, tmp_path, server_factory, proxy_factory)
+    server, proxy, token = _online(version, services, tmp_path, server_factory, proxy_factory)
+    proxy.wait_log("upstream_auth: the server leg logs in as the Microsoft account Notch")
     bot = bot_factory(proxy.port, username=ACCOUNT, version=version)
     login = server.wait_login(ACCOUNT)
     assert uuid.UUID(str(login["uuid"])) == ACCOUNT_UUID  # the server verified the account, not an offline name
     (join,) = services.joins
     assert join.uuid == ACCOUNT_UUID
-    assert services.minecraft_token(ACCOUNT) not in proxy.log_text()
+    assert token and token not in proxy.log_text()
 
     # Chat both ways, as it was typed.
     bot.chat("hello from the account")
@@ -100,14 +101,14 @@ def test_a_player_plays_on_an_online_server_as_the_account(version: str, service
     mark = bot.mark()
     bot.chat("!stop")
     bot.wait_chat("you have control again", since=mark, timeout=5)
-    assert services.minecraft_token(ACCOUNT) not in proxy.log_text()
+    assert token not in proxy.log_text()
 
 
 @pytest.mark.parametrize("version", proxied("1.12.2", "1.21.11"))
 def test_a_revoked_token_gives_the_player_a_reason_and_nothing_hangs(version: str, services: AccountServices,
                                                                      tmp_path: Path, server_factory, bot_factory,
                                                                      proxy_factory) -> None:
-    server, proxy = _online(version, services, tmp_path, server_factory, proxy_factory)
+    server, proxy, _ = _online(version, services, tmp_path, server_factory, proxy_factory)
     services.revoke_minecraft_tokens(ACCOUNT)  # the session server now refuses the cached token
     started = time.monotonic()
     bot = bot_factory(proxy.port, username=ACCOUNT, version=version, wait_spawn=False)
@@ -119,7 +120,7 @@ def test_a_revoked_token_gives_the_player_a_reason_and_nothing_hangs(version: st
 
 def test_a_name_other_than_the_accounts_is_refused(services: AccountServices, tmp_path: Path, server_factory,
                                                    bot_factory, proxy_factory) -> None:
-    server, proxy = _online("1.21.11", services, tmp_path, server_factory, proxy_factory)
+    server, proxy, _ = _online("1.21.11", services, tmp_path, server_factory, proxy_factory)
     bot = bot_factory(proxy.port, username="Steve", version="1.21.11", wait_spawn=False)
     kicked = bot.wait_for("kicked", timeout=20)
     assert "log in with the name Notch" in str(kicked.get("reason")), kicked

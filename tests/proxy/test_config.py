@@ -54,3 +54,34 @@ def test_address_flags() -> None:
     assert parse_address("25570").host == "127.0.0.1"
     with pytest.raises(ConfigError):
         parse_address("host:notaport")
+
+
+def test_an_account_login_never_listens_beyond_loopback_with_an_offline_client_leg(tmp_path: Path) -> None:
+    from proxy.config import ConfigError, load
+
+    microsoft = {"upstream_auth": {"mode": "microsoft", "account": "main"}}
+    path = tmp_path / "proxy.json"
+    path.write_text(json.dumps({**microsoft, "listen": {"host": "0.0.0.0", "port": 25566}}))
+    with pytest.raises(ConfigError, match="anyone who reaches 0.0.0.0:25566 play as the account"):
+        load(path)
+    path.write_text(json.dumps({**microsoft, "listen": {"host": "0.0.0.0", "port": 25566}, "online_mode": True}))
+    load(path)  # online mode proves who the client is
+    path.write_text(json.dumps(microsoft))
+    load(path)
+    # An address given on the command line is held to the same rule.
+    result = subprocess.run([sys.executable, "-m", "proxy.cli", "run", "--config", str(path), "--listen",
+                             "0.0.0.0:25566", "--no-console"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "play as the account" in result.stderr
+
+
+def test_an_account_login_and_forwarding_cannot_be_combined(tmp_path: Path) -> None:
+    from proxy.config import ConfigError, load
+
+    path = tmp_path / "proxy.json"
+    path.write_text(json.dumps({"upstream_auth": {"mode": "microsoft", "account": "main"},
+                                "forwarding": {"mode": "legacy"}}))
+    with pytest.raises(ConfigError, match="cannot be combined"):
+        load(path)
+    path.write_text(json.dumps({"upstream_auth": {"mode": "microsoft"}}))
+    with pytest.raises(ConfigError, match="needs the account's name"):
+        load(path)
