@@ -15,8 +15,14 @@ except ImportError:  # cryptography < 43
 
 
 class StreamCipher:
-    def __init__(self, shared_secret: bytes) -> None:
-        cipher = Cipher(algorithms.AES(shared_secret), CFB8(shared_secret))
+    """One leg's cipher: Minecraft uses the shared secret as both key and IV.
+
+    ``iv`` exists so the cipher can be checked against published CFB8 vectors,
+    which use a separate IV.
+    """
+
+    def __init__(self, shared_secret: bytes, iv: bytes | None = None) -> None:
+        cipher = Cipher(algorithms.AES(shared_secret), CFB8(shared_secret if iv is None else iv))
         self._encryptor = cipher.encryptor()
         self._decryptor = cipher.decryptor()
 
