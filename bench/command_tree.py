@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from proxy.codec import VersionCodec, _command_tree  # noqa: E402
+from proxy.codec.versioned import VersionCodec, _command_tree  # noqa: E402
 from proxy.protocol.tables import table_for_version  # noqa: E402
 from tests.proxy.test_server_packet_bounds import _argument_nodes, _node, _tree  # noqa: E402
 

@@ -54,7 +54,7 @@ from engine.motion.worlds import WorldBuilder, generate_terrain  # noqa: E402
 from engine.reflex.engine import ReflexEngine  # noqa: E402
 from engine.reflex.inputs import Mob, ReflexInputs  # noqa: E402
 from engine.world.snapshot import Vec3  # noqa: E402
-from proxy import node_peers  # noqa: E402
+from proxy.operations import node_peers  # noqa: E402
 
 VERSION = "1.18.2"
 SIZE = 128

@@ -46,7 +46,7 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from proxy.codec import VersionCodec  # noqa: E402
+from proxy.codec.versioned import VersionCodec  # noqa: E402
 from proxy.protocol.errors import PeerError  # noqa: E402
 from proxy.protocol.framing import Framing, Writer  # noqa: E402
 from proxy.protocol.tables import ProtocolTable, table_for_version  # noqa: E402

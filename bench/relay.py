@@ -40,7 +40,7 @@ sys.path.insert(0, str(PEERS))
 from mcwire import WireError, load_version, workload_stream  # noqa: E402
 
 sys.path.insert(0, str(REPO))
-from proxy import node_peers  # noqa: E402
+from proxy.operations import node_peers  # noqa: E402
 
 PATHS = ("direct", "raw", "quarry", "mcagent")
 FLOODS = ("small", "big", "chat")
@@ -179,9 +179,9 @@ class Relay:
         if self.args.profile and not self.args.py_spy:
             prof = Path(self.args.profile).resolve()
             prof.mkdir(parents=True, exist_ok=True)
-            cmd = [py, "-m", "cProfile", "-o", str(prof / "mcagent.prof"), "-m", "proxy.cli", *run]
+            cmd = [py, "-m", "cProfile", "-o", str(prof / "mcagent.prof"), "-m", "proxy.operations.cli", *run]
         else:
-            cmd = [py, "-m", "proxy.cli", *run]
+            cmd = [py, "-m", "proxy.operations.cli", *run]
         self.logfile = self.workdir / "mcagent.log"
         out = open(self.logfile, "wb")
         self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=out, stderr=subprocess.STDOUT)

@@ -129,7 +129,7 @@ class ConnectionLimits(Strict):
 
 
 class ForwardingSection(Strict):
-    """Player-info forwarding to the backend (``proxy/forwarding.py``).
+    """Player-info forwarding to the backend (``proxy/connection/forwarding.py``).
 
     ``velocity`` needs the backend's shared secret, from ``secret`` or from the
     file ``secret_file`` (its lines joined, as Velocity reads ``forwarding.secret``);

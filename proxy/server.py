@@ -1,7 +1,7 @@
 """The listening side: one ``ProxyServer`` owns every bridge, the tick and admission.
 
 How this works: Twisted calls ``buildProtocol`` per client connection; each
-client leg (``proxy.legs.ClientLeg``) registers its ``Connection`` in ``bridges``. A ``LoopingCall`` at 20 Hz drives
+client leg (``proxy.connection.core.legs.ClientLeg``) registers its ``Connection`` in ``bridges``. A ``LoopingCall`` at 20 Hz drives
 every playing session's ``tick(now)``; the clock is injected, so tests advance a
 ``task.Clock``. Admission (max players, per-IP login rate) is decided here, at
 login start, before any upstream connection is opened.
@@ -24,20 +24,20 @@ from twisted.python.failure import Failure
 from engine.admin_proof import AdminProof
 from engine.backoff import Backoff
 from engine.session import Assistant
-from proxy.autopilot_host import AutopilotHost
-from proxy.connection import Connection as Bridge
-from proxy.legs import ClientLeg
+from proxy.agent.autopilot_host import AutopilotHost
+from proxy.connection.core import Connection as Bridge
+from proxy.connection.legs import ClientLeg
 from proxy.protocol.states import State
 from proxy.config import ProxyConfig
-from proxy.forwarding import Forwarding
-from proxy.status import ProbeFactory, StatusProbe
+from proxy.connection.forwarding import Forwarding
+from proxy.connection.status import ProbeFactory, StatusProbe
 
 if TYPE_CHECKING:
-    from proxy.account_source import AccountSource
-    from proxy.connection import AccountSession
-    from proxy.assistant_factory import RoutingSurface
-    from proxy.metrics import Metrics
-    from proxy.model_service import ModelService
+    from proxy.accounts.source import AccountSource
+    from proxy.connection.core import AccountSession
+    from proxy.agent.assistant_factory import RoutingSurface
+    from proxy.operations.metrics import Metrics
+    from proxy.agent.model_service import ModelService
 
 log = Logger(namespace="mcagent.server")
 
@@ -253,7 +253,7 @@ class ProxyServer(protocol.ServerFactory):
     def verify_session(self, player_name: str, digest: str) -> Any:
         """Ask the session server whether the player joined (online mode): a Deferred
         firing with its JSON answer (the profile), or None when it says no."""
-        from proxy.session_server import has_joined
+        from proxy.connection.session_server import has_joined
 
         return has_joined(self.reactor, self.config.session_server, player_name, digest)
 

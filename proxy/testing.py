@@ -15,12 +15,12 @@ from twisted.internet.error import ConnectionRefusedError
 from twisted.internet.testing import MemoryReactorClock, StringTransport
 from twisted.python.failure import Failure
 
-from proxy.codec import VersionCodec
+from proxy.codec.versioned import VersionCodec
 from proxy.config import ProxyConfig
-from proxy.connection import Connection
-from proxy.legs import ClientLeg
+from proxy.connection.core import Connection
+from proxy.connection.legs import ClientLeg
 from proxy.server import ProxyServer
-from proxy.handshake import LOGIN, Handshake, build_handshake
+from proxy.protocol.handshake import LOGIN, Handshake, build_handshake
 from proxy.protocol.framing import Framing, Writer
 from proxy.protocol.tables import table_for_version
 from proxy.protocol.wire import read_varint
@@ -71,7 +71,7 @@ def packet_id(packet: bytes) -> int:
 
 
 class RecordingIO:
-    """A ``proxy.connection.ConnectionIO`` without sockets: it keeps what the connection
+    """A ``proxy.connection.core.core.ConnectionIO`` without sockets: it keeps what the connection
     writes and asks for, so a ``Connection`` can be driven by bytes alone."""
 
     def __init__(self, peer: str = "10.0.0.1:50000") -> None:
@@ -249,7 +249,7 @@ class Rig:
             upstream.received()
 
     def chat_texts(self, packets: list[bytes]) -> list[str]:
-        from proxy.chat import plain_text
+        from proxy.codec.chat import plain_text
 
         out = []
         chat_id = self.codec.table.packet_id("play", "toClient", self.codec.chat_packet)

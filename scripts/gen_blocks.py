@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "engine" / "world" / "data" / "blocks.json"
 DEFAULT_PC = ROOT / ".peers" / "node_modules" / "minecraft-data" / "minecraft-data" / "data" / "pc"
 
-# The one list of versions (also read by gen_protocol.py and proxy/versions.py): a table
+# The one list of versions (also read by gen_protocol.py and proxy/protocol/versions.py): a table
 # per accepted row, filed under its name. Read as a file: the engine may not import proxy.
 VERSION_LIST = ROOT / "proxy" / "data" / "versions.json"
 

@@ -25,7 +25,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "proxy" / "data" / "protocol.json"
 
-# The one list of versions (also read by gen_blocks.py and proxy/versions.py): every
+# The one list of versions (also read by gen_blocks.py and proxy/protocol/versions.py): every
 # accepted row, filed under its name, generated from its minecraft-data version.
 VERSION_LIST = ROOT / "proxy" / "data" / "versions.json"
 
@@ -48,7 +48,7 @@ LAYOUTS = {
         "position", "position_look", "look", "flying", "held_item_slot",
         "teleport_confirm", "entity_action", "player_input", "client_command", "keep_alive", "use_item", "block_place",
         "block_dig",
-        # agent ops (proxy/codec.py, proxy/windows.py): swing, attack, inventory clicks
+        # agent ops (proxy/codec/versioned.py, proxy/windows/sequencer.py): swing, attack, inventory clicks
         "arm_animation", "use_entity", "attack", "window_click", "close_window", "transaction",
     ],
     ("play", "toClient"): [
@@ -59,9 +59,9 @@ LAYOUTS = {
         "held_item_slot", "kick_disconnect", "chat", "system_chat", "player_chat",
         "declare_commands", "start_configuration", "keep_alive", "sync_entity_position", "entity_metadata",
         "update_time",  # day and night for the autopilot (sleep is legal only at night)
-        # world model (proxy/chunks.py): chunk columns, block changes, unloads
+        # world model (proxy/codec/chunks.py): chunk columns, block changes, unloads
         "map_chunk", "map_chunk_bulk", "block_change", "multi_block_change", "unload_chunk",
-        # windows the agent opens (proxy/windows.py)
+        # windows the agent opens (proxy/windows/sequencer.py)
         "open_window", "close_window", "transaction", "set_cursor_item", "set_player_inventory",
     ],
 }

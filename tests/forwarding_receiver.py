@@ -1,6 +1,6 @@
 """The backend's side of player-info forwarding, written from the published formats
 (Paper's ``VelocityProxy`` and Spigot's ``bungeecord: true`` handshake handling),
-not from ``proxy/forwarding.py``: tests check the proxy's output against it.
+not from ``proxy/connection/forwarding.py``: tests check the proxy's output against it.
 
 ``read_modern`` takes a Login Plugin Response's data and the backend's secret;
 ``read_legacy`` takes a handshake's server address. Both return what a backend

@@ -8,7 +8,7 @@ calls ``deliver(reply, now)`` exactly once, however the call ended (an answer,
 a failure, a timeout, cancelled at shutdown), on the thread that ticks the
 session. What ``deliver`` does is the caller's business: the Session keeps the
 assistant's answers for its next tick, the autopilot resolves its request and
-polls it on its next tick. Runners: the proxy's (``proxy.model_service``, on
+polls it on its next tick. Runners: the proxy's (``proxy.agent.model_service``, on
 the asyncio loop the reactor runs), ``AsyncioRunner`` here for the headless
 simulator and tests that talk to a real server, and any fake a test needs.
 """

@@ -84,7 +84,7 @@ STATUS_PACKETS: dict[int, str] = {0: "ping_start", 1: "ping"}
 # Everything a vanilla client sends before configuration fits in a few KB (the largest,
 # 1.19's login_start with a signed key, is ~1 KB; a modded client's plugin responses more),
 # but a BungeeCord in front of the proxy may put up to 32767 characters (UTF-8: ~96 KB) of
-# forwarded identity into the handshake's host field (proxy/handshake.py).
+# forwarded identity into the handshake's host field (proxy/protocol/handshake.py).
 PRE_PLAY_BUDGET = 128 * 1024
 
 

@@ -27,7 +27,7 @@ import secrets
 import sys
 from typing import Any
 
-from proxy import versions
+from proxy.protocol import versions
 from proxy.protocol.tables import table_for_version
 from proxy.protocol.wire import FIXED, pack_string, pack_varint, read_string, read_varint
 from tests.forwarding_receiver import Refused, read_legacy, read_modern

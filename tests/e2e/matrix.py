@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from proxy import versions
+from proxy.protocol import versions
 
 NEW_VERSIONS = ["1.20.1", "1.21.5", "1.21.8", "1.21.11", "26.1"]
 # versions.json's verification for rows proven through the world server (peers/world.js).

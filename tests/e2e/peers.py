@@ -28,8 +28,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple
 
-from proxy import node_peers
-from proxy.node_peers import NEWEST_FOR_SQUID, install_root, squid_speaks, version_key  # noqa: F401  (re-exported)
+from proxy.operations import node_peers
+from proxy.operations.node_peers import NEWEST_FOR_SQUID, install_root, squid_speaks, version_key  # noqa: F401  (re-exported)
 
 REPO = Path(__file__).resolve().parents[2]
 PEERS_SRC = REPO / "peers"

@@ -33,7 +33,7 @@ class ProxyProcess:
         self.lines: list[str] = []
         self._ready = threading.Event()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "proxy.cli", "run", "--config", str(self.config_path), *extra_args],
+            [sys.executable, "-m", "proxy.operations.cli", "run", "--config", str(self.config_path), *extra_args],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
             env=dict(os.environ, PYTHONUNBUFFERED="1"),
         )

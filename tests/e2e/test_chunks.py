@@ -1,4 +1,4 @@
-"""proxy/chunks.py against a real server: flying-squid's chunks, block changes and unloads.
+"""proxy/codec/chunks.py against a real server: flying-squid's chunks, block changes and unloads.
 
 A bare minecraft-protocol client (tests/e2e/chunk_capture.js) logs in and records the
 world packets byte for byte; the decoder replays them into a small reference world,
@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from proxy.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload, WorldUpdate
+from proxy.codec.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload, WorldUpdate
 from proxy.protocol.tables import TO_CLIENT, ProtocolTable, table_for_version
 from proxy.protocol.wire import read_varint
-from proxy.versions import END_TO_END, LOGIN_CHAT, SUPPORTED
+from proxy.protocol.versions import END_TO_END, LOGIN_CHAT, SUPPORTED
 from tests.e2e.conftest import SquidFactory
 from tests.e2e.peers import REPO, JsonLineProcess, PeerPool, SquidServer, node_executable
 

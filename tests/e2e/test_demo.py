@@ -19,7 +19,7 @@ from tests.e2e.proxy_process import ROOT
 def test_the_demo_keeps_the_servers_output_off_the_terminal_and_stops_on_ctrl_c(peers_installed: Path) -> None:
     server_port, port = free_port(), free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "proxy.cli", "dev", "--no-console", "--server-port", str(server_port),
+        [sys.executable, "-m", "proxy.operations.cli", "dev", "--no-console", "--server-port", str(server_port),
          "--listen", f"127.0.0.1:{port}"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
         env=dict(os.environ, PYTHONUNBUFFERED="1", NODE_PATH=str(peers_installed)))

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from proxy.profile import offline_uuid
+from proxy.connection.profile import offline_uuid
 from tests.e2e.peers import JsonLineProcess
 
 SECRET = "e2e-forwarding-secret-9f3a"

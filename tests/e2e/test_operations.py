@@ -107,7 +107,7 @@ def test_console_on_a_terminal_with_line_editing(squid_factory, tmp_path: Path) 
     config.write_text(json.dumps({"listen": {"host": "127.0.0.1", "port": port},
                                   "upstream": {"host": "127.0.0.1", "port": server.port}}))
     main_fd, child_fd = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "proxy.cli", "run", "--config", str(config)], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "proxy.operations.cli", "run", "--config", str(config)], cwd=ROOT,
                             stdin=child_fd, stdout=child_fd, stderr=child_fd, close_fds=True)
     os.close(child_fd)
     screen = b""

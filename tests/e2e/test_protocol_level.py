@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from proxy.protocol.tables import table_for_version
-from proxy.versions import PROTOCOL_ONLY, SUPPORTED
+from proxy.protocol.versions import PROTOCOL_ONLY, SUPPORTED
 from tests.e2e.matrix import END_TO_END_WORLD
 from tests.e2e.mcp_peers import McpClient, McpServer
 from tests.e2e.proxy_process import ProxyProcess

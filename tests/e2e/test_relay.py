@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from proxy.versions import END_TO_END, SUPPORTED
+from proxy.protocol.versions import END_TO_END, SUPPORTED
 from tests.e2e.matrix import END_TO_END_WORLD, NEW_VERSIONS, proxied
 
 PRIMARY = ["1.18.2", "1.12.2", "1.8.8", "1.20.4", "1.21.4"]

@@ -17,9 +17,9 @@ import socket
 
 import pytest
 
-from proxy.handshake import LOGIN, Handshake, build_handshake
+from proxy.protocol.handshake import LOGIN, Handshake, build_handshake
 from proxy.protocol.wire import pack_string, pack_varint, read_varint
-from proxy.versions import LOGIN_CHAT, SUPPORTED
+from proxy.protocol.versions import LOGIN_CHAT, SUPPORTED
 from tests.e2e.peers import free_port
 
 _wanted = [v for v in os.environ.get("MCAGENT_E2E_VERSIONS", "").split(",") if v and v != "all"]

@@ -21,8 +21,8 @@ import threading
 import time
 from typing import Any
 
-from proxy.chat import plain_text
-from proxy.handshake import LOGIN, parse_handshake
+from proxy.codec.chat import plain_text
+from proxy.protocol.handshake import LOGIN, parse_handshake
 from proxy.testing import FrameReader, build_packet, codec_for, frame, handshake_packet, packet_id
 
 VERSION = "1.18.2"

@@ -6,7 +6,7 @@ import pytest
 
 from engine.actions import ACTIONS
 from engine.sim import world as sim_world
-from proxy.actuator import HANDLERS, UnknownAction
+from proxy.connection.actuator import HANDLERS, UnknownAction
 from proxy.testing import Rig
 
 

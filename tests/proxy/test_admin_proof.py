@@ -8,7 +8,7 @@ import pytest
 
 from engine.assistant import AssistantRuntime
 from engine.routing.config import default_config
-from proxy.cli import admin_warnings
+from proxy.operations.cli import admin_warnings
 from proxy.config import ProxyConfig
 from proxy.testing import build_packet
 from tests.proxy.harness import Rig

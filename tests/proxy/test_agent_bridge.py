@@ -79,7 +79,7 @@ def _autopilot_on() -> tuple[Rig, Session]:
 
 
 def test_metrics_count_the_autopilots_decisions_and_who_it_plays_for() -> None:
-    from proxy.metrics import Metrics
+    from proxy.operations.metrics import Metrics
 
     rig, session = _autopilot_on()
     for _ in range(40):

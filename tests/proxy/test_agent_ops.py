@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 
 from engine import events as ev
-from proxy.codec import VersionCodec
+from proxy.codec.versioned import VersionCodec
 from proxy.protocol.tables import TO_SERVER, table_for_version
 from proxy.protocol.wire import read_varint
-from proxy.versions import SUPPORTED
-from proxy.window_packets import WindowPackets
+from proxy.protocol.versions import SUPPORTED
+from proxy.windows.packets import WindowPackets
 
 VERSIONS = [v.name for v in SUPPORTED]
 
@@ -210,7 +210,7 @@ def stone_slot(codec: VersionCodec, name: str, field: str, count: int) -> Any:
 
 
 def test_window_updates(codec: VersionCodec) -> None:
-    from proxy import window_packets as c
+    from proxy.windows import packets as c
 
     assert c.window_update("open_window", server_packet(codec, "open_window", windowId=5)) == c.WindowOpened(5)
     assert c.window_update("close_window", server_packet(codec, "close_window", windowId=5)) == c.WindowClosed(5)

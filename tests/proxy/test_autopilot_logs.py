@@ -16,8 +16,8 @@ from engine.sim.episode import TICK
 from engine.sim.world import VERSION, SimOptions, SimWorld
 from engine.llm.client import ClientSettings, ModelClient
 from engine.llm.secrets import Secret
-from proxy.autopilot_host import AutopilotHost
-from proxy.model_service import ModelService
+from proxy.agent.autopilot_host import AutopilotHost
+from proxy.agent.model_service import ModelService
 from proxy.config import ProxyConfig
 
 KEY = "sk-test-0123456789abcdef"

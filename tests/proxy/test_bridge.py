@@ -6,7 +6,7 @@ from twisted.internet.error import ConnectionDone
 from twisted.python.failure import Failure
 
 from proxy.testing import build_packet, frame, handshake_packet, packet_id
-from proxy.versions import SUPPORTED
+from proxy.protocol.versions import SUPPORTED
 from proxy.testing import Rig
 
 VERSIONS = [v.name for v in SUPPORTED]

@@ -1,4 +1,4 @@
-"""proxy/chunks.py: chunk columns, block changes and unloads for every version family.
+"""proxy/codec/chunks.py: chunk columns, block changes and unloads for every version family.
 
 The encoder below is for tests only. It packs long arrays with plain Python integers
 (an independent reference for the numpy unpacking), builds chunk data buffers the
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proxy.chunks import (
+from proxy.codec.chunks import (
     FORMATS,
     BlockChanges,
     ChunkColumn,
@@ -32,7 +32,7 @@ from proxy.chunks import (
 )
 from proxy.protocol.tables import TO_CLIENT, ProtocolTable, table_for_version
 from proxy.protocol.wire import pack_varint
-from proxy.versions import SUPPORTED
+from proxy.protocol.versions import SUPPORTED
 
 VERSIONS = [v.name for v in SUPPORTED]
 

@@ -6,12 +6,12 @@ import json
 import pytest
 
 from engine import events as ev
-from proxy import subscriptions
-from proxy.chat import plain_text
-from proxy.codec import TRANSLATORS, VersionCodec
+from proxy.codec import subscriptions
+from proxy.codec.chat import plain_text
+from proxy.codec.versioned import TRANSLATORS, VersionCodec
 from proxy.protocol.tables import table_for_version
 from proxy.testing import build_packet
-from proxy.versions import SUPPORTED
+from proxy.protocol.versions import SUPPORTED
 
 VERSIONS = [v.name for v in SUPPORTED]
 
@@ -107,7 +107,7 @@ def test_command_tree_injection_round_trip(codec: VersionCodec) -> None:
     """Decode a server's tree, add /ai and /agent, re-encode, and decode what the client gets."""
     if codec.table.packet_id("play", "toClient", "declare_commands") is None:
         pytest.skip("no command tree before 1.13: /ai and /agent arrive as chat there")
-    from proxy.codec import zero_value
+    from proxy.codec.versioned import zero_value
 
     node = zero_value(codec.table.named_types["command_node"], codec.table.named_types)
     flags = dict(node["flags"])

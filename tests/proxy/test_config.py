@@ -43,7 +43,7 @@ def test_invalid_json_names_the_line(tmp_path: Path) -> None:
 def test_cli_exits_non_zero_on_bad_config(tmp_path: Path) -> None:
     path = tmp_path / "proxy.json"
     path.write_text(json.dumps({"max_players": -1}))
-    result = subprocess.run([sys.executable, "-m", "proxy.cli", "run", "--config", str(path)],
+    result = subprocess.run([sys.executable, "-m", "proxy.operations.cli", "run", "--config", str(path)],
                             capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 2
     assert "max_players" in result.stderr and "-1" in result.stderr and str(path) in result.stderr
@@ -69,7 +69,7 @@ def test_an_account_login_never_listens_beyond_loopback_with_an_offline_client_l
     path.write_text(json.dumps(microsoft))
     load(path)
     # An address given on the command line is held to the same rule.
-    result = subprocess.run([sys.executable, "-m", "proxy.cli", "run", "--config", str(path), "--listen",
+    result = subprocess.run([sys.executable, "-m", "proxy.operations.cli", "run", "--config", str(path), "--listen",
                              "0.0.0.0:25566", "--no-console"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "play as the account" in result.stderr
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from twisted.internet.testing import MemoryReactorClock
 
 from proxy.config import ProxyConfig
-from proxy.connection import Connection
+from proxy.connection.core import Connection
 from proxy.protocol.states import State
 from proxy.server import ProxyServer
 from proxy.testing import RecordingIO, build_packet, codec_for, frame, handshake_packet, packet_id

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from proxy.console import ConsoleCommands, redact
+from proxy.operations.console import ConsoleCommands, redact
 from proxy.testing import Rig
 
 

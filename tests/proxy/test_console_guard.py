@@ -7,8 +7,8 @@ from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
-from proxy.console_io import TcpConsole, TcpConsoleFactory
-from proxy.login_throttle import LoginThrottle
+from proxy.operations.console_io import TcpConsole, TcpConsoleFactory
+from proxy.operations.login_throttle import LoginThrottle
 
 TOKEN = "correct-horse-battery"
 

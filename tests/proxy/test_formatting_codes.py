@@ -6,7 +6,7 @@ from typing import Any
 from engine.actions import ChatButton, ReplyToPlayer
 from engine.assistant import AssistantRuntime
 from engine.routing.config import default_config
-from proxy.chat import PREFIX, plain_text, reply_components, strip_formatting, text_style
+from proxy.codec.chat import PREFIX, plain_text, reply_components, strip_formatting, text_style
 from proxy.testing import build_packet
 from tests.proxy.harness import Rig
 

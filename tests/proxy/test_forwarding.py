@@ -20,10 +20,10 @@ from twisted.logger import formatEvent, globalLogPublisher
 from twisted.protocols.haproxy._wrapper import HAProxyWrappingFactory
 
 from proxy.config import ConfigError, load
-from proxy.console import ConsoleCommands
-from proxy.forwarding import CHANNEL
-from proxy.handshake import parse_handshake
-from proxy.profile import offline_uuid
+from proxy.operations.console import ConsoleCommands
+from proxy.connection.forwarding import CHANNEL
+from proxy.protocol.handshake import parse_handshake
+from proxy.connection.profile import offline_uuid
 from proxy.protocol.framing import Framing
 from proxy.protocol.wire import pack_string, pack_varint
 from proxy.testing import build_packet, frame, handshake_packet, packet_id

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proxy import forwarding as fw
-from proxy.profile import GameProfile, ProfileError, ProfileProperty, offline_uuid, profile_from_session
+from proxy.connection import forwarding as fw
+from proxy.connection.profile import GameProfile, ProfileError, ProfileProperty, offline_uuid, profile_from_session
 from tests.forwarding_receiver import Refused, read_legacy, read_modern
 
 SECRET = b"s3cr3t-shared-with-paper"

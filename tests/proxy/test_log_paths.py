@@ -10,7 +10,7 @@ from twisted.internet.testing import MemoryReactorClock
 
 from engine.decision.logs import episode_folder, folder_name
 from engine.pilot import EpisodeRecord
-from proxy.autopilot_host import AutopilotHost
+from proxy.agent.autopilot_host import AutopilotHost
 from proxy.config import ProxyConfig
 
 

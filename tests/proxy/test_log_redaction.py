@@ -8,7 +8,7 @@ import pytest
 from twisted.logger import Logger, formatEvent
 from twisted.python.failure import Failure
 
-from proxy.log_redaction import RedactingObserver
+from proxy.operations.log_redaction import RedactingObserver
 
 KEY = 'sk-live"quote\\slash-0123456789abcd'
 

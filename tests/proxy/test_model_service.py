@@ -14,7 +14,7 @@ from engine.llm.calls import Completion, FailureKind, ModelCall, ModelFailure, T
 from engine.llm.service import LlmService, LlmSettings
 from engine.routing.config import default_config
 from proxy.config import ConfigError, LlmConfig, ProxyConfig, load
-from proxy.model_service import ModelService, resolve
+from proxy.agent.model_service import ModelService, resolve
 from proxy.testing import build_packet, frame
 from proxy.testing import Rig
 
@@ -174,7 +174,7 @@ def test_config_errors_never_print_a_key(tmp_path: Path) -> None:
 
 
 def test_the_console_dump_redacts_the_key() -> None:
-    from proxy.console import redact
+    from proxy.operations.console import redact
 
     dumped = json.dumps(redact(ProxyConfig(llm=LlmConfig(api_key=KEY)).model_dump()), default=str)
     assert KEY not in dumped
@@ -185,7 +185,7 @@ def test_the_console_dump_redacts_the_key() -> None:
 def test_a_key_with_a_newline_is_refused_at_start_naming_where_it_came_from() -> None:
     from engine.llm.secrets import BadKey
     from proxy.config import LlmConfig
-    from proxy.model_service import resolve
+    from proxy.agent.model_service import resolve
 
     with pytest.raises(BadKey, match="env DEEPSEEK_API_KEY contains control characters"):
         resolve(LlmConfig(), {"DEEPSEEK_API_KEY": "sk-abcdef\n0123456789"})

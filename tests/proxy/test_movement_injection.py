@@ -7,7 +7,7 @@ import pytest
 
 from engine.actions import Action, InjectMovement
 from engine.world.snapshot import WorldSnapshot
-from proxy.actuator import OWN_TELEPORT_IDS
+from proxy.connection.actuator import OWN_TELEPORT_IDS
 from proxy.testing import build_packet
 from proxy.testing import Rig
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine.assistant import AssistantRuntime
 from engine.routing.config import Mode, default_config
-from proxy.assistant_factory import RoutingSurface
-from proxy.console import ConsoleCommands
+from proxy.agent.assistant_factory import RoutingSurface
+from proxy.operations.console import ConsoleCommands
 from proxy.testing import build_packet
 from tests.proxy.harness import Rig
 

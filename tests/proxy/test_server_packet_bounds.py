@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from proxy.codec import VersionCodec, zero_value
+from proxy.codec.versioned import VersionCodec, zero_value
 from proxy.protocol.layout_codec import FIELD_LIMITS
 from proxy.protocol.tables import table_for_version
 from proxy.protocol.wire import pack_varint
@@ -150,7 +150,7 @@ def test_nbt_nested_past_the_limit_is_malformed() -> None:
 
 
 def test_json_text_nested_deep_is_not_a_recursion_error() -> None:
-    from proxy.chat import plain_text
+    from proxy.codec.chat import plain_text
     from proxy.protocol.errors import PeerError
 
     with pytest.raises(PeerError):
@@ -184,7 +184,7 @@ def _argument_nodes(codec: VersionCodec) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("version", ["1.13.2", "1.16.5", "1.18.2", "1.19.2", "1.19.3", "1.20.4", "1.21.4", "26.1"])
 def test_the_node_scanner_ends_every_node_where_the_layout_does(version: str) -> None:
-    from proxy.commands import node_scanner
+    from proxy.codec.command_tree import node_scanner
 
     codec = VersionCodec(table_for_version(version))
     scan = node_scanner(codec.table.named_types["command_node"], codec.table.compile_layout)

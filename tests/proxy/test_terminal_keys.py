@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from proxy.console_io import TerminalConsole
+from proxy.operations.console_io import TerminalConsole
 
 
 class _Terminal:

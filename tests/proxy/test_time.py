@@ -7,7 +7,7 @@ from engine import events as ev
 from engine.world.model import WorldModel
 from proxy.protocol.tables import TO_CLIENT
 from proxy.testing import codec_for
-from proxy.versions import SUPPORTED
+from proxy.protocol.versions import SUPPORTED
 
 
 @pytest.mark.parametrize("version", [v.name for v in SUPPORTED])

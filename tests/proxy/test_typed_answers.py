@@ -11,7 +11,7 @@ from engine.assistant import ANSWER_SECONDS, AssistantRuntime, LocalAssistant
 from engine.llm.notification_buttons import load_phrases
 from engine.routing.config import default_config
 from proxy.testing import build_packet, frame
-from proxy.versions import SUPPORTED
+from proxy.protocol.versions import SUPPORTED
 from tests.proxy.harness import Rig
 
 PHRASES = load_phrases(Path(__file__).resolve().parents[2] / "config" / "notification-buttons.json")

@@ -12,8 +12,9 @@ import pytest
 
 from engine import events as ev
 from engine.world.blocks import BlockFlag, BlockTable
-from proxy import subscriptions, versions
-from proxy.codec import TRANSLATORS, VersionCodec
+from proxy.codec import subscriptions
+from proxy.protocol import versions
+from proxy.codec.versioned import TRANSLATORS, VersionCodec
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, known_versions, table_for_version
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +32,7 @@ def test_the_docs_versions_table_is_the_generated_one() -> None:
 
 
 def test_mcagent_versions_lists_every_known_protocol_and_its_verification() -> None:
-    out = subprocess.run([sys.executable, "-m", "proxy.cli", "versions"], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-m", "proxy.operations.cli", "versions"], capture_output=True, text=True,
                          cwd=ROOT, check=True).stdout
     lines = out.splitlines()[1:]
     assert len(lines) == len(versions.KNOWN)
@@ -178,7 +179,7 @@ def test_sneaking_is_read_from_one_packet(name: str) -> None:
 def test_buttons_are_spelled_as_the_client_reads_them(name: str, click: str, command: str, hover: str,
                                                       text: str) -> None:
     from engine.actions import ChatButton, ReplyToPlayer
-    from proxy.chat import reply_components
+    from proxy.codec.chat import reply_components
 
     codec = VersionCodec(table_for_version(name))
     action = ReplyToPlayer(("pick one",), buttons=(ChatButton("yes", "/agent card 1 yes", "confirm"),))

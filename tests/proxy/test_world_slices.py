@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from proxy.play import WORLD_BYTES_PER_TURN
+from proxy.connection.play import WORLD_BYTES_PER_TURN
 from proxy.testing import Rig, build_packet, frame
 from tests.proxy.test_chunks import encode_column, random_section
 

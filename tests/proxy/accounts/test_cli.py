@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from proxy.cli import main
+from proxy.operations.cli import main
 from tests.account_services import XERR_CHILD, AccountServices
 
 

@@ -12,8 +12,8 @@ from twisted.logger import Logger, formatEvent
 
 from proxy.accounts.errors import AccountError, ServiceFailed, ServiceUnreachable, SignInExpired
 from proxy.accounts.microsoft import DeviceCode
-from proxy.cli import main
-from proxy.log_redaction import RedactingObserver
+from proxy.operations.cli import main
+from proxy.operations.log_redaction import RedactingObserver
 from tests.account_services import AccountServices, Reply
 from tests.proxy.accounts.conftest import FakeTime, StoreFactory
 

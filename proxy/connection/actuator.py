@@ -4,7 +4,7 @@ How this works: ``HANDLERS`` maps each action type of the engine's one vocabular
 (``engine.actions.ACTIONS``: the session's actions and the autopilot's operations) to
 the method that turns it into packets for either leg, or into a call to the proxy server
 (ping, admin commands). Model calls are not actions: the Session runs them through the
-model runner it was given (``proxy.model_service``). ``perform`` looks every action up
+model runner it was given (``proxy.agent.model_service``). ``perform`` looks every action up
 by its exact type and raises ``UnknownAction`` for one without an entry, so a new action
 cannot be dropped silently; ``tests/proxy/test_actuator.py`` checks that the table and
 the simulator's (``engine/sim/world.py``) both cover ``ACTIONS``. Adding an action is
@@ -23,12 +23,12 @@ from twisted.logger import Logger
 from engine import actions as acts
 from engine.actions import (AdminCommand, ForwardChat, InjectMovement, Kick, MeasurePing, ReleaseHeldItem,
                             ReplyToPlayer, SelectHotbar, SetControl, UseHeldItem, reply)
-from proxy.chat import reply_components
+from proxy.codec.chat import reply_components
 from proxy.protocol.states import State
 from proxy.protocol.tables import TO_CLIENT
 
 if TYPE_CHECKING:
-    from proxy.connection import Connection
+    from proxy.connection.core import Connection
 
 log = Logger(namespace="mcagent.bridge")
 

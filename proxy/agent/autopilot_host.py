@@ -5,7 +5,7 @@ player's Session ``PilotSettings`` built here: provider factories (``mock``
 always, ``api`` when a model service runs, ``replay`` when a decision log is
 configured), a monotonic clock that bounds path planning per tick, and a sink
 for episode logs. The ``api`` provider asks through the model runner the
-Session was given (``proxy.model_service``, the one the assistant's calls use);
+Session was given (``proxy.agent.model_service``, the one the assistant's calls use);
 its answers are polled by the autopilot on a later tick, and a late one is
 discarded there. The sink copies nothing itself: the seat hands over a frozen
 ``EpisodeRecord``, and ``write`` runs in the reactor's thread pool, so the tick
@@ -28,7 +28,7 @@ from engine.pilot import EpisodeRecord, PilotSettings
 
 if TYPE_CHECKING:
     from proxy.config import ProxyConfig
-    from proxy.model_service import ModelService
+    from proxy.agent.model_service import ModelService
 
 log = Logger(namespace="mcagent.autopilot")
 

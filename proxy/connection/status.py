@@ -15,7 +15,7 @@ from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.python.failure import Failure
 
-from proxy.handshake import STATUS, Handshake, build_handshake
+from proxy.protocol.handshake import STATUS, Handshake, build_handshake
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import Framing, Writer
 from proxy.protocol.wire import pack_string, pack_varint, read_string, read_varint

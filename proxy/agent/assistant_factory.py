@@ -19,8 +19,8 @@ from engine.session import Assistant
 
 if TYPE_CHECKING:
     from proxy.config import ProxyConfig
-    from proxy.metrics import Metrics
-    from proxy.model_service import ModelService
+    from proxy.operations.metrics import Metrics
+    from proxy.agent.model_service import ModelService
 
 log = Logger(namespace="mcagent.assistant")
 
@@ -58,7 +58,7 @@ def model_parts(config: ProxyConfig) -> tuple[Any, Any, Any]:
     """(LlmService or None, ClientSettings or None, button phrasings) from the ``llm`` section."""
     from engine.llm.notification_buttons import load_phrases
     from engine.llm.service import LlmService
-    from proxy.model_service import resolve
+    from proxy.agent.model_service import resolve
 
     llm_config = config.llm
     phrases: Any = {}
@@ -100,7 +100,7 @@ def build_assistance(config: ProxyConfig, reactor: Any, metrics: Metrics | None 
         log.warn("{warning}", warning=warning)  # a broken extension is named here; the proxy goes on
     service = None
     if llm is not None and client_settings is not None:
-        from proxy.model_service import build
+        from proxy.agent.model_service import build
 
         service = build(runtime, client_settings, reactor, metrics)
 

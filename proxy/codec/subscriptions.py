@@ -2,7 +2,7 @@
 
 Every other packet takes the fast path: forwarded as the bytes it arrived as.
 Names are minecraft-data's; a name a version lacks is simply not subscribed
-there. ``proxy.codec.TRANSLATORS`` must have an entry for each name here.
+there. ``proxy.codec.versioned.versioned.TRANSLATORS`` must have an entry for each name here.
 """
 from __future__ import annotations
 

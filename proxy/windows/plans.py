@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from engine.actions import CraftItem, SmeltCollect, SmeltStart, SwapToHotbar
 from engine.decision import knowledge
-from proxy.inventory_mirror import INVENTORY_SLOTS, MAX_STACK, InventoryMirror, Stack
-from proxy.window_clicks import WindowClicks
+from proxy.windows.inventory_mirror import INVENTORY_SLOTS, MAX_STACK, InventoryMirror, Stack
+from proxy.windows.clicks import WindowClicks
 
 WindowOp = SwapToHotbar | CraftItem | SmeltStart | SmeltCollect
 

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _install_reactor() -> Any:
@@ -71,7 +71,7 @@ def build_server(config: Any, reactor: Any, metrics: Any = None,
     and the signed-in Microsoft account (upstream_auth microsoft), whose tokens go to ``add_secret``
     (the log redaction) before anything could log them."""
     from engine.llm.secrets import BadKey
-    from proxy.assistant_factory import build_assistance
+    from proxy.agent.assistant_factory import build_assistance
     from proxy.server import ProxyServer
 
     assistance = None
@@ -83,7 +83,7 @@ def build_server(config: Any, reactor: Any, metrics: Any = None,
             raise SystemExit(2) from None
     accounts = None
     if config.upstream_auth.mode == "microsoft":
-        from proxy.account_source import AccountSource
+        from proxy.accounts.source import AccountSource
         from proxy.accounts.store import AccountStore
 
         sink = add_secret or (lambda secret: None)
@@ -136,16 +136,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     from twisted.internet.endpoints import TCP4ServerEndpoint
     from twisted.logger import Logger, globalLogBeginner, jsonFileLogObserver, textFileLogObserver
 
-    from proxy.console import ConsoleCommands, LogRing
-    from proxy.console_io import TcpConsoleFactory, console_token, start_terminal_console
+    from proxy.operations.console import ConsoleCommands, LogRing
+    from proxy.operations.console_io import TcpConsoleFactory, console_token, start_terminal_console
 
     log = Logger(namespace="mcagent")
     metrics = None
     if args.metrics:
-        from proxy.metrics import Metrics
+        from proxy.operations.metrics import Metrics
 
         metrics = Metrics()
-    from proxy.log_redaction import RedactingObserver
+    from proxy.operations.log_redaction import RedactingObserver
 
     # The redaction exists before anything that holds a secret, so each secret is registered
     # as it appears (the account's tokens, refreshed while the proxy runs); its observers
@@ -222,7 +222,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if metrics is not None:
         from proxy.config import parse_address
-        from proxy.metrics import site
+        from proxy.operations.metrics import site
 
         address = parse_address(args.metrics)
         if address.host not in ("127.0.0.1", "localhost", "::1"):
@@ -260,7 +260,7 @@ def _to_terminal(terminal: Any, event: dict[str, Any]) -> None:
 
 def cmd_console(args: argparse.Namespace) -> int:
     from proxy.config import ConfigError, load, parse_address
-    from proxy.console_io import attach, console_token
+    from proxy.operations.console_io import attach, console_token
 
     try:
         config = load(Path(args.config) if args.config else None)
@@ -287,7 +287,7 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 
 def cmd_versions(args: argparse.Namespace) -> int:
-    from proxy import versions
+    from proxy.protocol import versions
 
     if args.markdown:
         print(versions.markdown_table(), end="")
@@ -320,7 +320,8 @@ def cmd_sim(rest: list[str]) -> int:
 
 def cmd_dev(args: argparse.Namespace) -> int:
     """Start an embedded server (flying-squid up to 1.21.4, the world server after) and the proxy."""
-    from proxy import node_peers, versions
+    from proxy.operations import node_peers
+    from proxy.protocol import versions
 
     if args.version not in {name for row in versions.SUPPORTED for name in row.releases}:
         print(f"mcagent: the proxy does not accept {args.version}; `mcagent versions` lists what it does",

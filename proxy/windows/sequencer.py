@@ -40,12 +40,12 @@ import attrs
 
 from engine.actions import CraftItem, SmeltCollect, SmeltStart, SwapToHotbar
 from engine.decision import knowledge
-from proxy.codec import Fields, VersionCodec
-from proxy.inventory_mirror import INVENTORY_SLOTS, InventoryMirror, OpenWindow, Stack
-from proxy.window_clicks import WindowClicks
-from proxy.window_packets import (ClickAnswered, CursorChanged, PlayerSlotChanged, SlotChanged, WindowClosed,
+from proxy.codec.versioned import Fields, VersionCodec
+from proxy.windows.inventory_mirror import INVENTORY_SLOTS, InventoryMirror, OpenWindow, Stack
+from proxy.windows.clicks import WindowClicks
+from proxy.windows.packets import (ClickAnswered, CursorChanged, PlayerSlotChanged, SlotChanged, WindowClosed,
                                   WindowContents, WindowOpened, WindowPackets, WindowUpdate, window_update)
-from proxy.window_plans import WindowOp, plan, shape_of, verdict
+from proxy.windows.plans import WindowOp, plan, shape_of, verdict
 
 TIMEOUT = 3.0          # seconds to wait for each server answer
 LATE_OPEN = 10.0       # a window opening this long after we gave up on it is closed at once

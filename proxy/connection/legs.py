@@ -1,7 +1,7 @@
 """The two sockets of one proxied connection: thin Twisted protocols around a ``Connection``.
 
 How this works: ``ClientLeg`` is what the listening ``ProxyServer`` builds per client
-connection; it creates the sans-IO ``proxy.connection.Connection`` and is its
+connection; it creates the sans-IO ``proxy.connection.core.core.Connection`` and is its
 ``ConnectionIO``: bytes from the client go to ``Connection.client_data``, and what the
 connection writes goes to the client's transport or to the ``ServerLeg``, the upstream
 socket, which it opens on request. Only socket matters live here: the read timeout,
@@ -20,7 +20,7 @@ from twisted.internet.interfaces import IAddress, IConsumer, IDelayedCall, IPush
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from proxy.connection import AccountSession, Connection, Host
+from proxy.connection.core import AccountSession, Connection, Host
 
 log = Logger(namespace="mcagent.bridge")
 CLOSE_GRACE_SECONDS = 2.0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PEERS_SRC = REPO / "peers"
 
 # flying-squid 1.12.0 and mineflayer 4.25.0 stop here; newer versions get the world

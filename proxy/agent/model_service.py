@@ -40,7 +40,7 @@ from engine.llm.service import LlmSettings
 
 if TYPE_CHECKING:
     from proxy.config import LlmConfig
-    from proxy.metrics import Metrics
+    from proxy.operations.metrics import Metrics
 
 log = Logger(namespace="mcagent.model")
 

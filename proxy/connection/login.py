@@ -14,7 +14,7 @@ at login start it asks the ``ConnectionIO`` for the account's session (``account
 answers: its name, UUID and a fresh access token), checks that the client's name is the
 account's (or the configured local name), and sends a login start with the account's name
 and UUID; when the server asks for encryption, the proxy joins through the session server
-(``session_joined`` answers) and answers as a vanilla client (``proxy.upstream_encryption``),
+(``session_joined`` answers) and answers as a vanilla client (``proxy.connection.core.upstream_encryption``),
 after which only the server leg is encrypted. The two legs never share a secret.
 """
 from __future__ import annotations
@@ -26,22 +26,28 @@ from twisted.logger import Logger
 
 import attrs
 
-from proxy import forwarding, signed_chat_relay, upstream_encryption, versions
-from proxy.chunks import ChunkDecoder
-from proxy.codec import VersionCodec
-from proxy.handshake import STATUS, build_handshake, parse_handshake
-from proxy.packet_ids import WatchedIds
-from proxy.profile import GameProfile, ProfileError, offline_profile, profile_from_session
+from proxy.connection import forwarding
+
+from proxy.connection import signed_chat_relay
+
+from proxy.connection import upstream_encryption
+
+from proxy.protocol import versions
+from proxy.codec.chunks import ChunkDecoder
+from proxy.codec.versioned import VersionCodec
+from proxy.protocol.handshake import STATUS, build_handshake, parse_handshake
+from proxy.codec.packet_ids import WatchedIds
+from proxy.connection.profile import GameProfile, ProfileError, offline_profile, profile_from_session
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import Frame
 from proxy.protocol.states import CLIENT, HANDSHAKE_LOGIN, HANDSHAKE_STATUS, SERVER, State
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, table_for_version
 from proxy.protocol.wire import read_varint
-from proxy.status import own_status
-from proxy.subscriptions import WORLD_TO_CLIENT
+from proxy.connection.status import own_status
+from proxy.codec.subscriptions import WORLD_TO_CLIENT
 
 if TYPE_CHECKING:
-    from proxy.connection import AccountSession, Connection
+    from proxy.connection.core import AccountSession, Connection
 
 log = Logger(namespace="mcagent.bridge")
 
@@ -50,7 +56,7 @@ class LoginPhase:
     def __init__(self, conn: "Connection") -> None:
         self.conn = conn
         self._verify_token = b""
-        # Player-info forwarding (proxy/forwarding.py): who the backend is told the player is.
+        # Player-info forwarding (proxy/connection/forwarding.py): who the backend is told the player is.
         self.player_info: forwarding.PlayerInfo | None = None
         self._chat_key: forwarding.ChatKey | None = None
         self.identity_forwarded = False
@@ -265,7 +271,7 @@ class LoginPhase:
         conn.server_reader.enable_encryption(self._upstream_secret)
         conn.server_writer.enable_encryption(self._upstream_secret)
 
-    # -- player-info forwarding (the formats live in proxy/forwarding.py) ---------------
+    # -- player-info forwarding (the formats live in proxy/connection/forwarding.py) ---------------
     def _connect_upstream(self, profile: GameProfile) -> None:
         """Log in to the backend as this player: the handshake goes first, carrying legacy
         forwarding when that is on; a Velocity request is answered in ``server_login``."""

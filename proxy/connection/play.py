@@ -28,21 +28,21 @@ from twisted.internet.interfaces import IDelayedCall
 from engine import events as ev
 from engine.actions import Action, ForwardChat
 from engine.session import Session
-from proxy.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload
-from proxy.actuator import OWN_TELEPORT_IDS
-from proxy.codec import VersionCodec
+from proxy.codec.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload
+from proxy.connection.actuator import OWN_TELEPORT_IDS
+from proxy.codec.versioned import VersionCodec
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import Frame, Framing
 from proxy.protocol.states import CLIENT, SERVER, State
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER
 from proxy.protocol.wire import read_string, read_varint
-from proxy.subscriptions import (CLIENT_MOVEMENT, MAX_SIZE_TO_SERVER, MAX_SIZE_TO_SERVER_DEFAULT, REWRITTEN, SWALLOWABLE,
+from proxy.codec.subscriptions import (CLIENT_MOVEMENT, MAX_SIZE_TO_SERVER, MAX_SIZE_TO_SERVER_DEFAULT, REWRITTEN, SWALLOWABLE,
                                  WINDOW_TO_CLIENT, WORLD_TO_CLIENT)
-from proxy.signed_chat_relay import CLIENT_PACKETS as SIGNED_CHAT_PACKETS, Handled, SignedChatRelay
-from proxy.window_packets import window_update
+from proxy.connection.signed_chat_relay import CLIENT_PACKETS as SIGNED_CHAT_PACKETS, Handled, SignedChatRelay
+from proxy.windows.packets import window_update
 
 if TYPE_CHECKING:
-    from proxy.connection import Connection
+    from proxy.connection.core import Connection
 
 WORLD_BYTES_PER_TURN = 8 * 1024
 WORLD_QUEUE_BYTES = 4 * 1024 * 1024

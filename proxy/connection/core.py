@@ -1,7 +1,7 @@
 """One player's connection through the proxy, without I/O (h11's model).
 
 How this works: ``Connection`` is the sans-IO core of one proxied connection. The
-Twisted legs (``proxy.legs``) feed it bytes, ``client_data`` from the player's client
+Twisted legs (``proxy.connection.core.legs``) feed it bytes, ``client_data`` from the player's client
 and ``server_data`` from the upstream, and tell it what happened to the sockets
 (``upstream_connected``, ``upstream_failed``, ``upstream_lost``, ``client_lost``); it
 writes bytes and asks for I/O only through the ``ConnectionIO`` it was given. Each leg
@@ -9,8 +9,8 @@ has its own framing (length prefixes, compression, encryption) and its own proto
 state, and the states change only as ``proxy.protocol.states.TRANSITIONS`` says. What a
 frame means depends on its sender's state: the handshake, status and login are handled
 here; configuration and play (the fast path and the taps that feed the engine) in
-``proxy.play.PlayRelay``; the engine's actions are executed by
-``proxy.actuator.Actuator``. Tests drive it with a recording ``ConnectionIO``.
+``proxy.connection.core.play.PlayRelay``; the engine's actions are executed by
+``proxy.connection.core.actuator.Actuator``. Tests drive it with a recording ``ConnectionIO``.
 
 State changes follow the packets that cause them, as vanilla does; the server's Set
 Compression changes both legs' framing in place.
@@ -26,25 +26,25 @@ from twisted.logger import Logger
 from engine import events as ev
 from engine.actions import Action, reply
 from engine.session import Assistant, Session, SessionConfig
-from proxy.actuator import Actuator
-from proxy.login import LoginPhase
-from proxy.chunks import ChunkDecoder
-from proxy.codec import VersionCodec, login_disconnect_any
-from proxy.handshake import Handshake
-from proxy.packet_ids import WatchedIds
-from proxy import signed_chat_relay
-from proxy.play import PlayRelay
+from proxy.connection.actuator import Actuator
+from proxy.connection.login import LoginPhase
+from proxy.codec.chunks import ChunkDecoder
+from proxy.codec.versioned import VersionCodec, login_disconnect_any
+from proxy.protocol.handshake import Handshake
+from proxy.codec.packet_ids import WatchedIds
+from proxy.connection import signed_chat_relay
+from proxy.connection.play import PlayRelay
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import MAX_FRAME, Frame, Framing, Writer
 from proxy.protocol.limits import BURST, PacketRate
 from proxy.protocol.states import CLIENT, PRE_PLAY_BUDGET, STATUS_PACKETS, ConnectionStates, State
-from proxy.windows import WindowSequencer
+from proxy.windows.sequencer import WindowSequencer
 
 if TYPE_CHECKING:
-    from proxy.autopilot_host import AutopilotHost
-    from proxy.chat_signing import ChatKey
+    from proxy.agent.autopilot_host import AutopilotHost
+    from proxy.connection.chat_signing import ChatKey
     from proxy.config import ProxyConfig
-    from proxy.forwarding import Forwarding
+    from proxy.connection.forwarding import Forwarding
 
 log = Logger(namespace="mcagent.bridge")
 
@@ -66,7 +66,7 @@ class AccountSession(Protocol):
 
 
 class ConnectionIO(Protocol):
-    """What a ``Connection`` asks of the world; ``proxy.legs`` implements it on sockets."""
+    """What a ``Connection`` asks of the world; ``proxy.connection.core.legs`` implements it on sockets."""
 
     def write_client(self, data: bytes) -> None: ...
     def write_server(self, data: bytes) -> None: ...

@@ -17,7 +17,7 @@ import attrs
 
 from engine.actions import ReplyToPlayer
 from engine.commands.builtin import SESSION_TABLE
-from proxy import versions
+from proxy.protocol import versions
 
 if TYPE_CHECKING:
     from proxy.server import ProxyServer

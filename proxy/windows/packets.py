@@ -17,7 +17,7 @@ from engine import events as ev
 from proxy.protocol.tables import TO_SERVER
 
 if TYPE_CHECKING:
-    from proxy.codec import Fields, SlotValue, VersionCodec
+    from proxy.codec.versioned import Fields, SlotValue, VersionCodec
 
 
 @attrs.frozen

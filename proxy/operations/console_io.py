@@ -22,7 +22,7 @@ from twisted.internet.stdio import StandardIO
 from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
 
-from proxy.console import ConsoleCommands
+from proxy.operations.console import ConsoleCommands
 
 log = Logger(namespace="mcagent.console")
 PROMPT = b"mcagent> "
@@ -218,7 +218,7 @@ class TcpConsoleFactory(protocol.Factory):
     noisy = False
 
     def __init__(self, commands: ConsoleCommands, token: str, clock: Any = None) -> None:
-        from proxy.login_throttle import LoginThrottle
+        from proxy.operations.login_throttle import LoginThrottle
 
         if clock is None:
             from twisted.internet import reactor as clock

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import attrs
 
-from proxy.codec import VersionCodec
+from proxy.codec.versioned import VersionCodec
 from proxy.protocol.states import State
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER
 

@@ -42,7 +42,7 @@ from typing import Any, Literal
 
 import attrs
 
-from proxy.profile import GameProfile
+from proxy.connection.profile import GameProfile
 from proxy.protocol.wire import FIXED, pack_string, pack_varint, read_string, read_varint
 
 Mode = Literal["none", "velocity", "legacy"]

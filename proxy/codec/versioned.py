@@ -5,9 +5,9 @@ differences between versions (field names, fixed-point vs double positions,
 chat as JSON text or NBT, which chat packet exists) are read from the generated
 layouts, not from version checks; the few translators below accept each field
 under the names minecraft-data uses across versions. The field names of play
-packets live here, those of window packets in ``proxy/window_packets.py``; the
-login steps (``proxy/login.py``: user name, encryption, compression threshold) and
-the teleport confirmation ``proxy/play.py`` consumes read their few fields where
+packets live here, those of window packets in ``proxy/windows/packets.py``; the
+login steps (``proxy/connection/login.py``: user name, encryption, compression threshold) and
+the teleport confirmation ``proxy/connection/play.py`` consumes read their few fields where
 they are handled.
 """
 from __future__ import annotations
@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from engine import events as ev
 from engine.commands.table import Word
-from proxy import subscriptions
-from proxy.chat import strip_formatting, text_style
+from proxy.codec import subscriptions
+from proxy.codec.chat import strip_formatting, text_style
 from proxy.protocol.errors import LayoutError, PeerError
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, ProtocolTable
 from proxy.protocol.wire import pack_varint, read_varint
-from proxy.window_packets import PlayerSlotChanged, SlotChanged, inventory_slot, window_update
+from proxy.windows.packets import PlayerSlotChanged, SlotChanged, inventory_slot, window_update
 
 if TYPE_CHECKING:
-    from proxy.commands import CommandTreeRewriter
+    from proxy.codec.command_tree import CommandTreeRewriter
 
 ZERO_UUID = "00000000-0000-0000-0000-000000000000"
 Fields = dict[str, Any]
@@ -60,7 +60,7 @@ def _delta(value: Any, wide: bool) -> float:
 def _command_tree(table: ProtocolTable) -> "CommandTreeRewriter":
     # One rewriter (and tree cache) per version for the whole process: every login
     # on a server receives the same tree.
-    from proxy.commands import CommandTreeRewriter, node_scanner
+    from proxy.codec.command_tree import CommandTreeRewriter, node_scanner
 
     try:
         scan = node_scanner(table.named_types["command_node"], table.compile_layout)
@@ -673,7 +673,7 @@ def _player_inventory(codec: VersionCodec, f: Fields) -> list[ev.Event]:
 
 
 def _server_chat(codec: VersionCodec, f: Fields) -> list[ev.Event]:
-    from proxy.chat import plain_text
+    from proxy.codec.chat import plain_text
 
     content = _pick(f, "message", "content", default="")
     if f.get("isActionBar") or f.get("position") == 2:
