@@ -177,7 +177,7 @@ class SwapToHotbar:
 class CraftItem:
     """Craft ``times`` × ``item``: open the crafting table at ``table`` (use_item_on) if given,
     else the 2×2 inventory grid; place the ingredients with ordinary clicks in the recipe's
-    shape; shift-click the result slot; close the window (``proxy.windows.sequencer.sequencer``)."""
+    shape; shift-click the result slot; close the window (``proxy.windows.sequencer``)."""
 
     item: str
     times: int

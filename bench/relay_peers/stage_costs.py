@@ -33,6 +33,7 @@ from mcwire import frame as wire_frame  # noqa: E402
 from twisted.internet.address import IPv4Address  # noqa: E402
 from twisted.internet.testing import MemoryReactorClock, StringTransport  # noqa: E402
 
+from proxy.codec import translators  # noqa: E402
 from proxy.config import ProxyConfig  # noqa: E402
 from proxy.protocol.framing import Framing  # noqa: E402
 from proxy.server import ProxyServer  # noqa: E402
@@ -140,10 +141,10 @@ def chat_pieces(rig: Rig, data: list[bytes], frames: int) -> dict[str, float]:
     name = codec.subscribed[TO_SERVER][frames_list[0].packet_id]
     packets = [fr.packet for fr in frames_list]
     decoded = [codec.decode("play", TO_SERVER, name, p) for p in packets]
-    events = [e for d in decoded for e in codec.events(TO_SERVER, name, d)]
+    events = [e for d in decoded for e in translators.events(codec, TO_SERVER, name, d)]
     out: dict[str, float] = {}
     out["decode"] = best_of(lambda: sum(1 for p in packets if codec.decode("play", TO_SERVER, name, p) is not None))
-    out["events"] = best_of(lambda: sum(len(codec.events(TO_SERVER, name, d)) for d in decoded))
+    out["events"] = best_of(lambda: sum(len(translators.events(codec, TO_SERVER, name, d)) for d in decoded))
     now = 0.0
     out["session.handle"] = best_of(lambda: sum(len(session.handle(e, now)) + 1 for e in events) and len(events))
     return out

@@ -2,7 +2,7 @@
 
 Every other packet takes the fast path: forwarded as the bytes it arrived as.
 Names are minecraft-data's; a name a version lacks is simply not subscribed
-there. ``proxy.codec.versioned.versioned.TRANSLATORS`` must have an entry for each name here.
+there. ``proxy.codec.translators.TRANSLATORS`` must have an entry for each name here.
 """
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ TO_CLIENT_PLAY: tuple[str, ...] = (
 WINDOW_TO_CLIENT: tuple[str, ...] = ("open_window", "close_window", "window_items", "set_slot", "transaction",
                                      "set_cursor_item", "set_player_inventory")
 
-# The block world, decoded by proxy.chunks into the engine's block store.
+# The block world, decoded by proxy.codec.chunks into the engine's block store.
 WORLD_TO_CLIENT: tuple[str, ...] = ("map_chunk", "map_chunk_bulk", "block_change", "multi_block_change",
                                     "unload_chunk")
 

@@ -54,7 +54,7 @@ class Actuator:
         for action in actions:
             handler = HANDLERS.get(type(action))
             if handler is None:
-                raise UnknownAction(f"no handler for {type(action).__name__} in proxy.actuator.HANDLERS")
+                raise UnknownAction(f"no handler for {type(action).__name__} in proxy.connection.actuator.HANDLERS")
             handler(self, action)
 
     # -- chat and the proxy ------------------------------------------------------------
@@ -79,7 +79,7 @@ class Actuator:
             self.conn.send_packet(packet)
 
     def _forward_chat(self, action: ForwardChat) -> None:
-        pass  # decided where the chat frame is read (proxy.play): only it holds the bytes
+        pass  # decided where the chat frame is read (proxy.connection.play): only it holds the bytes
 
     def _measure_ping(self, action: MeasurePing) -> None:
         self.conn.server.measure_ping(self.conn)

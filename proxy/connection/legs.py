@@ -1,7 +1,7 @@
 """The two sockets of one proxied connection: thin Twisted protocols around a ``Connection``.
 
 How this works: ``ClientLeg`` is what the listening ``ProxyServer`` builds per client
-connection; it creates the sans-IO ``proxy.connection.core.core.Connection`` and is its
+connection; it creates the sans-IO ``proxy.connection.core.Connection`` and is its
 ``ConnectionIO``: bytes from the client go to ``Connection.client_data``, and what the
 connection writes goes to the client's transport or to the ``ServerLeg``, the upstream
 socket, which it opens on request. Only socket matters live here: the read timeout,

@@ -28,6 +28,7 @@ from twisted.internet.interfaces import IDelayedCall
 from engine import events as ev
 from engine.actions import Action, ForwardChat
 from engine.session import Session
+from proxy.codec import translators
 from proxy.codec.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload
 from proxy.connection.actuator import OWN_TELEPORT_IDS
 from proxy.codec.versioned import VersionCodec
@@ -39,7 +40,7 @@ from proxy.protocol.wire import read_string, read_varint
 from proxy.codec.subscriptions import (CLIENT_MOVEMENT, MAX_SIZE_TO_SERVER, MAX_SIZE_TO_SERVER_DEFAULT, REWRITTEN, SWALLOWABLE,
                                  WINDOW_TO_CLIENT, WORLD_TO_CLIENT)
 from proxy.connection.signed_chat_relay import CLIENT_PACKETS as SIGNED_CHAT_PACKETS, Handled, SignedChatRelay
-from proxy.windows.packets import window_update
+from proxy.codec.window_packets import window_update
 
 if TYPE_CHECKING:
     from proxy.connection.core import Connection
@@ -105,7 +106,7 @@ class PlayRelay:
             return
         actions: list[Action] = []
         now = conn.clock.seconds()
-        for event in self.codec.events(TO_SERVER, name, fields):
+        for event in translators.events(self.codec, TO_SERVER, name, fields):
             actions.extend(self.session.handle(event, now))
         forward = name not in SWALLOWABLE or any(isinstance(a, ForwardChat) for a in actions)
         if forward and signed is not None and name in SWALLOWABLE:
@@ -148,7 +149,7 @@ class PlayRelay:
         _check_size(name, frame)
         fields = self.codec.decode(State.CONFIGURATION, TO_SERVER, name, frame.packet)
         now = self.conn.clock.seconds()
-        for event in self.codec.events(TO_SERVER, name, fields):
+        for event in translators.events(self.codec, TO_SERVER, name, fields):
             self.conn.perform(self.session.handle(event, now))
 
     def _maybe_for_us(self, name: str, frame: Frame) -> bool:
@@ -236,7 +237,7 @@ class PlayRelay:
         if pid == self.ids.join_game:
             conn.actuator.flush_held()
         actions: list[Action] = []
-        for event in self.codec.events(TO_CLIENT, name, fields):
+        for event in translators.events(self.codec, TO_CLIENT, name, fields):
             actions.extend(self.session.handle(event, now))
         conn.perform(actions)
 

@@ -3,7 +3,7 @@
 As a server (online mode on the client leg): did this player join with this digest?
 ``has_joined`` fires with the parsed JSON answer (a profile), or None when the
 server answered 204 No Content, which is how Mojang says "this player did not
-join": the caller treats None as a refusal (``proxy.connection.core.profile.profile_from_session``).
+join": the caller treats None as a refusal (``proxy.connection.profile.profile_from_session``).
 As a client (``upstream_auth`` microsoft on the server leg): ``join`` tells the session
 server that the account is joining the server whose digest is given, as a vanilla client
 does before it answers the encryption request; Mojang answers 204, or 403 with a JSON

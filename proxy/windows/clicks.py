@@ -15,7 +15,7 @@ expected and is not held against the op.
 from __future__ import annotations
 
 from proxy.windows.inventory_mirror import InventoryMirror
-from proxy.windows.packets import ClickAnswered, WindowPackets
+from proxy.codec.window_packets import ClickAnswered, WindowPackets
 
 MAX_REMEMBERED = 512   # from 1.17 no click is answered: keep the set small
 

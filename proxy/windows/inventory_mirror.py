@@ -17,7 +17,7 @@ import attrs
 
 from engine.events import SlotItem
 from proxy.codec.versioned import SlotValue, VersionCodec
-from proxy.windows.packets import PlayerSlotChanged, SlotChanged, WindowContents, inventory_slot
+from proxy.codec.window_packets import PlayerSlotChanged, SlotChanged, WindowContents, inventory_slot
 
 MAX_STACK = 64
 INVENTORY_SLOTS = 36        # main and hotbar, in every window after its own slots

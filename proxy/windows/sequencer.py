@@ -43,7 +43,7 @@ from engine.decision import knowledge
 from proxy.codec.versioned import Fields, VersionCodec
 from proxy.windows.inventory_mirror import INVENTORY_SLOTS, InventoryMirror, OpenWindow, Stack
 from proxy.windows.clicks import WindowClicks
-from proxy.windows.packets import (ClickAnswered, CursorChanged, PlayerSlotChanged, SlotChanged, WindowClosed,
+from proxy.codec.window_packets import (ClickAnswered, CursorChanged, PlayerSlotChanged, SlotChanged, WindowClosed,
                                   WindowContents, WindowOpened, WindowPackets, WindowUpdate, window_update)
 from proxy.windows.plans import WindowOp, plan, shape_of, verdict
 

@@ -7,11 +7,12 @@ from typing import Any
 import pytest
 
 from engine import events as ev
+from proxy.codec import translators
 from proxy.codec.versioned import VersionCodec
 from proxy.protocol.tables import TO_SERVER, table_for_version
 from proxy.protocol.wire import read_varint
 from proxy.protocol.versions import SUPPORTED
-from proxy.windows.packets import WindowPackets
+from proxy.codec.window_packets import WindowPackets
 
 VERSIONS = [v.name for v in SUPPORTED]
 
@@ -210,7 +211,7 @@ def stone_slot(codec: VersionCodec, name: str, field: str, count: int) -> Any:
 
 
 def test_window_updates(codec: VersionCodec) -> None:
-    from proxy.windows import packets as c
+    from proxy.codec import window_packets as c
 
     assert c.window_update("open_window", server_packet(codec, "open_window", windowId=5)) == c.WindowOpened(5)
     assert c.window_update("close_window", server_packet(codec, "close_window", windowId=5)) == c.WindowClosed(5)
@@ -223,12 +224,12 @@ def test_window_updates(codec: VersionCodec) -> None:
     changed = c.window_update("set_slot", f)
     assert isinstance(changed, c.SlotChanged) and (changed.window_id, changed.slot) == (2, 12)
     assert changed.state_id == (4 if codec.protocol >= 756 else None)
-    assert codec.events("toClient", "set_slot", f) == []  # another window: not the engine's inventory
+    assert translators.events(codec, "toClient", "set_slot", f) == []  # another window: not the engine's inventory
     if codec.table.packet_id("play", "toClient", "set_player_inventory") is not None:  # 1.21.2+
         f = server_packet(codec, "set_player_inventory", slotId=3, contents=stone_slot(codec, "set_player_inventory",
                                                                                       "contents", 1))
         assert c.window_update("set_player_inventory", f) == c.PlayerSlotChanged(3, f["contents"])
-        assert codec.events("toClient", "set_player_inventory", f) == \
+        assert translators.events(codec, "toClient", "set_player_inventory", f) == \
             [ev.InventorySlotSet(39, ev.SlotItem("minecraft:stone", 1))]
         f = server_packet(codec, "set_cursor_item", contents=stone_slot(codec, "set_cursor_item", "contents", 1))
         assert c.window_update("set_cursor_item", f) == c.CursorChanged(f["contents"])
@@ -239,7 +240,7 @@ def test_window_updates(codec: VersionCodec) -> None:
         f = server_packet(codec, "set_slot", windowId=-2 if signed else 254, slot=40,
                           item=stone_slot(codec, "set_slot", "item", 1))
         assert isinstance(c.window_update("set_slot", f), c.PlayerSlotChanged)
-        assert codec.events("toClient", "set_slot", f) == [ev.InventorySlotSet(45, ev.SlotItem("minecraft:stone", 1))]
+        assert translators.events(codec, "toClient", "set_slot", f) == [ev.InventorySlotSet(45, ev.SlotItem("minecraft:stone", 1))]
     if codec.table.packet_id("play", "toClient", "transaction") is not None:  # until 1.16
         f = server_packet(codec, "transaction", windowId=0, action=77, accepted=False)
         assert c.window_update("transaction", f) == c.ClickAnswered(0, 77, False)

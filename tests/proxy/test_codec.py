@@ -6,9 +6,11 @@ import json
 import pytest
 
 from engine import events as ev
+from proxy.codec import translators
 from proxy.codec import subscriptions
 from proxy.codec.chat import plain_text
-from proxy.codec.versioned import TRANSLATORS, VersionCodec
+from proxy.codec.translators import TRANSLATORS
+from proxy.codec.versioned import VersionCodec
 from proxy.protocol.tables import table_for_version
 from proxy.testing import build_packet
 from proxy.protocol.versions import SUPPORTED
@@ -37,7 +39,7 @@ def test_client_chat_round_trip(codec: VersionCodec) -> None:
     name = "chat_message" if codec.table.packet_id("play", "toServer", "chat_message") is not None else "chat"
     packet = build_packet(codec, "play", "toServer", name, message="héllo 你好")
     fields = codec.decode("play", "toServer", name, packet)
-    assert codec.events("toServer", name, fields) == [ev.ChatTyped("héllo 你好")]
+    assert translators.events(codec, "toServer", name, fields) == [ev.ChatTyped("héllo 你好")]
     assert name in codec.subscribed["toServer"].values()
 
 
@@ -63,7 +65,7 @@ def test_server_position_and_relative_flags(codec: VersionCodec) -> None:
     flags = {"x": True} if named_flags else 0x01
     packet = build_packet(codec, "play", "toClient", "position", x=1.5, y=2.0, z=3.0, yaw=90.0, pitch=0.0, flags=flags)
     fields = codec.decode("play", "toClient", "position", packet)
-    (event,) = codec.events("toClient", "position", fields)
+    (event,) = translators.events(codec, "toClient", "position", fields)
     assert isinstance(event, ev.PositionSet)
     assert (event.x, event.y, event.z, event.relative) == (1.5, 2.0, 3.0, frozenset({"x"}))
 
@@ -71,7 +73,7 @@ def test_server_position_and_relative_flags(codec: VersionCodec) -> None:
 def test_health_round_trip(codec: VersionCodec) -> None:
     packet = build_packet(codec, "play", "toClient", "update_health", health=5.5, food=3, foodSaturation=1.0)
     fields = codec.decode("play", "toClient", "update_health", packet)
-    assert codec.events("toClient", "update_health", fields) == [ev.HealthChanged(5.5, 3, 1.0)]
+    assert translators.events(codec, "toClient", "update_health", fields) == [ev.HealthChanged(5.5, 3, 1.0)]
 
 
 def test_set_slot_names_the_item(codec: VersionCodec) -> None:
@@ -86,7 +88,7 @@ def test_set_slot_names_the_item(codec: VersionCodec) -> None:
                 "components": [], "removeComponents": []}
     packet = build_packet(codec, "play", "toClient", "set_slot", windowId=0, slot=36, item=item)
     fields = codec.decode("play", "toClient", "set_slot", packet)
-    assert codec.events("toClient", "set_slot", fields) == [ev.InventorySlotSet(36, ev.SlotItem("minecraft:stone", 3))]
+    assert translators.events(codec, "toClient", "set_slot", fields) == [ev.InventorySlotSet(36, ev.SlotItem("minecraft:stone", 3))]
     assert "set_slot" in codec.subscribed["toClient"].values()
 
 
@@ -100,14 +102,14 @@ def test_own_metadata_reads_burning_and_air(version: str) -> None:
     packet = codec.encode("play", "toClient", "entity_metadata", {"entityId": 7, "metadata": raw})
     fields = codec.decode("play", "toClient", "entity_metadata", packet)
     assert fields["entityId"] == 7
-    assert codec.events("toClient", "entity_metadata", fields) == [ev.OwnMetadata(True, 120)]
+    assert translators.events(codec, "toClient", "entity_metadata", fields) == [ev.OwnMetadata(True, 120)]
 
 
 def test_command_tree_injection_round_trip(codec: VersionCodec) -> None:
     """Decode a server's tree, add /ai and /agent, re-encode, and decode what the client gets."""
     if codec.table.packet_id("play", "toClient", "declare_commands") is None:
         pytest.skip("no command tree before 1.13: /ai and /agent arrive as chat there")
-    from proxy.codec.versioned import zero_value
+    from proxy.protocol.zero_values import zero_value
 
     node = zero_value(codec.table.named_types["command_node"], codec.table.named_types)
     flags = dict(node["flags"])
@@ -136,10 +138,10 @@ def test_objects_and_mobs_have_their_own_ids_until_1_13(version: str, object_id:
     """Object 2 is a dropped item and mob 54 (87 in 1.13) a zombie: the same numbers mean other things
     in the other table, so a drop must not read as a mob nor a zombie as TNT."""
     codec = VersionCodec(table_for_version(version))
-    item = codec.events("toClient", "spawn_entity",
+    item = translators.events(codec, "toClient", "spawn_entity",
                         codec.decode("play", "toClient", "spawn_entity",
                                      codec.build("play", "toClient", "spawn_entity", entityId=7, type=object_id)))
-    zombie = codec.events("toClient", "spawn_entity_living",
+    zombie = translators.events(codec, "toClient", "spawn_entity_living",
                           codec.decode("play", "toClient", "spawn_entity_living",
                                        codec.build("play", "toClient", "spawn_entity_living", entityId=8, type=mob_id)))
     assert (item[0].kind, item[0].category) == ("item", "other")
@@ -159,5 +161,5 @@ def test_entity_names_are_registry_names_in_every_version() -> None:
 def test_relative_entity_moves_are_read_in_each_versions_unit(version: str, dx: int, expected: float) -> None:
     codec = VersionCodec(table_for_version(version))
     packet = codec.build("play", "toClient", "rel_entity_move", entityId=5, dX=dx, dY=0, dZ=0, onGround=True)
-    (moved,) = codec.events("toClient", "rel_entity_move", codec.decode("play", "toClient", "rel_entity_move", packet))
+    (moved,) = translators.events(codec, "toClient", "rel_entity_move", codec.decode("play", "toClient", "rel_entity_move", packet))
     assert isinstance(moved, ev.EntityMovedBy) and moved.dx == pytest.approx(expected)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.commands.builtin import SESSION_TABLE
-from proxy.codec.versioned import VersionCodec, zero_value
+from proxy.codec.versioned import VersionCodec
+from proxy.protocol.zero_values import zero_value
 from proxy.protocol.tables import table_for_version
 
 

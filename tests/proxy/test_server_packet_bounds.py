@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from proxy.codec.versioned import VersionCodec, zero_value
+from proxy.codec.versioned import VersionCodec
+from proxy.protocol.zero_values import zero_value
 from proxy.protocol.layout_codec import FIELD_LIMITS
 from proxy.protocol.tables import table_for_version
 from proxy.protocol.wire import pack_varint

@@ -5,6 +5,7 @@ import pytest
 
 from engine import events as ev
 from engine.world.model import WorldModel
+from proxy.codec import translators
 from proxy.protocol.tables import TO_CLIENT
 from proxy.testing import codec_for
 from proxy.protocol.versions import SUPPORTED
@@ -20,7 +21,7 @@ def test_update_time_becomes_a_time_event_and_the_world_knows_night(version: str
     else:  # 26.1: the world clocks
         packet = codec.build("play", TO_CLIENT, "update_time", age=5000,
                              clockUpdates=[{"id": 0, "totalTicks": 18000, "partialTick": 0.0, "rate": 1.0}])
-    events = codec.events(TO_CLIENT, "update_time", codec.decode("play", TO_CLIENT, "update_time", packet))
+    events = translators.events(codec, TO_CLIENT, "update_time", codec.decode("play", TO_CLIENT, "update_time", packet))
     assert len(events) == 1 and isinstance(events[0], ev.TimeUpdated)
     world = WorldModel("Steve")
     assert not world.night
@@ -35,7 +36,7 @@ def test_on_26_1_the_overworld_clock_is_read_whatever_the_order_and_another_cloc
 
     def events(clocks: list[dict[str, object]]) -> list[ev.Event]:
         packet = codec.build("play", TO_CLIENT, "update_time", age=100, clockUpdates=clocks)
-        return codec.events(TO_CLIENT, "update_time", codec.decode("play", TO_CLIENT, "update_time", packet))
+        return translators.events(codec, TO_CLIENT, "update_time", codec.decode("play", TO_CLIENT, "update_time", packet))
 
     the_end = {"id": 1, "totalTicks": 6000, "partialTick": 0.0, "rate": 1.0}
     overworld = {"id": 0, "totalTicks": 42000, "partialTick": 0.0, "rate": 1.0}

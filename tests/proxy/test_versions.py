@@ -12,9 +12,11 @@ import pytest
 
 from engine import events as ev
 from engine.world.blocks import BlockFlag, BlockTable
+from proxy.codec import translators
 from proxy.codec import subscriptions
 from proxy.protocol import versions
-from proxy.codec.versioned import TRANSLATORS, VersionCodec
+from proxy.codec.translators import TRANSLATORS
+from proxy.codec.versioned import VersionCodec
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, known_versions, table_for_version
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,10 +155,10 @@ def test_sneaking_is_read_from_one_packet(name: str) -> None:
     action = codec.field_types("play", TO_SERVER, "entity_action")["actionId"]
     if codec.sneak_packet == "entity_action":
         start = "start_sneaking" if isinstance(action, list) else 0
-        sneaks += codec.events(TO_SERVER, "entity_action", {"entityId": 1, "actionId": start, "jumpBoost": 0})
+        sneaks += translators.events(codec, TO_SERVER, "entity_action", {"entityId": 1, "actionId": start, "jumpBoost": 0})
     else:
         assert "start_sneaking" not in action[1]["mappings"].values()
-        first = codec.events(TO_SERVER, "entity_action", {"entityId": 1, "actionId": action[1]["mappings"]["0"],
+        first = translators.events(codec, TO_SERVER, "entity_action", {"entityId": 1, "actionId": action[1]["mappings"]["0"],
                                                           "jumpBoost": 0})
         assert first == []
     if codec.table.packet_id("play", TO_SERVER, "player_input") is not None:
@@ -165,7 +167,7 @@ def test_sneaking_is_read_from_one_packet(name: str) -> None:
         held = {"forward": True, "shift": True}
         for inputs in (held, dict(held, jump=True), {"forward": True}, held):
             packet = codec.encode("play", TO_SERVER, "player_input", {"inputs": inputs})
-            sneaks += codec.events(TO_SERVER, "player_input", codec.decode("play", TO_SERVER, "player_input", packet))
+            sneaks += translators.events(codec, TO_SERVER, "player_input", codec.decode("play", TO_SERVER, "player_input", packet))
     assert sneaks == ([ev.SneakPressed()] if codec.sneak_packet == "entity_action" else [ev.SneakPressed()] * 2)
 
 

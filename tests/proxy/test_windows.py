@@ -15,12 +15,13 @@ import pytest
 from engine.actions import CraftItem, SmeltCollect, SmeltStart, SwapToHotbar
 from engine.events import SlotItem
 from proxy.codec import subscriptions
-from proxy.codec.versioned import TRANSLATORS, VersionCodec
+from proxy.codec.translators import TRANSLATORS
+from proxy.codec.versioned import VersionCodec
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, table_for_version
 from proxy.protocol.wire import read_varint
 from proxy.protocol.versions import SUPPORTED
 from proxy.windows.plans import SHAPES, shape_of
-from proxy.windows.packets import WindowPackets
+from proxy.codec.window_packets import WindowPackets
 from proxy.windows.sequencer import TIMEOUT, WindowSequencer
 
 VERSIONS = [v.name for v in SUPPORTED]

@@ -108,7 +108,7 @@ def test_system_routing_mode_is_for_admins_and_is_the_consoles_function(rig_fact
     assert rig.runtime.config.mode is Mode.SHADOW
     assert "mode SHADOW" in text(admin.run_command("system routing", 1000.0))
     assert "Usage: !system routing" in text(admin.run_command("system routing mode loud", 1000.0))
-    # The console's `routing mode` calls the same function (proxy.assistant_factory.RoutingSurface).
+    # The console's `routing mode` calls the same function (proxy.agent.assistant_factory.RoutingSurface).
     assert rig.runtime.set_routing_mode("enforce") == ["routing mode is now ENFORCE (until the next reload or restart)"]
     assert rig.runtime.set_routing_mode("loud")[0].startswith("unknown routing mode")
 
