@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reflex latency: from the packet that puts the player in danger to the first
-movement packet the proxy injects, through the real Bridge, codec, Session and
+movement packet the proxy injects, through the real Connection, codec, Session and
 reflex engine (Twisted's memory reactor, no sockets: this is processing time).
 
     .venv/bin/python bench/reflex_latency.py [--runs 300] [--version 1.18.2]

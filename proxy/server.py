@@ -1,7 +1,7 @@
-"""The listening side: one ``ProxyServer`` owns every bridge, the tick and admission.
+"""The listening side: one ``ProxyServer`` owns every connection, the tick and admission.
 
 How this works: Twisted calls ``buildProtocol`` per client connection; each
-client leg (``proxy.connection.core.legs.ClientLeg``) registers its ``Connection`` in ``bridges``. A ``LoopingCall`` at 20 Hz drives
+client leg (``proxy.connection.legs.ClientLeg``) registers its ``Connection`` in ``connections``. A ``LoopingCall`` at 20 Hz drives
 every playing session's ``tick(now)``; the clock is injected, so tests advance a
 ``task.Clock``. Admission (max players, per-IP login rate) is decided here, at
 login start, before any upstream connection is opened.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import attrs
 
@@ -25,7 +25,7 @@ from engine.admin_proof import AdminProof
 from engine.backoff import Backoff
 from engine.session import Assistant
 from proxy.agent.autopilot_host import AutopilotHost
-from proxy.connection.core import Connection as Bridge
+from proxy.connection.core import Connection
 from proxy.connection.legs import ClientLeg
 from proxy.protocol.states import State
 from proxy.config import ProxyConfig
@@ -33,11 +33,20 @@ from proxy.connection.forwarding import Forwarding
 from proxy.connection.status import ProbeFactory, StatusProbe
 
 if TYPE_CHECKING:
-    from proxy.accounts.source import AccountSource
+    from proxy.connection.account_source import AccountSource
     from proxy.connection.core import AccountSession
     from proxy.agent.assistant_factory import RoutingSurface
-    from proxy.operations.metrics import Metrics
+    from prometheus_client import Histogram
     from proxy.agent.model_service import ModelService
+
+
+class Metrics(Protocol):
+    """What the server does with the proxy's metrics (``proxy.operations.metrics.Metrics``):
+    times its tick, and hands itself over to be read at each scrape."""
+
+    tick_seconds: "Histogram"
+
+    def collect(self, server: "ProxyServer") -> None: ...
 
 log = Logger(namespace="mcagent.server")
 
@@ -54,14 +63,14 @@ class TrafficTotals:
     decoded: int = 0
     swallowed: int = 0
 
-    def add(self, bridge: Bridge) -> None:
-        self.c2s_packets += bridge.reader.frames_in
-        self.c2s_bytes += bridge.reader.bytes_in
-        self.s2c_packets += bridge.writer.frames_out
-        self.s2c_bytes += bridge.writer.bytes_out
-        self.fast += bridge.fast_frames
-        self.decoded += bridge.decoded_frames
-        self.swallowed += bridge.swallowed
+    def add(self, conn: Connection) -> None:
+        self.c2s_packets += conn.reader.frames_in
+        self.c2s_bytes += conn.reader.bytes_in
+        self.s2c_packets += conn.writer.frames_out
+        self.s2c_bytes += conn.writer.bytes_out
+        self.fast += conn.fast_frames
+        self.decoded += conn.decoded_frames
+        self.swallowed += conn.swallowed
 
     def merge(self, other: "TrafficTotals") -> None:
         for field in attrs.fields(TrafficTotals):
@@ -82,10 +91,10 @@ class ClosedSession:
     s2c_bytes: int
 
     @classmethod
-    def of(cls, bridge: Bridge, now: float) -> "ClosedSession":
-        return cls(bridge.player_name or "?", bridge.codec.version if bridge.codec is not None else "?",
-                   bridge.connected_at, now, bridge.close_category, (bridge.close_reason or "")[:200],
-                   bridge.reader.frames_in, bridge.writer.frames_out, bridge.reader.bytes_in, bridge.writer.bytes_out)
+    def of(cls, conn: Connection, now: float) -> "ClosedSession":
+        return cls(conn.player_name or "?", conn.codec.version if conn.codec is not None else "?",
+                   conn.connected_at, now, conn.close_category, (conn.close_reason or "")[:200],
+                   conn.reader.frames_in, conn.writer.frames_out, conn.reader.bytes_in, conn.writer.bytes_out)
 
 
 class AccountUnavailableHere(Exception):
@@ -103,7 +112,7 @@ class ProxyServer(protocol.ServerFactory):
         config: ProxyConfig,
         reactor: Any,
         clock: IReactorTime | None = None,
-        assistant_factory: Callable[[Bridge], Assistant | None] | None = None,
+        assistant_factory: Callable[[Connection], Assistant | None] | None = None,
         *,
         routing: RoutingSurface | None = None,
         model_service: ModelService | None = None,
@@ -116,7 +125,7 @@ class ProxyServer(protocol.ServerFactory):
         self.forwarding = Forwarding(config.forwarding.mode, config.forwarding.secret_bytes())
         self.reactor = reactor
         self.clock: IReactorTime = clock if clock is not None else reactor
-        self.bridges: set[Bridge] = set()
+        self.connections: set[Connection] = set()
         self.assistant_factory = assistant_factory
         self.started_at = self.clock.seconds()
         self._last_login: dict[str, float] = {}
@@ -130,7 +139,7 @@ class ProxyServer(protocol.ServerFactory):
         self.closed_reflex_firings: dict[str, int] = {}
         self.closed_autopilot_decisions: dict[str, int] = {}
         self.logins = 0
-        # Summaries of the last closed sessions; a closed Bridge (and its world model) is never kept.
+        # Summaries of the last closed sessions; a closed Connection (and its world model) is never kept.
         self.closed_sessions: deque[ClosedSession] = deque(maxlen=64)
         self.listening = False
         self.upstream_rtt: float | None = None
@@ -163,32 +172,32 @@ class ProxyServer(protocol.ServerFactory):
         started = time.perf_counter()
         self.ticks += 1
         self.last_tick_at = now
-        for bridge in list(self.bridges):
+        for conn in list(self.connections):
             try:
-                bridge.tick(now)
+                conn.tick(now)
             except Exception:  # one session's bug must not stop the others' tick
-                log.failure("tick failed for {player}", player=bridge.player_name)
-                bridge.disconnect("Internal error in the proxy; please reconnect.", "internal_error")
+                log.failure("tick failed for {player}", player=conn.player_name)
+                conn.disconnect("Internal error in the proxy; please reconnect.", "internal_error")
         if self.metrics is not None:
             self.metrics.tick_seconds.observe(time.perf_counter() - started)
 
     def autopilot_decisions(self) -> dict[str, int]:
         """Autopilot decisions applied, by action, over every session so far."""
         total = dict(self.closed_autopilot_decisions)
-        for bridge in self.bridges:
-            if bridge.session is not None:
-                for name, count in bridge.session.pilot.decision_counts().items():
+        for conn in self.connections:
+            if conn.session is not None:
+                for name, count in conn.session.pilot.decision_counts().items():
                     total[name] = total.get(name, 0) + count
         return total
 
     def autopilots_running(self) -> int:
-        return sum(1 for b in self.bridges if b.session is not None and b.session.pilot.active)
+        return sum(1 for b in self.connections if b.session is not None and b.session.pilot.active)
 
     def reflex_firings(self) -> dict[str, int]:
         total = dict(self.closed_reflex_firings)
-        for bridge in self.bridges:
-            if bridge.session is not None:
-                for name, count in bridge.session.reflex_firings.items():
+        for conn in self.connections:
+            if conn.session is not None:
+                for name, count in conn.session.reflex_firings.items():
                     total[name] = total.get(name, 0) + count
         return total
 
@@ -196,15 +205,15 @@ class ProxyServer(protocol.ServerFactory):
         """Traffic of every connection so far, closed and live."""
         total = TrafficTotals()
         total.merge(self.closed_totals)
-        for bridge in self.bridges:
-            total.add(bridge)
+        for conn in self.connections:
+            total.add(conn)
         return total
 
     def buildProtocol(self, addr: IAddress) -> ClientLeg | None:  # type: ignore[override]
         cap = self.config.limits.connections_per_ip
         host = getattr(addr, "host", None)
         if cap and host is not None and not self.config.proxy_protocol:
-            open_here = sum(1 for b in self.bridges if b.peer.rsplit(":", 1)[0] == host)
+            open_here = sum(1 for b in self.connections if b.peer.rsplit(":", 1)[0] == host)
             if open_here >= cap:
                 # Refused before any byte is read: Twisted closes the socket at once.
                 log.info("refused a connection from {host}: {cap} already open", host=host, cap=cap)
@@ -213,22 +222,22 @@ class ProxyServer(protocol.ServerFactory):
 
     # -- admission -------------------------------------------------------------------
     def player_count(self) -> int:
-        return sum(1 for b in self.bridges if b.session is not None)
+        return sum(1 for b in self.connections if b.session is not None)
 
-    def admit(self, bridge: Bridge) -> str | None:
+    def admit(self, conn: Connection) -> str | None:
         """None to admit; otherwise the reason shown to the refused player. Logins still
         in progress count as players, and names compare case-insensitively (as the game's)."""
-        others = [b for b in self.bridges if b is not bridge and b.admitted and not b.states.closed]
+        others = [b for b in self.connections if b is not conn and b.admitted and not b.states.closed]
         if len(others) >= self.config.max_players:
             return f"The server is full ({self.config.max_players} players)."
-        name = (bridge.player_name or "").lower()
+        name = (conn.player_name or "").lower()
         if any((b.player_name or "").lower() == name for b in others):
-            return f"{bridge.player_name} is already connected through this proxy."
+            return f"{conn.player_name} is already connected through this proxy."
         auth = self.config.upstream_auth
         if auth.mode == "microsoft" and others:
             # Every client plays as the one account: a second login would take over the first.
             return f"The Microsoft account {auth.account} is already playing through this proxy."
-        host = bridge.peer.rsplit(":", 1)[0]
+        host = conn.peer.rsplit(":", 1)[0]
         now = self.clock.seconds()
         limit = self.config.login_rate_limit_seconds
         last = self._last_login.get(host)
@@ -236,7 +245,7 @@ class ProxyServer(protocol.ServerFactory):
             return f"Too many logins from your address; wait {limit:g} seconds between logins."
         self._last_login[host] = now
         self.logins += 1
-        bridge.admitted = True
+        conn.admitted = True
         if len(self._last_login) > 10000:
             cutoff = now - limit
             self._last_login = {h: t for h, t in self._last_login.items() if t >= cutoff}
@@ -289,21 +298,21 @@ class ProxyServer(protocol.ServerFactory):
             return None
         return AdminProof(player_name, self.is_listed_admin(player_name), admin_secret(self.config), self.admin_backoff)
 
-    def make_assistant(self, bridge: Bridge) -> Assistant | None:
+    def make_assistant(self, conn: Connection) -> Assistant | None:
         if self.assistant_factory is None or not self.config.features.assistant:
             return None
-        return self.assistant_factory(bridge)
+        return self.assistant_factory(conn)
 
-    def bridge_closed(self, bridge: Bridge) -> None:
+    def connection_closed(self, conn: Connection) -> None:
         """Fold a finished connection's counters into the totals."""
-        self.closed_totals.add(bridge)
-        if bridge.session is not None or bridge.close_category != "client_left":
-            self.disconnects[bridge.close_category] = self.disconnects.get(bridge.close_category, 0) + 1
-        if bridge.session is not None:
-            self.closed_sessions.append(ClosedSession.of(bridge, self.clock.seconds()))
-            for name, count in bridge.session.reflex_firings.items():
+        self.closed_totals.add(conn)
+        if conn.session is not None or conn.close_category != "client_left":
+            self.disconnects[conn.close_category] = self.disconnects.get(conn.close_category, 0) + 1
+        if conn.session is not None:
+            self.closed_sessions.append(ClosedSession.of(conn, self.clock.seconds()))
+            for name, count in conn.session.reflex_firings.items():
                 self.closed_reflex_firings[name] = self.closed_reflex_firings.get(name, 0) + count
-            for name, count in bridge.session.pilot.decision_counts().items():
+            for name, count in conn.session.pilot.decision_counts().items():
                 self.closed_autopilot_decisions[name] = self.closed_autopilot_decisions.get(name, 0) + count
 
     # -- upstream round trip ---------------------------------------------------------
@@ -331,28 +340,28 @@ class ProxyServer(protocol.ServerFactory):
     def probe_upstream(self) -> None:
         self.ping_upstream().addErrback(lambda f: None)
 
-    def measure_ping(self, bridge: Bridge) -> None:
+    def measure_ping(self, conn: Connection) -> None:
         up = self.config.upstream
-        d = self.ping_upstream(bridge.handshake.protocol if bridge.handshake else 0)
+        d = self.ping_upstream(conn.handshake.protocol if conn.handshake else 0)
         d.addCallbacks(
-            lambda rtt: bridge.say(f"Ping to the server {up.host}:{up.port}: {rtt * 1000:.1f} ms round trip."),
-            lambda f: bridge.say(f"Could not ping the server ({f.getErrorMessage() or 'timed out'})."),
+            lambda rtt: conn.say(f"Ping to the server {up.host}:{up.port}: {rtt * 1000:.1f} ms round trip."),
+            lambda f: conn.say(f"Could not ping the server ({f.getErrorMessage() or 'timed out'})."),
         )
 
-    def admin_command(self, bridge: Bridge, line: str) -> list[str]:
+    def admin_command(self, conn: Connection, line: str) -> list[str]:
         """``!system ...`` in game: the console's commands (the Session's command table let only admins ask)."""
         if self.console is None:
             return ["the admin console is not available in this process"]
         if line.split(" ")[0].lower() == "stop":
             return ["stop is only available from the console itself"]
-        log.info("{player} ran !system {line}", player=bridge.player_name, line=line)
+        log.info("{player} ran !system {line}", player=conn.player_name, line=line)
         lines: list[str] = self.console.execute(line)
         return lines
 
     def broadcast(self, *lines: str) -> None:
-        for bridge in list(self.bridges):
-            if bridge.state is State.PLAY:
-                bridge.say(*lines)
+        for conn in list(self.connections):
+            if conn.state is State.PLAY:
+                conn.say(*lines)
 
 
 ADMIN_SECRET_ENV = "MCAGENT_ADMIN_SECRET"

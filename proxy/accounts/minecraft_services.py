@@ -25,7 +25,7 @@ from proxy.accounts.errors import AppNotApproved, NoMinecraftLicence, NoMinecraf
 from proxy.accounts.http_calls import Answer, Service, scrubbed, send
 from proxy.accounts.settings import AccountSettings
 from proxy.accounts.wire import Certificates, Entitlements, MinecraftLogin, Profile, ServiceComplaint
-from proxy.connection.chat_signing import ChatKey
+from proxy.codec.chat_signing import ChatKey
 from proxy.accounts.xbox import XboxToken
 
 

@@ -42,7 +42,7 @@ from proxy.accounts.cache import CachedAccount, TokenCache
 from proxy.accounts.errors import AccountError, NotSignedIn, SignInExpired
 from proxy.accounts.microsoft import DeviceCode, MicrosoftSignIn
 from proxy.accounts.settings import AccountSettings, cache_path
-from proxy.connection.chat_signing import ChatKey
+from proxy.codec.chat_signing import ChatKey
 
 __all__ = ["AccountInfo", "AccountStore", "DeviceCode", "MinecraftSession"]
 # A chat key expiring sooner than this is fetched again (Minecraft services renew it well before).

@@ -19,8 +19,7 @@ from engine.session import Assistant
 
 if TYPE_CHECKING:
     from proxy.config import ProxyConfig
-    from proxy.operations.metrics import Metrics
-    from proxy.agent.model_service import ModelService
+    from proxy.agent.model_service import Metrics, ModelService
 
 log = Logger(namespace="mcagent.assistant")
 

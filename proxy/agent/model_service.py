@@ -23,7 +23,7 @@ import asyncio
 import os
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
 from twisted.internet.defer import Deferred, succeed
@@ -39,10 +39,22 @@ from engine.llm.secrets import Secret, check_key, redact, scrub
 from engine.llm.service import LlmSettings
 
 if TYPE_CHECKING:
+    from prometheus_client import Counter, Histogram
+
     from proxy.config import LlmConfig
-    from proxy.operations.metrics import Metrics
 
 log = Logger(namespace="mcagent.model")
+
+
+
+class Metrics(Protocol):
+    """What the model service and routing feed of the proxy's metrics
+    (``proxy.operations.metrics.Metrics``), so the agent never imports operations."""
+
+    model_calls: "Counter"  # labelled by outcome
+    model_seconds: "Histogram"
+    routing_seconds: "Histogram"
+
 
 ENV_BASE_URL = "MCAGENT_LLM_BASE_URL"
 ENV_MODEL = "MCAGENT_LLM_MODEL"

@@ -56,11 +56,11 @@ TO_CLIENT_PLAY: tuple[str, ...] = (
     "system_chat",
     "declare_commands",
     "update_time",  # day or night: the autopilot sleeps only at night
-    "entity_metadata",  # only the player's own entity is read (air, burning); the bridge
+    "entity_metadata",  # only the player's own entity is read (air, burning); the connection
                         # forwards every other entity's metadata after peeking its id
 )
 
-# Server packets whose fields the bridge hands to proxy.windows.WindowSequencer.server_packet.
+# Server packets whose fields the connection hands to proxy.windows.sequencer.WindowSequencer.
 WINDOW_TO_CLIENT: tuple[str, ...] = ("open_window", "close_window", "window_items", "set_slot", "transaction",
                                      "set_cursor_item", "set_player_inventory")
 

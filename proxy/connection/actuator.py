@@ -30,7 +30,7 @@ from proxy.protocol.tables import TO_CLIENT
 if TYPE_CHECKING:
     from proxy.connection.core import Connection
 
-log = Logger(namespace="mcagent.bridge")
+log = Logger(namespace="mcagent.connection")
 
 HELD_LIMIT = 64  # replies held while the client reconfigures
 # The proxy's own teleport ids, far from servers' counters (vanilla counts up from

@@ -1,7 +1,7 @@
 """One player's connection through the proxy, without I/O (h11's model).
 
 How this works: ``Connection`` is the sans-IO core of one proxied connection. The
-Twisted legs (``proxy.connection.core.legs``) feed it bytes, ``client_data`` from the player's client
+Twisted legs (``proxy.connection.legs``) feed it bytes, ``client_data`` from the player's client
 and ``server_data`` from the upstream, and tell it what happened to the sockets
 (``upstream_connected``, ``upstream_failed``, ``upstream_lost``, ``client_lost``); it
 writes bytes and asks for I/O only through the ``ConnectionIO`` it was given. Each leg
@@ -9,8 +9,8 @@ has its own framing (length prefixes, compression, encryption) and its own proto
 state, and the states change only as ``proxy.protocol.states.TRANSITIONS`` says. What a
 frame means depends on its sender's state: the handshake, status and login are handled
 here; configuration and play (the fast path and the taps that feed the engine) in
-``proxy.connection.core.play.PlayRelay``; the engine's actions are executed by
-``proxy.connection.core.actuator.Actuator``. Tests drive it with a recording ``ConnectionIO``.
+``proxy.connection.play.PlayRelay``; the engine's actions are executed by
+``proxy.connection.actuator.Actuator``. Tests drive it with a recording ``ConnectionIO``.
 
 State changes follow the packets that cause them, as vanilla does; the server's Set
 Compression changes both legs' framing in place.
@@ -42,11 +42,11 @@ from proxy.windows.sequencer import WindowSequencer
 
 if TYPE_CHECKING:
     from proxy.agent.autopilot_host import AutopilotHost
-    from proxy.connection.chat_signing import ChatKey
+    from proxy.codec.chat_signing import ChatKey
     from proxy.config import ProxyConfig
     from proxy.connection.forwarding import Forwarding
 
-log = Logger(namespace="mcagent.bridge")
+log = Logger(namespace="mcagent.connection")
 
 
 class AccountSession(Protocol):
@@ -66,7 +66,7 @@ class AccountSession(Protocol):
 
 
 class ConnectionIO(Protocol):
-    """What a ``Connection`` asks of the world; ``proxy.connection.core.legs`` implements it on sockets."""
+    """What a ``Connection`` asks of the world; ``proxy.connection.legs`` implements it on sockets."""
 
     def write_client(self, data: bytes) -> None: ...
     def write_server(self, data: bytes) -> None: ...
@@ -95,7 +95,7 @@ class Host(Protocol):
     def is_admin(self, player_name: str | None) -> bool: ...
     def admin_proof(self, player_name: str) -> Any: ...
     def model_runner(self, player_name: str) -> Any: ...  # engine.llm.runner.ModelRunner, or None
-    def bridge_closed(self, conn: "Connection") -> None: ...
+    def connection_closed(self, conn: "Connection") -> None: ...
     def measure_ping(self, conn: "Connection") -> None: ...
     def admin_command(self, conn: "Connection", line: str) -> list[str]: ...
 
@@ -431,7 +431,7 @@ class Connection:
             self.play.stop()
         if self.session is not None:
             self.session.handle(ev.Disconnected(self.close_reason or "client left"), self.clock.seconds())
-        self.server.bridge_closed(self)
+        self.server.connection_closed(self)
         if previous in (State.PLAY, State.CONFIGURATION, State.LOGIN):
             log.info(
                 "closed {player} from {peer}: {why}; client->server {c2s_frames} frames/{c2s_bytes} B, "

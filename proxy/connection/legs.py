@@ -22,14 +22,14 @@ from twisted.python.failure import Failure
 
 from proxy.connection.core import AccountSession, Connection, Host
 
-log = Logger(namespace="mcagent.bridge")
+log = Logger(namespace="mcagent.connection")
 CLOSE_GRACE_SECONDS = 2.0
 
 
 class LegHost(Host, Protocol):
     """What the legs ask of the proxy server, beyond what the connection does."""
 
-    bridges: set[Connection]
+    connections: set[Connection]
     reactor: Any
 
     def verify_session(self, player_name: str, digest: str) -> Deferred[Any]: ...
@@ -120,7 +120,7 @@ class ClientLeg(protocol.Protocol):
     # -- Twisted's side ------------------------------------------------------------------
     def connectionMade(self) -> None:
         _no_delay(self.transport)
-        self.server.bridges.add(self.connection)
+        self.server.connections.add(self.connection)
         self._read_timer = self.server.clock.callLater(self.server.config.read_timeout_seconds, self.timeoutConnection)
         self._later(self.server.config.limits.login_deadline_seconds, self._login_deadline)
 
@@ -181,7 +181,7 @@ class ClientLeg(protocol.Protocol):
                 timer.cancel()
         for throttle in self._throttles:
             throttle.stop_timer()
-        self.server.bridges.discard(self.connection)
+        self.server.connections.discard(self.connection)
         self.connection.client_lost()
 
     # -- ConnectionIO ----------------------------------------------------------------------

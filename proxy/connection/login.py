@@ -14,7 +14,7 @@ at login start it asks the ``ConnectionIO`` for the account's session (``account
 answers: its name, UUID and a fresh access token), checks that the client's name is the
 account's (or the configured local name), and sends a login start with the account's name
 and UUID; when the server asks for encryption, the proxy joins through the session server
-(``session_joined`` answers) and answers as a vanilla client (``proxy.connection.core.upstream_encryption``),
+(``session_joined`` answers) and answers as a vanilla client (``proxy.connection.upstream_encryption``),
 after which only the server leg is encrypted. The two legs never share a secret.
 """
 from __future__ import annotations
@@ -49,7 +49,7 @@ from proxy.codec.subscriptions import WORLD_TO_CLIENT
 if TYPE_CHECKING:
     from proxy.connection.core import AccountSession, Connection
 
-log = Logger(namespace="mcagent.bridge")
+log = Logger(namespace="mcagent.connection")
 
 
 class LoginPhase:

@@ -1,4 +1,4 @@
-"""Signed chat's packets for one connection: what ``proxy.connection.core.chat_signing`` decides, as bytes.
+"""Signed chat's packets for one connection: what ``proxy.codec.chat_signing`` decides, as bytes.
 
 How this works: on 1.19.3+ with the server leg logged in as the player's account, the
 play relay hands this class every chat line, command, acknowledgement and chat session
@@ -20,7 +20,7 @@ import attrs
 
 from twisted.logger import Logger
 
-from proxy.connection.chat_signing import ChatKey, ChatStateError, ClientSession, Mode, SignedChat
+from proxy.codec.chat_signing import ChatKey, ChatStateError, ClientSession, Mode, SignedChat
 from proxy.codec.versioned import VersionCodec
 from proxy.protocol.errors import PeerError
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER

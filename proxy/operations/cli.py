@@ -83,7 +83,7 @@ def build_server(config: Any, reactor: Any, metrics: Any = None,
             raise SystemExit(2) from None
     accounts = None
     if config.upstream_auth.mode == "microsoft":
-        from proxy.accounts.source import AccountSource
+        from proxy.connection.account_source import AccountSource
         from proxy.accounts.store import AccountStore
 
         sink = add_secret or (lambda secret: None)
@@ -161,7 +161,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             return
         stopping[0] = True
         log.info("stopping: telling {players} players", players=server.player_count())
-        for bridge in list(server.bridges):
+        for bridge in list(server.connections):
             bridge.disconnect("The proxy is shutting down.", "shutdown")
         server.stop_ticking()
         reactor.callLater(0.3, reactor.stop)
@@ -412,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--token", help="console token (default: MCAGENT_CONSOLE_TOKEN or the config)")
     sub.add_parser("routing", help="routing tools: mcagent routing eval CORPUS.jsonl [--config F] [--json]",
                    add_help=False)
-    from proxy.accounts import cli as account_cli
+    from proxy.operations import accounts_cli as account_cli
 
     account_cli.add_commands(sub)
     if argv[:1] == ["routing"]:

@@ -127,10 +127,10 @@ class ConsoleCommands:
 
     # -- helpers ------------------------------------------------------------------------
     def _players(self) -> list[str]:
-        return [b.player_name for b in self.server.bridges if b.player_name and b.session is not None]
+        return [b.player_name for b in self.server.connections if b.player_name and b.session is not None]
 
     def _bridge(self, name: str) -> Any:
-        for bridge in self.server.bridges:
+        for bridge in self.server.connections:
             if bridge.player_name and bridge.player_name.lower() == name.lower() and bridge.session is not None:
                 return bridge
         raise UsageError(f"no player {name!r} is connected")
@@ -151,7 +151,7 @@ class ConsoleCommands:
         rtt = s.upstream_rtt
         seen = totals.fast + totals.decoded
         return [
-            f"uptime {_duration(uptime)}; {s.player_count()} players, {len(s.bridges)} connections, "
+            f"uptime {_duration(uptime)}; {s.player_count()} players, {len(s.connections)} connections, "
             f"{s.logins} logins since start",
             f"client->server {totals.c2s_packets} packets / {totals.c2s_bytes} bytes; "
             f"server->client {totals.s2c_packets} packets / {totals.s2c_bytes} bytes",
@@ -163,7 +163,7 @@ class ConsoleCommands:
     def _sessions(self, args: list[str]) -> list[str]:
         rows = []
         now = self.server.clock.seconds()
-        for b in sorted(self.server.bridges, key=lambda b: b.player_name or ""):
+        for b in sorted(self.server.connections, key=lambda b: b.player_name or ""):
             if b.session is None:
                 continue
             rows.append(f"{b.player_name:<16} {b.codec.version if b.codec else '?':<8} {b.peer:<21} "

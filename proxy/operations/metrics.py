@@ -1,27 +1,64 @@
 """Prometheus metrics and a health check, served by Twisted web.
 
-Traffic counters are read from the bridges at scrape time by a custom collector,
+Traffic counters are read from the connections at scrape time by a custom collector,
 so the fast path pays nothing per packet; only events that are rare compared
 with packets (logins, ticks, routing decisions, model calls) touch
 prometheus_client objects directly.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from collections.abc import Sized
+from typing import Any, Iterator, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
+from twisted.internet.interfaces import IReactorTime
 from twisted.web import resource
-
-if TYPE_CHECKING:
-    from proxy.server import ProxyServer
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
+class Traffic(Protocol):
+    """Packets and bytes per direction and per path (``proxy.server.TrafficTotals``)."""
+
+    c2s_packets: int
+    c2s_bytes: int
+    s2c_packets: int
+    s2c_bytes: int
+    fast: int
+    decoded: int
+    swallowed: int
+
+
+class RoutingCounters(Protocol):
+    def counters(self) -> dict[str, int]: ...
+
+
+class Watched(Protocol):
+    """What a scrape and the health check read of the proxy (``proxy.server.ProxyServer``);
+    a protocol so these pages never import the server they watch."""
+
+    clock: IReactorTime
+    ticks: int
+    last_tick_at: float | None
+    listening: bool
+    logins: int
+    disconnects: dict[str, int]
+
+    @property
+    def connections(self) -> Sized: ...
+    @property
+    def routing(self) -> RoutingCounters | None: ...
+    def totals(self) -> Traffic: ...
+    def player_count(self) -> int: ...
+    def reflex_firings(self) -> dict[str, int]: ...
+    def autopilot_decisions(self) -> dict[str, int]: ...
+    def autopilots_running(self) -> int: ...
+
+
 class TrafficCollector(Collector):
-    def __init__(self, server: "ProxyServer") -> None:
+    def __init__(self, server: Watched) -> None:
         self.server = server
 
     def collect(self) -> Iterator[Any]:
@@ -31,7 +68,7 @@ class TrafficCollector(Collector):
         players.add_metric([], server.player_count())
         yield players
         conns = GaugeMetricFamily("mcagent_open_connections", "Client connections open (any state)")
-        conns.add_metric([], len(server.bridges))
+        conns.add_metric([], len(server.connections))
         yield conns
         logins = CounterMetricFamily("mcagent_logins", "Logins admitted")
         logins.add_metric([], server.logins)
@@ -100,7 +137,7 @@ class Metrics:
         self.model_calls = Counter("mcagent_model_calls", "Model service calls by outcome", ["outcome"],
                                    registry=self.registry)
 
-    def collect(self, server: "ProxyServer") -> None:
+    def collect(self, server: Watched) -> None:
         """Read ``server``'s traffic, reflex, autopilot and routing counters at each scrape."""
         self.registry.register(TrafficCollector(server))
 
@@ -125,7 +162,7 @@ class HealthResource(resource.Resource):
 
     isLeaf = True
 
-    def __init__(self, server: "ProxyServer") -> None:
+    def __init__(self, server: Watched) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
         self.proxy = server  # not ``server``: twisted.web sets that attribute itself
 
@@ -138,7 +175,7 @@ class HealthResource(resource.Resource):
         return b"ok\n" if ok else b"unhealthy: listener down or tick loop stalled\n"
 
 
-def site(server: "ProxyServer", metrics: Metrics) -> Any:
+def site(server: Watched, metrics: Metrics) -> Any:
     from twisted.web.server import Site
 
     class QuietSite(Site):

@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterator
 import pytest
 from twisted.internet.defer import Deferred
 
-from proxy.accounts.source import AccountSource, AccountUnavailable, UpstreamAccount
+from proxy.connection.account_source import AccountSource, AccountUnavailable, UpstreamAccount
 from proxy.accounts.store import AccountStore
 from tests.account_services import AccountServices
 

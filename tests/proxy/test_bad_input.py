@@ -27,7 +27,7 @@ def _assert_other_still_relays(good: Rig) -> None:
     wire = frame(packet, good.client.threshold)
     good.leg.dataReceived(wire)
     assert good.upstream.raw_received() == wire
-    assert good.bridge in good.server.bridges
+    assert good.bridge in good.server.connections
 
 
 def test_oversized_frame_closes_only_that_connection() -> None:

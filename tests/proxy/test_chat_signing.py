@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from proxy.connection.chat_signing import ChatKey, ChatStateError, ClientSession, LastSeenWindow, Mode, SignedChat
+from proxy.codec.chat_signing import ChatKey, ChatStateError, ClientSession, LastSeenWindow, Mode, SignedChat
 
 SENDER = uuid.UUID("0f4e2c6a-9d1b-4c3e-8a7f-2b5d6e8f9a10")
 

@@ -15,7 +15,7 @@ def _connection(version: str = "1.18.2", **config: object) -> tuple[Connection, 
     server = ProxyServer(ProxyConfig(**config), MemoryReactorClock())  # type: ignore[arg-type]
     io = RecordingIO()
     conn = Connection(server, io)
-    server.bridges.add(conn)
+    server.connections.add(conn)
     return conn, io, server
 
 

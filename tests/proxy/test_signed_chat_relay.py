@@ -1,5 +1,5 @@
 """Signed chat through an account's server leg: byte-identical until the proxy keeps a
-signed line, then re-signed so the server's chain stays valid (proxy/connection/chat_signing.py)."""
+signed line, then re-signed so the server's chain stays valid (proxy/codec/chat_signing.py)."""
 from __future__ import annotations
 
 import struct
@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from proxy.connection.chat_signing import ChatKey
+from proxy.codec.chat_signing import ChatKey
 from proxy.testing import Rig, build_packet, packet_id
 from tests.proxy.test_upstream_account import ACCOUNT_UUID, FakeAccounts, _login_start
 

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from twisted.internet.defer import Deferred, fail, succeed
 
-from proxy.accounts.source import AccountUnavailable
+from proxy.connection.account_source import AccountUnavailable
 from proxy.protocol.framing import Framing, Writer
 from proxy.testing import Rig, build_packet, handshake_packet, packet_id
 

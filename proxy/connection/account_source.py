@@ -6,9 +6,9 @@ services) are blocking HTTP calls. ``AccountSource`` runs them in the reactor's 
 pool, so a refresh never holds up another player's packets; the store hands every token
 it learns to the log redaction (its ``on_secret``) before it is used. A session comes
 with the account's chat key (player certificates) when Minecraft services give one, for
-keeping signed chat valid (``proxy.connection.core.chat_signing``); without it the player can still play.
+keeping signed chat valid (``proxy.codec.chat_signing``); without it the player can still play.
 ``join`` is the session server's join for the account, on the reactor
-(``proxy.connection.core.session_server``). Both fire with a value or fail with ``AccountUnavailable``,
+(``proxy.connection.session_server``). Both fire with a value or fail with ``AccountUnavailable``,
 whose text is what the player is told.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from proxy.accounts.errors import AccountError
-from proxy.connection.chat_signing import ChatKey
+from proxy.codec.chat_signing import ChatKey
 from proxy.connection.core import AccountSession
 from proxy.connection.session_server import JoinRefused, join
 
