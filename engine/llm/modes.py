@@ -32,10 +32,6 @@ class ConversationMode(enum.Enum):
         return self is not ConversationMode.FREE
 
     @property
-    def calls_model(self) -> bool:
-        return self is not ConversationMode.OFFLINE
-
-    @property
     def keeps_conversation(self) -> bool:
         return self in (ConversationMode.EXTENDED, ConversationMode.FREE)
 

@@ -26,7 +26,7 @@ The lexicon is built once at start; ``analyze`` only reads it.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable
 from importlib import resources
 from typing import Literal, TypeVar
 
@@ -154,13 +154,6 @@ class Vocabulary:
     @classmethod
     def builtin(cls, item_names_en: Iterable[str] = (), item_names_zh: Iterable[str] = ()) -> "Vocabulary":
         return cls(load_vocabulary_file("en"), load_vocabulary_file("zh"), item_names_en, item_names_zh)
-
-    def domain_features(self) -> Mapping[str, TermKind]:
-        out: dict[str, TermKind] = {}
-        for entry in list(self._en.values()) + list(self._zh.values()):
-            if entry.feature is not None and entry.kind is not None:
-                out[entry.feature] = entry.kind
-        return out
 
     def analyze(
         self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None

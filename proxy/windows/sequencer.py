@@ -6,8 +6,8 @@ the server; the caller owns the connection.
 
     seq = WindowSequencer(codec)
     seq.start(op, now)                  -> packets: begin an op (queued while busy)
-    seq.server_packet(name, fields, now) -> packets: every decoded server packet
-                                           named in subscriptions.WINDOW_TO_CLIENT
+    seq.update(update, now)             -> packets: every server window packet, as
+                                           window_packets.window_update reads it
     seq.tick(now)                       -> packets: timeouts
     seq.busy, seq.outcome (of the last op), seq.inventory (the mirrored slots)
 
@@ -40,11 +40,11 @@ import attrs
 
 from engine.actions import CraftItem, SmeltCollect, SmeltStart, SwapToHotbar
 from engine.decision import knowledge
-from proxy.codec.versioned import Fields, VersionCodec
+from proxy.codec.versioned import VersionCodec
 from proxy.windows.inventory_mirror import INVENTORY_SLOTS, InventoryMirror, OpenWindow, Stack
 from proxy.windows.clicks import WindowClicks
 from proxy.codec.window_packets import (ClickAnswered, CursorChanged, PlayerSlotChanged, SlotChanged, WindowClosed,
-                                  WindowContents, WindowOpened, WindowPackets, WindowUpdate, window_update)
+                                  WindowContents, WindowOpened, WindowPackets, WindowUpdate)
 from proxy.windows.plans import WindowOp, plan, shape_of, verdict
 
 TIMEOUT = 3.0          # seconds to wait for each server answer
@@ -106,10 +106,6 @@ class WindowSequencer:
             raise TypeError(f"not a window op: {op!r}")
         self._queue.append(op)
         return [] if self.busy else self._next(now)
-
-    def server_packet(self, name: str, fields: Fields, now: float) -> list[bytes]:
-        update = window_update(name, fields)
-        return [] if update is None else self.update(update, now)
 
     def update(self, update: WindowUpdate, now: float) -> list[bytes]:
         if isinstance(update, WindowContents):

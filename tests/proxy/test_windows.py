@@ -21,8 +21,14 @@ from proxy.protocol.tables import TO_CLIENT, TO_SERVER, table_for_version
 from proxy.protocol.wire import read_varint
 from proxy.protocol.versions import SUPPORTED
 from proxy.windows.plans import SHAPES, shape_of
-from proxy.codec.window_packets import WindowPackets
+from proxy.codec.window_packets import WindowPackets, window_update
 from proxy.windows.sequencer import TIMEOUT, WindowSequencer
+
+
+def feed(seq: WindowSequencer, name: str, fields: dict[str, Any], now: float) -> list[bytes]:
+    """A server window packet to the sequencer, as the connection's play relay hands it over."""
+    update = window_update(name, fields)
+    return [] if update is None else seq.update(update, now)
 
 VERSIONS = [v.name for v in SUPPORTED]
 TABLE = (10, 64, -3)
@@ -306,7 +312,7 @@ class Link:
             for name, packet in inbox:
                 assert name in subscriptions.WINDOW_TO_CLIENT
                 fields = self.codec.decode("play", TO_CLIENT, name, packet)
-                outbox.extend(self.seq.server_packet(name, fields, self.now))
+                outbox.extend(feed(self.seq, name, fields, self.now))
             inbox = []
 
     def run(self, op: Any) -> None:
@@ -425,7 +431,7 @@ def test_no_window_times_out_and_a_late_one_is_closed(version: str) -> None:
     assert not link.seq.busy and link.clicks() == []
     # The table opens after all: it is closed at once, untouched.
     late = link.codec.build("play", TO_CLIENT, "open_window", windowId=7)
-    out = link.seq.server_packet("open_window", link.codec.decode("play", TO_CLIENT, "open_window", late), TIMEOUT + 1)
+    out = feed(link.seq, "open_window", link.codec.decode("play", TO_CLIENT, "open_window", late), TIMEOUT + 1)
     assert [link.codec.decode("play", TO_SERVER, "close_window", p) for p in out] == [{"windowId": 7}]
 
 
@@ -433,7 +439,7 @@ def test_a_window_that_never_fills_is_closed_on_timeout() -> None:
     link = Link("1.18.2", {9: ("cobblestone", 8)})
     link.seq.start(CraftItem("furnace", 1, TABLE), 0.0)
     opened = link.codec.build("play", TO_CLIENT, "open_window", windowId=4)
-    assert link.seq.server_packet("open_window", link.codec.decode("play", TO_CLIENT, "open_window", opened), 0.5) == []
+    assert feed(link.seq, "open_window", link.codec.decode("play", TO_CLIENT, "open_window", opened), 0.5) == []
     out = link.seq.tick(0.5 + TIMEOUT + 0.1)
     assert [link.codec.decode("play", TO_SERVER, "close_window", p) for p in out] == [{"windowId": 4}]
     assert link.seq.outcome is not None and not link.seq.outcome.ok and not link.seq.busy
