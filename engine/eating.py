@@ -23,8 +23,9 @@ from engine.actions import Action, ItemAction, ReleaseHeldItem, SelectHotbar, Sw
 from engine.events import SlotItem
 from engine.world.food import MARGIN_TICKS, RANK, food_named
 from engine.world.snapshot import WorldSnapshot
+from engine.world.vanilla import HOTBAR_FIRST_SLOT
 
-HOTBAR = 36               # window 0: hotbar slots 36..44, main inventory 9..35
+HOTBAR = HOTBAR_FIRST_SLOT
 CONFIRM_TICKS = 20        # how long to wait for the server's health update after eating
 
 

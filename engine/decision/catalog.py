@@ -18,6 +18,7 @@ import attrs
 from engine.decision.knowledge import FUEL, RECIPES, SMELTS, count, pickaxe_tier
 from engine.decision.state import DecisionState
 from engine.world.food import FOODS
+from engine.world.vanilla import REGEN_FOOD
 
 
 class ActionName(enum.Enum):
@@ -71,7 +72,6 @@ HUNT_RADIUS = 24.0
 # the world offers, and game left standing 30 blocks off is food the idle player never gets.
 GAME_SIGHT = 48.0
 HUNT_BELOW = 14
-REGEN_FOOD = 18
 MAX_HEALTH = 20.0
 LOW_STOCK = 8
 # The food an idle player is handed back with: after the iron pickaxe nobody hunts any more, and

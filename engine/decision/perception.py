@@ -34,9 +34,10 @@ from engine.motion import grid as g
 from engine.motion.grid import Terrain
 from engine.world.blocks import BlockFlag, BlockStore, SectionKey
 from engine.world.snapshot import Vec3
+from engine.world.vanilla import EYE_HEIGHT
 
 INTEREST = tuple(KINDS)
-EYE = 1.62
+EYE = EYE_HEIGHT
 Pos = tuple[int, int, int]
 Found = list[tuple[float, Pos]]
 # Sections a cache of the finder keeps (~4 kB each for exposure masks and open cells): a

@@ -30,7 +30,6 @@ from engine.motion.grid import Terrain
 
 HALF_WIDTH = 0.3
 HEIGHT = 1.8
-EYE_HEIGHT = 1.62
 EPS = 1e-7
 
 GRAVITY = 0.08

@@ -17,7 +17,7 @@ from engine.motion import grid as g
 from engine.motion.astar import PathStatus, SearchOptions, find_path
 from engine.motion.goals import GoalAir, GoalBlock
 from engine.motion.grid import Terrain
-from engine.motion.physics import EYE_HEIGHT
+from engine.world.vanilla import EYE_HEIGHT
 from engine.reflex.base import REFLEX_SEARCH, Activity, NavigateActivity, ReflexContext
 from engine.reflex.notice import Notice
 from engine.world.snapshot import Vec3

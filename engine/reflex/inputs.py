@@ -15,9 +15,9 @@ import attrs
 
 from engine.events import SlotItem
 from engine.world.snapshot import EntityView, Vec3, WorldSnapshot
+from engine.world.vanilla import HOTBAR_FIRST_SLOT
 
 MAX_AIR = 300                  # ticks of breath, vanilla
-HOTBAR_FIRST_SLOT = 36         # window 0: hotbar slots are 36..44
 
 # Mobs that attack on sight. Modern registry names and the 1.8-1.12 entity names.
 HOSTILE_KINDS = frozenset({

@@ -24,8 +24,8 @@ from engine.eating import HOTBAR, Meal, best_food
 from engine.reflex.base import Activity, ReflexContext, ReflexOutput
 from engine.reflex.inputs import ReflexInputs
 from engine.reflex.notice import Notice
+from engine.world.vanilla import REGEN_FOOD
 
-REGEN_FOOD = 18        # vanilla regenerates health only with this much food or more
 # Raw meat heals a quarter of what it heals cooked (raw beef: 3 food and 1.8 saturation, ~3 health
 # at 17; cooked: 8 and 12.8, ~10): the heal reflex leaves it for the furnace (the autopilot cooks
 # what it hunts) unless the player is this hurt, two lava hits or three zombie hits from death.

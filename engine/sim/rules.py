@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from engine.world.vanilla import EYE_HEIGHT, REGEN_FOOD
 
 VERSION = "1.18.2"
 HEIGHT = 80
 REACH = 6.0                 # server-side reach check (eye to block centre)
-EYE = 1.62
+EYE = EYE_HEIGHT
 DAY = 24000
 NIGHT = (13000, 23000)
 BED_NIGHT = (12542, 23459)  # when a bed can be slept in (clear weather)
@@ -32,7 +33,7 @@ EXHAUSTION_STEP = 4.0       # exhaustion above 4: minus 4, then 1 saturation off
 EXHAUSTION_CAP = 40.0       # addExhaustion never lets it pass 40
 FAST_HEAL_TICKS = 10        # food 20 and saturation left, hurt: every 10 ticks heal min(saturation, 6) / 6
 FAST_HEAL_SATURATION = 6.0  # ... and add that min(saturation, 6) as exhaustion (6 per point healed)
-SLOW_HEAL_FOOD = 18         # else food 18 or more, hurt: every 80 ticks heal 1 and add 6 exhaustion
+SLOW_HEAL_FOOD = REGEN_FOOD        # else food 18 or more, hurt: every 80 ticks heal 1 and add 6 exhaustion
 SLOW_HEAL_TICKS = 80
 SLOW_HEAL_EXHAUSTION = 6.0
 STARVE_TICKS = 80           # food 0: every 80 ticks 1 damage while health is above the difficulty's floor

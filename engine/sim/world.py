@@ -51,6 +51,7 @@ from engine.sim.rules import (ATTACK_EXHAUSTION, BED_NIGHT, COW_DROPS, COW_SPEED
                               MAX_FOOD, MINE_EXHAUSTION, SPRINT_EXHAUSTION, SPRINT_JUMP_EXHAUSTION, VERSION,
                               WATER_EXHAUSTION)
 from engine.sim.records import Drop, Mob, SimOptions, SmeltJob
+from engine.world.vanilla import HOTBAR_FIRST_SLOT
 
 
 __all__ = ["COW_SPEED", "HEIGHT", "VERSION", "Mob", "ServerWorld", "SimOptions", "SimWorld"]
@@ -199,7 +200,7 @@ class SimWorld(ServerWorld):
     def _swap(self, a: acts.SwapToHotbar, t: int, out: list[ev.Event]) -> None:
         slots = self.player.slots
         if 9 <= a.slot < 45 and 0 <= a.hotbar <= 8:
-            h = 36 + a.hotbar
+            h = HOTBAR_FIRST_SLOT + a.hotbar
             slots[a.slot], slots[h] = slots[h], slots[a.slot]
             out.append(self._inventory())
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import attrs
 
 from engine.events import SlotItem
+from engine.world.vanilla import HOTBAR_FIRST_SLOT
 
 
 @attrs.frozen
@@ -54,7 +55,7 @@ class PlayerState:
     @property
     def held_item(self) -> SlotItem | None:
         # Hotbar slots are window slots 36..44 in the player inventory window.
-        index = 36 + self.held_slot
+        index = HOTBAR_FIRST_SLOT + self.held_slot
         if 0 <= index < len(self.inventory):
             return self.inventory[index]
         return None

@@ -14,6 +14,7 @@ from engine.reflex.inputs import Mob, ReflexInputs
 from engine.reflex.lava import touching_lava
 from engine.reflex.testing import run_reflexes
 from engine.world.snapshot import Vec3
+from engine.world.vanilla import EYE_HEIGHT
 
 from tests.engine.motion import terrains
 
@@ -119,7 +120,7 @@ def test_drowning_swims_up_to_air_and_releases_once_air_is_back() -> None:
 
     def breathe(tick, inputs, decision):  # type: ignore[no-untyped-def]
         p = inputs.position
-        under = bool(t.cell(math.floor(p.x), math.floor(p.y + ph.EYE_HEIGHT), math.floor(p.z)) & 4)
+        under = bool(t.cell(math.floor(p.x), math.floor(p.y + EYE_HEIGHT), math.floor(p.z)) & 4)
         air = max(0, (inputs.air or 0) - 1) if under else min(300, (inputs.air or 0) + 4)
         return attrs.evolve(inputs, air=air)
 
@@ -130,7 +131,7 @@ def test_drowning_swims_up_to_air_and_releases_once_air_is_back() -> None:
     assert any(d.released == "drowning" for d in run.decisions)
     # Released at the surface with breath to spare: the eyes are out, the head clear.
     p = run.final.position
-    assert not t.cell(math.floor(p.x), math.floor(p.y + ph.EYE_HEIGHT), math.floor(p.z)) & 4
+    assert not t.cell(math.floor(p.x), math.floor(p.y + EYE_HEIGHT), math.floor(p.z)) & 4
     assert run.final.air is not None and run.final.air > 0
 
 
