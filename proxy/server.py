@@ -34,7 +34,7 @@ from proxy.connection.status import ProbeFactory, StatusProbe
 
 if TYPE_CHECKING:
     from proxy.connection.account_source import AccountSource
-    from proxy.connection.core import AccountSession
+    from proxy.connection.seams import AccountSession
     from proxy.agent.assistant_factory import RoutingSurface
     from prometheus_client import Histogram
     from proxy.agent.model_service import ModelService

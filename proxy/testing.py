@@ -71,7 +71,7 @@ def packet_id(packet: bytes) -> int:
 
 
 class RecordingIO:
-    """A ``proxy.connection.core.ConnectionIO`` without sockets: it keeps what the connection
+    """A ``proxy.connection.seams.ConnectionIO`` without sockets: it keeps what the connection
     writes and asks for, so a ``Connection`` can be driven by bytes alone."""
 
     def __init__(self, peer: str = "10.0.0.1:50000") -> None:

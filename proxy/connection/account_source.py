@@ -24,7 +24,7 @@ from twisted.python.failure import Failure
 
 from proxy.accounts.errors import AccountError
 from proxy.codec.chat_signing import ChatKey
-from proxy.connection.core import AccountSession
+from proxy.connection.seams import AccountSession
 from proxy.connection.session_server import JoinRefused, join
 
 log = Logger(namespace="mcagent.accounts")

@@ -28,7 +28,7 @@ from proxy.protocol.states import State
 from proxy.protocol.tables import TO_CLIENT
 
 if TYPE_CHECKING:
-    from proxy.connection.core import Connection
+    from proxy.connection.seams import ActuatorView
 
 log = Logger(namespace="mcagent.connection")
 
@@ -43,7 +43,7 @@ class UnknownAction(TypeError):
 
 
 class Actuator:
-    def __init__(self, conn: "Connection") -> None:
+    def __init__(self, conn: ActuatorView) -> None:
         self.conn = conn
         self.held_for_play: list[bytes] = []
         self._next_teleport = OWN_TELEPORT_IDS.start
@@ -82,13 +82,13 @@ class Actuator:
         pass  # decided where the chat frame is read (proxy.connection.play): only it holds the bytes
 
     def _measure_ping(self, action: MeasurePing) -> None:
-        self.conn.server.measure_ping(self.conn)
+        self.conn.measure_ping()
 
     def _kick(self, action: Kick) -> None:
         self.conn.disconnect(action.reason, "kicked_by_proxy")
 
     def _admin(self, action: AdminCommand) -> None:
-        self.show(reply(*self.conn.server.admin_command(self.conn, action.line)))
+        self.show(reply(*self.conn.admin_command(action.line)))
 
     # -- the player's body -----------------------------------------------------------
     def _set_control(self, action: SetControl) -> None:

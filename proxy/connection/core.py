@@ -10,17 +10,18 @@ state, and the states change only as ``proxy.protocol.states.TRANSITIONS`` says.
 frame means depends on its sender's state: the handshake, status and login are handled
 here; configuration and play (the fast path and the taps that feed the engine) in
 ``proxy.connection.play.PlayRelay``; the engine's actions are executed by
-``proxy.connection.actuator.Actuator``. Tests drive it with a recording ``ConnectionIO``.
+``proxy.connection.actuator.Actuator``. The phases see the connection only through their
+views in ``proxy.connection.seams`` (``LoginView``, ``PlayView``, ``ActuatorView``), which is
+also where the I/O (``Stream``), the login's services and the clock are declared. Tests
+drive it with a recording ``ConnectionIO``.
 
 State changes follow the packets that cause them, as vanilla does; the server's Set
 Compression changes both legs' framing in place.
 """
 from __future__ import annotations
 
-import uuid
 from typing import TYPE_CHECKING, Any, Protocol
 
-from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from engine import events as ev
@@ -34,6 +35,7 @@ from proxy.protocol.handshake import Handshake
 from proxy.codec.packet_ids import WatchedIds
 from proxy.connection import signed_chat_relay
 from proxy.connection.play import PlayRelay
+from proxy.connection.seams import AccountSession, Clock, ConnectionIO
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import MAX_FRAME, Frame, Framing, Writer
 from proxy.protocol.limits import BURST, PacketRate
@@ -42,51 +44,21 @@ from proxy.windows.sequencer import WindowSequencer
 
 if TYPE_CHECKING:
     from proxy.agent.autopilot_host import AutopilotHost
-    from proxy.codec.chat_signing import ChatKey
     from proxy.config import ProxyConfig
     from proxy.connection.forwarding import Forwarding
 
 log = Logger(namespace="mcagent.connection")
 
 
-class AccountSession(Protocol):
-    """A signed-in Microsoft account, as the server leg logs in with it
-    (``proxy.accounts``' ``MinecraftSession``)."""
-
-    @property
-    def account(self) -> str: ...  # the name it was signed in under (`mcagent login --account`)
-    @property
-    def name(self) -> str: ...  # the Minecraft profile's
-    @property
-    def uuid(self) -> "uuid.UUID": ...
-    @property
-    def access_token(self) -> str: ...
-    @property
-    def chat_key(self) -> "ChatKey | None": ...  # the account's chat key (player certificates), if fetched
-
-
-class ConnectionIO(Protocol):
-    """What a ``Connection`` asks of the world; ``proxy.connection.legs`` implements it on sockets."""
-
-    def write_client(self, data: bytes) -> None: ...
-    def write_server(self, data: bytes) -> None: ...
-    def connect_upstream(self) -> None: ...  # answered by upstream_connected / upstream_failed
-    def close_client(self, graceful: bool) -> None: ...  # graceful: a reason was just written
-    def close_upstream(self) -> None: ...
-    def verify_session(self, player: str, digest: str) -> None: ...  # answered by session_verified
-    def account_session(self, account: str) -> None: ...  # answered by account_ready
-    def join_session(self, account: AccountSession, digest: str) -> None: ...  # answered by session_joined
-    def peer(self) -> str: ...
-
-
 class Host(Protocol):
     """What a ``Connection`` asks of the proxy around it (``proxy.server.ProxyServer``)."""
 
     config: "ProxyConfig"
-    clock: IReactorTime
     autopilot: "AutopilotHost"
     forwarding: "Forwarding"  # player-info forwarding to the backend
 
+    @property
+    def clock(self) -> Clock: ...
     @property
     def keypair(self) -> Any: ...
     def admit(self, conn: "Connection") -> str | None: ...
@@ -149,6 +121,28 @@ class Connection:
     @property
     def peer(self) -> str:
         return self.io.peer()
+
+    # -- the proxy around it, as the phases see it (proxy.connection.seams) ------------------
+    @property
+    def forwarding(self) -> "Forwarding":
+        return self.server.forwarding
+
+    @property
+    def keypair(self) -> Any:
+        return self.server.keypair
+
+    def admit(self) -> str | None:
+        """Count this player in, or the reason it may not play (``Host.admit``)."""
+        return self.server.admit(self)
+
+    def player_count(self) -> int:
+        return self.server.player_count()
+
+    def measure_ping(self) -> None:
+        self.server.measure_ping(self)
+
+    def admin_command(self, line: str) -> list[str]:
+        return self.server.admin_command(self, line)
 
     # -- writing -----------------------------------------------------------------------
     def send_packet(self, packet: bytes) -> None:
@@ -310,7 +304,7 @@ class Connection:
                 frame = reader.next_frame()
                 if frame is None:
                     break
-                self._server_frame(frame)
+                self.server_frame(frame)
         except Exception as exc:  # noqa: BLE001 - handled by kind just below
             self.server_input_failed(exc)
 
@@ -325,7 +319,7 @@ class Connection:
             self.disconnect("Internal error in the proxy while reading the server's packet; please reconnect.",
                             "internal_error")
 
-    def _server_frame(self, frame: Frame) -> None:
+    def server_frame(self, frame: Frame) -> None:
         state = self.states.server
         if state is State.PLAY and self.play is not None:
             self.play.server_frame(frame)

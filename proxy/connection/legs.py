@@ -16,11 +16,12 @@ from zope.interface import implementer
 from twisted.internet import protocol
 from twisted.internet.defer import Deferred
 from twisted.internet.endpoints import HostnameEndpoint
-from twisted.internet.interfaces import IAddress, IConsumer, IDelayedCall, IPushProducer
+from twisted.internet.interfaces import IAddress, IConsumer, IPushProducer
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from proxy.connection.core import AccountSession, Connection, Host
+from proxy.connection.core import Connection, Host
+from proxy.connection.seams import AccountSession, Delayed
 
 log = Logger(namespace="mcagent.connection")
 CLOSE_GRACE_SECONDS = 2.0
@@ -79,7 +80,7 @@ class Throttle:
         self.on_stall = on_stall
         self.paused = False
         self.detached = False  # the source is closing: it is never resumed again
-        self._stall: IDelayedCall | None = None
+        self._stall: Delayed | None = None
 
     def pauseProducing(self) -> None:
         if not self.paused and not self.detached:
@@ -113,8 +114,8 @@ class ClientLeg(protocol.Protocol):
         self.server = server
         self.connection = Connection(server, self)
         self.upstream: ServerLeg | None = None
-        self._timers: list[IDelayedCall] = []
-        self._read_timer: IDelayedCall | None = None
+        self._timers: list[Delayed] = []
+        self._read_timer: Delayed | None = None
         self._throttles: list[Throttle] = []
 
     # -- Twisted's side ------------------------------------------------------------------

@@ -47,13 +47,13 @@ from proxy.connection.status import own_status
 from proxy.codec.subscriptions import WORLD_TO_CLIENT
 
 if TYPE_CHECKING:
-    from proxy.connection.core import AccountSession, Connection
+    from proxy.connection.seams import AccountSession, LoginView
 
 log = Logger(namespace="mcagent.connection")
 
 
 class LoginPhase:
-    def __init__(self, conn: "Connection") -> None:
+    def __init__(self, conn: LoginView) -> None:
         self.conn = conn
         self._verify_token = b""
         # Player-info forwarding (proxy/connection/forwarding.py): who the backend is told the player is.
@@ -90,10 +90,10 @@ class LoginPhase:
             log.info("refused {peer}: unsupported protocol {protocol}", peer=conn.peer, protocol=hs.protocol)
             conn.disconnect(versions.refusal(hs.protocol), "unsupported_version")
             return
-        refusal = conn.server.forwarding.refusal(hs.protocol)
+        refusal = conn.forwarding.refusal(hs.protocol)
         if refusal is not None:
             log.info("refused {peer}: protocol {protocol} cannot carry {mode} forwarding", peer=conn.peer,
-                     protocol=hs.protocol, mode=conn.server.forwarding.mode)
+                     protocol=hs.protocol, mode=conn.forwarding.mode)
             conn.disconnect(refusal, "unsupported_version")
             return
         conn.codec = VersionCodec(table_for_version(supported.name))
@@ -125,7 +125,7 @@ class LoginPhase:
             self._login_start = fields
             self._login_start_packet = packet
             self._chat_key = forwarding.chat_key(fields)
-            refusal = conn.server.admit(conn)
+            refusal = conn.admit()
             if refusal is not None:
                 log.info("refused {player} from {peer}: {why}", player=username, peer=conn.peer, why=refusal)
                 conn.disconnect(refusal, "refused")
@@ -152,7 +152,7 @@ class LoginPhase:
         self._verify_token = os.urandom(4)
         fields: dict[str, Any] = {
             "serverId": "",
-            "publicKey": crypto.export_public_key(conn.server.keypair),
+            "publicKey": crypto.export_public_key(conn.keypair),
             "verifyToken": self._verify_token,
             "shouldAuthenticate": True,
         }
@@ -165,19 +165,19 @@ class LoginPhase:
         assert conn.codec is not None and conn.player_name is not None
         fields = conn.codec.decode(State.LOGIN, TO_SERVER, "encryption_begin", packet)
         try:
-            secret = crypto.decrypt_secret(conn.server.keypair, fields["sharedSecret"])
+            secret = crypto.decrypt_secret(conn.keypair, fields["sharedSecret"])
             token = fields.get("verifyToken")
             if isinstance(token, dict):  # 1.19: a switch between token and signature
                 token = token.get("verifyToken")
             if token is None:
                 raise PeerError("signed-nonce encryption responses are not supported")
-            if crypto.decrypt_secret(conn.server.keypair, token) != self._verify_token:
+            if crypto.decrypt_secret(conn.keypair, token) != self._verify_token:
                 raise PeerError("encryption verify token mismatch")
         except (ValueError, KeyError) as exc:
             raise PeerError(f"bad encryption response: {exc}") from None
         conn.reader.enable_encryption(secret)
         conn.writer.enable_encryption(secret)
-        digest = crypto.make_digest(b"", secret, crypto.export_public_key(conn.server.keypair))
+        digest = crypto.make_digest(b"", secret, crypto.export_public_key(conn.keypair))
         conn.io.verify_session(conn.player_name, digest)
 
     def session_verified(self, answer: Any, error: str | None) -> None:
@@ -282,7 +282,7 @@ class LoginPhase:
             key = attrs.evolve(key, holder=profile.uuid)  # as Velocity backfills it from the verified profile
         host = conn.peer.rsplit(":", 1)[0]  # behind a PROXY-protocol balancer, the address it reported
         self.player_info = forwarding.PlayerInfo(profile, forwarding.client_address(host), conn.handshake.protocol, key)
-        server_address = conn.server.forwarding.upstream_host(conn.handshake.host, self.player_info)
+        server_address = conn.forwarding.upstream_host(conn.handshake.host, self.player_info)
         if server_address == conn.handshake.host:
             conn.pending.insert(0, conn.handshake_packet)  # untouched, as the client sent it
         else:
@@ -293,7 +293,7 @@ class LoginPhase:
         """True when the request was ours (velocity:player_info in velocity mode) and is answered;
         any other request goes on to the client untouched, as does its response."""
         conn = self.conn
-        policy = conn.server.forwarding
+        policy = conn.forwarding
         if self.player_info is None or not policy.reads_login_plugin_requests:
             return False
         request = forwarding.parse_login_plugin_request(frame.packet)
@@ -326,7 +326,7 @@ class LoginPhase:
         if pid == 0:
             hs = conn.handshake
             conn.send_packet(own_status(conn.config.status.motd, hs.protocol if hs else 0,
-                                        conn.server.player_count(), conn.config.max_players, conn.status_note))
+                                        conn.player_count(), conn.config.max_players, conn.status_note))
         elif pid == 1:
             conn.send_packet(packet)  # pong echoes the ping's payload
             conn.states.close()
@@ -353,7 +353,7 @@ class LoginPhase:
         elif pid == ids.encryption_begin:
             self._answer_encryption(frame)
         elif pid == ids.success:
-            problem = conn.server.forwarding.unanswered(self.identity_forwarded)
+            problem = conn.forwarding.unanswered(self.identity_forwarded)
             if problem is not None:
                 log.warn("{player}: {problem}", player=conn.player_name, problem=problem)
                 conn.disconnect(problem, "forwarding_not_requested")

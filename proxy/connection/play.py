@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from twisted.internet.interfaces import IDelayedCall
 
 from engine import events as ev
 from engine.actions import Action, ForwardChat
@@ -43,14 +42,14 @@ from proxy.connection.signed_chat_relay import CLIENT_PACKETS as SIGNED_CHAT_PAC
 from proxy.codec.window_packets import window_update
 
 if TYPE_CHECKING:
-    from proxy.connection.core import Connection
+    from proxy.connection.seams import Delayed, PlayView
 
 WORLD_BYTES_PER_TURN = 8 * 1024
 WORLD_QUEUE_BYTES = 4 * 1024 * 1024
 
 
 class PlayRelay:
-    def __init__(self, conn: "Connection", codec: VersionCodec, session: Session, chunks: ChunkDecoder | None,
+    def __init__(self, conn: PlayView, codec: VersionCodec, session: Session, chunks: ChunkDecoder | None,
                  signed: SignedChatRelay | None = None) -> None:
         self.conn = conn
         self.signed = signed  # 1.19.3+ through the player's account: keeps their signed chat valid
@@ -64,7 +63,7 @@ class PlayRelay:
         self._world: deque[tuple[str, bytes]] = deque()  # world packets not decoded yet, in order
         self._world_bytes = 0
         self._world_budget = WORLD_BYTES_PER_TURN
-        self._world_later: IDelayedCall | None = None
+        self._world_later: Delayed | None = None
 
     # -- from the client -------------------------------------------------------------
     def client_frame(self, frame: Frame) -> None:
@@ -178,7 +177,7 @@ class PlayRelay:
                 write(seal(item, frames=0))
             else:
                 surfaced += 1
-                conn._server_frame(item)
+                conn.server_frame(item)
         in_runs = reader.frames_in - before - surfaced
         conn.fast_frames += in_runs
         conn.writer.frames_out += in_runs
