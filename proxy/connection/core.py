@@ -99,7 +99,6 @@ class Connection:
         self.connected_at = self.clock.seconds()
         self.close_reason: str | None = None
         self.close_category = "client_left"
-        self.server_kicked = False
         self.upstream_open = False
         self.pending: list[bytes] = []  # whole packets for the upstream until it connects
         self.status_self = False  # answering a server-list ping ourselves
@@ -334,7 +333,7 @@ class Connection:
     def upstream_lost(self, why: str) -> None:
         if self.states.closed:
             return
-        if self.server_kicked:
+        if self.states.server_left:
             self.close_reason = "kicked by the server"
             self.close_category = "kicked_by_server"
             self.states.close()

@@ -364,7 +364,7 @@ class LoginPhase:
             conn.start_session()
             conn.states.sent(SERVER, "success")  # before 1.20.2 this enters play
         elif pid == ids.login_disconnect:
-            conn.server_kicked = True
+            conn.states.sent(SERVER, "disconnect")
             conn.send_frame(frame)
         else:
             conn.send_frame(frame)

@@ -197,7 +197,7 @@ class PlayRelay:
             conn.send_frame(frame)
             conn.fast_frames += 1
             if pid == self.ids.kick_disconnect:
-                conn.server_kicked = True
+                conn.states.sent(SERVER, "kick_disconnect")
             elif pid == self.ids.start_configuration:
                 conn.states.sent(SERVER, "start_configuration")
             return

@@ -102,7 +102,6 @@ class LoginView(Protocol):
     status_self: bool
     status_note: str
     status_asked: list[bytes]
-    server_kicked: bool
 
     @property
     def peer(self) -> str: ...
@@ -137,7 +136,6 @@ class PlayView(Protocol):
     ids: "WatchedIds"
     windows: "WindowSequencer | None"
     driving: bool
-    server_kicked: bool
     held_movement: int
     fast_frames: int
     decoded_frames: int

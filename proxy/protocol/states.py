@@ -8,7 +8,8 @@ state the server's packets are read in. They change only on the packets listed i
 ``TRANSITIONS`` (sender, that sender's state, packet) -> (client state after, server
 state after), ``None`` meaning unchanged, exactly where vanilla changes them: the
 handshake's next state, the client's Login Acknowledged and Finish Configuration, the
-server's Start Configuration and the client's Configuration Acknowledged. Versions
+server's Start Configuration and the client's Configuration Acknowledged; the server's
+disconnect (in login) or kick (in play) closes the server's leg alone. Versions
 without a configuration phase (before 1.20.2) use ``LEGACY``, where the server's Login
 Success leads straight to play. A packet not in the table changes nothing; ``close``
 ends both states. No I/O and no clock here: ``tests/proxy/test_states.py`` drives it
@@ -44,7 +45,7 @@ class Side(str, enum.Enum):
     SERVER = "server"
 
 
-H, ST, L, C, P = State.HANDSHAKING, State.STATUS, State.LOGIN, State.CONFIGURATION, State.PLAY
+H, ST, L, C, P, X = State.HANDSHAKING, State.STATUS, State.LOGIN, State.CONFIGURATION, State.PLAY, State.CLOSED
 CLIENT, SERVER = Side.CLIENT, Side.SERVER
 
 Transitions = dict[tuple[Side, State, str], tuple[State | None, State | None]]
@@ -63,6 +64,9 @@ TRANSITIONS: Transitions = {
     # client's are play packets until it acknowledges.
     (SERVER, P, "start_configuration"): (None, C),
     (CLIENT, P, "configuration_acknowledged"): (C, None),
+    # The server says goodbye: its leg is over; the client's ends when the server's socket does.
+    (SERVER, L, "disconnect"): (None, X),
+    (SERVER, P, "kick_disconnect"): (None, X),
 }
 
 # Before 1.20.2 there is no configuration state: Login Success enters play.
@@ -70,6 +74,8 @@ LEGACY: Transitions = {
     (CLIENT, H, HANDSHAKE_STATUS): (ST, ST),
     (CLIENT, H, HANDSHAKE_LOGIN): (L, L),
     (SERVER, L, "success"): (P, P),
+    (SERVER, L, "disconnect"): (None, X),
+    (SERVER, P, "kick_disconnect"): (None, X),
 }
 
 # What a client may send before it is admitted to configuration or play; anything else
@@ -106,6 +112,11 @@ class ConnectionStates:
     @property
     def closed(self) -> bool:
         return self.client is State.CLOSED
+
+    @property
+    def server_left(self) -> bool:
+        """The server closed its leg with a disconnect packet; the client's is still open."""
+        return self.server is State.CLOSED and self.client is not State.CLOSED
 
     @property
     def playing(self) -> bool:

@@ -60,3 +60,32 @@ def test_a_bad_packet_closes_with_a_reason_in_the_login_state() -> None:
     assert conn.states.closed and io.client_closed is True and io.upstream_closed
     assert packet_id(io.to_client.packets[-1]) == 0 and b"Bad packet" in io.to_client.packets[-1]
     assert conn.close_category == "bad_packet"
+
+
+def _playing(version: str = "1.18.2") -> tuple[Connection, RecordingIO, ProxyServer]:
+    conn, io, server = _connection(version)
+    codec = codec_for(version)
+    conn.client_data(frame(handshake_packet(codec.protocol))
+                     + frame(build_packet(codec, "login", "toServer", "login_start", username="alice")))
+    conn.upstream_connected()
+    conn.server_data(frame(build_packet(codec, "login", "toClient", "success", username="alice")))
+    assert conn.states.playing
+    return conn, io, server
+
+
+def test_a_server_kick_reaches_the_client_as_sent_and_closes_as_kicked() -> None:
+    conn, io, _ = _playing()
+    codec = codec_for("1.18.2")
+    kick = build_packet(codec, "play", "toClient", "kick_disconnect", reason='{"text":"banned"}')
+    conn.server_data(frame(kick))
+    assert io.to_client.packets[-1] == kick  # the server's own words, not the proxy's
+    assert conn.states.server_left and not conn.states.closed
+    conn.upstream_lost("Connection was closed cleanly.")
+    assert conn.states.closed and conn.close_category == "kicked_by_server"
+    assert io.to_client.packets[-1] == kick and io.client_closed is False
+
+
+def test_an_upstream_lost_without_a_kick_tells_the_player() -> None:
+    conn, io, _ = _playing()
+    conn.upstream_lost("Connection was closed cleanly.")
+    assert conn.close_category == "upstream_lost" and b"Lost connection to the server" in io.to_client.packets[-1]

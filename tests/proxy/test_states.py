@@ -69,3 +69,18 @@ def test_pre_play_allows_only_the_state_s_packets_within_a_budget() -> None:
             s.check_pre_play("login_plugin_response", 1000)
     s = _states((CLIENT, HANDSHAKE_LOGIN), (CLIENT, "login_acknowledged"))
     s.check_pre_play("anything", PRE_PLAY_BUDGET * 2)  # configuration is not limited here
+
+
+@pytest.mark.parametrize("legacy", [False, True])
+def test_a_server_kick_closes_only_the_servers_leg(legacy: bool) -> None:
+    s = _states((CLIENT, HANDSHAKE_LOGIN), legacy=legacy)
+    assert s.sent(SERVER, "disconnect")  # refused at login
+    assert s.server_left and not s.closed and s.client is State.LOGIN
+
+    s = _states((CLIENT, HANDSHAKE_LOGIN), (SERVER, "success"), legacy=True) if legacy else \
+        _states((CLIENT, HANDSHAKE_LOGIN), (CLIENT, "login_acknowledged"), (CLIENT, "finish_configuration"))
+    assert s.playing and not s.server_left
+    assert s.sent(SERVER, "kick_disconnect")
+    assert s.server_left and not s.playing and s.client is State.PLAY  # nothing of ours may follow
+    s.close()
+    assert not s.server_left and s.closed
