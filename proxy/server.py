@@ -24,6 +24,7 @@ from twisted.python.failure import Failure
 from engine.admin_proof import AdminProof
 from engine.backoff import Backoff
 from engine.session import Assistant
+from proxy.protocol import key_exchange
 from proxy.agent.autopilot_host import AutopilotHost
 from proxy.connection.core import Connection
 from proxy.connection.legs import ClientLeg
@@ -49,6 +50,7 @@ class Metrics(Protocol):
     def collect(self, server: "ProxyServer") -> None: ...
 
 log = Logger(namespace="mcagent.server")
+CONNECTION_LOG = Logger(namespace="mcagent.connection")
 
 
 @attrs.define
@@ -125,6 +127,7 @@ class ProxyServer(protocol.ServerFactory):
         self.forwarding = Forwarding(config.forwarding.mode, config.forwarding.secret_bytes())
         self.reactor = reactor
         self.clock: IReactorTime = clock if clock is not None else reactor
+        self.connection_log = CONNECTION_LOG
         self.connections: set[Connection] = set()
         self.assistant_factory = assistant_factory
         self.started_at = self.clock.seconds()
@@ -254,9 +257,7 @@ class ProxyServer(protocol.ServerFactory):
     @property
     def keypair(self) -> Any:
         if self._keypair is None:
-            from quarry.net import crypto
-
-            self._keypair = crypto.make_keypair()
+            self._keypair = key_exchange.make_keypair()
         return self._keypair
 
     def verify_session(self, player_name: str, digest: str) -> Any:

@@ -127,3 +127,28 @@ def test_no_import_circle_even_in_annotations() -> None:
 def test_the_cycle_finder_finds_a_circle() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+# The sans-IO part of the proxy: the wire, the codecs, the window sequencer and one
+# connection's core with its phases. The Twisted side is the legs, the server and operations.
+SANS_IO = ("proxy/protocol", "proxy/codec", "proxy/windows", "proxy/connection/core.py",
+           "proxy/connection/seams.py", "proxy/connection/login.py", "proxy/connection/play.py",
+           "proxy/connection/actuator.py", "proxy/connection/signed_chat_relay.py",
+           "proxy/connection/forwarding.py", "proxy/connection/profile.py",
+           "proxy/connection/upstream_encryption.py")
+
+
+def test_the_connection_core_and_below_never_import_twisted_or_quarry() -> None:
+    offenders = []
+    for place in SANS_IO:
+        target = ROOT / place
+        for path in sorted(target.rglob("*.py")) if target.is_dir() else [target]:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                names: list[str] = []
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    names = [node.module]
+                offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] in ("twisted", "quarry")]
+    assert offenders == []

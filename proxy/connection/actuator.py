@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from twisted.logger import Logger
 
 from engine import actions as acts
 from engine.actions import (AdminCommand, ForwardChat, InjectMovement, Kick, MeasurePing, ReleaseHeldItem,
@@ -29,8 +28,6 @@ from proxy.protocol.tables import TO_CLIENT
 
 if TYPE_CHECKING:
     from proxy.connection.seams import ActuatorView
-
-log = Logger(namespace="mcagent.connection")
 
 HELD_LIMIT = 64  # replies held while the client reconfigures
 # The proxy's own teleport ids, far from servers' counters (vanilla counts up from

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from twisted.logger import Logger
 
 from engine import events as ev
 from engine.actions import Action, reply
@@ -35,7 +34,7 @@ from proxy.protocol.handshake import Handshake
 from proxy.codec.packet_ids import WatchedIds
 from proxy.connection import signed_chat_relay
 from proxy.connection.play import PlayRelay
-from proxy.connection.seams import AccountSession, Clock, ConnectionIO
+from proxy.connection.seams import AccountSession, Clock, ConnectionIO, Log
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import MAX_FRAME, Frame, Framing, Writer
 from proxy.protocol.limits import BURST, PacketRate
@@ -47,8 +46,6 @@ if TYPE_CHECKING:
     from proxy.config import ProxyConfig
     from proxy.connection.forwarding import Forwarding
 
-log = Logger(namespace="mcagent.connection")
-
 
 class Host(Protocol):
     """What a ``Connection`` asks of the proxy around it (``proxy.server.ProxyServer``)."""
@@ -59,6 +56,8 @@ class Host(Protocol):
 
     @property
     def clock(self) -> Clock: ...
+    @property
+    def connection_log(self) -> Log: ...  # namespace mcagent.connection
     @property
     def keypair(self) -> Any: ...
     def admit(self, conn: "Connection") -> str | None: ...
@@ -77,6 +76,7 @@ class Connection:
         self.server = server
         self.config = server.config
         self.clock = server.clock
+        self.log = server.connection_log
         self.io = io
         self.states = ConnectionStates()
         # The client's bytes; frames are small until the player is admitted.
@@ -201,12 +201,12 @@ class Connection:
                     return
                 self._client_frame(frame)
         except PeerError as exc:
-            log.info("closing {peer} ({player}): bad input from client: {reason}",
+            self.log.info("closing {peer} ({player}): bad input from client: {reason}",
                      peer=self.peer, player=self.player_name, reason=str(exc))
             self.disconnect(f"Bad packet from your client: {exc}", "bad_packet")
         except Exception:
             # A bug of ours on this input: this connection ends, the proxy goes on.
-            log.failure("internal error on input from {player}", player=self.player_name or self.peer)
+            self.log.failure("internal error on input from {player}", player=self.player_name or self.peer)
             self.disconnect("Internal error in the proxy while reading your packet; please reconnect.", "internal_error")
 
     def _too_many_packets(self, allowance: str) -> None:
@@ -216,7 +216,7 @@ class Connection:
         else:
             text = (f"You sent more than {limits.packets_per_second:g} packets per second "
                     f"(over {limits.packet_window_seconds:g} s).")
-        log.info("closing {peer} ({player}): {text}", peer=self.peer, player=self.player_name, text=text)
+        self.log.info("closing {peer} ({player}): {text}", peer=self.peer, player=self.player_name, text=text)
         self.disconnect(text, "packet_rate")
 
     def _client_frame(self, frame: Frame) -> None:
@@ -263,7 +263,7 @@ class Connection:
 
     def upstream_failed(self, why: str) -> None:
         up = self.config.upstream
-        log.info("upstream {host}:{port} unreachable for {player}: {why}", host=up.host, port=up.port,
+        self.log.info("upstream {host}:{port} unreachable for {player}: {why}", host=up.host, port=up.port,
                  player=self.player_name or self.peer, why=why)
         if self.states.closed:
             return
@@ -279,7 +279,7 @@ class Connection:
             return
         up = self.config.upstream
         seconds = self.config.limits.upstream_answer_seconds
-        log.info("upstream {host}:{port} silent for {player} after {seconds:g} s", host=up.host, port=up.port,
+        self.log.info("upstream {host}:{port} silent for {player} after {seconds:g} s", host=up.host, port=up.port,
                  player=self.player_name or self.peer, seconds=seconds)
         if self.states.client is State.STATUS:
             self.upstream_open = False  # nothing more for it; the proxy answers from here on
@@ -311,10 +311,10 @@ class Connection:
         """The server's input could not be handled (called inside the ``except``): that
         player is disconnected with the reason, the proxy goes on."""
         if isinstance(exc, PeerError):
-            log.warn("server sent bad data to {player}: {reason}", player=self.player_name, reason=str(exc))
+            self.log.warn("server sent bad data to {player}: {reason}", player=self.player_name, reason=str(exc))
             self.disconnect(f"The server sent a malformed packet ({exc}).", "bad_server_packet")
         else:
-            log.failure("internal error on server input for {player}", player=self.player_name)
+            self.log.failure("internal error on server input for {player}", player=self.player_name)
             self.disconnect("Internal error in the proxy while reading the server's packet; please reconnect.",
                             "internal_error")
 
@@ -339,7 +339,7 @@ class Connection:
             self.states.close()
             self.io.close_client(graceful=False)
             return
-        log.info("upstream closed for {player}: {why}", player=self.player_name, why=why)
+        self.log.info("upstream closed for {player}: {why}", player=self.player_name, why=why)
         self.disconnect(f"Lost connection to the server ({_short(why)}).", "upstream_lost")
 
     # -- the engine ------------------------------------------------------------------
@@ -362,9 +362,9 @@ class Connection:
         signed = None
         account = self.login.account
         if account is not None and signed_chat_relay.applies(self.codec):
-            signed = signed_chat_relay.SignedChatRelay(self.codec, account.uuid, account.chat_key)
+            signed = signed_chat_relay.SignedChatRelay(self.codec, account.uuid, account.chat_key, self.log)
         self.play = PlayRelay(self, self.codec, self.session, self.chunks, signed)
-        log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
+        self.log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
                  peer=self.peer, version=self.codec.version)
 
     def tick(self, now: float) -> None:
@@ -377,7 +377,7 @@ class Connection:
             if not session.pilot.active:
                 raise  # the server's tick loop disconnects this player with a reason
             # The autopilot's bug need not cost the player the connection: stop it, hand back control.
-            log.failure("autopilot tick failed for {player}; autopilot stopped", player=self.player_name)
+            self.log.failure("autopilot tick failed for {player}; autopilot stopped", player=self.player_name)
             actions = session.release("The autopilot stopped after an internal error (logged)", now)
         self.perform(actions)
         if self.windows is not None and self.windows.busy:
@@ -410,7 +410,7 @@ class Connection:
             elif client is State.LOGIN:
                 self.send_packet(login_disconnect_any(message))
         except (KeyError, ValueError):
-            log.warn("could not encode a disconnect for {player}", player=self.player_name)
+            self.log.warn("could not encode a disconnect for {player}", player=self.player_name)
         self.states.close()
         self.io.close_client(graceful=True)
         self.io.close_upstream()
@@ -426,7 +426,7 @@ class Connection:
             self.session.handle(ev.Disconnected(self.close_reason or "client left"), self.clock.seconds())
         self.server.connection_closed(self)
         if previous in (State.PLAY, State.CONFIGURATION, State.LOGIN):
-            log.info(
+            self.log.info(
                 "closed {player} from {peer}: {why}; client->server {c2s_frames} frames/{c2s_bytes} B, "
                 "server->client {s2c_frames} frames/{s2c_bytes} B, fast path {fast}, decoded {decoded}, "
                 "swallowed {swallowed}",

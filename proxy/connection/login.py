@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from twisted.logger import Logger
 
 import attrs
 
@@ -32,7 +31,7 @@ from proxy.connection import signed_chat_relay
 
 from proxy.connection import upstream_encryption
 
-from proxy.protocol import versions
+from proxy.protocol import key_exchange, versions
 from proxy.codec.chunks import ChunkDecoder
 from proxy.codec.versioned import VersionCodec
 from proxy.protocol.handshake import STATUS, build_handshake, parse_handshake
@@ -48,8 +47,6 @@ from proxy.codec.subscriptions import WORLD_TO_CLIENT
 
 if TYPE_CHECKING:
     from proxy.connection.seams import AccountSession, LoginView
-
-log = Logger(namespace="mcagent.connection")
 
 
 class LoginPhase:
@@ -87,12 +84,12 @@ class LoginPhase:
         conn.states.sent(CLIENT, HANDSHAKE_LOGIN)
         supported = versions.by_protocol(hs.protocol)
         if supported is None:
-            log.info("refused {peer}: unsupported protocol {protocol}", peer=conn.peer, protocol=hs.protocol)
+            self.conn.log.info("refused {peer}: unsupported protocol {protocol}", peer=conn.peer, protocol=hs.protocol)
             conn.disconnect(versions.refusal(hs.protocol), "unsupported_version")
             return
         refusal = conn.forwarding.refusal(hs.protocol)
         if refusal is not None:
-            log.info("refused {peer}: protocol {protocol} cannot carry {mode} forwarding", peer=conn.peer,
+            self.conn.log.info("refused {peer}: protocol {protocol} cannot carry {mode} forwarding", peer=conn.peer,
                      protocol=hs.protocol, mode=conn.forwarding.mode)
             conn.disconnect(refusal, "unsupported_version")
             return
@@ -127,7 +124,7 @@ class LoginPhase:
             self._chat_key = forwarding.chat_key(fields)
             refusal = conn.admit()
             if refusal is not None:
-                log.info("refused {player} from {peer}: {why}", player=username, peer=conn.peer, why=refusal)
+                self.conn.log.info("refused {player} from {peer}: {why}", player=username, peer=conn.peer, why=refusal)
                 conn.disconnect(refusal, "refused")
                 return
             conn.pending.append(packet)  # the handshake goes before it once the player's identity is known
@@ -146,13 +143,11 @@ class LoginPhase:
     # -- online mode -----------------------------------------------------------------
     def _begin_encryption(self) -> None:
         conn = self.conn
-        from quarry.net import crypto
-
         assert conn.codec is not None
         self._verify_token = os.urandom(4)
         fields: dict[str, Any] = {
             "serverId": "",
-            "publicKey": crypto.export_public_key(conn.keypair),
+            "publicKey": key_exchange.export_public_key(conn.keypair),
             "verifyToken": self._verify_token,
             "shouldAuthenticate": True,
         }
@@ -160,24 +155,22 @@ class LoginPhase:
 
     def _finish_encryption(self, packet: bytes) -> None:
         conn = self.conn
-        from quarry.net import crypto
-
         assert conn.codec is not None and conn.player_name is not None
         fields = conn.codec.decode(State.LOGIN, TO_SERVER, "encryption_begin", packet)
         try:
-            secret = crypto.decrypt_secret(conn.keypair, fields["sharedSecret"])
+            secret = key_exchange.decrypt_secret(conn.keypair, fields["sharedSecret"])
             token = fields.get("verifyToken")
             if isinstance(token, dict):  # 1.19: a switch between token and signature
                 token = token.get("verifyToken")
             if token is None:
                 raise PeerError("signed-nonce encryption responses are not supported")
-            if crypto.decrypt_secret(conn.keypair, token) != self._verify_token:
+            if key_exchange.decrypt_secret(conn.keypair, token) != self._verify_token:
                 raise PeerError("encryption verify token mismatch")
         except (ValueError, KeyError) as exc:
             raise PeerError(f"bad encryption response: {exc}") from None
         conn.reader.enable_encryption(secret)
         conn.writer.enable_encryption(secret)
-        digest = crypto.make_digest(b"", secret, crypto.export_public_key(conn.keypair))
+        digest = key_exchange.server_hash(b"", secret, key_exchange.export_public_key(conn.keypair))
         conn.io.verify_session(conn.player_name, digest)
 
     def session_verified(self, answer: Any, error: str | None) -> None:
@@ -192,10 +185,10 @@ class LoginPhase:
             except ProfileError as exc:
                 error = str(exc)
             else:
-                log.info("{player} authenticated with Mojang", player=conn.player_name)
+                self.conn.log.info("{player} authenticated with Mojang", player=conn.player_name)
                 self._login_upstream(profile)
                 return
-        log.info("{player} failed authentication: {why}", player=conn.player_name, why=error)
+        self.conn.log.info("{player} failed authentication: {why}", player=conn.player_name, why=error)
         conn.disconnect("Could not verify your account with Mojang (online mode needs internet access).",
                         "auth_failed")
 
@@ -215,13 +208,13 @@ class LoginPhase:
         if conn.states.closed or self._profile is None:
             return
         if session is None:
-            log.info("no account session for {player}: {why}", player=conn.player_name, why=error or "?")
+            self.conn.log.info("no account session for {player}: {why}", player=conn.player_name, why=error or "?")
             conn.disconnect(error or "The proxy's Microsoft account could not be used.", "account_unavailable")
             return
         allowed = {session.name.lower()} | ({auth.local_name.lower()} if auth.local_name else set())
         if self._profile.name.lower() not in allowed:
             names = session.name + (f" (or {auth.local_name})" if auth.local_name else "")
-            log.info("refused {player}: this proxy plays as {account}", player=self._profile.name, account=session.name)
+            self.conn.log.info("refused {player}: this proxy plays as {account}", player=self._profile.name, account=session.name)
             conn.disconnect(f"This proxy plays as {session.name}, the Microsoft account signed in on it: "
                             f"log in with the name {names}.", "refused")
             return
@@ -232,7 +225,7 @@ class LoginPhase:
             fields["playerUUID"] = str(session.uuid)
         rewritten = conn.codec.encode(State.LOGIN, TO_SERVER, "login_start", fields)  # type: ignore[union-attr]
         conn.pending = [rewritten if p is self._login_start_packet else p for p in conn.pending]
-        log.info("{player} plays as the Microsoft account {account} ({uuid})", player=self._profile.name,
+        self.conn.log.info("{player} plays as the Microsoft account {account} ({uuid})", player=self._profile.name,
                  account=session.name, uuid=str(session.uuid))
         self._connect_upstream(GameProfile(session.uuid, session.name))
 
@@ -263,7 +256,7 @@ class LoginPhase:
         if conn.states.closed or not self._encryption_response:
             return
         if error is not None:
-            log.info("{player}: the session server refused the join: {why}", player=conn.player_name, why=error)
+            self.conn.log.info("{player}: the session server refused the join: {why}", player=conn.player_name, why=error)
             conn.disconnect(error, "upstream_auth_failed")
             return
         conn.to_server_packet(self._encryption_response)
@@ -303,7 +296,7 @@ class LoginPhase:
         conn.to_server_packet(forwarding.login_plugin_response(conn.ids.login_plugin_response,
                                                                request.message_id, data))
         self.identity_forwarded = True
-        log.info("forwarded {player}'s identity to the server ({mode}: {uuid} from {address})",
+        self.conn.log.info("forwarded {player}'s identity to the server ({mode}: {uuid} from {address})",
                  player=conn.player_name, mode=policy.mode, uuid=str(self.player_info.profile.uuid),
                  address=self.player_info.address)
         return True
@@ -355,7 +348,7 @@ class LoginPhase:
         elif pid == ids.success:
             problem = conn.forwarding.unanswered(self.identity_forwarded)
             if problem is not None:
-                log.warn("{player}: {problem}", player=conn.player_name, problem=problem)
+                self.conn.log.warn("{player}: {problem}", player=conn.player_name, problem=problem)
                 conn.disconnect(problem, "forwarding_not_requested")
                 return
             conn.send_frame(frame)

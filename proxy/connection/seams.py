@@ -5,8 +5,8 @@
 which name exactly the members each one reads or sets; so a phase never imports the
 core, and what a phase may touch is written down in one place. The core in turn asks
 the world for I/O through ``Stream`` (bytes and sockets, what the legs implement), for
-the session server and accounts through ``LoginServices``, and for time through
-``Clock``.
+the session server and accounts through ``LoginServices``, for time through ``Clock``
+and logs through ``Log``: it imports neither Twisted nor quarry.
 """
 from __future__ import annotations
 
@@ -26,6 +26,15 @@ if TYPE_CHECKING:
     from proxy.protocol.handshake import Handshake
     from proxy.protocol.states import ConnectionStates
     from proxy.windows.sequencer import WindowSequencer
+
+
+class Log(Protocol):
+    """Where a connection's log lines go (a ``twisted.logger.Logger`` in the proxy): a format
+    with ``{names}`` and the values for them, so the redacting observer sees each value."""
+
+    def info(self, format: str, **kwargs: Any) -> None: ...
+    def warn(self, format: str, **kwargs: Any) -> None: ...
+    def failure(self, format: str, **kwargs: Any) -> None: ...  # inside an except: logs the traceback too
 
 
 class Delayed(Protocol):
@@ -85,6 +94,7 @@ class ConnectionIO(Stream, LoginServices, Protocol):
 class LoginView(Protocol):
     """What ``proxy.connection.login.LoginPhase`` uses of its connection."""
 
+    log: Log
     config: "ProxyConfig"
     states: "ConnectionStates"
     io: ConnectionIO
@@ -156,6 +166,7 @@ class PlayView(Protocol):
 class ActuatorView(Protocol):
     """What ``proxy.connection.actuator.Actuator`` uses of its connection."""
 
+    log: Log
     clock: Clock
     states: "ConnectionStates"
     codec: "VersionCodec | None"

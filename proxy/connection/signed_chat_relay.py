@@ -18,15 +18,12 @@ from typing import Any, Callable
 
 import attrs
 
-from twisted.logger import Logger
-
 from proxy.codec.chat_signing import ChatKey, ChatStateError, ClientSession, Mode, SignedChat
 from proxy.codec.versioned import VersionCodec
+from proxy.connection.seams import Log
 from proxy.protocol.errors import PeerError
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER
 from proxy.protocol.wire import read_varint
-
-log = Logger(namespace="mcagent.chat")
 SIGNATURE_BYTES = 256
 # The client packets this relay reads besides chat lines and commands.
 CLIENT_PACKETS = ("chat_session_update", "message_acknowledgement")
@@ -55,8 +52,9 @@ def subscribe(codec: VersionCodec) -> None:
 
 
 class SignedChatRelay:
-    def __init__(self, codec: VersionCodec, sender: uuid.UUID, key: ChatKey | None) -> None:
+    def __init__(self, codec: VersionCodec, sender: uuid.UUID, key: ChatKey | None, log: Log) -> None:
         self.codec = codec
+        self.log = log
         self.chat = SignedChat(sender, key)
         self._prefix = _signature_prefix(codec)
         self._warned_commands = False
@@ -68,7 +66,7 @@ class SignedChatRelay:
         try:
             return work()
         except ChatStateError as exc:
-            log.warn("signed chat: the client's acknowledgements no longer fit ({why}); passing chat on as it "
+            self.log.warn("signed chat: the client's acknowledgements no longer fit ({why}); passing chat on as it "
                      "comes", why=str(exc))
             self.broken = True
             return fallback

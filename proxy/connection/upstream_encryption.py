@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from proxy.protocol import key_exchange
 from proxy.protocol.errors import PeerError
 
 SECRET_BYTES = 16
@@ -34,8 +35,6 @@ def plan(request: dict[str, Any], secret: bytes, response_fields: dict[str, Any]
     """``response_fields`` is the response layout's field-type map: 1.19-1.19.2 wrap the
     verify token in a switch (``hasVerifyToken``/``crypto``), every other version has it
     as a plain field."""
-    from quarry.net import crypto
-
     if len(secret) != SECRET_BYTES:
         raise ValueError("the shared secret must be 16 bytes")
     server_id = request.get("serverId", "")
@@ -48,9 +47,9 @@ def plan(request: dict[str, Any], secret: bytes, response_fields: dict[str, Any]
     if not isinstance(token, (bytes, bytearray)) or len(token) > MAX_VERIFY_TOKEN_BYTES:
         raise PeerError("encryption request with a bad verify token")
     try:
-        public_key = crypto.import_public_key(bytes(key_der))
-        encrypted_secret = crypto.encrypt_secret(public_key, secret)
-        encrypted_token = crypto.encrypt_secret(public_key, bytes(token))
+        public_key = key_exchange.import_public_key(bytes(key_der))
+        encrypted_secret = key_exchange.encrypt_secret(public_key, secret)
+        encrypted_token = key_exchange.encrypt_secret(public_key, bytes(token))
     except (ValueError, TypeError) as exc:
         raise PeerError(f"the server's public key is unusable ({type(exc).__name__})") from None
     response: dict[str, Any] = {"sharedSecret": encrypted_secret}
@@ -59,5 +58,5 @@ def plan(request: dict[str, Any], secret: bytes, response_fields: dict[str, Any]
         response["crypto"] = {"verifyToken": encrypted_token}
     else:
         response["verifyToken"] = encrypted_token
-    digest = crypto.make_digest(server_id.encode("ascii", "replace"), secret, bytes(key_der))
+    digest = key_exchange.server_hash(server_id.encode("ascii", "replace"), secret, bytes(key_der))
     return EncryptionPlan(response, digest, bool(request.get("shouldAuthenticate", True)))
