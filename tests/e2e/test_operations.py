@@ -17,6 +17,7 @@ from tests.e2e.peers import free_port
 from tests.e2e.proxy_process import ROOT
 
 TOKEN = "console-token-for-tests"
+ADMIN_SECRET = "admin-secret-for-tests"
 
 
 def _console(port: int, token: str, *lines: str) -> list[str]:
@@ -49,6 +50,29 @@ def test_tcp_console_refuses_a_wrong_token_and_answers_the_right_one(squid_facto
     assert any("erin" in line and "1.18.2" in line for line in lines)
     assert any(line.startswith("uptime") for line in lines)
     assert TOKEN not in "\n".join(_console(console_port, TOKEN, "dump")[2:])
+
+
+def test_the_console_token_and_admin_secret_never_reach_the_log(squid_factory, bot_factory, proxy_factory) -> None:
+    # Invariant 8 against the real process: both secrets are used (a wrong and a right console
+    # login, a wrong and a right admin login in game), then the whole log is searched.
+    server = squid_factory("1.18.2")
+    console_port = free_port()
+    proxy = proxy_factory(server.port, console={"port": console_port, "token": TOKEN}, admins=["gina"],
+                          admin_secret=ADMIN_SECRET)
+    proxy.wait_log(f"console on 127.0.0.1:{console_port}")
+    assert _console(console_port, "not-the-token")[-1] == "denied: wrong token"
+    bot = bot_factory(proxy.port, username="gina", version="1.18.2")
+    bot.chat("!admin login not-the-secret")
+    bot.wait_chat("refused")
+    bot.chat(f"!admin login {ADMIN_SECRET}")
+    bot.wait_chat("accepted")
+    assert any("gina" in line for line in _console(console_port, TOKEN, "sessions"))
+    bot.chat("after the secrets")
+    server.wait_chat("after the secrets", player="gina")
+    log = proxy.log_text()
+    assert "gina" in log  # the log is the real one, with this session in it
+    assert TOKEN not in log and ADMIN_SECRET not in log
+    assert ADMIN_SECRET not in "\n".join(server.chats())  # swallowed, never forwarded
 
 
 def test_reload_with_a_broken_file_keeps_serving(squid_factory, bot_factory, proxy_factory) -> None:
