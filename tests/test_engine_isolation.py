@@ -1,26 +1,19 @@
 """engine/ is sans-IO: it never imports Twisted or quarry (docs/architecture.md, Packages)."""
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.source_imports import absolute_imports
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 FORBIDDEN = ("twisted", "quarry", "proxy")
 
 
 def test_engine_sources_never_import_twisted_or_quarry() -> None:
-    offenders = []
-    for path in ENGINE.rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [node.module]
-            offenders += [f"{path}: {n}" for n in names if n.split(".")[0] in FORBIDDEN]
+    offenders = [f"{path}: {name}" for path in ENGINE.rglob("*.py") for name in absolute_imports(path)
+                 if name.split(".")[0] in FORBIDDEN]
     assert offenders == []
 
 

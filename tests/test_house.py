@@ -7,6 +7,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+from tests.source_imports import absolute_imports
+
 ROOT = Path(__file__).resolve().parent.parent
 PROXY = ROOT / "proxy"
 # Lowest first; a package may import those before it. engine is below all of them.
@@ -143,12 +145,6 @@ def test_the_connection_core_and_below_never_import_twisted_or_quarry() -> None:
     for place in SANS_IO:
         target = ROOT / place
         for path in sorted(target.rglob("*.py")) if target.is_dir() else [target]:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in ast.walk(tree):
-                names: list[str] = []
-                if isinstance(node, ast.Import):
-                    names = [a.name for a in node.names]
-                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                    names = [node.module]
-                offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] in ("twisted", "quarry")]
+            offenders += [f"{path.relative_to(ROOT)}: {name}" for name in absolute_imports(path)
+                          if name.split(".")[0] in ("twisted", "quarry")]
     assert offenders == []
