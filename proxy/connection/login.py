@@ -22,28 +22,22 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-
 import attrs
 
-from proxy.connection import forwarding
-
-from proxy.connection import signed_chat_relay
-
-from proxy.connection import upstream_encryption
-
-from proxy.protocol import key_exchange, versions
 from proxy.codec.chunks import ChunkDecoder
-from proxy.codec.versioned import VersionCodec
-from proxy.protocol.handshake import STATUS, build_handshake, parse_handshake
 from proxy.codec.packet_ids import WatchedIds
+from proxy.codec.subscriptions import WORLD_TO_CLIENT
+from proxy.codec.versioned import VersionCodec
+from proxy.connection import forwarding, signed_chat_relay, upstream_encryption
 from proxy.connection.profile import GameProfile, ProfileError, offline_profile, profile_from_session
+from proxy.connection.status import own_status
+from proxy.protocol import key_exchange, versions
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import Frame
+from proxy.protocol.handshake import STATUS, build_handshake, parse_handshake
 from proxy.protocol.states import CLIENT, HANDSHAKE_LOGIN, HANDSHAKE_STATUS, SERVER, State
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER, table_for_version
 from proxy.protocol.wire import read_varint
-from proxy.connection.status import own_status
-from proxy.codec.subscriptions import WORLD_TO_CLIENT
 
 if TYPE_CHECKING:
     from proxy.connection.seams import AccountSession, LoginView

@@ -5,9 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from proxy.operations import cli
-
-from proxy.operations import node_peers
+from proxy.operations import cli, node_peers
 
 
 def test_flying_squid_serves_up_to_1_21_4_and_the_world_server_after() -> None:
