@@ -59,7 +59,7 @@ LAYOUTS = {
         "held_item_slot", "kick_disconnect", "chat", "system_chat", "player_chat",
         "declare_commands", "start_configuration", "keep_alive", "sync_entity_position", "entity_metadata",
         "update_time",  # day and night for the autopilot (sleep is legal only at night)
-        # world model (proxy/codec/chunks.py): chunk columns, block changes, unloads
+        # world model (proxy/codec/chunks/): chunk columns, block changes, unloads
         "map_chunk", "map_chunk_bulk", "block_change", "multi_block_change", "unload_chunk",
         # windows the agent opens (proxy/windows/sequencer.py)
         "open_window", "close_window", "transaction", "set_cursor_item", "set_player_inventory",

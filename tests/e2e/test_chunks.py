@@ -1,4 +1,4 @@
-"""proxy/codec/chunks.py against a real server: flying-squid's chunks, block changes and unloads.
+"""proxy/codec/chunks/ against a real server: flying-squid's chunks, block changes and unloads.
 
 A bare minecraft-protocol client (tests/e2e/chunk_capture.js) logs in and records the
 world packets byte for byte; the decoder replays them into a small reference world,

@@ -1,4 +1,4 @@
-"""proxy/codec/chunks.py: chunk columns, block changes and unloads for every version family.
+"""proxy/codec/chunks/: chunk columns, block changes and unloads for every version family.
 
 The encoder below is for tests only. It packs long arrays with plain Python integers
 (an independent reference for the numpy unpacking), builds chunk data buffers the
