@@ -4,7 +4,7 @@ Paths: direct (client -> server), raw (a Twisted byte relay), quarry (quarry's
 default Bridge, which decodes and re-packs every packet) and mcagent (the real
 ``mcagent run`` process). Workloads: small (entity velocity floods, server ->
 client), big (~1 KB plugin messages, compressed on the wire, server -> client),
-chat (chat floods, client -> server, which mcagent decodes) and latency (chat
+chat (chat floods, client -> server, whose text mcagent reads) and latency (chat
 round trips: the client sends a chat message, the scripted server answers with a
 chat message). See bench/README.md for what each column means.
 
@@ -15,13 +15,27 @@ from /proc. By default the relay runs on CPU 1 and everything else on CPU 0, so
 a relay at ~100 % CPU is the bottleneck and the ``direct`` row shows what the
 load generator and sink can do on their core.
 
-Usage: python bench/relay.py [--version 1.18.2] [--json] [--paths direct,raw,quarry,mcagent]
+Encryption (``--encrypt``): ``none`` (default) is offline mode everywhere. ``server``
+encrypts the server leg as online mode does (AES/CFB8): the scripted server asks for
+encryption and checks every join at a local session server; mcagent answers it as a
+Microsoft account signed in on local account services (``tests/account_services.py``,
+HTTP on 127.0.0.1: nothing reaches Microsoft or Mojang), so it decrypts what the server
+sends and encrypts what goes up. ``both`` also puts mcagent's client leg in online mode:
+the scripted client joins at the same session server and answers mcagent's encryption
+request, and mcagent asks that session server ``hasJoined``. On the direct and raw paths
+encryption is end to end between the peers (raw copies ciphertext); quarry's bridge
+cannot log in to an online-mode server and its session server is Mojang's, so it is
+skipped with the reason. mcagent's own fast-path and decoded counters (from its metrics
+endpoint, read between windows) are reported per workload.
+
+Usage: python bench/relay.py [--version 1.18.2] [--json] [--paths direct,raw,quarry,mcagent] [--encrypt none]
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -30,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +62,35 @@ FLOODS = ("small", "big", "chat")
 FLOOD_SINK = {"small": "client", "big": "client", "chat": "server"}
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 THRESHOLD = 256
+ENCRYPT_MODES = ("none", "server", "both")
+# mcagent's counters on its metrics endpoint (proxy/metrics.py)
+METRICS = {"fast": r'^mcagent_play_packets_total\{path="fast"\} (\S+)$',
+           "decoded": r'^mcagent_play_packets_total\{path="decoded"\} (\S+)$',
+           "swallowed": r"^mcagent_swallowed_chat_total (\S+)$",
+           "open": r"^mcagent_open_connections (\S+)$"}
+# The local HTTP servers (mcagent's metrics, the account services) never through a proxy from the environment.
+HTTP = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+ACCOUNT = "BenchPlayer"  # the local Microsoft account of --encrypt server|both (the fake services' only one)
+
+# What each path's row is under --encrypt server|both, and the paths that cannot run a mode (why).
+_END_TO_END = {
+    "direct": "client <-> server encrypted end to end (one AES/CFB8 stream each way, the peers do all the crypto)",
+    "raw": "the same end-to-end stream, copied as ciphertext (a byte relay has nothing to decrypt)",
+}
+ENCRYPTED_LEGS: dict[str, dict[str, str]] = {
+    "server": {**_END_TO_END,
+               "mcagent": "the server leg encrypted by mcagent, logged in as the account; the client leg plain: "
+                          "it decrypts what the server sends and encrypts what goes up"},
+    "both": {**_END_TO_END,
+             "mcagent": "both legs encrypted, each with its own secret (online mode toward the client, the account "
+                        "toward the server): every byte decrypted on one leg and encrypted on the other"},
+}
+SKIPPED = {
+    "server": {"quarry": "quarry's bridge logs in upstream with an offline profile and refuses an online-mode "
+                         "server, and its session server (Mojang's) is fixed in quarry; nothing here may reach it"},
+    "both": {"quarry": "quarry's bridge refuses an online-mode server upstream, and its own online mode asks "
+                       "Mojang's session server (fixed in quarry); nothing here may reach it"},
+}
 
 
 def log(*parts: Any) -> None:
@@ -92,7 +136,7 @@ def pin(pid: int, cpu: int | None) -> None:
 class Line:
     """Read JSON lines from a child's stdout with a timeout."""
 
-    def __init__(self, proc: subprocess.Popen) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
         self.proc = proc
         self.buf = b""
 
@@ -112,12 +156,13 @@ class Line:
             self.buf += chunk
         line, self.buf = self.buf.split(b"\n", 1)
         try:
-            return json.loads(line)
+            value: dict[str, Any] = json.loads(line)
+            return value
         except ValueError:
             return {"event": "noise", "text": line.decode(errors="replace")}
 
 
-def stop(proc: subprocess.Popen | None, grace: float = 5.0) -> None:
+def stop(proc: subprocess.Popen[bytes] | None, grace: float = 5.0) -> None:
     if proc is None or proc.poll() is not None:
         return
     proc.send_signal(signal.SIGTERM)
@@ -128,17 +173,70 @@ def stop(proc: subprocess.Popen | None, grace: float = 5.0) -> None:
         proc.wait(5)
 
 
+# -- online mode: the local account services ------------------------------------------------
+class Online:
+    """Local stand-ins for Microsoft, Xbox Live, XSTS, Minecraft services and the session
+    server (``tests/account_services.py``, real HTTP on 127.0.0.1) with one account signed in.
+
+    mcagent's server leg logs in as that account (its token cache is a file in the bench's
+    temporary directory) and joins at the local session server; the scripted client joins
+    there with a token of the same account before it answers an encryption request (the
+    proxy's ``hasJoined``, or the scripted server's on the direct and raw paths), and the
+    scripted server checks every join there. Nothing reaches the internet.
+    """
+
+    def __init__(self, workdir: Path) -> None:
+        from tests.account_services import AccountServices  # the repository is on sys.path (above)
+
+        self.services = AccountServices().start()
+        account = self.services.add_account(ACCOUNT)
+        self.uuid = account.uuid.hex
+        self.cache_file = workdir / "accounts.json"
+        self.services.signed_in_cache(self.cache_file, ACCOUNT)  # as `mcagent login` would leave it
+        self.client_token = self.services.minecraft_token(ACCOUNT)  # the player's own client's
+
+    @property
+    def url(self) -> str:
+        return self.services.base_url
+
+    def proxy_config(self, mode: str) -> dict[str, Any]:
+        config: dict[str, Any] = {"upstream_auth": {"mode": "microsoft", "account": ACCOUNT},
+                                  "session_server": self.url, "accounts": self.services.config_section(self.cache_file)}
+        if mode == "both":
+            config["online_mode"] = True
+        return config
+
+    def joins(self) -> int:
+        return len(self.services.joins)
+
+    def close(self) -> None:
+        self.services.close()
+
+
+def tail(path: Path, since: int = 0, size: int = 600) -> str:
+    """The last ``size`` characters of a file from offset ``since`` on ("" if none)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(since)
+            return f.read().decode(errors="replace")[-size:].strip()
+    except OSError:
+        return ""
+
+
 # -- relays -------------------------------------------------------------------------------
 class Relay:
-    def __init__(self, path: str, upstream_port: int, args: argparse.Namespace, workdir: Path) -> None:
+    def __init__(self, path: str, upstream_port: int, args: argparse.Namespace, workdir: Path,
+                 online: Online | None = None) -> None:
         self.path = path
-        self.proc: subprocess.Popen | None = None
+        self.online = online
+        self.proc: subprocess.Popen[bytes] | None = None
         self.port = upstream_port
         self.error: str | None = None
         self.upstream_port = upstream_port
         self.args = args
         self.workdir = workdir
         self.logfile: Path | None = None
+        self.metrics_url: str | None = None
 
     @property
     def pid(self) -> int | None:
@@ -174,8 +272,12 @@ class Relay:
             base = json.loads(default.read_text(encoding="utf-8"))
         base["login_rate_limit_seconds"] = 0.0
         base.setdefault("limits", {}).update(packets_per_second=0, packet_burst_per_second=0)
+        if self.online is not None:
+            base.update(self.online.proxy_config(self.args.encrypt))
         config.write_text(json.dumps(base), encoding="utf-8")
-        run = ["run", "--config", str(config), "--listen", f"127.0.0.1:{self.port}", "--upstream", upstream]
+        metrics_port = free_port()
+        run = ["run", "--config", str(config), "--listen", f"127.0.0.1:{self.port}", "--upstream", upstream,
+               "--metrics", f"127.0.0.1:{metrics_port}"]
         if self.args.profile and not self.args.py_spy:
             prof = Path(self.args.profile).resolve()
             prof.mkdir(parents=True, exist_ok=True)
@@ -184,13 +286,18 @@ class Relay:
             cmd = [py, "-m", "proxy.operations.cli", *run]
         self.logfile = self.workdir / "mcagent.log"
         out = open(self.logfile, "wb")
-        self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=out, stderr=subprocess.STDOUT)
+        env = dict(os.environ)
+        env.pop("MCAGENT_ACCOUNTS_FILE", None)  # it would win over the config's token cache
+        self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=out, stderr=subprocess.STDOUT, env=env)
         out.close()
         pin(self.proc.pid, self.args.relay_cpu)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             text = self.logfile.read_text(errors="replace")
-            if "connect your Minecraft client to" in text:
+            if "connect your Minecraft client to" in text and "mcagent: metrics on" in text:
+                if self.online is not None and f"logs in as the Microsoft account {ACCOUNT}" not in text:
+                    break  # it did not find the signed-in account
+                self.metrics_url = f"http://127.0.0.1:{metrics_port}/metrics"
                 return True
             if self.proc.poll() is not None:
                 break
@@ -198,6 +305,41 @@ class Relay:
         self.error = "mcagent did not start: " + self.logfile.read_text(errors="replace")[-500:]
         stop(self.proc)
         return False
+
+    def log_size(self) -> int:
+        try:
+            return self.logfile.stat().st_size if self.logfile is not None else 0
+        except OSError:
+            return 0
+
+    def counters(self) -> dict[str, int] | None:
+        """mcagent's own traffic counters from its metrics endpoint, over all its connections so
+        far: play frames forwarded without decoding (fast path), decoded ones, chat lines it
+        swallowed, and how many client connections are open now. None for the other relays."""
+        if self.metrics_url is None:
+            return None
+        try:
+            with HTTP.open(self.metrics_url, timeout=5) as answer:
+                text = answer.read().decode("utf-8", "replace")
+        except OSError:
+            return None
+        values: dict[str, int] = {}
+        for key, pattern in METRICS.items():
+            found = re.search(pattern, text, re.MULTILINE)
+            if found is None:
+                return None
+            values[key] = int(float(found[1]))
+        return values
+
+    def idle_counters(self, timeout: float = 5.0) -> dict[str, int] | None:
+        """The counters once no client connection is open (so the next login is not refused
+        as a second player of the account, and the last connection's frames are all counted)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            values = self.counters()
+            if values is None or values["open"] == 0 or time.monotonic() >= deadline:
+                return values
+            time.sleep(0.05)
 
     def stop(self) -> None:
         stop(self.proc)
@@ -209,11 +351,14 @@ def peer_cmd(role: str, workload: str, args: argparse.Namespace, **extra: Any) -
            "--warmup", str(args.warmup), "--duration", str(args.duration), "--threshold", str(THRESHOLD),
            "--login-timeout", "8"]
     for key, value in extra.items():
-        cmd += ["--" + key.replace("_", "-"), str(value)]
+        if value is True:
+            cmd.append("--" + key.replace("_", "-"))
+        elif value is not False and value is not None:
+            cmd += ["--" + key.replace("_", "-"), str(value)]
     return cmd
 
 
-def start_py_spy(args: argparse.Namespace, pid: int, workload: str) -> subprocess.Popen:
+def start_py_spy(args: argparse.Namespace, pid: int, workload: str) -> subprocess.Popen[bytes]:
     """Sample mcagent during the measuring window (py-spy is not a project dependency: pass its path)."""
     out = Path(args.profile or ".").resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -250,11 +395,37 @@ def py_spy_summary(directory: Path, top: int = 12) -> dict[str, list[tuple[str, 
     return summary
 
 
-def measure(workload: str, relay: Relay, server_port: int, args: argparse.Namespace) -> dict[str, Any]:
+def measure(workload: str, relay: Relay, server_port: int, args: argparse.Namespace,
+            online: Online | None = None) -> dict[str, Any]:
+    """One window of one workload on one path; with ``online``, the server asks for encryption
+    and checks the join at the local session server, and the client plays as the account."""
+    before = relay.counters()
+    log_from = relay.log_size()
+    result = _measure(workload, relay, server_port, args, online)
+    if "error" in result:
+        # what the peers wrote to stderr (a traceback), and the relay's log lines of this measurement
+        details = [f"{role} stderr: {text}" for role in ("server", "client")
+                   if (text := tail(relay.workdir / f"{role}.err"))]
+        if relay.path == "mcagent" and relay.logfile is not None:
+            details += [f"mcagent log: {line}" for line in tail(relay.logfile, since=log_from, size=1500).splitlines()]
+        if details:
+            result["details"] = details
+    after = relay.idle_counters()
+    if before is not None and after is not None and "error" not in result:
+        result["mcagent_frames"] = {k: after[k] - before[k] for k in ("fast", "decoded", "swallowed")}
+    return result
+
+
+def _measure(workload: str, relay: Relay, server_port: int, args: argparse.Namespace,
+             online: Online | None) -> dict[str, Any]:
     budget = args.warmup + args.duration + 25.0
-    server = subprocess.Popen(peer_cmd("server", workload, args, port=server_port, max_seconds=budget),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    client: subprocess.Popen | None = None
+    server_extra: dict[str, Any] = {"port": server_port, "max_seconds": budget}
+    if online is not None:
+        server_extra.update(encrypt=True, session_server=online.url)
+    with open(relay.workdir / "server.err", "wb") as err:
+        server = subprocess.Popen(peer_cmd("server", workload, args, **server_extra), stdout=subprocess.PIPE,
+                                  stderr=err)
+    client: subprocess.Popen[bytes] | None = None
     try:
         # round trips: the server shares the relay's CPU, so every path crosses between the CPUs
         # the same number of times (twice) and "added" latency is the relay's own work
@@ -265,17 +436,22 @@ def measure(workload: str, relay: Relay, server_port: int, args: argparse.Namesp
             return {"error": f"scripted server did not start: {first}"}
         extra: dict[str, Any] = {"connect": f"127.0.0.1:{relay.port}", "name": f"bench_{workload}",
                                  "max_seconds": budget}
+        if online is not None:
+            # the account's name, and its session for the join before any encryption response
+            extra.update(name=ACCOUNT, session_server=online.url, access_token=online.client_token,
+                         uuid=online.uuid)
         if workload == "echo":
             extra["count"] = args.latency_count
             extra["duration"] = args.latency_seconds
-        client = subprocess.Popen(peer_cmd("client", workload, args, **extra), stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE)
+        with open(relay.workdir / "client.err", "wb") as err:
+            client = subprocess.Popen(peer_cmd("client", workload, args, **extra), stdout=subprocess.PIPE,
+                                      stderr=err)
         pin(client.pid, args.peer_cpu)
         lines["client"] = Line(client)
         sink_role = "client" if workload == "echo" else FLOOD_SINK[workload]
         sink = lines[sink_role]
         pids = {"relay": relay.pid, "server": server.pid, "client": client.pid}
-        spy: subprocess.Popen | None = None
+        spy: subprocess.Popen[bytes] | None = None
         before: dict[str, float | None] = {}
         deadline = time.monotonic() + budget + 10
         result: dict[str, Any] | None = None
@@ -419,6 +595,9 @@ def percentile(sorted_values: list[float], p: float) -> float:
 
 
 def flood_row(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    skipped = [r["skipped"] for r in rounds if "skipped" in r]
+    if skipped:
+        return {"skipped": skipped[0]}
     ok = [r for r in rounds if "error" not in r]
     errors = [r["error"] for r in rounds if "error" in r]
     if not ok:
@@ -445,6 +624,11 @@ def flood_row(rounds: list[dict[str, Any]]) -> dict[str, Any]:
         "peers_cpu": (cpu["server"] + cpu["client"]) if "server" in cpu and "client" in cpu else None,
         "other_cpu": cpu.get("other"),
     }
+    counted = [r["mcagent_frames"] for r in ok if "mcagent_frames" in r]
+    if counted:
+        # mcagent's own counters over whole connections (login, sync, warm-up and window)
+        row["mcagent_frames"] = {key: sum(c[key] for c in counted) for key in ("fast", "decoded", "swallowed")}
+        row["mcagent_frames"]["connections"] = len(counted)
     if errors:
         row["errors"] = errors
     return row
@@ -459,7 +643,7 @@ def build_report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: d
         quarry_pps = rows.get("quarry", {}).get("packets_per_s")
         direct_pps = rows.get("direct", {}).get("packets_per_s")
         for path, row in rows.items():
-            if "error" in row:
+            if "error" in row or "skipped" in row:
                 continue
             row["vs_raw"] = ratio(row["packets_per_s"], raw_pps)
             row["vs_quarry"] = ratio(row["packets_per_s"], quarry_pps)
@@ -475,6 +659,10 @@ def build_report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: d
                            "paths": rows}
     lat: dict[str, Any] = {}
     for path, rounds in latency.items():
+        skipped = [r["skipped"] for r in rounds if "skipped" in r]
+        if skipped:
+            lat[path] = {"skipped": skipped[0]}
+            continue
         samples = sorted(x for r in rounds if "error" not in r for x in r["rtts_us"])
         errors = [r["error"] for r in rounds if "error" in r]
         if not samples:
@@ -490,13 +678,17 @@ def build_report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: d
             row["added_p50_us"] = row["p50_us"] - direct["p50_us"]
             row["added_p99_us"] = row["p99_us"] - direct["p99_us"]
 
+    def cell(workload: str, path: str, key: str) -> float | None:
+        value = table.get(workload, {}).get("paths", {}).get(path, {}).get(key)
+        return None if value is None else float(value)
+
     def pps(workload: str, path: str) -> float | None:
-        return table.get(workload, {}).get("paths", {}).get(path, {}).get("packets_per_s")
+        return cell(workload, path, "packets_per_s")
 
     def per_cpu(workload: str, path: str) -> float | None:
-        return table.get(workload, {}).get("paths", {}).get(path, {}).get("packets_per_relay_cpu_s")
+        return cell(workload, path, "packets_per_relay_cpu_s")
 
-    goals = {}
+    goals: dict[str, dict[str, Any]] = {}
     for key, workload, other, goal in (("mcagent_vs_raw_small", "small", "raw", 0.8),
                                        ("mcagent_vs_raw_big", "big", "raw", 0.8),
                                        ("mcagent_vs_quarry_chat", "chat", "quarry", 2.0)):
@@ -510,7 +702,20 @@ def build_report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: d
         "cpus": os.cpu_count(),
         "pinning": {"relay_cpu": args.relay_cpu, "peer_cpu": args.peer_cpu} if pinned else None,
         "python": sys.version.split()[0], "throughput": table, "latency": lat, "goals": goals,
+        "encryption": encryption_section(args),
     }
+
+
+def encryption_section(args: argparse.Namespace) -> dict[str, Any]:
+    """What --encrypt meant for each path of this run."""
+    paths = [p for p in args.paths.split(",") if p]
+    if args.encrypt == "none":
+        return {"mode": "none", "paths": {p: "no encryption (offline mode on every leg)" for p in paths}}
+    skipped = SKIPPED[args.encrypt]
+    meaning = {p: f"skipped: {skipped[p]}" if p in skipped else ENCRYPTED_LEGS[args.encrypt][p] for p in paths}
+    return {"mode": args.encrypt, "paths": meaning, "account": ACCOUNT,
+            "session_server": "local (tests/account_services.py on 127.0.0.1)",
+            "session_joins": getattr(args, "session_joins", None)}
 
 
 def fmt_num(value: float | None, digits: int = 0) -> str:
@@ -532,22 +737,39 @@ def fmt_ratio(value: float | None) -> str:
 def print_table(report: dict[str, Any]) -> None:
     pin_text = (f"relay on CPU {report['pinning']['relay_cpu']}, peers on CPU {report['pinning']['peer_cpu']}"
                 if report["pinning"] else "no CPU pinning")
+    enc = report.get("encryption", {"mode": "none"})
     print(f"Relay benchmark: Minecraft {report['version']} (protocol {report['protocol']}), compression threshold "
           f"{report['compression_threshold']}, {report['rounds']} rounds x {report['window_seconds']:g} s per path "
-          f"(after {report['warmup_seconds']:g} s warm-up), {pin_text}, Python {report['python']}")
+          f"(after {report['warmup_seconds']:g} s warm-up), {pin_text}, Python {report['python']}, "
+          f"encryption: {enc['mode']}")
+    if enc["mode"] != "none":
+        joins = enc.get("session_joins")
+        print(f"  AES/CFB8 as in online mode; the account {enc['account']} on local account services"
+              f"{f' ({joins} joins accepted by the session server)' if joins is not None else ''}; each path's row:")
+        for path, meaning in enc["paths"].items():
+            print(f"    {path:<8} {meaning}")
     names = {"small": "small packets, not inspected by mcagent",
              "big": "~1 KB packets compressed on the wire, not inspected by mcagent",
-             "chat": "chat packets, decoded by mcagent"}
+             "chat": "chat packets, their text read by mcagent (decoded whole where it keeps signed chat valid)"}
     for workload, t in report["throughput"].items():
         print()
         print(f"{names[workload]}: {t['packet']} {'server->client' if t['direction'] == 'toClient' else 'client->server'}, "
               f"{t['packet_bytes']:.0f} B packet, {t['wire_bytes_per_packet']:.1f} B per frame on the wire")
         print(f"  {'path':<8} {'packets/s':>13} {'MB/s':>8} {'/raw':>7} {'/quarry':>7} {'spread':>6} "
               f"{'relay CPU':>9} {'per CPU-s':>12} {'/raw':>7} {'/quarry':>7} {'peers CPU':>9} {'other CPU':>9}  note")
+        counters = []
         for path, row in t["paths"].items():
+            if "skipped" in row:
+                print(f"  {path:<8} skipped (see above)")
+                continue
             if "error" in row:
                 print(f"  {path:<8} failed: {row['error']}")
                 continue
+            if row.get("mcagent_frames"):
+                c = row["mcagent_frames"]
+                counters.append(f"  mcagent's own counters, {c['connections']} connection(s): fast path {c['fast']:,} "
+                                f"play frames, decoded {c['decoded']:,} ({c['decoded'] / c['connections']:,.0f} per "
+                                f"connection), swallowed {c['swallowed']:,}")
             notes = []
             if not row["verified"]:
                 notes.append("re-framed on the way (counted by length prefix)")
@@ -563,6 +785,8 @@ def print_table(report: dict[str, Any]) -> None:
                   f"{fmt_num(row['packets_per_relay_cpu_s']):>12} {fmt_ratio(row['cpu_vs_raw']):>7} "
                   f"{fmt_ratio(row['cpu_vs_quarry']):>7} {fmt_pct(row['peers_cpu']):>9} "
                   f"{fmt_pct(row['other_cpu']):>9}  {'; '.join(notes)}")
+        for line in counters:
+            print(line)
     if report["latency"]:
         print()
         n = max((r.get("n", 0) for r in report["latency"].values()), default=0)
@@ -570,6 +794,9 @@ def print_table(report: dict[str, Any]) -> None:
               f"microseconds")
         print(f"  {'path':<8} {'p50':>8} {'p90':>8} {'p99':>8} {'added p50':>10} {'added p99':>10}")
         for path, r in report["latency"].items():
+            if "skipped" in r:
+                print(f"  {path:<8} skipped (see above)")
+                continue
             if "error" in r:
                 print(f"  {path:<8} failed: {r['error']}")
                 continue
@@ -624,6 +851,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="first check with minecraft-protocol (Node) that the scripted peers speak --version")
     parser.add_argument("--peers", metavar="DIR", help="node_modules with minecraft-protocol, if not in .peers/")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    parser.add_argument("--encrypt", choices=ENCRYPT_MODES, default="none",
+                        help="none (default); server: online mode's encryption on the server leg (mcagent logs in "
+                        "as a local Microsoft account; direct and raw are encrypted end to end); both: the client "
+                        "leg too (mcagent in online mode). Local account services, nothing leaves the machine")
     args = parser.parse_args(argv)
 
     paths = [p for p in args.paths.split(",") if p]
@@ -659,10 +890,21 @@ def main(argv: list[str] | None = None) -> int:
     latency: dict[str, list[dict[str, Any]]] = {p: [] for p in paths} if "latency" in workloads else {}
     workdir = Path(tempfile.mkdtemp(prefix="mcagent-relay-bench-"))
     relays: dict[str, Relay] = {}
+    online: Online | None = None
     try:
+        if args.encrypt != "none":
+            online = Online(workdir)
         # every relay stays up for the whole run; the paths take turns, so background load hits all alike
         for path in paths:
-            relay = Relay(path, server_port, args, workdir)
+            skip = SKIPPED.get(args.encrypt, {}).get(path)
+            if skip is not None:
+                log(f"[{path}] skipped with --encrypt {args.encrypt}: {skip}")
+                for w in results:
+                    results[w][path].append({"skipped": skip})
+                if latency:
+                    latency[path].append({"skipped": skip})
+                continue
+            relay = Relay(path, server_port, args, workdir, online)
             if relay.start():
                 relays[path] = relay
             else:
@@ -679,14 +921,17 @@ def main(argv: list[str] | None = None) -> int:
             for w in workloads:
                 kind = "echo" if w == "latency" else w
                 for path in order:
+                    r: dict[str, Any]
                     if failures.get(path, 0) >= 2:
                         r = {"error": f"skipped after two failures; last: {last_error[path]}"}
                         (latency if w == "latency" else results[w])[path].append(r)
                         continue
-                    r = measure(kind, relays[path], server_port, args)
+                    r = measure(kind, relays[path], server_port, args, online)
                     if "error" in r:
-                        # a refusal at login will not change: stop trying that path
-                        failures[path] = failures.get(path, 0) + (2 if "refused at login" in r["error"] else 1)
+                        # a refusal at login will not change: stop trying that path (unless it was
+                        # the relay not reaching the scripted server: that one is worth another try)
+                        final = "refused at login" in r["error"] and "Cannot reach the server" not in r["error"]
+                        failures[path] = failures.get(path, 0) + (2 if final else 1)
                         last_error[path] = r["error"]
                     else:
                         failures[path] = 0
@@ -694,14 +939,22 @@ def main(argv: list[str] | None = None) -> int:
                     tag = f"[round {rnd + 1}/{args.rounds}] {path:<7} {w:<7}"
                     if "error" in r:
                         log(f"{tag} failed: {r['error']}")
+                        for line in r.get("details", []):
+                            log(f"    {line}")
                     elif w == "latency":
                         log(f"{tag} p50 {r['p50_us']:.0f} us, p99 {r['p99_us']:.0f} us ({r['n']} round trips)")
                     else:
+                        counts = r.get("mcagent_frames")
+                        seen = (f", mcagent: fast path {counts['fast']:,}, decoded {counts['decoded']:,}"
+                                if counts else "")
                         log(f"{tag} {r['frames'] / r['seconds']:,.0f} packets/s, {r['bytes'] / r['seconds'] / 1e6:,.1f} "
-                            f"MB/s, relay CPU {fmt_pct(r.get('cpu', {}).get('relay'))}")
+                            f"MB/s, relay CPU {fmt_pct(r.get('cpu', {}).get('relay'))}{seen}")
     finally:
         for relay in relays.values():
             relay.stop()
+        if online is not None:
+            args.session_joins = online.joins()
+            online.close()
         shutil.rmtree(workdir, ignore_errors=True)
     report = build_report(results, latency, args, version, streams, pinned)
     if args.py_spy and "mcagent" in relays:

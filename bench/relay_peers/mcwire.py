@@ -21,7 +21,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from proxy.protocol.wire import pack_varint
 
@@ -84,6 +84,13 @@ def offline_uuid(name: str) -> bytes:
     return bytes(digest)
 
 
+def server_hash(server_id: str, secret: bytes, public_key_der: bytes) -> str:
+    """The digest a client joins with and a server asks ``hasJoined`` about: SHA-1 of the
+    server id, the shared secret and the server's public key, as a signed hexadecimal number."""
+    digest = hashlib.sha1(server_id.encode("ascii") + secret + public_key_der).digest()
+    return format(int.from_bytes(digest, "big", signed=True), "x")
+
+
 def nbt_text(text: str) -> bytes:
     """A text component as network NBT (1.20.3+): a nameless compound {text: "..."}."""
     raw = text.encode("utf-8")
@@ -116,6 +123,7 @@ LAYOUTS: dict[str, dict[str, Any]] = {
     },
     "1.19.2": {
         "encrypt_request_tail": b"",
+        "encrypt_response_switch": True,  # 1.19-1.19.2: hasVerifyToken, then the token (or a signed nonce)
         # username, no signature, no UUID
         "login_start": lambda name, uuid: string(name) + b"\x00" + b"\x00",
         "success": lambda uuid, name: uuid + string(name) + varint(0),
@@ -139,14 +147,19 @@ CHAT_NAMES = {TO_SERVER: ("chat", "chat_message"), TO_CLIENT: ("chat", "system_c
 class Version:
     name: str
     protocol: int
-    ids: dict
-    layouts: dict
+    ids: dict[str, Any]
+    layouts: dict[str, Any]
 
     def pid(self, state: str, direction: str, name: str) -> int:
         value = self.ids.get(state, {}).get(direction, {}).get(name)
         if value is None:
             raise WireError(f"{self.name} has no {state}/{direction}/{name}")
-        return value
+        return int(value)
+
+    def _write(self, layout: str, *fields: Any) -> bytes:
+        """This version's layout ``layout`` (from ``LAYOUTS``) with these fields."""
+        write: Callable[..., bytes] = self.layouts[layout]
+        return write(*fields)
 
     def has(self, state: str, direction: str, name: str) -> bool:
         return self.ids.get(state, {}).get(direction, {}).get(name) is not None
@@ -166,28 +179,56 @@ class Version:
         return varint(0) + varint(self.protocol) + string(host) + struct.pack(">H", port) + varint(2)
 
     def login_start(self, name: str) -> bytes:
-        return varint(self.pid("login", TO_SERVER, "login_start")) + self.layouts["login_start"](name, offline_uuid(name))
+        return varint(self.pid("login", TO_SERVER, "login_start")) + self._write("login_start", name, offline_uuid(name))
 
     def encryption_request(self, public_key_der: bytes, token: bytes) -> bytes:
         return (varint(self.pid("login", TO_CLIENT, "encryption_begin")) + string("") + varint(len(public_key_der))
-                + public_key_der + varint(len(token)) + token + self.layouts["encrypt_request_tail"])
+                + public_key_der + varint(len(token)) + token + bytes(self.layouts["encrypt_request_tail"]))
 
     def encryption_response(self, secret: bytes, token: bytes) -> bytes:
-        """Both already encrypted with the server's key (1.19-1.19.2's switch is not written here)."""
+        """Both already encrypted with the server's key; on 1.19-1.19.2 the token sits behind
+        the hasVerifyToken switch (true: the peers never send a signed nonce)."""
+        switch = b"\x01" if self.layouts.get("encrypt_response_switch") else b""
         return (varint(self.pid("login", TO_SERVER, "encryption_begin")) + varint(len(secret)) + secret
-                + varint(len(token)) + token)
+                + switch + varint(len(token)) + token)
+
+    def read_encryption_response(self, packet: bytes) -> tuple[bytes, bytes]:
+        """(encrypted secret, encrypted verify token) of an Encryption Response (id included)."""
+        _, pos = read_varint(packet, 0)
+        size, pos = read_varint(packet, pos)
+        secret = packet[pos:pos + size]
+        pos += size
+        if self.layouts.get("encrypt_response_switch"):
+            if packet[pos:pos + 1] != b"\x01":
+                raise WireError("encryption response with a signed nonce instead of the verify token")
+            pos += 1
+        size, pos = read_varint(packet, pos)
+        return secret, packet[pos:pos + size]
+
+    def read_encryption_request(self, packet: bytes) -> tuple[str, bytes, bytes, bool]:
+        """(server id, public key DER, verify token, should authenticate) of an Encryption Request."""
+        _, pos = read_varint(packet, 0)
+        server_id, pos = read_string(packet, pos)
+        size, pos = read_varint(packet, pos)
+        key = packet[pos:pos + size]
+        pos += size
+        size, pos = read_varint(packet, pos)
+        token = packet[pos:pos + size]
+        pos += size
+        authenticate = packet[pos:pos + 1] != b"\x00" if self.layouts["encrypt_request_tail"] else True
+        return server_id, key, token, authenticate
 
     def set_compression(self, threshold: int) -> bytes:
         return varint(self.pid("login", TO_CLIENT, "compress")) + varint(threshold)
 
     def login_success(self, name: str) -> bytes:
-        return varint(self.pid("login", TO_CLIENT, "success")) + self.layouts["success"](offline_uuid(name), name)
+        return varint(self.pid("login", TO_CLIENT, "success")) + self._write("success", offline_uuid(name), name)
 
     def chat_up(self, text: str) -> bytes:
-        return varint(self.chat_id(TO_SERVER)) + self.layouts["chat_up"](text)
+        return varint(self.chat_id(TO_SERVER)) + self._write("chat_up", text)
 
     def chat_down(self, text: str) -> bytes:
-        return varint(self.chat_id(TO_CLIENT)) + self.layouts["chat_down"](text)
+        return varint(self.chat_id(TO_CLIENT)) + self._write("chat_down", text)
 
     def entity_velocity(self, entity_id: int, vx: int, vy: int, vz: int) -> bytes:
         return varint(self.pid("play", TO_CLIENT, "entity_velocity")) + varint(entity_id) + struct.pack(">hhh", vx, vy, vz)

@@ -1,4 +1,4 @@
-"""The relay benchmark's scripted Minecraft server and client (offline mode, no world).
+"""The relay benchmark's scripted Minecraft server and client (no world).
 
 How this works: ``server`` accepts one connection, logs the player in
 (handshake, login start -> set compression, login success, plus the empty
@@ -13,6 +13,14 @@ The echo workload measures chat round trips one at a time.
 
 Workloads: small / big (server -> client floods), chat (client -> server flood),
 echo (client chat, the server answers with a chat message).
+
+Offline mode by default. With ``--encrypt`` the server runs online mode's exchange
+(RSA-1024 key, verify token) and both sides switch to AES/CFB8. It is a load peer,
+but it checks the join as a vanilla server does when given ``--session-server`` (the
+bench's local session server, never Mojang's): ``hasJoined`` with the name and digest,
+and a player the session server does not confirm is refused. The client answers any
+encryption request, joining at ``--session-server`` first with ``--access-token`` and
+``--uuid`` when given (without them it skips the join, and a checking server refuses it).
 """
 from __future__ import annotations
 
@@ -23,12 +31,22 @@ import socket
 import struct
 import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mcwire import TO_CLIENT, TO_SERVER, FrameReader, StreamCounter, WireError, load_version, read_string, read_varint, workload_stream, frame  # noqa: E402
+from mcwire import (TO_CLIENT, TO_SERVER, FrameReader, Incomplete, Stream, StreamCounter, Version,  # noqa: E402
+                    WireError, frame, load_version, read_string, read_varint, server_hash, string, workload_stream)
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.ciphers import CipherContext
 
 MAX_READ = 1 << 20
 SYNC = "sync"
+# The session server is a local one (the bench's): never through an HTTP proxy from the environment.
+HTTP = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 def emit(**fields: object) -> None:
@@ -41,8 +59,8 @@ class CipherSocket:
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
-        self._enc = None
-        self._dec = None
+        self._enc: CipherContext | None = None
+        self._dec: CipherContext | None = None
 
     def enable(self, secret: bytes) -> None:
         from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
@@ -50,7 +68,7 @@ class CipherSocket:
         try:
             from cryptography.hazmat.decrepit.ciphers.modes import CFB8
         except ImportError:  # cryptography < 43
-            from cryptography.hazmat.primitives.ciphers.modes import CFB8  # type: ignore[attr-defined,no-redef]
+            from cryptography.hazmat.primitives.ciphers.modes import CFB8  # type: ignore[attr-defined,no-redef,unused-ignore]
         cipher = Cipher(algorithms.AES(secret), CFB8(secret))
         self._enc = cipher.encryptor()
         self._dec = cipher.decryptor()
@@ -68,12 +86,18 @@ class CipherSocket:
             buf[:n] = self._dec.update(bytes(buf[:n]))
         return n
 
-    def __getattr__(self, name: str):  # settimeout, setsockopt, close, ...
-        return getattr(self.sock, name)
+    def settimeout(self, timeout: float | None) -> None:
+        self.sock.settimeout(timeout)
+
+    def setsockopt(self, level: int, option: int, value: int) -> None:
+        self.sock.setsockopt(level, option, value)
+
+    def close(self) -> None:
+        self.sock.close()
 
 
 class Peer:
-    def __init__(self, sock: socket.socket, version, threshold: int) -> None:
+    def __init__(self, sock: CipherSocket, version: Version, threshold: int) -> None:
         self.sock = sock
         self.v = version
         self.reader = FrameReader()
@@ -140,18 +164,32 @@ def run_server(args: argparse.Namespace) -> int:
     listener.bind(("127.0.0.1", args.port))
     listener.listen(4)
     emit(event="listening", port=listener.getsockname()[1])
-    listener.settimeout(args.accept_timeout)
-    try:
-        sock, _ = listener.accept()
-    except socket.timeout:
-        emit(event="error", error="no connection arrived")
-        return 1
+    accept_until = time.monotonic() + args.accept_timeout
+    pid, packet = -1, b""
+    while True:
+        listener.settimeout(max(0.01, accept_until - time.monotonic()))
+        try:
+            accepted, _ = listener.accept()
+        except socket.timeout:
+            emit(event="error", error="no connection arrived")
+            return 1
+        sock = CipherSocket(accepted)
+        peer = Peer(sock, v, args.threshold)
+        deadline = time.monotonic() + args.login_timeout
+        try:
+            pid, packet = peer.recv_packet(deadline)  # handshake
+            next_state = handshake_next_state(packet) if pid == 0 else -1
+        except (OSError, WireError, Incomplete, TimeoutError, ConnectionError):
+            sock.close()
+            continue  # not a client of ours
+        if next_state == 1:
+            # A server-list ping (mcagent probes its upstream every 30 s): answered as a
+            # server would, and the connection to measure is still to come.
+            answer_status(peer, v, deadline)
+            continue
+        break
     listener.close()
-    sock = CipherSocket(sock)
-    peer = Peer(sock, v, args.threshold)
-    deadline = time.monotonic() + args.login_timeout
     try:
-        pid, packet = peer.recv_packet(deadline)  # handshake
         if pid != 0:
             raise WireError(f"expected a handshake, got packet {pid}")
         pid, packet = peer.recv_packet(deadline)
@@ -159,7 +197,7 @@ def run_server(args: argparse.Namespace) -> int:
             raise WireError(f"expected login start, got packet {pid}")
         name, _ = read_string(packet, 1)
         if args.encrypt:
-            server_encryption(peer, deadline)
+            server_encryption(peer, name, args, deadline)
         if args.threshold >= 0:
             peer.send(v.set_compression(args.threshold))
             peer.threshold = args.threshold
@@ -190,12 +228,40 @@ def run_server(args: argparse.Namespace) -> int:
         if args.workload == "echo":
             return echo_server(peer, args)
         raise WireError(f"unknown workload {args.workload}")
-    except (OSError, WireError, TimeoutError, ConnectionError) as exc:
+    except (OSError, WireError, Incomplete, TimeoutError, ConnectionError) as exc:
         emit(event="error", error=f"{type(exc).__name__}: {exc}")
         return 1
 
 
-def server_encryption(peer: Peer, deadline: float) -> None:
+def handshake_next_state(packet: bytes) -> int:
+    _, pos = read_varint(packet, 0)  # packet id
+    _, pos = read_varint(packet, pos)  # protocol
+    _, pos = read_string(packet, pos)  # server address
+    state, _ = read_varint(packet, pos + 2)  # after the port
+    return state
+
+
+def answer_status(peer: Peer, v: Version, deadline: float) -> None:
+    """Status response and pong for one server-list ping; whatever the pinger does, the
+    connection is closed after."""
+    status = {"version": {"name": v.name, "protocol": v.protocol}, "players": {"max": 1, "online": 0},
+              "description": {"text": "relay bench peer"}}
+    try:
+        while True:
+            pid, packet = peer.recv_packet(min(deadline, time.monotonic() + 2.0))
+            if pid == 0:
+                peer.send(b"\x00" + string(json.dumps(status)))
+            elif pid == 1:
+                peer.send(packet)  # pong: the ping's payload back
+                break
+    except (OSError, WireError, Incomplete, TimeoutError, ConnectionError):
+        pass
+    peer.sock.close()
+
+
+def server_encryption(peer: Peer, name: str, args: argparse.Namespace, deadline: float) -> None:
+    """Online mode's exchange, as a vanilla server runs it; with ``--session-server``, the
+    join is checked there (``hasJoined``) and a player who did not join is refused."""
     from cryptography.hazmat.primitives.asymmetric import padding, rsa
     from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
@@ -206,27 +272,48 @@ def server_encryption(peer: Peer, deadline: float) -> None:
     pid, packet = peer.recv_packet(deadline)
     if pid != peer.v.pid("login", TO_SERVER, "encryption_begin"):
         raise WireError(f"expected an encryption response, got packet {pid}")
-    size, pos = read_varint(packet, 1)
-    secret = key.decrypt(packet[pos:pos + size], padding.PKCS1v15())
-    pos += size
-    size, pos = read_varint(packet, pos)
-    if key.decrypt(packet[pos:pos + size], padding.PKCS1v15()) != token:
+    encrypted_secret, encrypted_token = peer.v.read_encryption_response(packet)
+    secret = key.decrypt(encrypted_secret, padding.PKCS1v15())
+    if key.decrypt(encrypted_token, padding.PKCS1v15()) != token:
         raise WireError("encryption response with a wrong verify token")
+    if args.session_server:
+        query = urllib.parse.urlencode({"username": name, "serverId": server_hash("", secret, der)})
+        with HTTP.open(f"{args.session_server}/session/minecraft/hasJoined?{query}",
+                       timeout=max(0.5, deadline - time.monotonic())) as answer:
+            body = answer.read()
+        try:
+            profile = json.loads(body) if answer.status == 200 and body else None
+        except ValueError:
+            profile = None
+        if not isinstance(profile, dict) or profile.get("name") != name:
+            raise WireError(f"the session server did not confirm that {name} joined (HTTP {answer.status})")
     peer.sock.enable(secret)
 
 
-def client_encryption(peer: Peer, packet: bytes) -> None:
+def client_encryption(peer: Peer, packet: bytes, args: argparse.Namespace, deadline: float) -> None:
+    """Answer an encryption request; with ``--session-server`` (and the account's token and
+    UUID), join there first, as a vanilla client does."""
     from cryptography.hazmat.primitives.asymmetric import padding
+    from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
     from cryptography.hazmat.primitives.serialization import load_der_public_key
 
-    _, pos = read_string(packet, 1)  # server id
-    size, pos = read_varint(packet, pos)
-    key = load_der_public_key(packet[pos:pos + size])
-    pos += size
-    size, pos = read_varint(packet, pos)
-    token = packet[pos:pos + size]
+    server_id, der, token, authenticate = peer.v.read_encryption_request(packet)
+    key = load_der_public_key(der)
+    if not isinstance(key, RSAPublicKey):
+        raise WireError("the encryption request's key is not RSA")
     secret = os.urandom(16)
-    peer.send(peer.v.encryption_response(key.encrypt(secret, padding.PKCS1v15()), key.encrypt(token, padding.PKCS1v15())))
+    if authenticate and args.session_server:
+        body = json.dumps({"accessToken": args.access_token, "selectedProfile": args.uuid,
+                           "serverId": server_hash(server_id, secret, der)}).encode()
+        request = urllib.request.Request(f"{args.session_server}/session/minecraft/join", data=body,
+                                         headers={"Content-Type": "application/json"}, method="POST")
+        try:
+            with HTTP.open(request, timeout=max(0.5, deadline - time.monotonic())) as answer:
+                answer.read()
+        except urllib.error.HTTPError as exc:
+            raise WireError(f"the session server refused the join: HTTP {exc.code}") from None
+    peer.send(peer.v.encryption_response(key.encrypt(secret, padding.PKCS1v15()),
+                                         key.encrypt(token, padding.PKCS1v15())))
     peer.sock.enable(secret)
 
 
@@ -265,7 +352,7 @@ def echo_server(peer: Peer, args: argparse.Namespace) -> int:
 
 
 # -- generator and sink -------------------------------------------------------------------
-def flood(sock: socket.socket, stream, args: argparse.Namespace) -> int:
+def flood(sock: CipherSocket, stream: Stream, args: argparse.Namespace) -> int:
     chunk = stream.chunk(1 << 18)
     sock.settimeout(None)
     deadline = time.monotonic() + args.max_seconds
@@ -280,7 +367,7 @@ def flood(sock: socket.socket, stream, args: argparse.Namespace) -> int:
     return 0
 
 
-def sink(sock: socket.socket, stream, first: bytes, args: argparse.Namespace) -> int:
+def sink(sock: CipherSocket, stream: Stream, first: bytes, args: argparse.Namespace) -> int:
     counter = StreamCounter(stream, MAX_READ)
     buf = bytearray(MAX_READ)
     view = memoryview(buf)
@@ -342,7 +429,7 @@ def run_client(args: argparse.Namespace) -> int:
             elif pid == v.pid("login", TO_CLIENT, "success"):
                 break
             elif pid == v.pid("login", TO_CLIENT, "encryption_begin"):
-                client_encryption(peer, packet)
+                client_encryption(peer, packet, args, deadline)
             elif pid == v.pid("login", TO_CLIENT, "disconnect"):
                 reason, _ = read_string(packet, 1)
                 emit(event="error", error=f"refused at login: {reason}")
@@ -365,7 +452,7 @@ def run_client(args: argparse.Namespace) -> int:
         if args.workload == "echo":
             return echo_client(peer, args)
         raise WireError(f"unknown workload {args.workload}")
-    except (OSError, WireError, TimeoutError, ConnectionError) as exc:
+    except (OSError, WireError, Incomplete, TimeoutError, ConnectionError) as exc:
         emit(event="error", error=f"{type(exc).__name__}: {exc}")
         return 1
 
@@ -439,6 +526,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--login-timeout", type=float, default=15.0)
     parser.add_argument("--accept-timeout", type=float, default=30.0)
     parser.add_argument("--encrypt", action="store_true", help="server: ask for online mode's encryption")
+    parser.add_argument("--session-server", help="server: check joins here (hasJoined); client: join here first "
+                        "(with --access-token and --uuid)")
+    parser.add_argument("--access-token", default="", help="client: the account's Minecraft access token")
+    parser.add_argument("--uuid", default="", help="client: the account's UUID without dashes")
     args = parser.parse_args(argv)
     return run_server(args) if args.role == "server" else run_client(args)
 

@@ -154,8 +154,9 @@ class LoginPhase:
         try:
             secret = key_exchange.decrypt_secret(conn.keypair, fields["sharedSecret"])
             token = fields.get("verifyToken")
-            if isinstance(token, dict):  # 1.19: a switch between token and signature
-                token = token.get("verifyToken")
+            switch = fields.get("crypto")
+            if token is None and isinstance(switch, dict):  # 1.19-1.19.2: the token, or a signed nonce
+                token = switch.get("verifyToken")
             if token is None:
                 raise PeerError("signed-nonce encryption responses are not supported")
             if key_exchange.decrypt_secret(conn.keypair, token) != self._verify_token:
