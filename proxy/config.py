@@ -248,17 +248,39 @@ class ConfigError(Exception):
 
 
 _SECRET_WORDS = ("key", "token", "secret", "password")
+# Fields named like secrets that only say where one is (a URL or a file's path) are shown.
+_NOT_SECRET_SUFFIXES = ("_url", "_file", "_path")
+
+
+def _is_secret(name: str) -> bool:
+    name = name.lower()
+    return any(word in name for word in _SECRET_WORDS) and not name.endswith(_NOT_SECRET_SUFFIXES)
+
+
+def _redacted(value: Any) -> Any:
+    """``value`` with every secret-named key's value hidden, however deep it stands."""
+    if isinstance(value, dict):
+        return {k: "<redacted>" if _is_secret(str(k)) else _redacted(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    return value
 
 
 def _describe(exc: ValidationError, path: Path) -> str:
     parts = []
     for err in exc.errors():
-        field = ".".join(str(p) for p in err["loc"]) or "(file)"
+        loc = [str(p) for p in err["loc"]]
+        if not loc:
+            # A rule across fields: the input is the whole file, which says nothing the
+            # message does not, and may hold every secret of the file.
+            parts.append(f"{path}: {err['msg']}")
+            continue
+        field = ".".join(loc)
         value = err.get("input")
-        if any(word in field.lower() for word in _SECRET_WORDS):
+        if any(_is_secret(part) for part in loc):
             value = "<redacted>"  # a misspelt or mistyped key field must not print the key
-        elif isinstance(value, dict):
-            value = {k: ("<redacted>" if any(w in str(k).lower() for w in _SECRET_WORDS) else v) for k, v in value.items()}
+        else:
+            value = _redacted(value)
         parts.append(f"{path}: field '{field}' = {json.dumps(value, default=str)}: {err['msg']}")
     return "\n".join(parts)
 

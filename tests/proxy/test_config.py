@@ -85,3 +85,40 @@ def test_an_account_login_and_forwarding_cannot_be_combined(tmp_path: Path) -> N
     path.write_text(json.dumps({"upstream_auth": {"mode": "microsoft"}}))
     with pytest.raises(ConfigError, match="needs the account's name"):
         load(path)
+
+
+def test_a_rule_across_fields_never_prints_the_files_secrets(tmp_path: Path) -> None:
+    # The rules across sections (an account login with forwarding, or listening beyond
+    # loopback) are errors of the whole file: none of its secrets may ride along.
+    from proxy.config import ConfigError, load
+
+    secrets = {"llm": {"api_key": "sk-llm-secret-1"}, "console": {"port": 9, "token": "console-secret-2"},
+               "admin_secret": "admin-secret-3"}
+    microsoft = {"upstream_auth": {"mode": "microsoft", "account": "main"}}
+    bad = [
+        {**secrets, **microsoft, "forwarding": {"mode": "velocity", "secret": "forwarding-secret-4"}},
+        {**secrets, **microsoft, "listen": {"host": "0.0.0.0", "port": 25566}},
+    ]
+    for raw in bad:
+        path = tmp_path / "proxy.json"
+        path.write_text(json.dumps(raw))
+        with pytest.raises(ConfigError) as err:
+            load(path)
+        text = str(err.value)
+        assert str(path) in text
+        for secret in ("sk-llm-secret-1", "console-secret-2", "admin-secret-3", "forwarding-secret-4"):
+            assert secret not in text, text
+
+
+def test_nested_secrets_are_hidden_and_urls_shown(tmp_path: Path) -> None:
+    from proxy.config import ConfigError, load
+
+    path = tmp_path / "proxy.json"
+    path.write_text(json.dumps({"llm": {"api_key": "sk-nested-secret", "timeout_seconds": "soon"}}))
+    with pytest.raises(ConfigError) as err:
+        load(path)
+    assert "llm.timeout_seconds" in str(err.value) and "sk-nested-secret" not in str(err.value)
+    path.write_text(json.dumps({"accounts": {"token_url": 7}}))
+    with pytest.raises(ConfigError) as err:
+        load(path)
+    assert "accounts.token_url" in str(err.value) and "= 7" in str(err.value)  # where a token comes from is no secret
