@@ -41,7 +41,7 @@ class NotSignedIn(AccountError):
 
     def __init__(self, account: str, known: list[str]) -> None:
         listed = f" (signed in: {', '.join(known)})" if known else " (no account is signed in)"
-        super().__init__(f"no Minecraft account {account!r} is signed in{listed}",
+        super().__init__(f"no Microsoft account {account!r} is signed in{listed}",
                          f"run `mcagent login --account {account}` first")
         self.account = account
 
@@ -117,5 +117,5 @@ class ServiceFailed(AccountError):
     action = "try again in a few minutes; if it keeps failing, the service may have changed"
 
     def __init__(self, service: str, host: str, what: str, *, detail: str = "") -> None:
-        super().__init__(f"{service} ({host}) {what}", detail=detail)
+        super().__init__(f"{service} at {host} {what}", detail=detail)
         self.host = host

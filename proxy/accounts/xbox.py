@@ -62,8 +62,8 @@ def xsts_token(http: httpx.Client, settings: AccountSettings, user: XboxToken) -
         known = XERR.get(code) if code is not None else None
         if known is not None:
             raise known(detail=f"XErr {code}")
-        raise ServiceFailed(service.name, service.host, f"refused this account (XErr {code})",
-                            detail=f"XErr {code}")
+        why = f"XErr {code}" if code is not None else "no XErr code"
+        raise ServiceFailed(service.name, service.host, f"refused this account ({why})", detail=why)
     return _parsed(service, answer)
 
 
