@@ -1,7 +1,7 @@
 """Playing on an online-mode server through the proxy with a Microsoft account (issue 21).
 
-The server is a real online-mode server (flying-squid for 1.8.8 and 1.12.2, the world
-server on minecraft-protocol after): it verifies every login with the session server, as
+The server is a real online-mode server (flying-squid for 1.8.8, 1.12.2 and 1.20.1, the
+world server on minecraft-protocol for 1.21.11 and 26.1): it verifies every login with the session server, as
 vanilla does with Mojang's. The account services (Microsoft, Xbox, XSTS, Minecraft
 services and the session server) are the local ones in tests/account_services.py; the
 account is signed in already (its tokens in a cache file of the test's). The player is an

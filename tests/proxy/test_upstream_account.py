@@ -229,6 +229,20 @@ def test_a_second_client_for_the_account_is_refused() -> None:
     assert accounts.asked == ["main"]
 
 
+def test_a_second_client_under_another_allowed_name_is_refused_for_the_account() -> None:
+    # Both names may play as the account (its own and local_name), but not at once: the
+    # second login would take the account over from the first.
+    accounts = FakeAccounts(Session("main", "Notch", ACCOUNT_UUID, "t"))
+    rig = _rig("1.21.11", accounts, upstream_auth={"mode": "microsoft", "account": "main", "local_name": "Steve"})
+    _login_start(rig, "Notch")
+    rig.accept_upstream()
+    second = rig.another()
+    _login_start(second, "Steve")
+    (kick,) = second.client.received()
+    assert b"The Microsoft account main is already playing through this proxy" in kick
+    assert accounts.asked == ["main"]
+
+
 def test_an_online_server_without_an_account_names_both_ways_out() -> None:
     rig = Rig("1.21.11")
     _login_start(rig, "Notch")
