@@ -277,3 +277,35 @@ def test_an_online_client_leg_and_an_account_server_leg_use_separate_secrets() -
     (response,) = upstream.received()
     server.read_response(rig, response)
     assert server.secret != client_secret
+
+
+def test_the_accounts_token_is_in_no_dump_status_or_metrics_while_it_plays() -> None:
+    # Invariant 8 on the owner's surfaces: the console's dump, sessions and status, and the
+    # metrics page, read while a player is in play through the account.
+    from proxy.operations.console import ConsoleCommands
+    from proxy.operations.metrics import Metrics
+
+    token = "mc-access-token-9f3a61c2e07b"
+    accounts = FakeAccounts(Session("main", "Notch", ACCOUNT_UUID, token))
+    rig = _rig("1.12.2", accounts, console={"port": 1234, "token": "console-token-5d1e"})
+    _login_start(rig, "Notch")
+    upstream = rig.accept_upstream()
+    upstream.received()
+    server = OnlineServer()
+    rig.server_send(server.request(rig))
+    (response,) = upstream.received()
+    server.read_response(rig, response)
+    to_proxy = Writer()
+    to_proxy.enable_encryption(server.secret)
+    success = build_packet(rig.codec, "login", "toClient", "success", username="Notch", uuid=str(ACCOUNT_UUID))
+    rig.upstream.proto.dataReceived(to_proxy.seal(to_proxy.frame(success)))
+    assert [c.player_name for c in rig.server.connections if c.session is not None] == ["Notch"]
+
+    console = ConsoleCommands(rig.server, lambda: ["reloaded"], lambda: None)
+    metrics = Metrics()
+    metrics.collect(rig.server)
+    surfaces = {line: "\n".join(console.execute(line)) for line in ("dump", "sessions", "status")}
+    surfaces["metrics"] = metrics.render().decode()
+    assert "Notch" in surfaces["sessions"] and "mcagent_connected_players 1.0" in surfaces["metrics"]
+    for name, text in surfaces.items():
+        assert token not in text and "console-token-5d1e" not in text, name
