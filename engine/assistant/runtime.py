@@ -26,7 +26,7 @@ from engine.modules.extensions import EntryPointLike, ExtensionReport, load_exte
 from engine.modules.items import ItemTable
 from engine.modules.registry import ModuleRegistry
 from engine.routing.cache import IntentCache
-from engine.routing.config import ALGORITHM, Mode, ReloadReport, SemanticConfig, load_or_create, reload
+from engine.routing.config import ALGORITHM, ROUTING_MODES, Mode, ReloadReport, SemanticConfig, load_or_create, reload
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend
 from engine.routing.router import Router
 from engine.routing.semantic_index import SemanticIndex
@@ -113,7 +113,7 @@ class AssistantRuntime:
         try:
             wanted = Mode(word.upper())
         except ValueError:
-            return [f"unknown routing mode {word!r}: expected enforce, shadow or off"]
+            return [f"unknown routing mode {word!r}: expected {', '.join(ROUTING_MODES[:-1])} or {ROUTING_MODES[-1]}"]
         if wanted is not Mode.OFF and self.index is None:
             return ["the index was not built at start (mode OFF then); restart to enable local routing"]
         self.router.config = self.config.model_copy(update={"mode": wanted})

@@ -20,12 +20,12 @@ from engine.actions import AdminCommand, MeasurePing, RunLine
 from engine.commands.table import (Access, Command, CommandRouting, CommandTable, Invocation, Text, Word,
                                    no_args, words)
 from engine.actions import Action
+from engine.decision.provider_names import PROVIDERS
 from engine.modules.builtin.common import EMPTY, Empty, fmt, players_named
 from engine.modules.declarations import ParseContext, RoutingProfile
 from engine.routing.vocabulary import NUMBER_FEATURE
 
 Out = Sequence[Action | RunLine]
-PROVIDERS = ("mock", "api", "replay")
 
 
 # -- parsers ------------------------------------------------------------------------------
@@ -231,7 +231,7 @@ STOP = Command(
     ), lambda _: ""),
 )
 AUTOPILOT = Command(
-    "autopilot", parse_autopilot, _autopilot, Text("!autopilot on|off|status|provider mock|api|replay"),
+    "autopilot", parse_autopilot, _autopilot, Text(f"!autopilot on|off|status|provider {'|'.join(PROVIDERS)}"),
     Text("let the agent play toward an iron pickaxe; sneak twice or !stop to take over",
          "让代理替你玩，直到做出铁镐；连按两次潜行或 !stop 接管"),
     words=words("on", "off", "status", Word("provider", words(*PROVIDERS))),

@@ -17,6 +17,8 @@ import attrs
 
 from engine.actions import ReplyToPlayer
 from engine.commands.builtin import SESSION_TABLE
+from engine.decision.provider_names import PROVIDERS
+from engine.routing.config import ROUTING_MODES
 from proxy.protocol import versions
 
 if TYPE_CHECKING:
@@ -78,7 +80,7 @@ class ConsoleCommands:
             "sessions": Command("sessions", "connected players", self._sessions),
             "kick": Command("kick PLAYER [REASON]", "disconnect a player with a reason", self._kick),
             "say": Command("say TEXT", "broadcast a proxy message to every player", self._say),
-            "routing": Command("routing [mode enforce|shadow|off]", "local routing diagnostics, or set its mode",
+            "routing": Command(f"routing [mode {'|'.join(ROUTING_MODES)}]", "local routing diagnostics, or set its mode",
                                self._routing),
             "reload": Command("reload", "re-read and validate the config; keep the old one if invalid", self._reload_cmd),
             "agent": Command("agent PLAYER on|off|status|provider NAME", "the autopilot for a player", self._agent),
@@ -115,7 +117,7 @@ class ConsoleCommands:
         if words[0] == "routing" and len(words) == 2:
             return [w for w in ("mode",) if w.startswith(words[1])]
         if words[0] == "routing" and len(words) == 3:
-            return [m for m in ("enforce", "shadow", "off") if m.startswith(words[2])]
+            return [m for m in ROUTING_MODES if m.startswith(words[2])]
         if words[0] == "agent" and len(words) >= 3:
             # The player's own !autopilot entry of the command table: the same words, the same parser.
             return SESSION_TABLE.complete(["autopilot", *words[2:]])
@@ -193,9 +195,9 @@ class ConsoleCommands:
             return ["local routing is not enabled in this build or configuration"]
         if not args:
             return list(routing.diagnostics())
-        if args[0] == "mode" and len(args) == 2 and args[1].lower() in ("enforce", "shadow", "off"):
+        if args[0] == "mode" and len(args) == 2 and args[1].lower() in ROUTING_MODES:
             return list(routing.set_mode(args[1].upper()))
-        raise UsageError("expected: routing mode enforce|shadow|off")
+        raise UsageError(f"expected: routing mode {'|'.join(ROUTING_MODES)}")
 
     def _reload_cmd(self, args: list[str]) -> list[str]:
         return self._reload()
@@ -203,7 +205,7 @@ class ConsoleCommands:
     def _agent(self, args: list[str]) -> list[str]:
         if not (len(args) == 2 and args[1] in ("on", "off", "status")
                 or len(args) == 3 and args[1] == "provider"):
-            raise UsageError("expected: agent PLAYER on|off|status|provider mock|api|replay")
+            raise UsageError(f"expected: agent PLAYER on|off|status|provider {'|'.join(PROVIDERS)}")
         bridge = self._bridge(args[0])
         actions = bridge.session.admin_agent(" ".join(args[1:]), self.server.clock.seconds())
         bridge.perform(actions)  # the player sees the same answer, and control changes hands
