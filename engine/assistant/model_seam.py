@@ -187,7 +187,7 @@ class ModelSeam:
             if not entry.model_visible or command is None or entry.access is Access.ADMIN:
                 continue
             out.append(CatalogEntry(entry.id, command.usage, command.description, entry.access is Access.READ,
-                                    entry.routing.is_explicit_only))
+                                    entry.routing.is_explicit_only, command.arguments))
         return tuple(out)
 
     # --- the answer -------------------------------------------------------------------------------
