@@ -313,12 +313,13 @@ ROUTED_COMMANDS: tuple[Command[Any], ...] = tuple(c for c in SESSION_COMMANDS + 
 SESSION_TABLE = CommandTable(SESSION_COMMANDS).freeze()
 
 
-def full_table(module_commands: Iterable[Command[Any]]) -> CommandTable:
+def full_table(module_commands: Iterable[Command[Any]], more: Iterable[Command[Any]] = ()) -> CommandTable:
     """A session's commands with an assistant: the modules' read-only ones right after !help and
-    !ping (in help, the questions come first), then the rest, the modules' admin ones last."""
+    !ping (in help, the questions come first), then the rest and ``more`` (commands added beyond
+    these), the modules' admin ones last."""
     modules = list(module_commands)
     player = [c for c in modules if c.access is Access.PLAYER]
     admin = [c for c in modules if c.access is Access.ADMIN]
     first = (HELP, PING)
     rest = [c for c in SESSION_COMMANDS + ASSISTANT_COMMANDS if c not in first]
-    return CommandTable([*first, *player, *rest, *admin]).freeze()
+    return CommandTable([*first, *player, *rest, *more, *admin]).freeze()
