@@ -2,7 +2,9 @@
 
 How this works: a ``Command`` is one entry — its name and aliases, a parser
 for the argument string, usage and help text in English and Chinese, who may
-run it (``Access``), the words that complete its arguments, and a handler.
+run it (``Access``: a player, an admin, or the proxy's admin console), its
+arguments and the words that complete them (``engine.commands.args``),
+whether it writes, and a handler.
 ``CommandTable`` holds the entries, frozen once built, and answers every
 question asked about commands: which entry a line names (two-word names such
 as ``system routing`` first), the ``!help`` rows, the completion tree the proxy
