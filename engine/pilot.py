@@ -27,13 +27,13 @@ import attrs
 from engine.actions import Action
 from engine.decision.autopilot import Autopilot, AutopilotConfig
 from engine.decision.logs import EpisodeLog
+from engine.decision.provider_names import PROVIDERS
 from engine.decision.providers import MockProvider, Provider
 from engine.llm.runner import ModelRunner
 from engine.motion.astar import SearchOptions
 from engine.motion.grid import Terrain
 
 LOG_EVERY = 60.0          # seconds between log hand-offs while an episode runs
-PROVIDERS = ("mock", "api", "replay")
 
 
 @attrs.frozen

@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
+from engine.decision.provider_names import ProviderName
 from proxy.accounts.settings import AccountSettings
 
 DEFAULT_PATH = Path("config/proxy.json")
@@ -45,7 +46,7 @@ class Features(Strict):
 
 
 class AutopilotSection(Strict):
-    provider: Literal["mock", "api", "replay"] = "mock"  # what decides when a player says !autopilot on
+    provider: ProviderName = "mock"  # what decides when a player says !autopilot on
     replay_log: str | None = None  # a decision_log.jsonl the replay provider plays back
     log_dir: str | None = "logs/autopilot"  # per player and episode: decision_log.jsonl, episode_events.json
     planning_ms_per_tick: float = Field(1.5, gt=0.0, le=20.0)  # path search per player per tick, at most

@@ -168,7 +168,7 @@ class LocalAssistant:
         self.runtime.last_now = inv.now
         self.language = inv.lang
         self.caller = Caller(inv.admin, inv.progress)
-        return self._run(entry, value, inv.snapshot, inv.lang, inv.now)[0]
+        return self._run(entry, value, inv.the_snapshot(), inv.lang, inv.now)[0]
 
     def parse_context(self, snapshot: WorldSnapshot, lang: str) -> Callable[[str], ParseContext]:
         """How the command table's parsers see an argument string: with this runtime's vocabulary."""

@@ -142,7 +142,7 @@ class ModelSeam:
         request = ModelRoutingRequest(
             ticket, text, route.language,
             tuple(ModelCandidate(c.module_id, c.score, c.read_only, c.command_line) for c in route.candidates),
-            self._catalog(),
+            self.catalog(),
         )
         mode = self.preferences.mode
         self._calls[ticket.request_id] = PendingCall(ticket, text, lang, mode, options, write_hint)
@@ -180,14 +180,15 @@ class ModelSeam:
             self.conversation.append(ChatMessage("user", pending.text))
             self.conversation.append(ChatMessage("assistant", answer[:1000]))
 
-    def _catalog(self) -> tuple[CatalogEntry, ...]:
+    def catalog(self) -> tuple[CatalogEntry, ...]:
+        """Every module and routed command the model may choose, with its arguments (its tools)."""
         out: list[CatalogEntry] = []
         for entry in self.parts.registry.modules():
             command = entry.first_command()
             if not entry.model_visible or command is None or entry.access is Access.ADMIN:
                 continue
             out.append(CatalogEntry(entry.id, command.usage, command.description, entry.access is Access.READ,
-                                    entry.routing.is_explicit_only))
+                                    entry.routing.is_explicit_only, command.arguments))
         return tuple(out)
 
     # --- the answer -------------------------------------------------------------------------------

@@ -11,12 +11,13 @@ the notification phrasings; ``set_routing_mode`` is the one function behind the 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from engine.assistant.local import LocalAssistant
 from engine.commands.builtin import ROUTED_COMMANDS, full_table
+from engine.commands.table import Command
 from engine.llm.calls import ModelCall, ModelReply
 from engine.llm.modes import ConversationMode, ModeThresholds
 from engine.llm.notification_buttons import ButtonMatcher, Phrases, load_phrases
@@ -26,7 +27,7 @@ from engine.modules.extensions import EntryPointLike, ExtensionReport, load_exte
 from engine.modules.items import ItemTable
 from engine.modules.registry import ModuleRegistry
 from engine.routing.cache import IntentCache
-from engine.routing.config import ALGORITHM, Mode, ReloadReport, SemanticConfig, load_or_create, reload
+from engine.routing.config import ALGORITHM, ROUTING_MODES, Mode, ReloadReport, SemanticConfig, load_or_create, reload
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend
 from engine.routing.router import Router
 from engine.routing.semantic_index import SemanticIndex
@@ -49,23 +50,30 @@ class AssistantRuntime:
         observe_routing_seconds: Callable[[float], None] | None = None,
         extensions: Iterable[EntryPointLike] | Callable[[], Iterable[EntryPointLike]] | None = None,
         button_phrases_path: Path | str | None = None,
+        commands: Sequence[Command[Any]] = (),
     ) -> None:
         """``perf_counter`` times routing alone; each duration goes to ``observe_routing_seconds``.
 
         ``extensions``: entry points of the ``mcagent.modules`` group (or a function
         listing them, e.g. ``installed_entry_points``) loaded before the registry
         freezes; a broken one is reported in ``warnings`` and left out.
+
+        ``commands``: player commands beyond ``engine.commands.builtin``'s, each one entry
+        with its handler; a routed one becomes a routing target and a model tool too.
         """
         self.items = items or ItemTable.builtin()
         if registry is None:
             registry = ModuleRegistry()
             register_builtins(registry, self.items, ROUTED_COMMANDS)
+        for command in commands:
+            if command.routing is not None:
+                registry.register_command(command)
         self.extensions = ExtensionReport((), ())
         if extensions is not None:
             self.extensions = load_extensions(registry, extensions)
         registry.freeze()
         self.registry = registry
-        self.commands = full_table(registry.commands())
+        self.commands = full_table(registry.commands(), commands)
         self.llm = llm
         self.buttons = ButtonMatcher(button_phrases)
         # notification-buttons.json, re-read by reload (the seed rebuilds after a resource reload).
@@ -113,7 +121,7 @@ class AssistantRuntime:
         try:
             wanted = Mode(word.upper())
         except ValueError:
-            return [f"unknown routing mode {word!r}: expected enforce, shadow or off"]
+            return [f"unknown routing mode {word!r}: expected {', '.join(ROUTING_MODES[:-1])} or {ROUTING_MODES[-1]}"]
         if wanted is not Mode.OFF and self.index is None:
             return ["the index was not built at start (mode OFF then); restart to enable local routing"]
         self.router.config = self.config.model_copy(update={"mode": wanted})

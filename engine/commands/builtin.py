@@ -17,15 +17,16 @@ from typing import Any
 import attrs
 
 from engine.actions import AdminCommand, MeasurePing, RunLine
-from engine.commands.table import (Access, Command, CommandRouting, CommandTable, Invocation, Text, Word,
-                                   no_args, words)
+from engine.commands.args import Arg, ArgKind, Word, words
+from engine.commands.table import Access, Command, CommandRouting, CommandTable, Invocation, Text, no_args
 from engine.actions import Action
+from engine.decision.provider_names import PROVIDERS
+from engine.llm.modes import ConversationMode
 from engine.modules.builtin.common import EMPTY, Empty, fmt, players_named
 from engine.modules.declarations import ParseContext, RoutingProfile
 from engine.routing.vocabulary import NUMBER_FEATURE
 
 Out = Sequence[Action | RunLine]
-PROVIDERS = ("mock", "api", "replay")
 
 
 # -- parsers ------------------------------------------------------------------------------
@@ -198,9 +199,13 @@ def _notice(inv: Invocation, args: str) -> Out:
 
 
 # -- the entries ----------------------------------------------------------------------------
-HELP = Command("help", no_args(EMPTY), _help, Text("!help", "!help"), Text("this list", "本列表"), aliases=("?",))
+HELP = Command("help", no_args(EMPTY), _help, Text("!help", "!help"), Text("this list", "本列表"), aliases=("?",),
+               args=())
 PING = Command("ping", no_args(EMPTY), _ping, Text("!ping"),
-               Text("round-trip time from the proxy to the server", "代理到服务器的往返时间"))
+               Text("round-trip time from the proxy to the server", "代理到服务器的往返时间"), args=())
+_NUMBER = ArgKind.NUMBER
+SWITCH = ("on", "off", "status")
+MODES = tuple(mode.value for mode in ConversationMode)
 GOTO = Command(
     "goto", parse_goto, _goto, Text("!goto x y z"),
     Text("walk there; sneak twice or !stop to take over", "走到那里；连按两次潜行或 !stop 接管"),
@@ -212,6 +217,7 @@ GOTO = Command(
          "回家", "去出生点", "带我回家", "移动到{number} {number} {number}"),
         parse_goto_text,
     ), lambda a: f"{fmt(a.x)} {fmt(a.y)} {fmt(a.z)}"),
+    args=(Arg("x", _NUMBER), Arg("y", _NUMBER), Arg("z", _NUMBER)), write=True,
 )
 FOLLOW = Command(
     "follow", parse_follow, _follow, Text("!follow <player>", "!follow <玩家>"),
@@ -221,6 +227,7 @@ FOLLOW = Command(
         ("跟着{player}", "跟随{player}", "跟着我", "跟我走"),
         parse_follow_text,
     ), lambda a: a.name),
+    args=(Arg("player", ArgKind.PLAYER, description="an online player's name"),), write=True,
 )
 STOP = Command(
     "stop", no_args(EMPTY), _stop, Text("!stop"),
@@ -229,12 +236,15 @@ STOP = Command(
         ("stop", "stop moving", "stop following", "halt", "stop now", "cancel", "stop everything"),
         ("停", "停下", "停止", "别动", "停下来", "取消"),
     ), lambda _: ""),
+    args=(), write=True,
 )
 AUTOPILOT = Command(
-    "autopilot", parse_autopilot, _autopilot, Text("!autopilot on|off|status|provider mock|api|replay"),
+    "autopilot", parse_autopilot, _autopilot, Text(f"!autopilot on|off|status|provider {'|'.join(PROVIDERS)}"),
     Text("let the agent play toward an iron pickaxe; sneak twice or !stop to take over",
          "让代理替你玩，直到做出铁镐；连按两次潜行或 !stop 接管"),
-    words=words("on", "off", "status", Word("provider", words(*PROVIDERS))),
+    # The model may switch it on or off; status and the provider are the player's own words.
+    args=(Arg("state", ArgKind.CHOICE, ("on", "off")),), write=True,
+    words=words(*SWITCH, Word("provider", words(*PROVIDERS))),
     routing=CommandRouting("agent:autopilot", RoutingProfile.hints(
         ("turn on autopilot", "turn off autopilot", "start autopilot", "stop autopilot", "enable autopilot",
          "disable autopilot", "autopilot on", "autopilot off"),
@@ -247,47 +257,49 @@ EAT = Command(
         ("eat", "eat something", "eat food", "eat some {item}", "i want to eat", "feed me"),
         ("吃东西", "吃点东西", "吃{item}", "吃饭"),
     ), lambda _: ""),
+    args=(), write=True,
 )
 REFLEX = Command(
     "reflex", parse_reflex, _reflex, Text("!reflex on|off|list"),
     Text("reflexes that save you from lava, fire, drowning, mobs, hunger, falls, and eat when hurt",
          "反射：躲避岩浆、火、溺水、怪物、饥饿、坠落，受伤时进食"),
-    words=words("on", "off", "list"),
+    args=(Arg("state", ArgKind.CHOICE, ("on", "off", "list"), optional=True),), write=True,
 )
 SYSTEM = Command(
     "system", parse_rest, _system, Text("!system <console command>", "!system <控制台命令>"),
     Text("admin console commands in game", "在游戏中使用管理控制台命令"), access=Access.ADMIN,
+    args=(Arg("command", ArgKind.TEXT, optional=True),), write=True,
 )
 ADMIN_LOGIN = Command(
     "admin", parse_login, _admin_login, Text("!admin login <secret>", "!admin login <密钥>"),
     Text("offline mode: prove you are a listed admin, once per session", "离线模式：证明你是列出的管理员，每次会话一次"),
-    words=words("login"),
+    args=(Arg("login", ArgKind.CHOICE, ("login",)), Arg("secret", ArgKind.TEXT)),
 )
 MODE = Command(
-    "mode", parse_word, _mode, Text("!mode offline|standard|extended|free"),
+    "mode", parse_word, _mode, Text(f"!mode {'|'.join(MODES)}"),
     Text("conversation mode (offline: never ask the model; free: chat)", "对话模式（offline：从不询问模型；free：聊天）"),
-    words=words("offline", "standard", "extended", "free"),
+    args=(Arg("mode", ArgKind.CHOICE, MODES),),
 )
 AI = Command(
     "ai", parse_word, _ai, Text("!ai on|off"),
     Text("allow or stop requests to the external model for you", "允许或停止为你向外部模型发送请求"),
-    words=words("on", "off", "status"),
+    args=(Arg("state", ArgKind.CHOICE, SWITCH, optional=True),),
 )
 MEMORY = Command(
     "memory", parse_memory, _memory, Text("!memory clear"),
     Text("forget our conversation and your remembered requests", "忘记对话和你被记住的请求"),
-    words=words("clear"),
+    args=(Arg("clear", ArgKind.CHOICE, ("clear",)),),
 )
 HISTORY = Command(
     "history", parse_history, _history, Text("!history on|off|status"),
     Text("off: nothing you ask is remembered, every question is routed afresh",
          "关闭后不记住你问的任何内容，每个问题都重新路由"),
-    words=words("on", "off", "status"),
+    args=(Arg("state", ArgKind.CHOICE, SWITCH, optional=True),),
 )
 CARD = Command("card", parse_rest, _card, Text("/agent card <id> <version> <option>"), Text("a card's button"),
-               listed=False)
+               listed=False, args=(Arg("card", ArgKind.TEXT),))
 NOTICE = Command("notice", parse_rest, _notice, Text("/agent notice <id> <button>"), Text("a notification's button"),
-                 listed=False)
+                 listed=False, args=(Arg("button", ArgKind.TEXT),))
 
 # What every session has, with or without an assistant (a new command is one more entry here, or
 # in ASSISTANT_COMMANDS when its handler needs the assistant).
@@ -301,12 +313,13 @@ ROUTED_COMMANDS: tuple[Command[Any], ...] = tuple(c for c in SESSION_COMMANDS + 
 SESSION_TABLE = CommandTable(SESSION_COMMANDS).freeze()
 
 
-def full_table(module_commands: Iterable[Command[Any]]) -> CommandTable:
+def full_table(module_commands: Iterable[Command[Any]], more: Iterable[Command[Any]] = ()) -> CommandTable:
     """A session's commands with an assistant: the modules' read-only ones right after !help and
-    !ping (in help, the questions come first), then the rest, the modules' admin ones last."""
+    !ping (in help, the questions come first), then the rest and ``more`` (commands added beyond
+    these), the modules' admin ones last."""
     modules = list(module_commands)
     player = [c for c in modules if c.access is Access.PLAYER]
     admin = [c for c in modules if c.access is Access.ADMIN]
     first = (HELP, PING)
     rest = [c for c in SESSION_COMMANDS + ASSISTANT_COMMANDS if c not in first]
-    return CommandTable([*first, *player, *rest, *admin]).freeze()
+    return CommandTable([*first, *player, *rest, *more, *admin]).freeze()

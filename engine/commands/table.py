@@ -2,7 +2,9 @@
 
 How this works: a ``Command`` is one entry — its name and aliases, a parser
 for the argument string, usage and help text in English and Chinese, who may
-run it (``Access``), the words that complete its arguments, and a handler.
+run it (``Access``: a player, an admin, or the proxy's admin console), its
+arguments and the words that complete them (``engine.commands.args``),
+whether it writes, and a handler.
 ``CommandTable`` holds the entries, frozen once built, and answers every
 question asked about commands: which entry a line names (two-word names such
 as ``system routing`` first), the ``!help`` rows, the completion tree the proxy
@@ -27,6 +29,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import attrs
 
 from engine.actions import Action, ReplyToPlayer, RunLine
+from engine.commands.args import Arg, Word, args_from_usage, literal_words, words_from_args
 from engine.commands.expansion import Ask, expand
 from engine.modules import messages as m
 from engine.modules.declarations import ParseContext, RoutingProfile
@@ -42,6 +45,7 @@ class CommandError(Exception):
 class Access(enum.Enum):
     PLAYER = "player"
     ADMIN = "admin"  # the session's player must be an authenticated admin
+    CONSOLE = "console"  # the proxy's admin console (its terminal, its TCP port, !system in game)
 
 
 @attrs.frozen
@@ -53,18 +57,6 @@ class Text:
 
     def say(self, lang: str) -> str:
         return self.zh if lang == "zh" and self.zh else self.en
-
-
-@attrs.frozen
-class Word:
-    """An argument word offered by completion; ``then`` are the words that may follow it."""
-
-    text: str
-    then: tuple["Word", ...] = ()
-
-
-def words(*names: str | Word) -> tuple[Word, ...]:
-    return tuple(n if isinstance(n, Word) else Word(n) for n in names)
 
 
 @attrs.frozen
@@ -105,7 +97,7 @@ class PlayerAssistant(Protocol):
 class Invocation:
     """Who runs a command, where, and when. ``session`` and ``assistant`` are the player's own."""
 
-    snapshot: WorldSnapshot
+    snapshot: WorldSnapshot | None  # None: the console, which has no world
     now: float
     lang: str
     admin: bool
@@ -120,7 +112,12 @@ class Invocation:
     def context_for(self, args: str) -> ParseContext:
         if self.parse_context is not None:
             return self.parse_context(args)
-        return ParseContext.bare(self.snapshot, self.lang)
+        return ParseContext.bare(self.the_snapshot(), self.lang)
+
+    def the_snapshot(self) -> WorldSnapshot:
+        if self.snapshot is None:
+            raise CommandError("this command needs the player's world")
+        return self.snapshot
 
     def the_session(self) -> PlayerSession:
         if self.session is None:
@@ -138,6 +135,14 @@ Handler = Callable[[Invocation, I], Sequence[Action | RunLine]]
 
 @attrs.frozen
 class Command(Generic[I]):
+    """One command: what it is called, what it takes, who may run it, and its handler.
+
+    ``args`` are its arguments (None: read off the English usage line); completion offers
+    ``words`` or, without them, the words its arguments give. ``write``: it changes the world,
+    the player's body or what runs for them, so the model may only propose it for the player
+    to confirm.
+    """
+
     name: str
     parse: Callable[[str, ParseContext], I | None]
     handler: Handler[I]
@@ -148,10 +153,20 @@ class Command(Generic[I]):
     words: tuple[Word, ...] = ()
     listed: bool = True      # False: a click target (cards, notifications), not in help or completion
     routing: CommandRouting[I] | None = None
+    args: tuple[Arg, ...] | None = None
+    write: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
+
+    @property
+    def arguments(self) -> tuple[Arg, ...]:
+        return self.args if self.args is not None else args_from_usage(self.usage.en)
+
+    @property
+    def completion_words(self) -> tuple[Word, ...]:
+        return self.words or words_from_args(self.arguments)
 
 
 def no_args(value: I) -> Callable[[str, ParseContext], I]:
@@ -215,7 +230,7 @@ class CommandTable:
         if found is None:
             return None
         command, args = found
-        if command.access is Access.ADMIN and not inv.admin:
+        if command.access is not Access.PLAYER and not inv.admin:
             denied = DENIED_YET if inv.admin_pending else DENIED
             return [ReplyToPlayer((denied.say(inv.lang).format(command=f"{inv.prefix}{command.name}", prefix=inv.prefix),))]
         if inv.max_args is not None and len(args) > inv.max_args:
@@ -236,33 +251,44 @@ class CommandTable:
         for command in self._commands:
             if not command.listed or (command.access is Access.ADMIN and not admin):
                 continue
-            suffix = ADMIN_MARK.say(lang) if command.access is Access.ADMIN else ""
+            suffix = ADMIN_MARK.say(lang) if command.access is Access.ADMIN else ""  # the console's are all admin
             rows.append((self.usage(command, lang, prefix), command.help.say(lang) + suffix))
         return rows
 
-    def completion(self, admin: bool = True) -> tuple[Word, ...]:
-        """The words after ``/agent``: every listed command name (admin ones for admins), each with its
-        argument words."""
+    def tree(self, admin: bool = True) -> tuple[Word, ...]:
+        """Every listed command name (admin ones for admins), each with its argument words and the
+        places for players' names."""
         shown = [c for c in self._commands if c.listed and (admin or c.access is Access.PLAYER)]
         out: list[Word] = []
         for command in shown:
             if " " in command.name:  # "system routing": a word under "system"
                 continue
-            subs = [Word(c.name.split(" ", 1)[1], c.words) for c in shown if c.name.startswith(command.name + " ")]
+            subs = [Word(c.name.split(" ", 1)[1], c.completion_words) for c in shown
+                    if c.name.startswith(command.name + " ")]
             for name in command.names:
-                out.append(Word(name, command.words + tuple(subs)))
+                out.append(Word(name, command.completion_words + tuple(subs)))
         return tuple(out)
 
-    def complete(self, typed: Sequence[str], admin: bool = True) -> list[str]:
-        """Completions for the last word of ``typed`` (the words after ``/agent``)."""
-        level = self.completion(admin)
+    def completion(self, admin: bool = True) -> tuple[Word, ...]:
+        """The words after ``/agent`` in the client's command tree: literal words only."""
+        return literal_words(self.tree(admin))
+
+    def complete(self, typed: Sequence[str], admin: bool = True, players: Sequence[str] = ()) -> list[str]:
+        """Completions for the last word of ``typed`` (the words after ``/agent``, or a console
+        line's words); ``players`` are the names offered where a player's name goes."""
+        level = self.tree(admin)
         for word in typed[:-1]:
-            match = next((w for w in level if w.text == word.lower()), None)
+            match = next((w for w in level if not w.player and w.text == word.lower()), None)
+            if match is None:
+                match = next((w for w in level if w.player), None)  # any word fills a player's place
             if match is None:
                 return []
             level = match.then
         last = typed[-1].lower() if typed else ""
-        return sorted(w.text for w in level if w.text.startswith(last))
+        offered = {w.text for w in level if not w.player}
+        if any(w.player for w in level):
+            offered |= set(players)
+        return sorted(text for text in offered if text.lower().startswith(last))
 
 
 UNKNOWN = Text("Unknown command {command}; {prefix}help lists the commands.", "未知命令 {command}；{prefix}help 列出所有命令。")

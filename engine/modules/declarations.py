@@ -23,6 +23,7 @@ from typing import Generic, TypeVar
 
 import attrs
 
+from engine.commands.args import Arg, args_from_usage
 from engine.routing.terms import Analysis
 from engine.world.snapshot import WorldSnapshot
 
@@ -66,6 +67,11 @@ class AgentCommand(Generic[I]):
     phrases: tuple[str, ...] = ()  # exact @ai requests that mean this command, e.g. "pos"
     description_zh: str = ""       # the help text in Chinese (the English one is the model's too)
     completion: tuple[str, ...] = ()  # argument word paths for completion, e.g. ("reload", "mode off")
+    args: tuple[Arg, ...] | None = None  # its arguments (engine.commands.args); None: read off ``usage``
+
+    @property
+    def arguments(self) -> tuple[Arg, ...]:
+        return self.args if self.args is not None else args_from_usage(self.usage)
 
     @staticmethod
     def literal(
@@ -95,9 +101,10 @@ class AgentCommand(Generic[I]):
         aliases: Sequence[str] = (),
         description_zh: str = "",
         completion: Sequence[str] = (),
+        args: Sequence[Arg] | None = None,
     ) -> "AgentCommand[I]":
         return AgentCommand(name, usage, description, parse, render, tuple(aliases), description_zh=description_zh,
-                            completion=tuple(completion))
+                            completion=tuple(completion), args=None if args is None else tuple(args))
 
     def line(self, value: I) -> str:
         """The explicit command line that runs ``value``, e.g. ``!item minecraft:torch``."""

@@ -21,7 +21,8 @@ from typing import Any
 import attrs
 
 from engine.commands.table import Access as CommandAccess
-from engine.commands.table import Command, Invocation, Text, Word
+from engine.commands.args import Word
+from engine.commands.table import Command, Invocation, Text
 from engine.modules.declarations import AgentCommand, ModuleRouting, RoutingProfile
 from engine.actions import ReplyToPlayer
 from engine.modules.module import Access, Module
@@ -85,8 +86,10 @@ class ModuleRegistry:
         self._check_open(routed.module_id)
         if routed.module_id in self._modules:
             raise RegistryError(f"module {routed.module_id} is already registered")
+        if not command.write:
+            raise RegistryError(f"!{command.name} is routed but no write: a read-only answer is a module")
         agent = AgentCommand(command.name, command.usage.en, command.help.en, command.parse, routed.render,
-                             command.aliases)
+                             command.aliases, args=command.arguments)
         routing = ModuleRouting[Any](commands=(agent,), profile=routed.profile)
         self._modules[routed.module_id] = Registered(routed.module_id, Access.WRITE, routing, None)
 
@@ -173,7 +176,8 @@ class ModuleRegistry:
                     command.name, command.parse, _module_handler(entry), Text(command.usage, command.usage),
                     Text(command.description, command.description_zh), aliases=command.aliases,
                     access=CommandAccess.ADMIN if entry.access is Access.ADMIN else CommandAccess.PLAYER,
-                    words=completion_words(command.completion)))
+                    words=completion_words(command.completion), args=command.arguments,
+                    write=entry.access is Access.WRITE))
         return out
 
 

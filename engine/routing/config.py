@@ -27,6 +27,10 @@ class Mode(str, enum.Enum):
     OFF = "OFF"
 
 
+# The modes as typed (``routing mode enforce|shadow|off``), for every surface that offers them.
+ROUTING_MODES: tuple[str, ...] = tuple(mode.value.lower() for mode in Mode)
+
+
 class ConfigError(ValueError):
     """The config file is unreadable or a value is out of range."""
 

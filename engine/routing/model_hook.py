@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import attrs
 
+from engine.commands.args import Arg
 from engine.routing.cache import CacheKey
 
 
@@ -39,6 +40,7 @@ class CatalogEntry:
     description: str
     read_only: bool
     explicit_only: bool  # the model must be very sure before choosing it
+    args: tuple[Arg, ...] | None = None  # its command's arguments; None: read off ``usage``
 
 
 @attrs.frozen

@@ -14,6 +14,7 @@ from typing import Protocol
 from engine.actions import Action, ReplyToPlayer, reply
 from engine.commands.table import CommandTable, Text
 from engine.control import Control
+from engine.decision.provider_names import PROVIDERS
 from engine.eating import EatTask
 from engine.pilot import PilotSeat
 from engine.session.parts import AdminState, Driver, SessionConfig
@@ -108,7 +109,7 @@ class SessionCommands:
             return self.movers.release("Autopilot off", now)
         if word == "provider":
             if provider is None:
-                return [reply(f"Usage: {p}autopilot provider mock|api|replay (now: {pilot.provider_name})")]
+                return [reply(f"Usage: {p}autopilot provider {'|'.join(PROVIDERS)} (now: {pilot.provider_name})")]
             return [reply(pilot.choose(provider))]
         return [reply(pilot.progress or f"The autopilot is off ({pilot.provider_name} provider); "
                                         f"{p}autopilot on starts it.")]

@@ -30,6 +30,7 @@ from typing import Any
 
 from engine.decision.ladder import NAMES
 from engine.decision.logs import EpisodeLog
+from engine.decision.provider_names import PROVIDERS
 from engine.decision.providers import ApiProvider, MockProvider, Provider, ReplayProvider
 from engine.llm.runner import AsyncioRunner
 from engine.sim.episode import TICK, EpisodeResult, run_episode
@@ -85,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--ticks", type=int, default=10_000)
-    parser.add_argument("--provider", choices=("mock", "api", "replay"), default="mock")
+    parser.add_argument("--provider", choices=PROVIDERS, default="mock")
     parser.add_argument("--replay-log", default=None)
     parser.add_argument("--hazard", choices=("lava", "water", "mobs"), default=None)
     parser.add_argument("--start-bread", type=int, default=SimOptions().start_bread)

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any, Callable
 
 from engine.chat_tap import AGENT_COMMAND, ASSISTANT_COMMAND
-from engine.commands.table import Word
+from engine.commands.args import Word
 from proxy.protocol.errors import LayoutError, PeerError
 from proxy.protocol.layout_codec import FIELD_LIMITS, Buffer, Codec, check_count
 from proxy.protocol.wire import pack_varint, read_varint

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine import events as ev
-from engine.commands.table import Word
+from engine.commands.args import Word
 from proxy.codec import subscriptions
 from proxy.codec.chat import strip_formatting, text_style
 from proxy.protocol.errors import LayoutError, PeerError

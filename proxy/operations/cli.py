@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from engine.decision.provider_names import PROVIDERS
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -404,7 +406,8 @@ def main(argv: list[str] | None = None) -> int:
             p.add_argument("--gamemode", default="creative", choices=["creative", "survival"])
     v = sub.add_parser("versions", help="list the Minecraft releases the proxy accepts and how each was verified")
     v.add_argument("--markdown", action="store_true", help="print the version table of docs/versions.md")
-    sub.add_parser("sim", help="headless autopilot episodes: mcagent sim --seeds N --ticks T --provider mock|api|replay "
+    sub.add_parser("sim", help="headless autopilot episodes: mcagent sim --seeds N --ticks T --provider "
+                   f"{'|'.join(PROVIDERS)} "
                    "[--json]", add_help=False)
     c = sub.add_parser("console", help="attach to a running proxy's console port")
     c.add_argument("--config", help="config file to read console.host/port/token from")

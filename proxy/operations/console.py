@@ -3,6 +3,13 @@
 ``ConsoleCommands.execute(line)`` returns the lines to show; the local terminal,
 the TCP console and in-game ``!system`` all call it, so every surface offers the
 same commands with the same errors. Nothing here writes to a terminal.
+
+The commands are entries of an engine command table (``engine.commands.table``,
+``Access.CONSOLE``): each declares its usage, help and arguments there, and
+``help`` and tab completion (players' names included) are derived from the
+entries. Their handlers stay here because they need the proxy server; a handler
+takes the line's words (split as a shell would) and answers with lines, or raises
+``UsageError``.
 """
 from __future__ import annotations
 
@@ -11,12 +18,18 @@ import platform
 import shlex
 import time
 from collections import deque
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
-from engine.actions import ReplyToPlayer
-from engine.commands.builtin import SESSION_TABLE
+from engine.actions import Action, ReplyToPlayer, RunLine
+from engine.commands.args import Arg, ArgKind, Word
+from engine.commands.builtin import AUTOPILOT
+from engine.commands.table import Access, Command, CommandTable, Invocation, Text
+from engine.modules.declarations import ParseContext
+from engine.decision.provider_names import PROVIDERS
+from engine.routing.config import ROUTING_MODES
 from proxy.protocol import versions
 
 if TYPE_CHECKING:
@@ -25,11 +38,31 @@ if TYPE_CHECKING:
 SECRET_KEYS = ("token", "key", "secret", "password")
 
 
-@attrs.frozen
-class Command:
-    usage: str
-    help: str
-    run: Callable[[list[str]], list[str]]
+ConsoleRun = Callable[[list[str]], list[str]]  # the line's words after the command's name → the lines to show
+
+
+def _words(args: str, _ctx: ParseContext) -> list[str] | None:
+    try:
+        return shlex.split(args)
+    except ValueError:
+        return None
+
+
+def console_command(name: str, usage: str, help: str, run: ConsoleRun, args: Sequence[Arg] = (),
+                    words: tuple[Word, ...] = ()) -> Command[list[str]]:
+    """One console command as an entry of the engine's command table."""
+    def handler(_inv: Invocation, argv: list[str]) -> Sequence[Action | RunLine]:
+        return [ReplyToPlayer(tuple(run(argv)))]
+
+    return Command(name, _words, handler, Text(usage), Text(help), access=Access.CONSOLE, args=tuple(args),
+                   words=words)
+
+
+def _answer(actions: Sequence[Action | RunLine]) -> list[str]:
+    return [line for action in actions if isinstance(action, ReplyToPlayer) for line in action.lines]
+
+
+_PLAYER = Arg("player", ArgKind.PLAYER)
 
 
 class LogRing:
@@ -67,26 +100,35 @@ class UsageError(Exception):
 
 class ConsoleCommands:
     def __init__(self, server: "ProxyServer", reload: Callable[[], list[str]], stop: Callable[[], None],
-                 logs: LogRing | None = None) -> None:
+                 logs: LogRing | None = None, more: Iterable[Command[list[str]]] = ()) -> None:
+        """``more``: console commands beyond the built-in ones (``console_command`` entries)."""
         self.server = server
         self._reload = reload
         self._stop = stop
         self.logs = logs or LogRing()
-        self.commands: dict[str, Command] = {
-            "help": Command("help [COMMAND]", "list commands, or explain one", self._help),
-            "status": Command("status", "uptime, sessions, traffic, upstream latency", self._status),
-            "sessions": Command("sessions", "connected players", self._sessions),
-            "kick": Command("kick PLAYER [REASON]", "disconnect a player with a reason", self._kick),
-            "say": Command("say TEXT", "broadcast a proxy message to every player", self._say),
-            "routing": Command("routing [mode enforce|shadow|off]", "local routing diagnostics, or set its mode",
-                               self._routing),
-            "reload": Command("reload", "re-read and validate the config; keep the old one if invalid", self._reload_cmd),
-            "agent": Command("agent PLAYER on|off|status|provider NAME", "the autopilot for a player", self._agent),
-            "reflex": Command("reflex PLAYER on|off", "reflexes for a player", self._reflex),
-            "log": Command("log tail [PLAYER]", "recent log lines, optionally for one player", self._log),
-            "dump": Command("dump", "a redacted diagnostic bundle (JSON)", self._dump),
-            "stop": Command("stop", "tell players, close upstreams, flush logs, exit", self._stop_cmd),
-        }
+        c = console_command
+        self.table = CommandTable([
+            c("help", "help [COMMAND]", "list commands, or explain one", self._help, (Arg("command", optional=True),)),
+            c("status", "status", "uptime, sessions, traffic, upstream latency", self._status),
+            c("sessions", "sessions", "connected players", self._sessions),
+            c("kick", "kick PLAYER [REASON]", "disconnect a player with a reason", self._kick,
+              (_PLAYER, Arg("reason", ArgKind.TEXT, optional=True))),
+            c("say", "say TEXT", "broadcast a proxy message to every player", self._say, (Arg("text", ArgKind.TEXT),)),
+            c("routing", f"routing [mode {'|'.join(ROUTING_MODES)}]", "local routing diagnostics, or set its mode",
+              self._routing, (Arg("mode", ArgKind.CHOICE, ("mode",), optional=True),
+                              Arg("routing_mode", ArgKind.CHOICE, ROUTING_MODES))),
+            c("reload", "reload", "re-read and validate the config; keep the old one if invalid", self._reload_cmd),
+            # After the player's name, the words of the player's own !autopilot entry.
+            c("agent", "agent PLAYER on|off|status|provider NAME", "the autopilot for a player", self._agent,
+              (_PLAYER, Arg("autopilot", ArgKind.TEXT)), (Word(_PLAYER.name, AUTOPILOT.completion_words, player=True),)),
+            c("reflex", "reflex PLAYER on|off", "reflexes for a player", self._reflex,
+              (_PLAYER, Arg("state", ArgKind.CHOICE, ("on", "off")))),
+            c("log", "log tail [PLAYER]", "recent log lines, optionally for one player", self._log,
+              (Arg("tail", ArgKind.CHOICE, ("tail",)), attrs.evolve(_PLAYER, optional=True))),
+            c("dump", "dump", "a redacted diagnostic bundle (JSON)", self._dump),
+            c("stop", "stop", "tell players, close upstreams, flush logs, exit", self._stop_cmd),
+            *more,
+        ]).freeze()
 
     # -- entry points -------------------------------------------------------------------
     def execute(self, line: str) -> list[str]:
@@ -98,32 +140,18 @@ class ConsoleCommands:
         except ValueError as exc:
             return [f"error: {exc}"]
         name, args = words[0].lower(), words[1:]
-        command = self.commands.get(name)
-        if command is None:
+        command = self.table.get(name)
+        if command is None or command.access is not Access.CONSOLE:
             return [f"unknown command {name!r}; type 'help' for the list"]
+        inv = Invocation(None, self.server.clock.seconds(), "en", admin=True, prefix="")
         try:
-            return command.run(args)
+            return _answer(command.handler(inv, args))
         except UsageError as exc:
-            return [f"error: {exc}", f"usage: {command.usage}"]
+            return [f"error: {exc}", f"usage: {command.usage.en}"]
 
     def complete(self, line: str) -> list[str]:
-        words = line.split(" ")
-        if len(words) <= 1:
-            return sorted(n for n in self.commands if n.startswith(words[0].lower()))
-        if words[0] in ("kick", "agent", "reflex") and len(words) == 2:
-            return sorted(p for p in self._players() if p.lower().startswith(words[1].lower()))
-        if words[0] == "routing" and len(words) == 2:
-            return [w for w in ("mode",) if w.startswith(words[1])]
-        if words[0] == "routing" and len(words) == 3:
-            return [m for m in ("enforce", "shadow", "off") if m.startswith(words[2])]
-        if words[0] == "agent" and len(words) >= 3:
-            # The player's own !autopilot entry of the command table: the same words, the same parser.
-            return SESSION_TABLE.complete(["autopilot", *words[2:]])
-        if words[0] in ("reflex",) and len(words) == 3:
-            return [m for m in ("on", "off") if m.startswith(words[2])]
-        if words[0] == "log" and len(words) == 2:
-            return [w for w in ("tail",) if w.startswith(words[1])]
-        return []
+        """Completions for the last word of ``line``, from the entries' words and arguments."""
+        return self.table.complete(line.split(" "), admin=True, players=self._players())
 
     # -- helpers ------------------------------------------------------------------------
     def _players(self) -> list[str]:
@@ -138,11 +166,11 @@ class ConsoleCommands:
     # -- commands -----------------------------------------------------------------------
     def _help(self, args: list[str]) -> list[str]:
         if args:
-            command = self.commands.get(args[0].lower())
+            command = self.table.get(args[0].lower())
             if command is None:
                 raise UsageError(f"unknown command {args[0]!r}")
-            return [f"{command.usage} - {command.help}"]
-        return [f"{c.usage:<36} {c.help}" for c in self.commands.values()]
+            return [f"{command.usage.en} - {command.help.en}"]
+        return [f"{usage:<36} {text}" for usage, text in self.table.help_rows("en", admin=True, prefix="")]
 
     def _status(self, args: list[str]) -> list[str]:
         s = self.server
@@ -193,9 +221,9 @@ class ConsoleCommands:
             return ["local routing is not enabled in this build or configuration"]
         if not args:
             return list(routing.diagnostics())
-        if args[0] == "mode" and len(args) == 2 and args[1].lower() in ("enforce", "shadow", "off"):
+        if args[0] == "mode" and len(args) == 2 and args[1].lower() in ROUTING_MODES:
             return list(routing.set_mode(args[1].upper()))
-        raise UsageError("expected: routing mode enforce|shadow|off")
+        raise UsageError(f"expected: routing mode {'|'.join(ROUTING_MODES)}")
 
     def _reload_cmd(self, args: list[str]) -> list[str]:
         return self._reload()
@@ -203,7 +231,7 @@ class ConsoleCommands:
     def _agent(self, args: list[str]) -> list[str]:
         if not (len(args) == 2 and args[1] in ("on", "off", "status")
                 or len(args) == 3 and args[1] == "provider"):
-            raise UsageError("expected: agent PLAYER on|off|status|provider mock|api|replay")
+            raise UsageError(f"expected: agent PLAYER on|off|status|provider {'|'.join(PROVIDERS)}")
         bridge = self._bridge(args[0])
         actions = bridge.session.admin_agent(" ".join(args[1:]), self.server.clock.seconds())
         bridge.perform(actions)  # the player sees the same answer, and control changes hands

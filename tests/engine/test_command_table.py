@@ -9,8 +9,8 @@ from engine import events as ev
 from engine.actions import Action, AdminCommand, ReplyToPlayer, RunLine
 from engine.assistant import AssistantRuntime
 from engine.commands.builtin import SESSION_TABLE
-from engine.commands.table import (Access, Command, CommandError, CommandTable, Invocation, Text, Word,
-                                   no_args, words)
+from engine.commands.args import Word, words
+from engine.commands.table import Access, Command, CommandError, CommandTable, Invocation, Text, no_args
 from engine.modules.declarations import ParseContext
 from engine.session import Session
 from tests.engine.conftest import make_snapshot

@@ -10,6 +10,7 @@ import attrs
 from engine.events import SlotItem
 from engine.modules import messages as m
 from engine.modules.builtin.common import players_named
+from engine.commands.args import Arg
 from engine.modules.declarations import AgentCommand, ModuleRouting, ParseContext, RoutingProfile
 from engine.modules.items import ItemTable
 from engine.modules.module import Access, Module, ModuleContext, ModuleResult
@@ -87,7 +88,8 @@ class InventoryModule(Module[InventoryQuery]):
             ModuleRouting[InventoryQuery].defaults()
             .command(AgentCommand.parsed("inv", self.parse_command, lambda q: q.item_id or "",
                                          usage="!inv [item]", description="held item and inventory contents",
-                                         aliases=("inventory",), description_zh="手持物品和背包内容"))
+                                         aliases=("inventory",), description_zh="手持物品和背包内容",
+                                         args=(Arg("item", optional=True, description="count only this item"),)))
             .semantic(RoutingProfile.read(self.parse, EXAMPLES_EN, EXAMPLES_ZH))
             .shortcut("shortcut.inventory", InventoryQuery(None))
         )

@@ -12,6 +12,7 @@ import attrs
 from engine.actions import ChatButton
 from engine.modules import messages as m
 from engine.modules.builtin.common import players_named
+from engine.commands.args import Arg, ArgKind
 from engine.modules.declarations import AgentCommand, ModuleRouting, ParseContext, RoutingProfile
 from engine.modules.items import ItemInfo, ItemTable
 from engine.modules.module import Access, Module, ModuleContext, ModuleResult
@@ -82,7 +83,9 @@ class ItemModule(Module[ItemQuery]):
             .command(AgentCommand.parsed("item", self.parse_command,
                                          lambda q: q.matches[0] if len(q.matches) == 1 else q.query,
                                          usage="!item <name>", description="the registry id of an item",
-                                         aliases=("id",), description_zh="物品的注册 ID"))
+                                         aliases=("id",), description_zh="物品的注册 ID",
+                                         args=(Arg("name", ArgKind.TEXT, description="the item's name as the player "
+                                                   "said it, or its registry id"),)))
             .semantic(RoutingProfile.read(self.parse, EXAMPLES_EN, EXAMPLES_ZH).choice("shortcut.item"))
         )
 

@@ -5,6 +5,7 @@ import attrs
 
 from engine.modules import messages as m
 from engine.modules.builtin.common import fmt, players_named
+from engine.commands.args import Arg, ArgKind
 from engine.modules.declarations import AgentCommand, ModuleRouting, ParseContext, RoutingProfile
 from engine.modules.module import Access, Module, ModuleContext, ModuleResult
 from engine.routing.vocabulary import ITEM_FEATURE
@@ -73,7 +74,9 @@ class PlayersModule(Module[PlayersQuery]):
             .command(AgentCommand.parsed("players", parse_command_args, lambda q: q.name or "",
                                          usage="!players [name]",
                                          description="who is online, who is near and how far",
-                                         aliases=("online", "who"), description_zh="谁在线、谁在附近、有多远"))
+                                         aliases=("online", "who"), description_zh="谁在线、谁在附近、有多远",
+                                         args=(Arg("name", ArgKind.PLAYER, optional=True,
+                                                   description="one player to locate"),)))
             .semantic(RoutingProfile.read(parse_players, EXAMPLES_EN, EXAMPLES_ZH))
             .shortcut("shortcut.players", PlayersQuery(None))
         )

@@ -15,8 +15,7 @@ from engine.modules import messages as m
 from engine.modules.declarations import AgentCommand, ModuleRouting, ParseContext
 from engine.modules.module import Access, Module, ModuleContext, ModuleResult
 
-
-MODES = ("enforce", "shadow", "off")
+from engine.routing.config import ROUTING_MODES as MODES
 
 
 @attrs.frozen
@@ -49,7 +48,8 @@ class RoutingAdminModule(Module[RoutingAdminQuery]):
         return (
             ModuleRouting[RoutingAdminQuery].defaults()
             .command(AgentCommand.parsed("system routing", parse_admin, render_admin,
-                                         usage="!system routing [reload|mode enforce|shadow|off]", description="routing diagnostics, reload, or set the mode for everyone",
+                                         usage=f"!system routing [reload|mode {'|'.join(MODES)}]",
+                                         description="routing diagnostics, reload, or set the mode for everyone",
                                          description_zh="路由诊断：查看、重新加载或设置模式",
                                          completion=("reload", *(f"mode {mode}" for mode in MODES))))
             .explicit_only()

@@ -6,6 +6,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.commands.builtin import GOTO
 from engine.llm.calls import CallPurpose, ChatMessage, Completion, ModelCall, ToolCall
 from engine.llm.tools import params_from_usage, tool_specs
 from engine.llm.validation import Chose, RejectReason, Rejected, Said, decide
@@ -14,7 +15,7 @@ from engine.routing.model_hook import CatalogEntry, RoutingTicket
 CATALOG = (
     CatalogEntry("agent:position", "!pos", "where you are", True, False),
     CatalogEntry("agent:item", "!item <name>", "item id", True, False),
-    CatalogEntry("agent:goto", "!goto x y z", "walk", False, False),
+    CatalogEntry("agent:goto", "!goto x y z", "walk", False, False, GOTO.arguments),  # numbers, as !goto declares
     CatalogEntry("agent:autopilot", "!autopilot on|off", "autopilot", False, False),
     CatalogEntry("agent:inventory", "!inv [item]", "inventory", True, False),
     CatalogEntry("ext:weather", "!weather [place]", "weather", True, True),
