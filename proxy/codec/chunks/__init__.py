@@ -19,8 +19,6 @@ from proxy.codec.chunks.formats import FORMATS, VANILLA_DIMENSIONS, ChunkFormat,
 from proxy.codec.chunks.packed import longs_needed, uniform_state, unpack_longs
 from proxy.codec.chunks.sections import SectionReader
 from proxy.codec.chunks.values import (
-    CHUNK_PACKETS,
-    DIMENSION_PACKETS,
     SECTION_VOLUME,
     BlockChange,
     BlockChanges,
@@ -35,8 +33,6 @@ from proxy.codec.chunks.values import (
 )
 
 __all__ = [
-    "CHUNK_PACKETS",
-    "DIMENSION_PACKETS",
     "FORMATS",
     "SECTION_VOLUME",
     "VANILLA_DIMENSIONS",

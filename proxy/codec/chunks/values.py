@@ -22,9 +22,6 @@ Fields = dict[str, Any]
 Section = tuple[int, npt.NDArray[np.unsignedinteger[Any]]]
 BlockChange = tuple[int, int, int, int]
 
-CHUNK_PACKETS: tuple[str, ...] = ("map_chunk", "map_chunk_bulk", "block_change", "multi_block_change", "unload_chunk")
-DIMENSION_PACKETS: tuple[str, ...] = ("login", "respawn")
-
 
 class ChunkError(PeerError):
     """A chunk or block-change packet from the server that cannot be decoded."""
