@@ -286,7 +286,7 @@ OVERWORLD_CLOCK = 0
 
 
 def _time(codec: VersionCodec, f: Fields) -> list[ev.Event]:
-    age = int(f.get("age", f.get("gameTime", 0)))  # 26.2 names it gameTime
+    age = int(f.get("age", f.get("gameTime")) or 0)  # 26.2 names it gameTime
     if "time" in f:
         return [ev.TimeUpdated(age, int(f["time"]))]
     # 26.1: one update per clock of the world_clock registry, keyed by its registry id, in no
