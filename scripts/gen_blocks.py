@@ -6,8 +6,8 @@ MINECRAFT_DATA_PC_DIR defaults to the pinned peer install,
 ``.peers/node_modules/minecraft-data/minecraft-data/data/pc`` (MIT licensed). A row of
 proxy/data/versions.json that names a ``commit`` is read from that commit of the
 minecraft-data repository instead, from CLONE (a git clone holding it; default
-``$MCAGENT_MINECRAFT_DATA_REPO``), and the output's ``sources`` names the commit
-(scripts/minecraft_data.py).
+``$MCAGENT_MINECRAFT_DATA_REPO``), rebased onto the package's ``base`` when the row names
+one, and the output's ``sources`` says so (scripts/minecraft_data.py).
 
 What is kept, per protocol version the proxy supports:
 
@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from minecraft_data import NpmPackage, Source, accepted_rows, repository_clone, repository_rows, sources  # noqa: E402
+from minecraft_data import (NpmPackage, Source, accepted_rows, repository_clone, repository_rows,  # noqa: E402
+                            source_labels, sources)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "engine" / "world" / "data" / "blocks.json"
@@ -218,12 +219,12 @@ def generate(npm: NpmPackage, chosen: dict[str, Source]) -> dict[str, Any]:
         if ranges not in layouts:
             layouts.append(ranges)
         versions[version] = {"layout": layouts.index(ranges), "legacy": legacy, "states": len(states)}
-    repository = {name: commit for name, commit in repository_rows().items() if name in versions}
+    labels = {name: label for name, label in source_labels().items() if name in versions}
     return {
         "generator": "scripts/gen_blocks.py",
         "source": f"minecraft-data {npm.version} (blocks.json, blockCollisionShapes.json)",
         # Rows read from the minecraft-data repository instead of the npm package, and the commit.
-        "sources": {name: f"minecraft-data repository commit {commit}" for name, commit in repository.items()},
+        "sources": labels,
         "flags": FLAGS,
         "heights": sorted(heights, key=lambda h: heights[h]),
         "names": sorted(names, key=lambda n: names[n]),

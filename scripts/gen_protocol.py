@@ -10,7 +10,8 @@ versions stay small.
 
 Every row of proxy/data/versions.json is read from the pinned minecraft-data npm package,
 except a row that names a ``commit``: that one is read from that commit of the
-minecraft-data repository (scripts/minecraft_data.py), and the output's ``sources`` names it.
+minecraft-data repository (scripts/minecraft_data.py), rebased onto the package's ``base``
+when the row names one, and the output's ``sources`` says so.
 
 Re-run after bumping minecraft-data in peers/package.json or editing versions.json:
     scripts/install-peers.sh && .venv/bin/python scripts/gen_protocol.py --minecraft-data-repo CLONE
@@ -29,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from minecraft_data import (NPM_PACKAGE, NpmPackage, Source, accepted_rows, repository_clone,  # noqa: E402
-                            repository_rows, sources)
+                            repository_rows, source_labels, sources)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "proxy" / "data" / "protocol.json"
@@ -238,13 +239,12 @@ def generate(npm: NpmPackage, chosen: dict[str, Source]) -> dict[str, Any]:
             "entities": ek,
             "objects": ok,
         }
-    repository = repository_rows()
+    labels = source_labels()
     return {
         "generator": "scripts/gen_protocol.py",
         "minecraft_data": npm.version,
         # Rows read from the minecraft-data repository instead of the npm package, and the commit.
-        "sources": {name: f"minecraft-data repository commit {commit}"
-                    for name, commit in repository.items() if name in versions},
+        "sources": {name: label for name, label in labels.items() if name in versions},
         "versions": versions,
         "item_names": sorted(item_names, key=lambda n: item_names[n]),
         "pools": pools,
@@ -281,7 +281,7 @@ def check_partial(document: dict[str, Any], unavailable: list[str]) -> list[str]
     """Without the repository's commits: the committed file against the rows we could generate.
 
     Every row read from the npm package must expand to the same tables, the committed file
-    must hold the other rows under the commits versions.json names, and nothing else."""
+    must hold the other rows under the commits (and bases) versions.json names, and nothing else."""
     committed: dict[str, Any] = json.loads(OUT.read_text()) if OUT.exists() else {"versions": {}}
     problems = []
     if committed.get("minecraft_data") != document["minecraft_data"]:
@@ -293,9 +293,9 @@ def check_partial(document: dict[str, Any], unavailable: list[str]) -> list[str]
     for version in document["versions"]:
         if version in committed["versions"] and expand(committed, version) != expand(document, version):
             problems.append(f"{version}: tables differ from a fresh generation")
-    commits = repository_rows()
+    labels = source_labels()
     for version in unavailable:
-        want = f"minecraft-data repository commit {commits[version]}"
+        want = labels[version]
         if committed.get("sources", {}).get(version) != want:
             problems.append(f"{version}: not generated from {want}")
     return problems

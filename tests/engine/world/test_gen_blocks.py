@@ -4,7 +4,8 @@ Rows read from the pinned npm package are regenerated here. A row versions.json 
 commit of the minecraft-data repository (a release the npm package lacks) is regenerated too
 when a clone holding that commit is named in ``MCAGENT_MINECRAFT_DATA_REPO``; without one (a
 fresh machine has only the package registries) the shipped table must name that commit for
-the row, and every other row must be table for table what the package gives."""
+the row (and the base it was rebased onto), and every other row must be table for table what
+the package gives."""
 from __future__ import annotations
 
 import importlib.util
@@ -43,6 +44,6 @@ def test_shipped_table_matches_a_fresh_generation(tmp_path: Path) -> None:
     assert shipped["source"] == fresh["source"]
     for version in fresh["versions"]:
         assert module.expand(shipped, version) == module.expand(fresh, version), version
-    commits = data.repository_rows()
+    labels = data.source_labels()
     for version in unavailable:
-        assert shipped["sources"][version] == f"minecraft-data repository commit {commits[version]}"
+        assert shipped["sources"][version] == labels[version]
