@@ -17,6 +17,7 @@ import pytest
 from engine.world.blocks import BlockTable
 from engine.world.snapshot import Vec3
 from proxy.protocol.handshake import parse_handshake
+from proxy.protocol.tables import table_for_version
 from proxy.protocol.versions import SUPPORTED
 from proxy.testing import Rig, build_packet, handshake_packet, packet_id
 from tests.proxy.test_chunks import encode_column
@@ -26,6 +27,34 @@ FROM_REPOSITORY = [v.name for v in SUPPORTED if v.commit]
 
 def test_the_repository_rows_are_the_ones_named() -> None:
     assert FROM_REPOSITORY == ["26.2"]
+
+
+def _layouts(version: str) -> dict[str, object]:
+    table = table_for_version(version)
+    found: dict[str, object] = {f"type {name}": layout for name, layout in table.named_types.items()}
+    for state in ("handshaking", "login", "configuration", "play"):
+        for direction in ("toClient", "toServer"):
+            for name in table.ids(state, direction):
+                layout = table.raw_layout(state, direction, name)
+                if layout is not None:
+                    found[f"{state} {direction} {name}"] = layout
+    return found
+
+
+def test_26_2_is_26_1_plus_what_its_commit_changed() -> None:
+    """26.2's commit was built on the repository's 1.21.11 and kept its stale copies of layouts it
+    did not touch (entity_teleport with byte angles and no relatives, the pre-1.21.2 shape);
+    the generators lay its changes onto the npm package's 26.1, so those are 26.1's. What is
+    left different is what 26.2 changed (docs/versions.md lists it)."""
+    new, old = _layouts("26.2"), _layouts("26.1")
+    assert new["play toClient entity_teleport"] == old["play toClient entity_teleport"]
+    assert new["type Particle"] == old["type Particle"]
+    assert {key for key in new.keys() | old.keys() if new.get(key) != old.get(key)} == {
+        "login toClient success",         # + sessionId
+        "play toClient login",            # + onlineMode
+        "play toClient update_time",      # age -> gameTime, a clock's id -> clock
+        "play toServer use_entity",       # same wire, the commit's names (hand, usingSecondaryAction)
+    }
 
 
 @pytest.mark.parametrize("version", FROM_REPOSITORY + ["26.1"])

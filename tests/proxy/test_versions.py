@@ -80,7 +80,8 @@ def test_a_row_from_the_repository_names_its_commit_everywhere() -> None:
     generated tables and `mcagent versions` name the same commit."""
     row = versions.by_name("26.2")
     assert re.fullmatch(r"[0-9a-f]{40}", row.commit) and row.verified == versions.PROTOCOL_OWN_ENCODER
-    want = f"minecraft-data repository commit {row.commit}"
+    want = (f"minecraft-data repository commit {row.commit}, its changes from its 1.21.11 rebased onto "
+            f"minecraft-data {versions.MINECRAFT_DATA} 26.1")
     protocol = json.loads((ROOT / "proxy" / "data" / "protocol.json").read_text())
     blocks = json.loads((ROOT / "engine" / "world" / "data" / "blocks.json").read_text())
     assert protocol["sources"] == {"26.2": want} and blocks["sources"] == {"26.2": want}
