@@ -1,9 +1,13 @@
-"""Generate engine/world/data/blocks.json from the minecraft-data npm package.
+"""Generate engine/world/data/blocks.json from minecraft-data.
 
-Usage: python scripts/gen_blocks.py [MINECRAFT_DATA_PC_DIR [OUT]]
+Usage: python scripts/gen_blocks.py [--minecraft-data-repo CLONE] [MINECRAFT_DATA_PC_DIR [OUT]]
 
 MINECRAFT_DATA_PC_DIR defaults to the pinned peer install,
-``.peers/node_modules/minecraft-data/minecraft-data/data/pc`` (MIT licensed).
+``.peers/node_modules/minecraft-data/minecraft-data/data/pc`` (MIT licensed). A row of
+proxy/data/versions.json that names a ``commit`` is read from that commit of the
+minecraft-data repository instead, from CLONE (a git clone holding it; default
+``$MCAGENT_MINECRAFT_DATA_REPO``), rebased onto the package's ``base`` when the row names
+one, and the output's ``sources`` says so (scripts/minecraft_data.py).
 
 What is kept, per protocol version the proxy supports:
 
@@ -29,18 +33,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from minecraft_data import (NpmPackage, Source, accepted_rows, repository_clone, repository_rows,  # noqa: E402
+                            source_labels, sources)
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "engine" / "world" / "data" / "blocks.json"
 DEFAULT_PC = ROOT / ".peers" / "node_modules" / "minecraft-data" / "minecraft-data" / "data" / "pc"
-
-# The one list of versions (also read by gen_protocol.py and proxy/protocol/versions.py): a table
-# per accepted row, filed under its name. Read as a file: the engine may not import proxy.
-VERSION_LIST = ROOT / "proxy" / "data" / "versions.json"
-
-
-def _accepted_rows() -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = json.loads(VERSION_LIST.read_text(encoding="utf-8"))["protocols"]
-    return [row for row in rows if not row.get("missing")]
 
 # Bit values are part of the data format; engine/world/blocks.py reads them from the file.
 FLAGS = {
@@ -186,11 +185,8 @@ def _ranges(indices: list[int]) -> list[list[int]]:
     return out
 
 
-def main(argv: list[str]) -> int:
-    pc = Path(argv[0]) if argv else DEFAULT_PC
-    out = Path(argv[1]) if len(argv) > 1 else OUT
-    paths = json.loads((pc.parent / "dataPaths.json").read_text(encoding="utf-8"))["pc"]
-    package = json.loads((pc.parents[2] / "package.json").read_text(encoding="utf-8"))
+def generate(npm: NpmPackage, chosen: dict[str, Source]) -> dict[str, Any]:
+    """The document for the accepted rows ``chosen`` names (a row's source is where it is read)."""
     names: dict[str, int] = {"": 0}
     heights: dict[float, int] = {0.0: 0, 1.0: 1}
     # Pools shared by every version: per-block state patterns, then blocks as
@@ -200,14 +196,17 @@ def main(argv: list[str]) -> int:
     blocks_pool: dict[tuple[int, int, int], int] = {}
     layouts: list[list[list[int]]] = []
     versions: dict[str, dict[str, Any]] = {}
-    for row in _accepted_rows():
+    for row in accepted_rows():
         version = row["name"]
-        entry = paths[row["data"]]
-        blocks = json.loads((pc / entry["blocks"].split("/", 1)[1] / "blocks.json").read_text(encoding="utf-8"))
-        collisions = json.loads(
-            (pc / entry["blockCollisionShapes"].split("/", 1)[1] / "blockCollisionShapes.json").read_text(encoding="utf-8"))
+        if version not in chosen:
+            continue
+        source = chosen[version]
+        entry = source.paths()[row["data"]]
+        blocks = source.file(row["data"], "blocks")
+        collisions = source.file(row["data"], "blockCollisionShapes")
         legacy = "minStateId" not in blocks[0]
-        print(f"{version}: blocks {entry['blocks']}, collisions {entry['blockCollisionShapes']}", file=sys.stderr)
+        print(f"{version}: blocks {entry['blocks']}, collisions {entry['blockCollisionShapes']}"
+              + ("" if source is npm else f" ({source.label})"), file=sys.stderr)
         layout, states = (_legacy if legacy else _modern)(blocks, collisions)
         indices: list[int] = []
         first = 0
@@ -220,9 +219,12 @@ def main(argv: list[str]) -> int:
         if ranges not in layouts:
             layouts.append(ranges)
         versions[version] = {"layout": layouts.index(ranges), "legacy": legacy, "states": len(states)}
-    document = {
+    labels = {name: label for name, label in source_labels().items() if name in versions}
+    return {
         "generator": "scripts/gen_blocks.py",
-        "source": f"minecraft-data {package['version']} (blocks.json, blockCollisionShapes.json)",
+        "source": f"minecraft-data {npm.version} (blocks.json, blockCollisionShapes.json)",
+        # Rows read from the minecraft-data repository instead of the npm package, and the commit.
+        "sources": labels,
         "flags": FLAGS,
         "heights": sorted(heights, key=lambda h: heights[h]),
         "names": sorted(names, key=lambda n: names[n]),
@@ -231,11 +233,47 @@ def main(argv: list[str]) -> int:
         "layouts": layouts,
         "versions": versions,
     }
-    out.parent.mkdir(parents=True, exist_ok=True)
+
+
+def expand(document: dict[str, Any], version: str) -> dict[str, Any]:
+    """One version's block table with the pools resolved: what two generations must agree on."""
+    entry = document["versions"][version]
+    blocks = []
+    for first, length in document["layouts"][entry["layout"]]:
+        for name, pattern, default in document["blocks"][first:first + length]:
+            runs = [(flags, document["heights"][height], count) for flags, height, count in document["patterns"][pattern]]
+            blocks.append((document["names"][name], runs, default))
+    return {"legacy": entry["legacy"], "states": entry["states"], "blocks": blocks}
+
+
+def render(document: dict[str, Any]) -> str:
     # Compact separators: the file is data, read by code, and is regenerated rather than edited.
-    out.write_text(json.dumps(document, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"wrote {len(versions)} versions, {len(layouts)} layouts, {len(blocks_pool)} pooled blocks, "
-          f"{len(patterns)} patterns, {len(names)} names, {out.stat().st_size} bytes to {out}", file=sys.stderr)
+    return json.dumps(document, separators=(",", ":")) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    args = list(argv)
+    repo: str | None = None
+    if "--minecraft-data-repo" in args:
+        at = args.index("--minecraft-data-repo")
+        repo = args[at + 1]
+        del args[at:at + 2]
+    pc = Path(args[0]) if args else DEFAULT_PC
+    out = Path(args[1]) if len(args) > 1 else OUT
+    npm = NpmPackage(pc.parents[2])
+    chosen, unavailable = sources(npm, repository_clone(repo))
+    if unavailable:
+        commits = repository_rows()
+        print(f"{', '.join(unavailable)} come from the minecraft-data repository "
+              f"({', '.join(sorted({commits[v] for v in unavailable}))}): pass --minecraft-data-repo CLONE",
+              file=sys.stderr)
+        return 1
+    document = generate(npm, chosen)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(render(document), encoding="utf-8")
+    print(f"wrote {len(document['versions'])} versions, {len(document['layouts'])} layouts, "
+          f"{len(document['blocks'])} pooled blocks, {len(document['patterns'])} patterns, "
+          f"{len(document['names'])} names, {out.stat().st_size} bytes to {out}", file=sys.stderr)
     return 0
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate proxy/data/protocol.json from the pinned minecraft-data npm package.
+"""Generate proxy/data/protocol.json from minecraft-data.
 
 The output holds, per supported version: the protocol number, packet ids for every
 state and direction, the protodef layouts of the packets the proxy decodes or
@@ -8,9 +8,15 @@ Identical layouts, id maps and registries are stored once in pools and reference
 by key, and item registries are runs over one shared list of names, so dozens of
 versions stay small.
 
-Re-run after bumping minecraft-data in peers/package.json:
-    scripts/install-peers.sh && .venv/bin/python scripts/gen_protocol.py
-tests/proxy/test_protocol_data.py fails when the committed file is stale.
+Every row of proxy/data/versions.json is read from the pinned minecraft-data npm package,
+except a row that names a ``commit``: that one is read from that commit of the
+minecraft-data repository (scripts/minecraft_data.py), rebased onto the package's ``base``
+when the row names one, and the output's ``sources`` says so.
+
+Re-run after bumping minecraft-data in peers/package.json or editing versions.json:
+    scripts/install-peers.sh && .venv/bin/python scripts/gen_protocol.py --minecraft-data-repo CLONE
+(CLONE: a git clone of the minecraft-data repository holding the rows' commits; needed only
+while a row names one). tests/proxy/test_protocol_data.py fails when the committed file is stale.
 """
 from __future__ import annotations
 
@@ -22,17 +28,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from minecraft_data import (NPM_PACKAGE, NpmPackage, Source, accepted_rows, repository_clone,  # noqa: E402
+                            repository_rows, source_labels, sources)
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "proxy" / "data" / "protocol.json"
-
-# The one list of versions (also read by gen_blocks.py and proxy/protocol/versions.py): every
-# accepted row, filed under its name, generated from its minecraft-data version.
-VERSION_LIST = ROOT / "proxy" / "data" / "versions.json"
-
-
-def accepted_rows() -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = json.loads(VERSION_LIST.read_text(encoding="utf-8"))["protocols"]
-    return [row for row in rows if not row.get("missing")]
 
 # Packets whose layouts we ship: (state, direction, name). Names that a version
 # does not have are skipped for that version.
@@ -112,7 +113,7 @@ def spawns_objects(protocol: dict[str, Any]) -> bool:
 
 def data_root(arg: str | None) -> Path:
     candidates = [Path(arg)] if arg else []
-    candidates.append(ROOT / ".peers" / "node_modules" / "minecraft-data")
+    candidates.append(NPM_PACKAGE)
     for c in candidates:
         if (c / "minecraft-data" / "data" / "dataPaths.json").exists():
             return c
@@ -163,17 +164,8 @@ def referenced_types(layout: Any, known: dict[str, Any], out: dict[str, Any]) ->
             referenced_types(value, known, out)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--minecraft-data", help="path of the minecraft-data npm package")
-    parser.add_argument("--check", action="store_true", help="exit 1 if the committed file is stale")
-    args = parser.parse_args()
-    root = data_root(args.minecraft_data)
-    data = root / "minecraft-data" / "data"
-    paths = json.loads((data / "dataPaths.json").read_text())["pc"]
-    proto_versions = {e["minecraftVersion"]: e for e in json.loads((data / "pc/common/protocolVersions.json").read_text())}
-    package_version = json.loads((root / "package.json").read_text())["version"]
-
+def generate(npm: NpmPackage, chosen: dict[str, Source]) -> dict[str, Any]:
+    """The document for the accepted rows ``chosen`` names (a row's source is where it is read)."""
     pools: dict[str, dict[str, Any]] = {"layouts": {}, "types": {}, "items": {}, "entities": {},
                                         "ids": {}, "layout_sets": {}, "type_sets": {}}
     item_names: dict[str, int] = {"": 0}
@@ -181,11 +173,11 @@ def main() -> int:
     last_objects: dict[str, list[str]] = {}
     for row in accepted_rows():
         version = row["name"]
-        wrong = [r for r in row["releases"] if proto_versions[r]["version"] != row["protocol"]]
-        if wrong:
-            sys.exit(f"{VERSION_LIST}: minecraft-data says {wrong} do not speak protocol {row['protocol']}")
-        entry = paths[row["data"]]
-        protocol = json.loads((data / entry["protocol"] / "protocol.json").read_text())
+        if version not in chosen:
+            continue
+        source = chosen[version]
+        source.check_releases(row)
+        protocol = source.file(row["data"], "protocol")
         ids: dict[str, dict[str, dict[str, int]]] = {}
         layouts: dict[str, dict[str, dict[str, str]]] = {}
         named: dict[str, Any] = {}
@@ -218,11 +210,11 @@ def main() -> int:
             pools["types"][k] = layout
             type_keys[name] = k
         natives = sorted(k for k, v in protocol["types"].items() if v == "native")
-        items = json.loads((data / entry["items"] / "items.json").read_text())
+        items = source.file(row["data"], "items")
         item_runs = name_runs({int(i["id"]): i["name"] for i in items}, item_names)
         ik = pool_key(item_runs)
         pools["items"][ik] = item_runs
-        entities = json.loads((data / entry["entities"] / "entities.json").read_text())
+        entities = source.file(row["data"], "entities")
         # Until 1.13 objects (items, arrows, TNT) and mobs have ids of their own (spawn_entity
         # vs spawn_entity_living), and minecraft-data lists both in one file: keep them apart.
         entity_table = {str(e["id"]): [entity_name(e["name"]), entity_category(e)]
@@ -247,23 +239,101 @@ def main() -> int:
             "entities": ek,
             "objects": ok,
         }
-    document = {
+    labels = source_labels()
+    return {
         "generator": "scripts/gen_protocol.py",
-        "minecraft_data": package_version,
+        "minecraft_data": npm.version,
+        # Rows read from the minecraft-data repository instead of the npm package, and the commit.
+        "sources": {name: label for name, label in labels.items() if name in versions},
         "versions": versions,
         "item_names": sorted(item_names, key=lambda n: item_names[n]),
         "pools": pools,
     }
-    text = json.dumps(document, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def expand(document: dict[str, Any], version: str) -> dict[str, Any]:
+    """One version's tables with the pools resolved: what two generations must agree on."""
+    entry = document["versions"][version]
+    pools = document["pools"]
+    names = document["item_names"]
+    items: list[str] = []
+    for first, length in pools["items"][entry["items"]]:
+        items += names[first:first + length] if first else [""] * length
+    return {
+        "protocol": entry["protocol"],
+        "ids": pools["ids"][entry["ids"]],
+        "layouts": {state: {direction: {name: pools["layouts"][k] for name, k in by_name.items()}
+                            for direction, by_name in by_direction.items()}
+                    for state, by_direction in pools["layout_sets"][entry["layouts"]].items()},
+        "types": {name: pools["types"][k] for name, k in pools["type_sets"][entry["types"]].items()},
+        "natives": entry["natives"],
+        "items": items,
+        "entities": pools["entities"][entry["entities"]],
+        "objects": pools["entities"][entry["objects"]],
+    }
+
+
+def render(document: dict[str, Any]) -> str:
+    return json.dumps(document, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def check_partial(document: dict[str, Any], unavailable: list[str]) -> list[str]:
+    """Without the repository's commits: the committed file against the rows we could generate.
+
+    Every row read from the npm package must expand to the same tables, the committed file
+    must hold the other rows under the commits (and bases) versions.json names, and nothing else."""
+    committed: dict[str, Any] = json.loads(OUT.read_text()) if OUT.exists() else {"versions": {}}
+    problems = []
+    if committed.get("minecraft_data") != document["minecraft_data"]:
+        problems.append(f"generated from minecraft-data {committed.get('minecraft_data')}, "
+                        f"pinned {document['minecraft_data']}")
+    expected = set(document["versions"]) | set(unavailable)
+    if set(committed["versions"]) != expected:
+        problems.append(f"versions {sorted(set(committed['versions']) ^ expected)} differ from versions.json")
+    for version in document["versions"]:
+        if version in committed["versions"] and expand(committed, version) != expand(document, version):
+            problems.append(f"{version}: tables differ from a fresh generation")
+    labels = source_labels()
+    for version in unavailable:
+        want = labels[version]
+        if committed.get("sources", {}).get(version) != want:
+            problems.append(f"{version}: not generated from {want}")
+    return problems
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--minecraft-data", help="path of the minecraft-data npm package")
+    parser.add_argument("--minecraft-data-repo", help="a git clone of the minecraft-data repository holding "
+                        "the commits versions.json names (default: $MCAGENT_MINECRAFT_DATA_REPO)")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the committed file is stale")
+    args = parser.parse_args()
+    npm = NpmPackage(data_root(args.minecraft_data))
+    chosen, unavailable = sources(npm, repository_clone(args.minecraft_data_repo))
+    document = generate(npm, chosen)
+    text = render(document)
     if args.check:
+        if unavailable:
+            # A machine without the repository (CI has only the package registries) checks the
+            # rows the npm package gives table for table, and the others by their commit.
+            problems = check_partial(document, unavailable)
+            for problem in problems:
+                print(f"{OUT}: {problem}")
+            print(f"{OUT}: checked {len(document['versions'])} versions against minecraft-data {npm.version}; "
+                  f"{', '.join(unavailable)} only by commit (no clone of the minecraft-data repository given)")
+            return 1 if problems else 0
         current = OUT.read_text() if OUT.exists() else ""
         if current != text:
-            print(f"{OUT} is stale relative to minecraft-data {package_version}: re-run scripts/gen_protocol.py")
+            print(f"{OUT} is stale relative to its sources: re-run scripts/gen_protocol.py")
             return 1
-        print(f"{OUT} is up to date (minecraft-data {package_version})")
+        print(f"{OUT} is up to date (minecraft-data {npm.version})")
         return 0
+    if unavailable:
+        commits = repository_rows()
+        sys.exit(f"{', '.join(unavailable)} come from the minecraft-data repository "
+                 f"({', '.join(sorted({commits[v] for v in unavailable}))}): pass --minecraft-data-repo CLONE")
     OUT.write_text(text)
-    print(f"wrote {OUT} ({len(text) // 1024} KiB, {len(versions)} versions, minecraft-data {package_version})")
+    print(f"wrote {OUT} ({len(text) // 1024} KiB, {len(document['versions'])} versions, minecraft-data {npm.version})")
     return 0
 
 

@@ -286,13 +286,13 @@ OVERWORLD_CLOCK = 0
 
 
 def _time(codec: VersionCodec, f: Fields) -> list[ev.Event]:
-    age = int(f.get("age", 0))
+    age = int(f.get("age", f.get("gameTime")) or 0)  # 26.2 names it gameTime
     if "time" in f:
         return [ev.TimeUpdated(age, int(f["time"]))]
     # 26.1: one update per clock of the world_clock registry, keyed by its registry id, in no
     # promised order and not always all of them; the overworld's is the one beds go by.
     for clock in f.get("clockUpdates") or []:
-        if int(clock.get("id", -1)) == OVERWORLD_CLOCK:
+        if int(clock.get("id", clock.get("clock", -1))) == OVERWORLD_CLOCK:  # 26.2 names it clock
             return [ev.TimeUpdated(age, int(clock["totalTicks"]))]
     return []
 

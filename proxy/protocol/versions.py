@@ -4,7 +4,9 @@ That file is also what ``scripts/gen_protocol.py`` and ``scripts/gen_blocks.py``
 decide which tables to generate, so the runtime, the generated tables, ``mcagent
 versions`` and the table in docs/versions.md cannot disagree. A row is one protocol number with
 every release that speaks it; a row with ``missing`` is known (minecraft-data names
-it) but refused, and the refusal names the nearest accepted release.
+it) but refused, and the refusal names the nearest accepted release. A row with a ``commit``
+had its tables generated from that commit of the minecraft-data repository, a release the
+pinned npm package has no data for yet; ``mcagent versions`` says so.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import attrs
 END_TO_END = "end-to-end"
 LOGIN_CHAT = "login-chat"
 PROTOCOL_ONLY = "protocol-level"
+PROTOCOL_OWN_ENCODER = "protocol-level-own"
 TABLES_ONLY = "tables"
 
 
@@ -29,6 +32,7 @@ class SupportedVersion:
     data: str | None       # the minecraft-data version its tables come from; None when refused
     verified: str          # a key of VERIFICATION, or "" when refused
     missing: str = ""      # why a known protocol is refused
+    commit: str = ""       # the minecraft-data repository commit its tables come from; "" for the npm package
 
     @property
     def accepted(self) -> bool:
@@ -61,7 +65,7 @@ def _rows() -> tuple[SupportedVersion, ...]:
         if not missing and verified not in doc["verification"]:
             raise ValueError(f"versions.json: protocol {row['protocol']} has unknown verification {verified!r}")
         rows.append(SupportedVersion(int(row["protocol"]), releases, str(row.get("name", releases[-1])),
-                                     row.get("data"), verified, missing))
+                                     row.get("data"), verified, missing, str(row.get("commit", ""))))
     protocols = [r.protocol for r in rows]
     if protocols != sorted(set(protocols)):
         raise ValueError("versions.json: protocols must be listed once each, in increasing order")
@@ -72,6 +76,7 @@ KNOWN: tuple[SupportedVersion, ...] = _rows()
 SUPPORTED: tuple[SupportedVersion, ...] = tuple(v for v in KNOWN if v.accepted)
 VERIFICATION: dict[str, str] = dict(_document()["verification"])
 MINECRAFT_DATA: str = str(_document()["minecraft_data"])
+MINECRAFT_DATA_REPOSITORY: str = str(_document()["minecraft_data_repository"])
 
 _BY_PROTOCOL = {v.protocol: v for v in SUPPORTED}
 _BY_NAME = {v.name: v for v in SUPPORTED}
@@ -109,6 +114,8 @@ def describe(v: SupportedVersion) -> str:
     """The verified column of ``mcagent versions`` and docs/versions.md."""
     if not v.accepted:
         return f"refused: {v.missing}"
+    if v.commit:
+        return f"{VERIFICATION[v.verified]}; tables from the minecraft-data repository at {v.commit[:12]}"
     return VERIFICATION[v.verified]
 
 

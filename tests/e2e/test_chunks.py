@@ -237,9 +237,11 @@ def test_decoded_world_matches_the_server(version: str, squid_factory: SquidFact
 
 
 DUMP_JS = REPO / "tests" / "e2e" / "chunk_dump.js"
-# Every accepted protocol: prismarine-chunk knows each chunk format, so this is the one
-# independent check of decoding for the protocols no server peer speaks.
-DUMP_VERSIONS = [v.name for v in SUPPORTED]
+# Every accepted protocol the npm minecraft-data has: prismarine-chunk knows each chunk format,
+# so this is the one independent check of decoding for the protocols no server peer speaks.
+# Rows generated from a minecraft-data repository commit (26.2) are not here: prismarine-chunk
+# reads the npm release, which has no data for them (tests/proxy/test_new_releases.py).
+DUMP_VERSIONS = [v.name for v in SUPPORTED if not v.commit]
 
 
 @pytest.mark.parametrize("dump_version", DUMP_VERSIONS)

@@ -89,11 +89,11 @@ def test_unsubscribed_packets_take_the_fast_path_unchanged() -> None:
 
 
 @pytest.mark.parametrize("protocol, expected", [
-    (999, ("1.8 to 26.1.2", "protocol 999.", "nearest supported release is 26.1.2")),
+    (999, ("1.8 to 26.2", "protocol 999.", "nearest supported release is 26.2")),
     # known to minecraft-data but without data: the kick says so and names the closest release
     (108, ("protocol 108 (1.9.1): minecraft-data", "nearest supported release is 1.9.2")),
     (485, ("protocol 485 (1.14.2)", "nearest supported release is 1.14.3")),  # a tie: the newer
-    (776, ("protocol 776 (26.2)", "nearest supported release is 26.1.2")),
+    (777, ("protocol 777 (26.3)", "nearest supported release is 26.2")),
 ])
 def test_unsupported_version_gets_a_clear_kick(protocol: int, expected: tuple[str, ...]) -> None:
     rig = Rig("1.18.2")

@@ -60,7 +60,7 @@ def test_dump_is_json_without_secrets() -> None:
     bundle = json.loads(text)
     assert "very-secret-token" not in text
     assert bundle["config"]["console"]["token"] == "<redacted>"
-    assert bundle["supported_versions"].startswith("1.8") and "26.1" in bundle["supported_versions"]
+    assert bundle["supported_versions"].startswith("1.8") and "to 26.2 " in bundle["supported_versions"]
     assert redact({"api_key": "sk-abc", "nested": [{"password": "x"}]}) == {"api_key": "<redacted>", "nested": [{"password": "<redacted>"}]}
 
 

@@ -18,9 +18,10 @@ def test_update_time_becomes_a_time_event_and_the_world_knows_night(version: str
     layout = codec.field_types("play", TO_CLIENT, "update_time")
     if "time" in layout:
         packet = codec.build("play", TO_CLIENT, "update_time", age=5000, time=-18000)  # cycle stopped at midnight
-    else:  # 26.1: the world clocks
-        packet = codec.build("play", TO_CLIENT, "update_time", age=5000,
-                             clockUpdates=[{"id": 0, "totalTicks": 18000, "partialTick": 0.0, "rate": 1.0}])
+    else:  # 26.1: the world clocks (26.2 renames age gameTime and a clock's id clock)
+        age, clock = ("age", "id") if "age" in layout else ("gameTime", "clock")
+        packet = codec.build("play", TO_CLIENT, "update_time", **{age: 5000},
+                             clockUpdates=[{clock: 0, "totalTicks": 18000, "partialTick": 0.0, "rate": 1.0}])
     events = translators.events(codec, TO_CLIENT, "update_time", codec.decode("play", TO_CLIENT, "update_time", packet))
     assert len(events) == 1 and isinstance(events[0], ev.TimeUpdated)
     world = WorldModel("Steve")

@@ -65,21 +65,37 @@ def test_every_release_protocol_the_pinned_minecraft_data_describes_is_listed() 
     for protocol, names in releases.items():
         row = listed[protocol]
         assert set(row.releases) == names, protocol
-        if row.accepted:
+        if row.accepted and row.commit:  # the package names it without data: the repository's commit has it
+            assert row.data not in paths and row.data in names, protocol
+        elif row.accepted:
             assert row.data in paths and row.data in names | {"1.8"}
         else:  # refused only where minecraft-data really has nothing
             assert not names & set(paths), protocol
-    assert [v.protocol for v in versions.SUPPORTED][:1] == [47] and versions.SUPPORTED[-1].protocol == 775
-    assert len(versions.SUPPORTED) == 46
+    assert [v.protocol for v in versions.SUPPORTED][:1] == [47] and versions.SUPPORTED[-1].protocol == 776
+    assert len(versions.SUPPORTED) == 47
+
+
+def test_a_row_from_the_repository_names_its_commit_everywhere() -> None:
+    """26.2's tables come from a commit of the minecraft-data repository: versions.json, both
+    generated tables and `mcagent versions` name the same commit."""
+    row = versions.by_name("26.2")
+    assert re.fullmatch(r"[0-9a-f]{40}", row.commit) and row.verified == versions.PROTOCOL_OWN_ENCODER
+    want = (f"minecraft-data repository commit {row.commit}, its changes from its 1.21.11 rebased onto "
+            f"minecraft-data {versions.MINECRAFT_DATA} 26.1")
+    protocol = json.loads((ROOT / "proxy" / "data" / "protocol.json").read_text())
+    blocks = json.loads((ROOT / "engine" / "world" / "data" / "blocks.json").read_text())
+    assert protocol["sources"] == {"26.2": want} and blocks["sources"] == {"26.2": want}
+    assert row.commit[:12] in versions.describe(row) and "no peer speaks it" in versions.describe(row)
+    assert all(not v.commit for v in versions.SUPPORTED if v.name != "26.2")
 
 
 def test_refusals_name_the_nearest_accepted_release() -> None:
     assert versions.by_protocol(108) is None
     assert versions.nearest(108).protocol == 109            # a tie goes to the newer
     assert versions.nearest(20).newest == "1.8.9"
-    assert versions.nearest(5000).newest == "26.1.2"
-    text = versions.refusal(776)
-    assert "26.2" in text and "no data" in text and text.endswith("The nearest supported release is 26.1.2.")
+    assert versions.nearest(5000).newest == "26.2"
+    text = versions.refusal(777)
+    assert "26.3" in text and "no data" in text and text.endswith("The nearest supported release is 26.2.")
 
 
 def test_shared_protocols_are_one_row() -> None:
