@@ -109,7 +109,7 @@ def test_an_autopilot_bug_stops_the_autopilot_not_the_connection() -> None:
     assert any("stopped after an internal error" in t for t in rig.chat_texts(rig.client.received()))
 
 
-@pytest.mark.parametrize("version", ["1.8.8", "1.18.2", "26.1"])
+@pytest.mark.parametrize("version", ["1.8.8", "1.18.2", "26.1", "26.2"])
 def test_sprint_speed_steps_tell_the_server_the_player_sprints(version: str) -> None:
     from engine import events as ev
     from engine.actions import InjectMovement, SetControl

@@ -17,7 +17,7 @@ from proxy.testing import Rig, build_packet, packet_id
 from tests.proxy.test_upstream_account import ACCOUNT_UUID, FakeAccounts, _login_start
 
 SESSION = uuid.UUID("11111111-2222-4333-8444-555555555555")
-VERSIONS = ["1.19.4", "1.20.4", "1.21.11", "26.1"]
+VERSIONS = ["1.19.4", "1.20.4", "1.21.11", "26.1", "26.2"]
 
 
 @attrs.frozen

@@ -16,7 +16,7 @@ def _ack_id(rig: Rig) -> int | None:
     return rig.codec.table.packet_id("play", "toServer", "message_acknowledgement")
 
 
-@pytest.mark.parametrize("version", ["1.19.4", "1.20.4", "1.21.11", "26.1"])
+@pytest.mark.parametrize("version", ["1.19.4", "1.20.4", "1.21.11", "26.1", "26.2"])
 def test_a_kept_chat_line_passes_its_offset_on(version: str) -> None:
     rig = Rig(version)
     rig.login()

@@ -24,7 +24,7 @@ ACCOUNT_UUID = uuid.UUID("0f4e2c6a-9d1b-4c3e-8a7f-2b5d6e8f9a10")
 # One of each login shape: plain (1.8), key in login start (1.19), the 1.19.1 switch in the
 # encryption response, optional UUID (1.19.3), required UUID + configuration (1.20.2),
 # shouldAuthenticate (1.20.5+), the newest.
-VERSIONS = ["1.8.8", "1.12.2", "1.19", "1.19.2", "1.19.4", "1.20.2", "1.20.6", "1.21.11", "26.1"]
+VERSIONS = ["1.8.8", "1.12.2", "1.19", "1.19.2", "1.19.4", "1.20.2", "1.20.6", "1.21.11", "26.1", "26.2"]
 
 
 @attrs.frozen

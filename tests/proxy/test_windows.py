@@ -353,7 +353,7 @@ def test_a_version_without_inventory_resync_refuses_window_ops_at_once() -> None
     assert "cannot resync" in link.seq.outcome.reason
 
 
-@pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.21.4", "26.1"])
+@pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.21.4", "26.1", "26.2"])
 def test_sticks_twice_from_two_stacks(version: str) -> None:
     link = Link(version, {})
     planks = names(link.codec)["planks"]
@@ -367,7 +367,7 @@ def test_sticks_twice_from_two_stacks(version: str) -> None:
     link.check_clean()
 
 
-@pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.21.4", "26.1"])
+@pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.21.4", "26.1", "26.2"])
 def test_crafting_table_in_the_inventory_grid(version: str) -> None:
     link = Link(version, {})
     planks = names(link.codec)["planks"]
@@ -379,7 +379,7 @@ def test_crafting_table_in_the_inventory_grid(version: str) -> None:
     link.check_clean()
 
 
-@pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.21.4", "26.1"])
+@pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.21.4", "26.1", "26.2"])
 def test_pickaxe_at_a_table_waits_for_the_window(version: str) -> None:
     link = Link(version, {})
     planks = names(link.codec)["planks"]
@@ -445,7 +445,7 @@ def test_a_window_that_never_fills_is_closed_on_timeout() -> None:
     assert link.seq.outcome is not None and not link.seq.outcome.ok and not link.seq.busy
 
 
-@pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.21.4", "26.1"])
+@pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.21.4", "26.1", "26.2"])
 def test_swap_to_hotbar(version: str) -> None:
     link = Link(version, {15: ("cobblestone", 7), 38: ("stick", 1)})
     link.run(SwapToHotbar(15, 2))
@@ -455,7 +455,7 @@ def test_swap_to_hotbar(version: str) -> None:
     link.check_clean()
 
 
-@pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.21.4", "26.1"])
+@pytest.mark.parametrize("version", ["1.8.8", "1.12.2", "1.18.2", "1.21.4", "26.1", "26.2"])
 def test_smelting_start_and_collect(version: str) -> None:
     link = Link(version, {})
     raw = names(link.codec)["raw"]
