@@ -147,7 +147,7 @@ class Autopilot:
     @property
     def idle(self) -> bool:
         """Idling by its own choice this tick (the heuristic idles only with nothing to do)."""
-        return self.executor is not None and self.executor.choice.action is ActionName.IDLE
+        return self.executor is not None and self.executor.choice.action == ActionName.IDLE
 
     @property
     def progress(self) -> str:

@@ -10,8 +10,8 @@ knows what it set out to change.
 """
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
+from typing import ClassVar
 
 import attrs
 
@@ -21,21 +21,78 @@ from engine.world.food import FOODS
 from engine.world.vanilla import REGEN_FOOD
 
 
-class ActionName(enum.Enum):
-    EXPLORE = "explore"
-    GATHER_WOOD = "gather_wood"
-    MINE_BLOCK = "mine_block"
-    COLLECT_DROPS = "collect_drops"
-    CRAFT = "craft"
-    SMELT = "smelt"
-    PLACE_BLOCK = "place_block"
-    EAT = "eat"
-    SLEEP = "sleep"
-    GO_TO = "go_to"
-    FOLLOW = "follow"
-    FLEE = "flee"
-    FIGHT = "fight"
-    IDLE = "idle"
+@attrs.frozen(repr=False)
+class ActionName:
+    """An autopilot action's name, as the model and the logs spell it.
+
+    The built-in actions are the class attributes below. An action added from outside
+    (``register``) gets a name of its own here, an ``ActionSpec`` in ``CATALOG`` and an
+    executor in ``executors.EXECUTORS``; names are compared by value.
+    """
+
+    value: str
+
+    EXPLORE: ClassVar["ActionName"]
+    GATHER_WOOD: ClassVar["ActionName"]
+    MINE_BLOCK: ClassVar["ActionName"]
+    COLLECT_DROPS: ClassVar["ActionName"]
+    CRAFT: ClassVar["ActionName"]
+    SMELT: ClassVar["ActionName"]
+    PLACE_BLOCK: ClassVar["ActionName"]
+    EAT: ClassVar["ActionName"]
+    SLEEP: ClassVar["ActionName"]
+    GO_TO: ClassVar["ActionName"]
+    FOLLOW: ClassVar["ActionName"]
+    FLEE: ClassVar["ActionName"]
+    FIGHT: ClassVar["ActionName"]
+    IDLE: ClassVar["ActionName"]
+
+    def __repr__(self) -> str:
+        return f"ActionName({self.value!r})"
+
+    @staticmethod
+    def named(value: str) -> "ActionName":
+        """The action called ``value``; ValueError for a name no action has."""
+        name = _NAMES.get(value)
+        if name is None:
+            raise ValueError(f"no autopilot action is called {value!r}")
+        return name
+
+    @staticmethod
+    def register(value: str) -> "ActionName":
+        """A new action's name (its spec and executor are entries of their own)."""
+        if value in _NAMES:
+            raise ValueError(f"an autopilot action is already called {value!r}")
+        _NAMES[value] = ActionName(value)
+        return _NAMES[value]
+
+    @staticmethod
+    def unregister(value: str) -> None:
+        if value in BUILTIN_ACTIONS:
+            raise ValueError(f"{value!r} is a built-in action")
+        _NAMES.pop(value, None)
+
+    @staticmethod
+    def all() -> tuple["ActionName", ...]:
+        return tuple(_NAMES.values())
+
+
+_NAMES: dict[str, ActionName] = {}
+ActionName.EXPLORE = _NAMES["explore"] = ActionName("explore")
+ActionName.GATHER_WOOD = _NAMES["gather_wood"] = ActionName("gather_wood")
+ActionName.MINE_BLOCK = _NAMES["mine_block"] = ActionName("mine_block")
+ActionName.COLLECT_DROPS = _NAMES["collect_drops"] = ActionName("collect_drops")
+ActionName.CRAFT = _NAMES["craft"] = ActionName("craft")
+ActionName.SMELT = _NAMES["smelt"] = ActionName("smelt")
+ActionName.PLACE_BLOCK = _NAMES["place_block"] = ActionName("place_block")
+ActionName.EAT = _NAMES["eat"] = ActionName("eat")
+ActionName.SLEEP = _NAMES["sleep"] = ActionName("sleep")
+ActionName.GO_TO = _NAMES["go_to"] = ActionName("go_to")
+ActionName.FOLLOW = _NAMES["follow"] = ActionName("follow")
+ActionName.FLEE = _NAMES["flee"] = ActionName("flee")
+ActionName.FIGHT = _NAMES["fight"] = ActionName("fight")
+ActionName.IDLE = _NAMES["idle"] = ActionName("idle")
+BUILTIN_ACTIONS = frozenset(_NAMES)
 
 
 Args = tuple[str | int, ...]
@@ -207,13 +264,13 @@ def legal_actions(state: DecisionState, suppressed: frozenset[ActionName] = froz
 
 def check_choice(choice: Choice, legal: tuple[Choice, ...]) -> Choice | None:
     """A provider's choice if it is legal now (go_to: any integer position), else None."""
-    if choice.action is ActionName.FOLLOW and len(choice.args) == 1:
+    if choice.action == ActionName.FOLLOW and len(choice.args) == 1:
         # Player names are not case-sensitive (as !follow): "Alice" is the legal follow(alice).
         wanted = str(choice.args[0]).lower()
-        return next((c for c in legal if c.action is ActionName.FOLLOW and c.args
+        return next((c for c in legal if c.action == ActionName.FOLLOW and c.args
                      and str(c.args[0]).lower() == wanted), None)
-    if choice.action is ActionName.GO_TO:
-        ok = any(c.action is ActionName.GO_TO for c in legal)
+    if choice.action == ActionName.GO_TO:
+        ok = any(c.action == ActionName.GO_TO for c in legal)
         if ok and len(choice.args) == 3 and all(isinstance(a, int) for a in choice.args):
             return choice
         return None

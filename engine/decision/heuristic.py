@@ -180,7 +180,7 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
             d = pick(step, 0.9, 0.3, "ladder: " + (state.milestone or "done"))
             if d is not None:
                 return d
-            if step.action is ActionName.MINE_BLOCK or step.action is ActionName.GATHER_WOOD:
+            if step.action == ActionName.MINE_BLOCK or step.action == ActionName.GATHER_WOOD:
                 d = pick(Choice(ActionName.EXPLORE), 0.6, 0.2, "looking for " + step.label())
                 if d is not None:
                     return d

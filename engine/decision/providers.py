@@ -72,12 +72,12 @@ class MockProvider:
 def decision_from_json(data: dict[str, Any], source: str) -> Decision:
     """The typed decision from a log record or a model's JSON; raises ValueError when malformed."""
     try:
-        action = ActionName(str(data["choice"]))
+        action = ActionName.named(str(data["choice"]))
         raw_args = data.get("args") or []
         if isinstance(raw_args, dict):
             raw_args = list(raw_args.values())
         args = tuple(a if isinstance(a, int) and not isinstance(a, bool) else str(a) for a in raw_args)
-        if action is ActionName.GO_TO:
+        if action == ActionName.GO_TO:
             args = tuple(int(float(a)) for a in args)
         confidence = float(data.get("confidence", 0.0))
         urgency = float(data.get("urgency", 0.0))

@@ -28,8 +28,8 @@ def test_no_craft_without_ingredients_and_no_table_recipe_without_a_table() -> N
 
 
 def test_no_sleep_by_day_or_without_a_bed_and_no_mining_without_a_tool_or_a_known_block() -> None:
-    assert not any(c.action is ActionName.SLEEP for c in legal_actions(state(day=False)))
-    assert not any(c.action is ActionName.SLEEP for c in legal_actions(state(known=(("bed", 3.0),))))
+    assert not any(c.action == ActionName.SLEEP for c in legal_actions(state(day=False)))
+    assert not any(c.action == ActionName.SLEEP for c in legal_actions(state(known=(("bed", 3.0),))))
     s = state(known=(("stone", 5.0),))
     assert Choice(ActionName.MINE_BLOCK, ("stone",)) not in legal_actions(s)
     s = state(known=(("stone", 5.0),), inventory=(("wooden_pickaxe", 1),))
@@ -70,4 +70,4 @@ def test_every_autopilot_action_has_its_spec_and_one_executor() -> None:
     an action missing from either table fails here, not mid-game."""
     from engine.decision.executors import EXECUTORS
 
-    assert set(CATALOG) == set(EXECUTORS) == set(ActionName)
+    assert set(CATALOG) == set(EXECUTORS) == set(ActionName.all())

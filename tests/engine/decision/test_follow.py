@@ -24,15 +24,15 @@ def state(**kw: object) -> DecisionState:
 
 
 def test_follow_is_legal_only_toward_players_in_sight_and_names_match_as_follow_does() -> None:
-    assert not [c for c in legal_actions(state()) if c.action is ActionName.FOLLOW]
+    assert not [c for c in legal_actions(state()) if c.action == ActionName.FOLLOW]
     s = state(players=(("alice", 6.0), ("bob", 12.0)))
     legal = legal_actions(s)
-    follows = {c for c in legal if c.action is ActionName.FOLLOW}
+    follows = {c for c in legal if c.action == ActionName.FOLLOW}
     assert follows == {Choice(ActionName.FOLLOW), Choice(ActionName.FOLLOW, ("alice",)),
                        Choice(ActionName.FOLLOW, ("bob",))}
     assert check_choice(Choice(ActionName.FOLLOW, ("Alice",)), legal) == Choice(ActionName.FOLLOW, ("alice",))
     assert check_choice(Choice(ActionName.FOLLOW, ("carol",)), legal) is None
-    assert heuristic(s, legal).choice.action is not ActionName.FOLLOW       # only when asked to
+    assert heuristic(s, legal).choice.action != ActionName.FOLLOW       # only when asked to
     assert s.to_json()["players"] == {"alice": 6.0, "bob": 12.0}
     assert "players" not in state().to_json()                               # old states digest as before
 

@@ -135,7 +135,7 @@ def test_a_hostile_already_near_when_a_task_began_does_not_interrupt_it_a_new_on
     autopilot.watchdog.suppressed["flee"] = 60.0        # fleeing failed three times (no path out)
     autopilot.tick(body(at, (rim,)), 1, 0.05)
     first = autopilot.executor
-    assert first is not None and first.choice.action is ActionName.EXPLORE
+    assert first is not None and first.choice.action == ActionName.EXPLORE
     for tick in range(2, 6):
         autopilot.tick(body(at, (rim,)), tick, tick * 0.05)
         assert first.status in (None, "ok") and "interrupted" not in str(first.status)
