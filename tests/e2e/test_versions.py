@@ -64,14 +64,14 @@ def _login_refusal(port: int, protocol: int) -> str:
     return str(json.loads(packet[pos:pos + size].decode("utf-8"))["text"])
 
 
-@pytest.mark.parametrize("protocol, release, nearest", [(108, "1.9.1", "1.9.2"), (776, "26.2", "26.1.2"),
+@pytest.mark.parametrize("protocol, release, nearest", [(108, "1.9.1", "1.9.2"), (777, "26.3", "26.2"),
                                                         (4, None, "1.8.9")])
 def test_a_refused_protocol_is_told_the_nearest_release(protocol: int, release: str | None, nearest: str,
                                                         proxy_factory) -> None:
     # No server behind the proxy: a refusal never opens an upstream connection.
     proxy = proxy_factory(free_port())
     text = _login_refusal(proxy.port, protocol)
-    assert f"protocol {protocol}" in text and "1.8 to 26.1.2" in text
+    assert f"protocol {protocol}" in text and "1.8 to 26.2" in text
     assert f"nearest supported release is {nearest}" in text
     if release is not None:
         assert release in text and "no data" in text
