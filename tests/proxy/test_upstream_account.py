@@ -217,29 +217,24 @@ def test_a_local_name_may_stand_for_the_account() -> None:
     assert rig.codec.decode("login", "toServer", "login_start", login_start)["username"] == "Notch"
 
 
-def test_a_second_client_for_the_account_is_refused() -> None:
-    accounts = FakeAccounts(Session("main", "Notch", ACCOUNT_UUID, "t"))
-    rig = _rig("1.21.11", accounts)
-    _login_start(rig, "Notch")
-    rig.accept_upstream()
-    second = rig.another()
-    _login_start(second, "Notch")
-    (kick,) = second.client.received()
-    assert b"already" in kick
-    assert accounts.asked == ["main"]
-
-
-def test_a_second_client_under_another_allowed_name_is_refused_for_the_account() -> None:
+@pytest.mark.parametrize(("local_name", "first", "second", "refusal"), [
+    # The same name twice meets the proxy's same-name check first.
+    (None, "Notch", "Notch", b"Notch is already connected through this proxy"),
     # Both names may play as the account (its own and local_name), but not at once: the
     # second login would take the account over from the first.
+    ("Steve", "Notch", "Steve", b"The Microsoft account main is already playing through this proxy"),
+])
+def test_a_second_client_for_the_account_is_refused(local_name: str | None, first: str, second: str,
+                                                    refusal: bytes) -> None:
     accounts = FakeAccounts(Session("main", "Notch", ACCOUNT_UUID, "t"))
-    rig = _rig("1.21.11", accounts, upstream_auth={"mode": "microsoft", "account": "main", "local_name": "Steve"})
-    _login_start(rig, "Notch")
+    rig = _rig("1.21.11", accounts,
+               upstream_auth={"mode": "microsoft", "account": "main", "local_name": local_name})
+    _login_start(rig, first)
     rig.accept_upstream()
-    second = rig.another()
-    _login_start(second, "Steve")
-    (kick,) = second.client.received()
-    assert b"The Microsoft account main is already playing through this proxy" in kick
+    other = rig.another()
+    _login_start(other, second)
+    (kick,) = other.client.received()
+    assert refusal in kick
     assert accounts.asked == ["main"]
 
 
