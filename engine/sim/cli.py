@@ -3,6 +3,7 @@
     mcagent sim --seeds 20 --ticks 10000 --provider mock [--json]
     mcagent sim --seeds 1 --provider replay --replay-log runs/seed0/decision_log.jsonl
     mcagent sim --seeds 5 --hazard lava|water|mobs [--start-bread 5] [--difficulty normal]
+    mcagent sim export --seed N --out world.json   (the world for peers/world.js --world)
 
 Prints, per milestone, how many episodes reached it and the median tick; deaths
 by cause; watchdog events; reflexes fired; movement-checker violations; with
@@ -82,6 +83,9 @@ def _provider(args: argparse.Namespace, seed: int, runner: AsyncioRunner | None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is not None and list(argv[:1]) == ["export"]:
+        from engine.sim.export import main as export_main
+        return export_main(list(argv[1:]))
     parser = argparse.ArgumentParser(prog="mcagent sim", description="headless autopilot episodes")
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--first-seed", type=int, default=0)
