@@ -5,7 +5,7 @@
 //
 //   node peers/world.js --port 0 --version 1.21.8 [--gamemode creative|survival] [--view-distance 2]
 //        [--online-mode true --session-server URL [--services-key PEMFILE] [--enforce-secure-profile true]]
-//        [--record-chat true]
+//        [--record-chat true] [--rules basic|survival]
 //
 // Online mode verifies every player with the session server at URL (hasJoined), as a
 // vanilla server does with Mojang's; --services-key is the public key profile keys must be
@@ -33,6 +33,12 @@
 // everyone); by day the answer is vanilla's "only at night" on the action bar. Once every
 // player has slept 100 ticks the clock skips to the morning and everyone stands up
 // where they lay down from. No hunger, mobs, weather, crafting or block physics.
+//
+// --rules survival adds vanilla's survival rules from peers/survival/ (docs/survival-server.md):
+// the player's 2x2 crafting grid, crafting tables and furnaces with vanilla's window clicks
+// (peers/survival/windows.js). Its stdin commands: window (the open window's slots, cursor and
+// state id), furnace (a furnace's slots, burn time and progress); its events: window_opened,
+// window_closed, crafted, smelted, dropped, click_resync, window_sync.
 //
 // stdout events: ready, login, chat, command, left, error, stopping (as server.js), and
 //   {"event":"died","player":N,"cause":C}   {"event":"respawn_requested","player":N}
@@ -82,7 +88,8 @@ try {
     'session-server': '',
     'services-key': '',
     'enforce-secure-profile': 'false',
-    'record-chat': 'false'
+    'record-chat': 'false',
+    rules: 'basic'
   })
 } catch (err) {
   emit({ event: 'error', fatal: true, message: err.message })
@@ -102,6 +109,10 @@ if (defaultMode === null) {
   process.exit(2)
 }
 const viewDistance = Number(args['view-distance'])
+if (args.rules !== 'basic' && args.rules !== 'survival') {
+  emit({ event: 'error', fatal: true, message: 'bad --rules: ' + args.rules + ' (basic or survival)' })
+  process.exit(2)
+}
 
 const mc = requirePeer('minecraft-protocol')
 const mcData = requirePeer('minecraft-data')(args.version)
@@ -115,6 +126,15 @@ const Item = requirePeer('prismarine-item')(registry)
 const { Vec3 } = requirePeer('vec3')
 const packets = layouts(mcData)
 const hasConfiguration = mcData.supportFeature('hasConfigurationState')
+// --rules survival: crafting grids, crafting tables and furnaces (peers/survival/).
+const windows = args.rules === 'survival' ? require('./survival/windows')({
+  registry,
+  Item,
+  stacks: require('./survival/stacks')(registry, Item),
+  crafting: require('./survival/crafting')(registry),
+  packets,
+  emit
+}) : null
 
 process.on('uncaughtException', (err) => {
   log('uncaught:', (err && err.stack) || err)
@@ -397,6 +417,10 @@ function join (client) {
   client.on('block_dig', (packet) => onDig(player, packet))
   client.on('held_item_slot', (packet) => { player.heldSlot = packet.slotId })
   client.on('block_place', (packet) => onPlace(player, packet))
+  if (windows) {
+    client.on('window_click', (packet) => windows.click(player, packet))
+    client.on('close_window', (packet) => windows.close(player, false, packet.windowId))
+  }
   client.on('entity_action', (packet) => {
     // "Leave Bed": a name where the layout maps the ids, 2 where it does not (1.20.1)
     if ((packet.actionId === 'stop_sleeping' || packet.actionId === 2) && player.sleeping) wake(player, true)
@@ -412,6 +436,7 @@ function join (client) {
 function leave (player) {
   if (players.get(player.username) !== player) return
   players.delete(player.username)
+  if (windows) windows.leave(player)
   if (player.sleeping) wake(player, false)
   for (const other of others(player)) {
     other.client.write('entity_destroy', { entityIds: [player.entityId] })
@@ -470,6 +495,7 @@ function touching (player, name) {
 
 function tick () {
   tickClock()
+  if (windows) windows.tick([...players.values()].filter((p) => p.inPlay))
   for (const player of players.values()) {
     if (!player.inPlay || !hurtable(player)) continue
     if (touching(player, 'lava')) {
@@ -539,6 +565,7 @@ function onDig (player, packet) {
   const breaks = (packet.status === 0 && instant) || (packet.status === 2 && player.gameMode !== 1)
   if (breaks && block.name !== 'air' && block.name !== 'bedrock') {
     setBlock(pos, AIR)
+    if (windows) windows.blockRemoved(pos, players.values())
     if (hurtable(player)) for (const name of dropsOf(block, heldItem(player))) give(player, name, 1)
   }
   if (packet.sequence !== undefined && mcData.protocol.play.toClient.types.packet_acknowledge_player_digging) {
@@ -570,6 +597,10 @@ function onPlace (player, packet) {
     acknowledge(player, packet)
     return
   }
+  if (windows && packet.location !== undefined && windows.use(player, packet.location, blockAt(packet.location))) {
+    acknowledge(player, packet)
+    return
+  }
   const held = heldItem(player)
   if (player.dead || !held || !registry.blocksByName[held.name] || packet.location === undefined) return
   const face = [[0, -1, 0], [0, 1, 0], [0, 0, -1], [0, 0, 1], [-1, 0, 0], [1, 0, 0]][packet.direction]
@@ -593,10 +624,12 @@ function slotItem (slot) {
 }
 
 function sendSlot (player, index) {
+  if (windows) return windows.sync(player) // what changed, in the window the player has open
   player.client.write('set_slot', { windowId: 0, stateId: player.stateId++, slot: index, item: slotItem(player.slots[index]) })
 }
 
 function sendInventory (player) {
+  if (windows) return windows.sendAll(player)
   player.client.write('window_items', {
     windowId: 0, stateId: player.stateId++, items: player.slots.map(slotItem), carriedItem: Item.toNotch(null)
   })
@@ -910,8 +943,18 @@ const handlers = {
   inventory (cmd) {
     const p = findPlayer(cmd.player)
     const items = {}
-    for (const slot of p.slots) if (slot) items[slot.name] = (items[slot.name] || 0) + slot.count
+    // Slot 0 is the crafting result, not the player's until taken; the carried item is.
+    for (const slot of [...p.slots.slice(1), p.cursor]) if (slot) items[slot.name] = (items[slot.name] || 0) + slot.count
     emit({ event: 'inventory', id: cmd.id, player: p.username, items })
+  },
+  window (cmd) {
+    if (!windows) throw new Error('windows need --rules survival')
+    emit({ event: 'window', id: cmd.id, player: cmd.player, ...windows.describe(findPlayer(cmd.player)) })
+  },
+  furnace (cmd) {
+    if (!windows) throw new Error('furnaces need --rules survival')
+    const pos = new Vec3(num(cmd.x, 'x'), num(cmd.y, 'y'), num(cmd.z, 'z')).floored()
+    emit({ event: 'furnace', id: cmd.id, x: pos.x, y: pos.y, z: pos.z, state: windows.furnaceAt(pos) })
   },
   kick (cmd) {
     const p = findPlayer(cmd.player)
