@@ -91,6 +91,10 @@ def _place_spot(ctx: ExecContext) -> Pos | None:
     return None
 
 
+COLLECT_RETRY = 20     # ticks between tries to take a finished job's output
+COLLECT_TRIES = 3      # tries before a finished job's output is taken as gone
+
+
 class Smelt(Executor):
     """Walk to the furnace, put the raw input and fuel in, wait beside it, take the output."""
 
@@ -101,6 +105,8 @@ class Smelt(Executor):
         self.phase = "walk"
         self.before = 0
         self.other = False      # the furnace was busy with another output of ours: collect it, then load
+        self.last_collect = -COLLECT_RETRY    # no collect tried yet
+        self.tries = 0
 
     def run(self, ctx: ExecContext) -> list[Action]:
         if self.furnace is None:
@@ -141,8 +147,12 @@ class Smelt(Executor):
             self.phase = "wait"
         if have > self.before:
             self.status = "ok"
-            if job is not None and have - self.before >= job[1]:
-                ctx.smelting.pop(self.furnace, None)
+            if job is not None:
+                got = have - self.before
+                if got >= job[1]:
+                    ctx.smelting.pop(self.furnace, None)
+                else:       # the rest is still cooking: the job goes on with what is left
+                    ctx.smelting[self.furnace] = (job[0], job[1] - got, job[2] + got * SMELT_TICKS)
             return []
         if job is None:
             if self.other:        # the other job is out (cooked beef before the iron): now ours goes in
@@ -151,10 +161,23 @@ class Smelt(Executor):
                 return []
             self.status = "no job"
             return []
-        ready = min(job[1], (ctx.tick - job[2]) // SMELT_TICKS)
-        if ready >= job[1] or (ready > 0 and (ctx.tick - job[2]) % SMELT_TICKS == 1):
-            if ready >= job[1]:
+        due = (ctx.tick - job[2]) // SMELT_TICKS
+        if due >= job[1]:
+            # All should be out. A real furnace finishes a little after the job's clock says
+            # (loading it took clicks and ticks), so a collect that finds nothing is tried again
+            # a second later; after COLLECT_TRIES the output is taken as gone (eaten, or taken
+            # by someone else) and the job dropped.
+            if self.tries >= COLLECT_TRIES and ctx.tick - self.last_collect >= COLLECT_RETRY:
                 ctx.smelting.pop(self.furnace, None)
+                self.status = "nothing to collect"
+                return []
+            if ctx.tick - self.last_collect >= COLLECT_RETRY:
+                self.tries += 1
+                self.last_collect = ctx.tick
+                return [acts.SmeltCollect(self.furnace)]
+            return []
+        if due > 0 and (ctx.tick - job[2]) % SMELT_TICKS == 1:      # one more is out: take it
+            self.last_collect = ctx.tick
             return [acts.SmeltCollect(self.furnace)]
         return []
 
