@@ -135,3 +135,32 @@ def test_smelt_turns_raw_iron_into_ingots_in_a_placed_furnace(
     assert [e["item"] for e in server.find_all("smelted")] == ["iron_ingot", "iron_ingot"]
     assert "raw_iron" not in server.inventory(PLAYER)
     assert stage.contradicted_clicks() == []
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_go_to_walks_the_player_to_the_position_the_model_names(
+        version: str, tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, model: ScriptedModelServer) -> None:
+    stage = Stage(peer_pool, proxy_factory, model, version, tmp_path)
+    server = stage.server
+    # A wall across the straight line: the path goes round it.
+    server.run(f"/fill {stage.x + 3} {stage.y} {stage.z - 2} {stage.x + 3} {stage.y + 1} {stage.z + 2} stone")
+    target = (stage.x + 7, stage.y, stage.z + 1)
+
+    def there() -> bool:
+        pos = server.server_position(PLAYER)
+        return math.dist((pos.x, pos.z), (target[0] + 0.5, target[2] + 0.5)) < 1.5
+
+    stage.play([("go_to", list(target))], there, timeout=40)
+    assert server.block(stage.x + 3, stage.y, stage.z) == "stone"       # round the wall, not through it
+
+
+def test_explore_takes_the_player_somewhere_new(
+        tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, model: ScriptedModelServer) -> None:
+    stage = Stage(peer_pool, proxy_factory, model, "26.1", tmp_path)
+    server = stage.server
+    start = server.server_position(PLAYER)
+
+    def away() -> bool:
+        return server.server_position(PLAYER).horizontal_distance(start) >= 6.0
+
+    stage.play([("explore", [])], away, timeout=40)
