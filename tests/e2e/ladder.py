@@ -33,6 +33,9 @@ VIEW_DISTANCE = 4          # from the spawn (the box's centre chunk) every chunk
 # as the issue asks, so the food comes from the cows in both.
 OPTIONS = SimOptions(start_bread=0)
 SERVER_TROUBLE = ("dig_refused", "dig_delayed", "click_resync")
+# A click with a stale state id is applied by vanilla (and the test server) and answered with the
+# whole window: no disagreement about the outcome. What counts is a click the server contradicted.
+STALE_ONLY = {"click_resync": "state_id"}
 
 
 @dataclass
@@ -47,6 +50,7 @@ class LadderRun:
     inventory: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     ended: str = ""                                              # "handed back" | "deadline"
+    notes: list[str] = field(default_factory=list)
 
     @property
     def iron_pickaxe(self) -> int | None:
@@ -55,7 +59,7 @@ class LadderRun:
     def as_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "where": self.where, "milestones": self.milestones, "deaths": self.deaths,
                 "trouble": self.trouble, "inventory": self.inventory, "seconds": round(self.seconds, 1),
-                "ended": self.ended}
+                "ended": self.ended, "notes": self.notes}
 
 
 def export_world(seed: int, folder: Path, options: SimOptions = OPTIONS) -> Path:
@@ -119,7 +123,11 @@ def real_ladder(seed: int, server: WorldServer, proxy: ProxyProcess, bot: Bot, l
             run.milestones.setdefault(e["name"], int(e["tick"]))
     run.deaths = [str(e.get("cause")) for e in server.deaths(PLAYER, since=server_mark)]
     run.trouble = {kind: n for kind in SERVER_TROUBLE
-                   if (n := len(server.find_all(kind, since=server_mark, player=PLAYER)))}
+                   if (n := len([e for e in server.find_all(kind, since=server_mark, player=PLAYER)
+                                 if e.get("reason") != STALE_ONLY.get(kind)]))}
+    stale = len(server.find_all("click_resync", since=server_mark, player=PLAYER, reason="state_id"))
+    if stale:
+        run.notes.append(f"{stale} stale-id clicks (applied, window resent)")
     run.inventory = server.inventory(PLAYER)
     return run
 
