@@ -5,7 +5,8 @@
 //
 //   node peers/world.js --port 0 --version 1.21.8 [--gamemode creative|survival] [--view-distance 2]
 //        [--online-mode true --session-server URL [--services-key PEMFILE] [--enforce-secure-profile true]]
-//        [--record-chat true] [--rules basic|survival]
+//        [--record-chat true] [--rules basic|survival [--world FILE] [--seed N] [--mobs true|false]
+//        [--difficulty peaceful|easy|normal|hard]]
 //
 // Online mode verifies every player with the session server at URL (hasJoined), as a
 // vanilla server does with Mojang's; --services-key is the public key profile keys must be
@@ -36,9 +37,18 @@
 //
 // --rules survival adds vanilla's survival rules from peers/survival/ (docs/survival-server.md):
 // the player's 2x2 crafting grid, crafting tables and furnaces with vanilla's window clicks
-// (peers/survival/windows.js). Its stdin commands: window (the open window's slots, cursor and
-// state id), furnace (a furnace's slots, burn time and progress); its events: window_opened,
-// window_closed, crafted, smelted, dropped, click_resync, window_sync.
+// (windows.js); digging with dig times, a too-early finish delayed (digging.js); drops as item
+// entities the player walks into (items.js); hurt with invulnerable time, lava, fire and
+// drowning (body.js); hunger and eating (hunger.js); cows and, with --mobs true (the default),
+// zombies at night (mobs.js). --world FILE plays a `mcagent-world/1` file (docs/world-file.md:
+// the simulator's world for a seed) instead of the superflat world; --seed seeds drops and
+// spawns; --difficulty overrides the file's (normal without a file). Its stdin commands: window
+// (the open window's slots, cursor and state id), furnace (a furnace's slots, burn time and
+// progress), entities (every item, cow and zombie), spawn_item (name, count, x, y, z), food
+// (set a player's food and saturation); commands /summon <cow|zombie> [x y z], /difficulty D;
+// its events: window_opened, window_closed, crafted, smelted, dropped, click_resync,
+// window_sync, dug, dig_refused, dig_delayed, item_dropped, picked_up, ate, eat_refused,
+// mob_spawned, mob_hurt, mob_died, attack_refused.
 //
 // stdout events: ready, login, chat, command, left, error, stopping (as server.js), and
 //   {"event":"died","player":N,"cause":C}   {"event":"respawn_requested","player":N}
@@ -89,7 +99,11 @@ try {
     'services-key': '',
     'enforce-secure-profile': 'false',
     'record-chat': 'false',
-    rules: 'basic'
+    rules: 'basic',
+    world: '',
+    seed: '0',
+    mobs: 'true',
+    difficulty: ''
   })
 } catch (err) {
   emit({ event: 'error', fatal: true, message: err.message })
@@ -126,14 +140,21 @@ const Item = requirePeer('prismarine-item')(registry)
 const { Vec3 } = requirePeer('vec3')
 const packets = layouts(mcData)
 const hasConfiguration = mcData.supportFeature('hasConfigurationState')
-// --rules survival: crafting grids, crafting tables and furnaces (peers/survival/).
+if (args.rules !== 'survival' && (args.world || args.difficulty)) {
+  emit({ event: 'error', fatal: true, message: '--world and --difficulty need --rules survival' })
+  process.exit(2)
+}
+// --rules survival: digging, drops, the body, hunger and mobs (rules, made once the world's
+// functions below exist) and crafting grids, crafting tables and furnaces (windows).
+let rules = null
 const windows = args.rules === 'survival' ? require('./survival/windows')({
   registry,
   Item,
   stacks: require('./survival/stacks')(registry, Item),
   crafting: require('./survival/crafting')(registry),
   packets,
-  emit
+  emit,
+  drop: (player, stack) => rules.dropFrom(player, stack)
 }) : null
 
 process.on('uncaughtException', (err) => {
@@ -145,6 +166,30 @@ process.on('uncaughtException', (err) => {
 
 const AIR = registry.blocksByName.air.defaultState
 const columns = new Map() // "cx,cz" -> Chunk
+let worldFile = null
+if (args.world) {
+  try {
+    worldFile = require('./survival/world_file').loadWorldFile(args.world, stateIdOf)
+  } catch (err) {
+    emit({ event: 'error', fatal: true, message: 'bad --world: ' + err.message })
+    process.exit(2)
+  }
+}
+const spawnPoint = worldFile ? worldFile.spawn : SPAWN
+
+// A column of the world file's box (or of the wall round it).
+function fileColumn (cx, cz) {
+  const chunk = new Chunk({ minY: -64, worldHeight: 384 })
+  for (let x = 0; x < 16; x++) {
+    for (let z = 0; z < 16; z++) {
+      for (let y = 0; y < worldFile.height; y++) {
+        const state = worldFile.stateAt(cx * 16 + x, y, cz * 16 + z)
+        if (state !== null && state !== AIR) chunk.setBlockStateId(new Vec3(x, y, z), state)
+      }
+    }
+  }
+  return chunk
+}
 
 // A superflat column (prismarine-chunk's toJson/fromJson does not round-trip on
 // 1.21.5+, so each column is built, not copied).
@@ -189,7 +234,7 @@ function column (cx, cz) {
   const key = cx + ',' + cz
   let chunk = columns.get(key)
   if (!chunk) {
-    chunk = flatColumn()
+    chunk = worldFile ? fileColumn(cx, cz) : flatColumn()
     columns.set(key, chunk)
   }
   return chunk
@@ -322,7 +367,7 @@ function say (targets, value) {
 }
 
 function sendHealth (player) {
-  player.client.write('update_health', { health: player.health, food: player.food, foodSaturation: 5 })
+  player.client.write('update_health', { health: player.health, food: player.food, foodSaturation: player.saturation ?? 5 })
 }
 
 function sendAbilities (player) {
@@ -346,7 +391,7 @@ function join (client) {
     username: client.username,
     uuid: client.uuid,
     entityId: nextEntityId++,
-    pos: { x: SPAWN.x, y: SPAWN.y, z: SPAWN.z, yaw: 0, pitch: 0 },
+    pos: { x: spawnPoint.x, y: spawnPoint.y, z: spawnPoint.z, yaw: 0, pitch: 0 },
     onGround: true,
     gameMode: defaultMode,
     health: 20,
@@ -387,7 +432,9 @@ function join (client) {
   sendChunksAround(player)
   const tree = packets.commandTreePacket(Object.keys(COMMANDS))
   if (tree) client.write('declare_commands', tree)
-  teleport(player, SPAWN)
+  if (worldFile) for (const s of worldFile.inventory) player.slots[s.slot] = { name: s.name, count: s.count }
+  if (rules) rules.join(player, { food: 20, saturation: 5 })
+  teleport(player, spawnPoint)
   if (hasConfiguration) client.write('game_state_change', { reason: 'level_chunks_load_start', gameMode: 0 })
   sendHealth(player)
   sendInventory(player)
@@ -416,6 +463,14 @@ function join (client) {
   })
   client.on('block_dig', (packet) => onDig(player, packet))
   client.on('held_item_slot', (packet) => { player.heldSlot = packet.slotId })
+  if (rules) {
+    client.on('use_item', () => { if (!player.dead) rules.useItem(player) })
+    // Attacks: use_entity with mouse 1 until 1.21.x, their own packet on 26.1.
+    client.on('use_entity', (packet) => {
+      if (!player.dead && (packet.mouse === 1 || packet.mouse === 'attack')) rules.attack(player, packet.target)
+    })
+    client.on('attack', (packet) => { if (!player.dead) rules.attack(player, packet.entityId) })
+  }
   client.on('block_place', (packet) => onPlace(player, packet))
   if (windows) {
     client.on('window_click', (packet) => windows.click(player, packet))
@@ -424,6 +479,8 @@ function join (client) {
   client.on('entity_action', (packet) => {
     // "Leave Bed": a name where the layout maps the ids, 2 where it does not (1.20.1)
     if ((packet.actionId === 'stop_sleeping' || packet.actionId === 2) && player.sleeping) wake(player, true)
+    if (packet.actionId === 'start_sprinting' || packet.actionId === 3) player.sprinting = true
+    if (packet.actionId === 'stop_sprinting' || packet.actionId === 4) player.sprinting = false
   })
   client.on('set_creative_slot', (packet) => {
     if (player.gameMode !== 1 || packet.slot < 0 || packet.slot >= player.slots.length) return
@@ -472,6 +529,8 @@ function onMove (player, packet) {
     player.pendingTeleport = null
   }
   const onGround = packet.flags && typeof packet.flags === 'object' ? !!packet.flags.onGround : !!packet.onGround
+  const from = { x: player.pos.x, y: player.pos.y, z: player.pos.z }
+  const wasOnGround = player.onGround
   if (packet.x !== undefined && !player.sleeping) { // a sleeper stays in the bed
     const dy = packet.y - player.pos.y
     Object.assign(player.pos, { x: packet.x, y: packet.y, z: packet.z })
@@ -480,10 +539,11 @@ function onMove (player, packet) {
   if (packet.yaw !== undefined) Object.assign(player.pos, { yaw: packet.yaw, pitch: packet.pitch })
   if (touching(player, 'lava') || touching(player, 'water')) player.fallDistance = 0
   if (onGround && !player.onGround && player.fallDistance > SAFE_FALL && hurtable(player)) {
-    damage(player, Math.ceil(player.fallDistance - SAFE_FALL), 'fall')
+    hurt(player, Math.ceil(player.fallDistance - SAFE_FALL), 'fall')
   }
   if (onGround) player.fallDistance = 0
   player.onGround = onGround
+  if (rules && hurtable(player)) rules.moved(player, from, wasOnGround)
   sendChunksAround(player)
   relayMove(player)
 }
@@ -496,6 +556,7 @@ function touching (player, name) {
 function tick () {
   tickClock()
   if (windows) windows.tick([...players.values()].filter((p) => p.inPlay))
+  if (rules) return rules.tick([...players.values()].filter((p) => p.inPlay))
   for (const player of players.values()) {
     if (!player.inPlay || !hurtable(player)) continue
     if (touching(player, 'lava')) {
@@ -504,6 +565,18 @@ function tick () {
       player.lavaTicks = 0
     }
   }
+}
+
+// A hurt: through the survival rules' invulnerable time when they are on.
+function hurt (player, amount, cause) {
+  if (rules) rules.hurt(player, amount, cause)
+  else damage(player, amount, cause)
+}
+
+function heal (player, amount) {
+  if (player.dead) return
+  player.health = Math.min(20, player.health + amount)
+  sendHealth(player)
 }
 
 function damage (player, amount, cause) {
@@ -517,6 +590,10 @@ function die (player, cause) {
   player.dead = true
   player.health = 0
   sendHealth(player)
+  if (rules) {
+    rules.died(player)
+    sendInventory(player)
+  }
   const message = `${player.username} died (${cause})`
   if (mcData.protocol.play.toClient.types.packet_death_combat_event) {
     player.client.write('death_combat_event', {
@@ -536,7 +613,8 @@ function respawn (player) {
   player.sentChunks.clear() // a respawn gives the client a fresh level
   player.centre = null
   sendAbilities(player)
-  teleport(player, SPAWN)
+  if (rules) rules.respawned(player)
+  teleport(player, spawnPoint)
   sendHealth(player)
   sendInventory(player)
 }
@@ -559,18 +637,32 @@ function setGameMode (player, mode) {
 
 function onDig (player, packet) {
   if (player.dead) return
+  if (rules && player.gameMode !== 1 && player.gameMode !== 3) {
+    rules.dig(player, { status: packet.status, location: new Vec3(packet.location.x, packet.location.y, packet.location.z) })
+    return acknowledge(player, packet)
+  }
   const pos = new Vec3(packet.location.x, packet.location.y, packet.location.z)
   const block = blockAt(pos)
   const instant = player.gameMode === 1 || block.hardness === 0
   const breaks = (packet.status === 0 && instant) || (packet.status === 2 && player.gameMode !== 1)
   if (breaks && block.name !== 'air' && block.name !== 'bedrock') {
-    setBlock(pos, AIR)
-    if (windows) windows.blockRemoved(pos, players.values())
+    removeBlock(pos)
     if (hurtable(player)) for (const name of dropsOf(block, heldItem(player))) give(player, name, 1)
   }
   if (packet.sequence !== undefined && mcData.protocol.play.toClient.types.packet_acknowledge_player_digging) {
     player.client.write('acknowledge_player_digging', { sequenceId: packet.sequence })
   }
+}
+
+// A block broken: its window closes, a furnace's contents drop (`dropAt`, or are lost).
+function removeBlock (pos, dropAt) {
+  setBlock(pos, AIR)
+  if (windows) windows.blockRemoved(pos, players.values(), dropAt)
+}
+
+// The block as the server has it, to a client whose prediction it refused.
+function resendBlock (player, pos) {
+  player.client.write('block_change', { location: pos, type: blockAt(pos).stateId })
 }
 
 function heldItem (player) {
@@ -635,7 +727,8 @@ function sendInventory (player) {
   })
 }
 
-// Stack on a matching slot first, then the first empty one (hotbar before main).
+// Stack on a matching slot first, then the first empty one (hotbar before main); the count
+// that did not fit is returned.
 function give (player, name, count) {
   const item = registry.itemsByName[name]
   if (!item) throw new Error('unknown item: ' + name)
@@ -644,7 +737,7 @@ function give (player, name, count) {
   while (count > 0) {
     const index = order.find((i) => player.slots[i] && player.slots[i].name === name && player.slots[i].count < item.stackSize) ??
       order.find((i) => !player.slots[i])
-    if (index === undefined) return
+    if (index === undefined) return count
     const slot = player.slots[index] || { name, count: 0 }
     const added = Math.min(count, item.stackSize - slot.count)
     slot.count += added
@@ -652,6 +745,7 @@ function give (player, name, count) {
     player.slots[index] = slot
     sendSlot(player, index)
   }
+  return 0
 }
 
 function take (player, index, count) {
@@ -666,7 +760,7 @@ function take (player, index, count) {
 
 // World age and day time in ticks; the day time counts the days too (time of day is
 // time % DAY), as vanilla's does.
-const clock = { age: 0, time: 0 }
+const clock = { age: 0, time: worldFile ? worldFile.time : 0 }
 const metadataKeys = registry.entitiesByName.player.metadataKeys
 
 function timePacket () {
@@ -872,6 +966,22 @@ const COMMANDS = {
     sendTime() // vanilla synchronises the time at once after the command
     return `Set the time to ${clock.time % DAY}`
   },
+  summon (parts, player) {
+    // /summon <cow|zombie> [x y z]
+    if (!rules) throw new Error('mobs need --rules survival')
+    if (!rules.mobKinds.includes(parts[0]) || (parts.length !== 1 && parts.length !== 4)) {
+      throw new Error('usage: /summon <' + rules.mobKinds.join('|') + '> [x y z]')
+    }
+    const [x, y, z] = parts.length === 4 ? coordinates(parts.slice(1), player) : (player ? [player.pos.x, player.pos.y, player.pos.z] : [0, 0, 0])
+    const e = rules.summon(parts[0], x, y, z)
+    return `Summoned new ${parts[0]} (${e.id})`
+  },
+  difficulty (parts) {
+    if (!rules) throw new Error('difficulty needs --rules survival')
+    if (parts.length === 0) return `The difficulty is ${rules.difficulty()}`
+    rules.setDifficulty(parts[0])
+    return `The difficulty has been set to ${parts[0]}`
+  },
   give (parts, player) {
     const who = target(parts[0], player)
     const count = parts[2] === undefined ? 1 : Number(parts[2])
@@ -956,6 +1066,25 @@ const handlers = {
     const pos = new Vec3(num(cmd.x, 'x'), num(cmd.y, 'y'), num(cmd.z, 'z')).floored()
     emit({ event: 'furnace', id: cmd.id, x: pos.x, y: pos.y, z: pos.z, state: windows.furnaceAt(pos) })
   },
+  entities (cmd) {
+    if (!rules) throw new Error('entities need --rules survival')
+    emit({ event: 'entities', id: cmd.id, entities: rules.entities() })
+  },
+  spawn_item (cmd) {
+    if (!rules) throw new Error('items need --rules survival')
+    const count = cmd.count === undefined ? 1 : num(cmd.count, 'count')
+    if (!registry.itemsByName[cmd.name]) throw new Error('unknown item: ' + cmd.name)
+    const e = rules.spawnItem(String(cmd.name), count, num(cmd.x, 'x'), num(cmd.y, 'y'), num(cmd.z, 'z'))
+    emit({ event: 'item_spawned', id: cmd.id, entity: e.id })
+  },
+  food (cmd) {
+    if (!rules) throw new Error('food needs --rules survival')
+    const p = findPlayer(cmd.player)
+    p.food = Math.max(0, Math.min(20, Math.round(num(cmd.food, 'food'))))
+    p.saturation = Math.max(0, Math.min(p.food, cmd.saturation === undefined ? 0 : num(cmd.saturation, 'saturation')))
+    sendHealth(p)
+    emit({ event: 'food', id: cmd.id, player: p.username, food: p.food, saturation: p.saturation })
+  },
   kick (cmd) {
     const p = findPlayer(cmd.player)
     p.client.end(cmd.reason !== undefined ? String(cmd.reason) : 'Kicked by test')
@@ -992,6 +1121,39 @@ try {
 } catch (err) {
   emit({ event: 'error', fatal: true, message: String((err && err.message) || err) })
   process.exit(2)
+}
+
+if (args.rules === 'survival') {
+  const difficulty = args.difficulty || (worldFile ? worldFile.difficulty : 'normal')
+  if (!['peaceful', 'easy', 'normal', 'hard'].includes(difficulty)) {
+    emit({ event: 'error', fatal: true, message: 'bad --difficulty: ' + difficulty })
+    process.exit(2)
+  }
+  rules = require('./survival/rules')({
+    registry,
+    mcData,
+    Item,
+    Block: requirePeer('prismarine-block')(registry),
+    options: { seed: Number(args.seed) || 0, mobs: args.mobs !== 'false', difficulty },
+    world: {
+      newEntityId: () => nextEntityId++,
+      players: () => [...players.values()].filter((p) => p.inPlay),
+      blockAt,
+      removeBlock,
+      resendBlock,
+      give,
+      take,
+      heldItem,
+      damage,
+      heal,
+      sendHealth,
+      dayTime: () => clock.time,
+      emit
+    }
+  })
+  for (const a of worldFile ? worldFile.animals : []) {
+    if (rules.mobKinds.includes(a.kind)) rules.summon(a.kind, a.x, a.y, a.z)
+  }
 }
 
 let ready = false

@@ -238,7 +238,7 @@ CATALOG: dict[ActionName, ActionSpec] = {spec.name: spec for spec in (
     ActionSpec(ActionName.GATHER_WOOD, (), 700, _gather),
     ActionSpec(ActionName.MINE_BLOCK, (str,), 700, _mine),
     ActionSpec(ActionName.COLLECT_DROPS, (), 300, _collect),
-    ActionSpec(ActionName.CRAFT, (str,), 40, _craft),
+    ActionSpec(ActionName.CRAFT, (str,), 160, _craft),   # walks up to TABLE_RANGE (24 blocks, ~110 ticks) to a table first
     ActionSpec(ActionName.SMELT, (str,), 900, _smelt),
     ActionSpec(ActionName.PLACE_BLOCK, (str,), 200, _place),
     ActionSpec(ActionName.EAT, (), 80, _eat),

@@ -49,7 +49,7 @@ class LadderRun:
     trouble: dict[str, int] = field(default_factory=dict)        # SERVER_TROUBLE event -> count
     inventory: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
-    ended: str = ""                                              # "handed back" | "deadline"
+    ended: str = ""                               # "iron pickaxe" | "handed back" | "deadline"
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -72,7 +72,7 @@ def sim_ladder(seed: int, ticks: int, options: SimOptions = OPTIONS) -> LadderRu
     started = time.monotonic()
     result = run_episode(seed, ticks, MockProvider(), options, EpisodeLog(), stop_when_done=True)
     run = LadderRun(seed, "sim", dict(result.milestones), seconds=time.monotonic() - started,
-                    ended="handed back" if result.iron_pickaxe is not None else "deadline")
+                    ended="iron pickaxe" if result.iron_pickaxe is not None else "deadline")
     run.deaths = [cause for cause, n in result.deaths.items() for _ in range(n)]
     run.trouble = {k: v for k, v in result.rejected.items() if v}
     return run
@@ -83,7 +83,9 @@ def start_server(pool: PeerPool, version: str, world: Path) -> WorldServer:
                       extra_args=("--rules", "survival", "--world", str(world)))
 
 
-def _episode_events(log_dir: Path) -> dict[str, Any] | None:
+def _episode_events(log_dir: Path, final: bool = True) -> dict[str, Any] | None:
+    """The episode's event log; with ``final``, only once the episode has ended (the log is
+    also written as it goes, with ``summary.final`` false)."""
     found = sorted(log_dir.glob(f"{PLAYER}/*-episode1/episode_events.json"))
     if not found:
         return None
@@ -91,25 +93,34 @@ def _episode_events(log_dir: Path) -> dict[str, Any] | None:
         data: dict[str, Any] = json.loads(found[0].read_text())
     except json.JSONDecodeError:      # caught while the worker writes it
         return None
+    if final and not data.get("summary", {}).get("final", False):
+        return None
     return data
 
 
 def real_ladder(seed: int, server: WorldServer, proxy: ProxyProcess, bot: Bot, log_dir: Path,
-                deadline_s: float) -> LadderRun:
-    """Say ``!autopilot on`` and wait for the hand-back (or the deadline)."""
+                deadline_s: float, hand_back: bool = False) -> LadderRun:
+    """Say ``!autopilot on`` and wait for the iron pickaxe, then ``!stop`` as the simulator's
+    ``stop_when_done`` does; with ``hand_back``, wait for the autopilot's own hand-back instead
+    (after the ladder it stocks food first: minutes more). Either way until the deadline."""
     server_mark = server.mark()
     mark = bot.mark()
     started = time.monotonic()
     bot.chat("!autopilot on")
     bot.wait_chat("Autopilot on", since=mark)
     events = None
+    ended = "deadline"
     while time.monotonic() - started < deadline_s:
         events = _episode_events(log_dir)
         if events is not None:
+            ended = "handed back"
+            break
+        so_far = _episode_events(log_dir, final=False)
+        if not hand_back and so_far is not None and "iron_pickaxe" in so_far.get("summary", {}).get("milestones", {}):
+            ended = "iron pickaxe"
             break
         time.sleep(1.0)
-    run = LadderRun(seed, "real", seconds=time.monotonic() - started,
-                    ended="handed back" if events is not None else "deadline")
+    run = LadderRun(seed, "real", seconds=time.monotonic() - started, ended=ended)
     if events is None:
         # Still running: stop it, which writes the log, so the milestones so far are known.
         bot.chat("!stop")
@@ -118,17 +129,22 @@ def real_ladder(seed: int, server: WorldServer, proxy: ProxyProcess, bot: Bot, l
             if events is not None:
                 break
             time.sleep(0.5)
+        events = events or _episode_events(log_dir, final=False)
     for e in (events or {}).get("events", []):
         if e.get("kind") == "milestone" and e.get("name") in NAMES:
             run.milestones.setdefault(e["name"], int(e["tick"]))
     run.deaths = [str(e.get("cause")) for e in server.deaths(PLAYER, since=server_mark)]
     run.trouble = {kind: n for kind in SERVER_TROUBLE
                    if (n := len([e for e in server.find_all(kind, since=server_mark, player=PLAYER)
-                                 if e.get("reason") != STALE_ONLY.get(kind)]))}
+                                 if not (kind in STALE_ONLY and e.get("reason") == STALE_ONLY[kind])]))}
     stale = len(server.find_all("click_resync", since=server_mark, player=PLAYER, reason="state_id"))
     if stale:
         run.notes.append(f"{stale} stale-id clicks (applied, window resent)")
     run.inventory = server.inventory(PLAYER)
+    # The server's side of the run, next to the proxy's logs, for whoever reads a failure.
+    with (log_dir / "server_events.jsonl").open("w") as out:
+        for e in server.find_all(lambda e: True, since=server_mark):
+            out.write(json.dumps(e) + "\n")
     return run
 
 

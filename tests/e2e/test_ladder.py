@@ -3,9 +3,10 @@
 Seed 0's world is exported from the simulator and loaded by the survival-rules test server
 (``peers/world.js --rules survival --world FILE``); a mineflayer player who stands still
 hands over with ``!autopilot on``. The autopilot (the built-in heuristic, as a player gets it)
-must reach every milestone, each announced in chat, and hand back with the iron pickaxe in the
-player's inventory on the server, without a death, a dig the server refused or delayed, or a
-window click it contradicted. CI runs the newest version; ``bench/sim_vs_real.py --version V``
+must reach every milestone, each announced in chat, with the iron pickaxe in the player's
+inventory on the server, without a death, a dig the server refused or delayed, or a window
+click it contradicted; the test then says ``!stop``, as the simulator stops at the pickaxe
+(the autopilot would go on stocking food before its own hand-back: minutes more). CI runs the newest version; ``bench/sim_vs_real.py --version V``
 runs the others and more seeds (figures in docs/autopilot.md).
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from tests.e2e.peers import PeerPool
 pytestmark = pytest.mark.e2e
 
 SEED = 0
-DEADLINE_S = 360.0      # the simulator needs ~1,800 ticks (90 s at 20 Hz); the rest is room for a loaded CI
+DEADLINE_S = 300.0      # the simulator needs ~1,600 ticks (80 s at 20 Hz); the rest is room for a loaded CI
 
 
 @pytest.mark.parametrize("version", ["26.1"])
@@ -40,7 +41,7 @@ def test_the_autopilot_climbs_from_nothing_to_the_iron_pickaxe_on_a_real_stack(
     mark = bot.mark()
     real = real_ladder(SEED, server, proxy, bot, log_dir, DEADLINE_S)
     report = (real.as_json(), sim.as_json())
-    assert real.ended == "handed back", report
+    assert real.ended == "iron pickaxe", report
     assert set(real.milestones) == set(NAMES), report
     assert real.inventory.get("iron_pickaxe", 0) >= 1, report
     assert real.deaths == [], report

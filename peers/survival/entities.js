@@ -1,0 +1,83 @@
+'use strict'
+// The survival server's non-player entities (dropped items, cows, zombies): one table, and the
+// packets that show them to players in each version's layout.
+//
+// Every entity is shown to every player in play (the test worlds are a few chunks wide): when
+// it appears, when a player joins or respawns (a respawn gives the client a fresh level), as it
+// moves (an absolute position: sync_entity_position from 1.21.2, entity_teleport before) and
+// when it goes.
+
+const crypto = require('crypto')
+
+module.exports = function createEntities ({ registry, mcData, Item, newEntityId, viewers }) {
+  const all = new Map() // entity id -> {id, uuid, kind, x, y, z, yaw, ...}
+  const toClient = mcData.protocol.play.toClient.types
+  const itemKey = registry.entitiesByName.item.metadataKeys.indexOf('item')
+
+  const angle = (degrees) => Math.round((degrees % 360) / 360 * 256) << 24 >> 24
+
+  function spawnPacket (e) {
+    return {
+      entityId: e.id, objectUUID: e.uuid, type: registry.entitiesByName[e.kind].id, x: e.x, y: e.y, z: e.z,
+      pitch: 0, yaw: angle(e.yaw || 0), headPitch: 0, objectData: 0, velocity: { x: 0, y: 0, z: 0 }
+    }
+  }
+
+  function show (player, e) {
+    player.client.write('spawn_entity', spawnPacket(e))
+    if (e.kind === 'item') {
+      player.client.write('entity_metadata', {
+        entityId: e.id,
+        metadata: [{ key: itemKey, type: 'item_stack', value: Item.toNotch(new Item(registry.itemsByName[e.item].id, e.count)) }]
+      })
+    }
+  }
+
+  function add (fields) {
+    const e = { id: newEntityId(), uuid: crypto.randomUUID(), yaw: 0, ...fields }
+    all.set(e.id, e)
+    for (const p of viewers()) show(p, e)
+    return e
+  }
+
+  function moved (e, onGround = true) {
+    for (const p of viewers()) {
+      if (toClient.packet_sync_entity_position) {
+        p.client.write('sync_entity_position', {
+          entityId: e.id, x: e.x, y: e.y, z: e.z, dx: 0, dy: 0, dz: 0, yaw: e.yaw || 0, pitch: 0, onGround
+        })
+      } else {
+        p.client.write('entity_teleport', { entityId: e.id, x: e.x, y: e.y, z: e.z, yaw: angle(e.yaw || 0), pitch: 0, onGround })
+      }
+    }
+  }
+
+  function remove (ids) {
+    const gone = ids.filter((id) => all.delete(id))
+    if (gone.length === 0) return
+    for (const p of viewers()) p.client.write('entity_destroy', { entityIds: gone })
+  }
+
+  // The whole table, to a player who has just joined or respawned.
+  function showAll (player) {
+    for (const e of all.values()) show(player, e)
+  }
+
+  // Vanilla's entity events: 2 hurt (before 1.19.4), 3 death, 9 "finished using an item".
+  function status (e, code, to = viewers()) {
+    for (const p of to) p.client.write('entity_status', { entityId: e.id, entityStatus: code })
+  }
+
+  // The red flash of a hit (1.19.4+ damage_event; entity event 2 before).
+  function hurt (e) {
+    if (toClient.packet_damage_event) {
+      for (const p of viewers()) {
+        p.client.write('damage_event', { entityId: e.id, sourceTypeId: 0, sourceCauseId: 0, sourceDirectId: 0, sourcePosition: undefined })
+      }
+    } else {
+      status(e, 2)
+    }
+  }
+
+  return { all, add, moved, remove, showAll, status, hurt, get: (id) => all.get(id) }
+}

@@ -1,0 +1,162 @@
+'use strict'
+// The survival rules world.js plays by with --rules survival, put together: digging, dropped
+// items, the body (hurt, lava, fire, drowning), hunger and eating, cows and zombies. Windows
+// (crafting and furnaces) are windows.js, wired by world.js itself.
+//
+// `world` is world.js's narrow face: blockAt, setBlock-free breakBlock, give, take, heldItem,
+// damage, heal, sendHealth, players (in play), the clock, and emit.
+
+const createEntities = require('./entities')
+const createItems = require('./items')
+const createDigging = require('./digging')
+const createBody = require('./body')
+const createHunger = require('./hunger')
+const createMobs = require('./mobs')
+
+// A small seeded generator (mulberry32), so a --seed gives the same drops and spawns.
+function seeded (seed) {
+  let a = seed >>> 0
+  return function random () {
+    a = (a + 0x6D2B79F5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const SPRINT_EXHAUSTION = 0.1 // per metre sprinted on the ground
+const JUMP_EXHAUSTION = 0.05
+const SPRINT_JUMP_EXHAUSTION = 0.2
+const MINE_EXHAUSTION = 0.005
+
+module.exports = function createRules ({ registry, mcData, Item, Block, world, options }) {
+  const random = seeded(options.seed)
+  let difficulty = options.difficulty
+  let age = 0
+  const entities = createEntities({ registry, mcData, Item, newEntityId: world.newEntityId, viewers: world.players })
+  const items = createItems({ registry, entities, blockAt: world.blockAt, give: world.give, emit: world.emit, random })
+  const hunger = createHunger({
+    heldItem: world.heldItem,
+    heldSlot: (p) => p.heldSlot,
+    take: (p, slot, n) => world.take(p, 36 + slot, n),
+    heal: world.heal,
+    sendHealth: world.sendHealth,
+    hurt: (p, n, cause) => body.hurt(p, n, cause),
+    emit: world.emit,
+    difficulty: () => difficulty
+  })
+  const body = createBody({ registry, blockAt: world.blockAt, damage: world.damage, exhaust: hunger.exhaust })
+  const digging = createDigging({
+    registry,
+    Block,
+    blockAt: world.blockAt,
+    heldItem: world.heldItem,
+    inWater: (p) => body.eyesInWater(p),
+    emit: world.emit,
+    breakBlock,
+    resend: world.resendBlock
+  })
+  const mobs = createMobs({
+    entities,
+    items,
+    blockAt: world.blockAt,
+    hurtPlayer: (p, n, cause) => body.hurt(p, n, cause),
+    exhaust: hunger.exhaust,
+    heldItem: world.heldItem,
+    emit: world.emit,
+    random,
+    difficulty: () => difficulty,
+    dayTime: world.dayTime,
+    mobsOn: () => options.mobs
+  })
+
+  function breakBlock (player, pos) {
+    const block = world.blockAt(pos)
+    world.removeBlock(pos, (at, stack) => items.dropBlock(at, stack))
+    hunger.exhaust(player, MINE_EXHAUSTION)
+    for (const stack of items.dropsOf(block, world.heldItem(player))) items.dropBlock(pos, stack)
+  }
+
+  function join (player, start) {
+    body.fresh(player)
+    hunger.fresh(player, start.food, start.saturation)
+    player.dig = null
+    player.delayedDig = null
+    player.sprinting = false
+    entities.showAll(player)
+  }
+
+  function respawned (player) {
+    join(player, { food: 20, saturation: 5 })
+  }
+
+  // Vanilla drops everything a dying player carries (no keepInventory).
+  function died (player) {
+    player.eating = null
+    player.dig = null
+    player.delayedDig = null
+    for (let i = 1; i < player.slots.length; i++) {
+      if (player.slots[i]) items.dropFrom(player, player.slots[i])
+      player.slots[i] = null
+    }
+    if (player.cursor) {
+      items.dropFrom(player, player.cursor)
+      player.cursor = null
+    }
+  }
+
+  // block_dig: 0 start, 1 cancel, 2 finish, 5 release the item in use.
+  function dig (player, packet) {
+    if (packet.status === 5) return hunger.stop(player)
+    digging.action(player, packet.status, packet.location, age)
+  }
+
+  // A move the client reported: sprinting and jumping cost food.
+  function moved (player, from, wasOnGround) {
+    const dx = player.pos.x - from.x
+    const dz = player.pos.z - from.z
+    if (player.sprinting && player.onGround) hunger.exhaust(player, SPRINT_EXHAUSTION * Math.hypot(dx, dz))
+    if (wasOnGround && !player.onGround && player.pos.y > from.y) {
+      hunger.exhaust(player, player.sprinting ? SPRINT_JUMP_EXHAUSTION : JUMP_EXHAUSTION)
+    }
+  }
+
+  function tick (players) {
+    age++
+    for (const player of players) {
+      if (player.dead || !(player.gameMode === 0 || player.gameMode === 2)) continue
+      digging.tick(player, age)
+      body.tick(player)
+      hunger.tick(player)
+    }
+    items.tick(players)
+    mobs.tick(players, age)
+  }
+
+  return {
+    join,
+    respawned,
+    died,
+    dig,
+    moved,
+    tick,
+    hurt: (p, n, cause) => body.hurt(p, n, cause),
+    useItem: (p) => hunger.use(p),
+    attack: (p, id) => mobs.attack(p, id, age),
+    summon: (kind, x, y, z) => mobs.spawn(kind, x, y, z),
+    spawnItem: (name, count, x, y, z) => items.spawn(name, count, x, y, z, 0),
+    dropFrom: (p, stack) => items.dropFrom(p, stack),
+    dropBlock: (pos, stack) => items.dropBlock(pos, stack),
+    entities: () => [...entities.all.values()].map((e) => e.kind === 'item'
+      ? { id: e.id, kind: 'item', item: e.item, count: e.count, x: e.x, y: e.y, z: e.z }
+      : { id: e.id, kind: e.kind, x: e.x, y: e.y, z: e.z, health: e.health })
+      .filter((e) => e.kind === 'item' || e.health > 0),
+    setDifficulty (d) {
+      if (!['peaceful', 'easy', 'normal', 'hard'].includes(d)) throw new Error('usage: /difficulty <peaceful|easy|normal|hard>')
+      difficulty = d
+    },
+    difficulty: () => difficulty,
+    mobKinds: mobs.KINDS
+  }
+}
