@@ -52,6 +52,7 @@
 //
 // stdout events: ready, login, chat, command, left, error, stopping (as server.js), and
 //   {"event":"died","player":N,"cause":C}   {"event":"respawn_requested","player":N}
+//   {"event":"hurt","player":N,"amount":A,"cause":C,"health":H}
 //   {"event":"slept","player":N,"x":X,"y":Y,"z":Z}  (the bed's head)   {"event":"woke","player":N}
 //   {"event":"bed_refused","player":N,"reason":"no_sleep"|"too_far_away"|"occupied"}
 //   {"event":"morning","time":T}  (the night was slept through)
@@ -582,6 +583,7 @@ function heal (player, amount) {
 function damage (player, amount, cause) {
   player.health = Math.max(0, player.health - amount)
   sendHealth(player)
+  emit({ event: 'hurt', player: player.username, amount, cause, health: player.health })
   if (player.health === 0) die(player, cause)
 }
 

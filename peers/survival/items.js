@@ -12,7 +12,7 @@
 // An item left 6000 ticks (5 minutes) despawns. Not modelled: items merging, items pushed by
 // water, items burning in lava.
 //
-// Events: {"event":"item_dropped","id":E,"item":I,"count":N,"x","y","z"} and
+// Events: {"event":"item_dropped","entity":E,"item":I,"count":N,"x","y","z"} and
 // {"event":"picked_up","player":P,"item":I,"count":N}.
 
 const GRAVITY = 0.04
@@ -72,7 +72,7 @@ module.exports = function createItems ({ registry, entities, blockAt, give, emit
 
   function spawn (name, count, x, y, z, delay) {
     const e = entities.add({ kind: 'item', item: name, count, x, y, z, vy: 0, born: 0, age: 0, delay, resting: false })
-    emit({ event: 'item_dropped', id: e.id, item: name, count, x, y, z })
+    emit({ event: 'item_dropped', entity: e.id, item: name, count, x, y, z })
     return e
   }
 

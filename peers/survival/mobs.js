@@ -19,9 +19,9 @@
 // 0-2 leather, a zombie 0-2 rotten flesh; the body goes after 20 ticks (entity event 3
 // first). Not modelled: knockback, panic, pathfinding round obstacles, light levels.
 //
-// Events: {"event":"mob_spawned","id":E,"kind":K,"x","y","z"}, {"event":"mob_hurt","id":E,
-// "kind":K,"damage":D,"health":H,"by":P}, {"event":"mob_died","id":E,"kind":K},
-// {"event":"attack_refused","player":P,"id":E,"reason":"too_far"|"no_such_entity"}.
+// Events: {"event":"mob_spawned","entity":E,"kind":K,"x","y","z"}, {"event":"mob_hurt","entity":E,
+// "kind":K,"damage":D,"health":H,"by":P}, {"event":"mob_died","entity":E,"kind":K},
+// {"event":"attack_refused","player":P,"entity":E,"reason":"too_far"|"no_such_entity"}.
 
 const STROLL_CHANCE = 1 / 120
 const STROLL_RANGE = 5
@@ -68,7 +68,7 @@ module.exports = function createMobs ({ entities, items, blockAt, hurtPlayer, ex
 
   function spawn (kind, x, y, z) {
     const e = entities.add({ kind, x, y, z, health: HEALTH[kind], goal: null, nextAttack: 0, hurtTicks: 0, lastHurt: 0, deadFor: -1 })
-    emit({ event: 'mob_spawned', id: e.id, kind, x, y, z })
+    emit({ event: 'mob_spawned', entity: e.id, kind, x, y, z })
     return e
   }
 
@@ -155,11 +155,11 @@ module.exports = function createMobs ({ entities, items, blockAt, hurtPlayer, ex
     }
     e.lastHurt = amount
     entities.hurt(e)
-    emit({ event: 'mob_hurt', id: e.id, kind: e.kind, damage: amount, health: Math.max(0, e.health), by: by ? by.username : null })
+    emit({ event: 'mob_hurt', entity: e.id, kind: e.kind, damage: amount, health: Math.max(0, e.health), by: by ? by.username : null })
     if (e.health <= 0) {
       e.deadFor = 0
       entities.status(e, DEATH)
-      emit({ event: 'mob_died', id: e.id, kind: e.kind })
+      emit({ event: 'mob_died', entity: e.id, kind: e.kind })
       for (const [item, lo, hi] of LOOT[e.kind] || []) {
         const n = lo + Math.floor(random() * (hi - lo + 1))
         if (n > 0) items.spawn(item, n, e.x, e.y + 0.5, e.z, 10)
@@ -172,14 +172,14 @@ module.exports = function createMobs ({ entities, items, blockAt, hurtPlayer, ex
   function attack (player, id, tick) {
     const e = entities.get(id)
     if (!e || !HEALTH[e.kind] || e.deadFor >= 0) {
-      emit({ event: 'attack_refused', player: player.username, id, reason: 'no_such_entity' })
+      emit({ event: 'attack_refused', player: player.username, entity: id, reason: 'no_such_entity' })
       return
     }
     const dx = e.x - player.pos.x
     const dy = e.y + 0.7 - (player.pos.y + EYE)
     const dz = e.z - player.pos.z
     if (Math.hypot(dx, dy, dz) > PLAYER_REACH + 0.5) {
-      emit({ event: 'attack_refused', player: player.username, id, reason: 'too_far' })
+      emit({ event: 'attack_refused', player: player.username, entity: id, reason: 'too_far' })
       return
     }
     const held = heldItem(player)

@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+'use strict'
+// mineflayer on its own, living by the survival test server's rules: the evidence that its
+// digging, drops, eating and fighting behave as a vanilla server's (peers/survival/), since
+// mineflayer's digging and eating are what vanilla servers accept. Nothing of mcagent's runs.
+//
+//   node peers/survival_bot.js --host 127.0.0.1 --port P --username NAME --version V
+//
+// The test builds the scene first (tests/e2e/test_survival_rules.py): an oak log, a stone
+// block and an iron ore east of the spawn, a stone pickaxe and a wooden pickaxe and a bread
+// in the hotbar, the food bar at 10, a cow to the west. Then, each a step:
+//   log        bot.dig the log by hand, walk into its drop: an oak log in the inventory
+//   stone      bot.dig the stone with the wooden pickaxe: a cobblestone
+//   iron_wood  bot.dig the iron ore with the wooden pickaxe: no raw iron (it needs a stone one)
+//   eat        bot.consume the bread: the food bar up by 5
+//   cow        bot.attack the cow until it dies, walk into its drops: raw beef
+// --scenario fast: a dig no vanilla client sends, with mineflayer's own connection: "start"
+// and "finish" on the stone in the same tick (the server delays the break until the dig
+// time has passed). --scenario idle: stands still (the test hurts it: a fall, lava, a zombie)
+// and reports its health as it changes: {"event":"health","health":H,"food":F}.
+// stdout: {"event":"spawn"}, {"event":"step","name":S,"ok":B[,"error":E][,...]} per step,
+// {"event":"done","ok":B,"inventory":{item: count},"food":F} at the end; the process then exits.
+
+const { emit, log, parseArgs, requirePeer } = require('./common')
+
+const args = parseArgs(process.argv.slice(2), {
+  host: '127.0.0.1', port: '25565', username: 'survivor', version: '1.21.11', scenario: 'live', seconds: '60'
+})
+const mineflayer = requirePeer('mineflayer')
+
+const bot = mineflayer.createBot({
+  host: args.host, port: Number(args.port), username: args.username, version: args.version, auth: 'offline'
+})
+bot.on('kicked', (reason) => emit({ event: 'kicked', reason: String(reason) }))
+bot.on('error', (err) => emit({ event: 'error', message: String(err && err.message) }))
+bot.on('end', (reason) => { emit({ event: 'end', reason: String(reason) }); process.exit(0) })
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+function counts () {
+  const out = {}
+  for (const item of bot.inventory.items()) out[item.name] = (out[item.name] || 0) + item.count
+  return out
+}
+
+async function step (name, fn) {
+  try {
+    const extra = await fn()
+    emit({ event: 'step', name, ok: true, ...(extra || {}) })
+  } catch (err) {
+    emit({ event: 'step', name, ok: false, error: String((err && err.message) || err) })
+    throw err
+  }
+}
+
+async function until (what, test, ms) {
+  const deadline = Date.now() + ms
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for ' + what)
+    await sleep(50)
+  }
+}
+
+async function hold (name) {
+  if (name === null) return bot.unequip('hand')
+  const item = bot.inventory.items().find((i) => i.name === name)
+  if (!item) throw new Error('no ' + name)
+  await bot.equip(item, 'hand')
+}
+
+// Walk into every dropped item within 6 blocks until `name` is in the inventory.
+async function pickUp (name, before) {
+  const deadline = Date.now() + 8000
+  try {
+    while ((counts()[name] || 0) <= before) {
+      if (Date.now() > deadline) throw new Error(`${name} never picked up (${JSON.stringify(counts())})`)
+      const drop = bot.nearestEntity((e) => e.name === 'item' && e.position.distanceTo(bot.entity.position) < 6)
+      if (drop) {
+        await bot.lookAt(drop.position.offset(0, bot.entity.height * 0.5, 0), true)
+        bot.setControlState('forward', drop.position.xzDistanceTo(bot.entity.position) > 0.3)
+      } else {
+        bot.setControlState('forward', false)
+      }
+      await sleep(50)
+    }
+  } finally {
+    bot.setControlState('forward', false)
+  }
+}
+
+async function dig (blockName, tool, drop) {
+  const block = bot.findBlock({ matching: bot.registry.blocksByName[blockName].id, maxDistance: 6 })
+  if (!block) throw new Error('no ' + blockName + ' in reach')
+  await hold(tool)
+  const before = counts()[drop] || 0
+  const started = Date.now()
+  await bot.dig(block, true)
+  const took = Date.now() - started
+  await until(`${blockName} gone`, () => bot.blockAt(block.position).name === 'air', 3000)
+  return { took, before }
+}
+
+async function run () {
+  await until('the scene', () => counts().bread && counts().stone_pickaxe && counts().wooden_pickaxe &&
+    bot.food === 10 && bot.nearestEntity((e) => e.name === 'cow'), 20000)
+  await step('log', async () => {
+    const { took, before } = await dig('oak_log', null, 'oak_log')
+    await pickUp('oak_log', before)
+    return { took }
+  })
+  await step('stone', async () => {
+    const { took, before } = await dig('stone', 'wooden_pickaxe', 'cobblestone')
+    await pickUp('cobblestone', before)
+    return { took }
+  })
+  await step('iron_wood', async () => {
+    const { took } = await dig('iron_ore', 'wooden_pickaxe', 'raw_iron')
+    await sleep(1500) // time for a drop to be picked up, if there were one
+    if (counts().raw_iron) throw new Error('iron ore dug by hand dropped raw iron')
+    const drops = Object.values(bot.entities).filter((e) => e.name === 'item' && e.position.distanceTo(bot.entity.position) < 6)
+    return { took, drops: drops.length }
+  })
+  await step('eat', async () => {
+    const food = bot.food
+    await hold('bread')
+    await bot.consume()
+    await until('the food bar', () => bot.food === food + 5, 3000)
+    return { food: bot.food }
+  })
+  await step('cow', async () => {
+    const cow = bot.nearestEntity((e) => e.name === 'cow')
+    const before = counts().beef || 0
+    await hold('stone_pickaxe')
+    const deadline = Date.now() + 20000
+    while (bot.entities[cow.id]) {
+      if (Date.now() > deadline) throw new Error('the cow never died')
+      if (cow.position.distanceTo(bot.entity.position) > 3) {
+        await bot.lookAt(cow.position, true)
+        bot.setControlState('forward', true)
+      } else {
+        bot.setControlState('forward', false)
+        bot.attack(cow)
+      }
+      await sleep(650) // a pickaxe's cooldown (1.2 attacks a second)
+    }
+    bot.setControlState('forward', false)
+    await pickUp('beef', before)
+  })
+}
+
+async function fast () {
+  await until('the stone', () => bot.findBlock({ matching: bot.registry.blocksByName.stone.id, maxDistance: 6 }), 20000)
+  const block = bot.findBlock({ matching: bot.registry.blocksByName.stone.id, maxDistance: 6 })
+  await step('fast_dig', async () => {
+    const dig = (status) => bot._client.write('block_dig', { status, location: block.position, face: 1, sequence: bot._client.sequence = (bot._client.sequence || 100) + 1 })
+    dig(0)
+    dig(2)
+    await until('the stone broken', () => bot.blockAt(block.position).name === 'air', 15000)
+  })
+}
+
+async function idle () {
+  bot.on('health', () => emit({ event: 'health', health: bot.health, food: bot.food }))
+  await step('idle', () => sleep(Number(args.seconds) * 1000))
+}
+
+bot.once('spawn', () => {
+  emit({ event: 'spawn', x: bot.entity.position.x, y: bot.entity.position.y, z: bot.entity.position.z })
+  const scenario = { live: run, fast, idle }[args.scenario]
+  scenario().then(
+    () => emit({ event: 'done', ok: true, inventory: counts(), food: bot.food, health: bot.health }),
+    (err) => { log('failed:', err && err.stack); emit({ event: 'done', ok: false, error: String(err && err.message), inventory: counts(), food: bot.food }) }
+  ).finally(() => setTimeout(() => bot.quit(), 500))
+})
