@@ -4,8 +4,10 @@ A mineflayer player stands still (a human who handed over) on ``peers/world.js -
 survival``; the proxy's autopilot asks a real local model service (``provider: api``) for every
 decision, and that service answers from a script (``tests/e2e/model_policy.py``): the action
 under test when it is legal, ``idle`` otherwise. What is checked is the server's own state: an
-item crafted or smelted into the server's inventory, a block placed, food restored, a mob hit,
-the player moved; and that the server contradicted none of the proxy's window clicks.
+item crafted or smelted into the server's inventory, a block placed, a tree felled and a stone
+mined (dug in the server's own dig time and the drop picked up from the ground), an item on the
+ground collected, food eaten, a cow hunted, a zombie fled from, the player moved; and that the
+server contradicted none of the proxy's window clicks and refused or delayed none of its digs.
 """
 from __future__ import annotations
 
@@ -75,7 +77,8 @@ class Stage:
             time.sleep(0.5)
             ok = done()
         self.bot.chat("!stop")
-        assert ok, (f"not done after {timeout} s: chose {policy.chosen[-12:]}", self.server.inventory(PLAYER))
+        assert ok, (f"not done after {timeout} s: chose {policy.chosen[:12]}", self.server.inventory(PLAYER),
+                    json.dumps(policy.states[-1:])[:1500])
         # The script did it, not the autopilot's own heuristic (its fallback when a model call
         # fails): every decision of the episode came from the model service.
         sources = {d["decision"]["source"] for d in self.decisions()}
@@ -164,3 +167,105 @@ def test_explore_takes_the_player_somewhere_new(
         return server.server_position(PLAYER).horizontal_distance(start) >= 6.0
 
     stage.play([("explore", [])], away, timeout=40)
+
+
+def _events(server: WorldServer, kind: str) -> list[dict[str, Any]]:
+    return server.find_all(kind, player=PLAYER)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_gather_wood_fells_a_tree_and_picks_up_the_logs(
+        version: str, tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, model: ScriptedModelServer) -> None:
+    stage = Stage(peer_pool, proxy_factory, model, version, tmp_path, ("--mobs", "false"))
+    server = stage.server
+    x, y, z = stage.x + 4, stage.y, stage.z + 1
+    server.run(f"/fill {x} {y} {z} {x} {y + 3} {z} oak_log")
+    server.run(f"/fill {x - 1} {y + 4} {z - 1} {x + 1} {y + 4} {z + 1} oak_leaves")
+
+    def logs() -> bool:
+        return server.inventory(PLAYER).get("oak_log", 0) >= 1
+
+    stage.play([("gather_wood", [])], logs, timeout=40)
+    dug = [e["block"] for e in _events(server, "dug")]
+    assert "oak_log" in dug
+    # Picked up from the ground (an item entity the player walked into), not handed over.
+    assert "oak_log" in [e["item"] for e in _events(server, "picked_up")]
+    assert _events(server, "dig_refused") == [] and _events(server, "dig_delayed") == []
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_mine_block_digs_stone_with_a_pickaxe_for_cobblestone(
+        version: str, tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, model: ScriptedModelServer) -> None:
+    stage = Stage(peer_pool, proxy_factory, model, version, tmp_path, ("--mobs", "false"))
+    server = stage.server
+    stage.give(wooden_pickaxe=1)
+    server.run(f"/fill {stage.x + 3} {stage.y} {stage.z - 1} {stage.x + 3} {stage.y + 1} {stage.z + 1} stone")
+
+    def cobblestone() -> bool:
+        return server.inventory(PLAYER).get("cobblestone", 0) >= 1
+
+    stage.play([("mine_block", ["stone"])], cobblestone, timeout=40)
+    assert "stone" in [e["block"] for e in _events(server, "dug")]
+    assert _events(server, "dig_refused") == [] and _events(server, "dig_delayed") == []
+
+
+def test_collect_drops_walks_to_an_item_on_the_ground(
+        tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, model: ScriptedModelServer) -> None:
+    stage = Stage(peer_pool, proxy_factory, model, "26.1", tmp_path, ("--mobs", "false"))
+    server = stage.server
+    # Out of the pickup's reach (1.4 blocks) from where the player stands.
+    server.request("spawn_item", name="iron_ingot", count=3, x=stage.x + 4.5, y=stage.y + 0.5, z=stage.z + 2.5)
+
+    def picked() -> bool:
+        return server.inventory(PLAYER).get("iron_ingot", 0) == 3
+
+    stage.play([("collect_drops", [])], picked, timeout=30)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_eat_fills_the_food_bar_from_the_inventory(
+        version: str, tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, model: ScriptedModelServer) -> None:
+    stage = Stage(peer_pool, proxy_factory, model, version, tmp_path, ("--mobs", "false"))
+    server = stage.server
+    stage.give(bread=2)
+    server.request("food", player=PLAYER, food=12, saturation=0)
+
+    def ate() -> bool:
+        return bool(_events(server, "ate"))
+
+    stage.play([("eat", [])], ate, timeout=30)
+    assert _events(server, "ate")[0]["item"] == "bread" and _events(server, "ate")[0]["food"] == 17
+    assert server.inventory(PLAYER).get("bread") == 1
+
+
+def test_fight_hunts_a_cow_when_hungry(
+        tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, model: ScriptedModelServer) -> None:
+    stage = Stage(peer_pool, proxy_factory, model, "26.1", tmp_path, ("--mobs", "false"))
+    server = stage.server
+    stage.give(stone_sword=1)
+    server.request("food", player=PLAYER, food=10, saturation=0)          # hungry, nothing to eat: a hunt
+    server.run(f"/summon cow {stage.x + 6.5} {stage.y} {stage.z + 0.5}")
+
+    def beef() -> bool:
+        return server.inventory(PLAYER).get("beef", 0) >= 1
+
+    # The hunt, then the drops (the autopilot's own order: fight, then collect_drops).
+    stage.play([("fight", None), ("collect_drops", [])], beef, timeout=45)
+    assert [e["kind"] for e in server.find_all("mob_died")] == ["cow"]
+    assert all(e["by"] == PLAYER for e in server.find_all("mob_hurt"))
+
+
+def test_flee_takes_the_player_away_from_a_zombie(
+        tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, model: ScriptedModelServer) -> None:
+    stage = Stage(peer_pool, proxy_factory, model, "26.1", tmp_path, ("--mobs", "false"))
+    server = stage.server
+    server.run("/time set night")          # by day a zombie burns
+    server.run(f"/summon zombie {stage.x + 6.5} {stage.y} {stage.z + 0.5}")
+
+    def far() -> bool:
+        zombies = [e for e in server.request("entities")["entities"] if e["kind"] == "zombie"]
+        pos = server.server_position(PLAYER)
+        return bool(zombies) and math.dist((pos.x, pos.z), (zombies[0]["x"], zombies[0]["z"])) >= 12.0
+
+    stage.play([("flee", [])], far, timeout=40)
+    assert any(d["decision"]["choice"] == "flee" for d in stage.decisions())
