@@ -21,6 +21,7 @@
 // "stateId":N,"cursor":C} and {"event":"set_slot","slot":S,"item":I} as they arrive.
 
 const { emit, log, parseArgs, requirePeer } = require('./common')
+const { startBot, sleep, counts: countsOf, step } = require('./bot_steps')
 
 const NEEDS = { oak_log: 4, cobblestone: 11, raw_iron: 1, coal: 1, iron_ingot: 2 }
 const SMELT_TIMEOUT_MS = 30000 // one smelt is 200 ticks (10 s)
@@ -28,34 +29,10 @@ const SMELT_TIMEOUT_MS = 30000 // one smelt is 200 ticks (10 s)
 const args = parseArgs(process.argv.slice(2), {
   host: '127.0.0.1', port: '25565', username: 'crafter', version: '1.21.11', scenario: 'ladder'
 })
-const mineflayer = requirePeer('mineflayer')
 const { Vec3 } = requirePeer('vec3')
-
-const bot = mineflayer.createBot({
-  host: args.host, port: Number(args.port), username: args.username, version: args.version, auth: 'offline'
-})
-bot.on('kicked', (reason) => emit({ event: 'kicked', reason: String(reason) }))
-bot.on('error', (err) => emit({ event: 'error', message: String(err && err.message) }))
-bot.on('end', (reason) => { emit({ event: 'end', reason: String(reason) }); process.exit(0) })
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+const bot = startBot(args)
+const counts = () => countsOf(bot)
 const once = (emitter, name) => new Promise((resolve) => emitter.once(name, (...a) => resolve(a)))
-
-function counts () {
-  const out = {}
-  for (const item of bot.inventory.items()) out[item.name] = (out[item.name] || 0) + item.count
-  return out
-}
-
-async function step (name, fn) {
-  try {
-    await fn()
-    emit({ event: 'step', name, ok: true })
-  } catch (err) {
-    emit({ event: 'step', name, ok: false, error: String((err && err.message) || err) })
-    throw err
-  }
-}
 
 async function craft (name, times, table) {
   const item = bot.registry.itemsByName[name]

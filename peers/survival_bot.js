@@ -22,36 +22,13 @@
 // {"event":"done","ok":B,"inventory":{item: count},"food":F} at the end; the process then exits.
 
 const { emit, log, parseArgs, requirePeer } = require('./common')
+const { startBot, sleep, counts: countsOf, step } = require('./bot_steps')
 
 const args = parseArgs(process.argv.slice(2), {
   host: '127.0.0.1', port: '25565', username: 'survivor', version: '1.21.11', scenario: 'live', seconds: '60'
 })
-const mineflayer = requirePeer('mineflayer')
-
-const bot = mineflayer.createBot({
-  host: args.host, port: Number(args.port), username: args.username, version: args.version, auth: 'offline'
-})
-bot.on('kicked', (reason) => emit({ event: 'kicked', reason: String(reason) }))
-bot.on('error', (err) => emit({ event: 'error', message: String(err && err.message) }))
-bot.on('end', (reason) => { emit({ event: 'end', reason: String(reason) }); process.exit(0) })
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-
-function counts () {
-  const out = {}
-  for (const item of bot.inventory.items()) out[item.name] = (out[item.name] || 0) + item.count
-  return out
-}
-
-async function step (name, fn) {
-  try {
-    const extra = await fn()
-    emit({ event: 'step', name, ok: true, ...(extra || {}) })
-  } catch (err) {
-    emit({ event: 'step', name, ok: false, error: String((err && err.message) || err) })
-    throw err
-  }
-}
+const bot = startBot(args)
+const counts = () => countsOf(bot)
 
 async function until (what, test, ms) {
   const deadline = Date.now() + ms
