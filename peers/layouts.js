@@ -140,7 +140,30 @@ function layouts (mcData) {
     }
   }
 
+  // An absolute entity position (sync_entity_position from 1.21.2, entity_teleport before, whose
+  // yaw and pitch are angles).
+  function entityPositionPacket (entityId, pos, onGround) {
+    if (toClient.packet_sync_entity_position) {
+      return ['sync_entity_position', {
+        entityId, x: pos.x, y: pos.y, z: pos.z, dx: 0, dy: 0, dz: 0, yaw: pos.yaw || 0, pitch: pos.pitch || 0, onGround
+      }]
+    }
+    return ['entity_teleport', { entityId, x: pos.x, y: pos.y, z: pos.z, yaw: angle(pos.yaw || 0), pitch: angle(pos.pitch || 0), onGround }]
+  }
+
+  // spawn_entity for an entity of registry type `type` at rest (the fields every version's
+  // layout names; protodef writes only those of this one).
+  function spawnEntityPacket (entityId, uuid, type, pos) {
+    return {
+      entityId, objectUUID: uuid, type, x: pos.x, y: pos.y, z: pos.z, pitch: angle(pos.pitch || 0), yaw: angle(pos.yaw || 0),
+      headPitch: angle(pos.pitch || 0), objectData: 0, velocity: { x: 0, y: 0, z: 0 }
+    }
+  }
+
   return {
+    angle,
+    entityPositionPacket,
+    spawnEntityPacket,
     fieldType,
     component,
     systemChatPacket,
@@ -150,6 +173,11 @@ function layouts (mcData) {
     loginPacket,
     respawnPacket
   }
+}
+
+// Degrees as the protocol's one-byte angle.
+function angle (degrees) {
+  return Math.round((degrees % 360) / 360 * 256) << 24 >> 24
 }
 
 const GAME_MODES = ['survival', 'creative', 'adventure', 'spectator']

@@ -63,6 +63,7 @@
 const fs = require('fs')
 const { emit, log, parseArgs, requirePeer, readCommands, useAccountServices } = require('./common')
 const { layouts, GAME_MODES } = require('./layouts')
+const { harvestDrop } = require('./block_drops')
 
 const SHUTDOWN_GRACE_MS = 1000
 const TICK_MS = 50
@@ -326,39 +327,23 @@ function playerInfoAdd (player) {
   }
 }
 
-function angle (degrees) {
-  return Math.round((degrees % 360) / 360 * 256) << 24 >> 24
-}
-
 function spawnPlayerEntity (viewer, player) {
   const p = player.pos
   if (mcData.protocol.play.toClient.types.packet_named_entity_spawn) {
     viewer.client.write('named_entity_spawn', {
-      entityId: player.entityId, playerUUID: player.uuid, x: p.x, y: p.y, z: p.z, yaw: angle(p.yaw), pitch: angle(p.pitch)
+      entityId: player.entityId, playerUUID: player.uuid, x: p.x, y: p.y, z: p.z, yaw: packets.angle(p.yaw), pitch: packets.angle(p.pitch)
     })
   } else {
-    viewer.client.write('spawn_entity', {
-      entityId: player.entityId, objectUUID: player.uuid, type: playerType, x: p.x, y: p.y, z: p.z,
-      pitch: angle(p.pitch), yaw: angle(p.yaw), headPitch: angle(p.pitch), objectData: 0,
-      velocity: { x: 0, y: 0, z: 0 }
-    })
+    viewer.client.write('spawn_entity', packets.spawnEntityPacket(player.entityId, player.uuid, playerType, p))
   }
 }
 
 // Where `player` is now, told to every other player.
 function relayMove (player) {
-  const p = player.pos
+  const [name, fields] = packets.entityPositionPacket(player.entityId, player.pos, player.onGround)
   for (const viewer of others(player)) {
-    if (mcData.protocol.play.toClient.types.packet_sync_entity_position) {
-      viewer.client.write('sync_entity_position', {
-        entityId: player.entityId, x: p.x, y: p.y, z: p.z, dx: 0, dy: 0, dz: 0, yaw: p.yaw, pitch: p.pitch, onGround: player.onGround
-      })
-    } else {
-      viewer.client.write('entity_teleport', {
-        entityId: player.entityId, x: p.x, y: p.y, z: p.z, yaw: angle(p.yaw), pitch: angle(p.pitch), onGround: player.onGround
-      })
-    }
-    viewer.client.write('entity_head_rotation', { entityId: player.entityId, headYaw: angle(p.yaw) })
+    viewer.client.write(name, fields)
+    viewer.client.write('entity_head_rotation', { entityId: player.entityId, headYaw: packets.angle(player.pos.yaw) })
   }
 }
 
@@ -649,7 +634,8 @@ function onDig (player, packet) {
   const breaks = (packet.status === 0 && instant) || (packet.status === 2 && player.gameMode !== 1)
   if (breaks && block.name !== 'air' && block.name !== 'bedrock') {
     removeBlock(pos)
-    if (hurtable(player)) for (const name of dropsOf(block, heldItem(player))) give(player, name, 1)
+    const drop = harvestDrop(registry, block, heldItem(player))
+    if (hurtable(player) && drop) give(player, drop, 1)
   }
   if (packet.sequence !== undefined && mcData.protocol.play.toClient.types.packet_acknowledge_player_digging) {
     player.client.write('acknowledge_player_digging', { sequenceId: packet.sequence })
@@ -671,19 +657,6 @@ function heldItem (player) {
   return player.slots[HOTBAR[0] + player.heldSlot]
 }
 
-// The items a block drops in survival: minecraft-data's drops, if the held tool may
-// harvest it (stone needs a pickaxe).
-function dropsOf (block, held) {
-  const data = registry.blocks[block.type]
-  if (data.harvestTools) {
-    const tool = held ? registry.itemsByName[held.name] : null
-    if (!tool || !data.harvestTools[tool.id]) return []
-  }
-  return (data.drops || []).map((d) => {
-    const id = typeof d === 'object' ? (d.drop && typeof d.drop === 'object' ? d.drop.id : d.drop) : d
-    return registry.items[id] && registry.items[id].name
-  }).filter(Boolean).slice(0, 1)
-}
 
 function onPlace (player, packet) {
   if (!player.dead && packet.location !== undefined && isBed(blockAt(packet.location))) {
@@ -1133,7 +1106,7 @@ if (args.rules === 'survival') {
   }
   rules = require('./survival/rules')({
     registry,
-    mcData,
+    packets,
     Item,
     Block: requirePeer('prismarine-block')(registry),
     options: { seed: Number(args.seed) || 0, mobs: args.mobs !== 'false', difficulty },
@@ -1141,6 +1114,8 @@ if (args.rules === 'survival') {
       newEntityId: () => nextEntityId++,
       players: () => [...players.values()].filter((p) => p.inPlay),
       blockAt,
+      touching,
+      hurtable,
       removeBlock,
       resendBlock,
       give,

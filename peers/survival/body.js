@@ -21,7 +21,22 @@ const AIR_REFILL = 4
 const EYE = 1.62
 const ON_FIRE = 0x01 // the shared flags' first bit
 
-module.exports = function createBody ({ registry, blockAt, damage, exhaust }) {
+// The part of a hit of `amount` that lands on `target` (a player or a mob), vanilla's
+// LivingEntity.hurt: within 10 ticks of the last hit only the excess of a bigger one, else all
+// of it; 0 when it is absorbed. Keeps the target's hurtTicks and lastHurt.
+function landedDamage (target, amount) {
+  if (target.hurtTicks > INVULNERABLE_TICKS / 2) {
+    if (amount <= target.lastHurt) return 0
+    const excess = amount - target.lastHurt
+    target.lastHurt = amount
+    return excess
+  }
+  target.hurtTicks = INVULNERABLE_TICKS
+  target.lastHurt = amount
+  return amount
+}
+
+function createBody ({ registry, blockAt, touching, damage, exhaust }) {
   const keys = registry.entitiesByName.player.metadataKeys
   const FLAGS = keys.indexOf('shared_flags')
   const AIR = keys.indexOf('air_supply')
@@ -34,21 +49,10 @@ module.exports = function createBody ({ registry, blockAt, damage, exhaust }) {
 
   function hurt (player, amount, cause) {
     if (player.dead || amount <= 0) return
-    let dealt = amount
-    if (player.hurtTicks > INVULNERABLE_TICKS / 2) {
-      if (amount <= player.lastHurt) return
-      dealt = amount - player.lastHurt
-    } else {
-      player.hurtTicks = INVULNERABLE_TICKS
-    }
-    player.lastHurt = amount
+    const dealt = landedDamage(player, amount)
+    if (dealt === 0) return
     if (EXHAUSTING.has(cause)) exhaust(player, 0.1)
     damage(player, dealt, cause)
-  }
-
-  const touching = (player, name) => {
-    const { x, y, z } = player.pos
-    return blockAt({ x, y, z }).name === name || blockAt({ x, y: y + 1, z }).name === name
   }
 
   function metadata (player) {
@@ -97,3 +101,6 @@ module.exports = function createBody ({ registry, blockAt, damage, exhaust }) {
 
   return { fresh, hurt, tick, eyesInWater }
 }
+
+module.exports = createBody
+module.exports.landedDamage = landedDamage

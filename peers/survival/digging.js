@@ -65,8 +65,8 @@ module.exports = function createDigging ({ registry, Block, blockAt, heldItem, i
     if (status !== 0 && status !== 2) return
     if (!reaches(player, pos)) return refuse(player, pos, 'too_far')
     if (status === 0) {
-      const progress = progressPerTick(player, pos)
       if (blockAt(pos).name === 'air') return
+      const progress = progressPerTick(player, pos)
       if (progress === 0) return refuse(player, pos, 'unbreakable')
       if (progress >= 1) {
         player.dig = null

@@ -9,22 +9,13 @@
 
 const crypto = require('crypto')
 
-module.exports = function createEntities ({ registry, mcData, Item, newEntityId, viewers }) {
+module.exports = function createEntities ({ registry, packets, Item, newEntityId, viewers }) {
   const all = new Map() // entity id -> {id, uuid, kind, x, y, z, yaw, ...}
-  const toClient = mcData.protocol.play.toClient.types
   const itemKey = registry.entitiesByName.item.metadataKeys.indexOf('item')
-
-  const angle = (degrees) => Math.round((degrees % 360) / 360 * 256) << 24 >> 24
-
-  function spawnPacket (e) {
-    return {
-      entityId: e.id, objectUUID: e.uuid, type: registry.entitiesByName[e.kind].id, x: e.x, y: e.y, z: e.z,
-      pitch: 0, yaw: angle(e.yaw || 0), headPitch: 0, objectData: 0, velocity: { x: 0, y: 0, z: 0 }
-    }
-  }
+  const hasDamageEvent = packets.fieldType('damage_event', 'entityId') !== undefined
 
   function show (player, e) {
-    player.client.write('spawn_entity', spawnPacket(e))
+    player.client.write('spawn_entity', packets.spawnEntityPacket(e.id, e.uuid, registry.entitiesByName[e.kind].id, e))
     if (e.kind === 'item') {
       player.client.write('entity_metadata', {
         entityId: e.id,
@@ -41,15 +32,8 @@ module.exports = function createEntities ({ registry, mcData, Item, newEntityId,
   }
 
   function moved (e, onGround = true) {
-    for (const p of viewers()) {
-      if (toClient.packet_sync_entity_position) {
-        p.client.write('sync_entity_position', {
-          entityId: e.id, x: e.x, y: e.y, z: e.z, dx: 0, dy: 0, dz: 0, yaw: e.yaw || 0, pitch: 0, onGround
-        })
-      } else {
-        p.client.write('entity_teleport', { entityId: e.id, x: e.x, y: e.y, z: e.z, yaw: angle(e.yaw || 0), pitch: 0, onGround })
-      }
-    }
+    const [name, fields] = packets.entityPositionPacket(e.id, e, onGround)
+    for (const p of viewers()) p.client.write(name, fields)
   }
 
   function remove (ids) {
@@ -70,7 +54,7 @@ module.exports = function createEntities ({ registry, mcData, Item, newEntityId,
 
   // The red flash of a hit (1.19.4+ damage_event; entity event 2 before).
   function hurt (e) {
-    if (toClient.packet_damage_event) {
+    if (hasDamageEvent) {
       for (const p of viewers()) {
         p.client.write('damage_event', { entityId: e.id, sourceTypeId: 0, sourceCauseId: 0, sourceDirectId: 0, sourcePosition: undefined })
       }

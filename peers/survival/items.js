@@ -37,15 +37,13 @@ const CHANCES = {
 // Ores that drop more than one item (vanilla's loot tables: uniform counts, no fortune).
 const COUNTS = { redstone_ore: [4, 5], lapis_ore: [4, 9], copper_ore: [2, 5], deepslate_redstone_ore: [4, 5], deepslate_lapis_ore: [4, 9], deepslate_copper_ore: [2, 5] }
 
+const { mayHarvest, firstDrop } = require('../block_drops')
+
 module.exports = function createItems ({ registry, entities, blockAt, give, emit, random }) {
-  // What `block` drops when broken with `held` (minecraft-data's drops, if the tool may
-  // harvest it: stone needs a pickaxe, iron ore a stone one).
+  // What `block` drops when broken with `held`: nothing without the right tool, else
+  // minecraft-data's drop with vanilla's chances and counts.
   function dropsOf (block, held) {
-    const data = registry.blocks[block.type]
-    if (data.harvestTools) {
-      const tool = held ? registry.itemsByName[held.name] : null
-      if (!tool || !data.harvestTools[tool.id]) return []
-    }
+    if (!mayHarvest(registry, block, held)) return []
     const chances = CHANCES[block.name] || (block.name.endsWith('_leaves') ? CHANCES.leaves : null)
     if (chances) {
       for (const [what, p] of chances) {
@@ -56,10 +54,7 @@ module.exports = function createItems ({ registry, entities, blockAt, give, emit
       }
       return []
     }
-    const first = (data.drops || []).map((d) => {
-      const id = typeof d === 'object' ? (d.drop && typeof d.drop === 'object' ? d.drop.id : d.drop) : d
-      return registry.items[id] && registry.items[id].name
-    }).find(Boolean)
+    const first = firstDrop(registry, block)
     if (!first) return []
     const [lo, hi] = COUNTS[block.name] || [1, 1]
     return [{ name: first, count: lo + Math.floor(random() * (hi - lo + 1)) }]
@@ -71,7 +66,7 @@ module.exports = function createItems ({ registry, entities, blockAt, give, emit
   }
 
   function spawn (name, count, x, y, z, delay) {
-    const e = entities.add({ kind: 'item', item: name, count, x, y, z, vy: 0, born: 0, age: 0, delay, resting: false })
+    const e = entities.add({ kind: 'item', item: name, count, x, y, z, vy: 0, age: 0, delay, resting: false })
     emit({ event: 'item_dropped', entity: e.id, item: name, count, x, y, z })
     return e
   }
@@ -142,5 +137,10 @@ module.exports = function createItems ({ registry, entities, blockAt, give, emit
     entities.remove(gone)
   }
 
-  return { dropsOf, dropBlock, dropFrom, spawn, tick }
+  function describe () {
+    return [...entities.all.values()].filter((e) => e.kind === 'item')
+      .map((e) => ({ id: e.id, kind: 'item', item: e.item, count: e.count, x: e.x, y: e.y, z: e.z }))
+  }
+
+  return { dropsOf, dropBlock, dropFrom, spawn, tick, describe }
 }

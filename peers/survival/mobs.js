@@ -51,6 +51,8 @@ const WEAPONS = {
 const FIST = [1, 4]
 const LOOT = { cow: [['beef', 1, 3], ['leather', 0, 2]], zombie: [['rotten_flesh', 0, 2]] }
 
+const { landedDamage } = require('./body')
+
 module.exports = function createMobs ({ entities, items, blockAt, hurtPlayer, exhaust, heldItem, emit, random, difficulty, dayTime, mobsOn }) {
   const solid = (x, y, z) => blockAt({ x, y, z }).boundingBox === 'block'
   const open = (x, y, z) => !solid(x, y, z) && !solid(x, y + 1, z)
@@ -146,14 +148,9 @@ module.exports = function createMobs ({ entities, items, blockAt, hurtPlayer, ex
   }
 
   function hurtMob (e, amount, by) {
-    if (e.hurtTicks > 10) {
-      if (amount <= e.lastHurt) return false
-      e.health -= amount - e.lastHurt
-    } else {
-      e.health -= amount
-      e.hurtTicks = 20
-    }
-    e.lastHurt = amount
+    const dealt = landedDamage(e, amount)
+    if (dealt === 0) return false
+    e.health -= dealt
     entities.hurt(e)
     emit({ event: 'mob_hurt', entity: e.id, kind: e.kind, damage: amount, health: Math.max(0, e.health), by: by ? by.username : null })
     if (e.health <= 0) {

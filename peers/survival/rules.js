@@ -3,8 +3,9 @@
 // items, the body (hurt, lava, fire, drowning), hunger and eating, cows and zombies. Windows
 // (crafting and furnaces) are windows.js, wired by world.js itself.
 //
-// `world` is world.js's narrow face: blockAt, setBlock-free breakBlock, give, take, heldItem,
-// damage, heal, sendHealth, players (in play), the clock, and emit.
+// `world` is world.js's narrow face: players (in play), newEntityId, blockAt, touching,
+// removeBlock, resendBlock, give, take, heldItem, hurtable, damage, heal, sendHealth, dayTime
+// and emit.
 
 const createEntities = require('./entities')
 const createItems = require('./items')
@@ -30,11 +31,11 @@ const JUMP_EXHAUSTION = 0.05
 const SPRINT_JUMP_EXHAUSTION = 0.2
 const MINE_EXHAUSTION = 0.005
 
-module.exports = function createRules ({ registry, mcData, Item, Block, world, options }) {
+module.exports = function createRules ({ registry, packets, Item, Block, world, options }) {
   const random = seeded(options.seed)
   let difficulty = options.difficulty
   let age = 0
-  const entities = createEntities({ registry, mcData, Item, newEntityId: world.newEntityId, viewers: world.players })
+  const entities = createEntities({ registry, packets, Item, newEntityId: world.newEntityId, viewers: world.players })
   const items = createItems({ registry, entities, blockAt: world.blockAt, give: world.give, emit: world.emit, random })
   const hunger = createHunger({
     heldItem: world.heldItem,
@@ -46,7 +47,7 @@ module.exports = function createRules ({ registry, mcData, Item, Block, world, o
     emit: world.emit,
     difficulty: () => difficulty
   })
-  const body = createBody({ registry, blockAt: world.blockAt, damage: world.damage, exhaust: hunger.exhaust })
+  const body = createBody({ registry, blockAt: world.blockAt, touching: world.touching, damage: world.damage, exhaust: hunger.exhaust })
   const digging = createDigging({
     registry,
     Block,
@@ -125,7 +126,7 @@ module.exports = function createRules ({ registry, mcData, Item, Block, world, o
   function tick (players) {
     age++
     for (const player of players) {
-      if (player.dead || !(player.gameMode === 0 || player.gameMode === 2)) continue
+      if (!world.hurtable(player)) continue
       digging.tick(player, age)
       body.tick(player)
       hunger.tick(player)
@@ -148,10 +149,7 @@ module.exports = function createRules ({ registry, mcData, Item, Block, world, o
     spawnItem: (name, count, x, y, z) => items.spawn(name, count, x, y, z, 0),
     dropFrom: (p, stack) => items.dropFrom(p, stack),
     dropBlock: (pos, stack) => items.dropBlock(pos, stack),
-    entities: () => [...entities.all.values()].map((e) => e.kind === 'item'
-      ? { id: e.id, kind: 'item', item: e.item, count: e.count, x: e.x, y: e.y, z: e.z }
-      : { id: e.id, kind: e.kind, x: e.x, y: e.y, z: e.z, health: e.health })
-      .filter((e) => e.kind === 'item' || e.health > 0),
+    entities: () => [...items.describe(), ...mobs.describe()],
     setDifficulty (d) {
       if (!['peaceful', 'easy', 'normal', 'hard'].includes(d)) throw new Error('usage: /difficulty <peaceful|easy|normal|hard>')
       difficulty = d

@@ -6,33 +6,22 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
-from tests.e2e.peers import PEERS_SRC, JsonLineProcess, WorldServer, next_install_dir, node_executable
+from tests.e2e.peers import PEERS_SRC, WorldServer
+from tests.e2e.script_bot import ScriptBot
 
 SURVIVAL_BOT_JS = PEERS_SRC / "survival_bot.js"
 STEPS = ("log", "stone", "iron_wood", "eat", "cow")
 
 
-class SurvivalBot(JsonLineProcess):
+class SurvivalBot(ScriptBot):
     name = "survival-bot"
+    script = SURVIVAL_BOT_JS
 
     def start(self, port: int, version: str, scenario: str = "live", username: str = "survivor",
               seconds: int = 60) -> "SurvivalBot":
         self.name = f"survival-bot-{username}"
-        self.spawn([node_executable(), str(SURVIVAL_BOT_JS), "--port", str(port), "--version", version,
-                    "--username", username, "--scenario", scenario, "--seconds", str(seconds)],
-                   peers_dir=next_install_dir())
+        self.run_script(port, version, username, "--scenario", scenario, "--seconds", str(seconds))
         return self
-
-    def wait_spawned(self, timeout: float = 30.0) -> None:
-        self.wait_for("spawn", timeout=timeout)
-
-    def done(self, timeout: float = 120.0) -> dict[str, Any]:
-        return self.wait_for("done", timeout=timeout)
-
-    def steps(self) -> dict[str, dict[str, Any]]:
-        return {str(e["name"]): e for e in self.find_all("step")}
 
 
 def scene(server: WorldServer, player: str = "survivor") -> None:
