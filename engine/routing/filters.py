@@ -13,7 +13,7 @@ the vocabulary reads them before the negation "不" can match.
 """
 from __future__ import annotations
 
-from engine.routing.terms import Analysis, TermKind
+from engine.routing.terms import Analysis, Term, TermKind
 
 EN_FILTER_WORDS: dict[TermKind, tuple[str, ...]] = {
     TermKind.NEGATION: (
@@ -46,6 +46,73 @@ ZH_FILTER_WORDS: dict[TermKind, tuple[str, ...]] = {
     ),
     TermKind.COMPOUND: ("然后", "接着", "再", "并且", "而且", "同时", "顺便", "之后", "以后", "完了", "以及", "随后"),
 }
+
+# What a filter word governs (``governed``): these readings leave the request a
+# plain read of the player's own state or of the assistant itself.
+_DEMONSTRATIVES = frozenset({"this", "这个", "这"})
+_ABOUT_THE_ASSISTANT = frozenset({"@how", "@what", "@do", "@can", "@work", "@be", "@self", "@you", "@help"})
+_RELATIVES = frozenset({"that", "which"})
+_PERSONS = frozenset({"@self", "@you"})
+_NOUNS = frozenset({TermKind.TOPIC, TermKind.SLOT})
+_ZH_STATES = frozenset({"满", "饱", "够"})
+_ZH_PLACES = frozenset({"@dimname", "@dimension"})
+
+
+def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
+    """The terms without the filter words that govern nothing the request depends on.
+
+    How this works: each rule looks at the filter word's neighbours, never at
+    the whole sentence's meaning, so each stays small and testable.
+
+    * A demonstrative that is the assistant itself: "how does this work",
+      "what can this do", "这个怎么用" — the line has no topic but working or
+      being able to do. ("this thing", "this world", "这个东西" are phrases of
+      the vocabulary, read before any filter.)
+    * A relative pronoun: "mail that i haven't read", "emeralds that i have" —
+      "that" after a noun and before "i"/"you" opens a clause that narrows the
+      noun, so it and any negation inside that clause govern the noun, not the
+      request.
+    * A yes/no question about a state: "am i not at full health", "is my hunger
+      not full yet" (the line opens with a form of "be"); "饱食度还没满吗",
+      "是不是没在下界" (没/不 before full/enough or a dimension). The answer is
+      the same read either way.
+
+    Writes are never governed away, and neither is a negation of the request
+    ("don't tell me", "别显示") nor a condition on what will happen ("if my
+    health drops"): those words keep stopping the line.
+    """
+    if not any(t.kind in _GOVERNABLE for t in terms):
+        return terms
+    drop: set[int] = set()
+    features = {t.feature for t in terms if t.kind not in _GOVERNABLE}
+    relative_from = len(terms)
+    for i, term in enumerate(terms):
+        kind, surface = term.kind, term.surface
+        if kind is TermKind.REFERENCE:
+            if surface in _DEMONSTRATIVES and features <= _ABOUT_THE_ASSISTANT and (
+                "@work" in features or {"@can", "@do"} <= features
+            ):
+                drop.add(i)
+            elif (surface in _RELATIVES and 0 < i < len(terms) - 1 and terms[i - 1].kind in _NOUNS
+                  and terms[i + 1].feature in _PERSONS):
+                drop.add(i)
+                relative_from = min(relative_from, i)
+        elif kind is TermKind.NEGATION:
+            if i > relative_from:
+                drop.add(i)
+            elif surface == "not" and terms[0].feature == "@be" and 0 < i <= 3:
+                drop.add(i)
+            elif surface in ("没", "不") and i + 1 < len(terms) and (
+                terms[i + 1].surface in _ZH_STATES or terms[i + 1].feature == "@in" and i + 2 < len(terms)
+                and terms[i + 2].feature in _ZH_PLACES
+            ):
+                drop.add(i)
+    if not drop:
+        return terms
+    return tuple(t for i, t in enumerate(terms) if i not in drop)
+
+
+_GOVERNABLE = frozenset({TermKind.REFERENCE, TermKind.NEGATION})
 
 # Checked in this order; the first that applies names the reason.
 BLOCKING_KINDS = (TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE, TermKind.WRITE)

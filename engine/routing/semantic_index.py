@@ -48,6 +48,9 @@ _FILTER_REASONS = {
 }
 
 
+_PERSONS = frozenset({"@self", "@you", "@we"})
+
+
 @attrs.frozen
 class IndexSpec:
     """What the index needs from one module (or one set of reject samples)."""
@@ -170,6 +173,13 @@ class SemanticIndex:
             return Verdict(Reason.LOW_COVERAGE, match)
         if match.uncovered:
             return Verdict(Reason.TOPIC_GAP, match)
+        if language == "en" and "@where" in analysis.features and not analysis.must_cover() and not _PERSONS.intersection(
+            analysis.features
+        ):
+            # "where is": where is what? The question is cut off before its
+            # subject, whatever example it resembles. (Chinese drops 我 as filler,
+            # so "在哪" cannot be told from "我在哪" this way.)
+            return Verdict(Reason.LOW_COVERAGE, match)
         return Verdict(Reason.DIRECT, match)
 
     def unfamiliar(self, analysis: Analysis, language: str, module_id: str) -> frozenset[str]:

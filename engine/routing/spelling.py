@@ -1,27 +1,40 @@
-"""One-typo correction of unknown English words into vocabulary words.
+"""Typo correction of unknown English words into words the vocabulary knows.
 
-How this works: every vocabulary word of at least ``MIN_LENGTH`` letters is
-stored under itself and under each of its one-letter deletions. An unknown word
-looks up itself and its own deletions; any word found is within one edit
-(insert, delete, substitute) or one adjacent swap, which ``_within_one`` then
-confirms. A correction is made only when exactly one word qualifies (a word
-and its plural count once), so "helth" becomes "health" and a word close to
-two vocabulary words stays unknown. Short words are left alone: "good" is one letter from "food".
+How this works (symmetric deletion): every vocabulary word of at least
+``MIN_LENGTH`` letters is stored under itself and each of its one-letter
+deletions; a word of at least ``LONG_LENGTH`` letters also under each of its
+two-letter deletions. An unknown word looks up itself and its own deletions
+(two-letter ones only when it could be two edits from a long word); any word
+found shares a deletion with it, and ``distance`` (restricted Damerau-
+Levenshtein: insert, delete, substitute, swap of neighbours) confirms how far.
+A short word may be one edit away, a long one two ("proggress" → progress,
+"invetory" → inventory, "hepl" → help). The closest words win; a correction is
+made only when exactly one word is closest (a word and its plural count once;
+a dropped or swapped letter beats another edit), so a word close to two
+vocabulary words stays unknown.
+
+Common English words are never corrected: a player who types "good", "mood",
+"wealth" or "heath" means them, not "food" or "health". The guard list is
+``data/english_words.txt.gz`` (see ``scripts/gen_spelling_guard.py``). Words
+shorter than ``MIN_LENGTH`` letters are left alone: at three letters nearly
+every word is one edit from another.
 
 Work is bounded before any key is built. A word longer than the longest
-vocabulary word plus one cannot be one edit from any of them and costs a
-length check; a word that may be costs ``len(word) + 1`` lookups of keys no
-longer than ``max_length``. A ``SpellingBudget`` allows ``WORDS_PER_REQUEST``
-distinct such words per request; later unknown words stay unknown (such a
-request is far from any example anyway). Building all deletions of a word first, as this
-module once did, made a 262,140-letter word cost 16.6 s and a 30,000-letter
-one close to 1 GB.
+vocabulary word plus two cannot be within reach and costs a length check; one
+that may be costs at most ``1 + n + n(n-1)/2`` lookups of keys no longer than
+``max_length``. A ``SpellingBudget`` allows ``WORDS_PER_REQUEST`` distinct such
+words per request; later unknown words stay unknown (such a request is far from
+any example anyway). Building every deletion of a word before any limit applied,
+as this module once did, made a 262,140-letter word cost 16.6 s.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+import gzip
+from collections.abc import Collection, Iterable, Iterator
+from importlib import resources
 
-MIN_LENGTH = 5
+MIN_LENGTH = 4
+LONG_LENGTH = 7  # two edits allowed into a vocabulary word this long
 WORDS_PER_REQUEST = 8
 
 
@@ -36,26 +49,46 @@ class SpellingBudget:
         self.answers: dict[str, str | None] = {}
 
 
-def _deletions(word: str) -> Iterable[str]:
+def load_guard_words() -> frozenset[str]:
+    data = resources.files("engine.routing").joinpath("data", "english_words.txt.gz").read_bytes()
+    return frozenset(gzip.decompress(data).decode("ascii").split())
+
+
+def _deletions(word: str) -> Iterator[str]:
     return (word[:i] + word[i + 1:] for i in range(len(word)))
 
 
-def _within_one(a: str, b: str) -> bool:
-    if a == b:
-        return True
-    la, lb = len(a), len(b)
-    if abs(la - lb) > 1:
-        return False
-    if la == lb:
-        diff = [i for i in range(la) if a[i] != b[i]]
-        if len(diff) == 1:
-            return True
-        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
-    short, long_ = (a, b) if la < lb else (b, a)
-    i = 0
-    while i < len(short) and short[i] == long_[i]:
-        i += 1
-    return short[i:] == long_[i + 1:]
+def _keys(word: str, depth: int) -> set[str]:
+    keys = {word}
+    first = set(_deletions(word))
+    keys |= first
+    if depth > 1:
+        for key in first:
+            keys.update(_deletions(key))
+    return keys
+
+
+def distance(a: str, b: str, limit: int) -> int:
+    """Restricted Damerau-Levenshtein distance, or ``limit + 1`` once it is known to exceed ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], previous2[j - 2] + 1)
+        if min(row) > limit:
+            return limit + 1
+        previous2, previous = previous, row
+    return min(previous[-1], limit + 1)
+
+
+def _allowed(word: str) -> int:
+    return 2 if len(word) >= LONG_LENGTH else 1
 
 
 def _singulars(words: list[str]) -> list[str]:
@@ -67,33 +100,50 @@ def _singulars(words: list[str]) -> list[str]:
 
 
 class SpellingIndex:
-    def __init__(self, words: Iterable[str]) -> None:
+    def __init__(self, words: Iterable[str], guard: Collection[str] = ()) -> None:
         self._known: set[str] = set()
         self._by_key: dict[str, set[str]] = {}
         for word in words:
-            if len(word) < MIN_LENGTH or not word.isalpha():
+            if len(word) < MIN_LENGTH or not word.isalpha() or not word.isascii():
                 continue
             self._known.add(word)
-            for key in (word, *_deletions(word)):
+            for key in _keys(word, _allowed(word)):
                 self._by_key.setdefault(key, set()).add(word)
-        # One insertion away from the longest word is the longest a typo can be.
-        self.max_length = max((len(w) for w in self._known), default=0) + 1
+        self._guard = frozenset(guard)
+        # Two insertions beyond the longest word is the longest a typo can be.
+        self.max_length = max((len(w) for w in self._known), default=0) + 2
 
     def correct(self, word: str, budget: SpellingBudget) -> str | None:
-        # Length first: it is O(1), and every later step is O(len(word)).
+        # Length first: it is O(1), and every later step is O(len(word)²) at most.
         if not MIN_LENGTH <= len(word) <= self.max_length or budget.words_left <= 0:
             return None
-        if not word.isalpha() or word in self._known:
+        if not word.isalpha() or not word.isascii() or word in self._known or word in self._guard:
             return None
         if word in budget.answers:
             return budget.answers[word]
         budget.words_left -= 1
         budget.words += 1
-        budget.keys += len(word) + 1
+        # A typo of a long word is at least LONG_LENGTH - 2 letters; shorter words cannot be two edits away.
+        keys = _keys(word, 2 if len(word) >= LONG_LENGTH - 1 else 1)
+        budget.keys += len(keys)
         found: set[str] = set()
-        for key in (word, *_deletions(word)):
+        for key in keys:
             found.update(self._by_key.get(key, ()))
-        close = _singulars([w for w in found if _within_one(word, w)])
+        best = 3
+        close: list[str] = []
+        for candidate in found:
+            d = distance(word, candidate, _allowed(candidate))
+            if d > _allowed(candidate):
+                continue
+            if d < best:
+                best, close = d, [candidate]
+            elif d == best:
+                close.append(candidate)
+        close = _singulars(close)
+        if len(close) > 1:
+            # Dropped and swapped letters are the commonest typos: "blok" is block
+            # rather than book, "hepl" help rather than hell.
+            close = [c for c in close if len(c) > len(word) or sorted(c) == sorted(word)]
         answer = close[0] if len(close) == 1 else None
         budget.answers[word] = answer
         return answer

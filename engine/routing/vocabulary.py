@@ -14,9 +14,10 @@ walks the tokens left to right taking the longest phrase the lexicon knows:
   "or not?" and is dropped too.
 * One meaning said twice in a row ("xp lvl", "经验等级") is one term, so the
   request matches the example that says it once. Slots are never merged.
-* An English word the lexicon does not know is corrected when it is one typo
-  away from exactly one vocabulary feature ("helth" → health); otherwise it
-  stays as ``w:<word>``, and an unknown Chinese character stays as ``c:<char>``.
+* An English word the lexicon does not know is corrected first, when it is
+  one typo (two in a long word) from exactly one word of the lexicon and is no
+  common English word (``spelling.py``): "helth" → health, "wher am i" → where
+  am i. Otherwise it stays as ``w:<word>``, and an unknown Chinese character stays as ``c:<char>``.
   Unfamiliar content is kept on purpose: it must be covered by the example
   that matches, or the request goes to the model.
 
@@ -33,8 +34,8 @@ from typing import Literal, TypeVar
 import attrs
 import pydantic
 
-from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS
-from engine.routing.spelling import SpellingBudget, SpellingIndex
+from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS, governed
+from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
 from engine.routing.terms import Analysis, Term, TermKind
 from engine.routing.tokens import RawToken, Script, english_words, tokenize
 
@@ -91,7 +92,9 @@ class Vocabulary:
         chinese: VocabularyFile,
         item_names_en: Iterable[str] = (),
         item_names_zh: Iterable[str] = (),
+        guard: Collection[str] = (),
     ) -> None:
+        """``guard``: English words never corrected into a vocabulary word ("good" is not "food")."""
         self._en: dict[tuple[str, ...], _Entry] = {}
         self._zh: dict[str, _Entry] = {}
         # Item names go in first: a domain word that is also an item ("map",
@@ -136,11 +139,11 @@ class Vocabulary:
             if len(words) > self._en_longest.get(words[0], 1):
                 self._en_longest[words[0]] = len(words)
         self._zh_max = max((len(k) for k in self._zh), default=1)
-        # Typos are corrected into single domain words and single-word item names
-        # ("helth" → health, "diamods" → diamonds); a word close to both stays unknown.
-        single_words = {words[0]: entry for words, entry in self._en.items() if len(words) == 1 and entry.feature}
-        self.spelling = SpellingIndex(single_words)
-        self._spelling_entries = single_words
+        # Typos are corrected into any word of a phrase the lexicon knows, before
+        # phrases are matched: "wher am i" reads "where am i", "emerald blok id"
+        # the item "emerald block".
+        self._en_words = frozenset(w for words in self._en for w in words)
+        self.spelling = SpellingIndex(self._en_words, guard)
 
     @staticmethod
     def _define(table: dict[K, _Entry], key: K, entry: _Entry) -> None:
@@ -153,7 +156,9 @@ class Vocabulary:
 
     @classmethod
     def builtin(cls, item_names_en: Iterable[str] = (), item_names_zh: Iterable[str] = ()) -> "Vocabulary":
-        return cls(load_vocabulary_file("en"), load_vocabulary_file("zh"), item_names_en, item_names_zh)
+        return cls(
+            load_vocabulary_file("en"), load_vocabulary_file("zh"), item_names_en, item_names_zh, load_guard_words()
+        )
 
     def analyze(
         self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None
@@ -167,14 +172,14 @@ class Vocabulary:
         budget = spelling if spelling is not None else SpellingBudget()
         terms: list[Term] = []
         breaks = 0
-        tokens = tokenize(normalized)
+        tokens = self._corrected(tokenize(normalized), names, budget)
         i = 0
         n = len(tokens)
         while i < n:
             token = tokens[i]
             script = token.script
             if script is Script.LATIN:
-                i = self._english(tokens, i, names, terms, budget)
+                i = self._english(tokens, i, names, terms)
                 continue
             if script is Script.HAN:
                 self._chinese(token.text, terms, i + 1 == n or tokens[i + 1].script is Script.BREAK)
@@ -185,10 +190,10 @@ class Vocabulary:
             elif terms:
                 breaks += 1
             i += 1
-        return Analysis(tuple(terms), breaks)
+        return Analysis(governed(tuple(terms)), breaks)
 
     def _english(
-        self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term], budget: SpellingBudget
+        self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term]
     ) -> int:
         # Longest lexicon phrase over consecutive Latin tokens.
         word = tokens[start].text
@@ -210,16 +215,22 @@ class Vocabulary:
         if entry is None and word.startswith("minecraft:"):
             entry = _Entry(ITEM_FEATURE, TermKind.SLOT)
         if entry is None:
-            corrected = self.spelling.correct(word, budget)
-            if corrected is not None:
-                # The corrected word is the surface: a parser reads the item it names.
-                self._emit(corrected, self._spelling_entries[corrected], out)
-                return start + 1
-        if entry is None:
             out.append(Term(word, f"w:{word}", TermKind.UNKNOWN))
         else:
             self._emit(word, entry, out)
         return start + 1
+
+    def _corrected(self, tokens: list[RawToken], names: Collection[str], budget: SpellingBudget) -> list[RawToken]:
+        # The corrected word replaces the token, so phrases and parsers read it
+        # ("emerald blok id" names the item "emerald block").
+        known = self._en_words
+        for i, token in enumerate(tokens):
+            word = token.text
+            if token.script is Script.LATIN and word not in known and word not in names:
+                corrected = self.spelling.correct(word, budget)
+                if corrected is not None:
+                    tokens[i] = RawToken(corrected, Script.LATIN)
+        return tokens
 
     def _chinese(self, run: str, out: list[Term], last: bool) -> None:
         if last:

@@ -15,6 +15,8 @@ EXAMPLES_EN = (
     "what are the commands", "any commands", "command list", "list of commands", "what can i type",
     "what are you capable of", "need help", "i need some help", "what can you do for me", "what are the features",
     "what features do you have", "how does this bot work",    "how can you help", "how can you help me",
+    "how does this work", "how does this thing work", "what can this thing do", "how do i use this",
+    "what questions can i ask", "help menu", "show the help menu",
 )
 EXAMPLES_ZH = (
     "帮助", "帮助一下", "求帮助", "你能做什么", "你可以做什么", "你能干什么", "你会做什么", "有什么功能",
@@ -23,6 +25,7 @@ EXAMPLES_ZH = (
     # Written the way players type: short forms, slang, no auxiliaries.
     "你能干嘛", "你会干嘛", "你会干啥", "能干啥", "能干什么", "你都会什么", "你会什么", "你能帮我干啥", "命令是什么",
     "有哪些可以用的命令", "怎么用你", "咋用", "指令是什么", "帮忙", "求帮忙",    "有什么命令可以用", "教我怎么用",    "命令有哪些", "帮帮我",
+    "这个怎么用", "这东西能干嘛", "这个能做什么",
 )
 
 

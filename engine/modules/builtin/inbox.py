@@ -18,6 +18,8 @@ EXAMPLES_EN = (
     "anyone pm me", "anyone message me", "anyone dm me", "anyone msg me", "got mail", "got any mail",
     "any pms for me", "did anyone send me a message", "did someone message me", "did somebody pm me",
     "notifications?", "any msgs", "new msgs", "my msgs",    "anything in my inbox", "anything new", "do i have any new messages",    "got any new messages", "what are my messages",
+    "any messages while i was away", "what did i miss while i was away", "did anyone leave me a message",
+    "do i have unread mail", "mail i have not read",
 )
 EXAMPLES_ZH = (
     "收件箱", "我的收件箱", "消息", "我的消息", "有消息吗", "有新消息吗", "有没有消息", "有没有新消息",
@@ -26,6 +28,7 @@ EXAMPLES_ZH = (
     # Written the way players type: short forms, slang, no auxiliaries.
     "谁找我", "谁找过我", "有人找过我吗", "有人找我", "有消息", "有新消息", "有人私聊我", "有人私信我",
     "有没有人私信我", "有人留言吗", "有留言吗", "有没有通知", "通知呢", "消息呢",    "消息有吗", "通知有吗",    "有什么新消息", "有什么消息", "消息有哪些", "通知有哪些",
+    "我不在的时候有人找我吗", "有人给我留言吗", "看看信箱", "有没有未读的信",
 )
 SHOWN = 8
 

@@ -32,6 +32,8 @@ EXAMPLES_EN = (
     "how many {item} left", "do i still have {item}", "do i still have any {item}", "count my {item}",
     "what is on my hotbar", "what is in my bag", "what is in my backpack", "what is in my off hand",
     "what am i holding right now", "my inventory pls", "what is in my inventory right now",    "any {item}", "any {item} on me", "do i have any {item} on me",    "got {item}", "what is in the inventory",
+    "what armor am i wearing", "do i have a pickaxe", "do i still have my elytra", "do i have any food",
+    "what gear do i have",
 )
 EXAMPLES_ZH = (
     "背包", "我的背包", "背包里有什么", "我的背包里有什么", "我背包里有什么", "背包里都有什么", "物品栏",
@@ -44,6 +46,7 @@ EXAMPLES_ZH = (
     "身上有什么", "身上有啥", "我身上有什么", "还有{item}吗", "有{item}吗", "有多少{item}", "有几个{item}",
     "{item}还有多少", "{item}还剩多少", "还剩多少{item}", "背包里有啥", "背包有什么", "手里拿着啥", "手上是什么",
     "拿着什么", "快捷栏有什么", "副手是什么", "主手是什么",    "身上带了什么", "我身上带了啥",    "拿着什么东西", "手里拿着什么东西", "{item}还有吗", "{item}有吗",
+    "我穿的什么装备", "背包里有没有镐子", "我有没有钻石",
 )
 
 # Window 0: 5–8 armor, 9–35 main inventory, 36–44 hotbar, 45 offhand.

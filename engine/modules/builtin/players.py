@@ -26,6 +26,7 @@ EXAMPLES_EN = (
     "how far am i from {player}", "how far is {player} from here", "where is {player} at", "is {player} here",
     "who is nearest", "who is nearest to me", "who is the nearest player", "any players online", "any players around",
     "anyone around", "anyone here", "is {player} around", "players around me", "how many players are there",    "anyone on", "anyone else on", "who is on the server", "who is in the server",
+    "how many people on", "how many ppl online", "who is on rn",
 )
 EXAMPLES_ZH = (
     "谁在线", "有谁在线", "谁在线上", "谁在玩", "在线玩家", "在线的玩家", "在线玩家有哪些", "有哪些玩家在线",

@@ -23,6 +23,7 @@ EXAMPLES_EN = (
     "where am i on the map", "what are my coords at", "how high up am i", "what y am i at", "what y level am i on",
     "which direction am i looking", "which dimension am i in now", "where am i standing", "where am i right now",
     "coords?", "my coords pls", "what is my location now", "what is my y level at",    "what y am i on", "where am i in the world",
+    "am i in the overworld or the nether",
 )
 EXAMPLES_ZH = (
     "我在哪", "我在哪里", "我在哪儿", "我现在在哪", "在哪",
@@ -35,6 +36,7 @@ EXAMPLES_ZH = (
     # Written the way players type: short forms, slang, no auxiliaries.
     "坐标是什么", "我朝哪边", "朝哪边", "朝向是什么", "我的朝向是什么", "多高", "我有多高", "报坐标", "报一下坐标",
     "发下坐标", "坐标发一下", "在哪个维度", "在哪个世界", "我在什么地方", "在什么地方", "位置在哪", "位置是多少",
+    "我在主世界还是下界", "我是不是在下界",
 )
 
 

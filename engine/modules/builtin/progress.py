@@ -22,6 +22,9 @@ EXAMPLES_EN = (
     "is the autopilot still on", "is the autopilot still running", "where is the autopilot at",
     "how far is the autopilot", "how far along is the autopilot", "which milestone now", "what milestone now",
     "what milestone are we on", "what stage is it at", "autopilot progress?", "how far are we",    "autopilot going", "is autopilot going", "is the autopilot still going",    "what milestone is the autopilot on", "is the autopilot done",
+    "what are you doing", "what is the bot doing", "what is the autopilot doing", "what are you up to",
+    "what are you working on", "which step are you on", "what step are we on", "how close are you to iron tools",
+    "how far from iron tools", "how many steps left", "are you still mining",
 )
 EXAMPLES_ZH = (
     "进度", "当前进度", "进度怎么样", "进度如何", "自动驾驶进度", "自动驾驶状态", "自动驾驶怎么样",
@@ -30,6 +33,7 @@ EXAMPLES_ZH = (
     # Written the way players type: short forms, slang, no auxiliaries.
     "进度多少", "进度多少了", "进度呢", "自动驾驶进度如何", "自动驾驶怎么样了", "现在进度", "到哪个阶段",
     "什么阶段了", "里程碑进度如何", "到哪个里程碑了",    "里程碑完成多少了", "完成多少了", "自动驾驶在干嘛", "自动驾驶在做什么", "进度到哪了",    "自动驾驶完成了吗", "第几阶段", "现在是第几阶段",
+    "你在干嘛", "你在做什么", "机器人在干嘛", "现在第几步", "到哪步了", "离铁工具还有多远", "还有几步",
 )
 
 

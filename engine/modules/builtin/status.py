@@ -30,6 +30,8 @@ EXAMPLES_EN = (
     "what mode am i in", "am i starving", "am i full", "what level am i on", "how many levels",
     "how many levels have i got", "how much exp", "my exp", "how much food i have", "how low is my health",
     "is my health low", "am i low on hp", "am i dying",    "what gamemode am i on", "am i survival", "am i creative",
+    "am i hurt", "am i at full health", "is my health full", "is my hunger full", "how full is my food bar",
+    "how many drumsticks do i have", "how many xp points do i have", "xp points",
 )
 EXAMPLES_ZH = (
     "状态", "我的状态", "我的状态怎么样", "我怎么样",
@@ -44,6 +46,7 @@ EXAMPLES_ZH = (
     "我有几级", "几级了", "多少级", "还有几颗心", "还剩几颗心", "几颗心", "血还有多少", "血量还剩多少", "还有多少血",
     "剩多少血", "生命值还剩多少", "状态怎么样", "状态如何", "饿吗", "饿了吗", "饱食度还有多少", "饥饿值还剩多少",
     "等级是多少", "经验值多少", "什么模式", "是什么模式", "创造模式吗", "生存模式吗", "血少吗", "血多吗",    "血量怎么样", "血量如何", "饥饿值怎么样", "经验有多少", "血有多少", "血量有多少", "等级有多少",
+    "我受伤了吗", "血满了吗", "饱食度满了吗", "鸡腿还剩几格", "还剩几格血",
 )
 
 _MASK_MODE = 0x7

@@ -1,0 +1,59 @@
+"""Filters look at what the word governs (issue 23).
+
+A reference or negation inside a plain question about the player's own state,
+or the assistant itself, no longer stops the line; a negation of the request,
+a condition on what will happen, a reference back and any write still do.
+"""
+from __future__ import annotations
+
+import pytest
+
+from engine.assistant import AssistantRuntime
+from engine.routing.filters import blocking_filter
+from engine.routing.normalize import normalize_text
+from engine.routing.terms import TermKind
+
+
+def blocked(runtime: AssistantRuntime, text: str) -> TermKind | None:
+    return blocking_filter(runtime.vocabulary.analyze(normalize_text(text)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how does this work", "how does this thing work", "what can this bot do", "这个怎么用", "这个东西能干嘛",
+        "whats my location in this world", "do i have any mail that i haven't read", "emeralds that i have",
+        "am i not at full health", "is my hunger not full yet", "饱食度还没满吗", "我是不是没在下界",
+        "any messages while i was away", "what did i miss while i was afk", "我不在的时候有人找我吗",
+    ],
+)
+def test_harmless_filter_words_no_longer_stop_the_line(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocked(shared_runtime, text) is None
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("don't tell me my coords", TermKind.NEGATION),
+        ("do not show my inventory", TermKind.NEGATION),
+        ("not my inventory", TermKind.NEGATION),
+        ("别显示背包", TermKind.NEGATION),
+        ("我不饿", TermKind.NEGATION),
+        ("i am not asking where i am", TermKind.NEGATION),
+        ("if my health is low", TermKind.CONDITION),
+        ("when i get hungry tell me", TermKind.CONDITION),
+        ("tell me when it gets dark", TermKind.CONDITION),
+        ("如果血量低", TermKind.CONDITION),
+        ("what is that", TermKind.REFERENCE),
+        ("what is this", TermKind.REFERENCE),
+        ("how much is that worth", TermKind.REFERENCE),
+        ("where did that come from", TermKind.REFERENCE),
+        ("那个是什么", TermKind.REFERENCE),
+        ("这个多少钱", TermKind.REFERENCE),
+        ("show my items that i can eat", TermKind.WRITE),
+        ("what can this bot build", TermKind.WRITE),
+        ("where am i and then go home", TermKind.COMPOUND),
+    ],
+)
+def test_what_must_stay_with_the_model_still_stops(shared_runtime: AssistantRuntime, text: str, kind: TermKind) -> None:
+    assert blocked(shared_runtime, text) is kind

@@ -1,0 +1,60 @@
+"""Typo correction (issue 23): one edit in a short word, two in a long one, never a common word."""
+from __future__ import annotations
+
+import pytest
+
+from engine.assistant import AssistantRuntime
+from engine.routing.normalize import normalize_text
+from engine.routing.spelling import SpellingBudget, SpellingIndex, distance
+
+
+def features(runtime: AssistantRuntime, text: str) -> tuple[str, ...]:
+    return runtime.vocabulary.analyze(normalize_text(text)).features
+
+
+@pytest.mark.parametrize(
+    "typo, feature",
+    [("hepl", "@help"), ("proggress", "@progress"), ("invetory", "@inventory"), ("inevntory", "@inventory"),
+     ("coordinats", "@position"), ("mesages", "@inbox"), ("helth", "@health")],
+)
+def test_a_typo_reads_as_the_word(shared_runtime: AssistantRuntime, typo: str, feature: str) -> None:
+    assert feature in features(shared_runtime, typo)
+
+
+def test_a_corrected_word_joins_a_phrase(shared_runtime: AssistantRuntime) -> None:
+    # Correction comes before phrase matching: "blok" is the "block" of the item name.
+    assert features(shared_runtime, "emerald blok id") == features(shared_runtime, "emerald block id")
+    assert features(shared_runtime, "emerald blok id")[0] == "@item"
+
+
+@pytest.mark.parametrize("word", ["good", "mood", "wealth", "heath", "tools", "goods"])
+def test_common_english_words_are_never_corrected(shared_runtime: AssistantRuntime, word: str) -> None:
+    assert features(shared_runtime, word) == (f"w:{word}",)
+
+
+def test_the_closest_word_wins_and_a_tie_stays_unknown() -> None:
+    index = SpellingIndex(["stew", "stem", "stop", "help", "hell", "block", "book", "inventory"])
+    budget = SpellingBudget()
+    assert index.correct("step", budget) is None  # three words one substitution away
+    assert index.correct("hepl", budget) == "help"  # a swap beats a substitution ("hell")
+    assert index.correct("blok", budget) == "block"  # a dropped letter beats a substitution ("book")
+    assert index.correct("invntry", budget) == "inventory"  # two edits in a long word
+    assert index.correct("stxx", budget) is None  # two edits in a short word are too many
+
+
+def test_two_edit_lookups_stay_bounded() -> None:
+    index = SpellingIndex(["inventory", "coordinates"])
+    budget = SpellingBudget()
+    word = "coordinatez"
+    assert index.correct(word, budget) == "coordinates"
+    n = len(word)
+    assert budget.keys <= 1 + n + n * (n - 1) // 2
+    assert index.correct("x" * (index.max_length + 1), budget) is None
+    assert budget.words == 1
+
+
+@pytest.mark.parametrize("a, b, d", [("help", "hepl", 1), ("block", "blok", 1), ("inventory", "invntry", 2),
+                                     ("abc", "abc", 0), ("kitten", "sitting", 3)])
+def test_distance(a: str, b: str, d: int) -> None:
+    assert distance(a, b, 3) == d
+    assert distance(a, b, 1) == min(d, 2)
