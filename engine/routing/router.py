@@ -224,9 +224,11 @@ class Router:
         Refused unless: mode ENFORCE; the key belongs to this text; the module
         may go direct; no conservative filter fires; its parser reads the same
         arguments from the text as the model gave; and no topic, slot or
-        unknown word of the text is unfamiliar to the module (used by none of
-        its examples). Filler ("yo", "pls", "请", "帮我看看") is not a term, so
-        it never blocks; nor does the wording differing from the examples.
+        unknown word that may be a topic is unfamiliar to the module (used by
+        none of its examples). Filler ("yo", "pls", "请", "帮我看看") is not a
+        term, and an unknown word that is no English word ("ayo", "wassup") names
+        no topic, so neither blocks; nor does the wording differing from the
+        examples.
         """
         if key is None or self.config.mode is not Mode.ENFORCE or self.index is None:
             return False
@@ -245,7 +247,10 @@ class Router:
         value = self._parse(entry, text, ctx)
         if value is None or value != model_args:
             return False
-        if key.language not in self.index.indexes or self.index.unfamiliar(analysis, key.language, module_id):
+        if key.language not in self.index.indexes:
+            return False
+        unfamiliar = self.index.unfamiliar(analysis, key.language, module_id)
+        if any(self.vocabulary.may_be_topic(feature) for feature in unfamiliar):
             return False
         if not self.cache.put(key, module_id, now):
             self.stats.count(Reason.CACHE_WRITE_DROPPED)

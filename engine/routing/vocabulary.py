@@ -144,6 +144,19 @@ class Vocabulary:
         # the item "emerald block".
         self._en_words = frozenset(w for words in self._en for w in words)
         self.spelling = SpellingIndex(self._en_words, guard)
+        self._dictionary = frozenset(guard)
+
+    def may_be_topic(self, feature: str) -> bool:
+        """Whether an unfamiliar feature may name something the module does not answer.
+
+        Topics, slots and unknown Chinese characters may. An unknown English
+        word may when it is an English word ("house", "village", "dog"); one
+        that is not (slang, a typo too far to correct, an offline player's nick:
+        "ayo", "wassup", "kev") names nothing a module could be wrong about.
+        """
+        if feature.startswith("w:"):
+            return feature[2:] in self._dictionary
+        return True
 
     @staticmethod
     def _define(table: dict[K, _Entry], key: K, entry: _Entry) -> None:

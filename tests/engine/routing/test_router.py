@@ -131,6 +131,32 @@ def test_filler_and_wording_do_not_block_the_cache(with_model: AssistantRuntime,
     assert "You have 6 × Torch" in text_of(again) and len(model.requests) == 1
 
 
+def test_an_unknown_word_that_names_no_topic_does_not_block_the_cache(
+    with_model: AssistantRuntime, model: FakeModel
+) -> None:
+    # Issue 23: "ayo" and "wassup" are no English words, so they name nothing the
+    # position module could be wrong about; the repeat a minute later is a hit.
+    assistant = with_model.new_assistant()
+    snap = make_snapshot()
+    text = "ayo wassup whats my location in this world rn"
+    assert asked(assistant.request(text, snap, now=0.0))
+    model.choose(assistant, "!pos", snap, now=1.0)
+    assert len(with_model.cache) == 1
+    again = assistant.request(text, snap, now=60.0)
+    assert "You are at" in text_of(again) and len(model.requests) == 1
+
+
+@pytest.mark.parametrize("text", ["where is my house rn", "any village near my location", "my dog location"])
+def test_an_unknown_word_that_may_be_a_topic_blocks_the_cache(
+    with_model: AssistantRuntime, model: FakeModel, text: str
+) -> None:
+    assistant = with_model.new_assistant()
+    snap = make_snapshot()
+    assistant.request(text, snap, now=0.0)
+    model.choose(assistant, "!pos", snap, now=1.0)
+    assert len(with_model.cache) == 0
+
+
 @pytest.mark.parametrize("text, locale", [("hp xp and gamemode pls", "en_us"), ("血量 经验 和 模式", "zh_cn")])
 def test_topics_familiar_to_the_module_are_cached_though_no_one_example_has_them_all(
     with_model: AssistantRuntime, model: FakeModel, text: str, locale: str
