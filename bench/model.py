@@ -44,7 +44,7 @@ from engine.llm.modes import ConversationMode  # noqa: E402
 from engine.llm.secrets import Secret  # noqa: E402
 from engine.llm.service import LlmService, LlmSettings  # noqa: E402
 from engine.llm.testing import ModelDriver, text_body, tool_body  # noqa: E402
-from engine.llm.tools import KNOWN_PARAMS, params_from_usage, wire_name  # noqa: E402
+from engine.llm.tools import tool_params, wire_name  # noqa: E402
 from engine.routing.config import default_config  # noqa: E402
 from engine.routing.evaluation import CorpusLine, fixture_snapshot, read_corpus  # noqa: E402
 from engine.routing.normalize import normalize_text  # noqa: E402
@@ -66,7 +66,7 @@ class Oracle:
         command = entry.first_command() if entry is not None else None
         if entry is None or command is None:
             return None
-        params = KNOWN_PARAMS.get(module_id, params_from_usage(command.usage))
+        params = tool_params(command.arguments)
         if not params:
             return {}
         profile = entry.routing.profile
