@@ -9,9 +9,10 @@ found shares a deletion with it, and ``distance`` (restricted Damerau-
 Levenshtein: insert, delete, substitute, swap of neighbours) confirms how far.
 A short word may be one edit away, a long one two ("proggress" → progress,
 "invetory" → inventory, "hepl" → help). The closest words win; a correction is
-made only when exactly one word is closest (a word and its plural count once;
-a dropped or swapped letter beats another edit), so a word close to two
-vocabulary words stays unknown.
+made only when exactly one word is closest (a word and its plural count once,
+so do words of one meaning: "hungr" is hunger or hungry, both food; a dropped
+or swapped letter beats another edit), so a word close to two vocabulary words
+of different meanings stays unknown ("halp": help or halt).
 
 Common English words are never corrected: a player who types "good", "mood",
 "wealth" or "heath" means them, not "food" or "health". The guard list is
@@ -30,7 +31,7 @@ as this module once did, made a 262,140-letter word cost 16.6 s.
 from __future__ import annotations
 
 import gzip
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from importlib import resources
 
 MIN_LENGTH = 4
@@ -100,7 +101,9 @@ def _singulars(words: list[str]) -> list[str]:
 
 
 class SpellingIndex:
-    def __init__(self, words: Iterable[str], guard: Collection[str] = ()) -> None:
+    def __init__(self, words: Iterable[str], guard: Collection[str] = (), meaning: Mapping[str, str] = {}) -> None:
+        """``meaning``: word → what it means; closest words of one meaning ("hunger", "hungry") are one answer."""
+        self._meaning = meaning
         self._known: set[str] = set()
         self._by_key: dict[str, set[str]] = {}
         for word in words:
@@ -144,6 +147,8 @@ class SpellingIndex:
             # Dropped and swapped letters are the commonest typos: "blok" is block
             # rather than book, "hepl" help rather than hell.
             close = [c for c in close if len(c) > len(word) or sorted(c) == sorted(word)]
+        if len(close) > 1 and len({self._meaning.get(c, c) for c in close}) == 1:
+            close = [min(close)]
         answer = close[0] if len(close) == 1 else None
         budget.answers[word] = answer
         return answer

@@ -143,7 +143,8 @@ class Vocabulary:
         # phrases are matched: "wher am i" reads "where am i", "emerald blok id"
         # the item "emerald block".
         self._en_words = frozenset(w for words in self._en for w in words)
-        self.spelling = SpellingIndex(self._en_words, guard)
+        meaning = {words[0]: entry.feature for words, entry in self._en.items() if len(words) == 1 and entry.feature}
+        self.spelling = SpellingIndex(self._en_words, guard, meaning)
         self._dictionary = frozenset(guard)
 
     def may_be_topic(self, feature: str) -> bool:

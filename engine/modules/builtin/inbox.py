@@ -20,6 +20,7 @@ EXAMPLES_EN = (
     "notifications?", "any msgs", "new msgs", "my msgs",    "anything in my inbox", "anything new", "do i have any new messages",    "got any new messages", "what are my messages",
     "any messages while i was away", "what did i miss while i was away", "did anyone leave me a message",
     "do i have unread mail", "mail i have not read",
+    "what messages did i get",
 )
 EXAMPLES_ZH = (
     "收件箱", "我的收件箱", "消息", "我的消息", "有消息吗", "有新消息吗", "有没有消息", "有没有新消息",

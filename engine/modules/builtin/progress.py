@@ -25,6 +25,7 @@ EXAMPLES_EN = (
     "what are you doing", "what is the bot doing", "what is the autopilot doing", "what are you up to",
     "what are you working on", "which step are you on", "what step are we on", "how close are you to iron tools",
     "how far from iron tools", "how many steps left", "are you still mining",
+    "what is your progress", "what step are you on",
 )
 EXAMPLES_ZH = (
     "进度", "当前进度", "进度怎么样", "进度如何", "自动驾驶进度", "自动驾驶状态", "自动驾驶怎么样",
