@@ -107,6 +107,8 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 and terms[i + 2].feature in _ZH_PLACES
             ):
                 drop.add(i)
+                if i > 0 and terms[i - 1].surface == "还":  # "还没满": not yet full
+                    drop.add(i - 1)
     if not drop:
         return terms
     return tuple(t for i, t in enumerate(terms) if i not in drop)
