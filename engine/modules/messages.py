@@ -40,6 +40,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "item.ask": ("Several items match \"{query}\": {list}. Which one? Try !item <exact name>.",
                  "有多个物品匹配“{query}”：{list}。是哪一个？试试 !item <准确名称>。"),
     "item.none": ("No item is called \"{query}\".", "没有叫“{query}”的物品。"),
+    "item.other_version": ("{version} has no {list}: it is in {found}.", "{version} 没有{list}：它在 {found} 里有。"),
     "item.usage": ("Usage: !item <name>, e.g. !item oak planks", "用法：!item <名称>，例如 !item 橡木木板"),
     # inbox
     "inbox.empty": ("Your inbox is empty.", "收件箱是空的。"),

@@ -66,7 +66,7 @@ class Session:
         self.assistant = assistant
         self.commands = assistant.commands if assistant is not None else SESSION_TABLE
         self.admin_state = AdminState(admin, admin_proof)
-        self.world = WorldModel(player_name)
+        self.world = WorldModel(player_name, self.config.game_version or self.config.version)
         self.last_tick: float | None = None
         self.ticks = 0
         self.driver: Driver | None = None

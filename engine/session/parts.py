@@ -18,6 +18,9 @@ class SessionConfig:
     command_prefix: str = "!"
     address_prefix: str = "@ai "
     version: str | None = None  # the client's Minecraft version: selects the block table
+    # The client's Minecraft version even where no block world is kept (``version`` is None
+    # then): selects the item names ("<item> id" answers this version's id).
+    game_version: str | None = None
     reflexes: bool = False  # reflexes on from the start (off for a human player by default)
 
 

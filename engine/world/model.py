@@ -16,8 +16,9 @@ INVENTORY_SLOTS = 46
 
 
 class WorldModel:
-    def __init__(self, player_name: str) -> None:
+    def __init__(self, player_name: str, version: str | None = None) -> None:
         self.player_name = player_name
+        self.version = version
         self.locale: str | None = None
         self.entity_id: int | None = None
         self.position: Vec3 | None = None
@@ -145,4 +146,5 @@ class WorldModel:
             player=player,
             online_players=tuple(sorted(self.players.values())),
             entities=tuple(self.entities.values()),
+            version=self.version,
         )

@@ -68,6 +68,7 @@ class WorldSnapshot:
     player: PlayerState
     online_players: tuple[str, ...]
     entities: tuple[EntityView, ...]
+    version: str | None = None  # the client's Minecraft version (a versions.json name); None: not known
 
     def nearby_players(self) -> tuple[tuple[str, float], ...]:
         """Other players with a known position, nearest first."""

@@ -352,6 +352,7 @@ class Connection:
             self.player_name,
             SessionConfig(command_prefix=chat.command_prefix, address_prefix=chat.address_prefix,
                           version=self.codec.version if self.chunks is not None else None,
+                          game_version=self.codec.version,
                           reflexes=self.config.features.reflexes),
             self.server.make_assistant(self),
             self.server.autopilot.settings(self.player_name),

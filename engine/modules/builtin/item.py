@@ -3,7 +3,10 @@
 The semantic parser re-reads the item from this request's own text (the
 ``@item`` slot's surface) and succeeds only when it names exactly one item;
 the example sentence's item is never used. ``!item <name>`` searches by words
-and asks which one when several items match.
+and asks which one when several items match. Both read the item table of the
+player's Minecraft version (``WorldSnapshot.version``; the newest when unknown):
+"oak log id" is minecraft:log on 1.12.2 and minecraft:oak_log on 1.20.1, and a
+name only other versions have is answered with the versions that have it.
 """
 from __future__ import annotations
 
@@ -58,24 +61,31 @@ class ItemModule(Module[ItemQuery]):
     def parse(self, _text: str, ctx: ParseContext) -> ItemQuery | None:
         if players_named(ctx):
             return None
+        table = self.items.for_version(ctx.snapshot.version)
         named: set[str] = set()
         surfaces: list[str] = []
+        elsewhere: list[str] = []
         for term in ctx.analysis.terms:
             if term.feature == ITEM_FEATURE:
-                found = self.items.lookup(term.surface)
+                found = table.lookup(term.surface)
+                if not found and table.elsewhere(term.surface):
+                    elsewhere.append(term.surface)  # answered with the versions that have it
+                    continue
                 if len(found) != 1:
                     return None  # a name shared by several items: ask, don't guess
-                named.add(found[0].id)
+                named.add(found[0].key)
                 surfaces.append(term.surface)
-        if len(named) != 1:
-            return None
-        return ItemQuery(surfaces[0], (next(iter(named)),))
+        if len(named) == 1:
+            return ItemQuery(surfaces[0], (next(iter(named)),))
+        if not named and len(set(elsewhere)) == 1:
+            return ItemQuery(elsewhere[0], ())
+        return None
 
-    def parse_command(self, args: str, _ctx: ParseContext) -> ItemQuery | None:
+    def parse_command(self, args: str, ctx: ParseContext) -> ItemQuery | None:
         query = args.strip()
         if not query:
             return None
-        return ItemQuery(query, tuple(i.id for i in self.items.search(query)))
+        return ItemQuery(query, tuple(i.key for i in self.items.for_version(ctx.snapshot.version).search(query)))
 
     def routing(self) -> ModuleRouting[ItemQuery]:
         return (
@@ -91,17 +101,27 @@ class ItemModule(Module[ItemQuery]):
 
     def execute(self, args: ItemQuery, ctx: ModuleContext) -> ModuleResult:
         lang = ctx.language
-        infos = [info for i in args.matches if (info := self.items.get(i)) is not None]
+        table = self.items.for_version(ctx.snapshot.version)
+        infos = [info for i in args.matches if (info := table.get(i)) is not None]
         if len(infos) == 1:
-            return ModuleResult((m.say(lang, "item.id", name=infos[0].display(lang), id=infos[0].id),))
+            return ModuleResult((m.say(lang, "item.id", name=infos[0].display(lang), id=infos[0].id_text(lang)),))
         if not infos:
-            return ModuleResult((m.say(lang, "item.none", query=args.query),), completed=False)
+            return ModuleResult((self._not_here(args.query, table, lang),), completed=False)
         return self._ask(args.query, infos, lang)
+
+    @staticmethod
+    def _not_here(query: str, table: ItemTable, lang: str) -> str:
+        others = table.elsewhere(query)
+        if not others:
+            return m.say(lang, "item.none", query=query)
+        names = ", ".join(dict.fromkeys(f"{i.display(lang)} ({i.id})" for i, _, _ in others))
+        found = ", ".join(dict.fromkeys(first if first == last else f"{first}–{last}" for _, first, last in others))
+        return m.say(lang, "item.other_version", version=table.version, list=names, found=found)
 
     def _ask(self, query: str, infos: list[ItemInfo], lang: str) -> ModuleResult:
         shown = infos[:ASK_LIMIT]
-        listing = ", ".join(f"{i.display(lang)} ({i.id})" for i in shown)
+        listing = ", ".join(f"{i.display(lang)} ({i.id_text(lang)})" for i in shown)
         if len(infos) > ASK_LIMIT:
             listing += f", … (+{len(infos) - ASK_LIMIT})"
-        buttons = tuple(ChatButton(i.display(lang), f"!item {i.id}", i.id) for i in shown)
+        buttons = tuple(ChatButton(i.display(lang), f"!item {i.key}", i.key) for i in shown)
         return ModuleResult((m.say(lang, "item.ask", query=query, list=listing),), buttons, completed=False)

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import attrs
 import pytest
 
 from engine.actions import Action, ReplyToPlayer
 from engine.assistant import AssistantRuntime, LocalAssistant
 from engine.events import SlotItem
 from engine.modules.module import Access
-from engine.world.snapshot import Vec3
+from engine.world.snapshot import Vec3, WorldSnapshot
 from tests.engine.conftest import command, make_snapshot
 
 
@@ -69,6 +70,33 @@ def test_item_id_lookup_unique_or_ask(assistant: LocalAssistant) -> None:
     assert "Usage: !item <name>" in text(command(assistant, "item", "", snap, 0.0))
     # "planks" alone names no unique item: never guessed, not answered locally.
     assert "minecraft:" not in text(assistant.request("what's the id of planks", snap, 0.0))
+
+
+def test_item_id_follows_the_player_s_version(assistant: LocalAssistant) -> None:
+    def on(version: str, locale: str = "en_us") -> WorldSnapshot:
+        return attrs.evolve(make_snapshot(locale), version=version)
+
+    for version in ("26.1", "1.21.1"):
+        assert text(assistant.request("crafter id", on(version), 0.0)) == "Crafter: minecraft:crafter"
+    old = text(assistant.request("crafter id", on("1.12.2"), 0.0))
+    assert old == "1.12.2 has no Crafter (minecraft:crafter): it is in 1.20.4–26.2."
+    assert text(assistant.request("oak log id", on("1.12.2"), 0.0)) == "Oak Wood: minecraft:log (data value 0)"
+    assert text(assistant.request("oak log id", on("1.20.1"), 0.0)) == "Oak Log: minecraft:oak_log"
+    assert text(assistant.request("what is the id of birch planks", on("1.8.8"), 0.0)) == \
+        "Birch Wood Planks: minecraft:planks (data value 2)"
+    assert text(assistant.request("竹筏 id", on("26.1", "zh_cn"), 0.0)) == "竹筏：minecraft:bamboo_raft"
+    assert text(assistant.request("旋风棒的id", on("1.21.1", "zh_cn"), 0.0)) == "旋风棒：minecraft:breeze_rod"
+    assert text(assistant.request("what is the id of notch apple", on("26.1"), 0.0)) == \
+        "Enchanted Golden Apple: minecraft:enchanted_golden_apple"
+    # A name in no version never resolves, by request or command.
+    assert "minecraft:" not in text(assistant.request("what is the id of unobtainium", on("26.1"), 0.0))
+    assert "No item is called" in text(command(assistant, "item", "unobtainium", on("1.12.2"), 0.0))
+    # !item on an old version: the buttons carry the variant's key, which answers it.
+    ask = command(assistant, "item", "wood planks", on("1.12.2"), 0.0)
+    assert ask is not None and isinstance(ask[0], ReplyToPlayer)
+    assert "!item minecraft:planks@2" in [b.command for b in ask[0].buttons]
+    assert text(command(assistant, "item", "minecraft:planks@2", on("1.12.2"), 0.0)) == \
+        "Birch Wood Planks: minecraft:planks (data value 2)"
 
 
 def test_inbox_keeps_notifications(assistant: LocalAssistant) -> None:

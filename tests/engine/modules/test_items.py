@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 from engine.assistant import AssistantRuntime
+from engine.session import Session, SessionConfig
 
 
 def test_table_from_minecraft_data(shared_runtime: AssistantRuntime) -> None:
@@ -27,7 +31,75 @@ def test_search_unique_or_several(shared_runtime: AssistantRuntime) -> None:
     assert items.search("no such thing at all") == ()
 
 
-def test_zh_aliases_name_real_items(shared_runtime: AssistantRuntime) -> None:
+def test_hand_zh_names_name_one_item(shared_runtime: AssistantRuntime) -> None:
     items = shared_runtime.items
-    for phrase in items.chinese_phrases():
-        assert len(items.lookup(phrase)) == 1, phrase
+    hand = json.loads(resources.files("engine.modules").joinpath("data/items_zh.json").read_text(encoding="utf-8"))
+    for item_id, names in hand["aliases"].items():
+        for name in names:
+            assert [i.id for i in items.lookup(name)] == [item_id], name
+
+
+def test_vocabulary_has_every_version_s_names(shared_runtime: AssistantRuntime) -> None:
+    items = shared_runtime.items
+    english, chinese = set(items.english_phrases()), set(items.chinese_phrases())
+    assert {"oak log", "crafter", "wooden planks", "black hardened clay", "grass path", "notch apple"} <= english
+    assert {"竹筏", "旋风棒", "橡木原木"} <= chinese
+    # 1.12's name for its planks id: a phrase of the vocabulary, an item of 1.12 only.
+    assert [i.key for i in items.for_version("1.12.2").lookup("wooden planks")] == ["minecraft:planks"]
+    assert items.for_version("26.1").lookup("wooden planks") == ()
+
+
+def test_tables_follow_the_version(shared_runtime: AssistantRuntime) -> None:
+    items = shared_runtime.items
+    assert items.for_version("26.1") is items.for_version("26.1")  # built once per version
+    assert items.for_version("0.30c") is items.for_version(None) is items  # unknown: the newest
+    for version in ("26.1", "1.21.1"):
+        assert [i.id for i in items.for_version(version).lookup("crafter")] == ["minecraft:crafter"]
+    for version in ("1.12.2", "1.20.1"):  # the crafter came in 1.20.3
+        assert items.for_version(version).lookup("crafter") == ()
+    assert [(i.id, i.name) for i, _, _ in items.for_version("1.12.2").elsewhere("crafter")] == \
+        [("minecraft:crafter", "Crafter")]
+    assert items.for_version("1.12.2").elsewhere("crafter")[0][1:] == ("1.20.4", "26.2")
+    old = items.for_version("1.12.2").lookup("oak log")
+    assert [(i.id, i.meta, i.id_text("en")) for i in old] == [("minecraft:log", 0, "minecraft:log (data value 0)")]
+    assert [i.key for i in items.for_version("1.8.8").lookup("birch planks")] == ["minecraft:planks@2"]
+    assert [i.key for i in items.for_version("1.12.2").lookup("白桦原木")] == ["minecraft:log@2"]
+    assert [i.id for i in items.for_version("1.20.1").lookup("oak log")] == ["minecraft:oak_log"]
+    # A name of 1.12 ("Oak Wood" was the log) names the 1.13 block of that name from 1.13 on.
+    assert [i.id for i in items.for_version("1.20.1").lookup("oak wood")] == ["minecraft:oak_wood"]
+    assert [i.id for i in items.for_version("1.12.2").lookup("log")] == ["minecraft:log"]
+
+
+def test_zh_names_of_new_items(shared_runtime: AssistantRuntime) -> None:
+    items = shared_runtime.items.for_version("26.1")
+    assert [i.id for i in items.lookup("竹筏")] == ["minecraft:bamboo_raft"]
+    assert [i.id for i in items.lookup("旋风棒")] == ["minecraft:breeze_rod"]
+    assert items.get("minecraft:breeze_rod") is not None and items.get("minecraft:breeze_rod").display("zh") == "旋风棒"
+    assert shared_runtime.items.for_version("1.20.1").lookup("旋风棒") == ()  # the breeze came in 1.21
+
+
+def test_player_aliases_in_every_version(shared_runtime: AssistantRuntime) -> None:
+    items = shared_runtime.items
+    for version, notch in (("26.1", "minecraft:enchanted_golden_apple"), ("1.8.8", "minecraft:golden_apple@1")):
+        table = items.for_version(version)
+        for alias in ("notch apple", "ench gap", "god apple"):
+            assert [i.key for i in table.lookup(alias)] == [notch], (version, alias)
+        assert [i.key for i in table.lookup("gapple")] == ["minecraft:golden_apple"]
+        assert [i.id for i in table.lookup("diamond pick")] == ["minecraft:diamond_pickaxe"]
+    assert items.lookup("pick") == ()  # names no one item, and "pick up" must stay a verb
+    # An item wins over a block without an item form of the same name (the potato crop).
+    assert [i.id for i in items.lookup("potatoes")] == ["minecraft:potato"]
+
+
+def test_names_in_no_version_resolve_nowhere(shared_runtime: AssistantRuntime) -> None:
+    items = shared_runtime.items
+    for version in ("26.1", "1.12.2", "1.8.8"):
+        table = items.for_version(version)
+        assert table.lookup("unobtainium") == () and table.elsewhere("unobtainium") == ()
+        assert table.search("unobtainium") == ()
+
+
+def test_session_snapshot_carries_the_client_version() -> None:
+    assert Session("Steve", SessionConfig(game_version="1.12.2")).snapshot().version == "1.12.2"
+    assert Session("Steve", SessionConfig(version="1.20.1")).snapshot().version == "1.20.1"
+    assert Session("Steve").snapshot().version is None
