@@ -54,6 +54,7 @@ _ABOUT_THE_ASSISTANT = frozenset({"@how", "@what", "@do", "@can", "@work", "@be"
 _RELATIVES = frozenset({"that", "which"})
 _PERSONS = frozenset({"@self", "@you"})
 _NOUNS = frozenset({TermKind.TOPIC, TermKind.SLOT})
+_BACK_WITHIN = frozenset({"it", "its", "它", "这个", "这"})
 _ZH_STATES = frozenset({"满", "饱", "够"})
 _ZH_PLACES = frozenset({"@dimname", "@dimension"})
 
@@ -72,6 +73,11 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
       "that" after a noun and before "i"/"you" opens a clause that narrows the
       noun, so it and any negation inside that clause govern the noun, not the
       request.
+    * "there" next to a form of "be" ("is there a help menu") says something
+      exists; "it"/"its"/"这个" after an item or player named earlier in the
+      line points at that name ("the vault block, what's its id", "宝库这个方块
+      id"); "again" in a line that names what it asks about ("my coords
+      again") only asks once more.
     * A yes/no question about a state: "am i not at full health", "is my hunger
       not full yet" (the line opens with a form of "be"); "饱食度还没满吗",
       "是不是没在下界" (没/不 before full/enough or a dimension). The answer is
@@ -86,6 +92,7 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     drop: set[int] = set()
     features = {t.feature for t in terms if t.kind not in _GOVERNABLE}
     relative_from = len(terms)
+    has_noun = any(t.kind in _NOUNS for t in terms)
     for i, term in enumerate(terms):
         kind, surface = term.kind, term.surface
         if kind is TermKind.REFERENCE:
@@ -97,6 +104,14 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                   and terms[i + 1].feature in _PERSONS):
                 drop.add(i)
                 relative_from = min(relative_from, i)
+            elif surface == "there" and (
+                i > 0 and terms[i - 1].feature == "@be" or i + 1 < len(terms) and terms[i + 1].feature == "@be"
+            ):
+                drop.add(i)  # "is there", "there are": existence, not a place
+            elif surface in _BACK_WITHIN and any(t.kind is TermKind.SLOT for t in terms[:i]):
+                drop.add(i)  # "the vault block, what's its id": what it names is in the line
+            elif surface == "again" and has_noun:
+                drop.add(i)  # "my coords again": asked once more, about what the line names
         elif kind is TermKind.NEGATION:
             if i > relative_from:
                 drop.add(i)

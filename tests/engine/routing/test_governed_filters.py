@@ -25,6 +25,8 @@ def blocked(runtime: AssistantRuntime, text: str) -> TermKind | None:
         "whats my location in this world", "do i have any mail that i haven't read", "emeralds that i have",
         "am i not at full health", "is my hunger not full yet", "饱食度还没满吗", "我是不是没在下界",
         "any messages while i was away", "what did i miss while i was afk", "我不在的时候有人找我吗",
+        "is there a help menu", "are there messages for me", "the vault block, what's its id", "宝库这个方块id叫啥",
+        "cobblestone's id is what again", "my coords again",
     ],
 )
 def test_harmless_filter_words_no_longer_stop_the_line(shared_runtime: AssistantRuntime, text: str) -> None:
@@ -50,6 +52,10 @@ def test_harmless_filter_words_no_longer_stop_the_line(shared_runtime: Assistant
         ("where did that come from", TermKind.REFERENCE),
         ("那个是什么", TermKind.REFERENCE),
         ("这个多少钱", TermKind.REFERENCE),
+        ("how much is it", TermKind.REFERENCE),
+        ("what is it again", TermKind.REFERENCE),
+        ("go there", TermKind.REFERENCE),
+        ("do it again", TermKind.REFERENCE),
         ("show my items that i can eat", TermKind.WRITE),
         ("what can this bot build", TermKind.WRITE),
         ("where am i and then go home", TermKind.COMPOUND),
