@@ -27,7 +27,7 @@ The lexicon is built once at start; ``analyze`` only reads it.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from importlib import resources
 from typing import Literal, TypeVar
 
@@ -35,6 +35,7 @@ import attrs
 import pydantic
 
 from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS, governed
+from engine.routing.homophones import HomophoneIndex, load_readings
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
 from engine.routing.terms import Analysis, Term, TermKind
 from engine.routing.tokens import RawToken, Script, english_words, tokenize
@@ -93,8 +94,10 @@ class Vocabulary:
         item_names_en: Iterable[str] = (),
         item_names_zh: Iterable[str] = (),
         guard: Collection[str] = (),
+        readings: Mapping[str, tuple[str, ...]] = {},
     ) -> None:
-        """``guard``: English words never corrected into a vocabulary word ("good" is not "food")."""
+        """``guard``: English words never corrected into a vocabulary word ("good" is not "food");
+        ``readings``: character → toneless pinyin, to repair IME slips ("学量" is 血量)."""
         self._en: dict[tuple[str, ...], _Entry] = {}
         self._zh: dict[str, _Entry] = {}
         # Item names go in first: a domain word that is also an item ("map",
@@ -146,6 +149,10 @@ class Vocabulary:
         meaning = {words[0]: entry.feature for words, entry in self._en.items() if len(words) == 1 and entry.feature}
         self.spelling = SpellingIndex(self._en_words, guard, meaning)
         self._dictionary = frozenset(guard)
+        content = (TermKind.TOPIC, TermKind.SLOT)
+        # Item names are distinct meanings although all are the @item slot; topics share their feature.
+        zh_meaning = {w: (w if e.kind is TermKind.SLOT else e.feature or w) for w, e in self._zh.items() if e.kind in content}
+        self.homophones = HomophoneIndex(zh_meaning, readings, zh_meaning)
 
     def may_be_topic(self, feature: str) -> bool:
         """Whether an unfamiliar feature may name something the module does not answer.
@@ -171,7 +178,8 @@ class Vocabulary:
     @classmethod
     def builtin(cls, item_names_en: Iterable[str] = (), item_names_zh: Iterable[str] = ()) -> "Vocabulary":
         return cls(
-            load_vocabulary_file("en"), load_vocabulary_file("zh"), item_names_en, item_names_zh, load_guard_words()
+            load_vocabulary_file("en"), load_vocabulary_file("zh"), item_names_en, item_names_zh, load_guard_words(),
+            load_readings(),
         )
 
     def analyze(
@@ -196,7 +204,7 @@ class Vocabulary:
                 i = self._english(tokens, i, names, terms)
                 continue
             if script is Script.HAN:
-                self._chinese(token.text, terms, i + 1 == n or tokens[i + 1].script is Script.BREAK)
+                self._chinese(token.text, terms, i + 1 == n or tokens[i + 1].script is Script.BREAK, budget)
             elif script is Script.NUMBER:
                 terms.append(Term(token.text, NUMBER_FEATURE, TermKind.SLOT))
             elif script is Script.SLOT:
@@ -246,9 +254,20 @@ class Vocabulary:
                     tokens[i] = RawToken(corrected, Script.LATIN)
         return tokens
 
-    def _chinese(self, run: str, out: list[Term], last: bool) -> None:
+    def _chinese(self, run: str, out: list[Term], last: bool, budget: SpellingBudget) -> None:
         if last:
             run = self._without_question_tail(run)
+        unknown = [i for i, _, entry in self._segments(run) if entry is None]
+        if unknown:
+            run = self._repaired(run, unknown, budget)
+        for i, length, entry in self._segments(run):
+            if entry is None:
+                out.append(Term(run[i], f"c:{run[i]}", TermKind.UNKNOWN))
+            else:
+                self._emit(run[i: i + length], entry, out)
+
+    def _segments(self, run: str) -> Iterator[tuple[int, int, _Entry | None]]:
+        """Forward maximum matching: (start, length, entry), entry None for an unknown character."""
         n = len(run)
         i = 0
         while i < n:
@@ -261,12 +280,29 @@ class Vocabulary:
             for length in range(min(self._zh_max, n - i), 0, -1):
                 entry = self._zh.get(run[i: i + length])
                 if entry is not None:
-                    self._emit(run[i: i + length], entry, out)
+                    yield i, length, entry
                     i += length
                     break
             else:
-                out.append(Term(run[i], f"c:{run[i]}", TermKind.UNKNOWN))
+                yield i, 1, None
                 i += 1
+
+    def _repaired(self, run: str, unknown: list[int], budget: SpellingBudget) -> str:
+        # A repair keeps the run's length, so the other unknown positions stay valid.
+        fixed_to = -1
+        for position in unknown:
+            if position < fixed_to:
+                continue
+            if budget.words_left <= 0:
+                break
+            budget.words_left -= 1
+            budget.words += 1
+            found = self.homophones.repair(run, position)
+            if found is not None:
+                start, window, word = found
+                run = run[:start] + word + run[start + len(window):]
+                fixed_to = start + len(word)
+        return run
 
     def _without_question_tail(self, run: str) -> str:
         """A final 没/没有 asks "or not?" ("有人找我没", "饿了没有呢"): dropped like 吗.

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from engine.assistant import AssistantRuntime
+from engine.routing.homophones import HomophoneIndex
 from engine.routing.normalize import normalize_text
 from engine.routing.spelling import SpellingBudget, SpellingIndex, distance
 
@@ -58,3 +59,24 @@ def test_two_edit_lookups_stay_bounded() -> None:
 def test_distance(a: str, b: str, d: int) -> None:
     assert distance(a, b, 3) == d
     assert distance(a, b, 1) == min(d, 2)
+
+
+@pytest.mark.parametrize(
+    "slip, right",
+    [("学量多少", "血量多少"), ("我的坐表多少", "我的坐标多少"), ("作标多少", "坐标多少"), ("我的背宝里有什么", "我的背包里有什么"),
+     ("我的留盐呢", "我的留言呢"), ("经严多少", "经验多少"), ("嗅探受蛋id", "嗅探兽蛋id")],
+)
+def test_a_pinyin_ime_slip_reads_as_the_word(shared_runtime: AssistantRuntime, slip: str, right: str) -> None:
+    assert features(shared_runtime, slip) == features(shared_runtime, right)
+
+
+def test_an_unknown_character_with_no_sound_alike_word_stays_unknown(shared_runtime: AssistantRuntime) -> None:
+    assert "c:狗" in features(shared_runtime, "狗的血量")
+
+
+def test_a_slip_that_fits_words_of_two_meanings_is_not_repaired() -> None:
+    readings = {"a": ("x",), "b": ("x",), "c": ("x",), "d": ("y",)}
+    index = HomophoneIndex({"ad": "one", "bd": "two"}, readings, {"ad": "one", "bd": "two"})
+    assert index.repair("cd", 0) is None
+    same = HomophoneIndex({"ad": "one", "bd": "one"}, readings, {"ad": "one", "bd": "one"})
+    assert same.repair("cd", 0) in {(0, "cd", "ad"), (0, "cd", "bd")}

@@ -1,0 +1,82 @@
+"""Repair of pinyin-IME slips: a character of the right sound but the wrong meaning.
+
+How this works: a player typing pinyin picks from characters of one sound, so
+血量 (xue liang) comes out as 学量 and 坐标 as 坐表. Every vocabulary word of
+two to ``MAX_WORD`` characters is stored under each of its one-character
+"sound masks": the word with one character replaced by one of that character's
+readings (坐标 under (坐, biao) and (zuo, 标)). When segmentation leaves a
+character unknown, the windows of two to ``MAX_WORD`` characters around it are
+looked up the same way; a window that is no word but shares a mask with
+words of exactly one meaning (longest windows first, the typed characters'
+commonest readings before their others) is that word, typed with one slip.
+Only content words are repair targets (topics and item names): never filler,
+a filter word or a write.
+
+Readings come from ``data/pinyin.txt.gz`` (GB2312's 6,763 characters, see
+``scripts/gen_pinyin.py``). Work per unknown character is bounded: at most
+``MAX_WORD`` window lengths × ``MAX_WORD`` starts × ``MAX_WORD`` positions ×
+the character's readings lookups, and the caller's ``SpellingBudget`` caps
+how many characters one request may try.
+"""
+from __future__ import annotations
+
+import gzip
+from collections.abc import Iterable, Iterator, Mapping
+from importlib import resources
+
+MAX_WORD = 4
+_Mask = tuple[str, str, str]  # (before, reading, after)
+
+
+def load_readings() -> dict[str, tuple[str, ...]]:
+    data = resources.files("engine.routing").joinpath("data", "pinyin.txt.gz").read_bytes()
+    readings: dict[str, tuple[str, ...]] = {}
+    for line in gzip.decompress(data).decode("utf-8").splitlines():
+        char, _, sounds = line.partition(" ")
+        if char and sounds:
+            readings[char] = tuple(sounds.split(","))
+    return readings
+
+
+class HomophoneIndex:
+    def __init__(
+        self, words: Iterable[str], readings: Mapping[str, tuple[str, ...]], meaning: Mapping[str, str] = {}
+    ) -> None:
+        """``meaning``: word → what it means; words of one meaning (坐标, 座标) are one answer."""
+        self._readings = readings
+        self._meaning = meaning
+        self._words: set[str] = set()
+        self._by_mask: dict[_Mask, set[str]] = {}
+        for word in words:
+            if not 2 <= len(word) <= MAX_WORD:
+                continue
+            self._words.add(word)
+            for mask in self._masks(word):
+                self._by_mask.setdefault(mask, set()).add(word)
+
+    def _masks(self, text: str, commonest: bool = False) -> Iterator[_Mask]:
+        for i, char in enumerate(text):
+            readings = self._readings.get(char, ())
+            for reading in readings[:1] if commonest else readings:
+                yield text[:i], reading, text[i + 1:]
+
+    def repair(self, run: str, position: int) -> tuple[int, str, str] | None:
+        """``(start, window, word)`` for the slip around ``run[position]``, or None when none or several fit."""
+        n = len(run)
+        for length in range(min(MAX_WORD, n), 1, -1):
+            # The typed characters' commonest readings first ("搞" is gao before
+            # qiao: 铁镐, not 铁锹), then all of them.
+            for commonest in (True, False):
+                found: dict[str, tuple[int, str, str]] = {}
+                for start in range(max(0, position - length + 1), min(position, n - length) + 1):
+                    window = run[start: start + length]
+                    if window in self._words:
+                        continue
+                    for mask in self._masks(window, commonest):
+                        for word in self._by_mask.get(mask, ()):
+                            found.setdefault(self._meaning.get(word, word), (start, window, word))
+                if len(found) == 1:
+                    return next(iter(found.values()))
+                if found:
+                    return None  # words of several meanings fit: leave it to the model
+        return None
