@@ -86,6 +86,10 @@ class CardDesk:
     def drop_options(self) -> None:
         self._options = ()
 
+    def drop_offered(self) -> None:
+        """The player moved on (another request, or a pick): the last card's names no longer pick."""
+        self._offered = None
+
     def card_options(self, route: Route, lang: str) -> tuple[CardOption, ...]:
         """This request's read-only candidates whose arguments parsed, best first."""
         picked = [self._option(c.command_line, c.label_key, c.module_id, lang)
@@ -181,6 +185,8 @@ class CardDesk:
             return [ReplyToPlayer((lm.say(lang, "card.syntax"),))]
         option = self.cards.resolve(*parsed, now)
         self.confirmations.settle(parsed[0])  # clicked: a typed answer no longer applies to it
+        if self._offered is not None and self._offered.card.card_id == parsed[0]:
+            self._offered = None  # nor does a typed option name
         if isinstance(option, CardError):
             key = "card.syntax" if option is CardError.SYNTAX else f"card.{option.value}"
             return [ReplyToPlayer((lm.say(lang, key),))]

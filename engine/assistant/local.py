@@ -191,11 +191,14 @@ class LocalAssistant:
         if answered is not None:
             return answered
         if self.preferences.mode is ConversationMode.FREE and self.model.blocker() is None:
+            self.desk.drop_offered()
             return self.model.chat(text, language, lang, snapshot, now)
         options = self.desk.options(now)
         route = self.runtime.router.route(text, language, self.scope_state(), snapshot, now, options)
+        # Like "@ai <n>", a typed option name applies to the next request only (here, or as chat).
         self.desk.drop_options()
         if route.reason is Reason.OPTION:
+            self.desk.drop_offered()
             if route.command_line is None:
                 return [ReplyToPlayer((m.say(lang, "option.range", count=len(options)),))]
             return [RunLine(route.command_line)]
@@ -203,12 +206,14 @@ class LocalAssistant:
             entry = self.runtime.registry.get(route.module_id)
             if entry is not None:
                 if not self._below_free_chat(route):
+                    self.desk.drop_offered()
                     return [self._run(entry, route.args, snapshot, lang, now)[0]]
                 route = self._demoted(route, entry)
         # Not answered here: the name of an option of the last not-sure card picks it, as a click would.
         picked = self.desk.option_reply(text, language, now, typed=False)
         if picked is not None:
             return picked
+        self.desk.drop_offered()
         return self.model.fall_back(text, route, snapshot, lang, now)
 
     def model_answered(self, call: ModelCall, reply: ModelReply, snapshot: WorldSnapshot, now: float,

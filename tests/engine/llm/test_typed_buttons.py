@@ -156,3 +156,15 @@ def test_a_milestone_notice_has_status_stop_and_dismiss_and_typing_them_acts(rig
     assert text(say(session, "dismiss", 1006.0)) == "Dismissed."
     assert assistant.notices.visible(1006.0) is None
     assert "Your inbox is empty." in text(rig.command(assistant, "!inbox"))  # a milestone is not kept
+
+
+def test_an_options_name_applies_to_the_next_line_only(rig_factory: RigFactory) -> None:
+    rig = rig_factory(key=False, phrases=PHRASES)
+    session, _ = session_for(rig)
+    say(session, f"@ai {SHORTCUTS_CARD}", 1000.0)
+    assert "your position" in text(say(session, "@ai where am i", 1001.0))  # another request, answered
+    assert not session.may_take("inventory", 1002.0) and forwarded(say(session, "inventory", 1002.0))
+    card = say(session, f"@ai {SHORTCUTS_CARD}", 1003.0)
+    inv = next(b for b in buttons(card) if b.label == "!inv")
+    assert INVENTORY in text(click(session, inv.command, 1004.0))  # a click answered the card
+    assert forwarded(say(session, "inventory", 1005.0))
