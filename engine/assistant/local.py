@@ -4,7 +4,8 @@ How this works: ``request`` takes one ``@ai`` line through, in order: a reply to
 notification's buttons, a typed answer to a write's confirmation card (``CardDesk``), free
 chat (mode ``free``: straight to the model), then the router (``engine.routing.router``):
 a number picks an option of the last card, a confident read-only match runs its module now,
-and anything else falls back to the model or the not-sure card (``ModelSeam``). What comes
+and anything else picks the last not-sure card's option it names (``CardDesk.option_reply``)
+or falls back to the model or the not-sure card (``ModelSeam``). What comes
 back is a list of outputs: actions, ``RunLine`` (a command line the player trusted, which the
 session runs through the command table) and ``AskModel`` (a call the session hands to the
 model runner). Nothing here reads a clock or runs a command line itself.
@@ -108,6 +109,10 @@ class LocalAssistant:
         shown = self.desk.inbox_notice(len(self.inbox) - self._inbox_seen, self.language, now)
         return [shown] if shown is not None else []
 
+    def milestone(self, text: str, now: float) -> list[Action]:
+        """An autopilot milestone, said with its buttons (status, stop autopilot, dismiss)."""
+        return [self.desk.milestone_notice(text, self.language, now)]
+
     @staticmethod
     def show_notification(notice: Notification) -> ReplyToPlayer:
         return CardDesk.show_notification(notice)
@@ -142,18 +147,18 @@ class LocalAssistant:
         self._preferences_changed()
 
     def set_ai(self, enabled: bool) -> None:
-        """External AI off: no request leaves the proxy for this player; an answer still in flight is dropped.
+        """External AI off (or on again): no request leaves the proxy for this player while off;
+        an answer still in flight is dropped.
 
-        The intent cache is kept: its entries say what a request means, not
-        who may be asked, and with AI off commands, the cache and local direct
-        answers are exactly what still works.
+        Like every preference change in the seed, it clears the player's cache scope: what was
+        remembered was judged under the old switches, so the next request is routed afresh
+        (commands and local direct answers still work with AI off).
         """
         self.preferences.ai_enabled = enabled
-        self._preferences_changed(clear_cache=False)
+        self._preferences_changed()
 
-    def _preferences_changed(self, clear_cache: bool = True) -> None:
-        if clear_cache:
-            self.runtime.cache.clear_scope(self.scope)
+    def _preferences_changed(self) -> None:
+        self.runtime.cache.clear_scope(self.scope)
         self.model.clear()
         self.desk.forget()
         self.model.conversation.clear()
@@ -186,11 +191,14 @@ class LocalAssistant:
         if answered is not None:
             return answered
         if self.preferences.mode is ConversationMode.FREE and self.model.blocker() is None:
+            self.desk.drop_offered()
             return self.model.chat(text, language, lang, snapshot, now)
         options = self.desk.options(now)
         route = self.runtime.router.route(text, language, self.scope_state(), snapshot, now, options)
+        # Like "@ai <n>", a typed option name applies to the next request only (here, or as chat).
         self.desk.drop_options()
         if route.reason is Reason.OPTION:
+            self.desk.drop_offered()
             if route.command_line is None:
                 return [ReplyToPlayer((m.say(lang, "option.range", count=len(options)),))]
             return [RunLine(route.command_line)]
@@ -198,8 +206,14 @@ class LocalAssistant:
             entry = self.runtime.registry.get(route.module_id)
             if entry is not None:
                 if not self._below_free_chat(route):
+                    self.desk.drop_offered()
                     return [self._run(entry, route.args, snapshot, lang, now)[0]]
                 route = self._demoted(route, entry)
+        # Not answered here: the name of an option of the last not-sure card picks it, as a click would.
+        picked = self.desk.option_reply(text, language, now, typed=False)
+        if picked is not None:
+            return picked
+        self.desk.drop_offered()
         return self.model.fall_back(text, route, snapshot, lang, now)
 
     def model_answered(self, call: ModelCall, reply: ModelReply, snapshot: WorldSnapshot, now: float,
@@ -216,13 +230,18 @@ class LocalAssistant:
         """A write's confirmation card is visible, so ordinary chat may be its typed answer."""
         return self.desk.expects_answer(now)
 
+    def may_answer(self, text: str, now: float) -> bool:
+        """Cheap: could this ordinary chat line answer a visible confirmation, notification or card?"""
+        return self.desk.may_answer(text, now)
+
     def answer_typed(self, text: str, snapshot: WorldSnapshot, now: float) -> Sequence[Action | RunLine] | None:
-        """Ordinary chat (no prefix) while a confirmation card is visible: what answering it does, or
-        None when the line is not clearly one of its buttons and must go to the server untouched."""
-        if not self.desk.expects_answer(now):
+        """Ordinary chat (no prefix) while a confirmation, a notification or a not-sure card is
+        visible: what answering it does, or None when the line is not clearly one of its buttons
+        and must go to the server untouched."""
+        if not self.desk.may_answer(text, now):
             return None
         language = detect_language(text, snapshot.locale)
-        return self.desk.answer(text, language, reply_language(snapshot.locale, language), now)
+        return self.desk.typed_reply(text, language, reply_language(snapshot.locale, language), now)
 
     def click_card(self, args: str, lang: str, now: float) -> Sequence[Action | RunLine]:
         return self.desk.click_card(args, lang, now)

@@ -1,7 +1,8 @@
 """Option cards: the seed's "command to be confirmed".
 
 A card is a short list of explicit command lines the player may run by
-clicking (or by typing ``@ai <number>``). Each card has an id, unique for the
+clicking, by typing ``@ai <number>``, or by typing an option's label (matched
+like a notification's buttons, ``engine.assistant.cards``). Each card has an id, unique for the
 player's connection, and the version of the player's card state it was
 issued under. A button sends ``/agent card <id> <version> <n>``: a new
 explicit request that runs the stored command line, with no routing and no
@@ -31,6 +32,8 @@ class CardOption:
     command_line: str  # the explicit command, e.g. "!pos" or "!goto 10 64 10"
     label: str
     write: bool = False
+    key: str = ""                  # the label's key: its phrasings in notification-buttons.json
+    phrases: tuple[str, ...] = ()  # more words that name it when typed: its command, its label's texts
 
 
 @attrs.frozen

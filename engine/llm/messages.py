@@ -74,6 +74,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "notice.inbox": ("New message kept in your inbox ({unread} unread).", "收件箱有新消息（{unread} 条未读）。"),
     "notice.open_inbox": ("Open inbox", "打开收件箱"),
     "notice.dismiss": ("Dismiss", "忽略"),
+    "notice.autopilot_status": ("Autopilot status", "自动驾驶状态"),
+    "notice.stop_autopilot": ("Stop autopilot", "停止自动驾驶"),
     "notice.dismissed": ("Dismissed.", "已忽略。"),
     "notice.gone": ("That notification is no longer shown.", "该通知已不再显示。"),
     # model answers

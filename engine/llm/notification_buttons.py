@@ -2,13 +2,19 @@
 
 How this works (the seed's "notification button vectors"):
 
-* A proxy notification (inbox arrival today; reflex events and autopilot
-  proposals later) carries buttons, each a localization key, a label and a
-  *trusted action* fixed when the notification was made: run one explicit
-  command line, or dismiss. A click sends ``/agent notice <id> <key>``.
-* While it is visible (bounded lifetime, only the latest one), an ``@ai``
-  reply is matched against the texts of *its* buttons: each label plus the
-  per-key example phrasings of ``config/notification-buttons.json`` (zh, en).
+* A proxy notification (an inbox arrival, which reflex and death notices
+  also raise; an autopilot milestone) carries buttons, each a localization
+  key, a label and a *trusted action* fixed when the notification was made:
+  run one explicit command line, or dismiss. A click sends
+  ``/agent notice <id> <key>``.
+* While it is visible (bounded lifetime, only the latest one), a reply is
+  matched against the texts of *its* buttons: each label, the words the
+  button itself carries (``phrases``: a card option's command name and its
+  module's label texts) and the per-key example phrasings of
+  ``config/notification-buttons.json`` (zh, en). An ``@ai`` reply may be as
+  long as any request; ordinary chat (no prefix) is read only when it is at
+  most ``TYPED_REPLY_CHARS`` long, and goes to the server untouched unless
+  it hits.
 * Features are the reply's own words (English words, Chinese characters, and
   adjacent pairs of either), normalized only for case and width: no domain
   aliases, so "open" and "claim" stay different verbs.
@@ -43,6 +49,9 @@ MIN_SCORE = 0.9
 MIN_COVERAGE = 0.9
 MIN_LEAD = 0.15
 MAX_REPLY_CHARS = 240  # a button's text is a few words; longer replies are ordinary requests
+# Ordinary chat (no @ai) is only taken for a button when it is this short: a button's text is a
+# word or three, and a sentence said to other players while a notice happens to be visible is chat.
+TYPED_REPLY_CHARS = 32
 NOTICE_SECONDS = 60.0
 INDEX_CACHE = 64
 COMMAND = "notice"
@@ -68,6 +77,7 @@ class NoticeButton:
     key: str
     label: str
     action: TrustedAction
+    phrases: tuple[str, ...] = ()  # more texts that mean this button, fixed when it was made
 
 
 @attrs.frozen
@@ -258,7 +268,7 @@ class ButtonMatcher:
 
     def __init__(self, phrases: Phrases | None = None) -> None:
         self.phrases: Phrases = phrases or {}
-        self._indexes: OrderedDict[tuple[tuple[tuple[str, str], ...], str], ButtonIndex] = OrderedDict()
+        self._indexes: OrderedDict[tuple[tuple[tuple[str, ...], ...], str], ButtonIndex] = OrderedDict()
         self.builds = 0
 
     def replace(self, phrases: Phrases) -> None:
@@ -267,7 +277,7 @@ class ButtonMatcher:
         self._indexes.clear()
 
     def index(self, buttons: Sequence[NoticeButton], language: str) -> ButtonIndex:
-        signature = (tuple((b.key, b.label) for b in buttons), language)
+        signature = (tuple((b.key, b.label, *b.phrases) for b in buttons), language)
         found = self._indexes.get(signature)
         if found is not None:
             self._indexes.move_to_end(signature)
@@ -275,6 +285,7 @@ class ButtonMatcher:
         templates: list[tuple[str, str]] = []
         for button in buttons:
             templates.append((button.key, button.label))
+            templates.extend((button.key, text) for text in button.phrases)
             templates.extend((button.key, text) for text in self.phrases.get(button.key, {}).get(language, ()))
         built = ButtonIndex(templates)
         self.builds += 1

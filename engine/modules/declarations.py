@@ -15,6 +15,10 @@ changes after registration::
   very sure to choose it. ``structured_only()``: not even the model may.
 * A parser gets the text of *this* request and returns None when arguments
   are missing or ambiguous; it never fills them in from history.
+* A label (``shortcut(key, value, en=..., zh=...)``, ``choice(key, en=..., zh=...)``)
+  is a key plus its text: a built-in key has its text in the reply table
+  (``engine.modules.messages``), a module from outside declares its own; the
+  option card shows the text, never the key (``label_text``).
 """
 from __future__ import annotations
 
@@ -113,11 +117,27 @@ class AgentCommand(Generic[I]):
 
 
 @attrs.frozen
+class LabelText:
+    """What a label key says, per language; empty when the reply table has the key."""
+
+    en: str = ""
+    zh: str = ""
+
+    def say(self, lang: str) -> str:
+        return (self.zh if lang == "zh" else "") or self.en or self.zh
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        return tuple(t for t in (self.en, self.zh) if t)
+
+
+@attrs.frozen
 class RoutingProfile(Generic[I]):
     parser: Callable[[str, ParseContext], I | None] | None
     examples: Mapping[str, tuple[str, ...]]
     direct: bool
     choice_label: str | None = None
+    choice_text: LabelText = LabelText()
 
     @staticmethod
     def read(
@@ -135,15 +155,17 @@ class RoutingProfile(Generic[I]):
         """Examples that make the module a candidate (and a competitor in the margin), never direct."""
         return RoutingProfile(parser, {"en": tuple(examples_en), "zh": tuple(examples_zh)}, False)
 
-    def choice(self, label_key: str) -> "RoutingProfile[I]":
-        """Label for the option card when the module has no no-argument shortcut."""
-        return attrs.evolve(self, choice_label=label_key)
+    def choice(self, label_key: str, *, en: str = "", zh: str = "") -> "RoutingProfile[I]":
+        """Label for the option card when the module has no no-argument shortcut (``en``/``zh``:
+        its text, for a key the reply table does not have)."""
+        return attrs.evolve(self, choice_label=label_key, choice_text=LabelText(en, zh))
 
 
 @attrs.frozen
 class Shortcut(Generic[I]):
     label_key: str
     value: I
+    text: LabelText = LabelText()
 
 
 @attrs.frozen
@@ -164,8 +186,20 @@ class ModuleRouting(Generic[I]):
     def semantic(self, profile: RoutingProfile[I]) -> "ModuleRouting[I]":
         return attrs.evolve(self, profile=profile)
 
-    def shortcut(self, label_key: str, value: I) -> "ModuleRouting[I]":
-        return attrs.evolve(self, shortcuts=self.shortcuts + (Shortcut(label_key, value),))
+    def shortcut(self, label_key: str, value: I, *, en: str = "", zh: str = "") -> "ModuleRouting[I]":
+        """A read-only option without arguments; ``en``/``zh``: the label's text, for a key the
+        reply table does not have (a module from outside)."""
+        return attrs.evolve(self, shortcuts=self.shortcuts + (Shortcut(label_key, value, LabelText(en, zh)),))
+
+    def label_text(self, label_key: str) -> LabelText:
+        """The text this declaration gives ``label_key`` (empty when it gives none)."""
+        for shortcut in self.shortcuts:
+            if shortcut.label_key == label_key and shortcut.text.texts:
+                return shortcut.text
+        profile = self.profile
+        if profile is not None and profile.choice_label == label_key:
+            return profile.choice_text
+        return LabelText()
 
     def explicit_only(self) -> "ModuleRouting[I]":
         return attrs.evolve(self, is_explicit_only=True)

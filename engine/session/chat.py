@@ -3,11 +3,13 @@
 How this works (the whole path; ``engine.session.core`` only hands the line over):
 
 1. The proxy's fast path asks ``may_take``: our prefixes, or ordinary chat while a write's
-   confirmation card is visible. Anything else goes to the server unread (invariant 1).
+   confirmation card is visible, or a short line while a notification or a not-sure card is
+   (``LocalAssistant.may_answer``). Anything else goes to the server unread (invariant 1).
 2. ``typed`` (chat) or ``command_typed`` (``/agent``, ``/ai``) classifies the line
    (``engine.chat_tap``) and takes exactly one of four ways in:
    * ordinary chat: the assistant's ``answer_typed`` may take it as a typed "yes"/"cancel"
-     for the visible card; if not, it is forwarded unchanged (``ForwardChat``);
+     for the visible card, a notification's button ("open inbox", "dismiss") or a not-sure
+     card's option ("inventory"); if not, it is forwarded unchanged (``ForwardChat``);
    * ``@ai <request>``: the assistant's ``request`` (``!admin login`` after ``@ai`` is the
      command, so the secret never travels to the model service);
    * ``!command`` or ``/agent command``: the command table's ``run``;
@@ -66,13 +68,14 @@ class ChatPath:
     # --- 1. may this line be ours -----------------------------------------------------------
     def may_take(self, text: str, now: float) -> bool:
         """The proxy's chat fast path: could this line be for the proxy? False means it goes to the
-        server as it came, unread. True for our prefixes, and for any ordinary chat while a write's
-        confirmation card is visible (it may be a typed "yes"; ``typed`` decides, and forwards it
-        untouched when it is not an answer)."""
+        server as it came, unread. True for our prefixes, for any ordinary chat while a write's
+        confirmation card is visible (it may be a typed "yes"), and for a short line while a
+        notification or a not-sure card is (it may name a button); ``typed`` decides, and
+        forwards it untouched when it is not an answer."""
         c = self.config
         if may_be_addressed(text, c.command_prefix, c.address_prefix):
             return True
-        return not text.startswith("/") and self.assistant is not None and self.assistant.expects_answer(now)
+        return not text.startswith("/") and self.assistant is not None and self.assistant.may_answer(text, now)
 
     # --- 2. one way in ----------------------------------------------------------------------
     def typed(self, text: str, now: float) -> list[Action]:
@@ -84,8 +87,9 @@ class ChatPath:
     def _line(self, tapped: TappedChat, now: float, typed: str | None = None) -> list[Action]:
         if tapped.kind is ChatKind.PASS:
             if typed is not None and not typed.startswith("/") and self.assistant is not None:
-                # Ordinary chat may answer a visible confirmation card ("yes", "取消"): then it is
-                # consumed like a click; otherwise it goes on to the server unchanged (invariant 1).
+                # Ordinary chat may answer a visible confirmation card ("yes", "取消"), notification
+                # ("open inbox") or not-sure card ("inventory"): then it is consumed like a click;
+                # otherwise it goes on to the server unchanged (invariant 1).
                 snapshot = self.snapshot()
                 answered = self.assistant.answer_typed(typed, snapshot, now)
                 if answered is not None:

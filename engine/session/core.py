@@ -154,9 +154,12 @@ class Session:
         if pilot is not None:
             actions += pilot.tick(snapshot, self.ticks, now, day=not self.world.night)
             for text, keep in self.pilot.notices():
-                actions.append(reply(text))
-                if keep and self.assistant is not None:
-                    actions += self.assistant.notify(text, now)
+                if self.assistant is None:
+                    actions.append(reply(text))
+                elif keep:  # a death: said, and kept in the inbox with its notification
+                    actions += [reply(text), *self.assistant.notify(text, now)]
+                else:  # a milestone: said once, with its buttons (status, stop autopilot, dismiss)
+                    actions += self.assistant.milestone(text, now)
             self._moved(actions)
             if self.pilot.finished:
                 actions += self.release("Autopilot finished: all 9 milestones reached, up to the iron pickaxe", now)

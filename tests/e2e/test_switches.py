@@ -3,6 +3,8 @@
 One of each kind: a player's switch (``!history off``, ``!memory clear``), the owner's switch
 (``!system routing mode shadow``, for a logged-in admin only) and a typed notification button
 ("yes" to a model-proposed goto card; "yes" with no card is ordinary chat for the server).
+Issue 23: an option of the not-sure card and an inbox notice's button picked by typing their
+names as ordinary chat, and ``!ai off`` / ``on`` forgetting what was remembered.
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ def ask(bot: Any, line: str, expect: str, timeout: float = 15) -> str:
     return str(bot.wait_chat(expect, since=mark, timeout=timeout)["text"])
 
 
-def test_history_off_costs_a_model_call_again_and_memory_clear_forgets(
+def test_history_off_costs_a_model_call_again_and_memory_clear_and_ai_off_forget(
     squid_factory: Any, bot_factory: Any, proxy_factory: Any, model: ScriptedModelServer,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -56,6 +58,14 @@ def test_history_off_costs_a_model_call_again_and_memory_clear_forgets(
     ask(bot, "!memory clear", "Memory cleared")
     ask(bot, f"@ai {PARAPHRASE}", "You are at")
     assert len(model.requests) == 4  # forgotten: the model is asked again
+
+    # Issue 23: !ai off and on again is a preference change, which forgets what was remembered.
+    ask(bot, f"@ai {PARAPHRASE}", "You are at")
+    assert len(model.requests) == 4  # remembered again
+    ask(bot, "!ai off", "External AI is off")
+    ask(bot, "!ai on", "External AI is on")
+    ask(bot, f"@ai {PARAPHRASE}", "You are at")
+    assert len(model.requests) == 5  # forgotten: the repeat costs a model call again
 
     help_text = "\n".join(bot.chats(since=0))
     mark = bot.mark()
@@ -122,3 +132,36 @@ def test_typed_yes_confirms_the_visible_goto_card_and_is_chat_otherwise(
     server.wait_chat("yes", player="carol", since=mark, timeout=10)
     assert server.chats(player="carol").count("yes") == 1  # the answer never reached the server
     assert len(model.requests) == 1
+
+
+def test_typed_names_pick_a_cards_option_and_a_notices_button_and_other_chat_reaches_the_server(
+    squid_factory: Any, bot_factory: Any, proxy_factory: Any, model: ScriptedModelServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)  # no key: the not-sure card, and no model call
+    server = squid_factory("1.18.2")
+    proxy = proxy_factory(server.port, llm={"base_url": model.base_url})
+    bot = bot_factory(proxy.port, username="dora", version="1.18.2")
+    server.wait_login("dora")
+
+    ask(bot, "@ai what do i carry with me", "1. !inv - held item and inventory")
+    mark = server.mark()
+    bot.chat("hello there")  # no option's name: ordinary chat, for the server
+    server.wait_chat("hello there", player="dora", since=mark)
+    ask(bot, "inventory", "Your inventory")  # the option's name: its module answers
+    mark = server.mark()
+    bot.chat("inventory")  # the card was used: now it is ordinary chat
+    server.wait_chat("inventory", player="dora", since=mark)
+    assert server.chats(player="dora").count("inventory") == 1
+
+    # A private message is kept in the inbox and shown as a notice with buttons; typing one acts.
+    whisper = {"translate": "commands.message.display.incoming", "with": ["dave", "meet me at the well"]}
+    mark = bot.mark()
+    server.say(json_component=whisper, to="dora")
+    bot.wait_chat("New message kept in your inbox", since=mark)
+    mark = bot.mark()
+    bot.chat("open inbox")
+    assert "1 new" in bot.wait_chat("Inbox: 1 message(s)", since=mark)["text"]
+    bot.wait_chat("meet me at the well", since=mark)
+    assert "open inbox" not in server.chats(player="dora") and model.requests == []
+

@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine import events as ev
 from engine.actions import Action, InjectMovement, ReleaseHeldItem, ReplyToPlayer, SelectHotbar, SetControl, UseHeldItem
 from engine import actions as acts
+from engine.assistant import AssistantRuntime, LocalAssistant
 from engine.decision.providers import MockProvider
 from engine.pilot import LOG_EVERY, EpisodeRecord, PilotSettings
 from engine.session import Session, SessionConfig
@@ -20,11 +21,12 @@ def texts(actions: list[Action]) -> str:
 
 
 class Rig:
-    def __init__(self, seed: int = 1, options: SimOptions = SimOptions(), **pilot: object) -> None:
+    def __init__(self, seed: int = 1, options: SimOptions = SimOptions(), assistant: LocalAssistant | None = None,
+                 **pilot: object) -> None:
         self.world = SimWorld(seed, options)
         self.records: list[EpisodeRecord] = []
         settings = PilotSettings(sink=self.records.append, **pilot)  # type: ignore[arg-type]
-        self.session = Session("Steve", SessionConfig(version=VERSION), pilot=settings)
+        self.session = Session("Steve", SessionConfig(version=VERSION), assistant=assistant, pilot=settings)
         for event in self.world.join_events():
             self.session.handle(event, 0.0)
         self.t = 0
@@ -220,6 +222,25 @@ def test_the_player_hears_each_milestone_and_gets_control_back_when_the_ladder_i
     reflexes = rig.session.control.reflexes
     assert reflexes.enabled == set(reflexes.by_name) and "Reflexes stay on" in said
     assert not rig.session.pilot.active and rig.records[-1].final
+
+
+def test_with_an_assistant_a_milestone_is_a_notice_whose_stop_button_stops_the_autopilot(
+    shared_runtime: AssistantRuntime,
+) -> None:
+    assistant = shared_runtime.new_assistant()
+    rig = Rig(1, assistant=assistant)
+    rig.say("!autopilot on")
+    notices: list[ReplyToPlayer] = []
+    for _ in range(3000):
+        notices = [a for a in rig.tick() if isinstance(a, ReplyToPlayer) and "milestone 1/9" in " ".join(a.lines)]
+        if notices:
+            break
+    (notice,) = notices  # said once, with its buttons, and not kept in the inbox
+    labels = {b.label: b.command for b in notice.buttons}
+    assert list(labels) == ["Autopilot status", "Stop autopilot", "Dismiss"]
+    assert assistant.inbox == []
+    stopped = rig.session.handle(ev.CommandTyped(labels["Stop autopilot"].removeprefix("/")), rig.t * TICK)
+    assert "Autopilot off" in texts(stopped) and not rig.session.pilot.active
 
 
 def test_the_autopilot_copes_with_no_loaded_world_as_just_after_a_respawn() -> None:

@@ -88,3 +88,29 @@ def test_cancel_in_chinese_is_consumed(runtime: AssistantRuntime) -> None:
     send(rig, "取消")
     assert rig.upstream.received() == []
     assert any("!goto 10 64 10" in t for t in rig.chat_texts(rig.client.received()))
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_a_notices_typed_button_is_consumed_and_other_chat_is_forwarded_byte_identical(
+    runtime: AssistantRuntime, version: str
+) -> None:
+    rig = Rig(version, assistant_factory=lambda bridge: runtime.new_assistant())
+    rig.login()
+    assert rig.bridge.session is not None and rig.client is not None and rig.upstream is not None
+    assistant = rig.bridge.session.assistant
+    assert assistant is not None
+    assistant.notify("dave whispers to you: meet me at the well", rig.reactor.seconds())
+    long_line = "I will open my inbox once this fight is over, promise"
+    fast = rig.bridge.fast_frames
+    wire = send(rig, long_line)  # too long to be a button's text: not even read
+    assert rig.upstream.raw_received() == wire and rig.bridge.fast_frames == fast + 1
+    for text in ("hello there", "don't open it", "héllo ✓ 你好"):
+        wire = send(rig, text)
+        assert rig.upstream.raw_received() == wire, text  # read (it might have been a button), then forwarded
+    rig.client.received()
+    send(rig, "open inbox")
+    assert rig.upstream.received() == []
+    assert any("meet me at the well" in t for t in rig.chat_texts(rig.client.received()))
+    fast = rig.bridge.fast_frames
+    wire = send(rig, "open inbox")  # the notice was used: ordinary chat again, on the fast path
+    assert rig.upstream.raw_received() == wire and rig.bridge.fast_frames == fast + 1

@@ -4,7 +4,9 @@ A worked example of a module that lives outside the mcagent repository. The
 package declares it under the ``mcagent.modules`` entry-point group (see
 pyproject.toml); the proxy loads it at start, before the module registry is
 frozen. It is read-only and declares ``RoutingProfile.read``, so a confident
-match answers it locally like a built-in; "!origin" runs it explicitly.
+match answers it locally like a built-in; "!origin" runs it explicitly. Its
+shortcut's label carries its own English and Chinese text, which the option card
+shows (and a typed "distance to the origin" picks from it).
 """
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ class OriginModule(Module[Empty]):
             ModuleRouting[Empty].defaults()
             .command(AgentCommand.literal(EMPTY, "origin", description="how far you are from x 0, z 0 (example extension)"))
             .semantic(RoutingProfile.read(no_arguments, EXAMPLES_EN, EXAMPLES_ZH))
-            .shortcut("example.origin", EMPTY)
+            # A label key the built-in reply table does not have: its text comes with it.
+            .shortcut("example.origin", EMPTY, en="distance to the origin", zh="离原点的距离")
         )
 
     def execute(self, args: Empty, ctx: ModuleContext) -> ModuleResult:

@@ -106,14 +106,24 @@ def test_ai_off_while_a_call_is_in_flight_drops_the_answer(rig_factory: RigFacto
     assert assistant.model_answered(ask.call, reply, make_snapshot(), 1001.0) == []
 
 
-def test_ai_off_keeps_the_intent_cache_working(rig_factory: RigFactory) -> None:
-    rig = rig_factory(tool_body("agent_position"))
-    assistant = rig.assistant()
+def test_ai_off_and_on_clear_the_players_cache_scope(rig_factory: RigFactory) -> None:
+    """The seed: changing preferences cleans up the player's scope; !ai is a preference."""
+    rig = rig_factory(default=tool_body("agent_position"))
+    assistant, other = rig.assistant(), rig.assistant()
     assert "You are at" in text(rig.ask(assistant, UNSURE))
-    assert len(rig.runtime.cache) == 1
+    assert "You are at" in text(rig.ask(other, UNSURE))
+    assert rig.runtime.cache.entries_for(assistant.scope) == 1 and rig.calls == 2
     rig.command(assistant, "!ai off")
-    assert "You are at" in text(rig.ask(assistant, UNSURE))  # a cache hit: no call, no card
-    assert rig.calls == 1
+    assert rig.runtime.cache.entries_for(assistant.scope) == 0
+    assert rig.runtime.cache.entries_for(other.scope) == 1  # another player's entries stay
+    card = text(rig.ask(assistant, UNSURE))  # nothing remembered, and the model may not be asked
+    assert "External AI is off" in card and "You are at" not in card and rig.calls == 2
+    rig.command(assistant, "!ai on")
+    assert "You are at" in text(rig.ask(assistant, UNSURE))
+    assert rig.calls == 3  # asked afresh, and remembered again
+    rig.command(assistant, "!ai on")  # switching on again is still a preference change
+    assert rig.runtime.cache.entries_for(assistant.scope) == 0
+    assert "You are at" in text(rig.ask(assistant, UNSURE)) and rig.calls == 4
 
 
 def test_a_mode_change_clears_the_players_cache_scope(rig_factory: RigFactory) -> None:

@@ -17,6 +17,7 @@ from tests.engine.conftest import command
 from engine.routing.router import ScopeState
 from engine.routing.stats import Reason
 
+JOKE = {"en_us": "tell me a joke", "zh_cn": "给我讲个笑话"}  # nothing matches: the card lists every shortcut
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "mcagent-origin"
 
 
@@ -119,3 +120,51 @@ def test_extensions_load_only_before_start() -> None:
 def test_without_extensions_nothing_is_looked_up(runtime_factory: Callable[..., AssistantRuntime]) -> None:
     runtime = runtime_factory()
     assert runtime.extensions.loaded == () and runtime.extensions.failed == ()
+
+
+def test_an_extensions_label_shows_its_own_text_never_its_key_and_typing_it_picks_the_option(
+    installed: Path, shared_runtime: AssistantRuntime
+) -> None:
+    from engine import events as ev
+    from engine.session import Session
+
+    runtime = AssistantRuntime(default_config(), items=shared_runtime.items, extensions=installed_entry_points)
+    for locale, label in (("en_us", "distance to the origin"), ("zh_cn", "离原点的距离")):
+        card = runtime.new_assistant().request(JOKE[locale], fixture_snapshot(locale), now=0.0)
+        assert "!origin" in _text(card)
+        hovers = [b.hover for a in card if isinstance(a, ReplyToPlayer) for b in a.buttons]
+        assert f"!origin - {label}" in hovers
+        assert not any("example.origin" in h for h in hovers) and "example.origin" not in _text(card)
+    assistant = runtime.new_assistant()
+    session = Session("Tester", assistant=assistant)
+    for typed in ("distance to the origin", "origin", "离原点的距离"):
+        assert "Read-only commands" in _text(session.handle(ev.ChatTyped("@ai tell me a joke"), 0.0))
+        # The module ran (this session has seen no position packet yet, so it says so).
+        assert "how far the origin is" in _text(session.handle(ev.ChatTyped(typed), 1.0)), typed
+
+
+def test_a_label_key_without_text_shows_what_the_command_does(shared_runtime: AssistantRuntime) -> None:
+    from engine.modules.builtin.common import EMPTY, Empty, no_arguments
+    from engine.modules.declarations import AgentCommand, ModuleRouting, RoutingProfile
+    from engine.modules.module import Access, Module, ModuleContext, ModuleResult
+
+    class Bare(Module[Empty]):
+        id = "example:bare"
+        access = Access.READ
+
+        def routing(self) -> ModuleRouting[Empty]:
+            return (ModuleRouting[Empty].defaults()
+                    .command(AgentCommand.literal(EMPTY, "bare", description="the bare example",
+                                                  description_zh="空白示例"))
+                    .semantic(RoutingProfile.read(no_arguments, ["bare example please"], ["空白示例"]))
+                    .shortcut("example.bare.label", EMPTY))
+
+        def execute(self, args: Empty, ctx: ModuleContext) -> ModuleResult:
+            return ModuleResult(("bare",))
+
+    runtime = AssistantRuntime(default_config(), items=shared_runtime.items,
+                               extensions=[_EntryPoint("bare", Bare)])
+    for locale, label in (("en_us", "the bare example"), ("zh_cn", "空白示例")):
+        card = runtime.new_assistant().request(JOKE[locale], fixture_snapshot(locale), now=0.0)
+        hovers = [b.hover for a in card if isinstance(a, ReplyToPlayer) for b in a.buttons]
+        assert f"!bare - {label}" in hovers and not any("example.bare.label" in h for h in hovers)
