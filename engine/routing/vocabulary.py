@@ -77,6 +77,25 @@ class _Entry:
 _FILLER = _Entry(None, None)
 
 
+def _restated(terms: list[Term], cuts: list[int]) -> bool:
+    """Whether the sentences of a line ask one thing: "am i hungry? whats my food bar at".
+
+    Every sentence that names something names something they all share, and
+    no sentence has a write; a sentence that names nothing ("how many", "what
+    r u for") only asks about the others. "where am i? how hungry am i" names
+    two things: two requests.
+    """
+    named: list[set[str]] = []
+    for start, end in zip([0, *cuts], [*cuts, len(terms)]):
+        part = terms[start:end]
+        if any(t.kind is TermKind.WRITE for t in part):
+            return False
+        things = {t.feature for t in part if t.kind in (TermKind.TOPIC, TermKind.SLOT)}
+        if things:
+            named.append(things)
+    return not named or bool(set.intersection(*named))
+
+
 class VocabularyError(ValueError):
     """The built-in vocabulary defines one phrase twice with different meanings."""
 
@@ -194,6 +213,7 @@ class Vocabulary:
         budget = spelling if spelling is not None else SpellingBudget()
         terms: list[Term] = []
         breaks = 0
+        cuts: list[int] = []
         tokens = self._corrected(tokenize(normalized), names, budget)
         i = 0
         n = len(tokens)
@@ -211,7 +231,10 @@ class Vocabulary:
                 terms.append(Term(token.text, _SLOT_FEATURES[token.text], TermKind.SLOT))
             elif terms:
                 breaks += 1
+                cuts.append(len(terms))
             i += 1
+        if breaks and _restated(terms, cuts):
+            breaks = 0
         return Analysis(governed(tuple(terms)), breaks)
 
     def _english(

@@ -63,3 +63,13 @@ def test_harmless_filter_words_no_longer_stop_the_line(shared_runtime: Assistant
 )
 def test_what_must_stay_with_the_model_still_stops(shared_runtime: AssistantRuntime, text: str, kind: TermKind) -> None:
     assert blocked(shared_runtime, text) is kind
+
+
+@pytest.mark.parametrize("text", ["am i hungry? whats my food bar at", "got any oak logs left? how many", "my coords? pls"])
+def test_sentences_that_ask_one_thing_are_one_request(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocked(shared_runtime, text) is None
+
+
+@pytest.mark.parametrize("text", ["where am i? how hungry am i", "my coords? take me home", "inventory. then eat"])
+def test_sentences_that_ask_two_things_stay_a_compound(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocked(shared_runtime, text) is not None
