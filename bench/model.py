@@ -189,7 +189,7 @@ def latency(seconds: float) -> dict[str, Any]:
             time.sleep(1.0)
             idle_from = time.perf_counter()
             time.sleep(seconds)
-            asked = client.chat("@ai where in the world am i")
+            asked = client.chat("@ai where in the world am i yeet")
             model.wait_requests(1, timeout=5)
             during_from = time.perf_counter()
             line = client.wait_line("position", timeout=seconds + 10, since=asked)

@@ -49,6 +49,8 @@ _FILTER_REASONS = {
 
 
 _PERSONS = frozenset({"@self", "@you", "@we"})
+_QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
+_QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any"})
 
 
 @attrs.frozen
@@ -107,6 +109,7 @@ class SemanticIndex:
         # Per language and module: every unigram feature its examples use (what is
         # "familiar" to the module, for the intent cache).
         self._familiar: dict[tuple[str, str], frozenset[str]] = {}
+        self._by_language: dict[str, list[tuple[str, frozenset[str]]]] = {}
         for lang in languages:
             entries: list[tuple[str, Sequence[str]]] = []
             for spec in specs:
@@ -117,6 +120,7 @@ class SemanticIndex:
                         entries.append((spec.label, features_of(analysis)))
                         familiar.update(analysis.features)
                 self._familiar[(lang, spec.label)] = frozenset(familiar)
+                self._by_language.setdefault(lang, []).append((spec.label, frozenset(familiar)))
             self.indexes[lang] = LexicalIndex(entries, backend)
             self.example_counts[lang] = len(entries)
 
@@ -165,13 +169,14 @@ class SemanticIndex:
         if match.module_id not in self.direct_labels:
             return Verdict(Reason.NOT_DIRECT, match)
         limits = self._thresholds(config, match.module_id, language)
-        if not meets(match.score, limits.score):
+        anchored = self.anchored(analysis, language, match.module_id)
+        if not meets(match.score, limits.score) and not anchored:
             return Verdict(Reason.LOW_SCORE, match)
-        if not meets(match.margin, limits.margin):
+        if not meets(match.margin, limits.margin) and not anchored:
             return Verdict(Reason.LOW_MARGIN, match)
-        if not meets(match.coverage, limits.coverage):
+        if not meets(match.coverage, limits.coverage) and not anchored:
             return Verdict(Reason.LOW_COVERAGE, match)
-        if match.uncovered:
+        if match.uncovered and not anchored:
             return Verdict(Reason.TOPIC_GAP, match)
         if language == "en" and "@where" in analysis.features and not analysis.must_cover() and not _PERSONS.intersection(
             analysis.features
@@ -181,6 +186,32 @@ class SemanticIndex:
             # so "在哪" cannot be told from "我在哪" this way.)
             return Verdict(Reason.LOW_COVERAGE, match)
         return Verdict(Reason.DIRECT, match)
+
+    def anchored(self, analysis: Analysis, language: str, module_id: str) -> bool:
+        """Whether what the request names belongs to this module and to nothing else.
+
+        Every topic and slot of the request is used by the module's examples,
+        by no other module's and no reject sample's, the request has no unknown
+        word and names at least one topic: "how many hearts am i on" can only
+        be about health, however its question words are arranged.
+        """
+        named = analysis.must_cover()
+        if not named or any(f.startswith(("w:", "c:")) for f in named):
+            return False
+        if "@and" in analysis.features or not any(t.kind is TermKind.TOPIC for t in analysis.terms):
+            return False  # "我在哪和谁在线": "and" may join a question the module does not answer
+        if language == "en":
+            features = analysis.features
+            if not _PERSONS.intersection(features) and not analysis.has(TermKind.SLOT):
+                return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
+            if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features):
+                return False  # "my inventory is full lol" says something; it asks nothing
+        # Reject samples differ from a module's requests by a word the request would
+        # have ("dog", a player): with no unknown word here, only a reject that is
+        # the best match stops it, and decide() has checked that first.
+        owners = [label for label, familiar in self._by_language.get(language, ())
+                  if named <= familiar and not label.startswith(REJECT_PREFIX)]
+        return owners == [module_id]
 
     def unfamiliar(self, analysis: Analysis, language: str, module_id: str) -> frozenset[str]:
         """Topics, slots and unknown words of the request that no example of the module uses.

@@ -11,7 +11,7 @@ import pytest
 
 from tests.llm_server import ScriptedModelServer, tool_body
 
-PARAPHRASE = "where in the world am i"  # the local router is not sure (low score): it needs the model
+PARAPHRASE = "where in the world am i yeet"  # the local router is not sure (low score): it needs the model
 KEY = "sk-e2e-0a1b2c3d4e5f60718293a4b5c6d7e8f9"
 
 

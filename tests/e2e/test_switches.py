@@ -17,7 +17,7 @@ import pytest
 
 from tests.llm_server import ScriptedModelServer, tool_body
 
-PARAPHRASE = "where in the world am i"  # the local router is not sure: it needs the model
+PARAPHRASE = "where in the world am i yeet"  # the local router is not sure: it needs the model
 DIRECT = "where am i"                   # the local router answers this itself in ENFORCE mode
 KEY = "sk-e2e-5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d"
 

@@ -45,7 +45,7 @@ def test_a_write_request_moves_nothing_and_says_why(runtime_factory: Callable[..
 
 def test_low_confidence_without_a_model_is_honest(runtime_factory: Callable[..., AssistantRuntime]) -> None:
     session = joined(runtime_factory())
-    reply = session.handle(ev.ChatTyped("@ai where in the world am i"), 1.0)
+    reply = session.handle(ev.ChatTyped("@ai where in the world am i yeet"), 1.0)
     lines = text(reply)
     assert "I'm not sure what you mean, so I did nothing." in lines
     assert "1. !pos - where am I" in lines

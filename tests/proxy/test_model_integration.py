@@ -61,7 +61,7 @@ def test_a_slow_model_reply_does_not_delay_forwarding_keepalives_or_ticks(
         assert upstream.logged_in.wait(10) and client.in_play.wait(10)
         time.sleep(2.0)
         baseline_from = time.perf_counter() - 1.5
-        asked = client.chat("@ai where in the world am i")
+        asked = client.chat("@ai where in the world am i yeet")
         model.wait_requests(1, timeout=5)
         ticks_before = ticks(metrics_port)
         window_start = time.perf_counter()
@@ -106,7 +106,7 @@ def test_answers_retries_and_failures_through_a_real_server(
     try:
         client = RawClient(proxy.port)
         assert client.in_play.wait(10)
-        mark = client.chat("@ai where in the world am i")
+        mark = client.chat("@ai where in the world am i yeet")
         client.wait_line("your position", since=mark)
         mark = client.chat("@ai tell me about llamas")
         client.wait_line("AI: Llamas are great.", since=mark)
@@ -121,7 +121,7 @@ def test_answers_retries_and_failures_through_a_real_server(
     assert all(h["authorization"] == f"Bearer {KEY}" for h in model.headers)
     assert all(p == "/chat/completions" for p in model.paths)
     first = model.requests[0]
-    assert first["model"] == "deepseek-chat" and first["messages"][-1]["content"] == "where in the world am i"
+    assert first["model"] == "deepseek-chat" and first["messages"][-1]["content"] == "where in the world am i yeet"
     assert any(t["function"]["name"] == "agent_goto" for t in first["tools"])
     assert upstream.chats == []  # nothing addressed to the assistant reached the server
     assert "clickEvent" in str(line[2]) and "/agent card" in str(line[2])
@@ -141,7 +141,7 @@ def test_secrets_never_appear_in_logs_console_or_chat(
         assert client.in_play.wait(10)
         for n, expect in enumerate(("your position", "unavailable right now", "check its API key",
                                     "did not answer in time", "AI:")):
-            mark = client.chat(f"@ai where in the world am i {'really ' * n}")  # new text each time: no cache hit
+            mark = client.chat(f"@ai where in the world am i yeet {'really ' * n}")  # new text each time: no cache hit
             client.wait_line(expect, since=mark, timeout=10)
         for command in ("!admin login alice-secret", "!system dump", "!system routing", "!system log tail", "!system status", "!ai status"):
             mark = client.chat(command)

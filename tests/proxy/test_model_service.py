@@ -55,7 +55,7 @@ def say(rig: Rig, text: str) -> None:
 
 def test_a_pending_model_call_never_holds_up_forwarding_or_ticks(items: Any) -> None:
     rig, runtime, calls = model_rig(items)
-    say(rig, "@ai where in the world am i")
+    say(rig, "@ai where in the world am i yeet")
     assert len(calls.started) == 1
     assert rig.upstream.received() == [] and rig.chat_texts(rig.client.received()) == []
     # While the model is out: server packets reach the client, client packets reach the server, ticks run.
@@ -80,7 +80,7 @@ def test_a_pending_model_call_never_holds_up_forwarding_or_ticks(items: Any) -> 
 
 def test_an_answer_after_the_player_left_is_discarded_but_counted(items: Any) -> None:
     rig, runtime, calls = model_rig(items)
-    say(rig, "@ai where in the world am i")
+    say(rig, "@ai where in the world am i yeet")
     session = rig.bridge.session
     rig.leg.connectionLost()
     call, d = calls.started[0]
@@ -91,7 +91,7 @@ def test_an_answer_after_the_player_left_is_discarded_but_counted(items: Any) ->
 
 def test_a_failed_call_gives_the_card(items: Any) -> None:
     rig, runtime, calls = model_rig(items)
-    say(rig, "@ai where in the world am i")
+    say(rig, "@ai where in the world am i yeet")
     calls.started[0][1].errback(RuntimeError("boom"))
     rig.server.tick()
     texts = rig.chat_texts(rig.client.received())
@@ -103,7 +103,7 @@ def test_a_starter_that_raises_still_answers_the_player(items: Any) -> None:
         raise RuntimeError("no loop")
 
     rig, runtime, calls = model_rig(items, start=broken)
-    say(rig, "@ai where in the world am i")
+    say(rig, "@ai where in the world am i yeet")
     rig.server.tick()
     assert any("unavailable right now" in t for t in rig.chat_texts(rig.client.received()))
     assert runtime.llm is not None and runtime.llm.limits.in_flight == 0
@@ -111,7 +111,7 @@ def test_a_starter_that_raises_still_answers_the_player(items: Any) -> None:
 
 def test_without_a_model_service_the_player_gets_the_card(items: Any) -> None:
     rig, runtime, calls = model_rig(items, service=False)
-    say(rig, "@ai where in the world am i")
+    say(rig, "@ai where in the world am i yeet")
     assert any("unavailable right now" in t for t in rig.chat_texts(rig.client.received()))
 
 
@@ -125,7 +125,7 @@ def test_the_default_starter_needs_the_asyncio_reactor(items: Any) -> None:
 
 def test_card_buttons_are_clickable_agent_commands(items: Any) -> None:
     rig, runtime, calls = model_rig(items)
-    say(rig, "@ai where in the world am i")
+    say(rig, "@ai where in the world am i yeet")
     calls.started[0][1].callback(ModelFailure(FailureKind.TIMEOUT, "slow"))
     rig.server.tick()
     packets = rig.client.received()

@@ -21,6 +21,8 @@ OTHERS_EN = (
     "my dog's health", "what is in the furnace", "what is {player} holding", "{player}'s position",
     "{player}'s inventory", "what is the seed", "who is the admin", "who killed me", "position of the moon",
     "status update", "how do i make {item}", "what does {item} do",
+    # Greetings that sound like a status question about the assistant.
+    "how are you doing", "how are you", "how is it going",
 )
 OTHERS_ZH = ("狗的血量", "熔炉里有什么", "{player}拿着什么", "{player}的坐标", "谁杀了我", "{item}怎么做")
 

@@ -8,7 +8,7 @@ from tests.engine.conftest import make_snapshot
 from engine.session import Session
 from tests.engine.llm.conftest import RigFactory, buttons, click, text
 
-UNSURE = "where in the world am i"
+UNSURE = "where in the world am i yeet"
 
 
 def test_card_book_versions_expiry_and_single_use() -> None:

@@ -46,7 +46,7 @@ def test_catalog_flags_explicit_only_and_leaves_out_structured_only(shared_runti
     registry.register(_Simple("ext:pay", "pay", pay))
     runtime = AssistantRuntime(default_config(), items=shared_runtime.items, registry=registry,
                                llm=LlmService(LlmSettings(has_key=True, limits=LimitSettings())))
-    (ask,) = asks(runtime.new_assistant().request("where in the world am i", make_snapshot(), 0.0))
+    (ask,) = asks(runtime.new_assistant().request("where in the world am i yeet", make_snapshot(), 0.0))
     tools = {spec.module_id: spec for spec in ask.call.tools}
     assert "explicitOnly: true" in tools["ext:weather"].description and tools["ext:weather"].explicit_only
     assert "ext:pay" not in tools

@@ -79,7 +79,7 @@ def test_concurrency_refusal_says_busy(rig_factory: RigFactory) -> None:
 
 def test_a_self_prompting_loop_cannot_exceed_the_limits(rig_factory: RigFactory) -> None:
     """A model whose every answer is a new request (fed back in a loop) is stopped by the rate limit."""
-    rig = rig_factory(default=text_body("@ai where in the world am i, ask yourself again"),
+    rig = rig_factory(default=text_body("@ai where in the world am i yeet, ask yourself again"),
                       limits=LimitSettings(requests_per_minute=5, max_concurrent=1, daily_tokens=10**6))
     assistant = rig.assistant()
     said = "hey assistant how is your day going"

@@ -18,7 +18,7 @@ from engine.actions import SetControl
 from engine.session import Session
 from tests.engine.llm.conftest import KEY, SLEPT, RigFactory, buttons, click, text
 
-UNSURE = "where in the world am i"  # local routing is not sure (LOW_SCORE, agent:position the top candidate)
+UNSURE = "where in the world am i yeet"  # local routing is not sure (LOW_SCORE, agent:position the top candidate)
 
 
 def test_model_choice_of_a_read_module_runs_it(rig_factory: RigFactory) -> None:

@@ -60,7 +60,7 @@ def test_a_late_answer_after_memory_clear_is_not_shown_nor_cached(rig_factory: R
 def test_a_reply_for_another_scope_is_discarded(rig_factory: RigFactory) -> None:
     rig = rig_factory(tool_body("agent_position"))
     alice, bob = rig.assistant(), rig.assistant()
-    (ask,) = alice.request("where in the world am i", make_snapshot(), 1000.0)
+    (ask,) = alice.request("where in the world am i yeet", make_snapshot(), 1000.0)
     reply = rig.driver.loop.run_until_complete(rig.driver.client.complete(ask.call))
     assert bob.model_answered(ask.call, reply, make_snapshot(), 1001.0) == []
     assert "You are at" in text(alice.model_answered(ask.call, reply, make_snapshot(), 1001.0))

@@ -6,7 +6,7 @@ from engine.llm.testing import text_body, tool_body
 from tests.engine.conftest import make_snapshot
 from tests.engine.llm.conftest import RigFactory, asks, text
 
-UNSURE = "where in the world am i"
+UNSURE = "where in the world am i yeet"
 CHIT_CHAT = "hey assistant how is your day going"
 BORDERLINE = "is the autopilot on"  # goes direct with margin 0.16: enough for standard, not for extended
 

@@ -86,8 +86,8 @@ def test_intent_cache_keeps_no_text(runtime_factory: Callable[..., AssistantRunt
     runtime = runtime_factory(llm=keyed_llm())
     assistant = runtime.new_assistant()
     snapshot = make_snapshot()
-    choices = {"torches how many do i have": "!inv minecraft:torch", "my position what is": "!pos",
-               "position my what is": "!pos"}
+    choices = {"torches how many do i have": "!inv minecraft:torch", "my position what is yeet": "!pos",
+               "position my what is yeet": "!pos"}
     for text, command in choices.items():
         model_chooses(assistant, asked(assistant.request(text, snapshot, now=0.0)), command, snapshot, now=1.0)
     texts = list(choices)

@@ -65,7 +65,7 @@ def test_option_number_runs_the_cards_explicit_command(runtime_factory: Callable
     runtime = runtime_factory()
     assistant = runtime.new_assistant()
     snap = make_snapshot()
-    card = assistant.request("where in the world am i", snap, now=0.0)
+    card = assistant.request("where in the world am i yeet", snap, now=0.0)
     assert "!pos" in text_of(card)
     picked = assistant.request("1", snap, now=5.0)
     assert picked == [RunLine("!pos")]  # the session runs it through the command table
@@ -76,9 +76,9 @@ def test_option_number_runs_the_cards_explicit_command(runtime_factory: Callable
 def test_option_numbers_expire_and_are_checked(runtime_factory: Callable[..., AssistantRuntime]) -> None:
     assistant = runtime_factory().new_assistant()
     snap = make_snapshot()
-    assistant.request("where in the world am i", snap, now=0.0)
+    assistant.request("where in the world am i yeet", snap, now=0.0)
     assert "Pick a number from 1 to" in text_of(assistant.request("9", snap, now=1.0))
-    assistant.request("where in the world am i", snap, now=10.0)
+    assistant.request("where in the world am i yeet", snap, now=10.0)
     assert "You are at" not in text_of(assistant.request("1", snap, now=10_000.0))
 
 
@@ -120,10 +120,11 @@ def test_cache_is_not_written_with_an_unfamiliar_topic(with_model: AssistantRunt
 
 def test_filler_and_wording_do_not_block_the_cache(with_model: AssistantRuntime, model: FakeModel) -> None:
     # Every term is familiar to agent:inventory, none of its examples reads like this,
-    # and the filler ("yo", "bro", "pls", "rn") is no term at all: cached.
+    # the filler ("yo", "bro", "pls", "rn") is no term at all and "yeet" is no English
+    # word, so it names no topic: cached.
     assistant = with_model.new_assistant()
     snap = make_snapshot(inventory={10: _torch(5)})
-    text = "yo bro torches in inv rn how many got pls"
+    text = "yo bro torches in inv rn how many got pls yeet"
     assert asked(assistant.request(text, snap, now=0.0))
     model.choose(assistant, "!inv minecraft:torch", snap, now=1.0)
     assert len(with_model.cache) == 1
@@ -241,7 +242,7 @@ def test_history_off_means_no_cache_read_or_write(with_model: AssistantRuntime, 
 
 
 def test_model_gets_candidates_and_catalog(with_model: AssistantRuntime, model: FakeModel) -> None:
-    with_model.new_assistant().request("where in the world am i", make_snapshot(), now=0.0)
+    with_model.new_assistant().request("where in the world am i yeet", make_snapshot(), now=0.0)
     request = model.requests[-1]
     assert request.candidates and request.candidates[0].module_id == "agent:position"
     assert request.candidates[0].command_line == "!pos"

@@ -68,7 +68,7 @@ def test_low_score_and_low_coverage(shared_runtime: AssistantRuntime) -> None:
     def reason(text: str) -> Reason:
         return index.decide(shared_runtime.vocabulary.analyze(normalize_text(text)), "en", config).reason
 
-    assert reason("where in the world am i") in (Reason.LOW_SCORE, Reason.LOW_COVERAGE, Reason.TOPIC_GAP)
+    assert reason("where in the world am i yeet") in (Reason.LOW_SCORE, Reason.LOW_COVERAGE, Reason.TOPIC_GAP)
     assert reason("") is Reason.EMPTY
     assert reason("please") is Reason.EMPTY
     assert index.decide(shared_runtime.vocabulary.analyze("where am i"), "fr", config).reason is Reason.UNSUPPORTED_LANGUAGE

@@ -1,0 +1,51 @@
+"""A request whose every topic belongs to one module goes to it (issue 23).
+
+The lexical thresholds stay the seed's; this only adds requests whose words
+the vocabulary knows entirely and whose topics one module alone uses.
+"""
+from __future__ import annotations
+
+import pytest
+
+from engine.assistant import AssistantRuntime
+from engine.routing.config import default_config
+from engine.routing.evaluation import fixture_snapshot
+from engine.routing.router import ScopeState
+
+
+def route(runtime: AssistantRuntime, text: str, lang: str = "en") -> str | None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    return runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id
+
+
+@pytest.fixture(scope="module")
+def runtime() -> AssistantRuntime:
+    return AssistantRuntime(default_config())
+
+
+@pytest.mark.parametrize("text, module", [("how many hearts am i on", "agent:status"),
+                                          ("do i carry any food", "agent:inventory")])
+def test_a_request_named_by_one_modules_topics_goes_there(runtime: AssistantRuntime, text: str, module: str) -> None:
+    analysis = runtime.vocabulary.analyze(text)
+    assert runtime.index is not None and runtime.index.anchored(analysis, "en", module)
+    assert route(runtime, text) == module
+
+
+def test_a_greeting_that_sounds_like_a_status_question_is_rejected(runtime: AssistantRuntime) -> None:
+    assert route(runtime, "how are you doing") is None
+
+
+@pytest.mark.parametrize(
+    "text, lang",
+    [
+        ("what is xp", "en"),                    # no one asked about: may ask what xp is
+        ("how do i get more xp", "en"),          # unknown words
+        ("我在哪和谁在线", "zh"),                 # "and" may join a second question
+        ("how many diamonds do i have", "en"),
+        ("my inventory is full lol", "en"),      # says something, asks nothing   # the item slot is the item module's too: thresholds decide
+    ],
+)
+def test_what_is_not_anchored(runtime: AssistantRuntime, text: str, lang: str) -> None:
+    analysis = runtime.vocabulary.analyze(text)
+    assert runtime.index is not None
+    assert not any(runtime.index.anchored(analysis, lang, m) for m in (m.id for m in runtime.registry.modules()))
