@@ -32,6 +32,8 @@ EXAMPLES_EN = (
     # Written the way players type: short forms, slang, no auxiliaries.
     "{item} id?", "id for {item}?", "give me the id of {item}", "what is the registry name of {item}",
     "registry name of {item}", "the item id for {item}", "{item} registry id",
+    "what id does {item} have", "what id does {item} use", "{item} has what id", "how do i write {item} as an id",
+    "what do i type for {item}",
 )
 EXAMPLES_ZH = (
     "{item}的id是什么", "{item}的id", "{item}的id是多少", "{item}id", "{item}的物品id", "{item}的物品id是什么",
@@ -41,6 +43,7 @@ EXAMPLES_ZH = (
     # Written the way players type: short forms, slang, no auxiliaries.
     "{item}的id是啥", "{item}id是什么", "{item}的id多少", "{item}的注册名是啥", "{item}的物品id是啥",
     "{item}的英文id",
+    "{item}叫什么id", "{item}用id怎么写",
 )
 ASK_LIMIT = 6
 
