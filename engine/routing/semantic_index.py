@@ -206,11 +206,13 @@ class SemanticIndex:
                 return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
             if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features):
                 return False  # "my inventory is full lol" says something; it asks nothing
-        # Reject samples differ from a module's requests by a word the request would
-        # have ("dog", a player): with no unknown word here, only a reject that is
-        # the best match stops it, and decide() has checked that first.
+        # Only modules that may answer directly compete. Reject samples differ from a
+        # module's requests by a word the request would have ("dog", a player): with
+        # no unknown word here, only a reject that is the best match stops it, and
+        # decide() has checked that first. A write module is only chosen through its
+        # verb, which the write filter has already stopped.
         owners = [label for label, familiar in self._by_language.get(language, ())
-                  if named <= familiar and not label.startswith(REJECT_PREFIX)]
+                  if named <= familiar and label in self.direct_labels]
         return owners == [module_id]
 
     def unfamiliar(self, analysis: Analysis, language: str, module_id: str) -> frozenset[str]:
