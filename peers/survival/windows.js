@@ -457,8 +457,11 @@ module.exports = function createWindows ({ registry, Item, stacks, crafting, pac
     if (win.refused !== undefined) return // vanilla drops the click unanswered
     const slot = packet.slot
     const clicked = slot >= 0 && slot < win.menu.size ? stacks.copy(get(player, win, slot)) : null
+    const before = snapshot(player, win)
     const { crafts, sendResult } = applyClick(player, win, packet)
-    const accepted = stacks.claimKey(packet.item) === stacks.keyOf(clickReturn(player, win, packet, clicked, crafts))
+    const claimed = stacks.claimKey(packet.item)
+    const expected = stacks.keyOf(clickReturn(player, win, packet, clicked, crafts))
+    const accepted = claimed === expected
     player.client.write('transaction', { windowId: win.id, action: packet.action, accepted })
     if (accepted) {
       for (let i = 0; i < win.menu.size; i++) win.remote[i] = stacks.keyOf(get(player, win, i))
@@ -469,18 +472,27 @@ module.exports = function createWindows ({ registry, Item, stacks, crafting, pac
     win.refused = packet.action
     sendAll(player, win)
     sendCursor(player, win)
-    emit({ event: 'click_resync', player: player.username, window: win.id, reason: 'slots', slots: [slot] })
+    // A refused click that changed nothing is how a client asks for the window's contents
+    // (mcagent's resync click outside the window), as a stale one is from 1.17.
+    if (snapshot(player, win) === before) return emit({ event: 'window_sync', player: player.username, window: win.id })
+    emit({
+      event: 'click_resync', player: player.username, window: win.id, reason: 'slots', slots: [slot],
+      mode: packet.mode, button: packet.mouseButton, claimed, expected // items as "id x count"
+    })
   }
 
   // What vanilla 1.12's Container.slotClick returns, which the client's item must equal: a
-  // pick-up, the clicked slot's stack before it; a shift-click, the stack it moved when the
-  // slot still holds that item afterwards (a partial move) or a result crafted more than once;
-  // every other click, nothing.
+  // pick-up, the clicked slot's stack before it; every other click nothing, but a shift-click
+  // that leaves the slot holding the same item (vanilla repeats transferStackInSlot while it
+  // does, returning the stack each time): a partial move, or a crafting result taken and
+  // refilled (crafted more than once, or once with no room for a second).
   function clickReturn (player, win, packet, clicked, crafts) {
     if (packet.mode === 0) return clicked
     if (packet.mode !== 1 || !clicked) return null
     const after = get(player, win, packet.slot)
-    return (after && after.name === clicked.name) || crafts > 1 ? clicked : null
+    const same = Boolean(after && after.name === clicked.name)
+    if (win.menu.grid && packet.slot === win.menu.result) return crafts > 1 || (crafts === 1 && same) ? clicked : null
+    return same && after.count < clicked.count ? clicked : null
   }
 
   // The client's transaction: its confirmation of a refused click.
