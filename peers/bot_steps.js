@@ -3,6 +3,7 @@
 // with its lifecycle reported as JSON lines, its inventory as counts, and named steps.
 
 const { emit, requirePeer } = require('./common')
+const { legacyName } = require('./legacy_names')
 
 // A mineflayer bot for `args` (host, port, username, version), offline; the process exits
 // when it is disconnected.
@@ -25,6 +26,13 @@ function counts (bot) {
   return out
 }
 
+// An item or block name as the bot's version spells it: the modern name, or on 1.8-1.12 the
+// old one (oak_log is log there; legacy_names.js).
+function nameFor (bot, name) {
+  if (bot.supportFeature('theFlattening')) return name
+  return legacyName(name, (n) => Boolean(bot.registry.itemsByName[n] || bot.registry.blocksByName[n]))[0]
+}
+
 // Runs `fn`, reporting {"event":"step","name":N,"ok":B,...} with what it returns, or its error.
 async function step (name, fn) {
   try {
@@ -36,4 +44,4 @@ async function step (name, fn) {
   }
 }
 
-module.exports = { startBot, sleep, counts, step }
+module.exports = { startBot, sleep, counts, step, nameFor }

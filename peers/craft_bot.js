@@ -10,7 +10,8 @@
 // 1 raw iron, 1 coal, 2 iron ingots), then: planks and sticks in its own 2x2 grid
 // (bot.recipesFor + bot.craft), a crafting table (2x2) placed beside it, a wooden pickaxe,
 // a stone pickaxe and a furnace at the table, the furnace placed, the raw iron smelted with
-// the coal (bot.openFurnace), and the iron pickaxe from the three ingots.
+// the coal (bot.openFurnace), and the iron pickaxe from the three ingots. Names are modern
+// ones, spelt as the version spells them (1.12.2: log, planks, iron ore; bot_steps.nameFor).
 // stdout: {"event":"spawn"}, {"event":"step","name":S,"ok":true|false[,"error":E]} per step,
 // {"event":"done","ok":B,"inventory":{item: count}} at the end; the process then exits.
 //
@@ -19,9 +20,11 @@
 // it and answers with the whole window), then a put-back whose claim is false (the slot
 // claimed to hold 64 diamonds: the server corrects that slot). Events: {"event":"window_items",
 // "stateId":N,"cursor":C} and {"event":"set_slot","slot":S,"item":I} as they arrive.
+//
+// --scenario refused (1.12.2, clicks with an action number): see `refused` below.
 
 const { emit, log, parseArgs, requirePeer } = require('./common')
-const { startBot, sleep, counts: countsOf, step } = require('./bot_steps')
+const { startBot, sleep, counts: countsOf, step, nameFor } = require('./bot_steps')
 
 const NEEDS = { oak_log: 4, cobblestone: 11, raw_iron: 1, coal: 1, iron_ingot: 2 }
 const SMELT_TIMEOUT_MS = 30000 // one smelt is 200 ticks (10 s)
@@ -34,7 +37,8 @@ const bot = startBot(args)
 const counts = () => countsOf(bot)
 const once = (emitter, name) => new Promise((resolve) => emitter.once(name, (...a) => resolve(a)))
 
-async function craft (name, times, table) {
+async function craft (modern, times, table) {
+  const name = nameFor(bot, modern)
   const item = bot.registry.itemsByName[name]
   const recipes = bot.recipesFor(item.id, null, 1, table)
   if (recipes.length === 0) throw new Error(`no recipe for ${name} with ${JSON.stringify(counts())}`)
@@ -61,7 +65,7 @@ async function smelt (furnaceBlock) {
   const furnace = await bot.openFurnace(furnaceBlock)
   try {
     await furnace.putFuel(bot.registry.itemsByName.coal.id, null, 1)
-    await furnace.putInput(bot.registry.itemsByName.raw_iron.id, null, 1)
+    await furnace.putInput(bot.registry.itemsByName[nameFor(bot, 'raw_iron')].id, null, 1)
     const deadline = Date.now() + SMELT_TIMEOUT_MS
     while (!furnace.outputItem() && Date.now() < deadline) await sleep(250)
     if (!furnace.outputItem()) throw new Error('nothing smelted')
@@ -73,7 +77,7 @@ async function smelt (furnaceBlock) {
 
 async function run () {
   const deadline = Date.now() + 20000
-  while (Object.entries(NEEDS).some(([name, n]) => (counts()[name] || 0) < n)) {
+  while (Object.entries(NEEDS).some(([name, n]) => (counts()[nameFor(bot, name)] || 0) < n)) {
     if (Date.now() > deadline) throw new Error('the materials never came: ' + JSON.stringify(counts()))
     await sleep(100)
   }
@@ -115,9 +119,33 @@ async function stale () {
   emit({ event: 'step', name: 'false_claim', ok: true })
 }
 
+// Until 1.16 a click carries an action number and the item it expects back, and the server
+// answers with a transaction (tests/e2e/test_survival_windows.py). Pick up the logs in slot 36
+// claiming 64 diamonds there (refused: vanilla applies the click, then sends the window and the
+// cursor); put them back before confirming the refusal (ignored, unanswered); confirm; put them
+// back again (accepted). mineflayer's own transaction handler is taken off so that the bot, not
+// mineflayer, confirms. Events: {"event":"transaction","action":A,"accepted":B}, window_items.
+async function refused () {
+  while (!bot.inventory.slots[36]) await sleep(100)
+  const Item = requirePeer('prismarine-item')(bot.registry)
+  const notch = (name, count) => Item.toNotch(name ? new Item(bot.registry.itemsByName[name].id, count) : null)
+  bot._client.removeAllListeners('transaction')
+  bot._client.on('transaction', (p) => emit({ event: 'transaction', action: p.action, accepted: p.accepted }))
+  bot._client.on('window_items', (p) => emit({ event: 'window_items', windowId: p.windowId }))
+  const click = (action, item) => bot._client.write('window_click', { windowId: 0, slot: 36, mouseButton: 0, action, mode: 0, item })
+  click(1, notch('diamond', 64))
+  const [answer] = await once(bot._client, 'transaction')
+  if (answer.accepted) throw new Error('a false claim was accepted')
+  click(2, notch(null))
+  bot._client.write('transaction', { windowId: 0, action: 1, accepted: true })
+  click(3, notch(null))
+  const [last] = await once(bot._client, 'transaction')
+  emit({ event: 'step', name: 'refused', ok: last.action === 3 && last.accepted })
+}
+
 bot.once('spawn', () => {
   emit({ event: 'spawn', x: bot.entity.position.x, y: bot.entity.position.y, z: bot.entity.position.z })
-  const scenario = args.scenario === 'stale' ? stale : run
+  const scenario = { stale, refused, ladder: run }[args.scenario]
   scenario().then(
     () => emit({ event: 'done', ok: true, inventory: counts() }),
     (err) => { log('failed:', err && err.stack); emit({ event: 'done', ok: false, error: String(err && err.message), inventory: counts() }) }

@@ -11,6 +11,7 @@ const { requirePeer } = require('./common')
 function layouts (mcData) {
   const nbt = requirePeer('prismarine-nbt')
   const toClient = mcData.protocol.play.toClient.types
+  const toServer = mcData.protocol.play.toServer.types
   const types = mcData.protocol.types
 
   // The type of `field` in `packet` (toClient unless told), or undefined.
@@ -19,6 +20,11 @@ function layouts (mcData) {
     if (!Array.isArray(layout) || layout[0] !== 'container') return undefined
     const found = layout[1].find((f) => f.name === field)
     return found ? found.type : undefined
+  }
+
+  // The type of `field` in the serverbound `packet`, or undefined.
+  function serverFieldType (packet, field) {
+    return fieldType(packet, field, toServer)
   }
 
   function isNbtType (type) {
@@ -110,9 +116,11 @@ function layouts (mcData) {
   }
 
   // minecraft-data's sample 'login' packet for this version, as a given player in a
-  // given game mode (0 survival .. 3 spectator).
+  // given game mode (0 survival .. 3 spectator). minecraft-data has no sample before 1.13:
+  // there the packet's fields are few and fixed (the overworld, normal difficulty).
   function loginPacket (entityId, gameMode, extra = {}) {
-    const packet = Object.assign({}, mcData.loginPacket, { entityId }, extra)
+    const sample = mcData.loginPacket || { gameMode, dimension: 0, difficulty: 2, maxPlayers: 20, levelType: 'default', reducedDebugInfo: false }
+    const packet = Object.assign({}, sample, { entityId }, extra)
     if (packet.worldState && typeof packet.worldState === 'object') {
       packet.worldState = Object.assign({}, packet.worldState, { gamemode: GAME_MODES[gameMode] })
     } else if ('gameMode' in packet) {
@@ -160,11 +168,85 @@ function layouts (mcData) {
     }
   }
 
+  // A player added to the tab list: bitflags actions from 1.19.3, one numbered action
+  // (0 add_player) with the fields of an add before.
+  function playerInfoAddPacket (uuid, name, gameMode) {
+    if (isMapper(fieldType('player_info', 'action'))) {
+      return { action: 'add_player', data: [{ uuid, name, properties: [], gamemode: gameMode, ping: 0 }] }
+    }
+    return {
+      action: { add_player: true, update_game_mode: true, update_listed: true, update_latency: true },
+      data: [{ uuid, player: { name, properties: [] }, gamemode: gameMode, listed: 1, latency: 0 }]
+    }
+  }
+
+  function playerInfoGameModePacket (uuid, gameMode) {
+    if (isMapper(fieldType('player_info', 'action'))) return { action: 'update_game_mode', data: [{ uuid, gamemode: gameMode }] }
+    return { action: { update_game_mode: true }, data: [{ uuid, gamemode: gameMode }] }
+  }
+
+  function isMapper (type) {
+    return Array.isArray(type) && type[0] === 'mapper'
+  }
+
+  // A chunk column: until 1.13 (the 1.9-1.12 layout) a section bitmap, a groundUp flag and the
+  // light inside the chunk data; from 1.14 heightmaps and (1.18+) the light beside it.
+  function mapChunkPacket (cx, cz, chunk, heightmaps) {
+    if (fieldType('map_chunk', 'groundUp') !== undefined) {
+      return { x: cx, z: cz, groundUp: true, bitMap: chunk.getMask(), chunkData: chunk.dump(), blockEntities: [] }
+    }
+    return { x: cx, z: cz, heightmaps, chunkData: chunk.dump(), blockEntities: [], trustEdges: true, ...chunk.dumpLight() }
+  }
+
+  // The spawn packet of a non-player entity (`entity`: minecraft-data's entry) at rest: until
+  // 1.18 mobs have their own (spawn_entity_living, with metadata) and spawn_entity is for
+  // objects, whose type is the object id; since, spawn_entity for everything.
+  function spawnPacket (entity, entityId, uuid, pos) {
+    if (toClient.packet_spawn_entity_living && entity.type === 'mob') {
+      return ['spawn_entity_living', {
+        entityId, entityUUID: uuid, type: entity.id, x: pos.x, y: pos.y, z: pos.z, yaw: angle(pos.yaw || 0),
+        pitch: angle(pos.pitch || 0), headPitch: angle(pos.pitch || 0), velocity: { x: 0, y: 0, z: 0 }, metadata: []
+      }]
+    }
+    return ['spawn_entity', spawnEntityPacket(entityId, uuid, entity.id, pos)]
+  }
+
+  // One entity metadata entry: `field` of entity `entityName` (an entry of minecraft-data's
+  // metadataKeys) holding `value`. minecraft-data names the keys only from 1.13 on; before,
+  // the keys and the numbered types are vanilla 1.12's (Entity: 0 flags byte, 1 air varint;
+  // EntityItem: 6 item stack).
+  const LEGACY_METADATA = { shared_flags: [0, 0], air_supply: [1, 1], item: [6, 5] }
+  const METADATA_TYPES = { shared_flags: 'byte', air_supply: 'int', item: 'item_stack' }
+  function metadataEntry (entityName, field, value) {
+    const entity = mcData.entitiesByName[entityName]
+    const keys = entity && entity.metadataKeys
+    if (!keys) {
+      const [key, type] = LEGACY_METADATA[field]
+      return { key, type, value }
+    }
+    return { key: keys.indexOf(field), type: METADATA_TYPES[field], value }
+  }
+
+  // Death: death_combat_event from 1.17, combat_event's "entity dead" (2) before.
+  function deathPacket (entityId, message) {
+    if (toClient.packet_death_combat_event) {
+      return ['death_combat_event', { playerId: entityId, entityId, message: component('death_combat_event', 'message', message) }]
+    }
+    return ['combat_event', { event: 2, playerId: entityId, entityId, message: component('combat_event', 'message', message) }]
+  }
+
   return {
+    playerInfoAddPacket,
+    playerInfoGameModePacket,
+    mapChunkPacket,
+    spawnPacket,
+    metadataEntry,
+    deathPacket,
     angle,
     entityPositionPacket,
     spawnEntityPacket,
     fieldType,
+    serverFieldType,
     component,
     systemChatPacket,
     absoluteFlags,

@@ -22,7 +22,7 @@
 // {"event":"done","ok":B,"inventory":{item: count},"food":F} at the end; the process then exits.
 
 const { emit, log, parseArgs, requirePeer } = require('./common')
-const { startBot, sleep, counts: countsOf, step } = require('./bot_steps')
+const { startBot, sleep, counts: countsOf, step, nameFor } = require('./bot_steps')
 
 const args = parseArgs(process.argv.slice(2), {
   host: '127.0.0.1', port: '25565', username: 'survivor', version: '1.21.11', scenario: 'live', seconds: '60'
@@ -65,7 +65,8 @@ async function pickUp (name, before) {
   }
 }
 
-async function dig (blockName, tool, drop) {
+async function dig (modernBlock, tool, drop) {
+  const blockName = nameFor(bot, modernBlock)
   const block = bot.findBlock({ matching: bot.registry.blocksByName[blockName].id, maxDistance: 6 })
   if (!block) throw new Error('no ' + blockName + ' in reach')
   await hold(tool)
@@ -81,8 +82,8 @@ async function run () {
   await until('the scene', () => counts().bread && counts().stone_pickaxe && counts().wooden_pickaxe &&
     bot.food === 10 && bot.nearestEntity((e) => e.name === 'cow'), 20000)
   await step('log', async () => {
-    const { took, before } = await dig('oak_log', null, 'oak_log')
-    await pickUp('oak_log', before)
+    const { took, before } = await dig('oak_log', null, nameFor(bot, 'oak_log'))
+    await pickUp(nameFor(bot, 'oak_log'), before)
     return { took }
   })
   await step('stone', async () => {
@@ -91,9 +92,10 @@ async function run () {
     return { took }
   })
   await step('iron_wood', async () => {
-    const { took } = await dig('iron_ore', 'wooden_pickaxe', 'raw_iron')
+    const rawIron = nameFor(bot, 'raw_iron') // iron ore drops itself before 1.17
+    const { took } = await dig('iron_ore', 'wooden_pickaxe', rawIron)
     await sleep(1500) // time for a drop to be picked up, if there were one
-    if (counts().raw_iron) throw new Error('iron ore dug by hand dropped raw iron')
+    if (counts()[rawIron]) throw new Error('iron ore dug by hand dropped ' + rawIron)
     const drops = Object.values(bot.entities).filter((e) => e.name === 'item' && e.position.distanceTo(bot.entity.position) < 6)
     return { took, drops: drops.length }
   })

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 'use strict'
 // A small world server for end-to-end tests on the versions flying-squid lacks
-// (1.21.5 -> 26.1; 1.20.1 works too), driven by JSON lines like peers/server.js.
+// (1.21.5 -> 26.1; 1.20.1 and 1.12.2 work too), driven by JSON lines like peers/server.js.
+// 1.12.2 is before the flattening: blocks are id << 4 | metadata, modern names in world files,
+// /setblock and /give are read as 1.12's (legacy_names.js), and the packets that differ are
+// built by layouts.js's named functions.
 //
 //   node peers/world.js --port 0 --version 1.21.8 [--gamemode creative|survival] [--view-distance 2]
 //        [--online-mode true --session-server URL [--services-key PEMFILE] [--enforce-secure-profile true]]
@@ -64,6 +67,7 @@ const fs = require('fs')
 const { emit, log, parseArgs, requirePeer, readCommands, useAccountServices } = require('./common')
 const { layouts, GAME_MODES } = require('./layouts')
 const { harvestDrop } = require('./block_drops')
+const { legacyName } = require('./legacy_names')
 
 const SHUTDOWN_GRACE_MS = 1000
 const TICK_MS = 50
@@ -132,7 +136,7 @@ if (args.rules !== 'basic' && args.rules !== 'survival') {
 
 const mc = requirePeer('minecraft-protocol')
 const mcData = requirePeer('minecraft-data')(args.version)
-if (!mcData || !mcData.loginPacket) {
+if (!mcData || (!mcData.loginPacket && mcData.supportFeature('theFlattening'))) {
   emit({ event: 'error', fatal: true, message: 'minecraft-data has no login sample for ' + args.version })
   process.exit(2)
 }
@@ -141,6 +145,7 @@ const Chunk = requirePeer('prismarine-chunk')(registry)
 const Item = requirePeer('prismarine-item')(registry)
 const { Vec3 } = requirePeer('vec3')
 const packets = layouts(mcData)
+const flattened = mcData.supportFeature('theFlattening') // 1.13+: blocks are states, not id + metadata
 const hasConfiguration = mcData.supportFeature('hasConfigurationState')
 if (args.rules !== 'survival' && (args.world || args.difficulty)) {
   emit({ event: 'error', fatal: true, message: '--world and --difficulty need --rules survival' })
@@ -211,6 +216,7 @@ function flatColumn () {
 // (the first property most significant), and a bool's values are true, false.
 function stateIdOf (spec) {
   const match = /^(?:minecraft:)?([a-z0-9_]+)(?:\[([^\]]*)\])?$/.exec(String(spec))
+  if (match && !flattened) return legacyStateId(match[1])
   const block = match && registry.blocksByName[match[1]]
   if (!block) throw new Error('unknown block: ' + spec)
   if (!match[2]) return block.defaultState
@@ -230,6 +236,20 @@ function stateIdOf (spec) {
     index[key] = found
   }
   return block.minStateId + states.reduce((id, st) => id * st.num_values + index[st.name], 0)
+}
+
+// Before 1.13 a block state is the block's id and a metadata (id << 4 | metadata): a modern
+// name is read as its 1.12 block and variant (legacy_names.js); properties are not modelled.
+function legacyStateId (name) {
+  const [legacy, metadata] = legacyName(name, (n) => Boolean(registry.blocksByName[n]))
+  const block = registry.blocksByName[legacy]
+  if (!block) throw new Error('unknown block: ' + name)
+  return block.minStateId + metadata
+}
+
+// An item name as this version's registry spells it (1.12: `log` for oak_log, ...).
+function itemName (name) {
+  return flattened ? name : legacyName(name, (n) => Boolean(registry.itemsByName[n]))[0]
 }
 
 function column (cx, cz) {
@@ -267,11 +287,7 @@ const emptyHeightmaps = Array.isArray(packets.fieldType('map_chunk', 'heightmaps
   : requirePeer('prismarine-nbt').comp({})
 
 function sendChunk (player, cx, cz) {
-  const chunk = column(cx, cz)
-  player.client.write('map_chunk', {
-    x: cx, z: cz, heightmaps: emptyHeightmaps, chunkData: chunk.dump(), blockEntities: [],
-    trustEdges: true, ...chunk.dumpLight()
-  })
+  player.client.write('map_chunk', packets.mapChunkPacket(cx, cz, column(cx, cz), emptyHeightmaps))
   player.sentChunks.add(cx + ',' + cz)
 }
 
@@ -295,7 +311,8 @@ function sendChunksAround (player) {
 
 const players = new Map() // username -> player
 let nextEntityId = 1
-const playerType = registry.entitiesByName.player.id
+// 1.8-1.12's minecraft-data lists no player entity: players have their own spawn packet there.
+const playerType = registry.entitiesByName.player?.id
 
 function gameModeOf (value) {
   const text = String(value).toLowerCase()
@@ -315,23 +332,15 @@ function others (player) {
 }
 
 function playerInfoAdd (player) {
-  return {
-    action: { add_player: true, update_game_mode: true, update_listed: true, update_latency: true },
-    data: [{
-      uuid: player.uuid,
-      player: { name: player.username, properties: [] },
-      gamemode: player.gameMode,
-      listed: 1,
-      latency: 0
-    }]
-  }
+  return packets.playerInfoAddPacket(player.uuid, player.username, player.gameMode)
 }
 
 function spawnPlayerEntity (viewer, player) {
   const p = player.pos
   if (mcData.protocol.play.toClient.types.packet_named_entity_spawn) {
     viewer.client.write('named_entity_spawn', {
-      entityId: player.entityId, playerUUID: player.uuid, x: p.x, y: p.y, z: p.z, yaw: packets.angle(p.yaw), pitch: packets.angle(p.pitch)
+      entityId: player.entityId, playerUUID: player.uuid, x: p.x, y: p.y, z: p.z, yaw: packets.angle(p.yaw), pitch: packets.angle(p.pitch),
+      metadata: [] // until 1.14
     })
   } else {
     viewer.client.write('spawn_entity', packets.spawnEntityPacket(player.entityId, player.uuid, playerType, p))
@@ -418,7 +427,7 @@ function join (client) {
   sendChunksAround(player)
   const tree = packets.commandTreePacket(Object.keys(COMMANDS))
   if (tree) client.write('declare_commands', tree)
-  if (worldFile) for (const s of worldFile.inventory) player.slots[s.slot] = { name: s.name, count: s.count }
+  if (worldFile) for (const s of worldFile.inventory) player.slots[s.slot] = { name: itemName(s.name), count: s.count }
   if (rules) rules.join(player, { food: 20, saturation: 5 })
   teleport(player, spawnPoint)
   if (hasConfiguration) client.write('game_state_change', { reason: 'level_chunks_load_start', gameMode: 0 })
@@ -437,6 +446,12 @@ function join (client) {
   client.write('player_info', playerInfoAdd(player))
 
   client.on('chat_message', (packet) => onChat(player, packet.message))
+  // Until 1.19 one chat packet carries lines and commands ("/" first).
+  client.on('chat', (packet) => {
+    const text = String(packet.message)
+    if (text.startsWith('/')) onCommand(player, text.slice(1))
+    else onChat(player, text)
+  })
   client.on('chat_command', (packet) => onCommand(player, packet.command))
   client.on('chat_command_signed', (packet) => onCommand(player, packet.command))
   client.on('teleport_confirm', (packet) => {
@@ -461,6 +476,7 @@ function join (client) {
   if (windows) {
     client.on('window_click', (packet) => windows.click(player, packet))
     client.on('close_window', (packet) => windows.close(player, false, packet.windowId))
+    client.on('transaction', (packet) => windows.confirm(player, packet)) // until 1.16
   }
   client.on('entity_action', (packet) => {
     // "Leave Bed": a name where the layout maps the ids, 2 where it does not (1.20.1)
@@ -582,11 +598,7 @@ function die (player, cause) {
     sendInventory(player)
   }
   const message = `${player.username} died (${cause})`
-  if (mcData.protocol.play.toClient.types.packet_death_combat_event) {
-    player.client.write('death_combat_event', {
-      playerId: player.entityId, entityId: player.entityId, message: packets.component('death_combat_event', 'message', message)
-    })
-  }
+  player.client.write(...packets.deathPacket(player.entityId, message))
   emit({ event: 'died', player: player.username, cause })
 }
 
@@ -612,10 +624,7 @@ function setGameMode (player, mode) {
   sendAbilities(player)
   for (const p of players.values()) {
     if (p.inPlay) {
-      p.client.write('player_info', {
-        action: { update_game_mode: true },
-        data: [{ uuid: player.uuid, gamemode: mode }]
-      })
+      p.client.write('player_info', packets.playerInfoGameModePacket(player.uuid, mode))
     }
   }
 }
@@ -705,6 +714,7 @@ function sendInventory (player) {
 // Stack on a matching slot first, then the first empty one (hotbar before main); the count
 // that did not fit is returned.
 function give (player, name, count) {
+  name = itemName(name)
   const item = registry.itemsByName[name]
   if (!item) throw new Error('unknown item: ' + name)
   const order = []
@@ -736,7 +746,7 @@ function take (player, index, count) {
 // World age and day time in ticks; the day time counts the days too (time of day is
 // time % DAY), as vanilla's does.
 const clock = { age: 0, time: worldFile ? worldFile.time : 0 }
-const metadataKeys = registry.entitiesByName.player.metadataKeys
+const metadataKeys = registry.entitiesByName.player?.metadataKeys ?? [] // beds' poses: 1.14+
 
 function timePacket () {
   // 26.1 sends one clock per entry of the world_clock registry; the overworld's is entry
@@ -1048,8 +1058,9 @@ const handlers = {
   spawn_item (cmd) {
     if (!rules) throw new Error('items need --rules survival')
     const count = cmd.count === undefined ? 1 : num(cmd.count, 'count')
-    if (!registry.itemsByName[cmd.name]) throw new Error('unknown item: ' + cmd.name)
-    const e = rules.spawnItem(String(cmd.name), count, num(cmd.x, 'x'), num(cmd.y, 'y'), num(cmd.z, 'z'))
+    const name = itemName(String(cmd.name))
+    if (!registry.itemsByName[name]) throw new Error('unknown item: ' + cmd.name)
+    const e = rules.spawnItem(name, count, num(cmd.x, 'x'), num(cmd.y, 'y'), num(cmd.z, 'z'))
     emit({ event: 'item_spawned', id: cmd.id, entity: e.id })
   },
   food (cmd) {

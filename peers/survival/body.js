@@ -36,10 +36,7 @@ function landedDamage (target, amount) {
   return amount
 }
 
-function createBody ({ registry, blockAt, touching, damage, exhaust }) {
-  const keys = registry.entitiesByName.player.metadataKeys
-  const FLAGS = keys.indexOf('shared_flags')
-  const AIR = keys.indexOf('air_supply')
+function createBody ({ packets, blockAt, touching, damage, exhaust }) {
   // Hits that bypass armour add no exhaustion; the others 0.1 (DamageSource's exhaustion).
   const EXHAUSTING = new Set(['lava', 'zombie', 'player', 'cow'])
 
@@ -59,8 +56,8 @@ function createBody ({ registry, blockAt, touching, damage, exhaust }) {
     player.client.write('entity_metadata', {
       entityId: player.entityId,
       metadata: [
-        { key: FLAGS, type: 'byte', value: player.fire > 0 ? ON_FIRE : 0 },
-        { key: AIR, type: 'int', value: Math.max(0, player.air) }
+        packets.metadataEntry('player', 'shared_flags', player.fire > 0 ? ON_FIRE : 0),
+        packets.metadataEntry('player', 'air_supply', Math.max(0, player.air))
       ]
     })
   }

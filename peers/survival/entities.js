@@ -11,16 +11,13 @@ const crypto = require('crypto')
 
 module.exports = function createEntities ({ registry, packets, Item, newEntityId, viewers }) {
   const all = new Map() // entity id -> {id, uuid, kind, x, y, z, yaw, ...}
-  const itemKey = registry.entitiesByName.item.metadataKeys.indexOf('item')
   const hasDamageEvent = packets.fieldType('damage_event', 'entityId') !== undefined
 
   function show (player, e) {
-    player.client.write('spawn_entity', packets.spawnEntityPacket(e.id, e.uuid, registry.entitiesByName[e.kind].id, e))
+    player.client.write(...packets.spawnPacket(registry.entitiesByName[e.kind], e.id, e.uuid, e))
     if (e.kind === 'item') {
-      player.client.write('entity_metadata', {
-        entityId: e.id,
-        metadata: [{ key: itemKey, type: 'item_stack', value: Item.toNotch(new Item(registry.itemsByName[e.item].id, e.count)) }]
-      })
+      const stack = Item.toNotch(new Item(registry.itemsByName[e.item].id, e.count))
+      player.client.write('entity_metadata', { entityId: e.id, metadata: [packets.metadataEntry('item', 'item', stack)] })
     }
   }
 

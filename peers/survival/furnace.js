@@ -62,6 +62,7 @@ const FUEL = {
 }
 const WOOD_FUEL = [
   [/_(log|wood|planks|fence|fence_gate|stairs|trapdoor|pressure_plate)$/, 300],
+  [/^(log|log2|planks|wooden_slab|fence|fence_gate|trapdoor|wooden_pressure_plate)$/, 300], // 1.8-1.12's names
   [/^wooden_(pickaxe|axe|shovel|hoe|sword)$/, 200],
   [/_(slab)$/, 150],
   [/_(door|sign)$/, 200],

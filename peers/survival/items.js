@@ -32,23 +32,27 @@ const CHANCES = {
   leaves: [['sapling', 0.05]],
   gravel: [['flint', 0.1], ['gravel', 1]],
   short_grass: [['wheat_seeds', 0.125]],
-  grass: [['wheat_seeds', 0.125]]
+  grass: [['wheat_seeds', 0.125]], // short grass until 1.20.3 (1.12: grass is the grass block)
+  tallgrass: [['wheat_seeds', 0.125]] // 1.8-1.12
 }
+// 1.8-1.12's leaves: one block per four species (metadata); their sapling is `sapling`.
+const LEGACY_LEAVES = new Set(['leaves', 'leaves2'])
 // Ores that drop more than one item (vanilla's loot tables: uniform counts, no fortune).
 const COUNTS = { redstone_ore: [4, 5], lapis_ore: [4, 9], copper_ore: [2, 5], deepslate_redstone_ore: [4, 5], deepslate_lapis_ore: [4, 9], deepslate_copper_ore: [2, 5] }
 
 const { mayHarvest, firstDrop } = require('../block_drops')
 
 module.exports = function createItems ({ registry, entities, blockAt, give, emit, random }) {
+  const flattened = registry.supportFeature('theFlattening')
   // What `block` drops when broken with `held`: nothing without the right tool, else
   // minecraft-data's drop with vanilla's chances and counts.
   function dropsOf (block, held) {
     if (!mayHarvest(registry, block, held)) return []
-    const chances = CHANCES[block.name] || (block.name.endsWith('_leaves') ? CHANCES.leaves : null)
+    const chances = chancesOf(block.name)
     if (chances) {
       for (const [what, p] of chances) {
         if (random() < p) {
-          const name = what === 'sapling' ? block.name.replace(/_leaves$/, '_sapling') : what
+          const name = what !== 'sapling' ? what : LEGACY_LEAVES.has(block.name) ? 'sapling' : block.name.replace(/_leaves$/, '_sapling')
           return registry.itemsByName[name] ? [{ name, count: 1 }] : []
         }
       }
@@ -58,6 +62,12 @@ module.exports = function createItems ({ registry, entities, blockAt, give, emit
     if (!first) return []
     const [lo, hi] = COUNTS[block.name] || [1, 1]
     return [{ name: first, count: lo + Math.floor(random() * (hi - lo + 1)) }]
+  }
+
+  function chancesOf (name) {
+    if (name.endsWith('_leaves') || LEGACY_LEAVES.has(name)) return CHANCES.leaves
+    if (name === 'grass' && !flattened) return null // 1.8-1.12's grass is the grass block
+    return CHANCES[name] || null
   }
 
   function passable (x, y, z) {

@@ -47,7 +47,7 @@ module.exports = function createRules ({ registry, packets, Item, Block, world, 
     emit: world.emit,
     difficulty: () => difficulty
   })
-  const body = createBody({ registry, blockAt: world.blockAt, touching: world.touching, damage: world.damage, exhaust: hunger.exhaust })
+  const body = createBody({ packets, blockAt: world.blockAt, touching: world.touching, damage: world.damage, exhaust: hunger.exhaust })
   const digging = createDigging({
     registry,
     Block,

@@ -34,14 +34,16 @@ const INVENTORY_SLOTS = 36 // main 27 + hotbar 9, at the end of every window
 // grid's slots (first, width), `result` its result slot.
 const MENUS = {
   inventory: { type: 'minecraft:inventory', container: 9, grid: [1, 2], result: 0, size: 46 },
-  crafting: { type: 'minecraft:crafting', container: 10, grid: [1, 3], result: 0, size: 46 },
-  furnace: { type: 'minecraft:furnace', container: 3, grid: null, result: -1, size: 39 }
+  crafting: { type: 'minecraft:crafting', container: 10, grid: [1, 3], result: 0, size: 46, legacyType: 'minecraft:crafting_table', legacySlots: 0 },
+  furnace: { type: 'minecraft:furnace', container: 3, grid: null, result: -1, size: 39, legacySlots: 3 }
 }
 const FURNACE = { input: 0, fuel: 1, output: 2 }
 
 module.exports = function createWindows ({ registry, Item, stacks, crafting, packets, emit, blockAt, drop }) {
   const pwindows = requirePeer('prismarine-windows')(registry)
   const hasCursorPacket = Boolean(registry.version['>='] && registry.version['>=']('1.21.2'))
+  // Until 1.16 a click carries an action number, not a state id, and is answered (transaction).
+  const confirmsClicks = packets.serverFieldType('window_click', 'action') !== undefined
   const furnaces = new Map() // "x,y,z" -> Furnace
   let nextWindowId = 1
 
@@ -196,13 +198,15 @@ module.exports = function createWindows ({ registry, Item, stacks, crafting, pac
     const [start, hotbar, end] = playerRange(win)
     if (win.menu.grid && slot === win.menu.result) {
       // Craft as long as the grid allows and the inventory takes it (hotbar first, from the right).
+      let crafts = 0
       for (;;) {
         const made = get(player, win, slot)
         if (!made || !fits(player, win, made, start, end)) break
         craftOnce(player, win)
         moveTo(player, win, made, start, end, true)
+        crafts++
       }
-      return
+      return crafts
     }
     let target
     if (slot < start) {
@@ -238,7 +242,7 @@ module.exports = function createWindows ({ registry, Item, stacks, crafting, pac
   // -- clicks ---------------------------------------------------------------------------
   // Pick-up (0) and number-key (2) clicks on ordinary slots, by prismarine-windows.
   function prismarineClick (player, win, slot, button, mode) {
-    const pw = pwindows.createWindow(win.id, win.menu.type, '')
+    const pw = pwindows.createWindow(win.id, pwindows.windows[win.menu.type] ? win.menu.type : win.menu.legacyType, '')
     for (let i = 0; i < win.menu.size; i++) pw.updateSlot(i, stacks.toItem(get(player, win, i)))
     pw.selectedItem = stacks.toItem(player.cursor)
     pw.acceptClick({ mode, mouseButton: button, slot, item: pw.slots[slot] }, 0)
@@ -379,10 +383,33 @@ module.exports = function createWindows ({ registry, Item, stacks, crafting, pac
     return keys.join(',')
   }
 
+  // Applies a click; returns what vanilla's AbstractContainerMenu.clicked would, and a function
+  // that sends the crafting result if the grid changed (the result goes last, after the other
+  // corrections, so a client that clicks on as soon as it has the result clicks with the
+  // newest state).
+  function applyClick (player, win, packet) {
+    const gridBefore = win.menu.grid ? gridIds(player, win).join() : ''
+    const crafts = apply(player, win, packet.slot, packet.mouseButton, packet.mode)
+    updateResult(player, win)
+    // Vanilla's CraftingMenu.slotChangedCraftingGrid sends the result slot whenever the grid
+    // changes, changed or not; mineflayer waits for it after every grid click.
+    const resultDue = win.menu.grid && gridIds(player, win).join() !== gridBefore
+    if (resultDue) win.remote[win.menu.result] = stacks.keyOf(get(player, win, win.menu.result))
+    return {
+      crafts,
+      sendResult () {
+        if (!resultDue) return
+        const result = get(player, win, win.menu.result)
+        player.client.write('set_slot', { windowId: win.id, stateId: nextState(win), slot: win.menu.result, item: wire(result) })
+      }
+    }
+  }
+
   function click (player, packet) {
     if (player.dead) return
     const win = openWindow(player)
     if (packet.windowId !== win.id) return // vanilla ignores clicks on a window that is not open
+    if (confirmsClicks) return confirmedClick(player, win, packet)
     const stale = packet.stateId !== undefined && packet.stateId !== win.stateId
     const claimed = new Set()
     for (const change of packet.changedSlots || []) {
@@ -392,20 +419,7 @@ module.exports = function createWindows ({ registry, Item, stacks, crafting, pac
     }
     player.remoteCursor = stacks.claimKey(packet.cursorItem)
     const before = snapshot(player, win)
-    const gridBefore = win.menu.grid ? gridIds(player, win).join() : ''
-    apply(player, win, packet.slot, packet.mouseButton, packet.mode)
-    updateResult(player, win)
-    // Vanilla's CraftingMenu.slotChangedCraftingGrid sends the result slot whenever the grid
-    // changes, changed or not; mineflayer waits for it after every grid click. It goes last,
-    // after the other corrections, so a client that clicks on as soon as it has the result
-    // clicks with the newest state id.
-    const resultDue = win.menu.grid && gridIds(player, win).join() !== gridBefore
-    if (resultDue) win.remote[win.menu.result] = stacks.keyOf(get(player, win, win.menu.result))
-    const sendResult = () => {
-      if (!resultDue) return
-      const result = get(player, win, win.menu.result)
-      player.client.write('set_slot', { windowId: win.id, stateId: nextState(win), slot: win.menu.result, item: wire(result) })
-    }
+    const { sendResult } = applyClick(player, win, packet)
     if (stale) {
       const changed = snapshot(player, win) !== before
       sendAll(player, win)
@@ -433,6 +447,60 @@ module.exports = function createWindows ({ registry, Item, stacks, crafting, pac
     }
   }
 
+  // Until 1.16 (vanilla 1.12's NetHandlerPlayServer.processClickWindow): a click carries an
+  // action number and the item the client expects the click to return (clickReturn); the
+  // server answers with a transaction. Accepted, the client's prediction stands: the server
+  // sends nothing but a changed crafting result (vanilla's isChangingQuantityOnly). Refused,
+  // the whole window and the cursor are sent and the window takes no click until the client
+  // confirms the refusal with its own transaction of that action number (vanilla's canCraft).
+  function confirmedClick (player, win, packet) {
+    if (win.refused !== undefined) return // vanilla drops the click unanswered
+    const slot = packet.slot
+    const clicked = slot >= 0 && slot < win.menu.size ? stacks.copy(get(player, win, slot)) : null
+    const before = snapshot(player, win)
+    const { crafts, sendResult } = applyClick(player, win, packet)
+    const claimed = stacks.claimKey(packet.item)
+    const expected = stacks.keyOf(clickReturn(player, win, packet, clicked, crafts))
+    const accepted = claimed === expected
+    player.client.write('transaction', { windowId: win.id, action: packet.action, accepted })
+    if (accepted) {
+      for (let i = 0; i < win.menu.size; i++) win.remote[i] = stacks.keyOf(get(player, win, i))
+      player.remoteCursor = stacks.keyOf(player.cursor)
+      sendResult()
+      return
+    }
+    win.refused = packet.action
+    sendAll(player, win)
+    sendCursor(player, win)
+    // A refused click that changed nothing is how a client asks for the window's contents
+    // (mcagent's resync click outside the window), as a stale one is from 1.17.
+    if (snapshot(player, win) === before) return emit({ event: 'window_sync', player: player.username, window: win.id })
+    emit({
+      event: 'click_resync', player: player.username, window: win.id, reason: 'slots', slots: [slot],
+      mode: packet.mode, button: packet.mouseButton, claimed, expected // items as "id x count"
+    })
+  }
+
+  // What vanilla 1.12's Container.slotClick returns, which the client's item must equal: a
+  // pick-up, the clicked slot's stack before it; every other click nothing, but a shift-click
+  // that leaves the slot holding the same item (vanilla repeats transferStackInSlot while it
+  // does, returning the stack each time): a partial move, or a crafting result taken and
+  // refilled (crafted more than once, or once with no room for a second).
+  function clickReturn (player, win, packet, clicked, crafts) {
+    if (packet.mode === 0) return clicked
+    if (packet.mode !== 1 || !clicked) return null
+    const after = get(player, win, packet.slot)
+    const same = Boolean(after && after.name === clicked.name)
+    if (win.menu.grid && packet.slot === win.menu.result) return crafts > 1 || (crafts === 1 && same) ? clicked : null
+    return same && after.count < clicked.count ? clicked : null
+  }
+
+  // The client's transaction: its confirmation of a refused click.
+  function confirm (player, packet) {
+    const win = openWindow(player)
+    if (win.refused !== undefined && packet.windowId === win.id && packet.action === win.refused) delete win.refused
+  }
+
   // -- opening and closing ----------------------------------------------------------------
   // A use of `block` at `pos`: opens its window and returns true if it has one.
   function use (player, pos, block) {
@@ -456,15 +524,21 @@ module.exports = function createWindows ({ registry, Item, stacks, crafting, pac
     }
     player.openWindow = win
     const title = kind === 'crafting' ? 'Crafting' : 'Furnace'
-    player.client.write('open_window', {
-      windowId: id,
-      inventoryType: pwindows.windows[win.menu.type].type,
-      windowTitle: packets.component('open_window', 'windowTitle', { translate: kind === 'crafting' ? 'container.crafting' : 'container.furnace', fallback: title })
-    })
+    player.client.write('open_window', openWindowPacket(win.menu, id, { translate: kind === 'crafting' ? 'container.crafting' : 'container.furnace', fallback: title }))
     sendAll(player, win)
     if (win.furnace) sendProperties(player, win)
     emit({ event: 'window_opened', player: player.username, window: id, kind, x: pos.x, y: pos.y, z: pos.z })
     return true
+  }
+
+  // open_window: until 1.13 the type is vanilla's name and the packet counts the container's
+  // slots; since 1.14 the type is the menu registry's number.
+  function openWindowPacket (menu, windowId, title) {
+    const windowTitle = packets.component('open_window', 'windowTitle', title)
+    if (packets.fieldType('open_window', 'slotCount') !== undefined) {
+      return { windowId, inventoryType: menu.legacyType || menu.type, windowTitle, slotCount: menu.legacySlots }
+    }
+    return { windowId, inventoryType: pwindows.windows[menu.type].type, windowTitle }
   }
 
   function distance (player, pos) {
@@ -569,6 +643,7 @@ module.exports = function createWindows ({ registry, Item, stacks, crafting, pac
 
   return {
     click,
+    confirm,
     use,
     close,
     tick,

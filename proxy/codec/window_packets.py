@@ -82,6 +82,18 @@ def inventory_slot(index: int) -> int:
     return index
 
 
+# From 1.12 (protocol 335) vanilla's Container.slotClick repeats a shift-click's move while the
+# slot keeps the same item and returns the stack only then: a move that empties the slot
+# returns nothing. 1.8-1.11 return the moved stack. (minecraft-data's feature
+# quickMoveClickSendsEmptyItem, 1.12-1.16.5; from 1.17 a click carries no returned item.)
+QUICK_MOVE_RETURNS_KEPT_ONLY = 335
+
+
+def quick_move_returns_stack(protocol: int, slot_keeps_item: bool) -> bool:
+    """Whether a shift-click returns (and so, until 1.16, carries) the clicked stack."""
+    return protocol < QUICK_MOVE_RETURNS_KEPT_ONLY or slot_keeps_item
+
+
 def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
 

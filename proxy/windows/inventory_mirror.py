@@ -17,7 +17,8 @@ import attrs
 
 from engine.events import SlotItem
 from proxy.codec.versioned import SlotValue, VersionCodec
-from proxy.codec.window_packets import PlayerSlotChanged, SlotChanged, WindowContents, inventory_slot
+from proxy.codec.window_packets import (PlayerSlotChanged, SlotChanged, WindowContents, inventory_slot,
+                                       quick_move_returns_stack)
 
 MAX_STACK = 64
 INVENTORY_SLOTS = 36        # main and hotbar, in every window after its own slots
@@ -122,7 +123,8 @@ class InventoryMirror:
     # -- the agent's clicks ---------------------------------------------------------------------
     def click(self, window: int, slot: int, button: int, mode: int, crafting: bool = False) -> tuple[list[int], Stack | None]:
         """Apply one click as the server will. Returns the slots it changed and the stack it
-        returns (until 1.16 the click carries it: the slot's stack before the click).
+        returns (until 1.16 the click carries it: the slot's stack before the click, or for a
+        shift-click from 1.12 nothing unless the slot keeps the item; quick_move_returns_stack).
 
         ``crafting``: a shift-click on slot 0 takes the crafting result, one set per craft.
         """
@@ -138,6 +140,7 @@ class InventoryMirror:
             clicked = None
         elif mode == 1:  # shift-click on a result or output slot; where it lands, the server tells
             self.put(window, slot, None)
+            crafts = 0
             if slot == 0 and crafting:  # the result: the grid gives one set per craft
                 grid = range(1, 10 if self.window is not None else 5)
                 crafts = min((st.count for g in grid if (st := self.get(g)) is not None), default=0)
@@ -146,6 +149,9 @@ class InventoryMirror:
                     if st is not None:
                         self.put(window, g, st.with_count(st.count - crafts))
                         changed.append(g)
+            # A result crafted again refills its slot with the same item; an output moved out does not.
+            if not quick_move_returns_stack(self.codec.protocol, crafts > 1):
+                clicked = None
         elif button == 0:  # left click
             if cursor is None or before is None:
                 self.put(window, slot, cursor)

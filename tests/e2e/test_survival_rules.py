@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.item_names import item_name
 from tests.e2e.peers import PeerPool, WorldServer
 from tests.e2e.survival_bot import STEPS, SurvivalBot, scene
 
 pytestmark = pytest.mark.e2e
 
-VERSIONS = ("1.21.11", "1.20.1", "26.1")
+VERSIONS = ("1.21.11", "1.20.1", "26.1", "1.12.2")
 PLAYER = "survivor"
 
 
@@ -50,19 +51,20 @@ def test_mineflayer_digs_picks_up_eats_and_hunts_by_the_servers_rules(peer_pool:
     assert done["ok"], (done, steps, server.tail())
     assert [name for name in STEPS if steps.get(name, {}).get("ok")] == list(STEPS)
     dug = [e["block"] for e in server.find_all("dug", since=mark, player=PLAYER)]
-    assert dug == ["oak_log", "stone", "iron_ore"]
+    assert dug == [item_name(version, "oak_log"), "stone", "iron_ore"]
     assert server.find_all("dig_refused", since=mark) == [] and server.find_all("dig_delayed", since=mark) == []
     picked = {e["item"] for e in server.find_all("picked_up", since=mark, player=PLAYER)}
-    assert {"oak_log", "cobblestone", "beef"} <= picked and "raw_iron" not in picked
+    log, raw_iron = item_name(version, "oak_log"), item_name(version, "raw_iron")   # 1.12: log, iron_ore
+    assert {log, "cobblestone", "beef"} <= picked and raw_iron not in picked
     assert [e["item"] for e in server.find_all("ate", since=mark, player=PLAYER)] == ["bread"]
     assert [e["kind"] for e in server.find_all("mob_died", since=mark)] == ["cow"]
     held = server.inventory(PLAYER)
-    assert held.get("oak_log") == 1 and held.get("cobblestone") == 1 and held.get("beef", 0) >= 1
-    assert "raw_iron" not in held and "bread" not in held
+    assert held.get(log) == 1 and held.get("cobblestone") == 1 and held.get("beef", 0) >= 1
+    assert raw_iron not in held and "bread" not in held
     assert done["food"] == 15
 
 
-@pytest.mark.parametrize("version", ["1.20.1", "26.1"])
+@pytest.mark.parametrize("version", ["1.20.1", "26.1", "1.12.2"])
 def test_a_dig_finished_too_early_is_delayed_until_its_time(peer_pool: PeerPool, version: str) -> None:
     server = _server(peer_pool, version)
     bot = _bot(peer_pool, server, version, "fast")
@@ -78,7 +80,7 @@ def test_a_dig_finished_too_early_is_delayed_until_its_time(peer_pool: PeerPool,
     assert server.find_all("item_dropped", since=mark) == []
 
 
-@pytest.mark.parametrize("version", ["1.21.11", "1.20.1"])
+@pytest.mark.parametrize("version", ["1.21.11", "1.20.1", "1.12.2"])
 def test_a_fall_a_zombie_and_lava_hurt_a_player_as_vanilla(peer_pool: PeerPool, version: str) -> None:
     server = _server(peer_pool, version)
     bot = _bot(peer_pool, server, version, "idle", seconds=40)

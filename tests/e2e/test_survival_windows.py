@@ -15,12 +15,13 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.item_names import item_counts, item_name
 from tests.e2e.craft_bot import MATERIALS, STEPS, CraftBot
 from tests.e2e.peers import PEERS_SRC, PeerPool, WorldServer, next_install_dir, node_executable
 
 pytestmark = pytest.mark.e2e
 
-VERSIONS = ("1.21.11", "1.20.1", "26.1")
+VERSIONS = ("1.21.11", "1.20.1", "26.1", "1.12.2")
 
 
 def _server(peer_pool: PeerPool, version: str) -> WorldServer:
@@ -49,11 +50,11 @@ def test_mineflayer_crafts_and_smelts_to_an_iron_pickaxe(peer_pool: PeerPool, ve
     held = server.inventory("crafter")
     # What the recipes leave: 12 planks - 4 (sticks) - 4 (table) - 3 (wooden pickaxe) = 1;
     # 8 sticks - 6; 11 cobblestone - 3 - 8; raw iron smelted; 2 + 1 ingots into the pickaxe.
-    assert held == {"oak_log": 1, "oak_planks": 1, "stick": 2, "wooden_pickaxe": 1, "stone_pickaxe": 1,
-                    "iron_pickaxe": 1}, held
+    assert held == item_counts(version, {"oak_log": 1, "oak_planks": 1, "stick": 2, "wooden_pickaxe": 1,
+                                         "stone_pickaxe": 1, "iron_pickaxe": 1}), held
     assert held == done["inventory"]       # the bot's own view agrees with the server's
     crafted = [e["item"] for e in server.find_all("crafted")]
-    assert crafted.count("oak_planks") == 3 and crafted.count("stick") == 2, crafted
+    assert crafted.count(item_name(version, "oak_planks")) == 3 and crafted.count("stick") == 2, crafted
     assert {"crafting_table", "wooden_pickaxe", "stone_pickaxe", "furnace", "iron_pickaxe"} <= set(crafted)
     assert [e["item"] for e in server.find_all("smelted")] == ["iron_ingot"]
     assert {e["kind"] for e in server.find_all("window_opened")} == {"crafting", "furnace"}
@@ -88,3 +89,30 @@ def test_a_stale_click_is_applied_then_resynced_and_a_false_claim_corrected(
     window = server.request("window", player="crafter")
     assert window["cursor"] is None and window["slots"][36] == {"name": "oak_log", "count": 4}
     assert server.inventory("crafter") == {"oak_log": 4}
+
+
+def test_a_refused_click_is_resynced_and_the_window_waits_for_the_confirmation_on_1_12_2(peer_pool: PeerPool) -> None:
+    """Until 1.16 a click names the item it expects back and is answered with a transaction
+    (vanilla 1.12's processClickWindow): a false one is applied, refused and the window sent;
+    the window then takes no click until the client confirms the refusal."""
+    version = "1.12.2"
+    server = _server(peer_pool, version)
+    assert server.port is not None
+    bot = CraftBot()
+    peer_pool.peers.append(bot)
+    bot.spawn([node_executable(), str(PEERS_SRC / "craft_bot.js"), "--port", str(server.port), "--version",
+               version, "--username", "crafter", "--scenario", "refused"], peers_dir=next_install_dir())
+    server.wait_login("crafter")
+    bot.wait_spawned()
+    server.run("/give crafter oak_log 4")
+    assert bot.done()["ok"], bot.events
+    # Action 1 refused, action 2 (before the confirmation) never answered, action 3 accepted.
+    answers = [(e["action"], e["accepted"]) for e in bot.events if e["event"] == "transaction"]
+    assert answers == [(1, False), (3, True)], answers
+    assert any(e["event"] == "window_items" and e["windowId"] == 0 for e in bot.events)
+    resyncs = _quiet(server.find_all("click_resync"))
+    assert [(e["reason"], e["slots"]) for e in resyncs] == [("slots", [36])], resyncs
+    # The refused pick-up was applied (the logs on the cursor), the put-back after the
+    # confirmation put them back.
+    window = server.request("window", player="crafter")
+    assert window["cursor"] is None and window["slots"][36] == {"name": "log", "count": 4}

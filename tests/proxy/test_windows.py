@@ -176,6 +176,7 @@ class FakeServer:
         if mode == 1:
             if (slot == 0 and (window == 0 or self.window and self.window[1] == "table")) or \
                     (slot == 2 and self.window and self.window[1] == "furnace"):
+                kept = False   # vanilla 1.12+: the stack is returned only if a move left the slot the same item
                 while (result := self.get(window, slot)) is not None:
                     if self.merge_into_inventory(window, result) < result[1]:
                         break
@@ -187,7 +188,9 @@ class FakeServer:
                         if v is not None:
                             self.set(window, g, (v[0], v[1] - 1))
                     self.refresh_result(window)
-                return before
+                    now = self.get(window, slot)
+                    kept = kept or (now is not None and before is not None and now[0] == before[0])
+                return before if self.codec.protocol < 335 or kept else None
             raise AssertionError(f"shift-click on slot {slot} not modelled")
         cursor = self.cursor
         if slot == 0 and self.slots(window)[2] and before is not None:
