@@ -173,7 +173,7 @@ def test_topics_familiar_to_the_module_are_cached_though_no_one_example_has_them
 def test_chinese_particles_do_not_block_the_cache(with_model: AssistantRuntime, model: FakeModel) -> None:
     assistant = with_model.new_assistant()
     snap = make_snapshot(locale="zh_cn")
-    text = "请问呀 背包 啥 有 里 呢"
+    text = "请问呀 背包 和 手上 啥 有 呢"
     assert asked(assistant.request(text, snap, now=0.0))
     model.choose(assistant, "!inv", snap, now=1.0)
     assert len(with_model.cache) == 1
