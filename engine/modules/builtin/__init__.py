@@ -38,7 +38,7 @@ def register_builtins(registry: ModuleRegistry, items: ItemTable, writes: Iterab
     (``engine.commands.builtin.ROUTED_COMMANDS``)."""
     for module in (
         HelpModule(), StatusModule(), PositionModule(), PlayersModule(), InventoryModule(items),
-        ItemModule(items), InboxModule(), ProgressModule(),
+        ItemModule(items), InboxModule(), ProgressModule(items),
     ):
         registry.register(module)
     for command in writes:

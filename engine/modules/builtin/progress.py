@@ -6,9 +6,11 @@ last), as the Session's pilot seat describes it.
 from __future__ import annotations
 
 from engine.modules import messages as m
-from engine.modules.builtin.common import EMPTY, Empty, no_arguments
-from engine.modules.declarations import AgentCommand, ModuleRouting, RoutingProfile
+from engine.modules.builtin.common import EMPTY, Empty, no_arguments, players_named
+from engine.modules.declarations import AgentCommand, ModuleRouting, ParseContext, RoutingProfile
+from engine.modules.items import ItemTable
 from engine.modules.module import Access, Module, ModuleContext, ModuleResult
+from engine.routing.vocabulary import ITEM_FEATURE, PLAYER_FEATURE
 
 EXAMPLES_EN = (
     "progress", "my progress", "what is the progress", "show progress", "autopilot progress",
@@ -26,6 +28,7 @@ EXAMPLES_EN = (
     "what are you working on", "which step are you on", "what step are we on", "how close are you to iron tools",
     "how far from iron tools", "how many steps left", "are you still mining",
     "what is your progress", "what step are you on",
+    "how far from the iron pickaxe", "how close are we to the iron pickaxe", "progress on the iron pickaxe",
 )
 EXAMPLES_ZH = (
     "进度", "当前进度", "进度怎么样", "进度如何", "自动驾驶进度", "自动驾驶状态", "自动驾驶怎么样",
@@ -36,12 +39,37 @@ EXAMPLES_ZH = (
     "什么阶段了", "里程碑进度如何", "到哪个里程碑了",    "里程碑完成多少了", "完成多少了", "自动驾驶在干嘛", "自动驾驶在做什么", "进度到哪了",    "自动驾驶完成了吗", "第几阶段", "现在是第几阶段",
     "你在干嘛", "你在做什么", "机器人在干嘛", "现在第几步", "到哪步了", "离铁工具还有多远", "还有几步",
     "你在哪个阶段", "你到哪个里程碑了",
+    "离铁镐还有多远", "离铁镐还差多少",
 )
+
+
+# The ladder's items (engine/decision/ladder.py): "how far from the iron pickaxe"
+# asks about progress; any other item is something this module does not report.
+LADDER_ITEMS = frozenset({
+    "crafting_table", "wooden_pickaxe", "cobblestone", "stone", "stone_pickaxe", "furnace", "iron_ore",
+    "raw_iron", "iron_ingot", "iron_pickaxe", "log", "log2",
+})
 
 
 class ProgressModule(Module[Empty]):
     id = "agent:progress"
     access = Access.READ
+
+    def __init__(self, items: ItemTable | None = None) -> None:
+        self.items = items
+
+    def parse(self, text: str, ctx: ParseContext) -> Empty | None:
+        if self.items is None or players_named(ctx):
+            return no_arguments(text, ctx)
+        table = self.items.for_version(ctx.snapshot.version)
+        for term in ctx.analysis.terms:
+            if term.feature == PLAYER_FEATURE:
+                return None
+            if term.feature == ITEM_FEATURE:
+                found = table.lookup(term.surface)
+                if not found or not all(_on_the_ladder(i.id) for i in found):
+                    return None
+        return EMPTY
 
     def routing(self) -> ModuleRouting[Empty]:
         return (
@@ -49,7 +77,7 @@ class ProgressModule(Module[Empty]):
             .command(AgentCommand.literal(EMPTY, "progress", "progress", "进度",
                                           description="autopilot milestone progress",
                                           description_zh="自动驾驶的里程碑进度"))
-            .semantic(RoutingProfile.read(no_arguments, EXAMPLES_EN, EXAMPLES_ZH))
+            .semantic(RoutingProfile.read(self.parse, EXAMPLES_EN, EXAMPLES_ZH))
             .shortcut("shortcut.progress", EMPTY)
         )
 
@@ -57,3 +85,8 @@ class ProgressModule(Module[Empty]):
         if ctx.progress is None:
             return ModuleResult((m.say(ctx.language, "progress.not_started"),))
         return ModuleResult((m.say(ctx.language, "progress.report", text=ctx.progress),))
+
+
+def _on_the_ladder(item_id: str) -> bool:
+    path = item_id.split(":", 1)[-1]
+    return path in LADDER_ITEMS or path.endswith("_log")

@@ -49,3 +49,14 @@ def test_what_is_not_anchored(runtime: AssistantRuntime, text: str, lang: str) -
     analysis = runtime.vocabulary.analyze(text)
     assert runtime.index is not None
     assert not any(runtime.index.anchored(analysis, lang, m) for m in (m.id for m in runtime.registry.modules()))
+
+
+@pytest.mark.parametrize("text, expected", [("how close r we to an iron pickaxe", "agent:progress"),
+                                            ("离铁镐还差多少", "agent:progress")])
+def test_progress_takes_the_ladders_items(runtime: AssistantRuntime, text: str, expected: str) -> None:
+    lang = "zh" if not text.isascii() else "en"
+    assert route(runtime, text, lang) == expected
+
+
+def test_progress_does_not_take_other_items(runtime: AssistantRuntime) -> None:
+    assert route(runtime, "how far from the diamond sword are we") != "agent:progress"
