@@ -49,6 +49,7 @@ _FILTER_REASONS = {
 
 
 _PERSONS = frozenset({"@self", "@you", "@we"})
+_ABOUT_US = frozenset({"@help", "@progress", "@autopilot"})  # no general-knowledge reading: the assistant's own
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any"})
 
@@ -202,7 +203,7 @@ class SemanticIndex:
             return False  # "我在哪和谁在线": "and" may join a question the module does not answer
         if language == "en":
             features = analysis.features
-            if not _PERSONS.intersection(features) and not analysis.has(TermKind.SLOT):
+            if not _PERSONS.intersection(features) and not analysis.has(TermKind.SLOT) and not named <= _ABOUT_US:
                 return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
             if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features):
                 return False  # "my inventory is full lol" says something; it asks nothing
