@@ -27,6 +27,7 @@ The lexicon is built once at start; ``analyze`` only reads it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from importlib import resources
 from typing import Literal, TypeVar
@@ -48,6 +49,8 @@ _A_NOT_A = "不没"
 _QUESTION_TAILS = ("没有", "没")
 _NOT_YET = "还都也并从就"
 _PARTICLES = "吗呢啊呀吧嘛么啦呗哈"  # "还没", "都没有": a statement that something did not happen
+# A Minecraft name that no word is spelled like: an underscore, or three letters then digits.
+_NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}[a-z_]*[0-9]+)")
 _COLLAPSING = frozenset({TermKind.TOPIC, TermKind.FUNCTION})
 K = TypeVar("K", str, tuple[str, ...])
 
@@ -259,6 +262,10 @@ class Vocabulary:
         entry = self._en.get((word,))
         if entry is None and word.startswith("minecraft:"):
             entry = _Entry(ITEM_FEATURE, TermKind.SLOT)
+        if entry is None and _NICK.fullmatch(word):
+            # "alex_99", "xx_dragon_xx": a player's name, online or not, is a player.
+            out.append(Term(word, PLAYER_FEATURE, TermKind.SLOT))
+            return start + 1
         if entry is None:
             out.append(Term(word, f"w:{word}", TermKind.UNKNOWN))
         else:

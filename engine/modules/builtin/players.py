@@ -8,7 +8,7 @@ from engine.modules.builtin.common import fmt, players_named
 from engine.commands.args import Arg, ArgKind
 from engine.modules.declarations import AgentCommand, ModuleRouting, ParseContext, RoutingProfile
 from engine.modules.module import Access, Module, ModuleContext, ModuleResult
-from engine.routing.vocabulary import ITEM_FEATURE
+from engine.routing.vocabulary import ITEM_FEATURE, PLAYER_FEATURE
 
 EXAMPLES_EN = (
     "who is online", "who is on", "who is playing", "who else is online", "who else is on",
@@ -51,9 +51,13 @@ def parse_players(_text: str, ctx: ParseContext) -> PlayersQuery | None:
     if any(t.feature == ITEM_FEATURE for t in ctx.analysis.terms):
         return None
     named = players_named(ctx)
-    if len(named) > 1:
+    # A name that is no one online ("is alex_99 on"): answered as not online.
+    online = ctx.players or ParseContext.player_names(ctx.snapshot)
+    offline = [t.surface for t in ctx.analysis.terms if t.feature == PLAYER_FEATURE and t.surface not in online]
+    names = named + [n for n in offline if n not in named]
+    if len(names) > 1:
         return None  # two names: which one? ask the model, never guess
-    return PlayersQuery(named[0] if named else None)
+    return PlayersQuery(names[0] if names else None)
 
 
 def parse_command_args(args: str, ctx: ParseContext) -> PlayersQuery | None:

@@ -60,3 +60,12 @@ def test_progress_takes_the_ladders_items(runtime: AssistantRuntime, text: str, 
 
 def test_progress_does_not_take_other_items(runtime: AssistantRuntime) -> None:
     assert route(runtime, "how far from the diamond sword are we") != "agent:progress"
+
+
+def test_a_name_no_one_online_has_is_still_a_player(runtime: AssistantRuntime) -> None:
+    snapshot = fixture_snapshot("en_us")
+    route_ = runtime.router.route("is alex_99 on rn", "en", ScopeState("t"), snapshot, now=0.0)
+    assert route_.module_id == "agent:players" and route_.args.name == "alex_99"
+    # A word is no name: "wh0" is a typo of "who", "diamond_sword" an item.
+    assert "@player" not in runtime.vocabulary.analyze("wh0 is on").features
+    assert "@item" in runtime.vocabulary.analyze("diamond_sword id").features
