@@ -66,19 +66,25 @@ def test_mineflayer_crafts_and_smelts_to_an_iron_pickaxe(peer_pool: PeerPool, ve
     assert contradicted == [], _quiet(contradicted)
 
 
-@pytest.mark.parametrize("version", ("1.21.11", "1.20.1"))
-def test_a_stale_click_is_applied_then_resynced_and_a_false_claim_corrected(
-    peer_pool: PeerPool, version: str
-) -> None:
+def _crafter_with_logs(peer_pool: PeerPool, version: str, scenario: str) -> tuple[WorldServer, CraftBot]:
+    """A survival server and the craft bot running ``scenario`` with four oak logs given."""
     server = _server(peer_pool, version)
     assert server.port is not None
     bot = CraftBot()
     peer_pool.peers.append(bot)
     bot.spawn([node_executable(), str(PEERS_SRC / "craft_bot.js"), "--port", str(server.port), "--version",
-               version, "--username", "crafter", "--scenario", "stale"], peers_dir=next_install_dir())
+               version, "--username", "crafter", "--scenario", scenario], peers_dir=next_install_dir())
     server.wait_login("crafter")
     bot.wait_spawned()
     server.run("/give crafter oak_log 4")
+    return server, bot
+
+
+@pytest.mark.parametrize("version", ("1.21.11", "1.20.1"))
+def test_a_stale_click_is_applied_then_resynced_and_a_false_claim_corrected(
+    peer_pool: PeerPool, version: str
+) -> None:
+    server, bot = _crafter_with_logs(peer_pool, version, "stale")
     assert bot.done()["ok"]
     resyncs = _quiet(server.find_all("click_resync"))
     assert [(e["reason"], e["slots"]) for e in resyncs] == [("state_id", []), ("slots", [36])], resyncs
@@ -95,16 +101,7 @@ def test_a_refused_click_is_resynced_and_the_window_waits_for_the_confirmation_o
     """Until 1.16 a click names the item it expects back and is answered with a transaction
     (vanilla 1.12's processClickWindow): a false one is applied, refused and the window sent;
     the window then takes no click until the client confirms the refusal."""
-    version = "1.12.2"
-    server = _server(peer_pool, version)
-    assert server.port is not None
-    bot = CraftBot()
-    peer_pool.peers.append(bot)
-    bot.spawn([node_executable(), str(PEERS_SRC / "craft_bot.js"), "--port", str(server.port), "--version",
-               version, "--username", "crafter", "--scenario", "refused"], peers_dir=next_install_dir())
-    server.wait_login("crafter")
-    bot.wait_spawned()
-    server.run("/give crafter oak_log 4")
+    server, bot = _crafter_with_logs(peer_pool, "1.12.2", "refused")
     assert bot.done()["ok"], bot.events
     # Action 1 refused, action 2 (before the confirmation) never answered, action 3 accepted.
     answers = [(e["action"], e["accepted"]) for e in bot.events if e["event"] == "transaction"]
