@@ -110,7 +110,6 @@ class SemanticIndex:
         # Per language and module: every unigram feature its examples use (what is
         # "familiar" to the module, for the intent cache).
         self._familiar: dict[tuple[str, str], frozenset[str]] = {}
-        self._by_language: dict[str, list[tuple[str, frozenset[str]]]] = {}
         for lang in languages:
             entries: list[tuple[str, Sequence[str]]] = []
             for spec in specs:
@@ -121,7 +120,6 @@ class SemanticIndex:
                         entries.append((spec.label, features_of(analysis)))
                         familiar.update(analysis.features)
                 self._familiar[(lang, spec.label)] = frozenset(familiar)
-                self._by_language.setdefault(lang, []).append((spec.label, frozenset(familiar)))
             self.indexes[lang] = LexicalIndex(entries, backend)
             self.example_counts[lang] = len(entries)
 
@@ -170,15 +168,16 @@ class SemanticIndex:
         if match.module_id not in self.direct_labels:
             return Verdict(Reason.NOT_DIRECT, match)
         limits = self._thresholds(config, match.module_id, language)
-        anchored = self.anchored(analysis, language, match.module_id)
-        if not meets(match.score, limits.score) and not anchored:
-            return Verdict(Reason.LOW_SCORE, match)
-        if not meets(match.margin, limits.margin) and not anchored:
-            return Verdict(Reason.LOW_MARGIN, match)
-        if not meets(match.coverage, limits.coverage) and not anchored:
-            return Verdict(Reason.LOW_COVERAGE, match)
-        if match.uncovered and not anchored:
-            return Verdict(Reason.TOPIC_GAP, match)
+        short = (
+            Reason.LOW_SCORE if not meets(match.score, limits.score)
+            else Reason.LOW_MARGIN if not meets(match.margin, limits.margin)
+            else Reason.LOW_COVERAGE if not meets(match.coverage, limits.coverage)
+            else Reason.TOPIC_GAP if match.uncovered
+            else None
+        )
+        # Anchoring is asked only of a match the thresholds would refuse.
+        if short is not None and not self.anchored(analysis, language, match.module_id):
+            return Verdict(short, match)
         if language == "en" and "@where" in analysis.features and not analysis.must_cover() and not _PERSONS.intersection(
             analysis.features
         ):
@@ -212,8 +211,8 @@ class SemanticIndex:
         # no unknown word here, only a reject that is the best match stops it, and
         # decide() has checked that first. A write module is only chosen through its
         # verb, which the write filter has already stopped.
-        owners = [label for label, familiar in self._by_language.get(language, ())
-                  if named <= familiar and label in self.direct_labels]
+        owners = [label for (lang, label), familiar in self._familiar.items()
+                  if lang == language and label in self.direct_labels and named <= familiar]
         return owners == [module_id]
 
     def unfamiliar(self, analysis: Analysis, language: str, module_id: str) -> frozenset[str]:

@@ -287,10 +287,13 @@ class Vocabulary:
     def _chinese(self, run: str, out: list[Term], last: bool, budget: SpellingBudget) -> None:
         if last:
             run = self._without_question_tail(run)
-        unknown = [i for i, _, entry in self._segments(run) if entry is None]
+        segments = list(self._segments(run))
+        unknown = [i for i, _, entry in segments if entry is None]
         if unknown:
-            run = self._repaired(run, unknown, budget)
-        for i, length, entry in self._segments(run):
+            repaired = self._repaired(run, unknown, budget)
+            if repaired != run:
+                run, segments = repaired, list(self._segments(repaired))
+        for i, length, entry in segments:
             if entry is None:
                 out.append(Term(run[i], f"c:{run[i]}", TermKind.UNKNOWN))
             else:

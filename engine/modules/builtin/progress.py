@@ -6,7 +6,7 @@ last), as the Session's pilot seat describes it.
 from __future__ import annotations
 
 from engine.modules import messages as m
-from engine.modules.builtin.common import EMPTY, Empty, no_arguments, players_named
+from engine.modules.builtin.common import EMPTY, Empty
 from engine.modules.declarations import AgentCommand, ModuleRouting, ParseContext, RoutingProfile
 from engine.modules.items import ItemTable
 from engine.modules.module import Access, Module, ModuleContext, ModuleResult
@@ -55,12 +55,11 @@ class ProgressModule(Module[Empty]):
     id = "agent:progress"
     access = Access.READ
 
-    def __init__(self, items: ItemTable | None = None) -> None:
+    def __init__(self, items: ItemTable) -> None:
         self.items = items
 
-    def parse(self, text: str, ctx: ParseContext) -> Empty | None:
-        if self.items is None or players_named(ctx):
-            return no_arguments(text, ctx)
+    def parse(self, _text: str, ctx: ParseContext) -> Empty | None:
+        # no_arguments's rule, except that the ladder's own items are welcome.
         table = self.items.for_version(ctx.snapshot.version)
         for term in ctx.analysis.terms:
             if term.feature == PLAYER_FEATURE:

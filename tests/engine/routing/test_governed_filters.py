@@ -33,24 +33,20 @@ def test_harmless_filter_words_no_longer_stop_the_line(shared_runtime: Assistant
     assert blocked(shared_runtime, text) is None
 
 
+# Beside test_language_and_vocabulary.py's test_conservative_filters, which keeps the
+# plain cases ("don't tell me my coords", "what is that", "如果血量低"): these are the
+# lines closest to the governed readings.
 @pytest.mark.parametrize(
     "text, kind",
     [
-        ("don't tell me my coords", TermKind.NEGATION),
         ("do not show my inventory", TermKind.NEGATION),
-        ("not my inventory", TermKind.NEGATION),
-        ("别显示背包", TermKind.NEGATION),
         ("我不饿", TermKind.NEGATION),
         ("i am not asking where i am", TermKind.NEGATION),
-        ("if my health is low", TermKind.CONDITION),
         ("when i get hungry tell me", TermKind.CONDITION),
         ("tell me when it gets dark", TermKind.CONDITION),
-        ("如果血量低", TermKind.CONDITION),
-        ("what is that", TermKind.REFERENCE),
         ("what is this", TermKind.REFERENCE),
         ("how much is that worth", TermKind.REFERENCE),
         ("where did that come from", TermKind.REFERENCE),
-        ("那个是什么", TermKind.REFERENCE),
         ("这个多少钱", TermKind.REFERENCE),
         ("how much is it", TermKind.REFERENCE),
         ("what is it again", TermKind.REFERENCE),
@@ -58,7 +54,6 @@ def test_harmless_filter_words_no_longer_stop_the_line(shared_runtime: Assistant
         ("do it again", TermKind.REFERENCE),
         ("show my items that i can eat", TermKind.WRITE),
         ("what can this bot build", TermKind.WRITE),
-        ("where am i and then go home", TermKind.COMPOUND),
     ],
 )
 def test_what_must_stay_with_the_model_still_stops(shared_runtime: AssistantRuntime, text: str, kind: TermKind) -> None:
