@@ -99,6 +99,21 @@ def _restated(terms: list[Term], cuts: list[int]) -> bool:
     return not named or bool(set.intersection(*named))
 
 
+def _shifted(terms: list[Term], kept: tuple[Term, ...], cuts: list[int]) -> tuple[int, ...]:
+    """``cuts`` (indexes into ``terms``) as indexes into ``kept``, which drops some terms in order."""
+    out: list[int] = []
+    j = 0
+    pending = iter(cuts)
+    cut = next(pending, None)
+    for i, term in enumerate(terms):
+        while cut is not None and cut == i:
+            out.append(j)
+            cut = next(pending, None)
+        if j < len(kept) and kept[j] is term:
+            j += 1
+    return tuple(dict.fromkeys(c for c in out if 0 < c < len(kept)))
+
+
 class VocabularyError(ValueError):
     """The built-in vocabulary defines one phrase twice with different meanings."""
 
@@ -236,9 +251,11 @@ class Vocabulary:
                 breaks += 1
                 cuts.append(len(terms))
             i += 1
-        if breaks and _restated(terms, cuts):
-            breaks = 0
-        return Analysis(governed(tuple(terms)), breaks)
+        restated = bool(breaks) and _restated(terms, cuts)
+        kept = governed(tuple(terms))
+        if not restated:
+            return Analysis(kept, breaks)
+        return Analysis(kept, 0, _shifted(terms, kept, cuts))
 
     def _english(
         self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term]

@@ -69,3 +69,17 @@ def test_a_name_no_one_online_has_is_still_a_player(runtime: AssistantRuntime) -
     # A word is no name: "wh0" is a typo of "who", "diamond_sword" an item.
     assert "@player" not in runtime.vocabulary.analyze("wh0 is on").features
     assert "@item" in runtime.vocabulary.analyze("diamond_sword id").features
+
+
+@pytest.mark.parametrize("text, module", [("am i hungry? whats my food bar at", "agent:status"),
+                                          ("my food? am i hungry", "agent:status")])
+def test_sentences_restating_one_request_agree_on_its_module(runtime: AssistantRuntime, text: str, module: str) -> None:
+    analysis = runtime.vocabulary.analyze(text)
+    assert analysis.sentences and len(analysis.parts()) == 2
+    assert route(runtime, text) == module
+
+
+@pytest.mark.parametrize("text", ["where is my dog? where am i", "hearts left?? im dying", "I'm lost. Location?",
+                                  "where am i? who is online"])
+def test_a_sentence_that_does_not_go_direct_keeps_the_line_with_the_model(runtime: AssistantRuntime, text: str) -> None:
+    assert route(runtime, text) is None
