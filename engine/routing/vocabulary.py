@@ -52,6 +52,10 @@ _PARTICLES = "吗呢啊呀吧嘛么啦呗哈"  # "还没", "都没有": a statem
 # A Minecraft name that no word is spelled like: an underscore, or three letters then digits.
 _NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}[a-z_]*[0-9]+)")
 _COLLAPSING = frozenset({TermKind.TOPIC, TermKind.FUNCTION})
+_NAME_SHAPE = re.compile(r"[a-z0-9_]{3,16}")
+_BEFORE_A_NAME = frozenset({"@be", "@distance", None})
+_AFTER_A_NAME = frozenset({"@online", "@nearby", "@distance"})
+_ASKS_WHERE = frozenset({"@where", "@distance"})
 K = TypeVar("K", str, tuple[str, ...])
 
 
@@ -251,6 +255,7 @@ class Vocabulary:
                 breaks += 1
                 cuts.append(len(terms))
             i += 1
+        self._name_players(terms)
         restated = bool(breaks) and _restated(terms, cuts)
         kept = governed(tuple(terms))
         if not restated:
@@ -288,6 +293,25 @@ class Vocabulary:
         else:
             self._emit(word, entry, out)
         return start + 1
+
+    def _name_players(self, terms: list[Term]) -> None:
+        """An unknown word where a question about a player puts the name is that player's name.
+
+        "is kev online", "where is kev", "how far is kev", "kira playing?": the word
+        follows "is" (or opens the line, or follows "distance") and comes before
+        "online"/"near"/"far" or ends a line that asks where or how far. Only a
+        word that is no English word ("kev", not "dog": "where is my dog" stays
+        unknown), spelled as a Minecraft name can be.
+        """
+        asks = {t.feature for t in terms} & _ASKS_WHERE
+        for i, term in enumerate(terms):
+            word = term.surface
+            if term.kind is not TermKind.UNKNOWN or word in self._dictionary or not _NAME_SHAPE.fullmatch(word):
+                continue
+            before = terms[i - 1].feature if i else None
+            after = terms[i + 1].feature if i + 1 < len(terms) else None
+            if before in _BEFORE_A_NAME and (after in _AFTER_A_NAME or after is None and asks):
+                terms[i] = Term(word, PLAYER_FEATURE, TermKind.SLOT)
 
     def _corrected(self, tokens: list[RawToken], names: Collection[str], budget: SpellingBudget) -> list[RawToken]:
         # The corrected word replaces the token, so phrases and parsers read it

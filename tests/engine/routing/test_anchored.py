@@ -83,3 +83,16 @@ def test_sentences_restating_one_request_agree_on_its_module(runtime: AssistantR
                                   "where am i? who is online"])
 def test_a_sentence_that_does_not_go_direct_keeps_the_line_with_the_model(runtime: AssistantRuntime, text: str) -> None:
     assert route(runtime, text) is None
+
+
+@pytest.mark.parametrize("text", ["is kev online", "where is kev", "how far is kev", "is my friend Kira playing right now",
+                                  "distance to kev"])
+def test_a_name_where_a_player_question_puts_it_is_a_player(runtime: AssistantRuntime, text: str) -> None:
+    assert any(t.feature == "@player" for t in runtime.vocabulary.analyze(text.lower()).terms)
+    assert route(runtime, text) == "agent:players"
+
+
+@pytest.mark.parametrize("text", ["where is my dog", "is pvp on", "where is the village"])
+def test_an_english_word_or_another_place_is_no_name(runtime: AssistantRuntime, text: str) -> None:
+    assert not any(t.feature == "@player" for t in runtime.vocabulary.analyze(text).terms)
+    assert route(runtime, text) is None
