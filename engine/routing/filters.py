@@ -37,7 +37,7 @@ EN_FILTER_WORDS: dict[TermKind, tuple[str, ...]] = {
 ZH_FILTER_WORDS: dict[TermKind, tuple[str, ...]] = {
     TermKind.NEGATION: ("不", "别", "没", "勿", "甭", "莫", "不要", "不用", "没有", "无需", "不必", "算了"),
     TermKind.CONDITION: (
-        "如果", "要是", "假如", "假设", "万一", "的话", "当", "一旦", "除非", "只要", "等到", "等我",
+        "如果", "要是", "假如", "假设", "万一", "的话", "当", "一旦", "除非", "只要", "等到", "等我", "等",
         "之前", "以前", "时候", "的时候", "否则",
     ),
     TermKind.REFERENCE: (

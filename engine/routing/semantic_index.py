@@ -48,10 +48,13 @@ _FILTER_REASONS = {
 }
 
 
-_PERSONS = frozenset({"@self", "@you", "@we"})
-_ABOUT_US = frozenset({"@help", "@progress", "@autopilot"})  # no general-knowledge reading: the assistant's own
+# Who a question is about: "what is my xp" asks about the player, "what is xp" may ask what xp is.
+# "anyone"/"players" ask about the people on the server: no general-knowledge reading either.
+_PERSONS = frozenset({"@self", "@you", "@we", "@players"})
+# No general-knowledge reading: the assistant's own, and messages kept for the player.
+_ABOUT_US = frozenset({"@help", "@progress", "@autopilot", "@inbox"})
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
-_QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any"})
+_QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players"})  # "anyone on?"
 
 
 @attrs.frozen

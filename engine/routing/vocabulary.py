@@ -56,6 +56,7 @@ _NAME_SHAPE = re.compile(r"[a-z0-9_]{3,16}")
 _BEFORE_A_NAME = frozenset({"@be", "@distance", None})
 _AFTER_A_NAME = frozenset({"@online", "@nearby", "@distance"})
 _ASKS_WHERE = frozenset({"@where", "@distance"})
+_ZH_NICKNAME = "小阿老"
 K = TypeVar("K", str, tuple[str, ...])
 
 
@@ -303,6 +304,7 @@ class Vocabulary:
         word that is no English word ("kev", not "dog": "where is my dog" stays
         unknown), spelled as a Minecraft name can be.
         """
+        self._name_zh_player(terms)
         asks = {t.feature for t in terms} & _ASKS_WHERE
         for i, term in enumerate(terms):
             word = term.surface
@@ -312,6 +314,21 @@ class Vocabulary:
             after = terms[i + 1].feature if i + 1 < len(terms) else None
             if before in _BEFORE_A_NAME and (after in _AFTER_A_NAME or after is None and asks):
                 terms[i] = Term(word, PLAYER_FEATURE, TermKind.SLOT)
+
+    @staticmethod
+    def _name_zh_player(terms: list[Term]) -> None:
+        """"小明在线吗", "阿杰离我多远", "小红在哪": two or three unknown characters opening a
+        question whether someone is online or how far are a name. Before 在哪 only a nickname
+        (小/阿/老 + name) is: "基地在哪" asks where a base is."""
+        run = 0
+        while run < len(terms) and run < 4 and terms[run].kind is TermKind.UNKNOWN and terms[run].feature.startswith("c:"):
+            run += 1
+        if run not in (2, 3) or run == len(terms):
+            return
+        name = "".join(t.surface for t in terms[:run])
+        after = [t.feature for t in terms[run:]]
+        if after[0] in _AFTER_A_NAME or name[0] in _ZH_NICKNAME and after[0] == "@in" and after[-1] in ("@where", "@in"):
+            terms[:run] = [Term(name, PLAYER_FEATURE, TermKind.SLOT)]
 
     def _corrected(self, tokens: list[RawToken], names: Collection[str], budget: SpellingBudget) -> list[RawToken]:
         # The corrected word replaces the token, so phrases and parsers read it
