@@ -76,7 +76,7 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     * "there" next to a form of "be" ("is there a help menu") says something
       exists; "it"/"its"/"这个" after an item or player named earlier in the
       line points at that name ("the vault block, what's its id", "宝库这个方块
-      id"); "again" in a line that names what it asks about ("my coords
+      id"), and "its" after a topic at that topic ("the autopilot … its plan"); "again" in a line that names what it asks about ("my coords
       again") only asks once more.
     * A yes/no question about a state: "am i not at full health", "is my hunger
       not full yet" (the line opens with a form of "be"); "饱食度还没满吗",
@@ -110,6 +110,8 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 drop.add(i)  # "is there", "there are": existence, not a place
             elif surface in _BACK_WITHIN and any(t.kind is TermKind.SLOT for t in terms[:i]):
                 drop.add(i)  # "the vault block, what's its id": what it names is in the line
+            elif surface == "its" and any(t.kind is TermKind.TOPIC for t in terms[:i]):
+                drop.add(i)  # "where's the autopilot at in its plan": a possessive of what was named
             elif surface == "again" and has_noun:
                 drop.add(i)  # "my coords again": asked once more, about what the line names
         elif kind is TermKind.NEGATION:
