@@ -117,12 +117,31 @@ def _kinds(names: Iterable[tuple[str, str]], zh_names: Mapping[str, str], taken:
         if len(keys) < KIND_MIN or len(before[head]) < 2 or any(w in taken for w in singular):
             continue
         kinds[head] = keys
-        zh = [zh_names[k] for k in keys if k in zh_names]
-        if len(zh) >= KIND_MIN:
-            tail = os.path.commonprefix([name[::-1] for name in zh])[::-1].lstrip(_ZH_LINKS)
-            if len(tail) >= 2 and tail not in taken:
-                kinds.setdefault(tail, set()).update(keys)
+        tail, named = _zh_kind({k: zh_names[k] for k in keys if k in zh_names})
+        if len(tail) >= 2 and tail not in taken:
+            kinds.setdefault(tail, set()).update(named)
     return kinds
+
+
+def _zh_kind(names: Mapping[str, str]) -> tuple[str, set[str]]:
+    """The end of two characters or more that a kind's zh names share, and the items whose names end
+    in it: all of them ("橡木原木", "白桦原木" → 原木), else two thirds at least ("木板" for 橡木木板,
+    云杉木板, … although bamboo planks are 竹板)."""
+    if len(names) < KIND_MIN:
+        return "", set()
+    common = os.path.commonprefix([name[::-1] for name in names.values()])[::-1].lstrip(_ZH_LINKS)
+    if len(common) >= 2:
+        return common, set(names)
+    need = max(KIND_MIN, -(-2 * len(names) // 3))
+    ends: dict[str, set[str]] = {}
+    for key, name in names.items():
+        if len(name) > 2:  # a name that is only the end is the item, not a kind of it
+            ends.setdefault(name[-2:], set()).add(key)
+    end, keys = max(ends.items(), key=lambda kv: (len(kv[1]), kv[0]), default=("", set()))
+    if len(keys) < need:
+        return "", set()
+    # What those names share may be longer (避雷针: an item, no kind) or only a link (白色床 → 床).
+    return os.path.commonprefix([names[k][::-1] for k in keys])[::-1].lstrip(_ZH_LINKS), keys
 
 
 class ItemTable:

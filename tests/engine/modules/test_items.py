@@ -117,4 +117,8 @@ def test_kinds_by_the_head_word_of_their_names(shared_runtime: AssistantRuntime)
     assert newest.kind("music disc") == () and newest.kind("discs") != ()  # one name, however many items
     assert newest.kind("torch") == newest.kind("torches") == ()  # an item's own name is no kind
     assert newest.kind("力板") == ()  # a kind's zh name is a word: the end the items' names share
+    # Two thirds of the names are enough (bamboo planks are 竹板); a link (白色床 → 床) or an item's
+    # own name (避雷针) is no kind.
+    assert "minecraft:spruce_planks" in {i.id for i in newest.kind("木板")}
+    assert newest.kind("色床") == newest.kind("的头") == newest.kind("雷针") == ()
     assert "logs" in items.english_phrases() and "原木" in items.chinese_phrases()
