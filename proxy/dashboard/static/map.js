@@ -104,6 +104,7 @@ export function draw(canvas, scene) {
       ctx.fillRect(x - r * 0.8, y - r * 0.8, r * 1.6, r * 1.6);
     }
   }
+  canvas.dataset.pathLength = String((scene.path || []).length);
   delete canvas.dataset.playerX;
   if (scene.player) {
     const { x: wx, z: wz, yaw } = scene.player;

@@ -1,0 +1,162 @@
+"""The dashboard in a real browser: headless Chromium (Debian's) against the real proxy and peers.
+
+One flying-squid server, one ``mcagent run`` with its dashboard and one browser serve
+every test here (module scope), so the module costs one start of each. The tests sign
+in through the login form, as a person would, and read what the pages drew back out
+of the page (the map canvas writes where it drew the player into its data attributes).
+Screenshots go to a temporary folder, or to ``MCAGENT_DASHBOARD_SHOTS`` when set
+(how docs/dashboard/*.png were made).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.peers import PeerPool, SquidServer, install_dir
+from tests.e2e.proxy_process import ROOT, ProxyProcess
+from tests.e2e.webdriver import Browser, unavailable_reason
+
+TOKEN = "dashboard-e2e-token-5f2c"
+VERSION = "1.18.2"
+
+pytestmark = pytest.mark.skipif(unavailable_reason() is not None, reason=unavailable_reason() or "")
+
+
+class Stage:
+    """The shared proxy, server, browser and screenshot folder."""
+
+    def __init__(self, pool: PeerPool, shots: Path, logs: Path) -> None:
+        self.pool = pool
+        self.shots = shots
+        self.server: SquidServer = pool.server(version=VERSION, gamemode="creative", view_distance=2)
+        self.proxy = ProxyProcess(self.server.port, ("--no-console",), console={"token": TOKEN},
+                                  dashboard={"port": 0}, autopilot={"log_dir": str(logs)})
+        line = self.proxy.wait_log("dashboard on http://", timeout=10)
+        found = re.search(r"http://[\d.]+:\d+", line)
+        assert found, line
+        self.url = found.group(0)
+        self.browser = Browser()
+        self.browser.get(self.url + "/")
+        self.browser.type("#token", TOKEN)
+        self.browser.click("#submit")
+        self.browser.wait_for("return document.body.dataset.updated")
+
+    def shot(self, name: str) -> Path:
+        path = self.shots / f"{name}.png"
+        self.browser.screenshot(path)
+        return path
+
+    def close(self) -> None:
+        self.browser.close()
+        self.proxy.close()
+
+
+@pytest.fixture(scope="module")
+def stage() -> Iterator[Stage]:
+    install_dir()
+    wanted = os.environ.get("MCAGENT_DASHBOARD_SHOTS")
+    with tempfile.TemporaryDirectory(prefix="mcagent-dashboard-") as tmp, PeerPool() as pool:
+        shots = Path(wanted) if wanted else Path(tmp) / "shots"
+        shots.mkdir(parents=True, exist_ok=True)
+        stage = Stage(pool, shots, Path(tmp) / "logs")
+        try:
+            yield stage
+        finally:
+            stage.close()
+
+
+def _row(stage: Stage, name: str) -> Any:
+    return stage.browser.run("return !!document.querySelector(`#players tr[data-player='${arguments[0]}']`)", name)
+
+
+def test_the_overview_lists_a_bot_after_login_and_drops_it_after_it_leaves(stage: Stage) -> None:
+    b = stage.browser
+    b.get(stage.url + "/")
+    bot = stage.pool.bot(stage.proxy.port, username="visitor", version=VERSION)
+    stage.server.wait_login("visitor")
+    seen = time.monotonic()
+    b.wait_for("return !!document.querySelector(`#players tr[data-player='visitor']`)", timeout=10)
+    listed_after = time.monotonic() - seen
+    cells = b.run("return [...document.querySelectorAll(`#players tr[data-player='visitor'] td`)]"
+                  ".map(td => td.textContent)")
+    assert cells[1] == VERSION and cells[2] == f"127.0.0.1:{stage.server.port}"
+    stage.shot("overview")
+    bot.quit()
+    b.wait_for("return !document.querySelector(`#players tr[data-player='visitor']`)", timeout=10)
+    print(f"listed {listed_after:.2f} s after the server saw the login")
+
+
+def test_the_map_marks_the_player_where_the_server_says_and_shows_the_autopilot(stage: Stage) -> None:
+    b = stage.browser
+    bot = stage.pool.bot(stage.proxy.port, username="walker", version=VERSION)
+    stage.server.wait_login("walker")
+    time.sleep(0.5)  # the chunks around the player arrive
+    b.get(stage.url + "/player/walker")
+    b.wait_for("return document.getElementById('map').dataset.playerX")
+    where = stage.server.server_position("walker")
+    drawn = b.run("const d = document.getElementById('map').dataset;"
+                  "return [Number(d.playerX), Number(d.playerZ), Number(d.playerPx), Number(d.playerPy),"
+                  "        Number(d.x0), Number(d.z0), Number(d.cell)]")
+    x, z, px, py, x0, z0, cell = drawn
+    assert abs(x - where.x) < 0.5 and abs(z - where.z) < 0.5, (drawn, where)
+    assert abs(px - (x - x0) * cell) < 1e-6 and abs(py - (z - z0) * cell) < 1e-6
+    # The marker is there in the pixels too (white, drawn last).
+    pixel = b.run("const c = document.getElementById('map');"
+                  "return [...c.getContext('2d').getImageData(Math.round(arguments[0]), Math.round(arguments[1]), 1, 1)"
+                  ".data]", px, py)
+    assert pixel[:3] == [255, 255, 255], pixel
+    mark = bot.mark()
+    bot.chat("!autopilot on")
+    bot.wait_chat("Autopilot on", since=mark)
+    steps = b.wait_for("return Number(document.getElementById('map').dataset.pathLength)", timeout=20)
+    assert steps > 0
+    stage.shot("player")
+    # An admin's action from the page: confirmed, done, and the player is told.
+    mark = bot.mark()
+    b.click("#admin button[data-action='stop']")
+    b.accept_alert()
+    b.wait_for("return document.getElementById('action-status').textContent.startsWith('stopped')")
+    bot.wait_chat("you have control again", since=mark)
+    stage.proxy.wait_log("dashboard: an admin at 127.0.0.1 stopped the autopilot of walker")
+    bot.quit()
+
+
+def test_a_simulated_episode_replays_to_its_last_milestone(stage: Stage, tmp_path: Path) -> None:
+    from engine.sim.cli import main as sim_main
+
+    # Seed 0 reaches its ninth milestone at tick 1745 (the simulator's own tests hold it there).
+    assert sim_main(["--seeds", "1", "--ticks", "2000", "--log-dir", str(tmp_path)]) == 0
+    summary = json.loads((tmp_path / "seed0" / "episode_events.json").read_text())["summary"]
+    last = max(summary["milestones"], key=lambda name: summary["milestones"][name])
+    viewer = subprocess.Popen([sys.executable, "-m", "proxy.operations.cli", "replay-view", str(tmp_path)],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              env=dict(os.environ, PYTHONUNBUFFERED="1", MCAGENT_REPLAY_TOKEN=TOKEN))
+    try:
+        assert viewer.stdout is not None
+        line = viewer.stdout.readline()
+        found = re.search(r"http://[\d.]+:\d+", line)
+        assert found, line
+        b = stage.browser
+        b.get(found.group(0) + "/replay")
+        b.type("#token", TOKEN)
+        b.click("#submit")
+        assert b.wait_for("return document.body.dataset.loaded") == "seed0"
+        b.click("#end")
+        reached = b.run("return document.getElementById('now').dataset.milestone")
+        assert reached.endswith(last) and reached.startswith(f"{len(summary['milestones'])}/9")
+        b.run("const s = document.getElementById('scrub'); s.value = Math.round(s.max * 0.6);"
+              "s.dispatchEvent(new Event('input'))")
+        stage.shot("replay")
+    finally:
+        viewer.terminate()
+        viewer.wait(5)
