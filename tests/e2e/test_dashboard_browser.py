@@ -152,11 +152,13 @@ def test_a_simulated_episode_replays_to_its_last_milestone(stage: Stage, tmp_pat
         b.click("#submit")
         assert b.wait_for("return document.body.dataset.loaded") == "seed0"
         b.click("#end")
-        reached = b.run("return document.getElementById('now').dataset.milestone")
-        assert reached.endswith(last) and reached.startswith(f"{len(summary['milestones'])}/9")
+        reached = b.run("const d = document.getElementById('now').dataset; return [d.milestone, d.milestones]")
+        assert reached == [last, str(len(summary["milestones"]))]
         b.run("const s = document.getElementById('scrub'); s.value = Math.round(s.max * 0.6);"
               "s.dispatchEvent(new Event('input'))")
         stage.shot("replay")
+        b.click("#signout")    # the session is gone: the next page is the login form again
+        b.wait_for("return !!document.getElementById('token')")
     finally:
         viewer.terminate()
         viewer.wait(5)

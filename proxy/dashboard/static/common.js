@@ -86,3 +86,9 @@ export function setStatus(text) {
   const node = document.getElementById("live");
   if (node) node.textContent = text;
 }
+
+// Every page's header has a sign-out button: the session cookie is forgotten on the proxy's side too.
+document.getElementById("signout")?.addEventListener("click", async () => {
+  await fetch("/logout", { method: "POST", credentials: "same-origin" });
+  location.href = "/";
+});

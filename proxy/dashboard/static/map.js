@@ -61,10 +61,11 @@ function grid(ctx, frame, cell) {
 }
 
 // scene: {map, player: {x, z, yaw}, markers: [{kind, x, z, name, hostile}], path: [[x, y, z]...],
-//         target: [x, y, z] | null, track: [[x, z]...]}
+//         target: [x, y, z] | null, track: [[x, z]...], extent: [[x, z]...] (what the view must hold)}
 export function draw(canvas, scene) {
   const ctx = canvas.getContext("2d");
-  const points = (scene.track || []).concat((scene.path || []).map((p) => [p[0], p[2]]));
+  // A replay passes the whole episode's track as its extent, so the view holds still while scrubbing.
+  const points = scene.extent || (scene.track || []).concat((scene.path || []).map((p) => [p[0], p[2]]));
   const frame = frameFor(scene.map, points, scene.player ? [scene.player.x, scene.player.z] : null);
   const cell = canvas.width / frame.size;
   const px = (x) => (x - frame.x0) * cell;

@@ -8,6 +8,7 @@ const canvas = document.getElementById("map");
 const scrub = document.getElementById("scrub");
 let episode = null;
 let playing = null;
+let extent = [];      // every position of the episode: the map's view
 
 function frameAt(tick) {
   // The last decision at or before the tick (frames are in tick order).
@@ -42,10 +43,11 @@ function show(tick) {
   const track = episode.frames.slice(0, i + 1).map((f) => [f.x, f.z]);
   const previous = i > 0 ? episode.frames[i - 1] : null;
   const yaw = frame && previous ? (Math.atan2(-(frame.x - previous.x), frame.z - previous.z) * 180) / Math.PI : 0;
-  draw(canvas, { map: null, player: frame ? { x: frame.x, z: frame.z, yaw } : null, track, markers: [] });
+  draw(canvas, { map: null, player: frame ? { x: frame.x, z: frame.z, yaw } : null, track, markers: [], extent });
   const seen = episode.timeline.filter((e) => e.tick <= tick);
   const milestones = seen.filter((e) => e.kind === "milestone");
-  const last = milestones.length ? milestones[milestones.length - 1].label : null;
+  // Milestones may come out of ladder order (iron ore before the furnace): "latest" is by tick.
+  const latest = milestones.length ? milestones[milestones.length - 1].label.split(" ")[1] : null;
   const now = document.getElementById("now");
   fill(now, ...facts([
     ["tick", `${tick} of ${episode.last_tick}`],
@@ -53,9 +55,9 @@ function show(tick) {
     ["decision", frame ? frame.choice : null], ["why", frame ? frame.reason : null],
     ["outcome", frame ? frame.outcome ?? "running" : null],
     ["health / food", frame ? `${frame.health ?? "?"} / ${frame.food ?? "?"}` : null],
-    ["last milestone", last],
+    ["milestones", `${milestones.length} of ${episode.ladder.length}${latest ? `, latest ${latest.replaceAll("_", " ")}` : ""}`],
   ]));
-  Object.assign(now.dataset, { tick: String(tick), milestone: last || "", milestones: String(milestones.length) });
+  Object.assign(now.dataset, { tick: String(tick), milestone: latest || "", milestones: String(milestones.length) });
   const reached = new Set(milestones.map((e) => e.label.split(" ")[1]));
   const next = episode.ladder.find((n) => !reached.has(n));
   fill(document.getElementById("ladder"), ...episode.ladder.map((n) =>
@@ -79,6 +81,7 @@ async function load(name) {
     return;
   }
   scrub.max = String(episode.last_tick);
+  extent = episode.frames.map((f) => [f.x, f.z]);
   timeline();
   seek(0);
   setStatus(`${name}: ${episode.frames.length} decisions, ${episode.timeline.length} events`);

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from proxy.dashboard.auth import COOKIE
+from proxy.dashboard.site import PAGES
 from proxy.testing import Rig
 from tests.proxy.dashboard.web_client import ADMIN_TOKEN, VIEW_TOKEN, make
 
@@ -15,7 +16,8 @@ ENDPOINTS = [
     ("GET", "/static/map.js"), ("GET", "/static/style.css"), ("GET", "/static/login.html"),
     ("GET", "/api/whoami"), ("GET", "/api/overview"), ("GET", "/api/player/alice"), ("GET", "/api/episodes"),
     ("GET", "/api/episode?name=x"), ("GET", "/events/overview"), ("GET", "/events/player/alice"),
-    ("POST", "/admin/stop"), ("POST", "/admin/kick"), ("POST", "/logout"), ("GET", "/nothing/here"),
+    ("POST", "/admin/stop"), ("POST", "/admin/kick"), ("POST", "/logout"), ("POST", "/login"),
+    ("GET", "/nothing/here"),
 ]
 
 
@@ -119,3 +121,12 @@ def test_an_admin_action_needs_json_and_confirmation() -> None:
     assert kicked.status == 200 and json.loads(kicked.body)["done"] == "kicked alice"
     assert rig.client.transport.disconnecting
     assert b"Kicked by an administrator." in rig.client.received()[-1]
+
+
+def test_the_endpoint_list_above_covers_every_route_and_page() -> None:
+    client, _ = make()
+    firsts = {(method, path.split("?")[0].split("/")[1]) for method, path in ENDPOINTS}
+    for method, first in client.resource.routes:
+        assert (method.decode(), first) in firsts
+    for page in PAGES:
+        assert ("GET", page) in firsts
