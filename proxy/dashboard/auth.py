@@ -7,21 +7,20 @@ the ``admin`` scope (the actions: stop an autopilot, kick); an optional
 ``dashboard.viewer_token`` has ``view`` (the pages only). A cookie holds a
 random session id, never the token; it is HttpOnly (no script reads it) and
 SameSite=Strict (no other site's page sends it), and lives ``COOKIE_SECONDS``.
-A wrong token counts against the client's address in the console's own
-``LoginThrottle``; while an address is locked, its tokens are not even
-compared and the answer is 429 with the wait.
+A wrong token counts against the client's address in a ``Throttle`` (the CLI
+hands in the console's own ``proxy.operations.login_throttle.LoginThrottle``);
+while an address is locked, its tokens are not even compared and the answer is
+429 with the wait.
 """
 from __future__ import annotations
 
 import enum
 import hmac
 import secrets
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 import attrs
-
-from proxy.operations.login_throttle import LoginThrottle
 
 COOKIE = "mcagent_dashboard"
 COOKIE_SECONDS = 12 * 3600
@@ -43,14 +42,25 @@ class Verdict:
     new_cookie: str | None = None
 
 
+class Throttle(Protocol):
+    """Wrong tokens per address (``proxy.operations.login_throttle.LoginThrottle``)."""
+
+    def locked_for(self, key: str) -> float: ...
+
+    def failed(self, key: str) -> float: ...
+
+    def refused(self, key: str) -> None: ...
+
+    def succeeded(self, key: str) -> None: ...
+
+
 class DashboardAuth:
-    def __init__(self, tokens: Mapping[str, Scope], clock: Any,
-                 report: Callable[[str, int, float], None] = lambda key, n, locked: None) -> None:
+    def __init__(self, tokens: Mapping[str, Scope], clock: Any, throttle: Throttle) -> None:
         if any(len(token) < 12 for token in tokens):
             raise ValueError("dashboard tokens must be at least 12 characters")
         self._tokens = dict(tokens)
         self.clock = clock
-        self.throttle = LoginThrottle(clock, report)
+        self.throttle = throttle
         self._sessions: dict[str, tuple[Scope, float]] = {}
 
     def _scope_of(self, token: str) -> Scope | None:

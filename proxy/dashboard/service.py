@@ -19,7 +19,7 @@ from twisted.internet.endpoints import TCP4ServerEndpoint
 from twisted.logger import Logger
 from twisted.web.server import Site
 
-from proxy.dashboard.auth import DashboardAuth, Scope
+from proxy.dashboard.auth import DashboardAuth, Scope, Throttle
 from proxy.dashboard.site import DashboardResource
 
 if TYPE_CHECKING:
@@ -31,7 +31,8 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 VIEWER_TOKEN_ENV = "MCAGENT_DASHBOARD_VIEWER_TOKEN"
 
 
-def _report(host: str, failures: int, locked_for: float) -> None:
+def report_refusals(host: str, failures: int, locked_for: float) -> None:
+    """What the throttle of wrong tokens logs (the CLI builds it: ``LoginThrottle(clock, report_refusals)``)."""
     if failures == 1 and locked_for == 0:
         log.warn("dashboard: wrong token from {host} (further refusals are summarised)", host=host)
     else:
@@ -57,7 +58,8 @@ def make_site(resource: DashboardResource) -> Site:
 
 
 def start(config: "ProxyConfig", server: "ProxyServer", reactor: Any, console_token: str | None,
-          announce: Callable[[str], None], add_secret: Callable[[str | None], None]) -> DashboardResource | None:
+          announce: Callable[[str], None], add_secret: Callable[[str | None], None],
+          throttle: Throttle) -> DashboardResource | None:
     section = config.dashboard
     if section.port is None:
         return None
@@ -77,7 +79,7 @@ def start(config: "ProxyConfig", server: "ProxyServer", reactor: Any, console_to
     if viewer is not None and viewer != console_token:
         tokens[viewer] = Scope.VIEW
     root = Path(section.episodes or config.autopilot.log_dir or "logs/autopilot")
-    resource = DashboardResource(DashboardAuth(tokens, reactor, _report), reactor, server, root, reactor)
+    resource = DashboardResource(DashboardAuth(tokens, reactor, throttle), reactor, server, root, reactor)
     reactor.addSystemEventTrigger("before", "shutdown", resource.close_streams)
     host = section.host
     TCP4ServerEndpoint(reactor, section.port, interface=host).listen(make_site(resource)).addCallbacks(
@@ -88,10 +90,10 @@ def start(config: "ProxyConfig", server: "ProxyServer", reactor: Any, console_to
 
 
 def replay_view(path: Path, host: str, port: int, reactor: Any, announce: Callable[[str], None],
-                token: str | None = None) -> DashboardResource:
+                throttle: Throttle, token: str | None = None) -> DashboardResource:
     """Serve the replay of ``path`` (an episode folder or a folder of them)."""
     token = token or secrets.token_urlsafe(18)
-    resource = DashboardResource(DashboardAuth({token: Scope.VIEW}, reactor, _report), reactor, None, path, reactor)
+    resource = DashboardResource(DashboardAuth({token: Scope.VIEW}, reactor, throttle), reactor, None, path, reactor)
     TCP4ServerEndpoint(reactor, port, interface=host).listen(make_site(resource)).addCallback(
         lambda listening: announce(f"mcagent: replays of {path} on http://{host}:{listening.getHost().port}/replay "
                                    f"(token {token})"))

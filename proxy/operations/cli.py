@@ -248,8 +248,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if config.dashboard.port is not None:
         from proxy.dashboard import service as dashboard
+        from proxy.operations.login_throttle import LoginThrottle
 
-        dashboard.start(config, server, reactor, console_token(config.console.token), announce, redacting.add_secret)
+        dashboard.start(config, server, reactor, console_token(config.console.token), announce, redacting.add_secret,
+                        LoginThrottle(reactor, dashboard.report_refusals))
 
     reactor.callWhenRunning(lambda: signal.signal(signal.SIGTERM, lambda *a: reactor.callFromThread(stop)))
     reactor.callWhenRunning(lambda: signal.signal(signal.SIGINT, lambda *a: reactor.callFromThread(stop)))
@@ -269,10 +271,11 @@ def cmd_replay_view(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     reactor = _install_reactor()
-    from proxy.dashboard.service import replay_view
+    from proxy.dashboard.service import replay_view, report_refusals
+    from proxy.operations.login_throttle import LoginThrottle
 
     replay_view(path, host, int(port_text), reactor, lambda text: print(text, flush=True),
-                os.environ.get("MCAGENT_REPLAY_TOKEN") or None)
+                LoginThrottle(reactor, report_refusals), os.environ.get("MCAGENT_REPLAY_TOKEN") or None)
     reactor.run()
     return 0
 

@@ -10,6 +10,7 @@ from twisted.internet.testing import MemoryReactorClock
 from proxy.config import ConfigError, ProxyConfig, load
 from proxy.dashboard.auth import Scope
 from proxy.dashboard.service import start
+from proxy.operations.login_throttle import LoginThrottle
 from proxy.testing import Rig
 
 CONSOLE = "console-token-abcdef"
@@ -21,7 +22,8 @@ def _start(token: str | None = CONSOLE, **dashboard: object) -> tuple[object, Me
     config = ProxyConfig(dashboard=dashboard, autopilot={"log_dir": None})
     secrets: list[str | None] = []
     announced: list[str] = []
-    resource = start(config, Rig().server, reactor, token, announced.append, secrets.append)
+    resource = start(config, Rig().server, reactor, token, announced.append, secrets.append,
+                     LoginThrottle(reactor, lambda host, failures, locked: None))
     return resource, reactor, secrets
 
 

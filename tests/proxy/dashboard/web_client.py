@@ -13,6 +13,7 @@ from twisted.web.test.requesthelper import DummyChannel
 
 from proxy.dashboard.auth import DashboardAuth, Scope
 from proxy.dashboard.site import DashboardResource
+from proxy.operations.login_throttle import LoginThrottle
 
 ADMIN_TOKEN = "admin-token-0123456789"
 VIEW_TOKEN = "viewer-token-0123456789"
@@ -76,5 +77,6 @@ def make(live: Any = None, episodes: Path | None = None, clock: Clock | None = N
     tokens = {ADMIN_TOKEN: Scope.ADMIN}
     if viewer:
         tokens[VIEW_TOKEN] = Scope.VIEW
-    resource = DashboardResource(DashboardAuth(tokens, clock), clock, live, episodes)
+    throttle = LoginThrottle(clock, lambda host, failures, locked: None)
+    resource = DashboardResource(DashboardAuth(tokens, clock, throttle), clock, live, episodes)
     return Client(resource), clock
