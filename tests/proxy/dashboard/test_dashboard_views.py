@@ -9,7 +9,7 @@ from engine.world.blocks import BlockStore, BlockTable
 from engine.world.snapshot import Vec3
 from proxy.dashboard.overview import RateMeter, overview, to_json
 from proxy.dashboard.player_view import decision_rows, player_view
-from proxy.dashboard.terrain_map import Kind, kind_of, top_down
+from proxy.dashboard.terrain_map import Kind, kind_of, kinds_for, top_down
 from proxy.server import TrafficTotals
 from proxy.testing import Rig
 from tests.proxy.dashboard.web_client import make
@@ -129,3 +129,10 @@ def test_api_views_answer_for_a_live_player_and_404_otherwise() -> None:
     assert client.get("/").status == 200 and b"overview.js" in client.get("/").body
     assert client.get("/static/nope.js").status == 404
     assert client.get("/static/../site.py").status == 404
+
+
+def test_the_per_version_kind_table_agrees_with_kind_of_for_every_state() -> None:
+    for version in ("1.8.8", VERSION):
+        table = BlockTable.for_version(version)
+        expected = [kind_of(table.name(s), table.flags(s)) for s in range(table.size)]
+        assert kinds_for(version).tolist() == expected
