@@ -111,16 +111,19 @@ def kinds_for(version: str) -> npt.NDArray[np.uint8]:
     for name_id, first in zip(names, firsts):
         by_name[name_id] = _kind_by_name(table.name(int(first)))
     flags = table.flags_array
-    has = lambda flag: (flags & flag) != 0  # noqa: E731
-    named = by_name[ids]
-    fallback = np.where(has(BlockFlag.SOLID), Kind.BUILT, Kind.PLANT)
-    # The same order as ``kind_of``: the first rule that holds wins.
-    return np.select(
-        [has(BlockFlag.UNKNOWN), has(BlockFlag.AIR), has(BlockFlag.LAVA),
-         has(BlockFlag.WATER) & ~has(BlockFlag.SOLID), has(BlockFlag.FIRE | BlockFlag.DAMAGING | BlockFlag.AVOID),
-         named != _NO_NAME_MATCH],
-        [Kind.UNKNOWN, Kind.AIR, Kind.LAVA, Kind.WATER, Kind.DANGER, named],
-        fallback).astype(np.uint8)
+
+    def has(flag: BlockFlag) -> npt.NDArray[np.bool_]:
+        return np.asarray((flags & int(flag)) != 0)
+
+    kinds = by_name[ids]
+    kinds[kinds == _NO_NAME_MATCH] = Kind.PLANT
+    kinds[(by_name[ids] == _NO_NAME_MATCH) & has(BlockFlag.SOLID)] = Kind.BUILT
+    # The rules of ``kind_of`` from the last to the first, so the first that holds is written last.
+    for rule, kind in ((has(BlockFlag.FIRE | BlockFlag.DAMAGING | BlockFlag.AVOID), Kind.DANGER),
+                       (has(BlockFlag.WATER) & ~has(BlockFlag.SOLID), Kind.WATER), (has(BlockFlag.LAVA), Kind.LAVA),
+                       (has(BlockFlag.AIR), Kind.AIR), (has(BlockFlag.UNKNOWN), Kind.UNKNOWN)):
+        kinds[rule] = kind
+    return kinds
 
 
 @attrs.frozen
