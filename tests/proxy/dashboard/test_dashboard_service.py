@@ -58,3 +58,13 @@ def test_a_short_viewer_token_is_refused_without_being_shown(tmp_path: Path) -> 
     with pytest.raises(ConfigError) as caught:
         load(path)
     assert "dashboard.viewer_token" in str(caught.value) and "short-tok" not in str(caught.value)
+
+
+def test_replay_view_refuses_a_missing_folder_and_a_remote_address(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from proxy.operations.cli import main
+
+    assert main(["replay-view", str(tmp_path / "absent")]) == 2
+    assert "absent: not a folder" in capsys.readouterr().err
+    assert main(["replay-view", str(tmp_path), "--listen", "0.0.0.0:8000"]) == 2
+    assert "expected a loopback HOST:PORT" in capsys.readouterr().err
