@@ -1,7 +1,7 @@
 """The dashboard in a real browser: headless Chromium (Debian's) against the real proxy and peers.
 
-One flying-squid server, one ``mcagent run`` with its dashboard and one browser serve
-every test here (module scope), so the module costs one start of each. The tests sign
+One flying-squid server and one ``mcagent run`` with its dashboard serve the live test, and
+one browser (module scope) serves both tests; the replay test needs no server or proxy. The tests sign
 in through the login form, as a person would, and read what the pages drew back out
 of the page (the map canvas writes where it drew the player into its data attributes).
 Screenshots go to a temporary folder, or to ``MCAGENT_DASHBOARD_SHOTS`` when set
@@ -18,7 +18,6 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -32,12 +31,33 @@ VERSION = "1.18.2"
 pytestmark = pytest.mark.skipif(unavailable_reason() is not None, reason=unavailable_reason() or "")
 
 
-class Stage:
-    """The shared proxy, server, browser and screenshot folder."""
+def _shots(tmp: str) -> Path:
+    wanted = os.environ.get("MCAGENT_DASHBOARD_SHOTS")
+    shots = Path(wanted) if wanted else Path(tmp) / "shots"
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
 
-    def __init__(self, pool: PeerPool, shots: Path, logs: Path) -> None:
-        self.pool = pool
+
+class Screen:
+    """The shared browser and where its screenshots go."""
+
+    def __init__(self, shots: Path) -> None:
         self.shots = shots
+        self.browser = Browser()
+
+    def shot(self, name: str) -> Path:
+        path = self.shots / f"{name}.png"
+        self.browser.screenshot(path)
+        return path
+
+
+class Stage:
+    """The shared server and proxy, with the browser signed in to the proxy's dashboard."""
+
+    def __init__(self, pool: PeerPool, screen: Screen, logs: Path) -> None:
+        self.pool = pool
+        self.screen = screen
+        self.browser = screen.browser
         self.server: SquidServer = pool.server(version=VERSION, gamemode="creative", view_distance=2)
         self.proxy = ProxyProcess(self.server.port, ("--no-console",), console={"token": TOKEN},
                                   dashboard={"port": 0}, autopilot={"log_dir": str(logs)})
@@ -45,62 +65,54 @@ class Stage:
         found = re.search(r"http://[\d.]+:\d+", line)
         assert found, line
         self.url = found.group(0)
-        self.browser = Browser()
         self.browser.get(self.url + "/")
         self.browser.type("#token", TOKEN)
         self.browser.click("#submit")
         self.browser.wait_for("return document.body.dataset.updated")
 
     def shot(self, name: str) -> Path:
-        path = self.shots / f"{name}.png"
-        self.browser.screenshot(path)
-        return path
+        return self.screen.shot(name)
 
-    def close(self) -> None:
-        self.browser.close()
-        self.proxy.close()
+
+# The replay test needs only the browser: if xdist hands it to another worker, that worker
+# starts no server and no proxy.
+@pytest.fixture(scope="module")
+def screen() -> Iterator[Screen]:
+    with tempfile.TemporaryDirectory(prefix="mcagent-dashboard-") as tmp:
+        screen = Screen(_shots(tmp))
+        try:
+            yield screen
+        finally:
+            screen.browser.close()
 
 
 @pytest.fixture(scope="module")
-def stage() -> Iterator[Stage]:
+def stage(screen: Screen) -> Iterator[Stage]:
     install_dir()
-    wanted = os.environ.get("MCAGENT_DASHBOARD_SHOTS")
-    with tempfile.TemporaryDirectory(prefix="mcagent-dashboard-") as tmp, PeerPool() as pool:
-        shots = Path(wanted) if wanted else Path(tmp) / "shots"
-        shots.mkdir(parents=True, exist_ok=True)
-        stage = Stage(pool, shots, Path(tmp) / "logs")
+    with tempfile.TemporaryDirectory(prefix="mcagent-dashboard-logs-") as logs, PeerPool() as pool:
+        stage = Stage(pool, screen, Path(logs))
         try:
             yield stage
         finally:
-            stage.close()
+            stage.proxy.close()
 
 
-def _row(stage: Stage, name: str) -> Any:
-    return stage.browser.run("return !!document.querySelector(`#players tr[data-player='${arguments[0]}']`)", name)
-
-
-def test_the_overview_lists_a_bot_after_login_and_drops_it_after_it_leaves(stage: Stage) -> None:
+def test_the_overview_and_the_players_map_follow_a_bot_through_the_real_proxy(stage: Stage) -> None:
+    """One test, so one server and proxy however xdist deals the tests: the overview lists the bot
+    after its login, its map marks it where the server says, the autopilot's path shows, the
+    admin's Stop works, and the overview drops the bot after it leaves."""
     b = stage.browser
     b.get(stage.url + "/")
-    bot = stage.pool.bot(stage.proxy.port, username="visitor", version=VERSION)
-    stage.server.wait_login("visitor")
+    bot = stage.pool.bot(stage.proxy.port, username="walker", version=VERSION)
+    stage.server.wait_login("walker")
     seen = time.monotonic()
-    b.wait_for("return !!document.querySelector(`#players tr[data-player='visitor']`)", timeout=10)
+    b.wait_for("return !!document.querySelector(`#players tr[data-player='walker']`)", timeout=10)
     listed_after = time.monotonic() - seen
-    cells = b.run("return [...document.querySelectorAll(`#players tr[data-player='visitor'] td`)]"
+    cells = b.run("return [...document.querySelectorAll(`#players tr[data-player='walker'] td`)]"
                   ".map(td => td.textContent)")
     assert cells[1] == VERSION and cells[2] == f"127.0.0.1:{stage.server.port}"
     stage.shot("overview")
-    bot.quit()
-    b.wait_for("return !document.querySelector(`#players tr[data-player='visitor']`)", timeout=10)
-    print(f"listed {listed_after:.2f} s after the server saw the login")
 
-
-def test_the_map_marks_the_player_where_the_server_says_and_shows_the_autopilot(stage: Stage) -> None:
-    b = stage.browser
-    bot = stage.pool.bot(stage.proxy.port, username="walker", version=VERSION)
-    stage.server.wait_login("walker")
-    time.sleep(0.5)  # the chunks around the player arrive
     b.get(stage.url + "/player/walker")
     b.wait_for("return document.getElementById('map').dataset.playerX")
     where = stage.server.server_position("walker")
@@ -128,10 +140,15 @@ def test_the_map_marks_the_player_where_the_server_says_and_shows_the_autopilot(
     b.wait_for("return document.getElementById('action-status').textContent.startsWith('stopped')")
     bot.wait_chat("you have control again", since=mark)
     stage.proxy.wait_log("dashboard: an admin at 127.0.0.1 stopped the autopilot of walker")
+
+    b.get(stage.url + "/")
+    b.wait_for("return !!document.querySelector(`#players tr[data-player='walker']`)")
     bot.quit()
+    b.wait_for("return !document.querySelector(`#players tr[data-player='walker']`)", timeout=10)
+    print(f"listed {listed_after:.2f} s after the server saw the login")
 
 
-def test_a_simulated_episode_replays_to_its_last_milestone(stage: Stage, tmp_path: Path) -> None:
+def test_a_simulated_episode_replays_to_its_last_milestone(screen: Screen, tmp_path: Path) -> None:
     from engine.sim.cli import main as sim_main
 
     # Seed 0 reaches its ninth milestone at tick 1745 (the simulator's own tests hold it there).
@@ -146,7 +163,7 @@ def test_a_simulated_episode_replays_to_its_last_milestone(stage: Stage, tmp_pat
         line = viewer.stdout.readline()
         found = re.search(r"http://[\d.]+:\d+", line)
         assert found, line
-        b = stage.browser
+        b = screen.browser
         b.get(found.group(0) + "/replay")
         b.type("#token", TOKEN)
         b.click("#submit")
@@ -156,7 +173,7 @@ def test_a_simulated_episode_replays_to_its_last_milestone(stage: Stage, tmp_pat
         assert reached == [last, str(len(summary["milestones"]))]
         b.run("const s = document.getElementById('scrub'); s.value = Math.round(s.max * 0.6);"
               "s.dispatchEvent(new Event('input'))")
-        stage.shot("replay")
+        screen.shot("replay")
         b.click("#signout")    # the session is gone: the next page is the login form again
         b.wait_for("return !!document.getElementById('token')")
     finally:
