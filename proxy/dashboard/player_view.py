@@ -117,7 +117,7 @@ def player_view(name: str, session: Session, now: float, radius: int = MAP_RADIU
     if me is not None and control.table is not None:
         terrain_map = top_down(control.store, control.table, me, radius)
     markers = tuple(
-        Marker("player" if e.kind == "player" else e.kind, round(e.position.x, 2), round(e.position.y, 2),
+        Marker(e.kind, round(e.position.x, 2), round(e.position.y, 2),
                round(e.position.z, 2), e.name if e.kind == "player" else None, e.hostile)
         for e in snap.entities if me is None or e.position.distance_to(me) <= NEAR)
     autopilot = session.pilot.autopilot

@@ -136,3 +136,39 @@ def test_the_per_version_kind_table_agrees_with_kind_of_for_every_state() -> Non
         table = BlockTable.for_version(version)
         expected = [kind_of(table.name(s), table.flags(s)) for s in range(table.size)]
         assert kinds_for(version).tolist() == expected
+
+
+def test_a_simulated_autopilot_shows_its_path_target_and_decisions() -> None:
+    """The simulator's world (trees, stone, water) and a Session with the autopilot on: the view has
+    the terrain, the path the running action walks from where the player stands, and its decisions."""
+    from engine.decision.autopilot import AutopilotConfig
+    from engine.pilot import PilotSettings
+    from engine.session import Session, SessionConfig
+    from engine.sim.episode import TICK
+    from engine.sim.world import VERSION as SIM_VERSION, SimOptions, SimWorld
+
+    world = SimWorld(0, SimOptions())
+    session = Session("sim", SessionConfig(version=SIM_VERSION), pilot=PilotSettings(
+        autopilot_config=AutopilotConfig(seed=0)))
+    for event in world.join_events():
+        session.handle(event, 0.0)
+    session.handle(ev.ChatTyped("!autopilot on"), 0.0)
+    view = player_view("sim", session, 0.0)
+    for t in range(1, 400):
+        now = t * TICK
+        early = [a for event in world.tick(t) for a in session.handle(event, now)]
+        for event in world.apply(early + session.tick(now), t):
+            session.handle(event, now)
+        view = player_view("sim", session, now)
+        if view.path and view.decisions:
+            break
+    assert view.autopilot and view.action is not None and view.target is not None
+    assert view.position is not None and view.map is not None
+    first = view.path[0]
+    assert abs(first[0] - view.position[0]) <= 2 and abs(first[2] - view.position[2]) <= 2
+    assert view.decisions[-1].choice.split("(")[0] == view.action.split("(")[0]
+    assert view.ladder[0].current and view.progress is not None and "milestone 1/9" in view.progress
+    kinds = set(view.map.kinds)
+    under = view.map.at(math.floor(view.position[0]), math.floor(view.position[2]))
+    assert under is not None and under[0] is not Kind.UNKNOWN
+    assert kinds & {Kind.WOOD, Kind.LEAVES} and Kind.GRASS in kinds
