@@ -85,17 +85,28 @@ def _recipe(ids: dict[int, str], raw: dict[str, Any]) -> tuple[int, int, tuple[t
 
 
 def _folded(recipes: list[tuple[int, int, tuple[tuple[str, int], ...], str]]) -> list[list[Any]]:
-    """One recipe per group that differs only in members of a family (named by the family)."""
+    """One recipe per group that differs only in members of a family (named by the family).
+
+    A family folded in one group is folded in every group of the item: minecraft-data spells
+    a campfire as nine log recipes with coal but one (dark oak wood) with charcoal, where
+    vanilla takes any log with either."""
     groups: dict[Any, list[Any]] = {}
     for count, table, needs, shape in recipes:
         key = (count, table, tuple((_fold(n), k) for n, k in needs), shape)
         groups.setdefault(key, [])
         if (needs, shape) not in groups[key]:
             groups[key].append((needs, shape))
+    used = {n for (_, _, folded, _), members in groups.items() if len(members) > 1 for n, _ in folded
+            if n.startswith("#")}
     out: list[list[Any]] = []
     for (count, table, folded, shape), members in groups.items():
-        needs = folded if len(members) > 1 else members[0][0]
-        out.append([count, table, [list(n) for n in needs], shape])
+        if len(members) > 1:
+            needs = folded
+        else:
+            needs = tuple((f if f in used else n, k) for (n, k), (f, _) in zip(members[0][0], folded))
+        recipe = [count, table, [list(n) for n in needs], shape]
+        if recipe not in out:
+            out.append(recipe)
     return out
 
 

@@ -16,7 +16,7 @@ from typing import ClassVar
 import attrs
 
 from engine.decision.goals import tree
-from engine.decision.knowledge import FUEL, LADDER_RECIPES, LADDER_SMELTS, RECIPES, SMELTS, count, pickaxe_tier
+from engine.decision.knowledge import FUEL, GAME, LADDER_RECIPES, LADDER_SMELTS, RECIPES, SMELTS, count, pickaxe_tier
 from engine.decision.state import DecisionState
 from engine.world.food import FOODS
 from engine.world.vanilla import REGEN_FOOD
@@ -116,6 +116,7 @@ class ActionSpec:
     legal: Callable[[DecisionState], list[Args]]    # the argument tuples legal now ([] = illegal)
 
 
+HUNTED = frozenset(GAME.values())
 MINEABLE: dict[str, int] = {"stone": 1, "iron_ore": 2, "log": 0}     # block kind → pickaxe tier needed
 PLACEABLE = ("crafting_table", "furnace")
 FLEE_RADIUS = 10.0
@@ -154,6 +155,11 @@ def stocking(s: DecisionState) -> bool:
     """The ladder is done and the food in hand is short of what the autopilot hands back with.
     Only after the iron pickaxe: a goal of its own is handed back as soon as it is in hand."""
     return s.milestone is None and s.goal is None and food_stock(s.counts()) < HAND_BACK_STOCK
+
+
+def hunting_for_goal(s: DecisionState) -> bool:
+    """The state's goal needs what a hunt brings (cooked beef, and beef itself)."""
+    return s.goal is not None and bool(tree(s.goal[0]) & HUNTED)
 
 
 def makeable(s: DecisionState) -> tuple[frozenset[str], frozenset[str]]:
@@ -234,7 +240,7 @@ def _flee(s: DecisionState) -> list[Args]:
 def _fight(s: DecisionState) -> list[Args]:
     out: list[Args] = [(eid,) for eid, d in s.hostiles if d <= FIGHT_RADIUS and s.health > 8]
     # A hunt: game animals never fight back, so health does not matter.
-    if stocking(s):
+    if stocking(s) or hunting_for_goal(s):
         out += [(eid,) for eid, d in s.animals if d <= GAME_SIGHT]
     elif needs_food(s):
         out += [(eid,) for eid, d in s.animals if d <= HUNT_RADIUS]
