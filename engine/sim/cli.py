@@ -125,7 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = SimOptions(hazard=args.hazard, start_bread=args.start_bread, difficulty=args.difficulty)
     names = milestone_names(args.goal)
     if isinstance(names, str):
-        item = parse_goal(args.goal).item if not isinstance(parse_goal(args.goal), str) else args.goal
+        parsed = parse_goal(args.goal)
+        item = parsed.item if not isinstance(parsed, str) else args.goal
         report = aggregate([], (item,))
         report["out_of_reach"] = names
         print(json.dumps(report, sort_keys=True) if args.json else f"{args.goal}: out of reach: {names}")
