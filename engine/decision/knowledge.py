@@ -188,7 +188,8 @@ LEGACY_VARIANTS: dict[str, tuple[int, ...]] = {"stone": (0,)}
 # ``mine_block``/``gather_wood`` dig (catalog.MINEABLE) and the animals a hunt kills, for what.
 GATHERED_KINDS = ("log", "stone", "iron_ore")
 ABILITIES = Abilities(gather=frozenset(b for kind in GATHERED_KINDS for b in KINDS[kind]),
-                      hunt=frozenset(GAME), hunted=frozenset(GAME.values()), fuel="#planks")
+                      hunt=frozenset(GAME), hunted=frozenset(GAME.values()), fuel="#planks",
+                      prefer=tuple(b for kind in GATHERED_KINDS for b in KINDS[kind]))
 LADDER_RECIPES = frozenset(RECIPES)
 LADDER_SMELTS = frozenset(SMELTS)
 

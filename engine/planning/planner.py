@@ -30,6 +30,8 @@ from engine.planning.sources import NOT_CRAFTED, dimension
 STATIONS = ("crafting_table", "furnace")
 FUEL_PER_ITEM = 1.5          # items one plank smelts (vanilla: 300 ticks of a 200-tick job)
 MAX_DEPTH = 24
+# Tool materials, weakest first (vanilla's tiers: gold mines as wood does, copper as stone).
+TIERS = {"wooden": 0, "golden": 0, "stone": 1, "copper": 1, "iron": 2, "diamond": 3, "netherite": 4}
 
 
 @attrs.frozen
@@ -38,6 +40,9 @@ class Abilities:
     hunt: frozenset[str] = frozenset()     # animals the executors hunt
     hunted: frozenset[str] = frozenset()   # what a hunt brings back (a cow's beef, not its leather)
     fuel: str = "#planks"                  # what a smelt burns
+    # Blocks to prefer when ways cost the same, first first (oak before birch: a barrel of oak
+    # slabs, not of whichever species sorts first).
+    prefer: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -100,9 +105,16 @@ class Planner:
         return min((self.ways[m].cost for m in self.book.members(name) if m in self.ways), default=math.inf)
 
     def _tool_cost(self, tools: tuple[str, ...]) -> tuple[float, str | None]:
+        """The weakest reachable tool that harvests a block, and its cost. The weakest, not the
+        cheapest: once diamonds are reachable a diamond pickaxe may cost less than an iron one,
+        and the tool for diamond ore must not be made of diamonds."""
         if not tools:
             return 0.0, None
-        cost, tool = min(((self._cost(t), t) for t in tools), key=lambda p: (p[0], p[1]))
+        reachable = [(TIERS.get(t.partition("_")[0], 9), self._cost(t), t) for t in tools]
+        reachable = [r for r in reachable if math.isfinite(r[1])]
+        if not reachable:
+            return math.inf, None
+        _, cost, tool = min(reachable)
         return cost, tool
 
     def _candidates(self, item: str) -> Iterable[Way]:
@@ -110,7 +122,8 @@ class Planner:
         for source in book.dropped_by.get(item, ()):
             if source.block in ab.gather:
                 tool_cost, tool = self._tool_cost(source.tools)
-                yield Way("gather", 1.0 + tool_cost / 10, source.block, tool)
+                rank = ab.prefer.index(source.block) if source.block in ab.prefer else len(ab.prefer)
+                yield Way("gather", 1.0 + tool_cost / 10 + rank * 1e-4, source.block, tool)
         for mob in book.mob_drops.get(item, ()):
             if mob in ab.hunt and item in ab.hunted:
                 yield Way("hunt", 4.0, mob)
@@ -154,8 +167,9 @@ class Planner:
 
     def why(self, item: str, depth: int = 0, visiting: frozenset[str] = frozenset()) -> str:
         """Why no way reaches ``item``: where it comes from in the world if it comes from
-        anywhere (wheat from wheat crops, not from a hay bale), else the first blocked link
-        down its recipes and furnace recipes (a recipe back to an item on the way is skipped)."""
+        anywhere (leather from cows, not from rabbit hide), else the first blocked link down
+        its recipes and furnace recipes (a storage block of the item itself is skipped: bread
+        needs wheat, and wheat comes from wheat crops, not from a hay bale)."""
         book = self.book
         if depth > 6 or item in visiting:
             return f"{item} has no way to be made here"
@@ -164,13 +178,13 @@ class Planner:
             base, ingot = NOT_CRAFTED[item]
             upgrade = ingot if not self.reachable(ingot) else base
             return f"needs {upgrade} (a smithing-table upgrade): " + self._why_link(upgrade, depth, visiting)
+        if any(book.dropped_by.get(m) or book.mob_drops.get(m) for m in book.members(item)):
+            return self._why_raw(item)
         for member in book.members(item):
             for recipe in book.recipes.get(member, ()):
                 blocked = next((i for i, _ in recipe.needs if not self.reachable(i)), None)
                 if blocked is not None and blocked not in visiting and not self._stored(blocked, member):
                     return f"needs {blocked}: " + self._why_link(blocked, depth, visiting)
-        if any(book.dropped_by.get(m) or book.mob_drops.get(m) for m in book.members(item)):
-            return self._why_raw(item)
         for member in book.members(item):
             for raw in book.smelting.get(member, ()):
                 if raw not in visiting and not self.reachable(raw):
@@ -225,8 +239,10 @@ class _Walk:
         item = self._member(name)
         way = self.p.ways[item]
         if way.kind == "gather":
-            if way.tool is not None:
-                self.keep(way.tool, depth)
+            source = book.blocks.get(way.source)
+            harvesters = source.tools if source is not None else ()
+            if way.tool is not None and not any(self.inv.get(t, 0) > 0 for t in harvesters):
+                self.keep(way.tool, depth)       # any tool that harvests it will do (a better one too)
             self.steps.append(Step("gather", item, missing, way.source, way.tool, way.source in self.seen))
         elif way.kind == "hunt":
             self.steps.append(Step("hunt", item, missing, way.source))
