@@ -243,10 +243,9 @@ STOP = Command(
     args=(), write=True,
 )
 AUTOPILOT = Command(
-    "autopilot", parse_autopilot, _autopilot,
-    Text(f"!autopilot on [goal]|off|status|provider {'|'.join(PROVIDERS)}"),
-    Text("let the agent play toward an iron pickaxe; sneak twice or !stop to take over",
-         "让代理替你玩，直到做出铁镐；连按两次潜行或 !stop 接管"),
+    "autopilot", parse_autopilot, _autopilot, Text(f"!autopilot on|off|status|provider {'|'.join(PROVIDERS)}"),
+    Text("let the agent play toward an iron pickaxe (on <item>: toward that); sneak twice or !stop to take over",
+         "让代理替你玩，直到做出铁镐（on <物品>：直到拿到它）；连按两次潜行或 !stop 接管"),
     # The model may switch it on or off; status and the provider are the player's own words.
     args=(Arg("state", ArgKind.CHOICE, ("on", "off")),), write=True,
     words=words(*SWITCH, Word("provider", words(*PROVIDERS))),
@@ -260,7 +259,11 @@ GET = Command(
     "get", parse_rest, _get, Text("!get [count] <item>", "!get [数量] <物品>"),
     Text("let the agent play until you have it (torch, iron_sword, 16 torch...)",
          "让代理替你玩，直到拿到它（torch、iron_sword、16 torch……）"),
-    args=(Arg("goal", ArgKind.TEXT),), write=True,
+    args=(Arg("goal", ArgKind.TEXT, description="what to get: an item id, a count before it (16 torch)"),),
+    write=True,
+    # No examples: local similarity never offers it (the routing corpus has no such line to
+    # measure it on); the model may choose it, and its card is confirmed like every write.
+    routing=CommandRouting("agent:get", RoutingProfile.hints((), ()), lambda text: text),
 )
 EAT = Command(
     "eat", no_args(EMPTY), _eat, Text("!eat"), Text("eat the best food you carry", "吃掉你携带的最好的食物"),
