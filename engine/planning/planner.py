@@ -178,8 +178,9 @@ class Planner:
             base, ingot = NOT_CRAFTED[item]
             upgrade = ingot if not self.reachable(ingot) else base
             return f"needs {upgrade} (a smithing-table upgrade): " + self._why_link(upgrade, depth, visiting)
-        if any(book.dropped_by.get(m) or book.mob_drops.get(m) for m in book.members(item)):
-            return self._why_raw(item)
+        if any(book.mob_drops.get(m) or any(not self._stored(s.block, m) for s in book.dropped_by.get(m, ()))
+               for m in book.members(item)):
+            return self._why_raw(item)       # a bookshelf drops books, but is made of them: not a source
         for member in book.members(item):
             for recipe in book.recipes.get(member, ()):
                 blocked = next((i for i, _ in recipe.needs if not self.reachable(i)), None)

@@ -97,6 +97,7 @@ def test_family_recipes_take_any_member_and_species_recipes_their_own(flat: Plan
     ("flint_and_steel", "flint comes from the block gravel"),
     ("compass", "redstone comes from the block"),
     ("white_bed", "needs white_wool"),
+    ("book", "needs paper: needs sugar_cane: needs a block: sugar_cane comes from the block sugar_cane"),
     ("dragon_head_of_doom", "is not an item of Minecraft 26.1's names"),
 ])
 def test_out_of_reach_says_why(flat: Planner, goal: str, reason: str) -> None:
