@@ -98,23 +98,22 @@ def plan(item: str, qty: int, inv: dict[str, int], s: DecisionState) -> Choice |
     return Choice(ActionName.CRAFT, (item,))
 
 
-def _raw(item: str, inv: dict[str, int], s: DecisionState) -> Choice | None:
+def _raw(item: str, inv: dict[str, int], s: DecisionState) -> Choice:
     """A raw material the ladder's tags do not name (a goal's cobblestone, beef): the planner's way
-    to it, as the action that gathers it: dig its block (with the tool first), or hunt."""
+    to it, as the action that gathers it: dig its block (with the tool first), or hunt. Without
+    one the executors can take (a goal checked by the planner has one), look around."""
     way = planner().ways.get(item) or planner("legacy").ways.get(item)
-    if way is None:
-        return None
+    if way is None or way.kind not in ("gather", "hunt"):
+        return Choice(ActionName.EXPLORE)
     if way.kind == "hunt":
         return Choice(ActionName.FIGHT, (s.animals[0][0],)) if s.animals else Choice(ActionName.EXPLORE)
-    if way.kind != "gather":
-        return None
     if way.tool is not None and way.tool in PICKAXES and pickaxe_tier(s.counts()) < PICKAXES[way.tool][0]:
         step = plan(way.tool, 1, inv, s)
         if step is not None:
             return step
     kind = next((k for k in GATHERED_KINDS if way.source in KINDS[k]), None)
     if kind is None:
-        return None
+        return Choice(ActionName.EXPLORE)
     return Choice(ActionName.GATHER_WOOD) if kind == "log" else Choice(ActionName.MINE_BLOCK, (kind,))
 
 

@@ -56,3 +56,10 @@ def test_a_goal_is_reached_and_handed_back() -> None:
     assert rig.world.count("chest") >= 1
     assert "Autopilot: milestone 4/4 reached (chest)." in said
     assert "Autopilot finished: chest in hand" in said
+
+
+def test_agent_get_is_the_same_command() -> None:
+    rig = Rig()
+    said = texts(rig.say("/agent get 2 stick"))
+    assert said.startswith("Autopilot on (mock): getting 2 stick in 3 steps: gather 1 oak_log by hand; "
+                           "craft 4 oak_planks; craft 4 stick."), said

@@ -82,3 +82,14 @@ def test_the_state_json_names_a_goal_only_when_there_is_one() -> None:
     assert "goal" not in state().to_json()
     assert state(goal=("torch", 16)).to_json()["goal"] == {"item": "torch", "count": 16}
     assert state().digest() != state(goal=("torch", 16)).digest()
+
+
+def test_a_goals_plain_raw_material_is_gathered_with_its_tool_first() -> None:
+    from engine.decision.heuristic import plan
+
+    # A lever takes cobblestone (the item, not the ladder's tag): mine stone, a pickaxe first.
+    s = state(goal=("lever", 1), inventory=(("stick", 1),), known=(("stone", 4.0),))
+    assert plan("lever", 1, dict(s.inventory), s) == Choice(ActionName.GATHER_WOOD)
+    s = state(goal=("lever", 1), inventory=(("stick", 1), ("wooden_pickaxe", 1)), known=(("stone", 4.0),))
+    assert plan("lever", 1, dict(s.inventory), s) == Choice(ActionName.MINE_BLOCK, ("stone",))
+    assert plan("wheat", 1, {}, s) == Choice(ActionName.EXPLORE)       # nothing the executors can take
