@@ -31,7 +31,6 @@ import argparse
 import json
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile

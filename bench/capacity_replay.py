@@ -216,10 +216,11 @@ class ServerPeer(Peer):
             self.transport.write(script.compress())
             self.framing.threshold = script.threshold
             self.transport.write(script.success(name))
-            self.stage = "configuration" if script.configuration else "play"
+            self.stage = "acknowledge" if script.configuration else "play"
             if not script.configuration:
                 self.start_play()
-        elif self.stage == "configuration" and pid == script.login_ack:
+        elif self.stage == "acknowledge" and pid == script.login_ack:
+            self.stage = "configuration"
             self.transport.write(b"".join(frame(p, script.threshold) for p in script.s2c_config))
         elif self.stage == "configuration" and frame(packet, script.threshold) == script.c2s_finish:
             self.start_play()
