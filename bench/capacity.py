@@ -139,8 +139,11 @@ class Relay:
     def ticks(self) -> float | None:
         if self.metrics is None:
             return None
-        with HTTP.open(self.metrics, timeout=10) as answer:
-            found = TICKS.search(answer.read().decode())
+        try:
+            with HTTP.open(self.metrics, timeout=30) as answer:
+                found = TICKS.search(answer.read().decode())
+        except OSError:  # a proxy too busy to answer its metrics in time: no tick figure
+            return None
         return None if found is None else float(found[1])
 
     def stop(self) -> None:
