@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO))
 
 from proxy.connection import recording  # noqa: E402
 from proxy.protocol.states import State  # noqa: E402
-from proxy.testing import Rig, build_packet, handshake_packet  # noqa: E402
+from proxy.testing import Rig, build_packet, frame, handshake_packet  # noqa: E402
 
 FEATURES = {"all": {"assistant": True, "reflexes": True, "autopilot": True, "world": True},
             "off": {"assistant": False, "reflexes": False, "autopilot": False, "world": False}}
@@ -58,17 +58,20 @@ def replay(capture: recording.Capture, features: str, profile: cProfile.Profile 
             (rig.server_send if r.to_client else rig.client_send)(r.packet)
     start_ms = play[0].ms
     clock = rig.reactor
+    # Framed (and compressed) before the clock starts: the server's and client's work, not the proxy's.
+    framed = [(r, frame(r.packet, threshold)) for r in play]
+    to_proxy = {True: upstream.proto.dataReceived, False: rig.client.proto.dataReceived}
     rig.server.start_ticking()  # as `mcagent run` does
     ticks_before = rig.server.ticks
     if profile is not None:
         profile.enable()
     cpu0 = time.process_time()
     t0 = clock.seconds()
-    for r in play:
+    for r, data in framed:
         due = t0 + (r.ms - start_ms) / 1000 - clock.seconds()
         if due > 0:
             clock.advance(due)
-        (rig.server_send if r.to_client else rig.client_send)(r.packet)
+        to_proxy[r.to_client](data)
         rig.client.transport.clear()
         upstream.transport.clear()
     clock.advance(0)
