@@ -187,9 +187,13 @@ def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         baseline = settled_rss(pid) if pid else None
         send(cmd="run", port=relay.port, players=args.players, ramp=args.ramp, settle=args.settle, window=args.window)
         start = expect("window_start", args.ramp + args.settle + 120)
-        cpu0, ticks0, t0 = cpu_seconds(pid), relay.ticks(), time.monotonic()
+        # CPU first (at the window's edge), then the ticks, each with its own time: a busy
+        # proxy may answer its metrics endpoint late.
+        cpu0, t0 = cpu_seconds(pid), time.monotonic()
+        ticks0, tt0 = relay.ticks(), time.monotonic()
         end = expect("window_end", args.window + 120)
-        cpu1, ticks1, t1 = cpu_seconds(pid), relay.ticks(), time.monotonic()
+        cpu1, t1 = cpu_seconds(pid), time.monotonic()
+        ticks1, tt1 = relay.ticks(), time.monotonic()
         loaded = rss_bytes(pid) if pid else None
         expect("left", 60)
         after = settled_rss(pid) if pid else None
@@ -208,7 +212,7 @@ def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         "cpu_core_share": None if cpu is None else round(cpu, 4),
         "cpu_ms_per_player_s": None if cpu is None or not players else round(1000 * cpu / players, 3),
         "players_per_core": None if not cpu else int(players / cpu),
-        "tick_hz": None if ticks0 is None or ticks1 is None else round((ticks1 - ticks0) / seconds, 2),
+        "tick_hz": None if ticks0 is None or ticks1 is None else round((ticks1 - ticks0) / (tt1 - tt0), 2),
         "chat_rtt_ms_p50": percentile(rtt, 0.5), "chat_rtt_ms_p99": percentile(rtt, 0.99), "chat_rtts": len(rtt),
         "delivered": round(end["received_bytes"] / end["due_bytes"], 4) if end["due_bytes"] else None,
         "behind_bytes_at_end": end["behind_bytes"],
