@@ -32,7 +32,7 @@ from proxy.codec.chunks import ChunkDecoder
 from proxy.codec.versioned import VersionCodec, login_disconnect_any
 from proxy.protocol.handshake import Handshake
 from proxy.codec.packet_ids import WatchedIds
-from proxy.connection import signed_chat_relay
+from proxy.connection import recording, signed_chat_relay
 from proxy.connection.play import PlayRelay
 from proxy.connection.seams import AccountSession, Clock, ConnectionIO, Log
 from proxy.protocol.errors import PeerError
@@ -84,6 +84,7 @@ class Connection:
         self.writer = Writer()  # to the client
         self.server_reader = Framing()
         self.server_writer = Writer()
+        self.recorder = recording.attach(self)  # None unless MCAGENT_RECORD_DIR is set
         self.handshake: Handshake | None = None
         self.handshake_packet = b""
         self.codec: VersionCodec | None = None
@@ -426,6 +427,8 @@ class Connection:
         if self.session is not None:
             self.session.handle(ev.Disconnected(self.close_reason or "client left"), self.clock.seconds())
         self.server.connection_closed(self)
+        if self.recorder is not None:
+            self.recorder.close()
         if previous in (State.PLAY, State.CONFIGURATION, State.LOGIN):
             self.log.info(
                 "closed {player} from {peer}: {why}; client->server {c2s_frames} frames/{c2s_bytes} B, "
