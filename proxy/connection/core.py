@@ -29,12 +29,14 @@ from engine.session import Assistant, Session, SessionConfig
 from proxy.connection.actuator import Actuator
 from proxy.connection.login import LoginPhase
 from proxy.codec.chunks import ChunkDecoder
+from proxy.codec.chat import plain_text
 from proxy.codec.versioned import VersionCodec, login_disconnect_any
 from proxy.protocol.handshake import Handshake
 from proxy.codec.packet_ids import WatchedIds
 from proxy.connection import signed_chat_relay
 from proxy.connection.play import PlayRelay
-from proxy.connection.seams import AccountSession, Clock, ConnectionIO, Log
+from proxy.connection.seams import (AccountSession, BackendRef, Clock, ConnectionIO, Log, NetworkHooks,
+                                    SwitchHooks)
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import MAX_FRAME, Frame, Framing, Writer
 from proxy.protocol.limits import BURST, PacketRate
@@ -56,6 +58,8 @@ class Host(Protocol):
 
     @property
     def clock(self) -> Clock: ...
+    @property
+    def network(self) -> NetworkHooks: ...  # the servers behind the proxy, switching, failover
     @property
     def connection_log(self) -> Log: ...  # namespace mcagent.connection
     @property
@@ -104,6 +108,9 @@ class Connection:
         self.status_self = False  # answering a server-list ping ourselves
         self.status_note = ""
         self.status_asked: list[bytes] = []  # the client's status packets (two at most) sent on
+        self.backend: BackendRef | None = None  # the server of the network this player is on (or logging in to)
+        self.landing: list[BackendRef] = []  # where the login goes next if this backend does not answer
+        self.switch: SwitchHooks | None = None  # a move to another backend in progress (proxy.network.switch)
         self.driving = False  # the agent moves the player; the client's movement is held back
         self.held_movement = 0
         self.fast_frames = 0
@@ -124,7 +131,30 @@ class Connection:
     # -- the proxy around it, as the phases see it (proxy.connection.seams) ------------------
     @property
     def forwarding(self) -> "Forwarding":
-        return self.server.forwarding
+        """The player-info forwarding of the backend this player is on."""
+        return self.backend.forwarding if self.backend is not None else self.server.forwarding
+
+    @property
+    def network(self) -> NetworkHooks:
+        return self.server.network
+
+    def switch_server(self, name: str | None) -> None:
+        """``!server``, ``/server``: list the servers, or move there."""
+        lines = self.network.switch(self, name)
+        if lines:
+            self.say(*lines)
+
+    def backend_says(self, frame: Frame) -> bool:
+        """A kick or a transfer from the backend (``PlayRelay`` surfaces both): True when the
+        network took it (a failover, a transfer kept inside), so the client never sees it."""
+        pid = frame.packet_id
+        if pid == self.ids.kick_disconnect:
+            return self.states.playing and self.network.dropped(self, _kick_text(self.codec, frame), True)
+        if pid in (self.ids.transfer, self.ids.transfer_configuration) and self.codec is not None:
+            state = State.PLAY if pid == self.ids.transfer and self.states.server is State.PLAY else State.CONFIGURATION
+            fields = self.codec.decode(state, "toClient", "transfer", frame.packet)
+            return self.network.transferred(self, str(fields.get("host", "")), int(fields.get("port", 0)))
+        return False
 
     @property
     def keypair(self) -> Any:
@@ -220,6 +250,8 @@ class Connection:
         self.disconnect(text, "packet_rate")
 
     def _client_frame(self, frame: Frame) -> None:
+        if self.switch is not None and self.switch.client_frame(frame):
+            return
         state = self.states.client
         if state is State.PLAY and self.play is not None:
             self.play.client_frame(frame)
@@ -262,11 +294,13 @@ class Connection:
             self.to_server_packet(packet)
 
     def upstream_failed(self, why: str) -> None:
-        up = self.config.upstream
+        up = self.backend if self.backend is not None else self.config.upstream
         self.log.info("upstream {host}:{port} unreachable for {player}: {why}", host=up.host, port=up.port,
                  player=self.player_name or self.peer, why=why)
         if self.states.closed:
             return
+        if self.states.client is State.LOGIN and self.login.next_backend():
+            return  # the next server of the landing list is being tried
         if self.states.client is State.STATUS:
             self.login.status_fallback("server unreachable")
         else:
@@ -277,7 +311,7 @@ class Connection:
         """The upstream accepted the connection but has sent nothing in time."""
         if self.states.closed or self.server_reader.bytes_in > 0:
             return
-        up = self.config.upstream
+        up = self.backend if self.backend is not None else self.config.upstream
         seconds = self.config.limits.upstream_answer_seconds
         self.log.info("upstream {host}:{port} silent for {player} after {seconds:g} s", host=up.host, port=up.port,
                  player=self.player_name or self.peer, seconds=seconds)
@@ -319,10 +353,14 @@ class Connection:
                             "internal_error")
 
     def server_frame(self, frame: Frame) -> None:
+        if self.switch is not None and self.switch.server_frame(frame):
+            return
         state = self.states.server
         if state is State.PLAY and self.play is not None:
             self.play.server_frame(frame)
         elif state is State.CONFIGURATION and self.play is not None:
+            if frame.packet_id == self.ids.transfer_configuration and self.backend_says(frame):
+                return
             self.send_frame(frame)
             self.play.server_configuration(frame)
         elif state is State.LOGIN:
@@ -340,6 +378,8 @@ class Connection:
             self.io.close_client(graceful=False)
             return
         self.log.info("upstream closed for {player}: {why}", player=self.player_name, why=why)
+        if self.states.playing and self.network.dropped(self, why, False):
+            return  # moved to the next server of the network
         self.disconnect(f"Lost connection to the server ({_short(why)}).", "upstream_lost")
 
     # -- the engine ------------------------------------------------------------------
@@ -421,6 +461,8 @@ class Connection:
         previous = self.states.client
         self.states.close()
         self.io.close_upstream()
+        if self.switch is not None:
+            self.switch.stop()
         if self.play is not None:
             self.play.stop()
         if self.session is not None:
@@ -435,6 +477,16 @@ class Connection:
                 c2s_frames=self.reader.frames_in, c2s_bytes=self.reader.bytes_in,
                 s2c_frames=self.writer.frames_out, s2c_bytes=self.writer.bytes_out,
                 fast=self.fast_frames, decoded=self.decoded_frames, swallowed=self.swallowed)
+
+
+def _kick_text(codec: VersionCodec | None, frame: Frame) -> str:
+    """A play kick's reason as plain text (a JSON component before 1.20.3, NBT since)."""
+    if codec is None:
+        return ""
+    try:
+        return plain_text(codec.decode(State.PLAY, "toClient", "kick_disconnect", frame.packet).get("reason"))
+    except (KeyError, ValueError, PeerError):
+        return ""
 
 
 def _short(text: str) -> str:

@@ -194,6 +194,8 @@ class PlayRelay:
         pid = frame.packet_id
         name = self._s2c.get(pid)
         if name is None:
+            if (pid == self.ids.kick_disconnect or pid == self.ids.transfer) and conn.backend_says(frame):
+                return  # the network moves the player (a failover, a transfer kept inside the proxy)
             conn.send_frame(frame)
             conn.fast_frames += 1
             if pid == self.ids.kick_disconnect:
@@ -278,6 +280,13 @@ class PlayRelay:
     def flush_world(self) -> None:
         """Decode everything queued now (before a dimension change)."""
         self._decode_world(unbounded=True)
+
+    def new_world(self, chunks: ChunkDecoder | None) -> None:
+        """The player moves to another backend: the old world's queued packets are dropped and
+        the block world starts from the new server's packets."""
+        self.stop()
+        self.chunks = chunks
+        self._dimension = None
 
     def stop(self) -> None:
         """The connection closed: nothing queued is decoded any more."""

@@ -113,6 +113,8 @@ class ConsoleCommands:
             c("sessions", "sessions", "connected players", self._sessions),
             c("kick", "kick PLAYER [REASON]", "disconnect a player with a reason", self._kick,
               (_PLAYER, Arg("reason", ArgKind.TEXT, optional=True))),
+            c("send", "send PLAYER SERVER", "move a player to another server of the network", self._send,
+              (_PLAYER, Arg("server", ArgKind.TEXT))),
             c("say", "say TEXT", "broadcast a proxy message to every player", self._say, (Arg("text", ArgKind.TEXT),)),
             c("routing", f"routing [mode {'|'.join(ROUTING_MODES)}]", "local routing diagnostics, or set its mode",
               self._routing, (Arg("mode", ArgKind.CHOICE, ("mode",), optional=True),
@@ -207,6 +209,11 @@ class ConsoleCommands:
         reason = " ".join(args[1:]) or "Kicked by an administrator."
         bridge.disconnect(reason, "kicked_by_admin")
         return [f"kicked {bridge.player_name}: {reason}"]
+
+    def _send(self, args: list[str]) -> list[str]:
+        if len(args) != 2:
+            raise UsageError("which player, to which server?")
+        return self.server.network.send(self._bridge(args[0]), args[1])
 
     def _say(self, args: list[str]) -> list[str]:
         if not args:
