@@ -222,7 +222,7 @@ class PlayRelay:
         if name in REWRITTEN:  # rewritten from its bytes, never decoded whole; it carries no events
             # The words after /agent: this player's commands (admin ones only once admin).
             words = self.session.commands.completion(self.session.admin)
-            conn.send_packet(self.codec.rewrite(name, frame.packet, words))
+            conn.send_packet(self.codec.rewrite(name, frame.packet, words, conn.network.server_names(conn)))
             return
         fields = self.codec.decode(State.PLAY, TO_CLIENT, name, frame.packet)
         hidden = name in WINDOW_TO_CLIENT and self._window_packet(name, fields, now)

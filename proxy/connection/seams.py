@@ -132,6 +132,7 @@ class NetworkHooks(Protocol):
     def dropped(self, conn: Any, why: str, kicked: bool) -> bool: ...  # True: the player is being moved
     def transferred(self, conn: Any, host: str, port: int) -> bool: ...  # True: kept inside the proxy
     def switch(self, conn: Any, name: str | None) -> list[str]: ...  # !server / /server: what to say
+    def server_names(self, conn: Any) -> list[str] | None: ...  # for /server's completion; None: one server
 
 
 class LoginServices(Protocol):
@@ -197,6 +198,9 @@ class Hands(Protocol):
 
 class PlayView(Protocol):
     """What ``proxy.connection.play.PlayRelay`` uses of its connection."""
+
+    @property
+    def network(self) -> NetworkHooks: ...
 
     clock: Clock
     states: "ConnectionStates"

@@ -44,6 +44,14 @@ class Switchboard:
     def switch(self, conn: Any, name: str | None) -> list[str]:
         return self._switch(conn, name, console=False)
 
+    def server_names(self, conn: Any) -> list[str] | None:
+        """The servers this player may ``/server`` to, for the command tree; None in front of one
+        server, where ``/server`` stays the backend's."""
+        if not self.network.several:
+            return None
+        c: Connection = conn
+        return self.network.names_for(c.player_name or "?", c.session.admin if c.session is not None else False)
+
     def send(self, conn: Any, name: str) -> list[str]:
         """The console's ``send PLAYER SERVER``: any server, whoever the player is."""
         lines = self._switch(conn, name, console=True)
