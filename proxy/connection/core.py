@@ -30,6 +30,7 @@ from proxy.connection.actuator import Actuator
 from proxy.connection.login import LoginPhase
 from proxy.codec.chunks import ChunkDecoder
 from proxy.codec.chat import plain_text
+from proxy.protocol.transfer_cookies import transfer_target
 from proxy.codec.versioned import VersionCodec, login_disconnect_any
 from proxy.protocol.handshake import Handshake
 from proxy.codec.packet_ids import WatchedIds
@@ -150,10 +151,9 @@ class Connection:
         pid = frame.packet_id
         if pid == self.ids.kick_disconnect:
             return self.states.playing and self.network.dropped(self, _kick_text(self.codec, frame), True)
-        if pid in (self.ids.transfer, self.ids.transfer_configuration) and self.codec is not None:
-            state = State.PLAY if pid == self.ids.transfer and self.states.server is State.PLAY else State.CONFIGURATION
-            fields = self.codec.decode(state, "toClient", "transfer", frame.packet)
-            return self.network.transferred(self, str(fields.get("host", "")), int(fields.get("port", 0)))
+        if pid in (self.ids.transfer, self.ids.transfer_configuration):
+            host, port = transfer_target(frame.packet)
+            return self.network.transferred(self, host, port)
         return False
 
     @property

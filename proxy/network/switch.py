@@ -35,6 +35,7 @@ from proxy.codec.chat import plain_text
 from proxy.codec.chunks import ChunkDecoder
 from proxy.connection import forwarding
 from proxy.network import rejoin
+from proxy.protocol import transfer_cookies as wire
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import Frame, Framing, Writer
 from proxy.protocol.states import CLIENT, SERVER, State
@@ -177,22 +178,27 @@ class Switch:
                                                              request.message_id, data))
 
     def _ask_client_for_cookie(self, packet: bytes) -> None:
-        key = str(self.codec.decode(State.LOGIN, TO_CLIENT, "cookie_request", packet)["cookie"])
-        state = self.conn.states.client
-        self._cookies.add(key)
-        self.conn.send_packet(self.codec.build(state, TO_CLIENT, "cookie_request", cookie=key))
+        """A cookie request in the new backend's login goes to the client in the client's own state
+        (cookies live in the client); its answer comes back as the login's (``_cookie_answer``)."""
+        table = self.codec.table
+        asked = table.packet_id(self.conn.states.client, TO_CLIENT, "cookie_request")
+        if asked is None:
+            self.fail("it asked for a cookie the client cannot be asked for now")
+            return
+        self._cookies.add(wire.cookie_key(packet))
+        self.conn.send_packet(wire.with_id(packet, asked))
 
     def _cookie_answer(self, frame: Frame) -> bool:
-        """The client's answer to a cookie request passed on from the new backend's login."""
-        state = self.conn.states.client
-        if not self._cookies or frame.packet_id != self.codec.table.packet_id(state, TO_SERVER, "cookie_response"):
+        table = self.codec.table
+        if not self._cookies or frame.packet_id != table.packet_id(self.conn.states.client, TO_SERVER,
+                                                                     "cookie_response"):
             return False
-        fields = self.codec.decode(state, TO_SERVER, "cookie_response", frame.packet)
-        key = str(fields.get("key"))
-        if key not in self._cookies:
+        key = wire.cookie_key(frame.packet)
+        answer = table.packet_id(State.LOGIN, TO_SERVER, "cookie_response")
+        if key not in self._cookies or answer is None:
             return False
         self._cookies.discard(key)
-        self._to_candidate(self.codec.encode(State.LOGIN, TO_SERVER, "cookie_response", fields))
+        self._to_candidate(wire.with_id(frame.packet, answer))
         return True
 
     def _ready(self) -> None:
