@@ -179,6 +179,7 @@ class ConsoleCommands:
         totals = s.totals()
         uptime = s.clock.seconds() - s.started_at
         rtt = s.upstream_rtt
+        first = s.network.network.first
         seen = totals.fast + totals.decoded
         return [
             f"uptime {_duration(uptime)}; {s.player_count()} players, {len(s.connections)} connections, "
@@ -186,9 +187,22 @@ class ConsoleCommands:
             f"client->server {totals.c2s_packets} packets / {totals.c2s_bytes} bytes; "
             f"server->client {totals.s2c_packets} packets / {totals.s2c_bytes} bytes",
             f"fast path {totals.fast / seen:.1%} of play packets" if seen else "fast path: no play packets yet",
-            f"upstream {s.config.upstream.host}:{s.config.upstream.port} latency "
+            f"upstream {first.host}:{first.port} latency "
             + (f"{rtt * 1000:.1f} ms" if rtt is not None else "not measured yet"),
+            *self._network_lines(),
         ]
+
+    def _network_lines(self) -> list[str]:
+        """In front of several servers: who is where, and the moves so far."""
+        board = self.server.network
+        if not board.network.several:
+            return []
+        on: dict[str, int] = {name: 0 for name in board.network.backends}
+        for b in self.server.connections:
+            if b.session is not None and b.backend is not None:
+                on[b.backend.name] = on.get(b.backend.name, 0) + 1
+        where = ", ".join(f"{name} {count}" for name, count in on.items())
+        return [f"servers (players): {where}; {board.switches} moves, {board.failovers} failovers"]
 
     def _sessions(self, args: list[str]) -> list[str]:
         rows = []
