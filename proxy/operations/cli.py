@@ -108,8 +108,9 @@ def make_reload(server: Any, config_path: Path | None, overrides: dict[str, Any]
     """``reload``: re-read and validate; an invalid file keeps the running config."""
     from proxy.config import ConfigError, load
 
+    # The network (servers and their forwarding secrets) is resolved once, at start.
     restart_fields = ("listen", "upstream", "online_mode", "console", "proxy_protocol", "forwarding", "log_json",
-                      "upstream_auth", "accounts")
+                      "upstream_auth", "accounts", "servers", "try_order", "forced_hosts", "transfers")
 
     def reload() -> list[str]:
         try:
