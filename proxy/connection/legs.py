@@ -171,8 +171,8 @@ class ClientLeg(protocol.Protocol):
 
     def _login_deadline(self) -> None:
         conn = self.connection
-        if conn.states.closed or conn.states.playing:
-            return
+        if conn.states.closed or conn.states.playing or conn.switch is not None:
+            return  # (a move to another backend has its own deadline)
         if self._waiting_for_server():
             conn.upstream_silent()
             return

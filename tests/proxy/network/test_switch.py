@@ -141,3 +141,39 @@ def test_a_server_for_admins_only_is_neither_listed_nor_reachable_for_others() -
     assert net.switch(rig.bridge, None) == ["Servers: lobby (you are here). /server <name> moves you."]
     assert net.switch(rig.bridge, "staff")[0].startswith("No server 'staff' for you")
     assert net.send(rig.bridge, "staff") == ["alice: Moving you to staff..."]  # the console may
+
+
+def test_a_silent_backend_times_the_move_out_and_the_player_stays() -> None:
+    rig = network_rig("1.20.1")
+    playing(rig)
+    rig.server.network.switch(rig.bridge, "survival")
+    new = rig.accept_upstream()
+    rig.reactor.advance(rig.server.config.limits.upstream_answer_seconds + 0.1)
+    said = " ".join(rig.chat_texts(rig.client.received()))
+    assert "Could not move you to survival: it did not answer within 10 seconds" in said
+    assert new.transport.disconnecting and not rig.bridge.states.closed
+
+
+def test_a_malformed_login_packet_from_the_new_backend_fails_only_the_move() -> None:
+    rig = network_rig("1.20.1")
+    playing(rig)
+    rig.server.network.switch(rig.bridge, "survival")
+    new = rig.accept_upstream()
+    new.proto.dataReceived(b"\xff\xff\xff\xff\xff\xff")  # a length prefix that never ends
+    said = " ".join(rig.chat_texts(rig.client.received()))
+    assert "Could not move you to survival: it sent a malformed packet" in said
+    assert not rig.bridge.states.closed and rig.bridge.backend.name == "lobby"
+
+
+def test_a_step_outside_the_table_is_our_misuse() -> None:
+    from proxy.network.switch import STEPS, Phase, Switch, SwitchMisuse
+
+    rig = network_rig("1.20.1")
+    playing(rig)
+    switch = Switch(rig.bridge, rig.server.network.network.backends["survival"], lambda s: None,
+                    lambda s, why, kicked: None)
+    with pytest.raises(SwitchMisuse):
+        switch._step("joined")
+    # Every phase but the two ends can fail; nothing leaves DONE or FAILED.
+    assert {phase for phase, event in STEPS if event == "failed"} == set(Phase) - {Phase.DONE, Phase.FAILED}
+    assert not any(phase in (Phase.DONE, Phase.FAILED) for phase, _ in STEPS)
