@@ -378,7 +378,7 @@ class Connection:
             self.io.close_client(graceful=False)
             return
         self.log.info("upstream closed for {player}: {why}", player=self.player_name, why=why)
-        if self.states.playing and self.network.dropped(self, why, False):
+        if (self.states.playing or self.switch is not None) and self.network.dropped(self, why, False):
             return  # moved to the next server of the network
         self.disconnect(f"Lost connection to the server ({_short(why)}).", "upstream_lost")
 

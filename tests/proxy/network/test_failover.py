@@ -85,3 +85,18 @@ def test_a_backend_that_dies_during_a_switch_does_not_end_the_move() -> None:
     ("Kicked by an operator", False), ("", False)])
 def test_which_kicks_are_shutdowns(reason: str, shutdown: bool) -> None:
     assert is_shutdown(reason) is shutdown
+
+
+def test_the_old_backend_closing_while_the_client_reconfigures_does_not_end_the_move() -> None:
+    rig = network_rig("1.21.11")
+    playing(rig)
+    old = rig.upstream
+    rig.server.network.switch(rig.bridge, "survival")
+    candidate_login(rig)
+    _lose(old)  # after Start Configuration went to the client, before its acknowledgement
+    assert not rig.bridge.states.closed
+    rig.client_send(pack_varint(rig.bridge.ids.configuration_acknowledged))
+    rig.server_send(build_packet(rig.codec, "configuration", "toClient", "finish_configuration"))
+    rig.client_send(build_packet(rig.codec, "configuration", "toServer", "finish_configuration"))
+    join(rig, 2)
+    assert rig.bridge.states.playing and rig.bridge.backend.name == "survival"
