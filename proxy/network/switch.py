@@ -207,6 +207,10 @@ class Switch:
             self.fail(problem)
             return
         conn = self.conn
+        if conn.states.client is not State.PLAY or conn.states.server not in (State.PLAY, State.CLOSED):
+            # The old backend began a reconfiguration meanwhile: the client is not where a move starts.
+            self.fail("the current server was reconfiguring you; try again")
+            return
         self._new_world()
         if rejoin.reenters_configuration(self.codec):
             self._step("ready:configuration")

@@ -177,3 +177,22 @@ def test_a_step_outside_the_table_is_our_misuse() -> None:
     # Every phase but the two ends can fail; nothing leaves DONE or FAILED.
     assert {phase for phase, event in STEPS if event == "failed"} == set(Phase) - {Phase.DONE, Phase.FAILED}
     assert not any(phase in (Phase.DONE, Phase.FAILED) for phase, _ in STEPS)
+
+
+def test_a_move_gives_up_when_the_old_backend_reconfigures_the_client_meanwhile() -> None:
+    rig = network_rig("1.21.11")
+    playing(rig)
+    rig.server.network.switch(rig.bridge, "survival")
+    old = rig.upstream
+    new = rig.accept_upstream()
+    new.received()
+    rig.upstream = old
+    rig.server_send(build_packet(rig.codec, "play", "toClient", "start_configuration"))
+    rig.client_send(pack_varint(rig.bridge.ids.configuration_acknowledged))
+    rig.upstream = new
+    rig.server_send(build_packet(rig.codec, "login", "toClient", "success", username="alice"))
+    assert "start_configuration" not in names(rig, rig.client.received())
+    assert rig.bridge.switch is None and new.transport.disconnecting
+    assert rig.bridge.backend.name == "lobby" and not rig.bridge.states.closed
+    # Said once the client plays again (it is configuring for the old backend now).
+    assert any(b"reconfiguring you" in packet for packet in rig.bridge.actuator.held_for_play)
