@@ -122,9 +122,8 @@ class Switchboard:
 
     # -- moves ----------------------------------------------------------------------------
     def _cannot_move(self, c: "Connection") -> str | None:
-        if c.switch is not None:
-            target = getattr(c.switch, "backend", None)
-            return f"Already moving you to {getattr(target, 'name', 'another server')}."
+        if isinstance(c.switch, Switch):
+            return f"Already moving you to {c.switch.backend.name}."
         if c.states.client is not State.PLAY or c.codec is None or c.session is None:
             return "Wait until you are in the game."
         if c.login.account is not None:

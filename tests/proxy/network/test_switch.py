@@ -130,6 +130,8 @@ def test_a_switch_to_the_same_server_or_an_unknown_one_is_answered() -> None:
     assert net.switch(rig.bridge, "lobby") == ["You are on lobby already."]
     assert "No server 'nether'" in net.switch(rig.bridge, "nether")[0]
     assert net.switch(rig.bridge, None) == ["Servers: lobby (you are here), survival. /server <name> moves you."]
+    assert net.switch(rig.bridge, "Survival") == ["Moving you to survival..."]  # names compare case-insensitively
+    assert net.switch(rig.bridge, "survival") == ["Already moving you to survival."]
 
 
 def test_a_server_for_admins_only_is_neither_listed_nor_reachable_for_others() -> None:
