@@ -62,6 +62,23 @@ class ConsoleConfig(Strict):
     allow_remote: bool = False  # binding a non-loopback address needs this
 
 
+class DashboardConfig(Strict):
+    # The web dashboard (docs/dashboard.md); off when port is None, 0 picks a free port.
+    # Every request needs the console token (admin) or viewer_token (pages only).
+    host: str = "127.0.0.1"
+    port: int | None = Field(None, ge=0, le=65535)
+    allow_remote: bool = False  # binding a non-loopback address needs this
+    viewer_token: SecretStr | None = None  # MCAGENT_DASHBOARD_VIEWER_TOKEN overrides it
+    episodes: str | None = None  # the folder of episodes to replay (default: autopilot.log_dir)
+
+    @field_validator("viewer_token")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value().strip()) < 12:
+            raise ValueError("must be at least 12 characters")
+        return value
+
+
 class LlmLimits(Strict):
     requests_per_minute: int = Field(6, ge=1, le=1000)  # per player
     max_concurrent: int = Field(4, ge=1, le=256)         # calls in flight, all players
@@ -241,6 +258,7 @@ class ProxyConfig(Strict):
     admin_secret: SecretStr | None = None
     semantic_config: str = "config/system-semantic.json"
     console: ConsoleConfig = ConsoleConfig()
+    dashboard: DashboardConfig = DashboardConfig()
     llm: LlmConfig = LlmConfig()
     proxy_protocol: bool = False  # expect a HAProxy PROXY header (v1/v2) from a load balancer
     forwarding: ForwardingSection = ForwardingSection()

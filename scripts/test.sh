@@ -3,7 +3,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-scripts/bootstrap.sh --with-nginx
+scripts/bootstrap.sh --with-nginx --with-browser
 .venv/bin/python -m mypy
 .venv/bin/python -m ruff check .
 # Two workers: the end-to-end tests spend most of their time waiting on the Node peers, so

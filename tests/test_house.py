@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PROXY = ROOT / "proxy"
 # Lowest first; a package may import those before it. engine is below all of them.
 LAYERS = ("protocol", "codec", "windows", "accounts", "config", "agent", "connection", "network", "server",
-          "operations", "testing")
+          "dashboard", "operations", "testing")
 
 
 def module_name(path: Path) -> str:

@@ -110,7 +110,8 @@ def make_reload(server: Any, config_path: Path | None, overrides: dict[str, Any]
 
     # The network (servers and their forwarding secrets) is resolved once, at start.
     restart_fields = ("listen", "upstream", "online_mode", "console", "proxy_protocol", "forwarding", "log_json",
-                      "upstream_auth", "accounts", "servers", "try_order", "forced_hosts", "transfers")
+                      "upstream_auth", "accounts", "dashboard", "servers", "try_order", "forced_hosts",
+                      "transfers")
 
     def reload() -> list[str]:
         try:
@@ -253,10 +254,38 @@ def cmd_run(args: argparse.Namespace) -> int:
                 TcpConsoleFactory(commands, token, reactor)).addCallback(
                 lambda port: announce(f"mcagent: console on {host}:{port.getHost().port}"))
 
+    if config.dashboard.port is not None:
+        from proxy.dashboard import service as dashboard
+        from proxy.operations.login_throttle import LoginThrottle
+
+        dashboard.start(config, server, reactor, console_token(config.console.token), announce, redacting.add_secret,
+                        LoginThrottle(reactor, dashboard.report_refusals))
+
     reactor.callWhenRunning(lambda: signal.signal(signal.SIGTERM, lambda *a: reactor.callFromThread(stop)))
     reactor.callWhenRunning(lambda: signal.signal(signal.SIGINT, lambda *a: reactor.callFromThread(stop)))
     reactor.run()
     return exit_code[0]
+
+
+def cmd_replay_view(args: argparse.Namespace) -> int:
+    """Serve the dashboard's episode replay for a folder, without a proxy."""
+    path = Path(args.path)
+    if not path.is_dir():
+        print(f"mcagent: {path}: not a folder (give an episode folder or a folder of them)", file=sys.stderr)
+        return 2
+    host, _, port_text = args.listen.rpartition(":")
+    if host not in ("127.0.0.1", "localhost", "::1") or not port_text.isdigit() or int(port_text) > 65535:
+        print(f"mcagent: --listen {args.listen!r}: expected a loopback HOST:PORT (0 picks a free port)",
+              file=sys.stderr)
+        return 2
+    reactor = _install_reactor()
+    from proxy.dashboard.service import replay_view, report_refusals
+    from proxy.operations.login_throttle import LoginThrottle
+
+    replay_view(path, host, int(port_text), reactor, lambda text: print(text, flush=True),
+                LoginThrottle(reactor, report_refusals), os.environ.get("MCAGENT_REPLAY_TOKEN") or None)
+    reactor.run()
+    return 0
 
 
 def _to_terminal(terminal: Any, event: dict[str, Any]) -> None:
@@ -416,6 +445,9 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("sim", help="headless autopilot episodes: mcagent sim --seeds N --ticks T --provider "
                    f"{'|'.join(PROVIDERS)} "
                    "[--json]", add_help=False)
+    r = sub.add_parser("replay-view", help="replay recorded autopilot episodes in the browser, without a proxy")
+    r.add_argument("path", help="an episode folder (decision_log.jsonl + episode_events.json) or a folder of them")
+    r.add_argument("--listen", default="127.0.0.1:0", help="HOST:PORT to serve on (default a free loopback port)")
     c = sub.add_parser("console", help="attach to a running proxy's console port")
     c.add_argument("--config", help="config file to read console.host/port/token from")
     c.add_argument("--connect", help="HOST:PORT of the console")
@@ -438,6 +470,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_versions(args)
     if args.command == "console":
         return cmd_console(args)
+    if args.command == "replay-view":
+        return cmd_replay_view(args)
     if args.command in account_cli.COMMANDS:
         return account_cli.run(args)
     parser.error(f"unknown command {args.command}")
