@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from engine.actions import AdminCommand, MeasurePing, RunLine
+from engine.actions import AdminCommand, MeasurePing, RunLine, SwitchServer
 from engine.commands.args import Arg, ArgKind, Word, words
 from engine.commands.table import Access, Command, CommandRouting, CommandTable, Invocation, Text, no_args
 from engine.actions import Action
@@ -140,6 +140,10 @@ def _ping(inv: Invocation, _: Empty) -> Out:
     return [MeasurePing()]
 
 
+def _server(inv: Invocation, name: str) -> Out:
+    return [SwitchServer(name or None)]
+
+
 def _stop(inv: Invocation, _: Empty) -> Out:
     return list(inv.the_session().stop(inv.now))
 
@@ -207,6 +211,9 @@ HELP = Command("help", no_args(EMPTY), _help, Text("!help", "!help"), Text("this
                args=())
 PING = Command("ping", no_args(EMPTY), _ping, Text("!ping"),
                Text("round-trip time from the proxy to the server", "代理到服务器的往返时间"), args=())
+SERVER = Command("server", parse_rest, _server, Text("!server [name]"),
+                 Text("the servers behind the proxy, or move to one", "代理后面的服务器，或移动到其中一个"),
+                 args=(Arg("server", ArgKind.TEXT, optional=True),))
 _NUMBER = ArgKind.NUMBER
 SWITCH = ("on", "off", "status")
 MODES = tuple(mode.value for mode in ConversationMode)
@@ -317,7 +324,7 @@ NOTICE = Command("notice", parse_rest, _notice, Text("/agent notice <id> <button
 
 # What every session has, with or without an assistant (a new command is one more entry here, or
 # in ASSISTANT_COMMANDS when its handler needs the assistant).
-SESSION_COMMANDS: tuple[Command[Any], ...] = (HELP, PING, GOTO, FOLLOW, STOP, AUTOPILOT, GET, EAT, REFLEX,
+SESSION_COMMANDS: tuple[Command[Any], ...] = (HELP, PING, SERVER, GOTO, FOLLOW, STOP, AUTOPILOT, GET, EAT, REFLEX,
                                               ADMIN_LOGIN, SYSTEM)
 # What an assistant adds.
 ASSISTANT_COMMANDS: tuple[Command[Any], ...] = (MODE, AI, MEMORY, HISTORY, CARD, NOTICE)

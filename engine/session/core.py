@@ -287,6 +287,20 @@ class Session:
             actions.append(reply(announce))
         return actions
 
+    def new_world(self, why: str, now: float) -> list[Action]:
+        """The player moved to another server behind the proxy: whatever moved them lets go, and the
+        world model, reflex state and autopilot start afresh; the conversation, inbox, settings (which
+        reflexes are on, the admin proof) and intent cache stay, as they are the player's."""
+        actions = self.release(why, now)
+        enabled = set(self.control.reflexes.enabled)
+        self.control = Control(self.config.version, False)
+        for name in enabled:
+            self.control.reflexes.enable(name)
+        self.world = WorldModel(self.player_name, self.config.game_version or self.config.version)
+        self._early_move = False
+        self._last_sneak = None
+        return actions
+
     def release(self, why: str, now: float = 0.0) -> list[Action]:
         """Give everything back to the player: the autopilot, the command driver, any reflex, ``!eat``."""
         task, self.item_task = self.item_task, None

@@ -291,6 +291,7 @@ _HANDLERS: dict[type, Callable[[SimWorld, Any, int, list[ev.Event]], None]] = {
     acts.ReplyToPlayer: SimWorld._not_the_servers,
     acts.ForwardChat: SimWorld._not_the_servers,
     acts.MeasurePing: SimWorld._not_the_servers,
+    acts.SwitchServer: SimWorld._not_the_servers,  # the simulated world is one server
     acts.Kick: SimWorld._not_the_servers,
     acts.AdminCommand: SimWorld._not_the_servers,
     acts.SetControl: SimWorld._not_the_servers,

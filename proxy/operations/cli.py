@@ -108,8 +108,10 @@ def make_reload(server: Any, config_path: Path | None, overrides: dict[str, Any]
     """``reload``: re-read and validate; an invalid file keeps the running config."""
     from proxy.config import ConfigError, load
 
+    # The network (servers and their forwarding secrets) is resolved once, at start.
     restart_fields = ("listen", "upstream", "online_mode", "console", "proxy_protocol", "forwarding", "log_json",
-                      "upstream_auth", "accounts", "dashboard")
+                      "upstream_auth", "accounts", "dashboard", "servers", "try_order", "forced_hosts",
+                      "transfers")
 
     def reload() -> list[str]:
         try:
@@ -207,9 +209,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         server.listening = True
         server.start_ticking()
         log.info("mcagent listening on {host}:{port}, relaying to {uhost}:{uport} ({mode} mode)",
-                 host=config.listen.host, port=port.getHost().port, uhost=config.upstream.host,
-                 uport=config.upstream.port, mode="online" if config.online_mode else "offline")
+                 host=config.listen.host, port=port.getHost().port, uhost=server.network.network.first.host,
+                 uport=server.network.network.first.port, mode="online" if config.online_mode else "offline")
         log.info("player-info forwarding: {forwarding}", forwarding=server.forwarding.describe())
+        network = server.network.network
+        if network.several:
+            log.info("servers: {servers}; players land on the first of {order} that answers; transfers: {transfers}",
+                     servers=", ".join(f"{b.name} {b.address} (forwarding {b.forwarding.mode})"
+                                       for b in network.backends.values()),
+                     order=", ".join(network.try_order), transfers=network.transfers)
         if server.accounts is not None and config.upstream_auth.account is not None:
             log.info("upstream_auth: {who}", who=server.accounts.describe(config.upstream_auth.account))
         announce(f"mcagent: connect your Minecraft client to {config.listen.host}:{port.getHost().port}")
