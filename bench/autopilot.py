@@ -2,6 +2,7 @@
 
 Usage:
     .venv/bin/python bench/autopilot.py sweep --first-seed 1000 --seeds 200 --jobs 2   # robustness
+    .venv/bin/python bench/autopilot.py sweep ... --underground 1.18     # the same over caves, ores and lava
     .venv/bin/python bench/autopilot.py                  # table, the sim's small world
     .venv/bin/python bench/autopilot.py --view-distance 8   # a real server's worth of loaded terrain
     .venv/bin/python bench/autopilot.py --json
@@ -284,9 +285,10 @@ SETTINGS = ("plain", "lava", "water", "mobs")
 WINDOW = 20                  # the target is stated for any 20 consecutive seeds
 
 
-def _sweep_one(job: tuple[int, str, str, int, bool]) -> dict[str, Any]:
-    seed, setting, difficulty, ticks, after_done = job
-    options = SimOptions(hazard=None if setting == "plain" else setting, difficulty=difficulty)
+def _sweep_one(job: tuple[int, str, str, int, bool, str | None]) -> dict[str, Any]:
+    seed, setting, difficulty, ticks, after_done, underground = job
+    options = SimOptions(hazard=None if setting == "plain" else setting, difficulty=difficulty,
+                         underground=underground)
     r = run_episode(seed, ticks, options=options, stop_when_done=not after_done)
     return {"seed": seed, "setting": setting, "difficulty": difficulty, "iron": r.iron_pickaxe is not None,
             "deaths": sum(r.deaths.values()), "death_causes": r.deaths, "violations": r.violations,
@@ -294,7 +296,7 @@ def _sweep_one(job: tuple[int, str, str, int, bool]) -> dict[str, Any]:
 
 
 def sweep(first: int, seeds: int, difficulties: tuple[str, ...], ticks: int, jobs: int,
-          progress: str | None = None, after_done: bool = False) -> dict[str, Any]:
+          progress: str | None = None, after_done: bool = False, underground: str | None = None) -> dict[str, Any]:
     """Robustness over many seeds: every setting x difficulty x seed, an episode up to the iron pickaxe
     (``after_done``: all ``ticks``, the player left idle in the world once the autopilot hands back).
 
@@ -305,7 +307,8 @@ def sweep(first: int, seeds: int, difficulties: tuple[str, ...], ticks: int, job
     episode as it ends, so a sweep cut short still reports every seed it finished."""
     import multiprocessing
 
-    work = [(seed, setting, d, ticks, after_done) for seed in range(first, first + seeds) for d in difficulties
+    work = [(seed, setting, d, ticks, after_done, underground) for seed in range(first, first + seeds)
+            for d in difficulties
             for setting in SETTINGS]
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
@@ -390,6 +393,8 @@ def main(argv: list[str] | None = None) -> int:
                             help="print the table from a progress file instead of running episodes")
         parser.add_argument("--after-done", action="store_true",
                             help="play all --ticks, the player idle in the world once the autopilot hands back")
+        parser.add_argument("--underground", choices=("1.18", "1.17"), default=None,
+                            help="the world below the surface (engine/sim/strata.py): caves, ores, lava at depth")
         parser.add_argument("--json", action="store_true")
         a = parser.parse_args(argv[1:])
         if a.summarize:
@@ -397,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
                 report = summarize([json.loads(line) for line in f if line.strip()])
         else:
             report = sweep(a.first_seed, a.seeds, tuple(a.difficulty.split(",")), a.ticks, a.jobs, a.progress,
-                           a.after_done)
+                           a.after_done, a.underground)
         if a.json:
             print(json.dumps(report))
         else:

@@ -47,6 +47,8 @@ SEARCH = 128.0             # blocks around the player an ore is looked for
 BRANCH_TURN = 24           # a branch tunnel turns after this many steps
 PICKUP_WAIT = 60
 PICKUP_DELAY = 15          # ticks a drop is left to be picked up where the player stands
+RECENT = 3                 # columns a stair down does not step back into
+RECENT_PENALTY = 3.0
 DIG_CONFIRM = 8            # ticks the server has to confirm a break
 
 
@@ -87,6 +89,7 @@ class MineOre(Executor):
         self.target_budget = 0
         self.came_from: Pos | None = None
         self.behind: Pos | None = None
+        self.recent: list[tuple[int, int]] = []  # columns of the last steps
         self._dug: set[Pos] = set()             # ores we dug (gone for that reason, not fake)
         self._mined_before = 0
         self._confirm = 0
@@ -206,7 +209,10 @@ class MineOre(Executor):
         def cost(p: Pos) -> float:
             px, py, pz = p
             vertical = max(0, ty - (py + 1), py - ty)
-            return abs(px - tx) + abs(pz - tz) + vertical + (0.5 if (px, pz) == (tx, tz) else 0.0)
+            # Back into a column just left would open a shaft (a stair down digs the floor of
+            # the step before): a staircase goes on, or turns, and a fall down it stays short.
+            back = RECENT_PENALTY if (px, pz) in self.recent and py < y else 0.0
+            return abs(px - tx) + abs(pz - tz) + vertical + (0.5 if (px, pz) == (tx, tz) else 0.0) + back
 
         options = [(x + dx, y + dy, z + dz) for dx, dz in HEADINGS for dy in (-1, 0, 1)]
         for step in sorted(options, key=lambda p: (cost(p), p)):
@@ -235,6 +241,7 @@ class MineOre(Executor):
 
     def _begin_step(self, ctx: ExecContext, at: Pos, step: Pos) -> list[Action]:
         self.behind, self.came_from = self.came_from, at
+        self.recent = (self.recent + [(at[0], at[2])])[-RECENT:]
         self.queue = [c for c in step_cells(at, step) if ctx.terrain.cell(*c) & SHAPE != EMPTY]
         self.next = step
         self.steps += 1
@@ -319,6 +326,9 @@ class MineOre(Executor):
         overhead (in the open the sky lights the ground): [] when none is placed."""
         x, y, z = at
         t = ctx.terrain
+        if floor_unsafe(t, x, y, z) is not None:
+            self.pending_torch = None          # nothing to stand it on (a stair dug its floor)
+            return []
         covered = any(t.cell(x, yy, z) & SHAPE != EMPTY for yy in range(y + 2, y + 24))
         ops = hold(ctx, "torch") if covered and t.cell(x, y, z) & SHAPE == EMPTY else None
         if ops:
