@@ -291,6 +291,7 @@ def _sweep_one(job: tuple[int, str, str, int, bool, str | None]) -> dict[str, An
                          underground=underground)
     r = run_episode(seed, ticks, options=options, stop_when_done=not after_done)
     return {"seed": seed, "setting": setting, "difficulty": difficulty, "iron": r.iron_pickaxe is not None,
+            "iron_tick": r.iron_pickaxe,
             "deaths": sum(r.deaths.values()), "death_causes": r.deaths, "violations": r.violations,
             "after_done": after_done}
 
@@ -353,6 +354,8 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
             rows.append({
                 "setting": setting, "difficulty": d, "episodes": len(runs),
                 "iron_pickaxes": sum(r["iron"] for r in runs), "deaths": sum(r["deaths"] for r in runs),
+                "median_tick": statistics.median(ticks) if (ticks := [r["iron_tick"] for r in runs
+                                                                      if r.get("iron_tick") is not None]) else None,
                 "death_causes": causes, "violations": sum(r["violations"] for r in runs),
                 "worst_window_pickaxes": min(sum(r["iron"] for r in w) for w in windows),
                 "worst_window_deaths": max(sum(r["deaths"] for r in w) for w in windows),
@@ -368,10 +371,11 @@ def _print_sweep(report: dict[str, Any]) -> None:
     print(f"{report['seeds']} seeds from {report['first_seed']}, up to {report['ticks'] or 10_000} ticks "
           f"({until}), {report['seconds'] or '-'} s; "
           f"worst = worst window of {report['window']} seeds")
-    print(f"{'setting':8s} {'difficulty':10s} {'pickaxes':>10s} {'deaths':>7s} {'viol':>5s} "
+    print(f"{'setting':8s} {'difficulty':10s} {'pickaxes':>10s} {'median':>7s} {'deaths':>7s} {'viol':>5s} "
           f"{'worst pick':>10s} {'worst death':>11s} {'worst viol':>10s}  failed seeds")
     for r in report["rows"]:
-        print(f"{r['setting']:8s} {r['difficulty']:10s} {r['iron_pickaxes']:4d}/{r['episodes']:<5d} {r['deaths']:7d} "
+        median = "-" if r.get("median_tick") is None else f"{r['median_tick']:.0f}"
+        print(f"{r['setting']:8s} {r['difficulty']:10s} {r['iron_pickaxes']:4d}/{r['episodes']:<5d} {median:>7s} {r['deaths']:7d} "
               f"{r['violations']:5d} {r['worst_window_pickaxes']:7d}/{report['window']:<2d} "
               f"{r['worst_window_deaths']:11d} {r['worst_window_violations']:10d}  "
               f"{r['failed_seeds'] or ''} {r['death_causes'] or ''}")

@@ -18,19 +18,36 @@ the surface episodes play as they always did.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from engine import events as ev
-from engine.sim.records import Mob
+from engine.sim.records import Mob, PlayerBody, SimOptions
 from engine.sim.rules import HEIGHT
 from engine.sim.strata import disguise, enclosed
-from engine.world.blocks import BlockFlag
+from engine.world.blocks import BlockFlag, BlockStore, BlockTable
 
-if TYPE_CHECKING:
-    from engine.sim.server import ServerWorld
+
+class Host(Protocol):
+    """What of the simulated server this needs (``engine.sim.server.ServerWorld``)."""
+
+    options: SimOptions
+    table: BlockTable
+    store: BlockStore
+    min_y: int
+    heights: npt.NDArray[np.int_]
+    player: PlayerBody
+    mobs: dict[int, Mob]
+
+    def solid(self, x: int, y: int, z: int) -> bool: ...
+
+    def block(self, x: int, y: int, z: int) -> str | None: ...
+
+    def fall_to(self, x: int, y: int, z: int) -> float: ...
+
+    def _new_id(self) -> int: ...
 
 TORCH_LIGHT = 14            # Manhattan blocks a torch lights to level >= 1
 SPAWN_EVERY = 200
@@ -41,7 +58,7 @@ Pos = tuple[int, int, int]
 
 
 class Underground:
-    def __init__(self, world: ServerWorld, blocks: npt.NDArray[np.uint16], seed: int) -> None:
+    def __init__(self, world: Host, blocks: npt.NDArray[np.uint16], seed: int) -> None:
         self.world = world
         self.on = world.options.underground is not None
         self.rng = np.random.default_rng((seed, 3))

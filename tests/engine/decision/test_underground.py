@@ -182,3 +182,22 @@ def test_mine_block_leaves_stone_beside_water_alone() -> None:
         ex.step(d.ctx)
     assert ex.target is not None and unsafe(d.terrain, *ex.target) is None
     assert (1, 9, 0) in d.ctx.blacklist
+
+
+def test_a_drop_collect_timed_out_on_is_not_tried_again() -> None:
+    # Seed 700025 under lava: a drop lay under the water the player swam on; three 300-tick
+    # timeouts walking to it, then a lava push at 5 health.
+    import attrs
+    from engine.world.snapshot import EntityView
+    world = rock()
+    world.fill(-32, 10, -32, 31, 31, 31, "air")
+    d = Driver(world, Vec3(0.5, 10.0, 0.5), ("stone_pickaxe",))
+    item = EntityView(777, "item", Vec3(6.5, 10.0, 0.5))
+    collect = make_executor(Choice(ActionName.COLLECT_DROPS), 5, 1)
+    for tick in range(1, 8):
+        d.ctx.tick = tick
+        d.ctx.snapshot = attrs.evolve(snap(d.at, 0, ("stone_pickaxe",)), entities=(item,))
+        for a in collect.step(d.ctx):
+            if isinstance(a, InjectMovement):
+                d.at = Vec3(a.x, a.y, a.z)
+    assert collect.status == "timeout" and 777 in d.ctx.ignored
