@@ -15,14 +15,18 @@ planner may call ``MineOre`` the same way.
 """
 from __future__ import annotations
 
+import math
+
 from engine.actions import Action
 from engine.decision.catalog import ActionName, Choice
-from engine.decision.executors.base import ExecContext, Executor
+from engine.decision.executors.base import ExecContext, Executor, Pos
 from engine.decision.executors.gathering import Mine
 from engine.decision.executors.living import Eat
-from engine.decision.executors.making import Craft, Place
+from engine.decision.executors.making import Craft, Place, _place_spot
+from engine.decision.executors.safety import floor_unsafe
 from engine.decision.executors.underground import MineOre
 from engine.decision.knowledge import count, first_held, pickaxe_tier, planks_for
+from engine.motion.cells import EMPTY, FIRE, LAVA, SHAPE, UNKNOWN, WATER
 from engine.world.food import FOODS
 from engine.world.snapshot import Vec3
 
@@ -30,6 +34,18 @@ DIAMONDS = 3
 TRIES = 3
 HUNGRY = 14                 # food points under which a meal comes first
 STEP_TIMEOUT = {"mine": 24_000, "wood": 1200, "craft": 400, "place": 200, "eat": 200}
+
+
+def _beside(ctx: ExecContext) -> Pos | None:
+    p = ctx.position
+    fx, fy, fz = math.floor(p.x), math.floor(p.y + 1e-6), math.floor(p.z)
+    t = ctx.terrain
+    cells = []
+    for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        x, z = fx + dx, fz + dz
+        if t.cell(x, fy, z) & (SHAPE | UNKNOWN | WATER | LAVA | FIRE) == EMPTY and floor_unsafe(t, x, fy, z) is None:
+            cells.append((abs(x + 0.5 - p.x) + abs(z + 0.5 - p.z), (x, fy, z)))
+    return max(cells)[1] if cells else None
 
 
 class DiamondPickaxe(Executor):
@@ -64,7 +80,10 @@ class DiamondPickaxe(Executor):
             return []
         self.sub_name, self.sub = step
         self.target = None
-        return self.sub.step(ctx)
+        out = self.sub.step(ctx)
+        if self.sub.status is not None:
+            self._ended(self.sub)          # a step may fail at once (no place for the table)
+        return out
 
     def _next(self, ctx: ExecContext, counts: dict[str, int]) -> tuple[str, Executor] | None:
         tick = ctx.tick
@@ -97,8 +116,12 @@ class DiamondPickaxe(Executor):
             self.mines.append(MineOre(Choice(ActionName.MINE_BLOCK, ("diamond_ore",)), STEP_TIMEOUT["mine"], tick,
                                       "diamond_ore", DIAMONDS - diamonds, self.level))
             return "mine", self.mines[-1]
-        return "place", Place(Choice(ActionName.PLACE_BLOCK, ("crafting_table",)), STEP_TIMEOUT["place"], tick,
-                              "crafting_table")
+        place = Place(Choice(ActionName.PLACE_BLOCK, ("crafting_table",)), STEP_TIMEOUT["place"], tick,
+                      "crafting_table")
+        # In a one-wide tunnel the usual spots (two blocks off, on a floor) may all be rock: then a
+        # cell beside the player, the one its body is farthest from, so the table cannot overlap it.
+        place.spot = _place_spot(ctx) or _beside(ctx)
+        return "place", place
 
     def _ended(self, sub: Executor) -> None:
         key = f"{self.sub_name}: {sub.status}"
