@@ -129,6 +129,13 @@ class MineOre(Executor):
 
     def _choose(self, ctx: ExecContext) -> list[Action]:
         at = feet(ctx)
+        x, y, z = at
+        if any(ctx.terrain.cell(x, yy, z) & (WATER | LAVA) for yy in (y, y + 1)):
+            # In a pond (a push, a fall): every step would be refused for the water, and each
+            # target blacklisted for it (seed 730000 under water lost every diamond that way).
+            # The autopilot gets out first; the task is taken up again from dry ground.
+            self.status = "in water or lava"
+            return []
         self.visited.add(at)
         target = self.target
         if target is not None and ctx.finder.kind_at(*target) != self.kind:

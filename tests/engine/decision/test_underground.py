@@ -201,3 +201,15 @@ def test_a_drop_collect_timed_out_on_is_not_tried_again() -> None:
             if isinstance(a, InjectMovement):
                 d.at = Vec3(a.x, a.y, a.z)
     assert collect.status == "timeout" and 777 in d.ctx.ignored
+
+
+def test_standing_in_water_ends_the_task_without_blacklisting_the_ore() -> None:
+    # Seed 730000 under the water hazard: pushed into a pond, every step was refused for the
+    # water and every diamond blacklisted in turn; the diamond goal never got its pickaxe.
+    world = rock()
+    world.set(0, 8, 0, "water")
+    world.set(4, 8, 0, "diamond_ore")
+    d = Driver(world, HOLE)
+    ex = mine()
+    d.run(ex, 5)
+    assert ex.status == "in water or lava" and not d.ctx.blacklist
