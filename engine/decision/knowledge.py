@@ -113,6 +113,8 @@ RECIPES: dict[str, Recipe] = {r.item: r for r in _planks_recipes() + (
     Recipe("stone_pickaxe", 1, (("#stone_tool_materials", 3), ("stick", 2)), True),
     Recipe("furnace", 1, (("#stone_tool_materials", 8),), True),
     Recipe("iron_pickaxe", 1, (("iron_ingot", 3), ("stick", 2)), True),
+    Recipe("diamond_pickaxe", 1, (("diamond", 3), ("stick", 2)), True),
+    Recipe("torch", 4, (("coal", 1), ("stick", 1)), False),
 )}
 
 # output → input (an item or a tag). The ladder's iron and the hunt's beef; ``GOAL_SMELTS`` adds
@@ -134,7 +136,7 @@ GAME: dict[str, str] = {"cow": "beef"}
 GAME_HEALTH: dict[str, float] = {"cow": 10.0}
 
 PICKAXES: dict[str, tuple[int, float]] = {   # tier, speed
-    "wooden_pickaxe": (1, 2.0), "stone_pickaxe": (2, 4.0), "iron_pickaxe": (3, 6.0),
+    "wooden_pickaxe": (1, 2.0), "stone_pickaxe": (2, 4.0), "iron_pickaxe": (3, 6.0), "diamond_pickaxe": (4, 8.0),
 }
 ATTACK_DAMAGE: dict[str, float] = {"wooden_pickaxe": 2.0, "stone_pickaxe": 3.0, "iron_pickaxe": 4.0}
 
@@ -161,6 +163,14 @@ BLOCKS: dict[str, BlockRule] = {
     "cobbled_deepslate": BlockRule(3.5, "pickaxe", 1, "cobbled_deepslate"),
     "iron_ore": BlockRule(3.0, "pickaxe", 2, "raw_iron", ("iron_ore",)),
     "deepslate_iron_ore": BlockRule(4.5, "pickaxe", 2, "raw_iron"),
+    # Below the surface (the ore goals): vanilla 1.18's hardness, tier and drop.
+    "coal_ore": BlockRule(3.0, "pickaxe", 1, "coal"),
+    "deepslate_coal_ore": BlockRule(4.5, "pickaxe", 1, "coal"),
+    "gold_ore": BlockRule(3.0, "pickaxe", 3, "raw_gold", ("gold_ore",)),
+    "deepslate_gold_ore": BlockRule(4.5, "pickaxe", 3, "raw_gold"),
+    "diamond_ore": BlockRule(3.0, "pickaxe", 3, "diamond"),
+    "deepslate_diamond_ore": BlockRule(4.5, "pickaxe", 3, "diamond"),
+    "tuff": BlockRule(1.5, "pickaxe", 1, "tuff"),
     "dirt": BlockRule(0.5, None, 0, "dirt"),
     "grass_block": BlockRule(0.6, None, 0, "dirt"),
     "oak_leaves": BlockRule(0.2, None, 0, None),
@@ -174,6 +184,9 @@ KINDS: dict[str, tuple[str, ...]] = {
     "log": FAMILIES["#logs"],
     "stone": ("stone", "deepslate"),
     "iron_ore": ("iron_ore", "deepslate_iron_ore"),
+    "coal_ore": ("coal_ore", "deepslate_coal_ore"),
+    "gold_ore": ("gold_ore", "deepslate_gold_ore"),
+    "diamond_ore": ("diamond_ore", "deepslate_diamond_ore"),
     "crafting_table": ("crafting_table",),
     "furnace": ("furnace", "lit_furnace"),
     # Any colour of bed (1.13+), or 1.8-1.12's one ``bed`` (the colour is block entity data there).

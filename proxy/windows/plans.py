@@ -24,6 +24,8 @@ SHAPES: dict[str, tuple[str, ...]] = {
     "wooden_pickaxe": ("AAA", " B ", " B "),
     "stone_pickaxe": ("AAA", " B ", " B "),
     "iron_pickaxe": ("AAA", " B ", " B "),
+    "diamond_pickaxe": ("AAA", " B ", " B "),
+    "torch": ("A", "B"),
     "furnace": ("AAA", "A A", "AAA"),
 }
 
