@@ -43,19 +43,26 @@ def _layouts(version: str) -> dict[str, object]:
 
 
 def test_26_2_is_26_1_plus_what_its_commit_changed() -> None:
-    """26.2's commit was built on the repository's 1.21.11 and kept its stale copies of layouts it
-    did not touch (entity_teleport with byte angles and no relatives, the pre-1.21.2 shape);
-    the generators lay its changes onto the npm package's 26.1, so those are 26.1's. What is
-    left different is what 26.2 changed (docs/versions.md lists it)."""
+    """26.2's protocol.json (the repository's merged 26.2 data, rebuilt from the code index) was
+    built on the repository's own 26.1, which keeps stale copies the npm package's 26.1 fixed
+    (entity_teleport with byte angles, the pre-1.21.2 shape; hands without names); the
+    generators lay its changes onto the npm package's 26.1, so those are 26.1's. What is left
+    different is what 26.2 changed (docs/versions.md lists it)."""
     new, old = _layouts("26.2"), _layouts("26.1")
     assert new["play toClient entity_teleport"] == old["play toClient entity_teleport"]
-    assert new["type Particle"] == old["type Particle"]
     assert {key for key in new.keys() | old.keys() if new.get(key) != old.get(key)} == {
         "login toClient success",         # + sessionId
         "play toClient login",            # + onlineMode
-        "play toClient update_time",      # age -> gameTime, a clock's id -> clock
-        "play toServer use_entity",       # same wire, the commit's names (hand, usingSecondaryAction)
+        "type SlotComponentType",         # + sulfur_cube_content after bees: every later id one up
+        "type SlotComponent",             # sulfur_cube_content: an item stack template
+        "type Particle",                  # sulfur and geyser particles, trial spawner renames
     }
+    components = table_for_version("26.2").named_types["SlotComponentType"][1]["mappings"]
+    assert (components["77"], components["78"], components["79"]) == ("bees", "sulfur_cube_content", "lock")
+    ids, before = table_for_version("26.2").ids("play", "toServer"), table_for_version("26.1").ids("play", "toServer")
+    assert ids["spectator_action"] == before["spectate_entity"]   # renamed in place; no other id moves
+    assert {name: i for name, i in ids.items() if name != "spectator_action"} == {
+        name: i for name, i in before.items() if name != "spectate_entity"}
 
 
 @pytest.mark.parametrize("version", FROM_REPOSITORY + ["26.1"])
