@@ -13,9 +13,17 @@ A commit's row may also name a ``base`` (a version of the npm package) and a ``c
 (the version at that commit its data was built from; default ``base``): the row is then read
 as the commit's changes from ``commit_base`` rebased onto the package's ``base``
 (``RebasedCommit``), so fixes the package made to older data after the commit are kept.
+
+A row may finally name ``files``: files of a repository commit that no git copy here holds
+(the ``fetch`` tool's snapshot stops before it), rebuilt from the code index's stored copy into
+a directory (``--minecraft-data-files DIR``, ``$MCAGENT_MINECRAFT_DATA_FILES``, else
+``/work/shared/minecraft-data``) as ``DIR/<commit>/<path>``. Each is checked against the length
+and sha256 the row records before use, and read as its changes from the repository's
+``commit_base`` at ``commit_base_at`` rebased onto the package's ``base`` (``RebuiltFiles``).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -27,6 +35,9 @@ ROOT = Path(__file__).resolve().parent.parent
 NPM_PACKAGE = ROOT / ".peers" / "node_modules" / "minecraft-data"
 VERSION_LIST = ROOT / "proxy" / "data" / "versions.json"
 REPO_ENV = "MCAGENT_MINECRAFT_DATA_REPO"
+FILES_ENV = "MCAGENT_MINECRAFT_DATA_FILES"
+# Where files rebuilt from the code index's copies of repository commits are kept (``files``).
+REBUILT_FILES = Path("/work/shared/minecraft-data")
 # Where the ``fetch`` tool leaves its copy of github:PrismarineJS/minecraft-data (a bare git dir).
 FETCHED_COPY = Path("/work/.mirror/PrismarineJS+minecraft-data/repo")
 
@@ -183,6 +194,64 @@ class RebasedCommit(Source):
         return rebased(new, old, onto)
 
 
+class RebuiltFiles(Source):
+    """A row's source with some files replaced by rebuilt copies of a later commit's.
+
+    Why: the 26.2 data merged into the repository (its pull request 1298, with the
+    ``sulfur_cube_content`` item component) is in no snapshot ``fetch`` gives, only in the code
+    index, whose copy was rebuilt character for character into a file. That commit's
+    protocol.json was built on the repository's own 26.1 (which lags the npm package's: byte
+    angles in entity_teleport, hands without names), so, as ``RebasedCommit`` does, a unit the
+    file did not change from the repository's 26.1 is taken from the package's 26.1."""
+
+    def __init__(self, inner: Source, files: dict[str, dict[str, Any]], directory: Path, clone: Path,
+                 npm: Source, data: str, base: str) -> None:
+        self.inner = inner
+        self.files = files
+        self.directory = directory
+        self.clone = clone
+        self.npm = npm
+        self.data = data
+        self.base = base
+        self.label = inner.label
+
+    def read(self, relative: str) -> Any:
+        return self.inner.read(relative)
+
+    def load(self, kind: str) -> Any:
+        spec = self.files[kind]
+        path = self.directory / spec["commit"] / spec["path"]
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise SystemExit(f"{path}: cannot read the rebuilt {spec['path']} ({e})") from None
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        if len(text) != spec["chars"] or digest != spec["sha256"]:
+            raise SystemExit(f"{path}: {len(text)} characters, sha256 {digest}; {VERSION_LIST} records "
+                             f"{spec['chars']} and {spec['sha256']} for {spec['path']} at {spec['commit']}")
+        return json.loads(text)
+
+    def file(self, version: str, kind: str) -> Any:
+        if version != self.data or kind not in self.files:
+            return self.inner.file(version, kind)
+        spec = self.files[kind]
+        new = self.load(kind)
+        old = RepositoryCommit(self.clone, spec["commit_base_at"]).file(spec["commit_base"], kind)
+        onto = self.npm.file(self.base, kind)
+        if kind == "protocol":
+            return rebased_protocol(new, old, onto)
+        return rebased(new, old, onto)
+
+
+def rebuilt_files_dir(arg: str | None = None) -> Path:
+    return Path(arg or os.environ.get(FILES_ENV) or REBUILT_FILES)
+
+
+def files_available(directory: Path, clone: Path | None, files: dict[str, dict[str, Any]]) -> bool:
+    return all((directory / spec["commit"] / spec["path"]).exists() and commit_available(clone, spec["commit_base_at"])
+               for spec in files.values())
+
+
 def repository_clone(arg: str | None) -> Path | None:
     """The clone named on the command line or in the environment, else the fetched copy if any."""
     value = arg or os.environ.get(REPO_ENV)
@@ -199,8 +268,10 @@ def commit_available(clone: Path | None, commit: str) -> bool:
     return out.returncode == 0
 
 
-def sources(npm: NpmPackage, clone: Path | None) -> tuple[dict[str, Source], list[str]]:
-    """Each accepted row's source, and the rows whose repository commit is not at hand."""
+def sources(npm: NpmPackage, clone: Path | None,
+            files_dir: Path | None = None) -> tuple[dict[str, Source], list[str]]:
+    """Each accepted row's source, and the rows whose repository commit (or rebuilt file) is not at hand."""
+    files_dir = files_dir or rebuilt_files_dir()
     found: dict[str, Source] = {}
     unavailable: list[str] = []
     commits: dict[str, RepositoryCommit] = {}
@@ -214,6 +285,11 @@ def sources(npm: NpmPackage, clone: Path | None) -> tuple[dict[str, Source], lis
             if row.get("base"):
                 source = RebasedCommit(commits[commit], npm, row["data"], row.get("commit_base", row["base"]),
                                        row["base"])
+            if row.get("files"):
+                if not files_available(files_dir, clone, row["files"]):
+                    unavailable.append(row["name"])
+                    continue
+                source = RebuiltFiles(source, row["files"], files_dir, clone, npm, row["data"], row["base"])
             found[row["name"]] = source
         else:
             unavailable.append(row["name"])
@@ -234,5 +310,10 @@ def source_labels() -> dict[str, str]:
             if row.get("base"):
                 label += (f", its changes from its {row.get('commit_base', row['base'])} rebased onto "
                           f"minecraft-data {version_list()['minecraft_data']} {row['base']}")
+            for kind, spec in sorted(row.get("files", {}).items()):
+                label += (f"; {kind}.json from {spec['path']} at commit {spec['commit']} (rebuilt from the code "
+                          f"index, sha256 {spec['sha256'][:16]}), its changes from the repository's "
+                          f"{spec['commit_base']} at {spec['commit_base_at'][:12]} rebased onto minecraft-data "
+                          f"{version_list()['minecraft_data']} {row['base']}")
             labels[row["name"]] = label
     return labels

@@ -33,6 +33,8 @@ class SupportedVersion:
     verified: str          # a key of VERIFICATION, or "" when refused
     missing: str = ""      # why a known protocol is refused
     commit: str = ""       # the minecraft-data repository commit its tables come from; "" for the npm package
+    # files of a later repository commit rebuilt from the code index: (kind, commit), e.g. ("protocol", ...)
+    files: tuple[tuple[str, str], ...] = ()
 
     @property
     def accepted(self) -> bool:
@@ -65,7 +67,9 @@ def _rows() -> tuple[SupportedVersion, ...]:
         if not missing and verified not in doc["verification"]:
             raise ValueError(f"versions.json: protocol {row['protocol']} has unknown verification {verified!r}")
         rows.append(SupportedVersion(int(row["protocol"]), releases, str(row.get("name", releases[-1])),
-                                     row.get("data"), verified, missing, str(row.get("commit", ""))))
+                                     row.get("data"), verified, missing, str(row.get("commit", "")),
+                                     tuple(sorted((str(kind), str(spec["commit"]))
+                                                  for kind, spec in row.get("files", {}).items()))))
     protocols = [r.protocol for r in rows]
     if protocols != sorted(set(protocols)):
         raise ValueError("versions.json: protocols must be listed once each, in increasing order")
@@ -115,7 +119,8 @@ def describe(v: SupportedVersion) -> str:
     if not v.accepted:
         return f"refused: {v.missing}"
     if v.commit:
-        return f"{VERIFICATION[v.verified]}; tables from the minecraft-data repository at {v.commit[:12]}"
+        rebuilt = "".join(f", {kind}.json at {commit[:12]}" for kind, commit in v.files)
+        return f"{VERIFICATION[v.verified]}; tables from the minecraft-data repository at {v.commit[:12]}{rebuilt}"
     return VERIFICATION[v.verified]
 
 

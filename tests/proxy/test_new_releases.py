@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.events import SlotItem
 from engine.world.blocks import BlockTable
 from engine.world.snapshot import Vec3
 from proxy.protocol.handshake import parse_handshake
@@ -43,19 +44,26 @@ def _layouts(version: str) -> dict[str, object]:
 
 
 def test_26_2_is_26_1_plus_what_its_commit_changed() -> None:
-    """26.2's commit was built on the repository's 1.21.11 and kept its stale copies of layouts it
-    did not touch (entity_teleport with byte angles and no relatives, the pre-1.21.2 shape);
-    the generators lay its changes onto the npm package's 26.1, so those are 26.1's. What is
-    left different is what 26.2 changed (docs/versions.md lists it)."""
+    """26.2's protocol.json (the repository's merged 26.2 data, rebuilt from the code index) was
+    built on the repository's own 26.1, which keeps stale copies the npm package's 26.1 fixed
+    (entity_teleport with byte angles, the pre-1.21.2 shape; hands without names); the
+    generators lay its changes onto the npm package's 26.1, so those are 26.1's. What is left
+    different is what 26.2 changed (docs/versions.md lists it)."""
     new, old = _layouts("26.2"), _layouts("26.1")
     assert new["play toClient entity_teleport"] == old["play toClient entity_teleport"]
-    assert new["type Particle"] == old["type Particle"]
     assert {key for key in new.keys() | old.keys() if new.get(key) != old.get(key)} == {
         "login toClient success",         # + sessionId
         "play toClient login",            # + onlineMode
-        "play toClient update_time",      # age -> gameTime, a clock's id -> clock
-        "play toServer use_entity",       # same wire, the commit's names (hand, usingSecondaryAction)
+        "type SlotComponentType",         # + sulfur_cube_content after bees: every later id one up
+        "type SlotComponent",             # sulfur_cube_content: an item stack template
+        "type Particle",                  # sulfur and geyser particles, trial spawner renames
     }
+    components = table_for_version("26.2").named_types["SlotComponentType"][1]["mappings"]
+    assert (components["77"], components["78"], components["79"]) == ("bees", "sulfur_cube_content", "lock")
+    ids, before = table_for_version("26.2").ids("play", "toServer"), table_for_version("26.1").ids("play", "toServer")
+    assert ids["spectator_action"] == before["spectate_entity"]   # renamed in place; no other id moves
+    assert {name: i for name, i in ids.items() if name != "spectator_action"} == {
+        name: i for name, i in before.items() if name != "spectate_entity"}
 
 
 @pytest.mark.parametrize("version", FROM_REPOSITORY + ["26.1"])
@@ -176,3 +184,64 @@ def test_command_tree_and_a_return_to_configuration_mid_play(version: str) -> No
     rig.client_send(build_packet(codec, "play", "toServer", name, message="!help"))
     assert rig.upstream.received() == []
     assert any("!ping" in t for t in rig.chat_texts(rig.client.received()))
+
+
+def _stack(item_id: int, count: int, *components: bytes) -> bytes:
+    """A 1.20.5+ item stack as it crosses the wire: count, id, added/removed counts, components."""
+    return b"".join([pack_varint(count), pack_varint(item_id), pack_varint(len(components)), pack_varint(0),
+                     *components])
+
+
+def test_26_2_items_with_components_after_bees_reach_the_inventory_mirror() -> None:
+    """26.2 inserts sulfur_cube_content (an item stack) after bees, so every later component is one
+    id up from 26.1. Built byte by byte here (not by the codec under test), a window holding a
+    sulfur cube bucket with a stone inside, a tropical fish bucket (pattern and both colours), a
+    locked chest and a stack of stone after them is forwarded unchanged, mirrored as those four
+    stacks, decoded with the right component names and re-encoded to the same bytes; read with
+    26.1's component ids the first stack's template would be taken for lock's NBT."""
+    version = "26.2"
+    rig = Rig(version)
+    codec = rig.codec
+    table = codec.table
+    item = {name: i for i, name in table.items.items()}
+    stone = item["stone"]
+    lock_nbt = b"\x0a" + b"\x08" + b"\x00\x04name" + b"\x00\x03key" + b"\x00"  # {name: "key"}
+    slots = [
+        _stack(item["sulfur_cube_bucket"], 1,  # sulfur_cube_content: a template (id, count, no components)
+               pack_varint(78) + pack_varint(stone) + pack_varint(1) + pack_varint(0) + pack_varint(0)),
+        _stack(item["tropical_fish_bucket"], 1, pack_varint(89) + pack_varint(65536),
+               pack_varint(90) + pack_varint(14), pack_varint(91) + pack_varint(0)),
+        _stack(item["chest"], 1, pack_varint(79) + lock_nbt),
+        _stack(stone, 5),
+    ] + [pack_varint(0)] * 42
+    window_id = table.packet_id("play", "toClient", "window_items")
+    assert window_id is not None
+    packet = (pack_varint(window_id) + pack_varint(0) + pack_varint(7) + pack_varint(len(slots)) + b"".join(slots)
+              + pack_varint(0))
+    rig.login()
+    assert rig.client is not None
+    rig.server_send(build_packet(codec, "play", "toClient", "login", entityId=7))
+    rig.client.received()
+    rig.server_send(packet)
+    assert rig.client.received() == [packet]
+    session = rig.bridge.session
+    assert session is not None
+    assert session.world.inventory[:5] == [SlotItem("minecraft:sulfur_cube_bucket", 1),
+                                           SlotItem("minecraft:tropical_fish_bucket", 1),
+                                           SlotItem("minecraft:chest", 1), SlotItem("minecraft:stone", 5), None]
+    fields = codec.decode("play", "toClient", "window_items", packet)
+    bucket, fish, chest = fields["items"][:3]
+    assert [c["type"] for c in bucket["components"]] == ["sulfur_cube_content"]
+    assert bucket["components"][0]["data"]["itemId"] == stone
+    assert [c["type"] for c in fish["components"]] == [
+        "tropical_fish/pattern", "tropical_fish/base_color", "tropical_fish/pattern_color"]
+    assert fish["components"][1]["data"] == "red"
+    assert [c["type"] for c in chest["components"]] == ["lock"]
+    assert codec.encode("play", "toClient", "window_items", fields) == packet
+    # The same bucket in one slot (set_slot) lands in the mirror too.
+    set_id = table.packet_id("play", "toClient", "set_slot")
+    assert set_id is not None
+    one = pack_varint(set_id) + pack_varint(0) + pack_varint(8) + b"\x00\x24" + slots[0]  # slot 36: hotbar 0
+    rig.server_send(one)
+    assert rig.client.received() == [one]
+    assert session.world.inventory[36] == SlotItem("minecraft:sulfur_cube_bucket", 1)

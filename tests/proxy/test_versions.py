@@ -83,13 +83,17 @@ def test_a_row_from_the_repository_names_its_commit_everywhere() -> None:
     generated tables (packets, blocks, item names) and `mcagent versions` name the same commit."""
     row = versions.by_name("26.2")
     assert re.fullmatch(r"[0-9a-f]{40}", row.commit) and row.verified == versions.PROTOCOL_OWN_ENCODER
+    assert [kind for kind, _ in row.files] == ["protocol"] and re.fullmatch(r"[0-9a-f]{40}", row.files[0][1])
     want = (f"minecraft-data repository commit {row.commit}, its changes from its 1.21.11 rebased onto "
-            f"minecraft-data {versions.MINECRAFT_DATA} 26.1")
+            f"minecraft-data {versions.MINECRAFT_DATA} 26.1; protocol.json from data/pc/26.2/protocol.json at "
+            f"commit {row.files[0][1]} (rebuilt from the code index, sha256 ")
     protocol = json.loads((ROOT / "proxy" / "data" / "protocol.json").read_text())
     blocks = json.loads((ROOT / "engine" / "world" / "data" / "blocks.json").read_text())
     with gzip.open(ROOT / "engine" / "modules" / "data" / "item_names.json.gz") as raw:
         names = json.load(raw)
-    assert protocol["sources"]["26.2"] == blocks["sources"]["26.2"] == names["header"]["sources"]["26.2"] == want
+    assert protocol["sources"]["26.2"] == blocks["sources"]["26.2"] == names["header"]["sources"]["26.2"]
+    assert protocol["sources"]["26.2"].startswith(want)
+    assert row.commit[:12] in versions.describe(row) and row.files[0][1][:12] in versions.describe(row)
     assert row.commit[:12] in versions.describe(row) and "no peer speaks it" in versions.describe(row)
     from_commits = {v.name for v in versions.SUPPORTED if v.commit}
     for document in (protocol["sources"], blocks["sources"], names["header"]["sources"]):
