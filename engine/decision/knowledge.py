@@ -114,7 +114,6 @@ RECIPES: dict[str, Recipe] = {r.item: r for r in _planks_recipes() + (
     Recipe("furnace", 1, (("#stone_tool_materials", 8),), True),
     Recipe("iron_pickaxe", 1, (("iron_ingot", 3), ("stick", 2)), True),
     Recipe("diamond_pickaxe", 1, (("diamond", 3), ("stick", 2)), True),
-    Recipe("torch", 4, (("coal", 1), ("stick", 1)), False),
 )}
 
 # output → input (an item or a tag). The ladder's iron and the hunt's beef; ``GOAL_SMELTS`` adds
