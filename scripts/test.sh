@@ -10,11 +10,12 @@ checks="$(mktemp -d)"
 trap 'rm -rf "$checks"' EXIT
 .venv/bin/python -m mypy >"$checks/mypy.log" 2>&1 &
 mypy_pid=$!
-# Two workers: the end-to-end tests spend most of their time waiting on the Node peers, so
-# two at once finish sooner even on two cores (MCAGENT_TEST_JOBS=0 runs them in one process).
+# Four workers on two cores: an end-to-end test spends most of its time waiting on the Node
+# peers and the game's clock (the e2e suite uses about a quarter of two cores with two workers),
+# so four at once finish sooner (MCAGENT_TEST_JOBS=0 runs them in one process).
 # tests/e2e/schedule.py orders the longest tests first so the workers end together.
 status=0
-.venv/bin/python -m pytest -q -p no:cacheprovider -n "${MCAGENT_TEST_JOBS:-2}" "$@" || status=$?
+.venv/bin/python -m pytest -q -p no:cacheprovider -n "${MCAGENT_TEST_JOBS:-4}" "$@" || status=$?
 wait "$mypy_pid" || { status=1; echo "mypy failed:"; }
 cat "$checks/mypy.log"
 .venv/bin/python -m ruff check . || status=1
