@@ -39,11 +39,21 @@ def load(path: Path = DURATIONS) -> dict[str, float]:
 
 
 def longest_first(items: Sequence[_Item], is_e2e: Sequence[bool], seconds: dict[str, float]) -> list[_Item]:
-    """The e2e items by decreasing cost (a stable sort: equal costs keep their order), then the rest
-    in their order."""
+    """The e2e items, longest first, then the rest in their order.
+
+    The tests of one module keep their order (some share a module-scoped peer, and a test may
+    rely on what the one before it did): the k-th test of a module is placed by the k-th
+    longest cost of that module, a stable sort does the rest."""
     e2e = [item for item, flag in zip(items, is_e2e) if flag]
     rest = [item for item, flag in zip(items, is_e2e) if not flag]
-    e2e.sort(key=lambda item: -seconds.get(item.nodeid, NEW_E2E_SECONDS))
+    modules: dict[str, list[_Item]] = {}
+    for item in e2e:
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    key: dict[int, float] = {}
+    for members in modules.values():
+        costs = sorted((seconds.get(item.nodeid, NEW_E2E_SECONDS) for item in members), reverse=True)
+        key.update({id(item): cost for item, cost in zip(members, costs)})
+    e2e.sort(key=lambda item: -key[id(item)])
     return e2e + rest
 
 
