@@ -2,6 +2,7 @@
 
 Usage:
     .venv/bin/python bench/autopilot.py sweep --first-seed 1000 --seeds 200 --jobs 2   # robustness
+    .venv/bin/python bench/autopilot.py sweep ... --underground 1.18     # the same over caves, ores and lava
     .venv/bin/python bench/autopilot.py                  # table, the sim's small world
     .venv/bin/python bench/autopilot.py --view-distance 8   # a real server's worth of loaded terrain
     .venv/bin/python bench/autopilot.py --json
@@ -284,17 +285,19 @@ SETTINGS = ("plain", "lava", "water", "mobs")
 WINDOW = 20                  # the target is stated for any 20 consecutive seeds
 
 
-def _sweep_one(job: tuple[int, str, str, int, bool]) -> dict[str, Any]:
-    seed, setting, difficulty, ticks, after_done = job
-    options = SimOptions(hazard=None if setting == "plain" else setting, difficulty=difficulty)
+def _sweep_one(job: tuple[int, str, str, int, bool, str | None]) -> dict[str, Any]:
+    seed, setting, difficulty, ticks, after_done, underground = job
+    options = SimOptions(hazard=None if setting == "plain" else setting, difficulty=difficulty,
+                         underground=underground)
     r = run_episode(seed, ticks, options=options, stop_when_done=not after_done)
     return {"seed": seed, "setting": setting, "difficulty": difficulty, "iron": r.iron_pickaxe is not None,
+            "iron_tick": r.iron_pickaxe,
             "deaths": sum(r.deaths.values()), "death_causes": r.deaths, "violations": r.violations,
             "after_done": after_done}
 
 
 def sweep(first: int, seeds: int, difficulties: tuple[str, ...], ticks: int, jobs: int,
-          progress: str | None = None, after_done: bool = False) -> dict[str, Any]:
+          progress: str | None = None, after_done: bool = False, underground: str | None = None) -> dict[str, Any]:
     """Robustness over many seeds: every setting x difficulty x seed, an episode up to the iron pickaxe
     (``after_done``: all ``ticks``, the player left idle in the world once the autopilot hands back).
 
@@ -305,7 +308,8 @@ def sweep(first: int, seeds: int, difficulties: tuple[str, ...], ticks: int, job
     episode as it ends, so a sweep cut short still reports every seed it finished."""
     import multiprocessing
 
-    work = [(seed, setting, d, ticks, after_done) for seed in range(first, first + seeds) for d in difficulties
+    work = [(seed, setting, d, ticks, after_done, underground) for seed in range(first, first + seeds)
+            for d in difficulties
             for setting in SETTINGS]
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
@@ -350,6 +354,8 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
             rows.append({
                 "setting": setting, "difficulty": d, "episodes": len(runs),
                 "iron_pickaxes": sum(r["iron"] for r in runs), "deaths": sum(r["deaths"] for r in runs),
+                "median_tick": statistics.median(ticks) if (ticks := [r["iron_tick"] for r in runs
+                                                                      if r.get("iron_tick") is not None]) else None,
                 "death_causes": causes, "violations": sum(r["violations"] for r in runs),
                 "worst_window_pickaxes": min(sum(r["iron"] for r in w) for w in windows),
                 "worst_window_deaths": max(sum(r["deaths"] for r in w) for w in windows),
@@ -365,10 +371,11 @@ def _print_sweep(report: dict[str, Any]) -> None:
     print(f"{report['seeds']} seeds from {report['first_seed']}, up to {report['ticks'] or 10_000} ticks "
           f"({until}), {report['seconds'] or '-'} s; "
           f"worst = worst window of {report['window']} seeds")
-    print(f"{'setting':8s} {'difficulty':10s} {'pickaxes':>10s} {'deaths':>7s} {'viol':>5s} "
+    print(f"{'setting':8s} {'difficulty':10s} {'pickaxes':>10s} {'median':>7s} {'deaths':>7s} {'viol':>5s} "
           f"{'worst pick':>10s} {'worst death':>11s} {'worst viol':>10s}  failed seeds")
     for r in report["rows"]:
-        print(f"{r['setting']:8s} {r['difficulty']:10s} {r['iron_pickaxes']:4d}/{r['episodes']:<5d} {r['deaths']:7d} "
+        median = "-" if r.get("median_tick") is None else f"{r['median_tick']:.0f}"
+        print(f"{r['setting']:8s} {r['difficulty']:10s} {r['iron_pickaxes']:4d}/{r['episodes']:<5d} {median:>7s} {r['deaths']:7d} "
               f"{r['violations']:5d} {r['worst_window_pickaxes']:7d}/{report['window']:<2d} "
               f"{r['worst_window_deaths']:11d} {r['worst_window_violations']:10d}  "
               f"{r['failed_seeds'] or ''} {r['death_causes'] or ''}")
@@ -390,6 +397,8 @@ def main(argv: list[str] | None = None) -> int:
                             help="print the table from a progress file instead of running episodes")
         parser.add_argument("--after-done", action="store_true",
                             help="play all --ticks, the player idle in the world once the autopilot hands back")
+        parser.add_argument("--underground", choices=("1.18", "1.17"), default=None,
+                            help="the world below the surface (engine/sim/strata.py): caves, ores, lava at depth")
         parser.add_argument("--json", action="store_true")
         a = parser.parse_args(argv[1:])
         if a.summarize:
@@ -397,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
                 report = summarize([json.loads(line) for line in f if line.strip()])
         else:
             report = sweep(a.first_seed, a.seeds, tuple(a.difficulty.split(",")), a.ticks, a.jobs, a.progress,
-                           a.after_done)
+                           a.after_done, a.underground)
         if a.json:
             print(json.dumps(report))
         else:

@@ -54,6 +54,14 @@ class MeasurePing:
 
 
 @attrs.frozen
+class SwitchServer:
+    """``!server [name]`` / ``/server [name]``: list the servers behind the proxy, or move there
+    (the proxy checks the player may)."""
+
+    name: str | None = None
+
+
+@attrs.frozen
 class Kick:
     reason: str
 
@@ -217,7 +225,7 @@ class Respawn:
 
 
 ItemAction = SelectHotbar | SwapToHotbar | UseHeldItem | ReleaseHeldItem   # what a meal or a reflex does with the hand
-Action = (ReplyToPlayer | ForwardChat | MeasurePing | Kick | AdminCommand | SetControl | InjectMovement
+Action = (ReplyToPlayer | ForwardChat | MeasurePing | SwitchServer | Kick | AdminCommand | SetControl | InjectMovement
           | SelectHotbar | UseHeldItem | ReleaseHeldItem | StartDigging | FinishDigging | SwingArm | PlaceBlock
           | UseBlock | SwapToHotbar | CraftItem | SmeltStart | SmeltCollect | AttackEntity | Respawn)
 ACTIONS: tuple[type, ...] = Action.__args__

@@ -27,11 +27,15 @@ class TappedChat:
 # way to talk to the proxy; older clients send them as chat starting with "/".
 ASSISTANT_COMMAND = "ai"
 AGENT_COMMAND = "agent"
+# In front of several servers the proxy also takes /server (as Velocity and BungeeCord do); in
+# front of one it leaves /server to the server behind it.
+SERVER_COMMAND = "server"
 
 
-def classify(text: str, command_prefix: str = "!", address_prefix: str = "@ai ") -> TappedChat:
+def classify(text: str, command_prefix: str = "!", address_prefix: str = "@ai ",
+             server_command: bool = False) -> TappedChat:
     if text.startswith("/"):
-        return classify_command(text[1:])
+        return classify_command(text[1:], server_command)
     if command_prefix and text.startswith(command_prefix) and len(text) > len(command_prefix):
         body = text[len(command_prefix):]
         if body[:1].isalpha() or body[:1] == "?":
@@ -55,10 +59,13 @@ def may_be_addressed(text: str, command_prefix: str = "!", address_prefix: str =
     )
 
 
-def classify_command(command: str) -> TappedChat:
-    """A slash command (without the slash): ours, or the server's (PASS)."""
+def classify_command(command: str, server_command: bool = False) -> TappedChat:
+    """A slash command (without the slash): ours, or the server's (PASS). ``server_command``:
+    the proxy fronts several servers and ``/server`` is its own."""
     name, _, rest = command.partition(" ")
     name = name.lower()
+    if server_command and name == SERVER_COMMAND:
+        return TappedChat(ChatKind.COMMAND, f"{SERVER_COMMAND} {rest.strip()}".strip())
     if name == ASSISTANT_COMMAND:
         return TappedChat(ChatKind.ASSISTANT, rest.strip())
     if name == AGENT_COMMAND:

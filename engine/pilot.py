@@ -26,6 +26,7 @@ import attrs
 
 from engine.actions import Action
 from engine.decision.autopilot import Autopilot, AutopilotConfig
+from engine.decision.goals import DEFAULT_GOAL, Goal
 from engine.decision.logs import EpisodeLog
 from engine.decision.provider_names import PROVIDERS
 from engine.decision.providers import MockProvider, Provider
@@ -110,8 +111,9 @@ class PilotSeat:
             return self.settings.unavailable.get(name, f"the {name} provider is not configured on this proxy")
         return factory(self.models)
 
-    def start(self, terrain: Terrain, tick: int, now: float) -> str | None:
-        """Start an episode; the reason when it cannot start."""
+    def start(self, terrain: Terrain, tick: int, now: float, goal: Goal = DEFAULT_GOAL,
+              version: str | None = None) -> str | None:
+        """Start an episode toward ``goal`` (checked by the caller); the reason when it cannot start."""
         if not self.settings.allowed:
             return "the server owner has switched the autopilot off on this proxy"
         if self.active:
@@ -125,10 +127,11 @@ class PilotSeat:
             search = SearchOptions(max_nodes=s.max_nodes, time_budget=s.time_budget if s.clock is not None else 0.0)
             seed = zlib.crc32(f"{self.player}:{self.episodes}".encode())
             config = AutopilotConfig(search=search, seed=seed, clock=s.clock)
+        config = attrs.evolve(config, version=version) if version is not None else config
         self.episodes += 1
         self._past_decisions = self.decision_counts()
         log = s.log_factory() if s.log_factory is not None else EpisodeLog(s.secrets)
-        self.autopilot = Autopilot(provider, terrain, config, log)
+        self.autopilot = Autopilot(provider, terrain, config, log, goal)
         self._told_milestones = self._told_deaths = 0
         self.autopilot.start(tick, now)
         self._started_at = self._last_handoff = now
@@ -174,8 +177,9 @@ class PilotSeat:
             return []
         out: list[tuple[str, bool]] = []
         reached = sorted(autopilot.ladder.first.values(), key=lambda m: (m.tick, m.index))
+        total = len(autopilot.ladder.names)
         for m in reached[self._told_milestones:]:
-            out.append((f"Autopilot: milestone {m.index + 1}/9 reached ({m.name.replace('_', ' ')}).", False))
+            out.append((f"Autopilot: milestone {m.index + 1}/{total} reached ({m.name.replace('_', ' ')}).", False))
         self._told_milestones = len(reached)
         if autopilot.stats.deaths > self._told_deaths:
             out.append((f"Autopilot: you died ({autopilot.stats.deaths} so far); respawning and starting again "

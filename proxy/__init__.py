@@ -15,6 +15,8 @@ Packages, lowest first; each may import only those before it (and ``engine``), w
 * ``connection`` — one player's connection: the core, login, play, the actuator, the
   two legs.
 * ``server`` (module) — the listening side: admission, the tick, every connection.
+* ``dashboard`` — the web dashboard: snapshots of the server and its sessions, episode
+  replays, served by twisted.web (docs/dashboard.md).
 * ``operations`` — the command line, the console, metrics, log redaction.
 * ``testing`` (module) — the rig proxy tests use.
 """

@@ -6,6 +6,7 @@ value, so ``mcagent run`` can exit non-zero with one clear line.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,23 @@ class ConsoleConfig(Strict):
     port: int | None = Field(None, ge=1, le=65535)
     token: str | None = Field(None, min_length=12)
     allow_remote: bool = False  # binding a non-loopback address needs this
+
+
+class DashboardConfig(Strict):
+    # The web dashboard (docs/dashboard.md); off when port is None, 0 picks a free port.
+    # Every request needs the console token (admin) or viewer_token (pages only).
+    host: str = "127.0.0.1"
+    port: int | None = Field(None, ge=0, le=65535)
+    allow_remote: bool = False  # binding a non-loopback address needs this
+    viewer_token: SecretStr | None = None  # MCAGENT_DASHBOARD_VIEWER_TOKEN overrides it
+    episodes: str | None = None  # the folder of episodes to replay (default: autopilot.log_dir)
+
+    @field_validator("viewer_token")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value().strip()) < 12:
+            raise ValueError("must be at least 12 characters")
+        return value
 
 
 class LlmLimits(Strict):
@@ -181,9 +199,47 @@ class UpstreamAuth(Strict):
         return self
 
 
+DEFAULT_UPSTREAM = Address(host="127.0.0.1", port=25565)
+SERVER_NAME = r"^[A-Za-z0-9_.-]{1,32}$"
+
+
+class BackendEntry(Strict):
+    """One server of the network (``servers``): where it is, how it is told who the player is
+    (``None``: the top-level ``forwarding``), and who may ``/server`` to it (``None``: everyone;
+    else player names, ``"@admins"`` meaning the configured admins)."""
+
+    address: str
+    forwarding: ForwardingSection | None = None
+    allow: list[str] | None = None
+
+    @field_validator("address")
+    @classmethod
+    def _host_port(cls, value: str) -> str:
+        host, sep, port = value.rpartition(":")
+        if not sep or not host.strip("[]") or not port.isdigit() or not 1 <= int(port) <= 65535:
+            raise ValueError("expected HOST:PORT with a port from 1 to 65535")
+        return value
+
+    @property
+    def host(self) -> str:
+        return self.address.rpartition(":")[0].strip("[]")
+
+    @property
+    def port(self) -> int:
+        return int(self.address.rpartition(":")[2])
+
+
 class ProxyConfig(Strict):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
     listen: Address = Address(host="127.0.0.1", port=25566)
-    upstream: Address = Address(host="127.0.0.1", port=25565)
+    upstream: Address = DEFAULT_UPSTREAM  # one backend: the one-entry form of servers
+    # A network (docs/network.md): name -> "host:port" or {address, forwarding, allow}; players land on
+    # the first of ``try`` that answers (or of ``forced_hosts[the host they typed]``).
+    servers: dict[str, BackendEntry] = {}
+    try_order: list[str] = Field(default_factory=list, alias="try")
+    forced_hosts: dict[str, list[str]] = {}
+    transfers: Literal["keep", "pass", "refuse"] = "keep"  # a backend's transfer packet to one of servers
     online_mode: bool = False
     # None mirrors the upstream's threshold, so frames pass without recompression.
     compression_threshold: int | None = Field(None, ge=-1, le=1 << 20)
@@ -202,6 +258,7 @@ class ProxyConfig(Strict):
     admin_secret: SecretStr | None = None
     semantic_config: str = "config/system-semantic.json"
     console: ConsoleConfig = ConsoleConfig()
+    dashboard: DashboardConfig = DashboardConfig()
     llm: LlmConfig = LlmConfig()
     proxy_protocol: bool = False  # expect a HAProxy PROXY header (v1/v2) from a load balancer
     forwarding: ForwardingSection = ForwardingSection()
@@ -227,6 +284,49 @@ class ProxyConfig(Strict):
                              f"{self.listen.host}:{self.listen.port} play as the account: listen on 127.0.0.1, "
                              "or turn online_mode on")
         return self
+
+    @field_validator("servers", mode="before")
+    @classmethod
+    def _address_shorthand(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: {"address": v} if isinstance(v, str) else v for k, v in value.items()}
+        return value
+
+    @model_validator(mode="after")
+    def _network(self) -> "ProxyConfig":
+        if self.servers and self.upstream != DEFAULT_UPSTREAM:
+            raise ValueError("set upstream (one server) or servers (a network), not both")
+        known = ", ".join(self.servers) or "none"
+        for name, entry in self.servers.items():
+            if not re.match(SERVER_NAME, name):
+                raise ValueError(f"servers: the name {name!r} must be 1-32 letters, digits, '_', '-' or '.'")
+            if self.upstream_auth.mode == "microsoft" and entry.forwarding is not None \
+                    and entry.forwarding.mode != "none":
+                raise ValueError(f"servers.{name}.forwarding cannot be combined with upstream_auth 'microsoft'")
+        if not self.servers:
+            if self.try_order or self.forced_hosts:
+                raise ValueError("try and forced_hosts name servers: define them in servers")
+            return self
+        for name in self.try_order:
+            if name not in self.servers:
+                raise ValueError(f"try names {name!r}, which is not one of servers ({known})")
+        for host, names in self.forced_hosts.items():
+            if not names:
+                raise ValueError(f"forced_hosts.{host} is empty: name at least one server")
+            for name in names:
+                if name not in self.servers:
+                    raise ValueError(f"forced_hosts.{host} names {name!r}, which is not one of servers ({known})")
+        return self
+
+    def backends(self) -> dict[str, BackendEntry]:
+        """The servers of the network; ``upstream`` alone is a network of one named "upstream"."""
+        if self.servers:
+            return dict(self.servers)
+        return {"upstream": BackendEntry(address=f"{self.upstream.host}:{self.upstream.port}")}
+
+    def landing_order(self) -> list[str]:
+        """Where players land, in order: ``try``, or every server in the order written."""
+        return list(self.try_order) or list(self.backends())
 
     @field_validator("session_server")
     @classmethod

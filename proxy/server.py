@@ -32,6 +32,8 @@ from proxy.protocol.states import State
 from proxy.config import ProxyConfig
 from proxy.connection.forwarding import Forwarding
 from proxy.connection.status import ProbeFactory, StatusProbe
+from proxy.network.backends import Network
+from proxy.network.switchboard import Switchboard
 
 if TYPE_CHECKING:
     from proxy.connection.account_source import AccountSource
@@ -128,6 +130,8 @@ class ProxyServer(protocol.ServerFactory):
         self.reactor = reactor
         self.clock: IReactorTime = clock if clock is not None else reactor
         self.connection_log = CONNECTION_LOG
+        # The servers behind the proxy (each with its forwarding, secrets read once), switching, failover.
+        self.network = Switchboard(Network(config), CONNECTION_LOG)
         self.connections: set[Connection] = set()
         self.assistant_factory = assistant_factory
         self.started_at = self.clock.seconds()
@@ -317,9 +321,10 @@ class ProxyServer(protocol.ServerFactory):
                 self.closed_autopilot_decisions[name] = self.closed_autopilot_decisions.get(name, 0) + count
 
     # -- upstream round trip ---------------------------------------------------------
-    def ping_upstream(self, protocol_version: int = 0) -> Any:
-        """A Deferred firing with the round trip in seconds, via a status ping of its own."""
-        up = self.config.upstream
+    def ping_upstream(self, protocol_version: int = 0, backend: Any = None) -> Any:
+        """A Deferred firing with the round trip in seconds to ``backend`` (the first of ``try``
+        by default), via a status ping of its own."""
+        up = backend if backend is not None else self.network.network.first
         probe = StatusProbe(self.clock, up.host, up.port, protocol_version)
         endpoint = HostnameEndpoint(self.reactor, up.host, up.port, timeout=self.config.upstream_connect_timeout)
         endpoint.connect(ProbeFactory(probe)).addErrback(lambda f: probe.result.errback(f) if not probe.result.called else None)
@@ -342,8 +347,8 @@ class ProxyServer(protocol.ServerFactory):
         self.ping_upstream().addErrback(lambda f: None)
 
     def measure_ping(self, conn: Connection) -> None:
-        up = self.config.upstream
-        d = self.ping_upstream(conn.handshake.protocol if conn.handshake else 0)
+        up = conn.backend if conn.backend is not None else self.network.network.first
+        d = self.ping_upstream(conn.handshake.protocol if conn.handshake else 0, up)
         d.addCallbacks(
             lambda rtt: conn.say(f"Ping to the server {up.host}:{up.port}: {rtt * 1000:.1f} ms round trip."),
             lambda f: conn.say(f"Could not ping the server ({f.getErrorMessage() or 'timed out'})."),

@@ -86,6 +86,11 @@ class RecordingIO:
         self.account_requests: list[str] = []
         self.joins: list[tuple[Any, str]] = []
         self._peer = peer
+        self.candidate_sink: Any = None
+        self.candidate_address: tuple[str, int] | None = None
+        self.candidate_bytes = bytearray()
+        self.candidate_closed = False
+        self.adopted = 0
 
     def write_client(self, data: bytes) -> None:
         self.client_bytes += data
@@ -115,6 +120,20 @@ class RecordingIO:
 
     def peer(self) -> str:
         return self._peer
+
+    # A switch's second upstream (proxy.network): what it writes is kept apart.
+    def connect_candidate(self, host: str, port: int, sink: Any) -> None:
+        self.candidate_sink = sink
+        self.candidate_address = (host, port)
+
+    def write_candidate(self, data: bytes) -> None:
+        self.candidate_bytes += data
+
+    def close_candidate(self) -> None:
+        self.candidate_closed = True
+
+    def adopt_candidate(self) -> None:
+        self.adopted += 1
 
 
 class HalfClosingTransport(StringTransport):

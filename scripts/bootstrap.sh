@@ -4,13 +4,17 @@
 #   scripts/bootstrap.sh               what the demo needs (scripts/dev.sh)
 #   scripts/bootstrap.sh --with-nginx  also nginx with its stream module, for the scale-out test
 #                                      (scripts/test.sh); only as root on Debian, never fatal
+#   scripts/bootstrap.sh --with-browser  also Debian's chromium and chromium-driver, for the
+#                                      dashboard's browser tests; only as root on Debian, never fatal
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 with_nginx=0
+with_browser=0
 for arg in "$@"; do
   case "$arg" in
     --with-nginx) with_nginx=1 ;;
+    --with-browser) with_browser=1 ;;
     *) echo "bootstrap: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -41,6 +45,28 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install --quiet -e ".[test]"
   echo "$want" > "$stamp"
 fi
+# --- browser (dashboard tests): Debian's chromium + chromium-driver; a subshell, so its exits end
+# only this block. If they cannot be had, the reason is written down and the browser tests skip with it.
+if [ "$with_browser" = 1 ]; then (
+  browser_note=".venv/browser-unavailable"
+  rm -f "$browser_note"
+  if [ -x "${MCAGENT_CHROMIUM:-/usr/bin/chromium}" ] && command -v "${MCAGENT_CHROMEDRIVER:-chromedriver}" >/dev/null
+  then exit 0; fi
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    echo "not root or no apt-get: install chromium and chromium-driver yourself" > "$browser_note"
+    echo "bootstrap: chromium not installed ($(cat "$browser_note")); the browser tests will skip"
+    exit 0
+  fi
+  echo "bootstrap: installing chromium and chromium-driver (Debian packages) for the dashboard's browser tests"
+  wait_lock=(-o DPkg::Lock::Timeout="${APT_LOCK_TIMEOUT:-600}")
+  if ! { apt-get "${wait_lock[@]}" update -qq >/dev/null \
+         && DEBIAN_FRONTEND=noninteractive apt-get "${wait_lock[@]}" install -y -qq --no-install-recommends \
+            chromium chromium-driver >/dev/null; } 2>.venv/browser-install.log; then
+    echo "apt-get failed: $(tail -n 1 .venv/browser-install.log)" > "$browser_note"
+    echo "bootstrap: chromium not installed ($(cat "$browser_note")); the browser tests will skip"
+  fi
+) || true; fi
+# --- end of the browser block
 [ "$with_nginx" = 1 ] || exit 0
 # The scale-out test puts a real nginx stream proxy in front of two instances. Another process
 # (unattended upgrades, a second bootstrap) may hold apt's lock: wait for it instead of failing,

@@ -1,6 +1,6 @@
 """Generate engine/modules/data/item_names.json.gz: every item and block name of every accepted version.
 
-Usage: python scripts/gen_item_names.py [MINECRAFT_DATA_DIR] [MC_LANG_GIT_DIR]
+Usage: python scripts/gen_item_names.py [--minecraft-data-repo CLONE] [MINECRAFT_DATA_DIR] [MC_LANG_GIT_DIR]
 
 Sources (facts only, no code):
 
@@ -8,8 +8,10 @@ Sources (facts only, no code):
   data version of every row of proxy/data/versions.json that the proxy accepts, and
   ``data/pc/common/legacy.json`` (pre-flattening ``id:meta`` → flattened id). Default:
   .peers/next/node_modules/minecraft-data/minecraft-data/data. A row whose data the npm package
-  lacks (26.2, read by the protocol generators from a repository commit) takes its ``base``
-  row's names: items.json of a new release is not in the package yet.
+  lacks (26.2) is read, as by the protocol and block generators, from the commit of the
+  minecraft-data repository that versions.json names (scripts/minecraft_data.py: the clone from
+  ``--minecraft-data-repo``, ``$MCAGENT_MINECRAFT_DATA_REPO`` or the ``fetch`` tool's mirror), so
+  its new items (26.2's sulfur blocks) have names; the header's ``sources`` names the commit.
 * zh_cn names: the vanilla language file ``full/zh_cn.json`` of github.com/SkyEye-FAST/mc_lang
   at commit ``MC_LANG_COMMIT`` (26.3-snapshot-5), keys ``item.minecraft.<id>`` then
   ``block.minecraft.<id>``. An id that file no longer has (renamed or removed before 26.3) takes
@@ -35,6 +37,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from minecraft_data import NpmPackage, Source, repository_clone, repository_rows, source_labels, sources  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "engine" / "modules" / "data" / "item_names.json.gz"
 MINECRAFT_DATA_VERSION = "3.119.0"
@@ -53,21 +58,11 @@ def _release(name: str) -> tuple[int, ...]:
 def accepted_versions() -> list[tuple[str, str]]:
     """(versions.json name, minecraft-data version whose items/blocks describe it), oldest first."""
     rows = json.loads((ROOT / "proxy" / "data" / "versions.json").read_text(encoding="utf-8"))["protocols"]
-    by_name = {row["name"]: row for row in rows if "name" in row}
-    out = []
-    for row in rows:
-        if "missing" in row:
-            continue
-        data = row["data"]
-        if "commit" in row:
-            data = by_name[row["base"]]["data"]
-        out.append((row["name"], data))
-    return out
+    return [(row["name"], row["data"]) for row in rows if "missing" not in row]
 
 
-def _read(data: Path, paths: dict[str, dict[str, str]], version: str, kind: str) -> list[dict[str, Any]]:
-    folder = paths[version][kind]  # "pc/1.12"
-    entries: list[dict[str, Any]] = json.loads((data / folder / f"{kind}.json").read_text(encoding="utf-8"))
+def _read(source: Source, version: str, kind: str) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = source.file(version, kind)
     return entries
 
 
@@ -92,13 +87,23 @@ def zh_names(mc_lang: Path) -> dict[str, str]:
 
 
 def main(argv: list[str]) -> int:
-    data = Path(argv[0]) if argv else DEFAULT_DATA
-    mc_lang = Path(argv[1]) if len(argv) > 1 else DEFAULT_MC_LANG
-    paths = json.loads((data / "dataPaths.json").read_text(encoding="utf-8"))["pc"]
-    package = json.loads((data.parent.parent / "package.json").read_text(encoding="utf-8"))["version"]
-    if package != MINECRAFT_DATA_VERSION:
-        raise SystemExit(f"minecraft-data is {package}, this script reads {MINECRAFT_DATA_VERSION}")
-    legacy_json = json.loads((data / "pc" / "common" / "legacy.json").read_text(encoding="utf-8"))
+    args = list(argv)
+    repo: str | None = None
+    if "--minecraft-data-repo" in args:
+        at = args.index("--minecraft-data-repo")
+        repo = args[at + 1]
+        del args[at:at + 2]
+    data = Path(args[0]) if args else DEFAULT_DATA
+    mc_lang = Path(args[1]) if len(args) > 1 else DEFAULT_MC_LANG
+    npm = NpmPackage(data.parents[1])
+    if npm.version != MINECRAFT_DATA_VERSION:
+        raise SystemExit(f"minecraft-data is {npm.version}, this script reads {MINECRAFT_DATA_VERSION}")
+    chosen, unavailable = sources(npm, repository_clone(repo))
+    if unavailable:
+        commits = repository_rows()
+        raise SystemExit(f"{', '.join(unavailable)} come from the minecraft-data repository "
+                         f"({', '.join(sorted({commits[v] for v in unavailable}))}): pass --minecraft-data-repo CLONE")
+    legacy_json = npm.read("pc/common/legacy.json")
     # "17:2" → "minecraft:birch_log". An item's metadata values are its variants; a block's also
     # encode its state (facing, half), so a block without an item form keeps only its id (meta 0).
     legacy_items: dict[str, str] = {key: flat.split("[", 1)[0] for key, flat in legacy_json["items"].items()}
@@ -116,8 +121,8 @@ def main(argv: list[str]) -> int:
     old_flat: dict[tuple[str, int | None], str | None] = {}
     old_item: set[tuple[str, int | None]] = set()
     for bit, (name, version) in enumerate(versions):
-        items = _read(data, paths, version, "items")
-        blocks = _read(data, paths, version, "blocks")
+        items = _read(chosen[name], version, "items")
+        blocks = _read(chosen[name], version, "blocks")
         if _release(name.split("-")[0]) >= FLATTENING:
             for entry, is_item in [(e, True) for e in items] + [(e, False) for e in blocks]:
                 if entry["name"] == "air":
@@ -191,7 +196,9 @@ def main(argv: list[str]) -> int:
                               "blocks.json, pc/common/legacy.json",
             "zh_cn": f"{MC_LANG_REPO} {ZH_FILE} at {MC_LANG_COMMIT} (26.3-snapshot-5); ids it lacks from "
                      "earlier commits of that file (from 1.21-pre3)",
-            "versions_source": "proxy/data/versions.json (accepted rows; 26.2 uses its base 26.1's names)",
+            "versions_source": "proxy/data/versions.json (accepted rows)",
+            # Rows read from the minecraft-data repository instead of the npm package, and the commit.
+            "sources": source_labels(),
         },
         "versions": [name for name, _ in versions],
         "item_columns": ["id", "en", "older_en", "zh", "mask", "block_only"],

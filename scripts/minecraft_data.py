@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 NPM_PACKAGE = ROOT / ".peers" / "node_modules" / "minecraft-data"
 VERSION_LIST = ROOT / "proxy" / "data" / "versions.json"
 REPO_ENV = "MCAGENT_MINECRAFT_DATA_REPO"
+# Where the ``fetch`` tool leaves its copy of github:PrismarineJS/minecraft-data (a bare git dir).
+FETCHED_COPY = Path("/work/.mirror/PrismarineJS+minecraft-data/repo")
 
 
 def version_list() -> dict[str, Any]:
@@ -182,9 +184,11 @@ class RebasedCommit(Source):
 
 
 def repository_clone(arg: str | None) -> Path | None:
-    """The clone named on the command line or in the environment, if any."""
+    """The clone named on the command line or in the environment, else the fetched copy if any."""
     value = arg or os.environ.get(REPO_ENV)
-    return Path(value) if value else None
+    if value:
+        return Path(value)
+    return FETCHED_COPY if FETCHED_COPY.exists() else None
 
 
 def commit_available(clone: Path | None, commit: str) -> bool:

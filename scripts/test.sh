@@ -3,7 +3,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-scripts/bootstrap.sh --with-nginx
+scripts/bootstrap.sh --with-nginx --with-browser
 # mypy (20-100 s on a cold cache) and ruff run beside pytest, on the CPU the end-to-end tests
 # leave idle while they wait on the peers; their output is shown after pytest's.
 checks="$(mktemp -d)"

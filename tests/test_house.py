@@ -12,8 +12,8 @@ from tests.source_imports import absolute_imports
 ROOT = Path(__file__).resolve().parent.parent
 PROXY = ROOT / "proxy"
 # Lowest first; a package may import those before it. engine is below all of them.
-LAYERS = ("protocol", "codec", "windows", "accounts", "config", "agent", "connection", "server",
-          "operations", "testing")
+LAYERS = ("protocol", "codec", "windows", "accounts", "config", "agent", "connection", "network", "server",
+          "dashboard", "operations", "testing")
 
 
 def module_name(path: Path) -> str:

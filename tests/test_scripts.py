@@ -22,7 +22,8 @@ esac
 """
 
 
-def _bootstrap(tmp_path: Path, *args: str, always_fails: bool = False) -> tuple[subprocess.CompletedProcess[str], str]:
+def _bootstrap(tmp_path: Path, *args: str, always_fails: bool = False,
+               extra_env: dict[str, str] | None = None) -> tuple[subprocess.CompletedProcess[str], str]:
     if os.geteuid() != 0:
         pytest.skip("bootstrap installs nginx only as root")
     if not (ROOT / ".venv" / ".mcagent-installed").exists():
@@ -35,7 +36,8 @@ def _bootstrap(tmp_path: Path, *args: str, always_fails: bool = False) -> tuple[
     calls = tmp_path / "calls"
     calls.touch()
     env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}", APT_CALLS=str(calls),
-               NGINX_STREAM_MODULE=str(tmp_path / "absent.so"), APT_ALWAYS_FAILS="1" if always_fails else "")
+               NGINX_STREAM_MODULE=str(tmp_path / "absent.so"), APT_ALWAYS_FAILS="1" if always_fails else "",
+               **(extra_env or {}))
     saved = NOTE.read_text() if NOTE.exists() else None
     try:
         done = subprocess.run([str(ROOT / "scripts" / "bootstrap.sh"), *args], cwd=ROOT, env=env, text=True,

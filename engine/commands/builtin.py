@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from engine.actions import AdminCommand, MeasurePing, RunLine
+from engine.actions import AdminCommand, MeasurePing, RunLine, SwitchServer
 from engine.commands.args import Arg, ArgKind, Word, words
 from engine.commands.table import Access, Command, CommandRouting, CommandTable, Invocation, Text, no_args
 from engine.actions import Action
@@ -86,7 +86,7 @@ def parse_autopilot(args: str, _ctx: ParseContext) -> Switch | None:
     parts = args.lower().split()
     word = parts[0] if parts else "status"
     if word in ON_WORDS:
-        return Switch("on")
+        return Switch("on", " ".join(parts[1:]) or None)      # a goal may follow: on 16 torch
     if word in OFF_WORDS:
         return Switch("off")
     if word == "status":
@@ -140,6 +140,10 @@ def _ping(inv: Invocation, _: Empty) -> Out:
     return [MeasurePing()]
 
 
+def _server(inv: Invocation, name: str) -> Out:
+    return [SwitchServer(name or None)]
+
+
 def _stop(inv: Invocation, _: Empty) -> Out:
     return list(inv.the_session().stop(inv.now))
 
@@ -154,6 +158,10 @@ def _follow(inv: Invocation, args: FollowArgs) -> Out:
 
 def _autopilot(inv: Invocation, args: Switch) -> Out:
     return list(inv.the_session().autopilot(args.word, args.value, inv.now))
+
+
+def _get(inv: Invocation, text: str) -> Out:
+    return list(inv.the_session().get(text, inv.now))
 
 
 def _eat(inv: Invocation, _: Empty) -> Out:
@@ -203,6 +211,9 @@ HELP = Command("help", no_args(EMPTY), _help, Text("!help", "!help"), Text("this
                args=())
 PING = Command("ping", no_args(EMPTY), _ping, Text("!ping"),
                Text("round-trip time from the proxy to the server", "代理到服务器的往返时间"), args=())
+SERVER = Command("server", parse_rest, _server, Text("!server [name]"),
+                 Text("the servers behind the proxy, or move to one", "代理后面的服务器，或移动到其中一个"),
+                 args=(Arg("server", ArgKind.TEXT, optional=True),))
 _NUMBER = ArgKind.NUMBER
 SWITCH = ("on", "off", "status")
 MODES = tuple(mode.value for mode in ConversationMode)
@@ -240,8 +251,8 @@ STOP = Command(
 )
 AUTOPILOT = Command(
     "autopilot", parse_autopilot, _autopilot, Text(f"!autopilot on|off|status|provider {'|'.join(PROVIDERS)}"),
-    Text("let the agent play toward an iron pickaxe; sneak twice or !stop to take over",
-         "让代理替你玩，直到做出铁镐；连按两次潜行或 !stop 接管"),
+    Text("let the agent play toward an iron pickaxe (on <item>: toward that); sneak twice or !stop to take over",
+         "让代理替你玩，直到做出铁镐（on <物品>：直到拿到它）；连按两次潜行或 !stop 接管"),
     # The model may switch it on or off; status and the provider are the player's own words.
     args=(Arg("state", ArgKind.CHOICE, ("on", "off")),), write=True,
     words=words(*SWITCH, Word("provider", words(*PROVIDERS))),
@@ -250,6 +261,16 @@ AUTOPILOT = Command(
          "disable autopilot", "autopilot on", "autopilot off"),
         ("开启自动驾驶", "关闭自动驾驶", "打开自动驾驶", "关掉自动驾驶", "启动自动驾驶", "停止自动驾驶"),
     ), render_switch),
+)
+GET = Command(
+    "get", parse_rest, _get, Text("!get [count] <item>", "!get [数量] <物品>"),
+    Text("let the agent play until you have it (torch, iron_sword, 16 torch...)",
+         "让代理替你玩，直到拿到它（torch、iron_sword、16 torch……）"),
+    args=(Arg("goal", ArgKind.TEXT, description="what to get: an item id, a count before it (16 torch)"),),
+    write=True,
+    # No examples: local similarity never offers it (the routing corpus has no such line to
+    # measure it on); the model may choose it, and its card is confirmed like every write.
+    routing=CommandRouting("agent:get", RoutingProfile.hints((), ()), lambda text: text),
 )
 EAT = Command(
     "eat", no_args(EMPTY), _eat, Text("!eat"), Text("eat the best food you carry", "吃掉你携带的最好的食物"),
@@ -303,8 +324,8 @@ NOTICE = Command("notice", parse_rest, _notice, Text("/agent notice <id> <button
 
 # What every session has, with or without an assistant (a new command is one more entry here, or
 # in ASSISTANT_COMMANDS when its handler needs the assistant).
-SESSION_COMMANDS: tuple[Command[Any], ...] = (HELP, PING, GOTO, FOLLOW, STOP, AUTOPILOT, EAT, REFLEX, ADMIN_LOGIN,
-                                              SYSTEM)
+SESSION_COMMANDS: tuple[Command[Any], ...] = (HELP, PING, SERVER, GOTO, FOLLOW, STOP, AUTOPILOT, GET, EAT, REFLEX,
+                                              ADMIN_LOGIN, SYSTEM)
 # What an assistant adds.
 ASSISTANT_COMMANDS: tuple[Command[Any], ...] = (MODE, AI, MEMORY, HISTORY, CARD, NOTICE)
 # The commands the assistant's router may offer (never run) from what a player says.

@@ -39,8 +39,9 @@ from engine.decision.catalog import CATALOG, GAME_SIGHT, ActionName, check_choic
 from engine.decision.executors import BED_RANGE, JOB_RANGE, ExecContext, Executor, TABLE_RANGE, make_executor, \
     step_aside
 from engine.decision.heuristic import Decision, heuristic
-from engine.decision.knowledge import GAME
-from engine.decision.ladder import Ladder
+from engine.decision.goals import DEFAULT_GOAL, Goal, goal_ladder, resolve
+from engine.decision.knowledge import GAME, KINDS, GATHERED_KINDS
+from engine.planning.planner import OutOfReach, Plan
 from engine.decision.logs import EpisodeLog
 from engine.decision.perception import BlockFinder, Query
 from engine.decision.pit import ClimbOut, feet_cell, pillar_block, trapped
@@ -72,6 +73,7 @@ class AutopilotConfig:
     # 2,500-node search (a goal that turns out unreachable). The time budget, when there is
     # a clock, bounds each tick's slice too. None: every search runs to its end at once.
     plan_slice: int | None = PLAN_SLICE
+    version: str | None = None            # the Minecraft version whose item names a goal's plan uses
 
 
 @attrs.define
@@ -91,7 +93,7 @@ class AutopilotStats:
 
 class Autopilot:
     def __init__(self, provider: Provider, terrain: Terrain, config: AutopilotConfig = AutopilotConfig(),
-                 log: EpisodeLog | None = None) -> None:
+                 log: EpisodeLog | None = None, goal: Goal = DEFAULT_GOAL) -> None:
         self.provider = provider
         self.terrain = terrain
         self.config = config
@@ -100,7 +102,12 @@ class Autopilot:
             search = attrs.evolve(search, slice_nodes=config.plan_slice)
         self.search = search
         self.finder = BlockFinder(terrain)
-        self.ladder = Ladder()
+        self.goal = goal
+        # A goal's milestones are its plan from an empty inventory: what is carried at the start
+        # counts as reached on the first tick, as the ladder's wood does for a player with logs.
+        first = resolve(goal, {}, frozenset(), config.version) if goal != DEFAULT_GOAL else None
+        self.ladder = goal_ladder(goal, first if isinstance(first, Plan) else None)
+        self._counts: dict[str, int] = {}
         self.log = log if log is not None else EpisodeLog()
         # Every watchdog transition goes to episode_events.json as it happens (simulator and proxy).
         self.watchdog = Watchdog(listener=lambda tr: self.log.event({"kind": "watchdog", **tr.to_json()}))
@@ -129,7 +136,8 @@ class Autopilot:
     def start(self, tick: int, now: float) -> None:
         self.enabled = True
         self.watchdog.enable(tick, now)
-        self._event("autopilot", tick, now, detail="on", provider=self.provider.name)
+        extra = {"goal": self.goal.label} if self.goal != DEFAULT_GOAL else {}
+        self._event("autopilot", tick, now, detail="on", provider=self.provider.name, **extra)
 
     def stop(self, why: str, tick: int, now: float) -> list[Action]:
         """The kill switch or ``!autopilot off``: stop at once; returns what undoes a half action."""
@@ -151,7 +159,30 @@ class Autopilot:
 
     @property
     def progress(self) -> str:
-        return self.ladder.progress_text()
+        text = self.ladder.progress_text()
+        if self.goal == DEFAULT_GOAL or self.ladder.done:
+            return text
+        plan = self.plan()
+        if isinstance(plan, OutOfReach):
+            return f"{text}; out of reach now: {plan.reason}"
+        steps = [s.text() for s in plan.steps]
+        more = f" (+{len(steps) - 4} more)" if len(steps) > 4 else ""
+        return f"goal {self.goal.label}, {text}; next: {'; '.join(steps[:4])}{more}"
+
+    def plan(self) -> Plan | OutOfReach:
+        """The goal's plan from what the player carries now and the blocks the world model knows near."""
+        return resolve(self.goal, self._counts, self.seen_blocks(), self.config.version)
+
+    def seen_blocks(self) -> frozenset[str]:
+        """Block names the world model knows near the player (the kinds the executors gather, a
+        crafting table or furnace within reach), from the last decision's search."""
+        if self._known_memo is None:
+            return frozenset()
+        known, table, furnace = self._known_memo[1]
+        names = {b for kind, _ in known if kind in GATHERED_KINDS for b in KINDS[kind]}
+        names |= {"crafting_table"} if table else set()
+        names |= {"furnace"} if furnace else set()
+        return frozenset(names)
 
     # -- the tick ---------------------------------------------------------------------------------------
     def reflex_active(self, name: str, tick: int, now: float) -> list[Action]:
@@ -179,6 +210,7 @@ class Autopilot:
         if self.watchdog.state is WState.REFLEX_ACTIVE:
             self.watchdog.reflex(False, tick, now)
         counts = inventory_counts(player.inventory)
+        self._counts = counts
         if player.health is not None and player.health <= 0:
             return self._death(tick, now)
         if self._dead:
@@ -353,7 +385,8 @@ class Autopilot:
             drops=drops, hostiles=tuple(h for h in hostiles if h[1] <= 16.0)[:4],
             table_near=table, furnace_near=furnace, smelting=bool(self.smelting),
             animals=tuple(h for h in animals if h[1] <= GAME_SIGHT)[:4],
-            players=tuple((n, d) for n, d in snapshot.nearby_players() if d <= FOLLOW_SIGHT)[:4])
+            players=tuple((n, d) for n, d in snapshot.nearby_players() if d <= FOLLOW_SIGHT)[:4],
+            goal=(self.goal.item, self.goal.count) if self.goal != DEFAULT_GOAL else None)
 
     def _forget_lost_jobs(self, pos: Vec3) -> None:
         """Drop furnace jobs the player cannot go back to: the furnace is gone, or farther than

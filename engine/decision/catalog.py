@@ -15,7 +15,8 @@ from typing import ClassVar
 
 import attrs
 
-from engine.decision.knowledge import FUEL, RECIPES, SMELTS, count, pickaxe_tier
+from engine.decision.goals import tree
+from engine.decision.knowledge import FUEL, GAME, LADDER_RECIPES, LADDER_SMELTS, RECIPES, SMELTS, count, pickaxe_tier
 from engine.decision.state import DecisionState
 from engine.world.food import FOODS
 from engine.world.vanilla import REGEN_FOOD
@@ -115,6 +116,7 @@ class ActionSpec:
     legal: Callable[[DecisionState], list[Args]]    # the argument tuples legal now ([] = illegal)
 
 
+HUNTED = frozenset(GAME.values())
 MINEABLE: dict[str, int] = {"stone": 1, "iron_ore": 2, "log": 0}     # block kind → pickaxe tier needed
 PLACEABLE = ("crafting_table", "furnace")
 FLEE_RADIUS = 10.0
@@ -150,8 +152,22 @@ def needs_food(s: DecisionState) -> bool:
 
 
 def stocking(s: DecisionState) -> bool:
-    """The ladder is done and the food in hand is short of what the autopilot hands back with."""
-    return s.milestone is None and food_stock(s.counts()) < HAND_BACK_STOCK
+    """The ladder is done and the food in hand is short of what the autopilot hands back with.
+    Only after the iron pickaxe: a goal of its own is handed back as soon as it is in hand."""
+    return s.milestone is None and s.goal is None and food_stock(s.counts()) < HAND_BACK_STOCK
+
+
+def hunting_for_goal(s: DecisionState) -> bool:
+    """The state's goal needs what a hunt brings (cooked beef, and beef itself)."""
+    return s.goal is not None and bool(tree(s.goal[0]) & HUNTED)
+
+
+def makeable(s: DecisionState) -> tuple[frozenset[str], frozenset[str]]:
+    """What may be crafted and smelted: the ladder's recipes, and those of the state's goal."""
+    if s.goal is None:
+        return LADDER_RECIPES, LADDER_SMELTS
+    items = tree(s.goal[0])
+    return LADDER_RECIPES | (items & RECIPES.keys()), LADDER_SMELTS | (items & SMELTS.keys())
 
 
 def _explore(s: DecisionState) -> list[Args]:
@@ -173,20 +189,22 @@ def _collect(s: DecisionState) -> list[Args]:
 
 def _craft(s: DecisionState) -> list[Args]:
     counts = s.counts()
-    return [(r.item,) for r in RECIPES.values()
-            if (s.table_near or not r.needs_table) and all(count(i, counts) >= n for i, n in r.needs)]
+    crafts, _ = makeable(s)
+    return [(r.item,) for r in RECIPES.values() if r.item in crafts
+            and (s.table_near or not r.needs_table) and all(count(i, counts) >= n for i, n in r.needs)]
 
 
 def _smelt(s: DecisionState) -> list[Args]:
     counts = s.counts()
+    _, smelts = makeable(s)
     if s.smelting:
         # Collect what is done (then load the next): the executor walks back to the job's
         # furnace, which need not be near any more (a reflex may have carried the player off).
-        return [(out,) for out in SMELTS]
+        return [(out,) for out in SMELTS if out in smelts]
     if not s.furnace_near:
         return []
     fuel = sum(counts.get(f, 0) * v for f, v in FUEL.items())
-    return [(out,) for out, raw in SMELTS.items() if count(raw, counts) > 0 and fuel >= 1.0]
+    return [(out,) for out, raw in SMELTS.items() if out in smelts and count(raw, counts) > 0 and fuel >= 1.0]
 
 
 def _place(s: DecisionState) -> list[Args]:
@@ -222,7 +240,7 @@ def _flee(s: DecisionState) -> list[Args]:
 def _fight(s: DecisionState) -> list[Args]:
     out: list[Args] = [(eid,) for eid, d in s.hostiles if d <= FIGHT_RADIUS and s.health > 8]
     # A hunt: game animals never fight back, so health does not matter.
-    if stocking(s):
+    if stocking(s) or hunting_for_goal(s):
         out += [(eid,) for eid, d in s.animals if d <= GAME_SIGHT]
     elif needs_food(s):
         out += [(eid,) for eid, d in s.animals if d <= HUNT_RADIUS]

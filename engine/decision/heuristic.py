@@ -19,8 +19,8 @@ import math
 import attrs
 
 from engine.decision.catalog import ActionName, Choice, needs_food, stocking
-from engine.decision.knowledge import FAMILIES, FUEL, PICKAXES, RECIPES, SMELTS, count, members, \
-    pickaxe_tier, spend
+from engine.decision.knowledge import FAMILIES, FUEL, GATHERED_KINDS, KINDS, PICKAXES, RECIPES, SMELTS, count, \
+    members, pickaxe_tier, planner, spend
 from engine.decision.state import DecisionState
 from engine.world.food import FOODS
 
@@ -85,6 +85,8 @@ def plan(item: str, qty: int, inv: dict[str, int], s: DecisionState) -> Choice |
         return Choice(ActionName.SMELT, (item,))
     if item in FAMILIES:
         item = _member_to_make(item, inv)
+    if item not in RECIPES:
+        return _raw(item, inv, s)
     recipe = RECIPES[item]
     crafts = math.ceil(missing / recipe.count)
     for ingredient, n in recipe.needs:
@@ -94,6 +96,25 @@ def plan(item: str, qty: int, inv: dict[str, int], s: DecisionState) -> Choice |
     if recipe.needs_table and not s.table_near:
         return _ensure("crafting_table", inv, s)
     return Choice(ActionName.CRAFT, (item,))
+
+
+def _raw(item: str, inv: dict[str, int], s: DecisionState) -> Choice:
+    """A raw material the ladder's tags do not name (a goal's cobblestone, beef): the planner's way
+    to it, as the action that gathers it: dig its block (with the tool first), or hunt. Without
+    one the executors can take (a goal checked by the planner has one), look around."""
+    way = planner().ways.get(item) or planner("legacy").ways.get(item)
+    if way is None or way.kind not in ("gather", "hunt"):
+        return Choice(ActionName.EXPLORE)
+    if way.kind == "hunt":
+        return Choice(ActionName.FIGHT, (s.animals[0][0],)) if s.animals else Choice(ActionName.EXPLORE)
+    if way.tool is not None and way.tool in PICKAXES and pickaxe_tier(s.counts()) < PICKAXES[way.tool][0]:
+        step = plan(way.tool, 1, inv, s)
+        if step is not None:
+            return step
+    kind = next((k for k in GATHERED_KINDS if way.source in KINDS[k]), None)
+    if kind is None:
+        return Choice(ActionName.EXPLORE)
+    return Choice(ActionName.GATHER_WOOD) if kind == "log" else Choice(ActionName.MINE_BLOCK, (kind,))
 
 
 def _member_to_make(tag: str, inv: dict[str, int]) -> str:
@@ -145,13 +166,13 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
         d = pick(Choice(ActionName.COLLECT_DROPS), 0.85, 0.4, "items on the ground")
         if d is not None:
             return d
-    if state.milestone is None and state.smelting:
+    if state.milestone is None and state.goal is None and state.smelting:
         # Done, and a job of ours is still in a furnace (meat put in to cook, then a push or a
         # reflex carried the player off): fetch it, or the hand-back leaves that food behind.
         d = pick(COOK, 0.8, 0.3, "done: fetching what our furnace made")
         if d is not None:
             return d
-    if state.milestone is None and inv.get("beef", 0) > 0:
+    if state.milestone is None and state.goal is None and inv.get("beef", 0) > 0:
         # Done, with raw meat in the pack: cook it before hunting on (hungry or stocking) and before
         # handing back (cooked beef heals ~10 health eaten at 17, raw ~3: a pack of raw meat carried
         # through the hunt is eaten raw by every heal), with a furnace built and fuel gathered if
@@ -174,17 +195,19 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
         d = pick(COOK, 0.85, 0.4, "cooking raw beef")
         if d is not None:
             return d
-    if inv.get(GOAL, 0) == 0:
-        step = plan(GOAL, 1, dict(inv), state)
+    goal, wanted = state.goal or (GOAL, 1)
+    short = count(goal, inv) < wanted
+    if short:
+        step = plan(goal, wanted, dict(inv), state)
         if step is not None:
             d = pick(step, 0.9, 0.3, "ladder: " + (state.milestone or "done"))
             if d is not None:
                 return d
-            if step.action == ActionName.MINE_BLOCK or step.action == ActionName.GATHER_WOOD:
+            if step.action in (ActionName.MINE_BLOCK, ActionName.GATHER_WOOD, ActionName.FIGHT):
                 d = pick(Choice(ActionName.EXPLORE), 0.6, 0.2, "looking for " + step.label())
                 if d is not None:
                     return d
     explore = pick(Choice(ActionName.EXPLORE), 0.5, 0.1, "nothing better")
-    if explore is not None and inv.get(GOAL, 0) == 0:
+    if explore is not None and short:
         return explore
     return Decision(Choice(ActionName.IDLE), 0.7, 0.0, source, "idle")

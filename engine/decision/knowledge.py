@@ -17,9 +17,13 @@ of its members (``count``). Planks come from the logs of their own species
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import attrs
+
+from engine.planning.book import book, table_for
+from engine.planning.planner import Abilities, Planner
 
 # Overworld tree species, in the order the agent prefers them when it may pick
 # (all are equal; the order only keeps choices deterministic).
@@ -87,6 +91,9 @@ class Recipe:
     count: int                                  # items made per craft
     needs: tuple[tuple[str, int], ...]          # per craft: an item or a tag (any member will do), and how many
     needs_table: bool                           # 3x3 grid (a crafting table within reach)
+    # Grid rows from the top-left, "A" the first of ``needs``, "B" the second...; () when the
+    # window plans know the layout (the ladder's own recipes) or it is shapeless.
+    shape: tuple[str, ...] = ()
 
     @property
     def ingredients(self) -> tuple[tuple[str, int], ...]:
@@ -106,9 +113,12 @@ RECIPES: dict[str, Recipe] = {r.item: r for r in _planks_recipes() + (
     Recipe("stone_pickaxe", 1, (("#stone_tool_materials", 3), ("stick", 2)), True),
     Recipe("furnace", 1, (("#stone_tool_materials", 8),), True),
     Recipe("iron_pickaxe", 1, (("iron_ingot", 3), ("stick", 2)), True),
+    Recipe("diamond_pickaxe", 1, (("diamond", 3), ("stick", 2)), True),
+    Recipe("torch", 4, (("coal", 1), ("stick", 1)), False),
 )}
 
-# output → input (an item or a tag). Only the ladder's iron and the hunt's beef.
+# output → input (an item or a tag). The ladder's iron and the hunt's beef; ``GOAL_SMELTS`` adds
+# what a goal's plan smelts (below).
 SMELTS: dict[str, str] = {"iron_ingot": "#iron_raw", "cooked_beef": "beef"}
 # The canonical input per output: what a tag-less server (the simulator) checks.
 SMELTING: dict[str, str] = {out: members(raw)[0] for out, raw in SMELTS.items()}
@@ -126,7 +136,7 @@ GAME: dict[str, str] = {"cow": "beef"}
 GAME_HEALTH: dict[str, float] = {"cow": 10.0}
 
 PICKAXES: dict[str, tuple[int, float]] = {   # tier, speed
-    "wooden_pickaxe": (1, 2.0), "stone_pickaxe": (2, 4.0), "iron_pickaxe": (3, 6.0),
+    "wooden_pickaxe": (1, 2.0), "stone_pickaxe": (2, 4.0), "iron_pickaxe": (3, 6.0), "diamond_pickaxe": (4, 8.0),
 }
 ATTACK_DAMAGE: dict[str, float] = {"wooden_pickaxe": 2.0, "stone_pickaxe": 3.0, "iron_pickaxe": 4.0}
 
@@ -153,6 +163,14 @@ BLOCKS: dict[str, BlockRule] = {
     "cobbled_deepslate": BlockRule(3.5, "pickaxe", 1, "cobbled_deepslate"),
     "iron_ore": BlockRule(3.0, "pickaxe", 2, "raw_iron", ("iron_ore",)),
     "deepslate_iron_ore": BlockRule(4.5, "pickaxe", 2, "raw_iron"),
+    # Below the surface (the ore goals): vanilla 1.18's hardness, tier and drop.
+    "coal_ore": BlockRule(3.0, "pickaxe", 1, "coal"),
+    "deepslate_coal_ore": BlockRule(4.5, "pickaxe", 1, "coal"),
+    "gold_ore": BlockRule(3.0, "pickaxe", 3, "raw_gold", ("gold_ore",)),
+    "deepslate_gold_ore": BlockRule(4.5, "pickaxe", 3, "raw_gold"),
+    "diamond_ore": BlockRule(3.0, "pickaxe", 3, "diamond"),
+    "deepslate_diamond_ore": BlockRule(4.5, "pickaxe", 3, "diamond"),
+    "tuff": BlockRule(1.5, "pickaxe", 1, "tuff"),
     "dirt": BlockRule(0.5, None, 0, "dirt"),
     "grass_block": BlockRule(0.6, None, 0, "dirt"),
     "oak_leaves": BlockRule(0.2, None, 0, None),
@@ -166,6 +184,9 @@ KINDS: dict[str, tuple[str, ...]] = {
     "log": FAMILIES["#logs"],
     "stone": ("stone", "deepslate"),
     "iron_ore": ("iron_ore", "deepslate_iron_ore"),
+    "coal_ore": ("coal_ore", "deepslate_coal_ore"),
+    "gold_ore": ("gold_ore", "deepslate_gold_ore"),
+    "diamond_ore": ("diamond_ore", "deepslate_diamond_ore"),
     "crafting_table": ("crafting_table",),
     "furnace": ("furnace", "lit_furnace"),
     # Any colour of bed (1.13+), or 1.8-1.12's one ``bed`` (the colour is block entity data there).
@@ -174,6 +195,46 @@ KINDS: dict[str, tuple[str, ...]] = {
 # 1.8–1.12 blocks that share one name across metadata variants: the variants that are the block
 # meant. ``stone`` meta 1–6 are granite, diorite and andesite, which drop themselves, not cobblestone.
 LEGACY_VARIANTS: dict[str, tuple[int, ...]] = {"stone": (0,)}
+
+
+# What the executors can do by themselves, for the planner (engine.planning): the block kinds
+# ``mine_block``/``gather_wood`` dig (catalog.MINEABLE) and the animals a hunt kills, for what.
+GATHERED_KINDS = ("log", "stone", "iron_ore")
+ABILITIES = Abilities(gather=frozenset(b for kind in GATHERED_KINDS for b in KINDS[kind]),
+                      hunt=frozenset(GAME), hunted=frozenset(GAME.values()), fuel="#planks",
+                      prefer=tuple(b for kind in GATHERED_KINDS for b in KINDS[kind]))
+LADDER_RECIPES = frozenset(RECIPES)
+LADDER_SMELTS = frozenset(SMELTS)
+
+
+@functools.cache
+def planner(table: str = "flat") -> Planner:
+    """The planner over a recipe book (``flat`` or ``legacy``) and what the executors can do."""
+    return Planner(book(table), ABILITIES)
+
+
+def planner_for(version: str | None) -> Planner:
+    """The planner of a Minecraft version's names (1.8-1.12.2: the legacy book; None: the newest)."""
+    return planner(table_for(version))
+
+
+def _goal_recipes() -> None:
+    """The recipes and furnace recipes the planner's ways choose, added to RECIPES and SMELTS for
+    the executors and the simulator (the ladder's own entries stay as written above). The flat
+    book first, then legacy names the flat book does not have (``boat``, ``wooden_door``)."""
+    for table in ("flat", "legacy"):
+        inputs = {raw for raw in SMELTS.values()}
+        for item, way in sorted(planner(table).ways.items()):
+            if way.kind == "craft" and item not in RECIPES and way.recipe is not None:
+                r = way.recipe
+                RECIPES[item] = Recipe(item, r.count, r.needs, r.table, r.shape)
+            elif way.kind == "smelt" and item not in SMELTS and way.source not in inputs:
+                SMELTS[item] = way.source     # one output per input: a furnace is told only its input
+                inputs.add(way.source)
+
+
+_goal_recipes()
+SMELTING.update({out: members(raw)[0] for out, raw in SMELTS.items()})
 
 
 def harvestable(block: str, held: str | None) -> bool:

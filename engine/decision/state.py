@@ -43,6 +43,7 @@ class DecisionState:
     smelting: bool                                   # a job of ours runs or waits in a furnace within 48 blocks
     animals: tuple[tuple[int, float], ...] = ()      # game animals (knowledge.GAME): (entity id, distance)
     players: tuple[tuple[str, float], ...] = ()      # other players in sight: (name, distance), nearest first
+    goal: tuple[str, int] | None = None              # (item, count); None: the default goal, the iron pickaxe
 
     def counts(self) -> dict[str, int]:
         return dict(self.inventory)
@@ -63,6 +64,8 @@ class DecisionState:
             # Only when there are any: a state without animals reads (and digests) as it did before.
             **({"animals": [round(d, 1) for _, d in self.animals]} if self.animals else {}),
             **({"players": {n: round(d, 1) for n, d in self.players}} if self.players else {}),
+            # Only for a goal of its own: the iron pickaxe's states read (and digest) as they did.
+            **({"goal": {"item": self.goal[0], "count": self.goal[1]}} if self.goal is not None else {}),
         }
 
     def digest(self) -> str:

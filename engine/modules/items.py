@@ -23,7 +23,8 @@ from __future__ import annotations
 import functools
 import gzip
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import os
+from collections.abc import Container, Iterable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -89,6 +90,60 @@ def _id_spellings(item_id: str) -> set[str]:
     return {item_id.split(":", 1)[-1], item_id}
 
 
+KIND_MIN = 3  # items a head word must name before it is a kind ("logs"), not one item's last word
+_ZH_LINKS = "色的"  # a zh modifier ends in a colour (白色羊毛) or a possessive (僵尸的头): the kind follows
+
+
+def _kinds(names: Iterable[tuple[str, str]], zh_names: Mapping[str, str], taken: Container[str]) -> dict[str, set[str]]:
+    """Kinds of item by the head word their English names end in: (phrase, key) pairs → kind → keys.
+
+    "oak log", "birch log", … → "log" and "logs". A head is a kind when at least ``KIND_MIN``
+    items end in it, no item is called just that or its singular (``taken``), and the word before
+    it varies: "music disc" is one name, not a kind of disc. The kind's zh name is what the zh
+    names of its items end in (``zh_names``: key → name; "橡木原木", "白桦原木" → "原木"), when that
+    is a word of two characters or more.
+    """
+    heads: dict[str, set[str]] = {}
+    before: dict[str, set[str]] = {}
+    for phrase, key in names:
+        words = phrase.split(" ")
+        if len(words) < 2 or "_" in phrase or ":" in phrase or _is_zh(phrase):
+            continue
+        heads.setdefault(words[-1], set()).add(key)
+        before.setdefault(words[-1], set()).add(words[-2])
+    kinds: dict[str, set[str]] = {}
+    for head, keys in heads.items():
+        singular = {head, head[:-1], head[:-2]} if head.endswith("s") else {head}
+        if len(keys) < KIND_MIN or len(before[head]) < 2 or any(w in taken for w in singular):
+            continue
+        kinds[head] = keys
+        tail, named = _zh_kind({k: zh_names[k] for k in keys if k in zh_names})
+        if len(tail) >= 2 and tail not in taken:
+            kinds.setdefault(tail, set()).update(named)
+    return kinds
+
+
+def _zh_kind(names: Mapping[str, str]) -> tuple[str, set[str]]:
+    """The end of two characters or more that a kind's zh names share, and the items whose names end
+    in it: all of them ("橡木原木", "白桦原木" → 原木), else two thirds at least ("木板" for 橡木木板,
+    云杉木板, … although bamboo planks are 竹板)."""
+    if len(names) < KIND_MIN:
+        return "", set()
+    common = os.path.commonprefix([name[::-1] for name in names.values()])[::-1].lstrip(_ZH_LINKS)
+    if len(common) >= 2:
+        return common, set(names)
+    need = max(KIND_MIN, -(-2 * len(names) // 3))
+    ends: dict[str, set[str]] = {}
+    for key, name in names.items():
+        if len(name) > 2:  # a name that is only the end is the item, not a kind of it
+            ends.setdefault(name[-2:], set()).add(key)
+    end, keys = max(ends.items(), key=lambda kv: (len(kv[1]), kv[0]), default=("", set()))
+    if len(keys) < need:
+        return "", set()
+    # What those names share may be longer (避雷针: an item, no kind) or only a link (白色床 → 床).
+    return os.path.commonprefix([names[k][::-1] for k in keys])[::-1].lstrip(_ZH_LINKS), keys
+
+
 class ItemTable:
     """The names of one version's items: ``lookup`` for a request's ``@item`` surface, ``search``
     for ``!item <name>``, ``for_version`` for another version's table of the same data."""
@@ -113,18 +168,21 @@ class ItemTable:
         # Tier 0: this version's names and ids; 1: aliases; 2: short names. English and zh phrases
         # share a tier's dict: a normalized phrase is one or the other.
         self._tiers: tuple[dict[str, set[str]], ...] = ({}, {}, {})
+        self._kinds: dict[str, set[str]] = {}
         # For ``search``: each word of an English name → items, so a query costs
         # one lookup per word instead of re-tokenizing every name.
         self._name_words: dict[str, set[str]] = {}
         self._with_zh: list[ItemInfo] = []
         names0 = self._tiers[0]
+        named: set[str] = set()  # names, not bare id paths: "log" is an id on 1.12, "logs" still a kind
         for item in items:
             self._by_key[item.key] = item
             english, chinese = _name_spellings(item.name)
-            if item.meta is None:
-                english |= _id_spellings(item.id)
             for zh in item.zh:
                 chinese |= _name_spellings(zh)[1]
+            named |= english | chinese
+            if item.meta is None:
+                english |= _id_spellings(item.id)
             for phrase in english | chinese:
                 names0.setdefault(phrase, set()).add(item.key)
             for word in english_words(item.name):
@@ -140,6 +198,10 @@ class ItemTable:
                     english, chinese = _name_spellings(phrase, plural=tier == 1)
                     for spelling in english | chinese:
                         self._tiers[tier].setdefault(spelling, set()).add(key)
+                    named |= english | chinese
+        pairs = [(phrase, key) for tier in self._tiers[:2] for phrase, keys in tier.items() for key in keys]
+        zh_names = {item.key: item.zh[0] for item in self._with_zh}
+        self._kinds = _kinds(pairs, zh_names, named)
 
     @classmethod
     def builtin(cls) -> "ItemTable":
@@ -184,6 +246,14 @@ class ItemTable:
             if keys:
                 return self._pick(keys)
         return ()
+
+    def kind(self, surface: str) -> tuple[ItemInfo, ...]:
+        """The items a kind names ("logs": every log), or () when ``surface`` names no kind."""
+        keys = self._kinds.get(normalize_text(surface))
+        return tuple(sorted((self._by_key[k] for k in keys), key=lambda i: (len(i.name), i.key))) if keys else ()
+
+    def kind_phrases(self) -> list[str]:
+        return sorted(self._kinds)
 
     def search(self, query: str) -> tuple[ItemInfo, ...]:
         """For ``!item <name>``: an exact name or id, else every item whose name contains the words."""
@@ -322,8 +392,15 @@ class ItemNames:
         if self._phrases is None:
             english: list[str] = []
             chinese: list[str] = []
-            for phrase in self._union_index():
+            union = self._union_index()
+            for phrase in union:
                 (chinese if _is_zh(phrase) else english).append(phrase)
+            # Kinds over every version's names: which version a player speaks is known only at parse time.
+            named = [(phrase, str(n)) for phrase, ns in union.items() for n in ns]
+            zh_names = {str(n): e.info.zh[0] for n, e in enumerate(self._entries) if e.info.zh}
+            ids = {p for e in self._entries for p in _id_spellings(e.info.id)}
+            for kind in _kinds(named, zh_names, union.keys() - ids):
+                (chinese if _is_zh(kind) else english).append(kind)
             self._phrases = sorted(english), sorted(chinese)
         return self._phrases
 

@@ -35,6 +35,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "inventory.empty": ("Your inventory is empty (or I have not seen it yet).", "背包是空的（或还没收到背包数据）。"),
     "inventory.count": ("You have {count} × {item}.", "你有 {count} 个{item}。"),
     "inventory.count_none": ("You have no {item}.", "你没有{item}。"),
+    "inventory.kind": ("You have {count} {item}: {list}.", "你有 {count} 个{item}：{list}。"),
     # item
     "item.id": ("{name}: {id}", "{name}：{id}"),
     "item.ask": ("Several items match \"{query}\": {list}. Which one? Try !item <exact name>.",

@@ -37,7 +37,7 @@ EN_FILTER_WORDS: dict[TermKind, tuple[str, ...]] = {
 ZH_FILTER_WORDS: dict[TermKind, tuple[str, ...]] = {
     TermKind.NEGATION: ("不", "别", "没", "勿", "甭", "莫", "不要", "不用", "没有", "无需", "不必", "算了"),
     TermKind.CONDITION: (
-        "如果", "要是", "假如", "假设", "万一", "的话", "当", "一旦", "除非", "只要", "等到", "等我",
+        "如果", "要是", "假如", "假设", "万一", "的话", "当", "一旦", "除非", "只要", "等到", "等我", "等",
         "之前", "以前", "时候", "的时候", "否则",
     ),
     TermKind.REFERENCE: (
@@ -76,7 +76,7 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     * "there" next to a form of "be" ("is there a help menu") says something
       exists; "it"/"its"/"这个" after an item or player named earlier in the
       line points at that name ("the vault block, what's its id", "宝库这个方块
-      id"); "again" in a line that names what it asks about ("my coords
+      id"), and "its" after a topic at that topic ("the autopilot … its plan"); "again" in a line that names what it asks about ("my coords
       again") only asks once more.
     * A yes/no question about a state: "am i not at full health", "is my hunger
       not full yet" (the line opens with a form of "be"); "饱食度还没满吗",
@@ -110,6 +110,8 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 drop.add(i)  # "is there", "there are": existence, not a place
             elif surface in _BACK_WITHIN and any(t.kind is TermKind.SLOT for t in terms[:i]):
                 drop.add(i)  # "the vault block, what's its id": what it names is in the line
+            elif surface == "its" and any(t.kind is TermKind.TOPIC for t in terms[:i]):
+                drop.add(i)  # "where's the autopilot at in its plan": a possessive of what was named
             elif surface == "again" and has_noun:
                 drop.add(i)  # "my coords again": asked once more, about what the line names
         elif kind is TermKind.NEGATION:

@@ -48,10 +48,13 @@ _FILTER_REASONS = {
 }
 
 
-_PERSONS = frozenset({"@self", "@you", "@we"})
-_ABOUT_US = frozenset({"@help", "@progress", "@autopilot"})  # no general-knowledge reading: the assistant's own
+# Who a question is about: "what is my xp" asks about the player, "what is xp" may ask what xp is.
+# "anyone"/"players" ask about the people on the server: no general-knowledge reading either.
+_PERSONS = frozenset({"@self", "@you", "@we", "@players"})
+# No general-knowledge reading: the assistant's own, and messages kept for the player.
+_ABOUT_US = frozenset({"@help", "@progress", "@autopilot", "@inbox"})
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
-_QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any"})
+_QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players"})  # "anyone on?"
 
 
 @attrs.frozen
@@ -177,7 +180,8 @@ class SemanticIndex:
         )
         # Anchoring is asked only of a match the thresholds would refuse.
         if short is not None and not self.anchored(analysis, language, match.module_id):
-            return Verdict(short, match)
+            agreed = self._agreed(analysis, language, config)
+            return Verdict(short, match) if agreed is None else agreed
         if language == "en" and "@where" in analysis.features and not analysis.must_cover() and not _PERSONS.intersection(
             analysis.features
         ):
@@ -186,6 +190,27 @@ class SemanticIndex:
             # so "在哪" cannot be told from "我在哪" this way.)
             return Verdict(Reason.LOW_COVERAGE, match)
         return Verdict(Reason.DIRECT, match)
+
+    def _agreed(self, analysis: Analysis, language: str, config: SemanticConfig) -> Verdict | None:
+        """A restated request whose sentences, each on its own, go direct to one module.
+
+        "am i hungry? whats my food bar at" matches no example as a whole, but
+        each sentence does, to the same module. A sentence that names nothing
+        and has no unknown word ("how many", "pls") only asks about the others;
+        any other sentence must go direct, to that module, by every rule.
+        """
+        if not analysis.sentences:
+            return None
+        verdicts: list[Verdict] = []
+        for part in analysis.parts():
+            if not part.must_cover():
+                continue
+            verdict = self.decide(part, language, config)
+            if not verdict.direct or verdict.match is None:
+                return None
+            verdicts.append(verdict)
+        modules = {v.match.module_id for v in verdicts if v.match is not None}
+        return verdicts[0] if len(modules) == 1 else None
 
     def anchored(self, analysis: Analysis, language: str, module_id: str) -> bool:
         """Whether what the request names belongs to this module and to nothing else.

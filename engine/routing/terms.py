@@ -45,6 +45,9 @@ class Term(NamedTuple):
 class Analysis:
     terms: tuple[Term, ...]
     breaks: int = 0  # sentence punctuation between words: "where am i? eat" is two requests
+    # Where each sentence after the first starts, kept only when the sentences restate one
+    # request ("am i hungry? whats my food bar at"): each may then be matched on its own.
+    sentences: tuple[int, ...] = ()
     features: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -60,3 +63,8 @@ class Analysis:
 
     def has(self, kind: TermKind) -> bool:
         return any(t.kind is kind for t in self.terms)
+
+    def parts(self) -> tuple["Analysis", ...]:
+        """Each sentence of a restated request as a request of its own (empty for one sentence)."""
+        bounds = [0, *self.sentences, len(self.terms)]
+        return tuple(Analysis(self.terms[a:b]) for a, b in zip(bounds, bounds[1:]) if a < b)

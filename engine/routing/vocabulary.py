@@ -52,6 +52,11 @@ _PARTICLES = "吗呢啊呀吧嘛么啦呗哈"  # "还没", "都没有": a statem
 # A Minecraft name that no word is spelled like: an underscore, or three letters then digits.
 _NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}[a-z_]*[0-9]+)")
 _COLLAPSING = frozenset({TermKind.TOPIC, TermKind.FUNCTION})
+_NAME_SHAPE = re.compile(r"[a-z0-9_]{3,16}")
+_BEFORE_A_NAME = frozenset({"@be", "@distance", None})
+_AFTER_A_NAME = frozenset({"@online", "@nearby", "@distance"})
+_ASKS_WHERE = frozenset({"@where", "@distance"})
+_ZH_NICKNAME = "小阿老"
 K = TypeVar("K", str, tuple[str, ...])
 
 
@@ -97,6 +102,21 @@ def _restated(terms: list[Term], cuts: list[int]) -> bool:
         if things:
             named.append(things)
     return not named or bool(set.intersection(*named))
+
+
+def _shifted(terms: list[Term], kept: tuple[Term, ...], cuts: list[int]) -> tuple[int, ...]:
+    """``cuts`` (indexes into ``terms``) as indexes into ``kept``, which drops some terms in order."""
+    out: list[int] = []
+    j = 0
+    pending = iter(cuts)
+    cut = next(pending, None)
+    for i, term in enumerate(terms):
+        while cut is not None and cut == i:
+            out.append(j)
+            cut = next(pending, None)
+        if j < len(kept) and kept[j] is term:
+            j += 1
+    return tuple(dict.fromkeys(c for c in out if 0 < c < len(kept)))
 
 
 class VocabularyError(ValueError):
@@ -236,9 +256,12 @@ class Vocabulary:
                 breaks += 1
                 cuts.append(len(terms))
             i += 1
-        if breaks and _restated(terms, cuts):
-            breaks = 0
-        return Analysis(governed(tuple(terms)), breaks)
+        self._name_players(terms)
+        restated = bool(breaks) and _restated(terms, cuts)
+        kept = governed(tuple(terms))
+        if not restated:
+            return Analysis(kept, breaks)
+        return Analysis(kept, 0, _shifted(terms, kept, cuts))
 
     def _english(
         self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term]
@@ -271,6 +294,41 @@ class Vocabulary:
         else:
             self._emit(word, entry, out)
         return start + 1
+
+    def _name_players(self, terms: list[Term]) -> None:
+        """An unknown word where a question about a player puts the name is that player's name.
+
+        "is kev online", "where is kev", "how far is kev", "kira playing?": the word
+        follows "is" (or opens the line, or follows "distance") and comes before
+        "online"/"near"/"far" or ends a line that asks where or how far. Only a
+        word that is no English word ("kev", not "dog": "where is my dog" stays
+        unknown), spelled as a Minecraft name can be.
+        """
+        self._name_zh_player(terms)
+        asks = {t.feature for t in terms} & _ASKS_WHERE
+        for i, term in enumerate(terms):
+            word = term.surface
+            if term.kind is not TermKind.UNKNOWN or word in self._dictionary or not _NAME_SHAPE.fullmatch(word):
+                continue
+            before = terms[i - 1].feature if i else None
+            after = terms[i + 1].feature if i + 1 < len(terms) else None
+            if before in _BEFORE_A_NAME and (after in _AFTER_A_NAME or after is None and asks):
+                terms[i] = Term(word, PLAYER_FEATURE, TermKind.SLOT)
+
+    @staticmethod
+    def _name_zh_player(terms: list[Term]) -> None:
+        """"小明在线吗", "阿杰离我多远", "小红在哪": two or three unknown characters opening a
+        question whether someone is online or how far are a name. Before 在哪 only a nickname
+        (小/阿/老 + name) is: "基地在哪" asks where a base is."""
+        run = 0
+        while run < len(terms) and run < 4 and terms[run].kind is TermKind.UNKNOWN and terms[run].feature.startswith("c:"):
+            run += 1
+        if run not in (2, 3) or run == len(terms):
+            return
+        name = "".join(t.surface for t in terms[:run])
+        after = [t.feature for t in terms[run:]]
+        if after[0] in _AFTER_A_NAME or name[0] in _ZH_NICKNAME and after[0] == "@in" and after[-1] in ("@where", "@in"):
+            terms[:run] = [Term(name, PLAYER_FEATURE, TermKind.SLOT)]
 
     def _corrected(self, tokens: list[RawToken], names: Collection[str], budget: SpellingBudget) -> list[RawToken]:
         # The corrected word replaces the token, so phrases and parsers read it

@@ -79,10 +79,11 @@ class ChatPath:
 
     # --- 2. one way in ----------------------------------------------------------------------
     def typed(self, text: str, now: float) -> list[Action]:
-        return self._line(classify(text, self.config.command_prefix, self.config.address_prefix), now, typed=text)
+        c = self.config
+        return self._line(classify(text, c.command_prefix, c.address_prefix, c.server_command), now, typed=text)
 
     def command_typed(self, command: str, now: float) -> list[Action]:
-        return self._line(classify_command(command), now)
+        return self._line(classify_command(command, self.config.server_command), now)
 
     def _line(self, tapped: TappedChat, now: float, typed: str | None = None) -> list[Action]:
         if tapped.kind is ChatKind.PASS:

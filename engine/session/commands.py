@@ -14,9 +14,12 @@ from typing import Protocol
 from engine.actions import Action, ReplyToPlayer, reply
 from engine.commands.table import CommandTable, Text
 from engine.control import Control
+from engine.decision.goals import DEFAULT_GOAL, Goal, parse_goal, resolve
 from engine.decision.provider_names import PROVIDERS
+from engine.decision.state import inventory_counts
 from engine.eating import EatTask
 from engine.pilot import PilotSeat
+from engine.planning.planner import OutOfReach
 from engine.session.parts import AdminState, Driver, SessionConfig
 from engine.world.snapshot import WorldSnapshot
 
@@ -37,7 +40,7 @@ class Movers(Protocol):
 
     def release(self, why: str, now: float = 0.0) -> list[Action]: ...
 
-    def start_autopilot(self, now: float) -> list[Action] | str: ...
+    def start_autopilot(self, now: float, goal: Goal = DEFAULT_GOAL) -> list[Action] | str: ...
 
     def start_eating(self, task: EatTask) -> list[Action]: ...
 
@@ -96,6 +99,8 @@ class SessionCommands:
         p = self.config.command_prefix
         pilot = self.movers.pilot
         if word == "on":
+            if provider is not None:             # !autopilot on <goal>: as !get <goal>
+                return self.get(provider, now)
             if pilot.active:
                 return [reply(f"The autopilot is already on: {pilot.progress}.")]
             started = self.movers.start_autopilot(now)
@@ -113,6 +118,29 @@ class SessionCommands:
             return [reply(pilot.choose(provider))]
         return [reply(pilot.progress or f"The autopilot is off ({pilot.provider_name} provider); "
                                         f"{p}autopilot on starts it.")]
+
+    def get(self, text: str, now: float) -> list[Action]:
+        """``!get [count] <item>``: the plan toward it, or at once why it is out of reach."""
+        p = self.config.command_prefix
+        pilot = self.movers.pilot
+        goal = parse_goal(text)
+        if isinstance(goal, str):
+            return [reply(f"Usage: {p}get [count] <item>: {goal}.")]
+        if pilot.active:
+            return [reply(f"The autopilot is already on: {pilot.progress}. {p}autopilot off first.")]
+        counts = inventory_counts(self.movers.snapshot().player.inventory)
+        planned = resolve(goal, counts, frozenset(), self.config.game_version or self.config.version)
+        if isinstance(planned, OutOfReach):
+            return [reply(f"Cannot get {goal.label}: {planned.reason}.")]
+        if planned.done:
+            return [reply(f"You already have {goal.label}.")]
+        started = self.movers.start_autopilot(now, goal)
+        if isinstance(started, str):
+            return [reply(f"Cannot start the autopilot: {started}.")]
+        steps = [s.text() for s in planned.steps]
+        more = f" (+{len(steps) - 5} more)" if len(steps) > 5 else ""
+        return started + [reply(f"Autopilot on ({pilot.provider_name}): getting {goal.label} in {len(steps)} "
+                                f"steps: {'; '.join(steps[:5])}{more}. Sneak twice or {p}stop to take over.")]
 
     def admin_login(self, secret: str, now: float) -> list[Action]:
         """``!admin login <secret>``: swallowed like every proxy command, never echoed or logged."""

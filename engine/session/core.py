@@ -27,6 +27,7 @@ from engine.actions import Action, FinishDigging, InjectMovement, SelectHotbar, 
 from engine.admin_proof import AdminProof
 from engine.commands.builtin import SESSION_TABLE
 from engine.control import Control
+from engine.decision.goals import DEFAULT_GOAL, Goal
 from engine.eating import EatTask
 from engine.llm.runner import ModelRunner
 from engine.pilot import PilotSeat, PilotSettings
@@ -162,7 +163,9 @@ class Session:
                     actions += self.assistant.milestone(text, now)
             self._moved(actions)
             if self.pilot.finished:
-                actions += self.release("Autopilot finished: all 9 milestones reached, up to the iron pickaxe", now)
+                goal = pilot.goal
+                actions += self.release("Autopilot finished: all 9 milestones reached, up to the iron pickaxe"
+                                        if goal == DEFAULT_GOAL else f"Autopilot finished: {goal.label} in hand", now)
                 actions += self._reflexes_stay_on(now)
             return actions
         if self.driver is None:
@@ -284,6 +287,20 @@ class Session:
             actions.append(reply(announce))
         return actions
 
+    def new_world(self, why: str, now: float) -> list[Action]:
+        """The player moved to another server behind the proxy: whatever moved them lets go, and the
+        world model, reflex state and autopilot start afresh; the conversation, inbox, settings (which
+        reflexes are on, the admin proof) and intent cache stay, as they are the player's."""
+        actions = self.release(why, now)
+        enabled = set(self.control.reflexes.enabled)
+        self.control = Control(self.config.version, False)
+        for name in enabled:
+            self.control.reflexes.enable(name)
+        self.world = WorldModel(self.player_name, self.config.game_version or self.config.version)
+        self._early_move = False
+        self._last_sneak = None
+        return actions
+
     def release(self, why: str, now: float = 0.0) -> list[Action]:
         """Give everything back to the player: the autopilot, the command driver, any reflex, ``!eat``."""
         task, self.item_task = self.item_task, None
@@ -336,14 +353,14 @@ class Session:
         return self.chat.run_command(line, now)
 
     # -- what the session's commands ask of the core (``engine.session.commands.Movers``) -----------
-    def start_autopilot(self, now: float) -> list[Action] | str:
+    def start_autopilot(self, now: float, goal: Goal = DEFAULT_GOAL) -> list[Action] | str:
         """The autopilot takes over (replacing a running ``!goto`` or ``!follow``); why not, if it cannot."""
         terrain = self.control.terrain
         why = self.control.ready(self.snapshot())
         if why is not None or terrain is None:
             return why or "no block data"
         had = self.control.reflex_driving or self.driver is not None
-        failed = self.pilot.start(terrain, self.ticks, now)
+        failed = self.pilot.start(terrain, self.ticks, now, goal, self.config.game_version or self.config.version)
         if failed is not None:
             return failed
         self.driver = None                  # the autopilot replaces a running !goto or !follow

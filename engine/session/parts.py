@@ -22,6 +22,7 @@ class SessionConfig:
     # then): selects the item names ("<item> id" answers this version's id).
     game_version: str | None = None
     reflexes: bool = False  # reflexes on from the start (off for a human player by default)
+    server_command: bool = False  # the proxy fronts several servers: /server is its command
 
 
 class Driver(Protocol):

@@ -3,6 +3,7 @@
     mcagent sim --seeds 20 --ticks 10000 --provider mock [--json]
     mcagent sim --seeds 1 --provider replay --replay-log runs/seed0/decision_log.jsonl
     mcagent sim --seeds 5 --hazard lava|water|mobs [--start-bread 5] [--difficulty normal]
+    mcagent sim --goal "16 torch" --seeds 5 --ticks 12000 --json
     mcagent sim export --seed N --out world.json   (the world for peers/world.js --world)
 
 Prints, per milestone, how many episodes reached it and the median tick; deaths
@@ -14,6 +15,9 @@ by cause; watchdog events; reflexes fired; movement-checker violations; with
 An episode is the autopilot's: it ends when the autopilot hands control back, fed,
 with the iron pickaxe made, or at ``--ticks``; ``--after-done`` plays the rest
 of the ticks with the player idle (reflexes still on, nobody to respawn them).
+``--goal`` plays ``!autopilot on <goal>`` (``!get``): the milestones are the plan's items, the
+goal last (``milestones.<item>.reached``); a goal the planner finds out of reach is not played
+and the report says why (``out_of_reach``), with the goal reached 0 times.
 The api provider reads ``MCAGENT_LLM_BASE_URL``, ``MCAGENT_LLM_MODEL`` and
 ``MCAGENT_LLM_API_KEY`` and paces the episode in real time (a model answers in
 wall-clock time).
@@ -29,18 +33,33 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from engine.decision.goals import goal_ladder, parse_goal, resolve
 from engine.decision.ladder import NAMES
 from engine.decision.logs import EpisodeLog
 from engine.decision.provider_names import PROVIDERS
 from engine.decision.providers import ApiProvider, MockProvider, Provider, ReplayProvider
 from engine.llm.runner import AsyncioRunner
 from engine.sim.episode import TICK, EpisodeResult, run_episode
-from engine.sim.world import SimOptions
+from engine.planning.planner import OutOfReach
+from engine.sim.world import VERSION, SimOptions
 
 
-def aggregate(results: Sequence[EpisodeResult]) -> dict[str, Any]:
+def milestone_names(goal: str | None) -> tuple[str, ...] | str:
+    """The milestones of ``goal`` (None: the ladder's nine), or why the planner says it is out of reach."""
+    if goal is None:
+        return NAMES
+    parsed = parse_goal(goal)
+    if isinstance(parsed, str):
+        return parsed
+    plan = resolve(parsed, {}, frozenset(), VERSION)
+    if isinstance(plan, OutOfReach):
+        return plan.reason
+    return goal_ladder(parsed, plan).names
+
+
+def aggregate(results: Sequence[EpisodeResult], names: Sequence[str] = NAMES) -> dict[str, Any]:
     milestones: dict[str, Any] = {}
-    for name in NAMES:
+    for name in names:
         ticks = [r.milestones[name] for r in results if name in r.milestones]
         milestones[name] = {"reached": len(ticks), "median_tick": statistics.median(ticks) if ticks else None}
     deaths: dict[str, int] = {}
@@ -97,12 +116,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--difficulty", choices=("easy", "normal", "hard"), default=SimOptions().difficulty)
     parser.add_argument("--after-done", action="store_true",
                         help="keep the world running after the autopilot finished, the player idle")
+    parser.add_argument("--goal", default=None, help='what to get instead of the iron pickaxe: "16 torch", "shield"')
     parser.add_argument("--log-dir", default=None)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if not 0 <= args.start_bread <= 64:
         parser.error("--start-bread takes 0 to 64 (one stack in one slot)")
     options = SimOptions(hazard=args.hazard, start_bread=args.start_bread, difficulty=args.difficulty)
+    names = milestone_names(args.goal)
+    if isinstance(names, str):
+        parsed = parse_goal(args.goal)
+        item = parsed.item if not isinstance(parsed, str) else args.goal
+        report = aggregate([], (item,))
+        report["out_of_reach"] = names
+        print(json.dumps(report, sort_keys=True) if args.json else f"{args.goal}: out of reach: {names}")
+        return 0
     results: list[EpisodeResult] = []
     runner = _runner() if args.provider == "api" else None
     try:
@@ -118,16 +146,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                         time.sleep(delay)
 
                 result = run_episode(seed, args.ticks, provider, options, log, models=runner,
-                                     clock=time.monotonic, pace=pace, stop_when_done=not args.after_done)
+                                     clock=time.monotonic, pace=pace, stop_when_done=not args.after_done,
+                                     goal=args.goal)
             else:
-                result = run_episode(seed, args.ticks, provider, options, log, stop_when_done=not args.after_done)
+                result = run_episode(seed, args.ticks, provider, options, log, stop_when_done=not args.after_done,
+                                     goal=args.goal)
             results.append(result)
             if args.log_dir:
                 log.write(os.path.join(args.log_dir, f"seed{seed}"), result.summary())
     finally:
         if runner is not None:
             runner.close()
-    report = aggregate(results)
+    report = aggregate(results, names)
     if args.json:
         print(json.dumps(report, sort_keys=True))
         return 0

@@ -21,7 +21,6 @@ from engine import events as ev
 from engine.actions import Action
 from engine.decision.autopilot import Autopilot, AutopilotConfig
 from engine.pilot import PilotSettings
-from engine.decision.ladder import NAMES
 from engine.decision.logs import EpisodeLog
 from engine.decision.providers import MockProvider, Provider
 from engine.llm.runner import AsyncioRunner
@@ -68,9 +67,10 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
                 clock: Callable[[], float] | None = None, pace: Callable[[int], None] | None = None,
                 measure: bool = False, stop_when_done: bool = False,
                 on_tick: Callable[[int, Autopilot], None] | None = None,
-                config: AutopilotConfig | None = None) -> EpisodeResult:
+                config: AutopilotConfig | None = None, goal: str | None = None) -> EpisodeResult:
     """``clock``: wall time for ``now`` (api runs against a real server); default the tick count × 50 ms.
-    ``pace(t)``: called after each tick (e.g. sleep to real time). ``measure``: time each engine tick."""
+    ``pace(t)``: called after each tick (e.g. sleep to real time). ``measure``: time each engine tick.
+    ``goal``: what ``!autopilot on`` is told to get ("16 torch"); None: the iron pickaxe."""
     started = time.perf_counter()
     world = SimWorld(seed, options)
     log = log if log is not None else EpisodeLog()
@@ -84,7 +84,7 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
     t0 = clock() if clock is not None else 0.0
     for event in world.join_events():
         session.handle(event, t0)        # nothing to answer before the first tick
-    session.handle(ev.ChatTyped("!autopilot on"), t0)
+    session.handle(ev.ChatTyped("!autopilot on" + (f" {goal}" if goal else "")), t0)
     autopilot = session.pilot.autopilot
     assert autopilot is not None and autopilot.enabled, "the autopilot did not start"
     costs: list[float] = []
@@ -108,7 +108,8 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
             pace(t)
         if stop_when_done and autopilot.ladder.done and not session.pilot.active:
             break                     # handed back: done, and fed and safe enough to idle
-    milestones = {name: autopilot.ladder.first[name].tick for name in NAMES if name in autopilot.ladder.first}
+    ladder = autopilot.ladder
+    milestones = {name: ladder.first[name].tick for name in ladder.names if name in ladder.first}
     deaths: dict[str, int] = {}
     for _, cause in world.deaths:
         deaths[cause] = deaths.get(cause, 0) + 1

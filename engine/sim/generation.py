@@ -5,6 +5,8 @@ rocky outcrops with iron, the pools, the trees) and writes the blocks into the `
 ``heights`` (the first air cell of each column) and ``features`` (where the pools and trees
 are, for hazard episodes and tests) come out of it. The cows draw from a generator of their
 own, so the terrain and every other draw are what they were before there were animals.
+With ``SimOptions.underground`` (a version family) the world reaches down to the family's
+bottom and ``strata`` lays deepslate, caves, ores and lava there, from a generator of its own.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from engine.decision.knowledge import GAME_HEALTH
 from engine.world.blocks import BlockStore, BlockTable
 from engine.sim.rules import ANIMAL_IDS, COWS, HEIGHT
 from engine.sim.records import Animal, SimOptions
+from engine.sim.strata import Strata, min_y
 
 
 def walkable(store: BlockStore, table: BlockTable, x: int, y: int, z: int) -> bool:
@@ -27,8 +30,10 @@ def walkable(store: BlockStore, table: BlockTable, x: int, y: int, z: int) -> bo
 
 
 class Generation:
-    def __init__(self, options: SimOptions, rng: np.random.Generator, table: BlockTable, store: BlockStore) -> None:
+    def __init__(self, options: SimOptions, rng: np.random.Generator, table: BlockTable, store: BlockStore,
+                 seed: int = 0) -> None:
         self.options = options
+        self.seed = seed
         self.rng = rng
         self.table = table
         self.store = store
@@ -51,13 +56,18 @@ class Generation:
             height += rng.uniform(-2.5, 3.0) * np.exp(-((xs - cx) ** 2 + (zs - cz) ** 2) / (2 * radius ** 2))
         ground = (40 + np.round(height)).astype(int)       # first air cell of each column
         st = self.table.state_for
-        blocks = np.full((HEIGHT, size, size), self.air, dtype=np.uint16)    # [y, z, x]
+        low = min_y(o.underground)
+        whole = np.full((HEIGHT - low, size, size), self.air, dtype=np.uint16)    # [y - low, z, x]
+        if low:
+            whole[:-low] = st("stone")
+        blocks = whole[-low:]          # y >= 0, indexed by y: the surface as it always was
         ys = np.arange(HEIGHT)[:, None, None]
         top = ground.T[None, :, :]
         blocks[ys < top - 4] = st("stone")
         blocks[(ys >= top - 4) & (ys < top - 1)] = st("dirt")
         blocks[ys == top - 1] = st("grass_block")
-        blocks[0] = st("bedrock")
+        if o.underground is None:
+            blocks[0] = st("bedrock")
         rocky = np.zeros((size, size), dtype=bool)
         centre = size // 2
         for i in range(4):
@@ -78,10 +88,18 @@ class Generation:
         self._pools(blocks, ground, rocky)
         self._trees(blocks, ground, rocky)
         self.heights = ground
+        if o.underground is not None:
+            # Below the surface, from a generator of its own: the surface, the trees and the animals
+            # of a seed are the same with or without it.
+            strata = Strata(o.underground, np.random.default_rng((self.seed, 2)), self.table, whole, ground)
+            strata.run()
+            self.features.update(strata.features)
+        self.blocks = whole
         for cx in range(size // 16):
             for cz in range(size // 16):
-                for sy in range(HEIGHT // 16):
-                    part = blocks[sy * 16:sy * 16 + 16, cz * 16:cz * 16 + 16, cx * 16:cx * 16 + 16]
+                for sy in range(low // 16, HEIGHT // 16):
+                    r = (sy - low // 16) * 16
+                    part = whole[r:r + 16, cz * 16:cz * 16 + 16, cx * 16:cx * 16 + 16]
                     self.store.set_section(cx, sy, cz, part.reshape(4096))
 
     def _pools(self, blocks: np.ndarray, ground: np.ndarray, rocky: np.ndarray) -> None:

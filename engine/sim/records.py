@@ -24,6 +24,13 @@ class SimOptions:
     # heals about 6 (regeneration costs 6 exhaustion a point): the five loaves and a full bar heal ~35.
     start_bread: int = attrs.field(default=5, validator=attrs.validators.in_(range(STACK + 1)))
     bed: bool = False                   # a red bed on the ground near spawn (sleeping through the night)
+    # The world below the surface (``engine.sim.strata``): None, the old 80 blocks over bedrock at y 0;
+    # "1.18" from y -64 (deepslate, 1.18+ ore heights); "1.17" stone from y 0 (the older ore heights).
+    underground: str | None = attrs.field(default=None, validator=attrs.validators.in_((None, "1.18", "1.17")))
+    # Paper's anti-xray (engine-mode 2): this share of the rock no air touches is sent as ore.
+    anti_xray: float = 0.0
+    start_items: tuple[tuple[str, int], ...] = ()     # more of the body's kit at spawn and respawn (hotbar)
+    dark_mobs: bool = True              # zombies spawn in the dark underground (the underground worlds)
 
 
 @attrs.define

@@ -13,7 +13,7 @@ NIGHT = (13000, 23000)
 BED_NIGHT = (12542, 23459)  # when a bed can be slept in (clear weather)
 SLEEP_TICKS = 100           # asleep this long (every player), the server skips to the morning
 STACK = 64
-TOOLS = frozenset({"wooden_pickaxe", "stone_pickaxe", "iron_pickaxe"})
+TOOLS = frozenset({"wooden_pickaxe", "stone_pickaxe", "iron_pickaxe", "diamond_pickaxe"})
 PLAYER_ID = 1
 # Vanilla damage rules (LivingEntity.hurt, Entity.baseTick, LivingEntity.baseTick):
 INVULNERABLE_TICKS = 10     # after a hit, only a bigger hit lands (its excess) for 10 ticks

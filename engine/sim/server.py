@@ -21,6 +21,8 @@ from engine.motion.grid import Terrain
 from engine.world.blocks import BlockFlag, BlockStore, BlockTable
 from engine.world.food import EAT_TICKS, FOODS
 from engine.sim.generation import Generation, walkable
+from engine.sim.strata import min_y
+from engine.sim.underground import Underground
 from engine.sim.rules import (AIR_REFILL, COW_SPEED, COW_STROLL_CHANCE, COW_STROLL_RANGE, DAMAGE_EXHAUSTION, DAY,
                               DROWN_AT, DROWN_DAMAGE, EXHAUSTION_CAP, EXHAUSTION_STEP, EYE, FAST_HEAL_SATURATION,
                               FAST_HEAL_TICKS, FIRE_DAMAGE, HEIGHT, INVULNERABLE_TICKS, LAVA_DAMAGE, LAVA_FIRE_TICKS,
@@ -41,8 +43,10 @@ class ServerWorld:
         self.checker = MovementChecker(self.terrain)
         self.air = self.table.state_for("air")
         self._solid = self.table.flags_array & BlockFlag.SOLID
-        generation = Generation(options, self.rng, self.table, self.store)
+        generation = Generation(options, self.rng, self.table, self.store, seed)
         generation.run()
+        self.min_y = min_y(options.underground)
+        self.underground = Underground(self, generation.blocks, seed)
         self.heights = generation.heights
         self.features = generation.features
         s = options.size // 2
@@ -70,20 +74,22 @@ class ServerWorld:
         p.peak_y = p.y
         if self.options.start_bread:
             p.slots[44] = SlotItem("bread", self.options.start_bread)
+        for i, (item, n) in enumerate(self.options.start_items[:8]):
+            p.slots[36 + i] = SlotItem(item, n)
         return p
 
     # -- the session's first view --------------------------------------------------------------
     def join_events(self) -> list[ev.Event]:
-        out: list[ev.Event] = [ev.DimensionChanged("minecraft:overworld", 0, HEIGHT),
+        out: list[ev.Event] = [ev.DimensionChanged("minecraft:overworld", self.min_y, HEIGHT - self.min_y),
                                ev.JoinedGame(PLAYER_ID, 0, "minecraft:overworld")]
         size = self.options.size
         for cx in range(size // 16):
             for cz in range(size // 16):
                 sections = []
-                for sy in range(HEIGHT // 16):
+                for sy in range(self.min_y // 16, HEIGHT // 16):
                     array = self.store.section((cx, sy, cz))
                     assert array is not None
-                    sections.append((sy, array.copy()))
+                    sections.append((sy, self.underground.sent((cx, sy, cz), array)))
                 out.append(ev.ChunkColumnLoaded(cx, cz, tuple(sections), True))
         out += self._respawn_events()
         for a in self.animals.values():
@@ -123,17 +129,17 @@ class ServerWorld:
 
     def ground_at(self, x: float, y: float, z: float) -> float:
         bx, bz = math.floor(x), math.floor(z)
-        for yy in range(min(HEIGHT - 1, math.floor(y) + 2), 0, -1):
+        for yy in range(min(HEIGHT - 1, math.floor(y) + 2), self.min_y, -1):
             if self.solid(bx, yy - 1, bz):
                 return float(yy)
-        return 1.0
+        return float(self.min_y + 1)
 
     def fall_to(self, x: int, y: int, z: int) -> float:
         """Where an item released in cell (x, y, z) comes to rest."""
-        for yy in range(y, 0, -1):
+        for yy in range(y, self.min_y, -1):
             if self.solid(x, yy - 1, z):
                 return float(yy)
-        return 1.0
+        return float(self.min_y + 1)
 
     @property
     def day_time(self) -> int:
@@ -386,17 +392,24 @@ class ServerWorld:
             mob = Mob(self._new_id(), "zombie", x, y, z, born=t)
             self.mobs[mob.entity_id] = mob
             out.append(ev.EntitySpawned(mob.entity_id, "zombie", x, y, z, category="hostile"))
+        dark = self.underground.spawn(t, limit)
+        if dark is not None:
+            spawning = True
+            self.mobs[dark.entity_id] = dark
+            out.append(ev.EntitySpawned(dark.entity_id, "zombie", dark.x, dark.y, dark.z, category="hostile"))
         gone = []
         for mob in self.mobs.values():
             dx, dz = p.x - mob.x, p.z - mob.z
             dist = math.hypot(dx, dz)
-            if (not spawning and t - mob.born > 200) or dist > 48 or t - mob.born > 2400:
+            if (not spawning and not self.underground.dark_at(mob.x, mob.y, mob.z) and t - mob.born > 200) \
+                    or dist > 48 or t - mob.born > 2400:
                 gone.append(mob.entity_id)
                 continue
             if dist > 1.0 and dist < 32:
                 step = min(0.1, dist - 1.0)
                 nx, nz = mob.x + dx / dist * step, mob.z + dz / dist * step
-                ny = self.ground_at(nx, mob.y + 1, nz)
+                ny = self.underground.floor(nx, mob.y, nz) if self.options.underground else \
+                    self.ground_at(nx, mob.y + 1, nz)
                 if abs(ny - mob.y) <= 1.0:
                     mob.x, mob.y, mob.z = nx, ny, nz
                     out.append(ev.EntityMoved(mob.entity_id, mob.x, mob.y, mob.z))

@@ -151,6 +151,7 @@ class SimWorld(ServerWorld):
             return
         self.store.set_block(a.x, a.y, a.z, self.air)
         out.append(ev.BlocksChanged(((a.x, a.y, a.z, self.air),)))
+        out += self.underground.dug(a.x, a.y, a.z)
         if harvestable(name, held):
             self._exhaust(MINE_EXHAUSTION)
         rule = BLOCKS.get(name)
@@ -172,6 +173,7 @@ class SimWorld(ServerWorld):
             return
         state = self.table.state_for(a.item)
         self.store.set_block(a.x, a.y, a.z, state)
+        self.underground.placed(a.x, a.y, a.z, a.item)
         out += [ev.BlocksChanged(((a.x, a.y, a.z, state),)), self._inventory()]
 
     def _use_block(self, a: acts.UseBlock, t: int, out: list[ev.Event]) -> None:
@@ -291,6 +293,7 @@ _HANDLERS: dict[type, Callable[[SimWorld, Any, int, list[ev.Event]], None]] = {
     acts.ReplyToPlayer: SimWorld._not_the_servers,
     acts.ForwardChat: SimWorld._not_the_servers,
     acts.MeasurePing: SimWorld._not_the_servers,
+    acts.SwitchServer: SimWorld._not_the_servers,  # the simulated world is one server
     acts.Kick: SimWorld._not_the_servers,
     acts.AdminCommand: SimWorld._not_the_servers,
     acts.SetControl: SimWorld._not_the_servers,

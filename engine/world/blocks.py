@@ -316,7 +316,9 @@ class BlockStore:
         if key not in self._sections:
             self.layout += 1
         self._decoded.pop(key, None)
-        if int(flat.min()) == first == int(flat.max()):
+        # The chunk decoder hands a single-state section over as a stride-0 view (one value
+        # broadcast): uniform without scanning it; most sections of a world are (air, stone).
+        if flat.strides == (0,) or int(flat.min()) == first == int(flat.max()):
             self._sections[key] = self._shared(first)
         else:
             packed = PackedSection.of(flat, self.dtype)

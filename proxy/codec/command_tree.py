@@ -26,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Callable
 
-from engine.chat_tap import AGENT_COMMAND, ASSISTANT_COMMAND
+from engine.chat_tap import AGENT_COMMAND, ASSISTANT_COMMAND, SERVER_COMMAND
 from engine.commands.args import Word
 from proxy.protocol.errors import LayoutError, PeerError
 from proxy.protocol.layout_codec import FIELD_LIMITS, Buffer, Codec, check_count
@@ -146,10 +146,12 @@ def node_name(data: Buffer, pos: int) -> str | None:
 
 
 def proxy_nodes(template: dict[str, Any], first: int, existing: set[str | None],
-                agent_words: Sequence[Word] = ()) -> tuple[list[dict[str, Any]], list[int]]:
+                agent_words: Sequence[Word] = (),
+                servers: Sequence[str] | None = None) -> tuple[list[dict[str, Any]], list[int]]:
     """The nodes the proxy appends (numbered from ``first``) and which of them hang under the root:
     ``/ai <question>`` and ``/agent``, under which a literal per command-table word (each with its own
-    words below it, ``agent_words``) and a greedy string for anything else.
+    words below it, ``agent_words``) and a greedy string for anything else; in front of several
+    servers (``servers`` not None) also ``/server``, with a literal per server the player may join.
 
     A server that already declares /ai or /agent keeps its own node: the proxy never
     shadows a server command in the tree.
@@ -167,8 +169,11 @@ def proxy_nodes(template: dict[str, Any], first: int, existing: set[str | None],
         return children
 
     under_root: list[int] = []
-    for name, argument, executable, words in ((ASSISTANT_COMMAND, "question", False, ()),
-                                              (AGENT_COMMAND, "command", True, agent_words)):
+    ours: list[tuple[str, str, bool, Sequence[Word]]] = [(ASSISTANT_COMMAND, "question", False, ()),
+                                                         (AGENT_COMMAND, "command", True, agent_words)]
+    if servers is not None:
+        ours.append((SERVER_COMMAND, "server", True, [Word(name) for name in servers]))
+    for name, argument, executable, words in ours:
         if name in existing:
             continue
         below = level(words, argument)
@@ -188,16 +193,17 @@ class CommandTreeRewriter:
             def scan(data: Buffer, pos: int) -> int:
                 return decode(data, pos, [])[1]
         self.scan = scan
-        self._cache: OrderedDict[tuple[bytes, tuple[Word, ...]], bytes] = OrderedDict()
+        self._cache: OrderedDict[tuple[bytes, tuple[Word, ...], tuple[str, ...] | None], bytes] = OrderedDict()
 
-    def rewrite(self, packet: bytes, agent_words: Sequence[Word] = ()) -> bytes:
-        """``agent_words``: the player's command table's words (an admin's has more), part of the key."""
-        key = (hashlib.sha256(packet).digest(), tuple(agent_words))
+    def rewrite(self, packet: bytes, agent_words: Sequence[Word] = (), servers: Sequence[str] | None = None) -> bytes:
+        """``agent_words``: the player's command table's words (an admin's has more); ``servers``: the
+        servers for ``/server`` (None: no such node); both part of the key."""
+        key = (hashlib.sha256(packet).digest(), tuple(agent_words), None if servers is None else tuple(servers))
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
-        result = self._rewrite(packet, key[1])
+        result = self._rewrite(packet, key[1], key[2])
         if len(result) > CACHED_TREE_BYTES:
             return result
         self._cache[key] = result
@@ -205,7 +211,7 @@ class CommandTreeRewriter:
             self._cache.popitem(last=False)
         return result
 
-    def _rewrite(self, packet: bytes, agent_words: Sequence[Word]) -> bytes:
+    def _rewrite(self, packet: bytes, agent_words: Sequence[Word], servers: Sequence[str] | None) -> bytes:
         pid_end = read_varint(packet, 0)[1]
         count, pos = read_varint(packet, pid_end)
         if count > MAX_NODES:
@@ -229,7 +235,7 @@ class CommandTreeRewriter:
         if any(not 0 <= c < count for c in children):
             raise PeerError(f"command tree root names a child outside its {count} nodes")
         existing = {node_name(packet, starts[c]) for c in children}
-        added, ours = proxy_nodes(root["flags"], count, existing, agent_words)
+        added, ours = proxy_nodes(root["flags"], count, existing, agent_words, servers)
         children += ours
         if not added:
             return packet

@@ -27,13 +27,15 @@ class WatchedIds:
     start_configuration: int | None = None
     join_game: int | None = None
     registry_data: int | None = None
+    transfer: int | None = None  # 1.20.5+: the server sends the player to another address
+    transfer_configuration: int | None = None
     interesting: bytes = bytes(128)
 
     @classmethod
     def for_codec(cls, codec: VersionCodec) -> "WatchedIds":
         table = codec.table
         play_s2c = {name: table.packet_id(State.PLAY, TO_CLIENT, name)
-                    for name in ("kick_disconnect", "start_configuration", "login")}
+                    for name in ("kick_disconnect", "start_configuration", "login", "transfer")}
         interesting = bytearray(128)
         for pid in [*play_s2c.values(), *codec.subscribed[TO_CLIENT]]:
             if pid is not None and pid < len(interesting):
@@ -52,5 +54,7 @@ class WatchedIds:
             start_configuration=play_s2c["start_configuration"],
             join_game=play_s2c["login"],
             registry_data=table.packet_id(State.CONFIGURATION, TO_CLIENT, "registry_data"),
+            transfer=play_s2c["transfer"],
+            transfer_configuration=table.packet_id(State.CONFIGURATION, TO_CLIENT, "transfer"),
             interesting=bytes(interesting),
         )

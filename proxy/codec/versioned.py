@@ -109,11 +109,13 @@ class VersionCodec:
             raise PeerError(f"{name} did not decode to fields")
         return fields
 
-    def rewrite(self, name: str, packet: bytes, agent_words: Sequence[Word] = ()) -> bytes:
+    def rewrite(self, name: str, packet: bytes, agent_words: Sequence[Word] = (),
+                servers: Sequence[str] | None = None) -> bytes:
         """The server packet the proxy changes (see subscriptions.REWRITTEN), as the client gets it;
-        ``agent_words`` are the player's command table's words for ``/agent``."""
+        ``agent_words`` are the player's command table's words for ``/agent``, ``servers`` the
+        names for ``/server`` (None: the proxy fronts one server and adds no ``/server``)."""
         if name == "declare_commands":
-            return _command_tree(self.table).rewrite(packet, agent_words)
+            return _command_tree(self.table).rewrite(packet, agent_words, servers)
         raise KeyError(name)
 
     def item_name(self, item_id: int) -> str:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from engine import actions as acts
 from engine.actions import (AdminCommand, ForwardChat, InjectMovement, Kick, MeasurePing, ReleaseHeldItem,
-                            ReplyToPlayer, SelectHotbar, SetControl, UseHeldItem, reply)
+                            ReplyToPlayer, SelectHotbar, SetControl, SwitchServer, UseHeldItem, reply)
 from proxy.codec.chat import reply_components
 from proxy.protocol.states import State
 from proxy.protocol.tables import TO_CLIENT
@@ -80,6 +80,9 @@ class Actuator:
 
     def _measure_ping(self, action: MeasurePing) -> None:
         self.conn.measure_ping()
+
+    def _switch_server(self, action: SwitchServer) -> None:
+        self.conn.switch_server(action.name)
 
     def _kick(self, action: Kick) -> None:
         self.conn.disconnect(action.reason, "kicked_by_proxy")
@@ -188,6 +191,7 @@ HANDLERS: dict[type, Callable[[Actuator, Any], None]] = {
     ReplyToPlayer: Actuator.show,
     ForwardChat: Actuator._forward_chat,
     MeasurePing: Actuator._measure_ping,
+    SwitchServer: Actuator._switch_server,
     Kick: Actuator._kick,
     AdminCommand: Actuator._admin,
     SetControl: Actuator._set_control,

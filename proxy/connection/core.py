@@ -29,12 +29,15 @@ from engine.session import Assistant, Session, SessionConfig
 from proxy.connection.actuator import Actuator
 from proxy.connection.login import LoginPhase
 from proxy.codec.chunks import ChunkDecoder
+from proxy.codec.chat import plain_text
+from proxy.protocol.transfer_cookies import transfer_target
 from proxy.codec.versioned import VersionCodec, login_disconnect_any
 from proxy.protocol.handshake import Handshake
 from proxy.codec.packet_ids import WatchedIds
-from proxy.connection import signed_chat_relay
+from proxy.connection import recording, signed_chat_relay
 from proxy.connection.play import PlayRelay
-from proxy.connection.seams import AccountSession, Clock, ConnectionIO, Log
+from proxy.connection.seams import (AccountSession, BackendRef, Clock, ConnectionIO, Log, NetworkHooks,
+                                    SwitchHooks)
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import MAX_FRAME, Frame, Framing, Writer
 from proxy.protocol.limits import BURST, PacketRate
@@ -56,6 +59,8 @@ class Host(Protocol):
 
     @property
     def clock(self) -> Clock: ...
+    @property
+    def network(self) -> NetworkHooks: ...  # the servers behind the proxy, switching, failover
     @property
     def connection_log(self) -> Log: ...  # namespace mcagent.connection
     @property
@@ -84,6 +89,7 @@ class Connection:
         self.writer = Writer()  # to the client
         self.server_reader = Framing()
         self.server_writer = Writer()
+        self.recorder = recording.attach(self)  # None unless MCAGENT_RECORD_DIR is set
         self.handshake: Handshake | None = None
         self.handshake_packet = b""
         self.codec: VersionCodec | None = None
@@ -104,6 +110,9 @@ class Connection:
         self.status_self = False  # answering a server-list ping ourselves
         self.status_note = ""
         self.status_asked: list[bytes] = []  # the client's status packets (two at most) sent on
+        self.backend: BackendRef | None = None  # the server of the network this player is on (or logging in to)
+        self.landing: list[BackendRef] = []  # where the login goes next if this backend does not answer
+        self.switch: SwitchHooks | None = None  # a move to another backend in progress (proxy.network.switch)
         self.driving = False  # the agent moves the player; the client's movement is held back
         self.held_movement = 0
         self.fast_frames = 0
@@ -124,7 +133,29 @@ class Connection:
     # -- the proxy around it, as the phases see it (proxy.connection.seams) ------------------
     @property
     def forwarding(self) -> "Forwarding":
-        return self.server.forwarding
+        """The player-info forwarding of the backend this player is on."""
+        return self.backend.forwarding if self.backend is not None else self.server.forwarding
+
+    @property
+    def network(self) -> NetworkHooks:
+        return self.server.network
+
+    def switch_server(self, name: str | None) -> None:
+        """``!server``, ``/server``: list the servers, or move there."""
+        lines = self.network.switch(self, name)
+        if lines:
+            self.say(*lines)
+
+    def backend_says(self, frame: Frame) -> bool:
+        """A kick or a transfer from the backend (``PlayRelay`` surfaces both): True when the
+        network took it (a failover, a transfer kept inside), so the client never sees it."""
+        pid = frame.packet_id
+        if pid == self.ids.kick_disconnect:
+            return self.states.playing and self.network.dropped(self, _kick_text(self.codec, frame), True)
+        if pid in (self.ids.transfer, self.ids.transfer_configuration):
+            host, port = transfer_target(frame.packet)
+            return self.network.transferred(self, host, port)
+        return False
 
     @property
     def keypair(self) -> Any:
@@ -220,6 +251,8 @@ class Connection:
         self.disconnect(text, "packet_rate")
 
     def _client_frame(self, frame: Frame) -> None:
+        if self.switch is not None and self.switch.client_frame(frame):
+            return
         state = self.states.client
         if state is State.PLAY and self.play is not None:
             self.play.client_frame(frame)
@@ -262,11 +295,13 @@ class Connection:
             self.to_server_packet(packet)
 
     def upstream_failed(self, why: str) -> None:
-        up = self.config.upstream
+        up = self.backend if self.backend is not None else self.config.upstream
         self.log.info("upstream {host}:{port} unreachable for {player}: {why}", host=up.host, port=up.port,
                  player=self.player_name or self.peer, why=why)
         if self.states.closed:
             return
+        if self.states.client is State.LOGIN and self.login.next_backend():
+            return  # the next server of the landing list is being tried
         if self.states.client is State.STATUS:
             self.login.status_fallback("server unreachable")
         else:
@@ -277,7 +312,7 @@ class Connection:
         """The upstream accepted the connection but has sent nothing in time."""
         if self.states.closed or self.server_reader.bytes_in > 0:
             return
-        up = self.config.upstream
+        up = self.backend if self.backend is not None else self.config.upstream
         seconds = self.config.limits.upstream_answer_seconds
         self.log.info("upstream {host}:{port} silent for {player} after {seconds:g} s", host=up.host, port=up.port,
                  player=self.player_name or self.peer, seconds=seconds)
@@ -319,10 +354,14 @@ class Connection:
                             "internal_error")
 
     def server_frame(self, frame: Frame) -> None:
+        if self.switch is not None and self.switch.server_frame(frame):
+            return
         state = self.states.server
         if state is State.PLAY and self.play is not None:
             self.play.server_frame(frame)
         elif state is State.CONFIGURATION and self.play is not None:
+            if frame.packet_id == self.ids.transfer_configuration and self.backend_says(frame):
+                return
             self.send_frame(frame)
             self.play.server_configuration(frame)
         elif state is State.LOGIN:
@@ -340,6 +379,8 @@ class Connection:
             self.io.close_client(graceful=False)
             return
         self.log.info("upstream closed for {player}: {why}", player=self.player_name, why=why)
+        if (self.states.playing or self.switch is not None) and self.network.dropped(self, why, False):
+            return  # moved to the next server of the network
         self.disconnect(f"Lost connection to the server ({_short(why)}).", "upstream_lost")
 
     # -- the engine ------------------------------------------------------------------
@@ -353,7 +394,8 @@ class Connection:
             SessionConfig(command_prefix=chat.command_prefix, address_prefix=chat.address_prefix,
                           version=self.codec.version if self.chunks is not None else None,
                           game_version=self.codec.version,
-                          reflexes=self.config.features.reflexes),
+                          reflexes=self.config.features.reflexes,
+                          server_command=self.network.server_names(self) is not None),
             self.server.make_assistant(self),
             self.server.autopilot.settings(self.player_name),
             admin=self.server.is_admin(self.player_name),
@@ -421,11 +463,15 @@ class Connection:
         previous = self.states.client
         self.states.close()
         self.io.close_upstream()
+        if self.switch is not None:
+            self.switch.stop()
         if self.play is not None:
             self.play.stop()
         if self.session is not None:
             self.session.handle(ev.Disconnected(self.close_reason or "client left"), self.clock.seconds())
         self.server.connection_closed(self)
+        if self.recorder is not None:
+            self.recorder.close()
         if previous in (State.PLAY, State.CONFIGURATION, State.LOGIN):
             self.log.info(
                 "closed {player} from {peer}: {why}; client->server {c2s_frames} frames/{c2s_bytes} B, "
@@ -435,6 +481,16 @@ class Connection:
                 c2s_frames=self.reader.frames_in, c2s_bytes=self.reader.bytes_in,
                 s2c_frames=self.writer.frames_out, s2c_bytes=self.writer.bytes_out,
                 fast=self.fast_frames, decoded=self.decoded_frames, swallowed=self.swallowed)
+
+
+def _kick_text(codec: VersionCodec | None, frame: Frame) -> str:
+    """A play kick's reason as plain text (a JSON component before 1.20.3, NBT since)."""
+    if codec is None:
+        return ""
+    try:
+        return plain_text(codec.decode(State.PLAY, "toClient", "kick_disconnect", frame.packet).get("reason"))
+    except (KeyError, ValueError, PeerError):
+        return ""
 
 
 def _short(text: str) -> str:

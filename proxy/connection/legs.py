@@ -21,7 +21,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from proxy.connection.core import Connection, Host
-from proxy.connection.seams import AccountSession, Delayed
+from proxy.connection.seams import AccountSession, CandidateSink, Delayed, UpstreamSink
 
 log = Logger(namespace="mcagent.connection")
 CLOSE_GRACE_SECONDS = 2.0
@@ -38,32 +38,53 @@ class LegHost(Host, Protocol):
     def join_session(self, session: AccountSession, digest: str) -> Deferred[None]: ...
 
 
-class ServerLeg(protocol.Protocol):
-    """The proxy's connection to the real server for one client."""
+class _Retired:
+    """The sink of an upstream the connection has left (a switch moved the player on)."""
 
-    def __init__(self, client: "ClientLeg") -> None:
+    def server_data(self, data: bytes) -> None:
+        pass
+
+    def upstream_lost(self, why: str) -> None:
+        pass
+
+
+class ServerLeg(protocol.Protocol):
+    """The proxy's connection to a backend for one client; its bytes go to ``sink``: the
+    connection, or a switch while it logs in to the next backend (``candidate``)."""
+
+    def __init__(self, client: "ClientLeg", candidate: CandidateSink | None = None) -> None:
         self.client = client
-        self.conn = client.connection
+        self.candidate = candidate
+        self.sink: UpstreamSink = candidate if candidate is not None else client.connection
 
     def connectionMade(self) -> None:
         _no_delay(self.transport)
-        self.client.upstream_made(self)
+        if self.candidate is not None:
+            self.client.candidate_made(self, self.candidate)
+        else:
+            self.client.upstream_made(self)
 
     def dataReceived(self, data: bytes) -> None:
-        self.conn.server_data(data)
+        self.sink.server_data(data)
 
     def connectionLost(self, reason: Failure = protocol.connectionDone) -> None:
-        self.conn.upstream_lost(reason.getErrorMessage())
+        self.sink.upstream_lost(reason.getErrorMessage())
+
+    def retire(self) -> None:
+        self.sink = _Retired()
+        if self.transport is not None:
+            self.transport.loseConnection()
 
 
 class ServerLegFactory(protocol.Factory):
     noisy = False
 
-    def __init__(self, client: "ClientLeg") -> None:
+    def __init__(self, client: "ClientLeg", candidate: CandidateSink | None = None) -> None:
         self.client = client
+        self.candidate = candidate
 
     def buildProtocol(self, addr: IAddress | None) -> ServerLeg:
-        return ServerLeg(self.client)
+        return ServerLeg(self.client, self.candidate)
 
 
 @implementer(IPushProducer)
@@ -114,6 +135,8 @@ class ClientLeg(protocol.Protocol):
         self.server = server
         self.connection = Connection(server, self)
         self.upstream: ServerLeg | None = None
+        self.candidate: ServerLeg | None = None  # the next backend while a switch logs in to it
+        self._wanted: CandidateSink | None = None  # the switch whose connection is being opened
         self._timers: list[Delayed] = []
         self._read_timer: Delayed | None = None
         self._throttles: list[Throttle] = []
@@ -148,8 +171,8 @@ class ClientLeg(protocol.Protocol):
 
     def _login_deadline(self) -> None:
         conn = self.connection
-        if conn.states.closed or conn.states.playing:
-            return
+        if conn.states.closed or conn.states.playing or conn.switch is not None:
+            return  # (a move to another backend has its own deadline)
         if self._waiting_for_server():
             conn.upstream_silent()
             return
@@ -204,13 +227,23 @@ class ClientLeg(protocol.Protocol):
 
     def connect_upstream(self) -> None:
         config = self.server.config
-        up = config.upstream
+        up = self.connection.backend if self.connection.backend is not None else config.upstream
         endpoint = HostnameEndpoint(self.server.reactor, up.host, up.port, timeout=config.upstream_connect_timeout)
         d = endpoint.connect(ServerLegFactory(self))
         d.addErrback(lambda failure: self.connection.upstream_failed(failure.getErrorMessage()))
 
     def upstream_made(self, leg: ServerLeg) -> None:
         self.upstream = leg
+        self._throttle(leg)
+        self._later(self.server.config.limits.upstream_answer_seconds, self.connection.upstream_silent)
+        self.connection.upstream_connected()
+
+    def _throttle(self, leg: ServerLeg) -> None:
+        for throttle in self._throttles:
+            throttle.stop_timer()
+        if self._throttles and self.transport is not None:
+            IConsumer(self.transport).unregisterProducer()
+        self._throttles = []
         if self.transport is not None and leg.transport is not None:
             limits = self.server.config.limits
             clock = self.server.clock
@@ -221,8 +254,42 @@ class ClientLeg(protocol.Protocol):
             self._throttles = [to_client, to_server]
             IConsumer(self.transport).registerProducer(to_client, True)
             IConsumer(leg.transport).registerProducer(to_server, True)
-        self._later(self.server.config.limits.upstream_answer_seconds, self.connection.upstream_silent)
-        self.connection.upstream_connected()
+
+    # -- a switch's next backend (SwitchIO) --------------------------------------------------
+    def connect_candidate(self, host: str, port: int, sink: CandidateSink) -> None:
+        self._wanted = sink
+        endpoint = HostnameEndpoint(self.server.reactor, host, port, timeout=self.server.config.upstream_connect_timeout)
+        d = endpoint.connect(ServerLegFactory(self, sink))
+        d.addErrback(lambda failure: sink.candidate_failed(failure.getErrorMessage()))
+
+    def candidate_made(self, leg: ServerLeg, sink: CandidateSink) -> None:
+        if sink is not self._wanted or self.connection.states.closed:
+            leg.retire()  # a switch that was given up meanwhile
+            return
+        self.candidate = leg
+        sink.candidate_connected()
+
+    def write_candidate(self, data: bytes) -> None:
+        if self.candidate is not None and self.candidate.transport is not None:
+            self.candidate.transport.write(data)
+
+    def close_candidate(self) -> None:
+        self._wanted = None
+        if self.candidate is not None:
+            self.candidate.retire()
+        self.candidate = None
+
+    def adopt_candidate(self) -> None:
+        """The next backend becomes the upstream; the old one is closed without a word to the
+        connection (its loss is no failover)."""
+        leg, self.candidate, self._wanted = self.candidate, None, None
+        if leg is None:
+            return
+        old, self.upstream = self.upstream, leg
+        if old is not None:
+            old.retire()
+        leg.sink = self.connection
+        self._throttle(leg)
 
     def close_upstream(self) -> None:
         if self.upstream is not None and self.upstream.transport is not None:

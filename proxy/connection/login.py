@@ -54,7 +54,7 @@ class LoginPhase:
         # upstream_auth microsoft: the account the server leg logs in as, once the proxy has it.
         self.account: "AccountSession | None" = None
         self._login_start: dict[str, Any] = {}  # the client's login start, rewritten for the account
-        self._login_start_packet = b""
+        self.login_start_packet = b""  # as the client sent it (a switch logs in to the next backend with it)
         self._profile: GameProfile | None = None  # who the client is (verified in online mode)
         self._upstream_secret = b""
         self._encryption_response = b""
@@ -67,6 +67,8 @@ class LoginPhase:
         hs = parse_handshake(packet)
         conn.handshake = hs
         conn.handshake_packet = packet
+        landing = conn.network.landing(hs.host)
+        conn.backend, conn.landing = landing[0], list(landing[1:])  # the rest: if the first does not answer
         if hs.next_state == STATUS:
             conn.states.sent(CLIENT, HANDSHAKE_STATUS)
             if conn.config.status.passthrough:
@@ -114,7 +116,7 @@ class LoginPhase:
                 raise PeerError("login with an invalid player name")
             conn.player_name = username
             self._login_start = fields
-            self._login_start_packet = packet
+            self.login_start_packet = packet
             self._chat_key = forwarding.chat_key(fields)
             refusal = conn.admit()
             if refusal is not None:
@@ -219,7 +221,7 @@ class LoginPhase:
         if "playerUUID" in conn.codec.field_types("login", TO_SERVER, "login_start"):  # type: ignore[union-attr]
             fields["playerUUID"] = str(session.uuid)
         rewritten = conn.codec.encode(State.LOGIN, TO_SERVER, "login_start", fields)  # type: ignore[union-attr]
-        conn.pending = [rewritten if p is self._login_start_packet else p for p in conn.pending]
+        conn.pending = [rewritten if p is self.login_start_packet else p for p in conn.pending]
         self.conn.log.info("{player} plays as the Microsoft account {account} ({uuid})", player=self._profile.name,
                  account=session.name, uuid=str(session.uuid))
         self._connect_upstream(GameProfile(session.uuid, session.name))
@@ -270,12 +272,29 @@ class LoginPhase:
             key = attrs.evolve(key, holder=profile.uuid)  # as Velocity backfills it from the verified profile
         host = conn.peer.rsplit(":", 1)[0]  # behind a PROXY-protocol balancer, the address it reported
         self.player_info = forwarding.PlayerInfo(profile, forwarding.client_address(host), conn.handshake.protocol, key)
-        server_address = conn.forwarding.upstream_host(conn.handshake.host, self.player_info)
-        if server_address == conn.handshake.host:
-            conn.pending.insert(0, conn.handshake_packet)  # untouched, as the client sent it
-        else:
-            conn.pending.insert(0, build_handshake(attrs.evolve(conn.handshake, host=server_address)))
+        conn.pending.insert(0, self.backend_handshake(conn.forwarding))
         conn.io.connect_upstream()
+
+    def backend_handshake(self, policy: forwarding.Forwarding) -> bytes:
+        """The handshake for a backend with this forwarding: legacy forwarding's fields in the
+        host, else untouched, as the client sent it."""
+        conn = self.conn
+        assert conn.handshake is not None and self.player_info is not None
+        server_address = policy.upstream_host(conn.handshake.host, self.player_info)
+        if server_address == conn.handshake.host:
+            return conn.handshake_packet
+        return build_handshake(attrs.evolve(conn.handshake, host=server_address))
+
+    def next_backend(self) -> bool:
+        """The backend did not answer the login's connection: try the next of the landing list
+        (``try``, or the forced host's), if there is one and the login has begun."""
+        conn = self.conn
+        if not conn.landing or self.player_info is None or not conn.pending or self.account is not None:
+            return False
+        conn.backend = conn.landing.pop(0)
+        conn.pending[0] = self.backend_handshake(conn.forwarding)
+        conn.io.connect_upstream()
+        return True
 
     def _answer_login_plugin(self, frame: Frame) -> bool:
         """True when the request was ours (velocity:player_info in velocity mode) and is answered;

@@ -194,6 +194,8 @@ class PlayRelay:
         pid = frame.packet_id
         name = self._s2c.get(pid)
         if name is None:
+            if (pid == self.ids.kick_disconnect or pid == self.ids.transfer) and conn.backend_says(frame):
+                return  # the network moves the player (a failover, a transfer kept inside the proxy)
             conn.send_frame(frame)
             conn.fast_frames += 1
             if pid == self.ids.kick_disconnect:
@@ -220,7 +222,7 @@ class PlayRelay:
         if name in REWRITTEN:  # rewritten from its bytes, never decoded whole; it carries no events
             # The words after /agent: this player's commands (admin ones only once admin).
             words = self.session.commands.completion(self.session.admin)
-            conn.send_packet(self.codec.rewrite(name, frame.packet, words))
+            conn.send_packet(self.codec.rewrite(name, frame.packet, words, conn.network.server_names(conn)))
             return
         fields = self.codec.decode(State.PLAY, TO_CLIENT, name, frame.packet)
         hidden = name in WINDOW_TO_CLIENT and self._window_packet(name, fields, now)
@@ -278,6 +280,13 @@ class PlayRelay:
     def flush_world(self) -> None:
         """Decode everything queued now (before a dimension change)."""
         self._decode_world(unbounded=True)
+
+    def new_world(self, chunks: ChunkDecoder | None) -> None:
+        """The player moves to another backend: the old world's queued packets are dropped and
+        the block world starts from the new server's packets."""
+        self.stop()
+        self.chunks = chunks
+        self._dimension = None
 
     def stop(self) -> None:
         """The connection closed: nothing queued is decoded any more."""

@@ -79,6 +79,62 @@ class Stream(Protocol):
     def peer(self) -> str: ...
 
 
+class UpstreamSink(Protocol):
+    """Who reads an upstream socket: the connection, or a switch logging in to a new backend."""
+
+    def server_data(self, data: bytes) -> None: ...
+    def upstream_lost(self, why: str) -> None: ...
+
+
+class SwitchIO(Protocol):
+    """A second upstream socket while a switch logs in to the next backend (``proxy.network``):
+    opened with ``connect_candidate`` (answered by the sink's ``candidate_connected`` or
+    ``candidate_failed``), then either closed or adopted as the connection's upstream, the old
+    one closed without a word to the connection."""
+
+    def connect_candidate(self, host: str, port: int, sink: "CandidateSink") -> None: ...
+    def write_candidate(self, data: bytes) -> None: ...
+    def close_candidate(self) -> None: ...
+    def adopt_candidate(self) -> None: ...
+
+
+class CandidateSink(UpstreamSink, Protocol):
+    def candidate_connected(self) -> None: ...
+    def candidate_failed(self, why: str) -> None: ...
+
+
+class BackendRef(Protocol):
+    """One server of the network, as the connection sees it (``proxy.network.backends.Backend``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def host(self) -> str: ...
+    @property
+    def port(self) -> int: ...
+    @property
+    def forwarding(self) -> "Forwarding": ...
+
+
+class SwitchHooks(Protocol):
+    """A switch in progress (``proxy.network.switch.Switch``): it sees each frame first and
+    takes those that belong to the move (True), the rest go on as usual."""
+
+    def client_frame(self, frame: "Frame") -> bool: ...
+    def server_frame(self, frame: "Frame") -> bool: ...
+    def stop(self) -> None: ...  # the connection closed
+
+
+class NetworkHooks(Protocol):
+    """What the connection asks the network (``proxy.network.switchboard.Switchboard``)."""
+
+    def landing(self, typed_host: str) -> "list[BackendRef]": ...
+    def dropped(self, conn: Any, why: str, kicked: bool) -> bool: ...  # True: the player is being moved
+    def transferred(self, conn: Any, host: str, port: int) -> bool: ...  # True: kept inside the proxy
+    def switch(self, conn: Any, name: str | None) -> list[str]: ...  # !server / /server: what to say
+    def server_names(self, conn: Any) -> list[str] | None: ...  # for /server's completion; None: one server
+
+
 class LoginServices(Protocol):
     """The services a login waits on, each answered later by a call on the connection."""
 
@@ -87,7 +143,7 @@ class LoginServices(Protocol):
     def join_session(self, account: AccountSession, digest: str) -> None: ...  # answered by session_joined
 
 
-class ConnectionIO(Stream, LoginServices, Protocol):
+class ConnectionIO(Stream, LoginServices, SwitchIO, Protocol):
     """Everything a ``Connection`` asks of the world (the legs give both)."""
 
 
@@ -112,7 +168,11 @@ class LoginView(Protocol):
     status_self: bool
     status_note: str
     status_asked: list[bytes]
+    backend: "BackendRef | None"
+    landing: "list[BackendRef]"
 
+    @property
+    def network(self) -> NetworkHooks: ...
     @property
     def peer(self) -> str: ...
     @property
@@ -139,6 +199,9 @@ class Hands(Protocol):
 class PlayView(Protocol):
     """What ``proxy.connection.play.PlayRelay`` uses of its connection."""
 
+    @property
+    def network(self) -> NetworkHooks: ...
+
     clock: Clock
     states: "ConnectionStates"
     io: ConnectionIO
@@ -159,6 +222,7 @@ class PlayView(Protocol):
     def to_server_frame(self, frame: "Frame") -> None: ...
     def server_frame(self, frame: "Frame") -> None: ...
     def server_input_failed(self, exc: Exception) -> None: ...
+    def backend_says(self, frame: "Frame") -> bool: ...
     def perform(self, actions: "list[Action] | list[Any]") -> None: ...
     def say(self, *lines: str) -> None: ...
 
@@ -180,3 +244,4 @@ class ActuatorView(Protocol):
     def disconnect(self, text: str, category: str = "proxy") -> None: ...
     def measure_ping(self) -> None: ...
     def admin_command(self, line: str) -> list[str]: ...
+    def switch_server(self, name: str | None) -> None: ...

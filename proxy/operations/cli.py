@@ -108,8 +108,10 @@ def make_reload(server: Any, config_path: Path | None, overrides: dict[str, Any]
     """``reload``: re-read and validate; an invalid file keeps the running config."""
     from proxy.config import ConfigError, load
 
+    # The network (servers and their forwarding secrets) is resolved once, at start.
     restart_fields = ("listen", "upstream", "online_mode", "console", "proxy_protocol", "forwarding", "log_json",
-                      "upstream_auth", "accounts")
+                      "upstream_auth", "accounts", "dashboard", "servers", "try_order", "forced_hosts",
+                      "transfers")
 
     def reload() -> list[str]:
         try:
@@ -207,9 +209,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         server.listening = True
         server.start_ticking()
         log.info("mcagent listening on {host}:{port}, relaying to {uhost}:{uport} ({mode} mode)",
-                 host=config.listen.host, port=port.getHost().port, uhost=config.upstream.host,
-                 uport=config.upstream.port, mode="online" if config.online_mode else "offline")
+                 host=config.listen.host, port=port.getHost().port, uhost=server.network.network.first.host,
+                 uport=server.network.network.first.port, mode="online" if config.online_mode else "offline")
         log.info("player-info forwarding: {forwarding}", forwarding=server.forwarding.describe())
+        network = server.network.network
+        if network.several:
+            log.info("servers: {servers}; players land on the first of {order} that answers; transfers: {transfers}",
+                     servers=", ".join(f"{b.name} {b.address} (forwarding {b.forwarding.mode})"
+                                       for b in network.backends.values()),
+                     order=", ".join(network.try_order), transfers=network.transfers)
         if server.accounts is not None and config.upstream_auth.account is not None:
             log.info("upstream_auth: {who}", who=server.accounts.describe(config.upstream_auth.account))
         announce(f"mcagent: connect your Minecraft client to {config.listen.host}:{port.getHost().port}")
@@ -246,10 +254,38 @@ def cmd_run(args: argparse.Namespace) -> int:
                 TcpConsoleFactory(commands, token, reactor)).addCallback(
                 lambda port: announce(f"mcagent: console on {host}:{port.getHost().port}"))
 
+    if config.dashboard.port is not None:
+        from proxy.dashboard import service as dashboard
+        from proxy.operations.login_throttle import LoginThrottle
+
+        dashboard.start(config, server, reactor, console_token(config.console.token), announce, redacting.add_secret,
+                        LoginThrottle(reactor, dashboard.report_refusals))
+
     reactor.callWhenRunning(lambda: signal.signal(signal.SIGTERM, lambda *a: reactor.callFromThread(stop)))
     reactor.callWhenRunning(lambda: signal.signal(signal.SIGINT, lambda *a: reactor.callFromThread(stop)))
     reactor.run()
     return exit_code[0]
+
+
+def cmd_replay_view(args: argparse.Namespace) -> int:
+    """Serve the dashboard's episode replay for a folder, without a proxy."""
+    path = Path(args.path)
+    if not path.is_dir():
+        print(f"mcagent: {path}: not a folder (give an episode folder or a folder of them)", file=sys.stderr)
+        return 2
+    host, _, port_text = args.listen.rpartition(":")
+    if host not in ("127.0.0.1", "localhost", "::1") or not port_text.isdigit() or int(port_text) > 65535:
+        print(f"mcagent: --listen {args.listen!r}: expected a loopback HOST:PORT (0 picks a free port)",
+              file=sys.stderr)
+        return 2
+    reactor = _install_reactor()
+    from proxy.dashboard.service import replay_view, report_refusals
+    from proxy.operations.login_throttle import LoginThrottle
+
+    replay_view(path, host, int(port_text), reactor, lambda text: print(text, flush=True),
+                LoginThrottle(reactor, report_refusals), os.environ.get("MCAGENT_REPLAY_TOKEN") or None)
+    reactor.run()
+    return 0
 
 
 def _to_terminal(terminal: Any, event: dict[str, Any]) -> None:
@@ -409,6 +445,9 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("sim", help="headless autopilot episodes: mcagent sim --seeds N --ticks T --provider "
                    f"{'|'.join(PROVIDERS)} "
                    "[--json]", add_help=False)
+    r = sub.add_parser("replay-view", help="replay recorded autopilot episodes in the browser, without a proxy")
+    r.add_argument("path", help="an episode folder (decision_log.jsonl + episode_events.json) or a folder of them")
+    r.add_argument("--listen", default="127.0.0.1:0", help="HOST:PORT to serve on (default a free loopback port)")
     c = sub.add_parser("console", help="attach to a running proxy's console port")
     c.add_argument("--config", help="config file to read console.host/port/token from")
     c.add_argument("--connect", help="HOST:PORT of the console")
@@ -431,6 +470,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_versions(args)
     if args.command == "console":
         return cmd_console(args)
+    if args.command == "replay-view":
+        return cmd_replay_view(args)
     if args.command in account_cli.COMMANDS:
         return account_cli.run(args)
     parser.error(f"unknown command {args.command}")

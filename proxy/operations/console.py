@@ -113,6 +113,8 @@ class ConsoleCommands:
             c("sessions", "sessions", "connected players", self._sessions),
             c("kick", "kick PLAYER [REASON]", "disconnect a player with a reason", self._kick,
               (_PLAYER, Arg("reason", ArgKind.TEXT, optional=True))),
+            c("send", "send PLAYER SERVER", "move a player to another server of the network", self._send,
+              (_PLAYER, Arg("server", ArgKind.TEXT))),
             c("say", "say TEXT", "broadcast a proxy message to every player", self._say, (Arg("text", ArgKind.TEXT),)),
             c("routing", f"routing [mode {'|'.join(ROUTING_MODES)}]", "local routing diagnostics, or set its mode",
               self._routing, (Arg("mode", ArgKind.CHOICE, ("mode",), optional=True),
@@ -177,6 +179,7 @@ class ConsoleCommands:
         totals = s.totals()
         uptime = s.clock.seconds() - s.started_at
         rtt = s.upstream_rtt
+        first = s.network.network.first
         seen = totals.fast + totals.decoded
         return [
             f"uptime {_duration(uptime)}; {s.player_count()} players, {len(s.connections)} connections, "
@@ -184,9 +187,22 @@ class ConsoleCommands:
             f"client->server {totals.c2s_packets} packets / {totals.c2s_bytes} bytes; "
             f"server->client {totals.s2c_packets} packets / {totals.s2c_bytes} bytes",
             f"fast path {totals.fast / seen:.1%} of play packets" if seen else "fast path: no play packets yet",
-            f"upstream {s.config.upstream.host}:{s.config.upstream.port} latency "
+            f"upstream {first.host}:{first.port} latency "
             + (f"{rtt * 1000:.1f} ms" if rtt is not None else "not measured yet"),
+            *self._network_lines(),
         ]
+
+    def _network_lines(self) -> list[str]:
+        """In front of several servers: who is where, and the moves so far."""
+        board = self.server.network
+        if not board.network.several:
+            return []
+        on: dict[str, int] = {name: 0 for name in board.network.backends}
+        for b in self.server.connections:
+            if b.session is not None and b.backend is not None:
+                on[b.backend.name] = on.get(b.backend.name, 0) + 1
+        where = ", ".join(f"{name} {count}" for name, count in on.items())
+        return [f"servers (players): {where}; {board.switches} moves, {board.failovers} failovers"]
 
     def _sessions(self, args: list[str]) -> list[str]:
         rows = []
@@ -207,6 +223,11 @@ class ConsoleCommands:
         reason = " ".join(args[1:]) or "Kicked by an administrator."
         bridge.disconnect(reason, "kicked_by_admin")
         return [f"kicked {bridge.player_name}: {reason}"]
+
+    def _send(self, args: list[str]) -> list[str]:
+        if len(args) != 2:
+            raise UsageError("which player, to which server?")
+        return self.server.network.send(self._bridge(args[0]), args[1])
 
     def _say(self, args: list[str]) -> list[str]:
         if not args:

@@ -24,6 +24,8 @@ SHAPES: dict[str, tuple[str, ...]] = {
     "wooden_pickaxe": ("AAA", " B ", " B "),
     "stone_pickaxe": ("AAA", " B ", " B "),
     "iron_pickaxe": ("AAA", " B ", " B "),
+    "diamond_pickaxe": ("AAA", " B ", " B "),
+    "torch": ("A", "B"),
     "furnace": ("AAA", "A A", "AAA"),
 }
 
@@ -32,8 +34,14 @@ def shape_of(recipe: knowledge.Recipe) -> tuple[str, ...] | None:
     """The grid rows for a recipe, None if we do not know how to lay it out."""
     if recipe.item in SHAPES:
         return SHAPES[recipe.item]
+    if recipe.shape:                     # a goal's recipe, laid out as minecraft-data gives it
+        return recipe.shape
     if len(recipe.needs) == 1 and recipe.needs[0][1] == 1:
         return ("A",)
+    letters = "".join(chr(65 + i) * n for i, (_, n) in enumerate(recipe.needs))
+    if len(letters) <= 9:                # shapeless: any slots will do, row by row
+        width = 2 if len(letters) <= 4 else 3
+        return tuple(letters[i:i + width] for i in range(0, len(letters), width))
     return None
 
 

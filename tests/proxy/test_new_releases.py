@@ -18,6 +18,7 @@ from engine.world.blocks import BlockTable
 from engine.world.snapshot import Vec3
 from proxy.protocol.handshake import parse_handshake
 from proxy.protocol.tables import table_for_version
+from proxy.protocol.wire import pack_varint
 from proxy.protocol.versions import SUPPORTED
 from proxy.testing import Rig, build_packet, handshake_packet, packet_id
 from tests.proxy.test_chunks import encode_column
@@ -26,7 +27,7 @@ FROM_REPOSITORY = [v.name for v in SUPPORTED if v.commit]
 
 
 def test_the_repository_rows_are_the_ones_named() -> None:
-    assert FROM_REPOSITORY == ["26.2"]
+    assert "26.2" in FROM_REPOSITORY  # a later release read from a commit joins it, and every test here
 
 
 def _layouts(version: str) -> dict[str, object]:
@@ -125,4 +126,53 @@ def test_handshake_login_configuration_play_chat_chunk_and_position(version: str
     # A proxy command is answered by the proxy and never reaches the server.
     rig.client_send(build_packet(codec, "play", "toServer", name, message="!help"))
     assert upstream.received() == []
+    assert any("!ping" in t for t in rig.chat_texts(rig.client.received()))
+
+
+@pytest.mark.parametrize("version", FROM_REPOSITORY + ["26.1"])
+def test_command_tree_and_a_return_to_configuration_mid_play(version: str) -> None:
+    """The rest of what works per version, on a release read from a commit: the server's command
+    tree gains /ai and /agent, and the server may send the client back to configuration mid-play
+    (start_configuration -> configuration_acknowledged -> finish_configuration both ways), after
+    which chat and proxy commands work again."""
+    from proxy.protocol.zero_values import zero_value
+
+    rig = Rig(version)
+    codec = rig.codec
+    rig.login()
+    assert rig.client is not None and rig.upstream is not None
+    rig.server_send(build_packet(codec, "play", "toClient", "login", entityId=7))
+    rig.client.received()
+    node = zero_value(codec.table.named_types["command_node"], codec.table.named_types)
+    flags = dict(node["flags"])
+    root = {**node, "flags": {**flags, "command_node_type": 0}, "children": [1], "extraNodeData": None}
+    tp = {**node, "flags": {**flags, "command_node_type": 1, "has_command": 1}, "children": [],
+          "extraNodeData": {"name": "tp"}}
+    rig.server_send(codec.encode("play", "toClient", "declare_commands", {"nodes": [root, tp], "rootIndex": 0}))
+    [tree] = rig.client.received()
+    seen = codec.decode("play", "toClient", "declare_commands", tree)
+    nodes = seen["nodes"]
+    assert {nodes[i]["extraNodeData"]["name"] for i in nodes[seen["rootIndex"]]["children"]} == {"tp", "ai", "agent"}
+    # Back to configuration, as a server does to change a resource pack or registries.
+    back = build_packet(codec, "play", "toClient", "start_configuration")
+    rig.server_send(back)
+    assert rig.client.received() == [back]
+    ack_id = codec.table.packet_id("play", "toServer", "configuration_acknowledged")
+    assert ack_id is not None
+    ack = pack_varint(ack_id)  # a packet without fields
+    rig.client_send(ack)
+    assert rig.upstream.received() == [ack]
+    done = build_packet(codec, "configuration", "toClient", "finish_configuration")
+    rig.server_send(done)
+    assert rig.client.received() == [done]
+    finished = build_packet(codec, "configuration", "toServer", "finish_configuration")
+    rig.client_send(finished)
+    assert rig.upstream.received() == [finished]
+    # In play again: an ordinary line is forwarded unchanged, a proxy command answered by the proxy.
+    name = "chat_message" if codec.table.packet_id("play", "toServer", "chat_message") is not None else "chat"
+    line = build_packet(codec, "play", "toServer", name, message="back in play")
+    rig.client_send(line)
+    assert rig.upstream.received() == [line]
+    rig.client_send(build_packet(codec, "play", "toServer", name, message="!help"))
+    assert rig.upstream.received() == []
     assert any("!ping" in t for t in rig.chat_texts(rig.client.received()))

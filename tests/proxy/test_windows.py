@@ -55,6 +55,7 @@ def recipes(codec: VersionCodec) -> dict[tuple[tuple[int, int, str], ...], Item]
         ((0, 0, planks), (0, 1, planks), (1, 0, planks), (1, 1, planks)): ("crafting_table", 1),
         pick: ("wooden_pickaxe", 1),
         ring: ("furnace", 1),
+        ((0, 0, "charcoal"), (1, 0, "stick")): ("torch", 4),      # vanilla's torch, a goal's recipe
     }
 
 
@@ -537,3 +538,14 @@ def test_window_packets_are_subscribed_with_translators() -> None:
     assert {"open_window", "close_window", "set_cursor_item", "set_player_inventory"} <= \
         set(codec.subscribed[TO_CLIENT].values())
     assert "transaction" in VersionCodec(table_for_version("1.12.2")).subscribed[TO_CLIENT].values()
+
+
+@pytest.mark.parametrize("version", ["1.18.2", "26.1"])
+def test_a_goals_recipe_is_laid_out_as_minecraft_data_shapes_it(version: str) -> None:
+    # Torches (a goal's recipe, not the ladder's): charcoal above a stick in the inventory grid.
+    link = Link(version, {36: ("charcoal", 2), 37: ("stick", 3)})
+    link.run(CraftItem("torch", 1, None))
+    assert link.seq.outcome is not None and link.seq.outcome.ok, link.seq.outcome
+    assert link.clicks() == [(36, 0, 0), (1, 1, 0), (36, 0, 0), (37, 0, 0), (3, 1, 0), (37, 0, 0), (0, 0, 1)]
+    assert link.server.inv == {36: ("charcoal", 1), 37: ("stick", 2), 44: ("torch", 4)}
+    link.check_clean()

@@ -13,8 +13,10 @@ from engine.motion.grid import Terrain
 from engine.motion.navigator import NavState
 from engine.world.snapshot import EntityView, Vec3, WorldSnapshot
 from engine.decision.executors.base import ExecContext, Executor, Pos, hold
+from engine.decision.executors.safety import unsafe
 
 PICKUP_WAIT = 16
+SAFE_CANDIDATES = 8    # nearest blocks of a kind looked at for one the safety rules allow
 PICKUP_SLACK = 0.3     # vanilla picks up within 1.3 blocks (the box grown by 1): 0.3 past the next cell
 
 
@@ -39,7 +41,15 @@ class Mine(Executor):
     def run(self, ctx: ExecContext) -> list[Action]:
         if self.phase == "choose":
             self.before = ctx.counts()
-            found = ctx.finder.nearest(self.kind, ctx.position, skip=ctx.blacklist, limit=1)
+            found = ctx.finder.nearest(self.kind, ctx.position, skip=ctx.blacklist, limit=SAFE_CANDIDATES)
+            if self.kind != "log":
+                # Stone and ore beside water or lava, or beside blocks never seen, are left alone:
+                # seed 700025 dug a pond's floor from its edge, swam over its own drops and died
+                # under lava at 5 health. (Logs stand in the open: a pond beside a trunk is harmless.)
+                for _, pos in found:
+                    if unsafe(ctx.terrain, *pos) is not None:
+                        ctx.blacklist.add(pos)
+                found = [f for f in found if f[1] not in ctx.blacklist]
             if not found or self.tries >= 4:
                 self.status = "no reachable " + self.kind
                 return []
@@ -154,6 +164,14 @@ class Collect(Executor):
         super().__init__(choice, timeout, tick)
         self.before = 0
         self.goal_item: int | None = None
+
+    def step(self, ctx: ExecContext) -> list[Action]:
+        out = super().step(ctx)
+        if self.status == "timeout" and self.goal_item is not None:
+            # Walked the whole time and never got it (lying under the water the player swims
+            # on, seed 700025): not tried again, or three timeouts eat 900 ticks.
+            ctx.ignored.add(self.goal_item)
+        return out
 
     def run(self, ctx: ExecContext) -> list[Action]:
         total = sum(ctx.counts().values())

@@ -56,7 +56,9 @@ SHOWN = 12
 
 @attrs.frozen
 class InventoryQuery:
-    item_id: str | None  # count one item, or None for the overview
+    item_id: str | None  # count one item (or the first of a kind), or None for the overview
+    also: tuple[str, ...] = ()  # the other items of a kind or a shared name ("logs"), counted together
+    said: str = attrs.field(default="", eq=False)  # the kind as the player said it
 
 
 class InventoryModule(Module[InventoryQuery]):
@@ -69,16 +71,21 @@ class InventoryModule(Module[InventoryQuery]):
     def parse(self, _text: str, ctx: ParseContext) -> InventoryQuery | None:
         if players_named(ctx):
             return None  # someone else's inventory: not something we can see
-        ids: set[str] = set()
+        table = self.items.for_version(ctx.snapshot.version)
+        named: list[tuple[str, tuple[str, ...]]] = []
         for term in ctx.analysis.terms:
             if term.feature == ITEM_FEATURE:
-                found = self.items.lookup(term.surface)
-                if len(found) != 1:
+                # Ids, not keys: before the flattening every log variant is minecraft:log.
+                found = tuple(dict.fromkeys(i.id for i in table.lookup(term.surface) or table.kind(term.surface)))
+                if not found:
                     return None
-                ids.add(found[0].id)
-        if len(ids) > 1:
+                named.append((term.surface, found))
+        if len({ids for _, ids in named}) > 1:
             return None
-        return InventoryQuery(next(iter(ids)) if ids else None)
+        if not named:
+            return InventoryQuery(None)
+        said, ids = named[0]
+        return InventoryQuery(ids[0]) if len(ids) == 1 else InventoryQuery(ids[0], ids[1:], said)
 
     def parse_command(self, args: str, _ctx: ParseContext) -> InventoryQuery | None:
         if not args.strip():
@@ -97,6 +104,15 @@ class InventoryModule(Module[InventoryQuery]):
             .shortcut("shortcut.inventory", InventoryQuery(None))
         )
 
+    def _kind(self, args: InventoryQuery, totals: dict[str, int], lang: str) -> str:
+        """"logs": every log the player carries, each with its count, and the sum."""
+        held = sorted(((item, totals[item]) for item in (args.item_id, *args.also) if item is not None and totals.get(item)),
+                      key=lambda kv: (-kv[1], kv[0]))
+        if not held:
+            return m.say(lang, "inventory.count_none", item=args.said)
+        listing = ", ".join(f"{self._name(item, lang)} × {count}" for item, count in held)
+        return m.say(lang, "inventory.kind", item=args.said, count=sum(c for _, c in held), list=listing)
+
     def _name(self, item: str, lang: str) -> str:
         info = self.items.get(item)
         return info.display(lang) if info else item
@@ -113,6 +129,8 @@ class InventoryModule(Module[InventoryQuery]):
             stacks += 1
             key = slot.item if ":" in slot.item else f"minecraft:{slot.item}"
             totals[key] = totals.get(key, 0) + slot.count
+        if args.also:
+            return ModuleResult((self._kind(args, totals, lang),))
         if args.item_id is not None:
             name = self._name(args.item_id, lang)
             count = totals.get(args.item_id, 0)

@@ -1,7 +1,8 @@
 """agent:progress: autopilot milestone progress.
 
-Reports the 9-stage ladder of the player's autopilot episode (running or
-last), as the Session's pilot seat describes it.
+Reports the ladder of the player's autopilot episode (running or last), as the
+Session's pilot seat describes it: the iron pickaxe's nine stages, or for a goal of
+``!get`` its milestones and the plan's next steps.
 """
 from __future__ import annotations
 

@@ -101,3 +101,15 @@ def test_cards_survive_other_cards_but_not_a_reconnect(rig_factory: RigFactory) 
     assert "You are at" in text(rig.command(assistant, first.command))
     assistant.clear_scope()
     assert "out of date" in text(rig.command(assistant, first.command, make_snapshot()))
+
+
+def test_a_get_card_from_the_model_runs_only_on_click(rig_factory: RigFactory) -> None:
+    rig = rig_factory(tool_body("agent_get", {"goal": "16 torch"}))
+    assistant = rig.assistant()
+    card = rig.ask(assistant, "could you sort me out with some torches")
+    (button,) = buttons(card)
+    assert button.label == "!get 16 torch" and "Nothing was done yet" in text(card)
+    session = Session("Tester", assistant=assistant)     # no world: the click is refused, not run unasked
+    answer = text(click(session, button.command))
+    assert answer == "Cannot start the autopilot: no block data for this Minecraft version."   # it ran !get
+    assert "already used" in text(click(session, button.command))

@@ -59,6 +59,16 @@ def test_inventory_held_contents_and_counts(assistant: LocalAssistant) -> None:
     assert text(assistant.request("do i have any cobblestone", snap, 0.0)) == "You have no Cobblestone."
 
 
+def test_inventory_counts_a_kind_of_item(assistant: LocalAssistant) -> None:
+    snap = make_snapshot(inventory={10: SlotItem("minecraft:oak_log", 12), 11: SlotItem("minecraft:birch_log", 3),
+                                    12: SlotItem("minecraft:oak_log", 1), 13: SlotItem("minecraft:oak_planks", 4)})
+    assert text(assistant.request("how many logs do i have", snap, 0.0)) == \
+        "You have 16 logs: Oak Log × 13, Birch Log × 3."
+    zh = make_snapshot("zh_cn", inventory={10: SlotItem("minecraft:oak_log", 2), 11: SlotItem("minecraft:spruce_log", 5)})
+    assert text(assistant.request("我有多少原木", zh, 0.0)) == "你有 7 个原木：云杉原木 × 5, 橡木原木 × 2。"
+    assert text(assistant.request("any swords left", snap, 0.0)) == "You have no swords."
+
+
 def test_item_id_lookup_unique_or_ask(assistant: LocalAssistant) -> None:
     snap = make_snapshot()
     assert text(assistant.request("what's the id of oak planks", snap, 0.0)) == "Oak Planks: minecraft:oak_planks"

@@ -103,3 +103,22 @@ def test_session_snapshot_carries_the_client_version() -> None:
     assert Session("Steve", SessionConfig(game_version="1.12.2")).snapshot().version == "1.12.2"
     assert Session("Steve", SessionConfig(version="1.20.1")).snapshot().version == "1.20.1"
     assert Session("Steve").snapshot().version is None
+
+
+def test_kinds_by_the_head_word_of_their_names(shared_runtime: AssistantRuntime) -> None:
+    items = shared_runtime.items
+    newest = items.for_version(None)
+    logs = {i.id for i in newest.kind("logs")}
+    assert {"minecraft:oak_log", "minecraft:birch_log", "minecraft:cherry_log"} <= logs
+    assert {i.id for i in newest.kind("log")} == logs and {i.id for i in newest.kind("原木")} == logs
+    assert {"minecraft:iron_ore", "minecraft:coal_ore"} <= {i.id for i in newest.kind("矿石")}
+    # Before the flattening a kind is the variants of one or two ids ("log" is the id path minecraft:log).
+    assert {i.id for i in items.for_version("1.12.2").kind("logs")} == {"minecraft:log", "minecraft:log2"}
+    assert newest.kind("music disc") == () and newest.kind("discs") != ()  # one name, however many items
+    assert newest.kind("torch") == newest.kind("torches") == ()  # an item's own name is no kind
+    assert newest.kind("力板") == ()  # a kind's zh name is a word: the end the items' names share
+    # Two thirds of the names are enough (bamboo planks are 竹板); a link (白色床 → 床) or an item's
+    # own name (避雷针) is no kind.
+    assert "minecraft:spruce_planks" in {i.id for i in newest.kind("木板")}
+    assert newest.kind("色床") == newest.kind("的头") == newest.kind("雷针") == ()
+    assert "logs" in items.english_phrases() and "原木" in items.chinese_phrases()

@@ -69,3 +69,53 @@ def test_a_name_no_one_online_has_is_still_a_player(runtime: AssistantRuntime) -
     # A word is no name: "wh0" is a typo of "who", "diamond_sword" an item.
     assert "@player" not in runtime.vocabulary.analyze("wh0 is on").features
     assert "@item" in runtime.vocabulary.analyze("diamond_sword id").features
+
+
+@pytest.mark.parametrize("text, module", [("am i hungry? whats my food bar at", "agent:status"),
+                                          ("my food? am i hungry", "agent:status")])
+def test_sentences_restating_one_request_agree_on_its_module(runtime: AssistantRuntime, text: str, module: str) -> None:
+    analysis = runtime.vocabulary.analyze(text)
+    assert analysis.sentences and len(analysis.parts()) == 2
+    assert route(runtime, text) == module
+
+
+@pytest.mark.parametrize("text", ["where is my dog? where am i", "hearts left?? im dying", "I'm lost. Location?",
+                                  "where am i? who is online"])
+def test_a_sentence_that_does_not_go_direct_keeps_the_line_with_the_model(runtime: AssistantRuntime, text: str) -> None:
+    assert route(runtime, text) is None
+
+
+@pytest.mark.parametrize("text", ["is kev online", "where is kev", "how far is kev", "is my friend Kira playing right now",
+                                  "distance to kev"])
+def test_a_name_where_a_player_question_puts_it_is_a_player(runtime: AssistantRuntime, text: str) -> None:
+    assert any(t.feature == "@player" for t in runtime.vocabulary.analyze(text.lower()).terms)
+    assert route(runtime, text) == "agent:players"
+
+
+@pytest.mark.parametrize("text", ["where is my dog", "is pvp on", "where is the village"])
+def test_an_english_word_or_another_place_is_no_name(runtime: AssistantRuntime, text: str) -> None:
+    assert not any(t.feature == "@player" for t in runtime.vocabulary.analyze(text).terms)
+    assert route(runtime, text) is None
+
+
+@pytest.mark.parametrize("text", ["小明在线吗", "阿杰上线了没", "小明在哪", "小明离我多远", "小红在不在"])
+def test_a_chinese_name_opening_a_player_question_is_a_player(runtime: AssistantRuntime, text: str) -> None:
+    assert route(runtime, text, "zh") == "agent:players"
+
+
+@pytest.mark.parametrize("text", ["狗在哪", "基地在哪", "等小明上线了告诉我"])
+def test_a_place_or_a_condition_is_no_chinese_name(runtime: AssistantRuntime, text: str) -> None:
+    assert route(runtime, text, "zh") is None
+
+
+@pytest.mark.parametrize("text, module", [("are there messages waiting for me", "agent:inbox"),
+                                          ("who sent me mail", "agent:inbox"),
+                                          ("anyone else on the server right now?", "agent:players"),
+                                          ("what kinds of questions can i ask you", "agent:help")])
+def test_questions_about_the_players_or_ones_mail_need_no_my(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text) == module
+
+
+@pytest.mark.parametrize("text", ["anyone want to trade", "anyone seen my dog", "players are so annoying"])
+def test_lines_about_people_that_ask_nothing_we_answer(runtime: AssistantRuntime, text: str) -> None:
+    assert route(runtime, text) is None

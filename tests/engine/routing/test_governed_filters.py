@@ -26,7 +26,8 @@ def blocked(runtime: AssistantRuntime, text: str) -> TermKind | None:
         "am i not at full health", "is my hunger not full yet", "饱食度还没满吗", "我是不是没在下界",
         "any messages while i was away", "what did i miss while i was afk", "我不在的时候有人找我吗",
         "is there a help menu", "are there messages for me", "the vault block, what's its id", "宝库这个方块id叫啥",
-        "cobblestone's id is what again", "my coords again",
+        "cobblestone's id is what again", "my coords again", "where's the autopilot at in its plan",
+        "idk where i am", "i dont know where i am",
     ],
 )
 def test_harmless_filter_words_no_longer_stop_the_line(shared_runtime: AssistantRuntime, text: str) -> None:

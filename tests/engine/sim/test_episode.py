@@ -81,11 +81,13 @@ def test_cli_passes_the_body_options_to_every_episode(monkeypatch: pytest.Monkey
 
     seen: list[SimOptions] = []
     stops: list[bool] = []
+    goals: list[str | None] = []
 
     def fake(seed: int, ticks: int, provider: object, options: SimOptions, log: object,
-             stop_when_done: bool = False) -> object:
+             stop_when_done: bool = False, goal: str | None = None) -> object:
         seen.append(options)
         stops.append(stop_when_done)
+        goals.append(goal)
         return run_episode(seed, 20, options=options)
 
     monkeypatch.setattr(cli, "run_episode", fake)
@@ -93,6 +95,7 @@ def test_cli_passes_the_body_options_to_every_episode(monkeypatch: pytest.Monkey
                  "--json"]) == 0
     assert seen == [SimOptions(hazard="lava", start_bread=12, difficulty="hard")] * 2
     assert stops == [True, True]             # an episode is the autopilot's: it ends when it hands back
+    assert goals == [None, None]             # the iron pickaxe's ladder unless --goal names one
     assert main(["--seeds", "1", "--ticks", "20", "--after-done", "--json"]) == 0
     assert stops[-1] is False
     with pytest.raises(SystemExit):

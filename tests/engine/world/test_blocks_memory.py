@@ -19,6 +19,18 @@ def test_uniform_sections_are_shared_and_copied_on_write() -> None:
     assert store.section((0, 0, 0)) is not store.section((1, 0, 0))
 
 
+def test_a_broadcast_section_is_stored_as_the_shared_uniform_one() -> None:
+    """The decoder's single-state sections are stride-0 views; they are taken as uniform
+    without a scan and store exactly what a full array of that state stores."""
+    store = BlockStore()
+    store.set_section(0, 0, 0, np.broadcast_to(np.uint16(7), (4096,)))
+    store.set_section(1, 0, 0, np.full(4096, 7, dtype=np.uint16))
+    assert store.section((0, 0, 0)) is store.section((1, 0, 0))
+    assert store.get(3, 4, 5) == 7 and store.get(19, 4, 5) == 7
+    store.set_block(3, 4, 5, 2)  # copied on write, the broadcast value untouched
+    assert store.get(3, 4, 5) == 2 and store.get(19, 4, 5) == 7
+
+
 def test_mixed_sections_are_private_copies() -> None:
     store = BlockStore()
     states = np.zeros(4096, dtype=np.uint16)

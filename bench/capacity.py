@@ -1,0 +1,298 @@
+"""Capacity: players per core and memory per player, from a recorded real session.
+
+    .venv/bin/python bench/capacity.py record [--versions 1.20.1,1.21.11] [--seconds 150]
+    .venv/bin/python bench/capacity.py run --players 50 [--features all|relay] [--version 1.20.1]
+                                           [--window 30] [--ramp 20] [--json] [--profile DIR]
+
+``record`` (needs the Node peers) plays a mineflayer player through the real proxy with
+``MCAGENT_RECORD_DIR`` set and keeps the capture in ``bench/data/`` (capacity_record.py).
+``run`` needs no peers: ``capacity_replay.py`` replays the capture for N players at once
+(one replay server, N replay clients, each player's stream shifted to its own start)
+through each path in turn, on loopback:
+
+- ``direct``: the clients connect to the replay server (what the load generator does alone;
+  the baseline the chat round trip's added latency is measured from),
+- ``raw``: ``relay_peers/raw_relay.py``, a Twisted byte relay (the ceiling),
+- ``off``: the real proxy process with its features off (world, reflexes, assistant, autopilot),
+- ``all``: the real proxy with the world model, reflexes, assistant and autopilot on for every player.
+
+``--features relay`` runs direct, raw and off; ``all`` (default) adds the full proxy. The relay
+runs pinned to CPU 1 and the replay process to CPU 0 (``sched_setaffinity``, as taskset).
+How this works, per path: the relay starts, one warm-up player plays 8 s and leaves, the
+relay's RSS then is the baseline; N players join over ``--ramp`` seconds, and after
+``--settle`` more the measuring window of ``--window`` seconds starts, at whose ends the
+relay's CPU time (/proc), its engine ticks (metrics endpoint) and its RSS are read; the
+players leave and the RSS is read again once settled. The machine's load average is
+reported: on a shared machine the figures are noisy.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from relay import HTTP, Line, cpu_seconds, free_port, pin, stop  # noqa: E402
+
+RELAY_CPU, LOAD_CPU = 1, 0
+FEATURES = {"all": {"assistant": True, "reflexes": True, "autopilot": True, "world": True},
+            "off": {"assistant": False, "reflexes": False, "autopilot": False, "world": False}}
+PATHS = {"all": ("direct", "raw", "off", "all"), "relay": ("direct", "raw", "off")}
+TICKS = re.compile(r"^mcagent_ticks(?:_total)? (\S+)$", re.MULTILINE)
+MIB = 1024 * 1024
+
+
+def log(*parts: Any) -> None:
+    print(*parts, file=sys.stderr, flush=True)
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def settled_rss(pid: int, timeout: float = 30.0) -> int:
+    deadline = time.monotonic() + timeout
+    last = rss_bytes(pid)
+    while time.monotonic() < deadline:
+        time.sleep(2.0)
+        now = rss_bytes(pid)
+        if abs(now - last) <= max(last // 200, 256 * 1024):
+            return now
+        last = now
+    return last
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+class Relay:
+    """The process between the replay clients and the replay server (none for ``direct``)."""
+
+    def __init__(self, path: str, upstream: int, players: int, workdir: Path, profile: Path | None) -> None:
+        self.path = path
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.port = upstream
+        self.metrics: str | None = None
+        if path == "direct":
+            return
+        if path == "raw":
+            self.proc = subprocess.Popen([sys.executable, str(HERE / "relay_peers" / "raw_relay.py"), "--upstream",
+                                          f"127.0.0.1:{upstream}"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            pin(self.proc.pid, RELAY_CPU)
+            line = Line(self.proc).next(20)
+            if not line or line.get("event") != "listening":
+                raise RuntimeError(f"raw relay did not start: {line}")
+            self.port = int(line["port"])
+            return
+        self.port = free_port()
+        metrics = free_port()
+        config = {"listen": {"host": "127.0.0.1", "port": self.port},
+                  "upstream": {"host": "127.0.0.1", "port": upstream},
+                  "online_mode": False, "login_rate_limit_seconds": 0, "max_players": players + 10,
+                  "limits": {"connections_per_ip": 0, "packets_per_second": 0, "packet_burst_per_second": 0},
+                  "features": FEATURES[path], "autopilot": {"log_dir": None}}
+        config_file = workdir / f"proxy-{path}.json"
+        config_file.write_text(json.dumps(config))
+        run = ["run", "--config", str(config_file), "--metrics", f"127.0.0.1:{metrics}"]
+        cmd = [sys.executable, "-m", "proxy.operations.cli", *run]
+        if profile is not None:
+            profile.mkdir(parents=True, exist_ok=True)
+            cmd = [sys.executable, "-m", "cProfile", "-o", str(profile / f"{path}.prof"), "-m",
+                   "proxy.operations.cli", *run]
+        self.logfile = workdir / f"proxy-{path}.log"
+        with open(self.logfile, "wb") as out:
+            self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
+                                         env={k: v for k, v in os.environ.items() if not k.startswith("MCAGENT_")})
+        pin(self.proc.pid, RELAY_CPU)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            text = self.logfile.read_text(errors="replace")
+            if "connect your Minecraft client to" in text and "metrics on" in text:
+                self.metrics = f"http://127.0.0.1:{metrics}/metrics"
+                return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise RuntimeError("mcagent did not start: " + self.logfile.read_text(errors="replace")[-800:])
+
+    @property
+    def pid(self) -> int | None:
+        return None if self.proc is None else self.proc.pid
+
+    def ticks(self) -> float | None:
+        if self.metrics is None:
+            return None
+        try:
+            with HTTP.open(self.metrics, timeout=30) as answer:
+                found = TICKS.search(answer.read().decode())
+        except OSError:  # a proxy too busy to answer its metrics in time: no tick figure
+            return None
+        return None if found is None else float(found[1])
+
+    def stop(self) -> None:
+        if self.proc is not None and self.path in ("off", "all"):
+            self.proc.send_signal(2)  # SIGINT: cProfile writes its file on a clean exit
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                pass
+        stop(self.proc)
+
+
+def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    data = Path(args.data or HERE / "data" / f"capacity-{args.version}.mcrec.xz")
+    gen = subprocess.Popen([sys.executable, str(HERE / "capacity_replay.py"), str(data)], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=open(workdir / f"replay-{path}.log", "wb"), cwd=REPO)
+    pin(gen.pid, LOAD_CPU)
+    lines = Line(gen)
+    relay: Relay | None = None
+    try:
+        hello = lines.next(60)
+        if not hello or hello.get("event") != "listening":
+            raise RuntimeError(f"replay did not start: {hello}")
+        profile = Path(args.profile) / f"{args.version}-{args.players}" if args.profile and path == "all" else None
+        relay = Relay(path, int(hello["port"]), args.players, workdir, profile)
+
+        def send(**cmd: Any) -> None:
+            assert gen.stdin is not None
+            gen.stdin.write((json.dumps(cmd) + "\n").encode())
+            gen.stdin.flush()
+
+        def expect(event: str, timeout: float) -> dict[str, Any]:
+            got = lines.next(timeout)
+            if not got or got.get("event") != event:
+                raise RuntimeError(f"{path}: expected {event}, got {got}")
+            return got
+
+        send(cmd="warmup", port=relay.port, seconds=8)
+        expect("warm_done", 60)
+        pid = relay.pid
+        baseline = settled_rss(pid) if pid else None
+        send(cmd="run", port=relay.port, players=args.players, ramp=args.ramp, settle=args.settle, window=args.window)
+        start = expect("window_start", args.ramp + args.settle + 120)
+        # CPU first (at the window's edge), then the ticks, each with its own time: a busy
+        # proxy may answer its metrics endpoint late.
+        cpu0, t0 = cpu_seconds(pid), time.monotonic()
+        ticks0, tt0 = relay.ticks(), time.monotonic()
+        end = expect("window_end", args.window + 120)
+        cpu1, t1 = cpu_seconds(pid), time.monotonic()
+        ticks1, tt1 = relay.ticks(), time.monotonic()
+        loaded = rss_bytes(pid) if pid else None
+        expect("left", 60)
+        after = settled_rss(pid) if pid else None
+    finally:
+        if relay is not None:
+            relay.stop()
+        if gen.stdin is not None:
+            gen.stdin.close()
+        stop(gen)
+    seconds = t1 - t0
+    players = int(start["playing"])
+    cpu = None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / seconds
+    rtt = [float(x) for x in end["rtt_ms"]]
+    row: dict[str, Any] = {
+        "path": path, "players": players, "window_s": round(seconds, 1),
+        "cpu_core_share": None if cpu is None else round(cpu, 4),
+        "cpu_ms_per_player_s": None if cpu is None or not players else round(1000 * cpu / players, 3),
+        "players_per_core": None if not cpu else int(players / cpu),
+        "tick_hz": None if ticks0 is None or ticks1 is None else round((ticks1 - ticks0) / (tt1 - tt0), 2),
+        "chat_rtt_ms_p50": percentile(rtt, 0.5), "chat_rtt_ms_p99": percentile(rtt, 0.99), "chat_rtts": len(rtt),
+        "delivered": round(end["received_bytes"] / end["due_bytes"], 4) if end["due_bytes"] else None,
+        "behind_bytes_at_end": end["behind_bytes"],
+        "throughput_mib_s": round(end["received_bytes"] / seconds / MIB, 2),
+    }
+    if baseline is not None and loaded is not None and after is not None:
+        row.update(rss_baseline_mib=round(baseline / MIB, 1), rss_loaded_mib=round(loaded / MIB, 1),
+                   rss_per_player_mib=round((loaded - baseline) / MIB / max(players, 1), 2),
+                   rss_after_leave_mib=round(after / MIB, 1), left_over_mib=round((after - baseline) / MIB, 1))
+    return row
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    paths = args.paths.split(",") if args.paths else PATHS[args.features]
+    result: dict[str, Any] = {"version": args.version, "players": args.players, "cpus": os.cpu_count(),
+                              "load_average_before": [round(x, 2) for x in os.getloadavg()], "rows": []}
+    with tempfile.TemporaryDirectory(prefix="mcagent-capacity-") as tmp:
+        for path in paths:
+            log(f"{path}: {args.players} players, window {args.window:g} s ...")
+            row = measure(path, args, Path(tmp))
+            log("  " + json.dumps(row))
+            result["rows"].append(row)
+    result["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    rows = {r["path"]: r for r in result["rows"]}
+    direct = rows.get("direct", {}).get("chat_rtt_ms_p50")
+    for row in result["rows"]:
+        for q in ("p50", "p99"):
+            base = rows.get("direct", {}).get(f"chat_rtt_ms_{q}")
+            value = row.get(f"chat_rtt_ms_{q}")
+            if base is not None and value is not None and row["path"] != "direct":
+                row[f"chat_added_ms_{q}"] = round(value - base, 3)
+    if "raw" in rows and rows["raw"].get("cpu_core_share"):
+        for row in result["rows"]:
+            if row.get("cpu_core_share") and row["path"] not in ("direct", "raw"):
+                row["cpu_vs_raw"] = round(row["cpu_core_share"] / rows["raw"]["cpu_core_share"], 2)
+    result["direct_chat_p50_ms"] = direct
+    return result
+
+
+def table(result: dict[str, Any]) -> str:
+    cols = [("path", "path"), ("players", "N"), ("cpu_ms_per_player_s", "CPU ms/player·s"),
+            ("players_per_core", "players/core"), ("cpu_vs_raw", "×raw"), ("tick_hz", "ticks Hz"),
+            ("chat_added_ms_p50", "chat +p50 ms"), ("chat_added_ms_p99", "chat +p99 ms"),
+            ("delivered", "delivered"), ("rss_per_player_mib", "MiB/player"), ("left_over_mib", "left over MiB")]
+    lines = [f"Minecraft {result['version']}, {result['players']} players, load average "
+             f"{result['load_average_before']} -> {result['load_average_after']} on {result['cpus']} CPUs",
+             "| " + " | ".join(h for _, h in cols) + " |", "|" + "---|" * len(cols)]
+    for row in result["rows"]:
+        lines.append("| " + " | ".join("" if row.get(k) is None else str(row[k]) for k, _ in cols) + " |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    rec = sub.add_parser("record", help="record real sessions at the proxy into bench/data/ (needs the Node peers)")
+    rec.add_argument("--versions", default="1.20.1,1.21.11")
+    rec.add_argument("--seconds", type=float, default=150.0)
+    r = sub.add_parser("run", help="replay N players through each path and report")
+    r.add_argument("--players", type=int, default=20)
+    r.add_argument("--features", choices=sorted(PATHS), default="all")
+    r.add_argument("--paths", help="comma-separated subset of direct,raw,off,all (overrides --features)")
+    r.add_argument("--version", default="1.20.1")
+    r.add_argument("--data", help="a capture file (default bench/data/capacity-VERSION.mcrec.xz)")
+    r.add_argument("--ramp", type=float, default=20.0, help="seconds over which the players join")
+    r.add_argument("--settle", type=float, default=10.0, help="seconds after the last join before the window")
+    r.add_argument("--window", type=float, default=30.0)
+    r.add_argument("--profile", help="cProfile the full proxy into this directory")
+    r.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.command == "record":
+        from capacity_record import record
+
+        for version in args.versions.split(","):
+            record(version, args.seconds, log)
+        return 0
+    result = run(args)
+    print(json.dumps(result) if args.json else table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

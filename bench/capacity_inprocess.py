@@ -1,0 +1,114 @@
+"""One recorded player through the proxy's whole pipeline in this process: CPU seconds per
+player-second without sockets, scheduling or other processes, so levers can be compared
+back to back on a busy machine (``bench/capacity.py`` measures the real process).
+
+How this works: the capture's login is played into a ``proxy.testing.Rig`` (the real
+``ProxyServer`` and ``Connection`` on Twisted's memory reactor, features as asked), its
+recorded configuration included, then every play packet each way in recorded order, the
+memory clock advanced to each packet's time so the engine ticks at 20 Hz as it would
+(the reflexes, the assistant and the world model do their real work). The CPU time of the
+play part (``time.process_time``) over the recording's length is the figure; ``--profile``
+prints cProfile's top functions.
+
+    .venv/bin/python bench/capacity_inprocess.py [--version 1.20.1] [--features all|off] [--repeat 3]
+                                                 [--profile]
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from proxy.connection import recording  # noqa: E402
+from proxy.protocol.states import State  # noqa: E402
+from proxy.testing import Rig, build_packet, frame, handshake_packet  # noqa: E402
+
+FEATURES = {"all": {"assistant": True, "reflexes": True, "autopilot": True, "world": True},
+            "off": {"assistant": False, "reflexes": False, "autopilot": False, "world": False}}
+
+
+def replay(capture: recording.Capture, features: str, profile: cProfile.Profile | None = None) -> dict[str, Any]:
+    header = capture.header
+    rig = Rig(str(header["version"]), features=FEATURES[features], login_rate_limit_seconds=0)
+    codec = rig.codec
+    threshold = int(header["threshold"])
+    rig.connect_client()
+    rig.client_send(handshake_packet(codec.protocol))
+    rig.client_send(build_packet(codec, "login", "toServer", "login_start", username="Replayed"))
+    upstream = rig.accept_upstream()
+    rig.server_send(build_packet(codec, "login", "toClient", "compress", threshold=threshold))
+    upstream.threshold = threshold
+    assert rig.client is not None
+    rig.client.threshold = threshold
+    rig.server_send(build_packet(codec, "login", "toClient", "success", username="Replayed"))
+    if codec.table.has_configuration:
+        rig.client_send(build_packet(codec, "login", "toServer", "login_acknowledged"))
+    play = [r for r in capture.records if r.state is State.PLAY]
+    for r in capture.records:
+        if r.state is State.CONFIGURATION:
+            (rig.server_send if r.to_client else rig.client_send)(r.packet)
+    start_ms = play[0].ms
+    clock = rig.reactor
+    # Framed (and compressed) before the clock starts: the server's and client's work, not the proxy's.
+    framed = [(r, frame(r.packet, threshold)) for r in play]
+    to_proxy = {True: upstream.proto.dataReceived, False: rig.client.proto.dataReceived}
+    rig.server.start_ticking()  # as `mcagent run` does
+    ticks_before = rig.server.ticks
+    if profile is not None:
+        profile.enable()
+    cpu0 = time.process_time()
+    t0 = clock.seconds()
+    for r, data in framed:
+        due = t0 + (r.ms - start_ms) / 1000 - clock.seconds()
+        if due > 0:
+            clock.advance(due)
+        to_proxy[r.to_client](data)
+        rig.client.transport.clear()
+        upstream.transport.clear()
+    clock.advance(0)
+    cpu = time.process_time() - cpu0
+    if profile is not None:
+        profile.disable()
+    seconds = (play[-1].ms - start_ms) / 1000
+    assert not rig.bridge.states.closed, rig.bridge.close_reason
+    return {"cpu_s": round(cpu, 3), "recording_s": round(seconds, 1), "packets": len(play),
+            "cpu_ms_per_player_s": round(1000 * cpu / seconds, 3),
+            "ticks": rig.server.ticks - ticks_before}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", default="1.20.1")
+    parser.add_argument("--features", choices=sorted(FEATURES), default="all")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    path = REPO / "bench" / "data" / f"capacity-{args.version}.mcrec.xz"
+    capture = recording.decode(path.read_bytes(), str(path))
+    runs = [replay(capture, args.features) for _ in range(args.repeat)]
+    best = min(runs, key=lambda r: float(r["cpu_s"]))
+    result: dict[str, Any] = {"version": args.version, "features": args.features, "best": best,
+                              "runs_cpu_s": [r["cpu_s"] for r in runs]}
+    if args.profile:
+        prof = cProfile.Profile()
+        replay(capture, args.features, prof)
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(15)
+        result["profile"] = out.getvalue()
+    print(json.dumps({k: v for k, v in result.items() if k != "profile"}))
+    if "profile" in result:
+        print(result["profile"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

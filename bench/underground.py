@@ -1,0 +1,111 @@
+"""The diamond pickaxe in the simulator: the iron ladder, then three diamonds mined underground.
+
+Usage:
+    .venv/bin/python bench/underground.py --first-seed 720000 --seeds 20 --difficulty normal,hard \\
+        --settings plain,lava,water,mobs --underground 1.18 --jobs 2 [--anti-xray 0.05] [--json]
+
+Each episode is ``engine.sim.diamond.run_diamond_episode`` (up to ``--ticks``, 48,000 by
+default: the issue's measure). Reported per setting and difficulty, with the JSON keys of
+``mcagent sim``: ``milestones.iron_pickaxe`` / ``milestones.diamonds`` /
+``milestones.diamond_pickaxe`` (``reached`` and ``median_tick``), ``deaths`` by cause and
+``violations`` (movement checker), and what the safety rules refused (``refusals``) and the
+fake ores found (``fakes``, with ``--anti-xray``). ``--progress FILE`` appends one JSON line
+per episode as it ends.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import statistics
+import sys
+import time
+from typing import Any
+
+from engine.sim.diamond import run_diamond_episode
+from engine.sim.records import SimOptions
+
+MILESTONES = ("iron_pickaxe", "diamonds", "diamond_pickaxe")
+
+
+def one(job: tuple[int, str, str, int, str, float]) -> dict[str, Any]:
+    seed, setting, difficulty, ticks, family, anti_xray = job
+    options = SimOptions(hazard=None if setting == "plain" else setting, difficulty=difficulty,
+                         underground=family, anti_xray=anti_xray)
+    r = run_diamond_episode(seed, ticks, options)
+    e = r.episode
+    return {"seed": seed, "setting": setting, "difficulty": difficulty, "milestones": r.milestones(),
+            "deaths": e.deaths, "violations": e.violations, "fakes": r.fakes, "refusals": r.refusals,
+            "ticks": e.ticks}
+
+
+def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = []
+    keys = sorted({(r["difficulty"], r["setting"]) for r in results})
+    for difficulty, setting in keys:
+        runs = sorted((r for r in results if (r["difficulty"], r["setting"]) == (difficulty, setting)),
+                      key=lambda r: r["seed"])
+        milestones = {}
+        for name in MILESTONES:
+            ticks = [r["milestones"][name] for r in runs if name in r["milestones"]]
+            milestones[name] = {"reached": len(ticks), "median_tick": statistics.median(ticks) if ticks else None}
+        deaths: dict[str, int] = {}
+        refusals: dict[str, int] = {}
+        for r in runs:
+            for table, source in ((deaths, r["deaths"]), (refusals, r["refusals"])):
+                for k, v in source.items():
+                    table[k] = table.get(k, 0) + v
+        rows.append({"difficulty": difficulty, "setting": setting, "episodes": len(runs), "milestones": milestones,
+                     "deaths": deaths, "violations": sum(r["violations"] for r in runs),
+                     "fakes": sum(r["fakes"] for r in runs), "refusals": refusals,
+                     "failed_seeds": [r["seed"] for r in runs if "diamond_pickaxe" not in r["milestones"]
+                                      or r["deaths"] or r["violations"]]})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench/underground.py", description="the diamond pickaxe in the simulator")
+    parser.add_argument("--first-seed", type=int, default=720_000)
+    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--ticks", type=int, default=48_000)
+    parser.add_argument("--difficulty", default="normal", help="comma-separated: easy,normal,hard")
+    parser.add_argument("--settings", default="plain", help="comma-separated: plain,lava,water,mobs")
+    parser.add_argument("--underground", choices=("1.18", "1.17"), default="1.18")
+    parser.add_argument("--anti-xray", type=float, default=0.0, help="share of hidden rock sent as ore (Paper)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--progress", default=None, metavar="FILE")
+    parser.add_argument("--json", action="store_true")
+    a = parser.parse_args(argv if argv is not None else sys.argv[1:])
+    work = [(seed, setting, d, a.ticks, a.underground, a.anti_xray) for seed in range(a.first_seed, a.first_seed + a.seeds)
+            for d in a.difficulty.split(",") for setting in a.settings.split(",")]
+    started = time.perf_counter()
+    results: list[dict[str, Any]] = []
+    sink = open(a.progress, "a", encoding="utf-8") if a.progress else None
+    try:
+        with multiprocessing.get_context("spawn").Pool(max(1, a.jobs)) as pool:
+            for r in pool.imap_unordered(one, work, chunksize=1):
+                results.append(r)
+                if sink is not None:
+                    sink.write(json.dumps(r) + "\n")
+                    sink.flush()
+    finally:
+        if sink is not None:
+            sink.close()
+    report = {"first_seed": a.first_seed, "seeds": a.seeds, "ticks": a.ticks, "underground": a.underground,
+              "anti_xray": a.anti_xray, "seconds": round(time.perf_counter() - started, 1), "rows": summarize(results)}
+    if a.json:
+        print(json.dumps(report, sort_keys=True))
+        return 0
+    print(f"{a.seeds} seeds from {a.first_seed}, up to {a.ticks} ticks, underground {a.underground}, "
+          f"anti-xray {a.anti_xray}, {report['seconds']} s")
+    for row in report["rows"]:
+        m = row["milestones"]
+        cells = "  ".join(f"{name} {m[name]['reached']}/{row['episodes']} (median {m[name]['median_tick']})"
+                          for name in MILESTONES)
+        print(f"{row['setting']:6s} {row['difficulty']:7s} {cells}  deaths {row['deaths'] or 0}  "
+              f"violations {row['violations']}  fakes {row['fakes']}  failed {row['failed_seeds'] or ''}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

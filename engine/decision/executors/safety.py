@@ -1,0 +1,52 @@
+"""The digging safety rules every executor that breaks blocks obeys (``Mine``, ``MineOre``).
+
+A block is dug only when it and its six neighbours are known to the world model (a block never
+seen may be lava or a drop) and no neighbour is lava, fire or water: opening it would let the
+fluid in, or leave the player digging from inside a pond. A cell is stepped into only over a
+known, solid floor that does not hurt. These answer "why not" (None: safe), for the logs.
+"""
+from __future__ import annotations
+
+from engine.motion.cells import DAMAGE, EMPTY, FIRE, LAVA, SHAPE, UNKNOWN, WATER
+from engine.motion.grid import Terrain
+
+Pos = tuple[int, int, int]
+SIDES = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+
+
+def unsafe(terrain: Terrain, x: int, y: int, z: int) -> str | None:
+    """Why the block at (x, y, z) must not be dug (None: it may): not seen, or beside lava or water."""
+    if terrain.cell(x, y, z) & UNKNOWN:
+        return "unseen"
+    for dx, dy, dz in SIDES:
+        cell = terrain.cell(x + dx, y + dy, z + dz)
+        if cell & UNKNOWN:
+            return "unseen neighbour"
+        if cell & (LAVA | FIRE):
+            return "lava beside"
+        if cell & WATER:
+            return "water beside"
+    return None
+
+
+def floor_unsafe(terrain: Terrain, x: int, y: int, z: int) -> str | None:
+    """Why (x, y, z) cannot be stood on: its floor (y - 1) unknown, open, or a hazard."""
+    below = terrain.cell(x, y - 1, z)
+    if below & UNKNOWN:
+        return "unseen floor"
+    if below & (LAVA | FIRE | DAMAGE | WATER):
+        return "hazard floor"
+    if below & SHAPE == EMPTY:
+        return "no floor"
+    return None
+
+
+def step_cells(at: Pos, to: Pos) -> tuple[Pos, ...]:
+    """The cells the body passes through from standing cell ``at`` to neighbour ``to``, top first."""
+    x, y, z = at
+    nx, ny, nz = to
+    if ny < y:              # a stair down: the head goes through the cell above the new one
+        return ((nx, y + 1, nz), (nx, y, nz), (nx, ny, nz))
+    if ny > y:              # a stair up: jump through the cell above the head
+        return ((x, y + 2, z), (nx, ny + 1, nz), (nx, ny, nz))
+    return ((nx, y + 1, nz), (nx, y, nz))

@@ -1,0 +1,71 @@
+"""The capacity bench's replay (bench/capacity_replay.py) on the recorded sessions in bench/data/:
+its framing gives back the recorded packets, and a replay client logs in to the replay server
+(configuration included on 1.21.11), plays and gets its chat answered. No timing is checked.
+"""
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+
+from proxy.connection import recording
+from proxy.protocol.framing import Framing
+from proxy.protocol.states import State
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+sys.path.insert(0, str(BENCH))
+
+import capacity_replay as replay  # noqa: E402
+
+VERSIONS = ["1.20.1", "1.21.11"]
+
+
+def _capture(version: str) -> recording.Capture:
+    path = BENCH / "data" / f"capacity-{version}.mcrec.xz"
+    return recording.decode(path.read_bytes(), str(path))
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_replay_frames_give_back_the_recorded_packets(version: str) -> None:
+    capture = _capture(version)
+    script = replay.Script(capture)
+    for to_client, stream in ((True, script.s2c), (False, script.c2s)):
+        framing = Framing()
+        framing.threshold = script.threshold
+        framing.feed(stream.blob)
+        want = [r.packet for r in capture.records if r.to_client is to_client and r.state is State.PLAY]
+        assert [f.packet for f in framing.frames()] == want
+        assert framing.pending == 0
+        assert stream.due_ms == sorted(stream.due_ms)
+        assert stream.upto(stream.due_ms[-1], 0) == len(want)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_a_replay_client_logs_in_plays_and_gets_its_chat_answered(version: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replay, "PING_SECONDS", 0.05)
+    script = replay.Script(_capture(version))
+    first = script.s2c.end(script.s2c.upto(500, 0))  # what the server sent in the first half second of play
+    assert first > 10_000  # the join and the first chunks
+
+    async def session() -> tuple[replay.ClientPeer, replay.Hub]:
+        hub = replay.Hub(script)
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(lambda: replay.ServerPeer(script, hub), "127.0.0.1", 0)
+        ticker = asyncio.ensure_future(hub.ticker())
+        client = await hub.join(server.sockets[0].getsockname()[1], "tester")
+        for _ in range(400):
+            if client.playing_since is not None and hub.rtts and client.received >= first:
+                break
+            await asyncio.sleep(0.025)
+        hub.leave_all()
+        ticker.cancel()
+        server.close()
+        return client, hub
+
+    client, hub = asyncio.run(session())
+    assert client.playing_since is not None, "the replay client never reached play"
+    assert hub.rtts, "no chat round trip was answered"
+    assert client.received >= first  # the recorded chunks arrive
