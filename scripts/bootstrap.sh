@@ -22,6 +22,22 @@ python="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
+# The npm peers (network-bound, a minute on a fresh machine) install while pip does; every
+# exit below waits for them and fails if they failed, their output shown after.
+peers_log=".venv/install-peers.log"
+scripts/install-peers.sh >"$peers_log" 2>&1 &
+peers_pid=$!
+finish() {
+  local rc=$?
+  if ! wait "$peers_pid"; then
+    cat "$peers_log" >&2
+    echo "bootstrap: scripts/install-peers.sh failed" >&2
+    exit 1
+  fi
+  cat "$peers_log"
+  exit "$rc"
+}
+trap finish EXIT
 stamp=".venv/.mcagent-installed"
 want="$(cat setup.cfg pyproject.toml | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
@@ -29,7 +45,6 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install --quiet -e ".[test]"
   echo "$want" > "$stamp"
 fi
-scripts/install-peers.sh
 # --- browser (dashboard tests): Debian's chromium + chromium-driver; a subshell, so its exits end
 # only this block. If they cannot be had, the reason is written down and the browser tests skip with it.
 if [ "$with_browser" = 1 ]; then (

@@ -81,5 +81,8 @@ fi
 
 # npm is a script run by whichever `node` comes first on PATH: the pinned Node 22 now.
 PATH="$node22_bin:$PATH"
-install "$repo/peers" "$dest"
+# The two installs share nothing but npm's cache (safe for concurrent use): side by side.
+install "$repo/peers" "$dest" &
+first=$!
 install "$repo/peers/next" "$dest/next"
+wait "$first"

@@ -15,11 +15,13 @@ For peers shared by several tests, use ``PeerPool`` in a fixture of wider scope.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import pytest
 
+from tests.e2e import schedule
 from tests.e2e.peers import DEFAULT_VERSION, Bot, GameServer, PeerPool, SquidServer, WorldServer, install_dir
 
 if TYPE_CHECKING:
@@ -33,9 +35,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if _HERE in Path(str(item.path)).resolve().parents:
+    is_e2e = [_HERE in Path(str(item.path)).resolve().parents for item in items]
+    for item, flag in zip(items, is_e2e):
+        if flag:
             item.add_marker(pytest.mark.e2e)
+    # The longest e2e tests first (tests/e2e/schedule.py): the xdist workers end together.
+    items[:] = schedule.longest_first(items, is_e2e, schedule.load())
 
 
 @pytest.fixture(scope="session")
@@ -117,8 +122,16 @@ def bot_factory(peer_pool: PeerPool) -> BotFactory:
     return make
 
 
+@pytest.fixture(scope="session")
+def proxy_reaper() -> Iterator[ThreadPoolExecutor]:
+    """Waits for stopped proxies to exit while the next tests run; all have exited (or been
+    killed) when the session ends."""
+    with ThreadPoolExecutor(max_workers=4, thread_name_prefix="proxy-reaper") as reaper:
+        yield reaper
+
+
 @pytest.fixture
-def proxy_factory() -> Iterator[Callable[..., "ProxyProcess"]]:
+def proxy_factory(proxy_reaper: ThreadPoolExecutor) -> Iterator[Callable[..., "ProxyProcess"]]:
     """``proxy_factory(upstream_port, **config)`` runs the real ``mcagent run``."""
     from tests.e2e.proxy_process import ProxyProcess
 
@@ -132,5 +145,8 @@ def proxy_factory() -> Iterator[Callable[..., "ProxyProcess"]]:
     try:
         yield make
     finally:
+        # SIGTERM now (the proxy closes its port and its players' connections at once); its exit
+        # (seconds of the interpreter freeing the routing index) is waited for in the background.
         for proxy in started:
-            proxy.close()
+            proxy.stop()
+            proxy_reaper.submit(proxy.close)

@@ -32,6 +32,7 @@ class ProxyProcess:
         self.config_path.write_text(json.dumps(base))
         self.lines: list[str] = []
         self._ready = threading.Event()
+        self._stopped = False
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "proxy.operations.cli", "run", "--config", str(self.config_path), *extra_args],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
@@ -64,9 +65,15 @@ class ProxyProcess:
     def rewrite_config(self, text: str) -> None:
         self.config_path.write_text(text)
 
+    def stop(self) -> None:
+        """SIGTERM (once), without waiting for the exit (``close`` waits)."""
+        if not self._stopped and self.proc.poll() is None:
+            self._stopped = True
+            self.proc.send_signal(signal.SIGTERM)
+
     def close(self) -> int | None:
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.stop()
             try:
                 self.proc.wait(5)
             except subprocess.TimeoutExpired:

@@ -6,6 +6,7 @@ run with mineflayer 4.39 (peers/next).
 """
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,12 @@ class ScriptBot(JsonLineProcess):
     def run_script(self, port: int, version: str, username: str, *extra: str) -> None:
         self.spawn([node_executable(), str(self.script), "--port", str(port), "--version", version,
                     "--username", username, *extra], peers_dir=next_install_dir())
+
+    def close(self, grace: float = 3.0) -> int | None:
+        # The scripts read no stdin: closing it would only wait out the grace period.
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        return super().close(grace)
 
     def wait_spawned(self, timeout: float = 30.0) -> None:
         self.wait_for("spawn", timeout=timeout)
