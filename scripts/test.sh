@@ -13,9 +13,10 @@ mypy_pid=$!
 # Four workers on two cores: an end-to-end test spends most of its time waiting on the Node
 # peers and the game's clock (the e2e suite uses about a quarter of two cores with two workers),
 # so four at once finish sooner (MCAGENT_TEST_JOBS=0 runs them in one process).
-# tests/e2e/schedule.py orders the longest tests first so the workers end together.
+# tests/e2e/schedule.py orders the longest tests first, and an idle worker takes tests queued on
+# another (worksteal), so no worker runs a tail alone.
 status=0
-.venv/bin/python -m pytest -q -p no:cacheprovider -n "${MCAGENT_TEST_JOBS:-4}" "$@" || status=$?
+.venv/bin/python -m pytest -q -p no:cacheprovider -n "${MCAGENT_TEST_JOBS:-4}" --dist worksteal "$@" || status=$?
 wait "$mypy_pid" || { status=1; echo "mypy failed:"; }
 cat "$checks/mypy.log"
 .venv/bin/python -m ruff check . || status=1
