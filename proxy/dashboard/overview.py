@@ -153,10 +153,18 @@ def model_usage(routing: Any) -> ModelUsage:
                       tuple(sorted(llm.counters.items())))
 
 
+def _backend_of(conn: "Connection", default: str) -> str:
+    ref = conn.backend
+    return default if ref is None else f"{ref.name} ({ref.host}:{ref.port})"
+
+
 def overview(server: "ProxyServer", rates: RateMeter, now: float) -> Overview:
     up = server.config.upstream
-    backend = f"{up.host}:{up.port}"
-    rows = [player_row(c, backend, server.upstream_rtt, now) for c in server.connections]
+    default = f"{up.host}:{up.port}"
+    # On a network each player is on a server of its own (named in the config); else the one upstream.
+    several = server.network.network.several
+    rows = [player_row(c, _backend_of(c, default) if several else default, server.upstream_rtt, now)
+            for c in server.connections]
     return Overview(
         now=now,
         uptime=round(now - server.started_at, 1),

@@ -172,3 +172,11 @@ def test_a_simulated_autopilot_shows_its_path_target_and_decisions() -> None:
     under = view.map.at(math.floor(view.position[0]), math.floor(view.position[2]))
     assert under is not None and under[0] is not Kind.UNKNOWN
     assert kinds & {Kind.WOOD, Kind.LEAVES} and Kind.GRASS in kinds
+
+
+def test_on_a_network_the_overview_names_each_players_server() -> None:
+    from tests.proxy.network.helpers import network_rig, playing
+    rig = network_rig("1.20.1")
+    playing(rig)
+    row = overview(rig.server, RateMeter(), rig.reactor.seconds()).players[0]
+    assert row.backend == "lobby (127.0.0.1:25565)"
