@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from minecraft_data import (NpmPackage, Source, accepted_rows, repository_clone, repository_rows,  # noqa: E402
+from minecraft_data import (NpmPackage, Source, accepted_rows, repo_option, repository_clone, repository_rows,  # noqa: E402
                             source_labels, sources)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -252,12 +252,7 @@ def render(document: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    args = list(argv)
-    repo: str | None = None
-    if "--minecraft-data-repo" in args:
-        at = args.index("--minecraft-data-repo")
-        repo = args[at + 1]
-        del args[at:at + 2]
+    repo, args = repo_option(argv)
     pc = Path(args[0]) if args else DEFAULT_PC
     out = Path(args[1]) if len(args) > 1 else OUT
     npm = NpmPackage(pc.parents[2])

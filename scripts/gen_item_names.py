@@ -38,7 +38,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from minecraft_data import NpmPackage, Source, repository_clone, repository_rows, source_labels, sources  # noqa: E402
+from minecraft_data import (NpmPackage, Source, repo_option, repository_clone, repository_rows,  # noqa: E402
+                            source_labels, sources)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "engine" / "modules" / "data" / "item_names.json.gz"
@@ -87,12 +88,7 @@ def zh_names(mc_lang: Path) -> dict[str, str]:
 
 
 def main(argv: list[str]) -> int:
-    args = list(argv)
-    repo: str | None = None
-    if "--minecraft-data-repo" in args:
-        at = args.index("--minecraft-data-repo")
-        repo = args[at + 1]
-        del args[at:at + 2]
+    repo, args = repo_option(argv)
     data = Path(args[0]) if args else DEFAULT_DATA
     mc_lang = Path(args[1]) if len(args) > 1 else DEFAULT_MC_LANG
     npm = NpmPackage(data.parents[1])

@@ -42,6 +42,15 @@ REBUILT_FILES = Path("/work/shared/minecraft-data")
 FETCHED_COPY = Path("/work/.mirror/PrismarineJS+minecraft-data/repo")
 
 
+def repo_option(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``--minecraft-data-repo CLONE`` taken out of a generator's arguments: (CLONE or None, the rest)."""
+    args = list(argv)
+    if "--minecraft-data-repo" not in args:
+        return None, args
+    at = args.index("--minecraft-data-repo")
+    return args[at + 1], args[:at] + args[at + 2:]
+
+
 def version_list() -> dict[str, Any]:
     document: dict[str, Any] = json.loads(VERSION_LIST.read_text(encoding="utf-8"))
     return document

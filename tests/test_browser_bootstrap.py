@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_scripts import ROOT, _bootstrap
+from tests.test_scripts import ROOT, _bootstrap, one_bootstrap_at_a_time
 
 NOTE = ROOT / ".venv" / "browser-unavailable"
 
 
 def _run(tmp_path: Path, *args: str, always_fails: bool = False) -> tuple[int, str, str, str]:
-    saved = NOTE.read_text() if NOTE.exists() else None
-    try:
-        done, calls = _bootstrap(tmp_path, *args, always_fails=always_fails,
-                                 extra_env={"MCAGENT_CHROMIUM": str(tmp_path / "absent-chromium")})
-        note = NOTE.read_text() if NOTE.exists() else ""
-    finally:
-        NOTE.unlink(missing_ok=True)
-        if saved is not None:
-            NOTE.write_text(saved)
+    with one_bootstrap_at_a_time():
+        saved = NOTE.read_text() if NOTE.exists() else None
+        try:
+            done, calls = _bootstrap(tmp_path, *args, always_fails=always_fails,
+                                     extra_env={"MCAGENT_CHROMIUM": str(tmp_path / "absent-chromium")})
+            note = NOTE.read_text() if NOTE.exists() else ""
+        finally:
+            NOTE.unlink(missing_ok=True)
+            if saved is not None:
+                NOTE.write_text(saved)
     return done.returncode, done.stdout, calls, note
 
 

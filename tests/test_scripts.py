@@ -2,8 +2,12 @@
 installs nginx, and a failed nginx install is reported, never fatal."""
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import subprocess
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,6 +26,33 @@ esac
 """
 
 
+_held = 0
+
+
+@contextlib.contextmanager
+def one_bootstrap_at_a_time() -> Iterator[None]:
+    """Bootstrap runs share the checkout's .venv and its note files (nginx-unavailable,
+    browser-unavailable), which each run rewrites: on parallel test workers, one at a time.
+    Re-entrant within a process (a test holding it may call ``_bootstrap``)."""
+    global _held
+    if _held:
+        _held += 1
+        try:
+            yield
+        finally:
+            _held -= 1
+        return
+    home = ROOT / ".venv" if (ROOT / ".venv").is_dir() else Path(tempfile.gettempdir())
+    with open(home / ".mcagent-bootstrap-tests.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _held = 1
+        try:
+            yield
+        finally:
+            _held = 0
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def _bootstrap(tmp_path: Path, *args: str, always_fails: bool = False,
                extra_env: dict[str, str] | None = None) -> tuple[subprocess.CompletedProcess[str], str]:
     if os.geteuid() != 0:
@@ -38,15 +69,16 @@ def _bootstrap(tmp_path: Path, *args: str, always_fails: bool = False,
     env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}", APT_CALLS=str(calls),
                NGINX_STREAM_MODULE=str(tmp_path / "absent.so"), APT_ALWAYS_FAILS="1" if always_fails else "",
                **(extra_env or {}))
-    saved = NOTE.read_text() if NOTE.exists() else None
-    try:
-        done = subprocess.run([str(ROOT / "scripts" / "bootstrap.sh"), *args], cwd=ROOT, env=env, text=True,
-                              capture_output=True, timeout=300)
-        note = NOTE.read_text() if NOTE.exists() else ""
-    finally:
-        NOTE.unlink(missing_ok=True)
-        if saved is not None:
-            NOTE.write_text(saved)
+    with one_bootstrap_at_a_time():
+        saved = NOTE.read_text() if NOTE.exists() else None
+        try:
+            done = subprocess.run([str(ROOT / "scripts" / "bootstrap.sh"), *args], cwd=ROOT, env=env, text=True,
+                                  capture_output=True, timeout=300)
+            note = NOTE.read_text() if NOTE.exists() else ""
+        finally:
+            NOTE.unlink(missing_ok=True)
+            if saved is not None:
+                NOTE.write_text(saved)
     return done, calls.read_text() + ("\nNOTE " + note if note else "")
 
 

@@ -8,7 +8,7 @@ import json
 import os
 import uuid
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric import padding
@@ -16,7 +16,6 @@ from cryptography.hazmat.primitives.serialization import load_der_public_key
 from twisted.internet.address import IPv4Address
 from twisted.internet.defer import succeed
 from twisted.internet.testing import StringTransport
-from twisted.logger import formatEvent, globalLogPublisher
 from twisted.protocols.haproxy._wrapper import HAProxyWrappingFactory
 
 from proxy.config import ConfigError, load
@@ -66,21 +65,6 @@ def _begin(rig: Rig, name: str = "alice", host: str = "10.0.0.1") -> Leg:
     rig.client_send(build_packet(rig.codec, "login", "toServer", "login_start", username=name))
     upstream = rig.accept_upstream()
     return upstream
-
-
-@pytest.fixture
-def logged() -> Iterator[list[str]]:
-    lines: list[str] = []
-
-    def observe(event: dict[str, Any]) -> None:
-        lines.append(formatEvent(event) or "")
-        lines.append(repr(event))
-
-    globalLogPublisher.addObserver(observe)
-    try:
-        yield lines
-    finally:
-        globalLogPublisher.removeObserver(observe)
 
 
 @pytest.mark.parametrize("version", ["1.18.2", "1.21.4"])

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, Iterator
+from typing import Any
 
-import pytest
-from twisted.logger import formatEvent, globalLogPublisher
 
 from proxy.connection.forwarding import CHANNEL
 from proxy.operations.console import ConsoleCommands
@@ -16,21 +14,6 @@ from proxy.testing import build_packet
 from tests.proxy.network.helpers import candidate_login, join, network_rig, playing
 
 SECRET = "survival-only-s3cret-7a1f"
-
-
-@pytest.fixture
-def logged() -> Iterator[list[str]]:
-    lines: list[str] = []
-
-    def observe(event: dict[str, Any]) -> None:
-        lines.append(formatEvent(event) or "")
-        lines.append(repr(event))
-
-    globalLogPublisher.addObserver(observe)
-    try:
-        yield lines
-    finally:
-        globalLogPublisher.removeObserver(observe)
 
 
 def _servers() -> dict[str, Any]:
