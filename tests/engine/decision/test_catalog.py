@@ -1,15 +1,7 @@
 from engine.decision.catalog import CATALOG, ActionName, Choice, check_choice, legal_actions
 from engine.decision.heuristic import heuristic, plan
 from engine.decision.ladder import NAMES, Ladder
-from engine.decision.state import DecisionState
-
-
-def state(**kw: object) -> DecisionState:
-    base: dict[str, object] = dict(generation=0, tick=0, position=(0, 64, 0), health=20.0, food=20, day=True,
-                                   milestone="wood", inventory=(), known=(), drops=0, hostiles=(), table_near=False,
-                                   furnace_near=False, smelting=False)
-    base.update(kw)
-    return DecisionState(**base)  # type: ignore[arg-type]
+from tests.engine.decision.states import state
 
 
 def test_the_catalog_has_the_14_actions() -> None:

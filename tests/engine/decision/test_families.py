@@ -12,19 +12,12 @@ from engine.decision.knowledge import RECIPES, planks_for
 from engine.decision.ladder import Ladder
 from engine.decision.perception import BlockFinder
 from engine.decision.providers import MockProvider
-from engine.decision.state import DecisionState, inventory_counts
+from engine.decision.state import inventory_counts
 from engine.events import SlotItem
 from engine.motion.astar import SearchOptions
 from engine.motion.worlds import WorldBuilder
 from engine.world.snapshot import PlayerState, Vec3, WorldSnapshot
-
-
-def state(**kw: object) -> DecisionState:
-    base: dict[str, object] = dict(generation=0, tick=0, position=(0, 64, 0), health=20.0, food=20, day=True,
-                                   milestone="wood", inventory=(), known=(), drops=0, hostiles=(), table_near=False,
-                                   furnace_near=False, smelting=False)
-    base.update(kw)
-    return DecisionState(**base)  # type: ignore[arg-type]
+from tests.engine.decision.states import state
 
 
 def snapshot(at: Vec3, items: dict[str, int] | None = None) -> WorldSnapshot:

@@ -13,14 +13,7 @@ from engine.decision.state import DecisionState
 from engine.motion.checker import Movement, MovementChecker
 from engine.motion.worlds import WorldBuilder
 from engine.world.snapshot import EntityView, PlayerState, Vec3, WorldSnapshot
-
-
-def state(**kw: object) -> DecisionState:
-    base: dict[str, object] = dict(generation=0, tick=0, position=(0, 64, 0), health=20.0, food=20, day=True,
-                                   milestone="wood", inventory=(), known=(), drops=0, hostiles=(), table_near=False,
-                                   furnace_near=False, smelting=False)
-    base.update(kw)
-    return DecisionState(**base)  # type: ignore[arg-type]
+from tests.engine.decision.states import state
 
 
 def test_follow_is_legal_only_toward_players_in_sight_and_names_match_as_follow_does() -> None:

@@ -5,16 +5,8 @@ from engine.decision.catalog import ActionName, Choice, legal_actions
 from engine.decision.goals import DEFAULT_GOAL, Goal, goal_ladder, parse_goal, resolve, tree
 from engine.decision.heuristic import heuristic
 from engine.decision.ladder import NAMES
-from engine.decision.state import DecisionState
 from engine.planning.planner import OutOfReach, Plan
-
-
-def state(**kw: object) -> DecisionState:
-    base: dict[str, object] = dict(generation=0, tick=0, position=(0, 64, 0), health=20.0, food=20, day=True,
-                                   milestone="wood", inventory=(), known=(), drops=0, hostiles=(), table_near=False,
-                                   furnace_near=False, smelting=False)
-    base.update(kw)
-    return DecisionState(**base)  # type: ignore[arg-type]
+from tests.engine.decision.states import state
 
 
 def test_goals_parse_with_or_without_a_count() -> None:
