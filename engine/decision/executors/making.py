@@ -10,6 +10,8 @@ from engine.decision.knowledge import FUEL, FUEL_ORDER, RECIPES, SMELT_TICKS, SM
 from engine.decision.perception import GoalReach
 from engine.motion.navigator import NavState
 from engine.decision.executors.base import TABLE_RANGE, ExecContext, Executor, Pos, hold
+from engine.decision.executors.safety import floor_unsafe
+from engine.motion.cells import EMPTY, FIRE, LAVA, SHAPE, UNKNOWN, WATER
 
 class Craft(Executor):
     def __init__(self, choice: Choice, timeout: int, tick: int, item: str) -> None:
@@ -52,7 +54,7 @@ class Place(Executor):
 
     def run(self, ctx: ExecContext) -> list[Action]:
         if self.spot is None:
-            self.spot = _place_spot(ctx)
+            self.spot = _place_spot(ctx) or _beside(ctx)
             if self.spot is None:
                 self.status = "no place to put it"
                 return []
@@ -89,6 +91,20 @@ def _place_spot(ctx: ExecContext) -> Pos | None:
                     and (below & g.SHAPE) == g.FLOOR and not below & (g.UNKNOWN | g.LAVA):
                 return (x, y, z)
     return None
+
+
+def _beside(ctx: ExecContext) -> Pos | None:
+    """In a one-wide tunnel the usual spots (two blocks off, on a floor) may all be rock: then a
+    cell beside the player, the one its body is farthest from, so the block cannot overlap it."""
+    p = ctx.position
+    fx, fy, fz = math.floor(p.x), math.floor(p.y + 1e-6), math.floor(p.z)
+    t = ctx.terrain
+    cells = []
+    for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        x, z = fx + dx, fz + dz
+        if t.cell(x, fy, z) & (SHAPE | UNKNOWN | WATER | LAVA | FIRE) == EMPTY and floor_unsafe(t, x, fy, z) is None:
+            cells.append((abs(x + 0.5 - p.x) + abs(z + 0.5 - p.z), (x, fy, z)))
+    return max(cells)[1] if cells else None
 
 
 COLLECT_RETRY = 20     # ticks between tries to take a finished job's output
