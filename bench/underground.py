@@ -8,7 +8,7 @@ Each episode is ``mcagent sim --goal diamond_pickaxe`` (``run_episode`` with tha
 ``--ticks``, 48,000 by default: the issue's measure); the diamonds are the ``MineOre`` runs the
 autopilot starts for ``mine_block diamond_ore``. Reported per setting and difficulty, with the JSON keys of
 ``mcagent sim``: ``milestones.iron_pickaxe`` / ``milestones.diamonds`` /
-``milestones.diamond_pickaxe`` (``reached`` and ``median_tick``; ``diamonds``: three carried), ``deaths`` by cause and
+``milestones.diamond_pickaxe`` (``reached`` and ``median_tick``; ``diamonds``: the first diamond carried, the goal's ``diamond`` milestone), ``deaths`` by cause and
 ``violations`` (movement checker), and what the safety rules refused (``refusals``) and the
 fake ores found (``fakes``, with ``--anti-xray``). ``--progress FILE`` appends one JSON line
 per episode as it ends.
