@@ -4,10 +4,11 @@ Usage:
     .venv/bin/python bench/underground.py --first-seed 720000 --seeds 20 --difficulty normal,hard \\
         --settings plain,lava,water,mobs --underground 1.18 --jobs 2 [--anti-xray 0.05] [--json]
 
-Each episode is ``engine.sim.diamond.run_diamond_episode`` (up to ``--ticks``, 48,000 by
-default: the issue's measure). Reported per setting and difficulty, with the JSON keys of
+Each episode is ``mcagent sim --goal diamond_pickaxe`` (``run_episode`` with that goal, up to
+``--ticks``, 48,000 by default: the issue's measure); the diamonds are the ``MineOre`` runs the
+autopilot starts for ``mine_block diamond_ore``. Reported per setting and difficulty, with the JSON keys of
 ``mcagent sim``: ``milestones.iron_pickaxe`` / ``milestones.diamonds`` /
-``milestones.diamond_pickaxe`` (``reached`` and ``median_tick``), ``deaths`` by cause and
+``milestones.diamond_pickaxe`` (``reached`` and ``median_tick``; ``diamonds``: the first diamond carried, the goal's ``diamond`` milestone), ``deaths`` by cause and
 ``violations`` (movement checker), and what the safety rules refused (``refusals``) and the
 fake ores found (``fakes``, with ``--anti-xray``). ``--progress FILE`` appends one JSON line
 per episode as it ends.
@@ -22,7 +23,9 @@ import sys
 import time
 from typing import Any
 
-from engine.sim.diamond import run_diamond_episode
+from engine.decision.autopilot import Autopilot
+from engine.decision.executors.underground import MineOre
+from engine.sim.episode import run_episode
 from engine.sim.records import SimOptions
 
 MILESTONES = ("iron_pickaxe", "diamonds", "diamond_pickaxe")
@@ -32,11 +35,23 @@ def one(job: tuple[int, str, str, int, str, float]) -> dict[str, Any]:
     seed, setting, difficulty, ticks, family, anti_xray = job
     options = SimOptions(hazard=None if setting == "plain" else setting, difficulty=difficulty,
                          underground=family, anti_xray=anti_xray)
-    r = run_diamond_episode(seed, ticks, options)
-    e = r.episode
-    return {"seed": seed, "setting": setting, "difficulty": difficulty, "milestones": r.milestones(),
-            "deaths": e.deaths, "violations": e.violations, "fakes": r.fakes, "refusals": r.refusals,
-            "ticks": e.ticks}
+    mines: dict[int, MineOre] = {}
+
+    def on_tick(t: int, autopilot: Autopilot) -> None:
+        if isinstance(autopilot.executor, MineOre):
+            mines[id(autopilot.executor)] = autopilot.executor
+
+    e = run_episode(seed, ticks, options=options, on_tick=on_tick, stop_when_done=True, goal="diamond_pickaxe")
+    milestones = dict(e.milestones)
+    if "diamond" in milestones:
+        milestones["diamonds"] = milestones.pop("diamond")
+    refusals: dict[str, int] = {}
+    for mine in mines.values():
+        for k, v in mine.refusals.items():
+            refusals[k] = refusals.get(k, 0) + v
+    return {"seed": seed, "setting": setting, "difficulty": difficulty, "milestones": milestones,
+            "deaths": e.deaths, "violations": e.violations, "fakes": sum(len(m.fakes) for m in mines.values()),
+            "refusals": refusals, "ticks": e.ticks}
 
 
 def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -472,7 +472,7 @@ class Autopilot:
     def _start(self, request: DecisionRequest, decision: Decision, tick: int, now: float) -> None:
         self.stats.decisions += 1
         spec = CATALOG[decision.choice.action]
-        self.executor = make_executor(decision.choice, spec.timeout, tick)
+        self.executor = make_executor(decision.choice, spec.timeout, tick, self.config.version)
         self.decided.append((tick, decision.choice.label()))
         self._record(request, decision, tick, now, applied=True)
 

@@ -117,7 +117,9 @@ class ActionSpec:
 
 
 HUNTED = frozenset(GAME.values())
-MINEABLE: dict[str, int] = {"stone": 1, "iron_ore": 2, "log": 0}     # block kind → pickaxe tier needed
+MINEABLE: dict[str, int] = {"stone": 1, "iron_ore": 2, "log": 0, "diamond_ore": 3}   # block kind → pickaxe tier needed
+# Mined by stair and branch mining (executors.underground): legal before any such block is seen.
+DUG_FOR = frozenset({"diamond_ore"})
 PLACEABLE = ("crafting_table", "furnace")
 FLEE_RADIUS = 10.0
 FIGHT_RADIUS = 4.0
@@ -180,7 +182,8 @@ def _gather(s: DecisionState) -> list[Args]:
 
 def _mine(s: DecisionState) -> list[Args]:
     tier = pickaxe_tier(s.counts())
-    return [(name,) for name, need in MINEABLE.items() if tier >= need and s.distance(name) is not None]
+    return [(name,) for name, need in MINEABLE.items()
+            if tier >= need and (name in DUG_FOR or s.distance(name) is not None)]
 
 
 def _collect(s: DecisionState) -> list[Args]:

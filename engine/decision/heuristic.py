@@ -18,8 +18,8 @@ import math
 
 import attrs
 
-from engine.decision.catalog import ActionName, Choice, needs_food, stocking
-from engine.decision.knowledge import FAMILIES, FUEL, GATHERED_KINDS, KINDS, PICKAXES, RECIPES, SMELTS, count, \
+from engine.decision.catalog import DUG_FOR, ActionName, Choice, needs_food, stocking
+from engine.decision.knowledge import BLOCKS, FAMILIES, FUEL, GATHERED_KINDS, KINDS, PICKAXES, RECIPES, SMELTS, count, \
     members, pickaxe_tier, planner, spend
 from engine.decision.state import DecisionState
 from engine.world.food import FOODS
@@ -31,6 +31,9 @@ RAW: dict[str, Choice] = {
     "#stone_tool_materials": Choice(ActionName.MINE_BLOCK, ("stone",)),
     "#iron_raw": Choice(ActionName.MINE_BLOCK, ("iron_ore",)),
 }
+# What only stair and branch mining bring up (diamonds): the rest of the goal's recipe is made
+# on the surface and carried down (``_kit``), so the goal is crafted where the ore was found.
+DEEP_DROPS = frozenset(d for kind in DUG_FOR for b in KINDS[kind] if b in BLOCKS for d in BLOCKS[b].drops)
 TOOL_FOR = {"#stone_tool_materials": "wooden_pickaxe", "#iron_raw": "stone_pickaxe"}
 GOAL = "iron_pickaxe"
 EAT_BELOW = 15
@@ -117,6 +120,23 @@ def _raw(item: str, inv: dict[str, int], s: DecisionState) -> Choice:
     return Choice(ActionName.GATHER_WOOD) if kind == "log" else Choice(ActionName.MINE_BLOCK, (kind,))
 
 
+def _kit(goal: str, wanted: int, inv: dict[str, int], s: DecisionState) -> Choice | None:
+    """Before going below ground for the goal's deep ingredient: the first step toward carrying
+    its other ingredients and, when it needs one, a crafting table (no wood down there)."""
+    recipe = RECIPES.get(goal)
+    if recipe is None:
+        return None
+    crafts = math.ceil(max(0, wanted - count(goal, inv)) / recipe.count)
+    for ingredient, n in recipe.needs:
+        if ingredient not in DEEP_DROPS:
+            step = plan(ingredient, n * crafts, dict(inv), s)
+            if step is not None:
+                return step
+    if recipe.needs_table and inv.get("crafting_table", 0) == 0:
+        return plan("crafting_table", 1, dict(inv), s)
+    return None
+
+
 def _member_to_make(tag: str, inv: dict[str, int]) -> str:
     """The member of a tag to craft: one whose ingredients the inventory holds (the planks of the
     logs at hand), else the canonical one (oak planks: gathering any log will do)."""
@@ -199,6 +219,8 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
     short = count(goal, inv) < wanted
     if short:
         step = plan(goal, wanted, dict(inv), state)
+        if step is not None and step.action is ActionName.MINE_BLOCK and step.args[0] in DUG_FOR:
+            step = _kit(goal, wanted, inv, state) or step
         if step is not None:
             d = pick(step, 0.9, 0.3, "ladder: " + (state.milestone or "done"))
             if d is not None:

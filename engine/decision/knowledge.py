@@ -198,7 +198,7 @@ LEGACY_VARIANTS: dict[str, tuple[int, ...]] = {"stone": (0,)}
 
 # What the executors can do by themselves, for the planner (engine.planning): the block kinds
 # ``mine_block``/``gather_wood`` dig (catalog.MINEABLE) and the animals a hunt kills, for what.
-GATHERED_KINDS = ("log", "stone", "iron_ore")
+GATHERED_KINDS = ("log", "stone", "iron_ore", "diamond_ore")
 ABILITIES = Abilities(gather=frozenset(b for kind in GATHERED_KINDS for b in KINDS[kind]),
                       hunt=frozenset(GAME), hunted=frozenset(GAME.values()), fuel="#planks",
                       prefer=tuple(b for kind in GATHERED_KINDS for b in KINDS[kind]))

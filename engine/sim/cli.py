@@ -4,6 +4,7 @@
     mcagent sim --seeds 1 --provider replay --replay-log runs/seed0/decision_log.jsonl
     mcagent sim --seeds 5 --hazard lava|water|mobs [--start-bread 5] [--difficulty normal]
     mcagent sim --goal "16 torch" --seeds 5 --ticks 12000 --json
+    mcagent sim --goal diamond_pickaxe --seeds 10 --first-seed 760000 --ticks 48000 --json
     mcagent sim export --seed N --out world.json   (the world for peers/world.js --world)
 
 Prints, per milestone, how many episodes reached it and the median tick; deaths
@@ -18,6 +19,10 @@ of the ticks with the player idle (reflexes still on, nobody to respawn them).
 ``--goal`` plays ``!autopilot on <goal>`` (``!get``): the milestones are the plan's items, the
 goal last (``milestones.<item>.reached``); a goal the planner finds out of reach is not played
 and the report says why (``out_of_reach``), with the goal reached 0 times.
+``--underground auto`` (the default) turns the deep world on (caves, deepslate, ores at
+vanilla's 1.18 levels: ``SimOptions.underground``) when the goal's plan digs an ore found only
+below ground (``--goal diamond_pickaxe``), and leaves the classic world otherwise; ``off``,
+``1.18`` or ``1.17`` choose it.
 The api provider reads ``MCAGENT_LLM_BASE_URL``, ``MCAGENT_LLM_MODEL`` and
 ``MCAGENT_LLM_API_KEY`` and paces the episode in real time (a model answers in
 wall-clock time).
@@ -33,7 +38,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from engine.decision.executors.underground import UNDERGROUND_KINDS
 from engine.decision.goals import goal_ladder, parse_goal, resolve
+from engine.decision.knowledge import KINDS
 from engine.decision.ladder import NAMES
 from engine.decision.logs import EpisodeLog
 from engine.decision.provider_names import PROVIDERS
@@ -55,6 +62,21 @@ def milestone_names(goal: str | None) -> tuple[str, ...] | str:
     if isinstance(plan, OutOfReach):
         return plan.reason
     return goal_ladder(parsed, plan).names
+
+
+def underground_for(goal: str | None, choice: str = "auto") -> str | None:
+    """The deep world to play ``goal`` in: ``choice`` unless "auto"; auto: 1.18's when the goal's
+    plan gathers from a block found only below ground (diamond ore), else none."""
+    if choice != "auto":
+        return None if choice == "off" else choice
+    parsed = parse_goal(goal) if goal is not None else None
+    if parsed is None or isinstance(parsed, str):
+        return None
+    plan = resolve(parsed, {}, frozenset(), VERSION)
+    if isinstance(plan, OutOfReach):
+        return None
+    deep = {b for kind in UNDERGROUND_KINDS for b in KINDS[kind]}
+    return "1.18" if any(s.kind == "gather" and s.source in deep for s in plan.steps) else None
 
 
 def aggregate(results: Sequence[EpisodeResult], names: Sequence[str] = NAMES) -> dict[str, Any]:
@@ -117,12 +139,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--after-done", action="store_true",
                         help="keep the world running after the autopilot finished, the player idle")
     parser.add_argument("--goal", default=None, help='what to get instead of the iron pickaxe: "16 torch", "shield"')
+    parser.add_argument("--underground", choices=("auto", "off", "1.18", "1.17"), default="auto",
+                        help="the deep world (caves, deepslate, ores); auto: on when the goal digs diamonds")
     parser.add_argument("--log-dir", default=None)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if not 0 <= args.start_bread <= 64:
         parser.error("--start-bread takes 0 to 64 (one stack in one slot)")
-    options = SimOptions(hazard=args.hazard, start_bread=args.start_bread, difficulty=args.difficulty)
+    options = SimOptions(hazard=args.hazard, start_bread=args.start_bread, difficulty=args.difficulty,
+                         underground=underground_for(args.goal, args.underground))
     names = milestone_names(args.goal)
     if isinstance(names, str):
         parsed = parse_goal(args.goal)

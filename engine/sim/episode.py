@@ -76,7 +76,8 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
     log = log if log is not None else EpisodeLog()
     chosen = provider or MockProvider()
     pilot = PilotSettings(providers={chosen.name: lambda _runner: chosen}, default_provider=chosen.name,
-                          autopilot_config=config or AutopilotConfig(seed=seed), log_factory=lambda: log)
+                          autopilot_config=config or AutopilotConfig(
+                              seed=seed, version="1.17" if options.underground == "1.17" else None), log_factory=lambda: log)
     # Reflexes off at the start, a human player's default in the proxy: under the autopilot every
     # reflex runs anyway, and the hand-back turns them on for the idle player (``--after-done``
     # plays that path, not reflexes that were on all along).

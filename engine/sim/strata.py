@@ -29,7 +29,6 @@ import numpy.typing as npt
 from engine.world.blocks import BlockTable
 
 ROOF = 6                    # caves keep this many blocks of rock under the ground
-DIAMOND_LEVEL = {"1.18": -54, "1.17": 11}   # where a player branch-mines for diamonds: above the lava
 
 
 @attrs.frozen

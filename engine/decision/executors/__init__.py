@@ -30,6 +30,7 @@ from engine.decision.executors.base import (JOB_RANGE, MAX_PLANS, TABLE_RANGE, E
 from engine.decision.executors.gathering import FALL_LIMIT, Collect, Mine, resting_cell
 from engine.decision.executors.living import BED_RANGE, BED_REACH, WAKE_WAIT, Eat, Fight, Follow, Sleep, Wait
 from engine.decision.executors.making import Craft, Place, Smelt
+from engine.decision.executors.underground import ORE_TIMEOUT, UNDERGROUND_KINDS, MineOre, family
 from engine.motion.goals import GoalNear
 
 __all__ = [
@@ -65,7 +66,11 @@ EXECUTORS: dict[ActionName, ExecutorFactory] = {
 }
 
 
-def make_executor(choice: Choice, timeout: int, tick: int) -> Executor:
+def make_executor(choice: Choice, timeout: int, tick: int, version: str | None = None) -> Executor:
+    """``version``: the server's, for the level ``mine_block`` of an ore found only underground goes down to."""
+    kind = str(choice.args[0]) if choice.action is ActionName.MINE_BLOCK and choice.args else ""
+    if kind in UNDERGROUND_KINDS:
+        return MineOre(choice, max(timeout, ORE_TIMEOUT), tick, kind, 1, UNDERGROUND_KINDS[kind][family(version)])
     factory = EXECUTORS.get(choice.action)
     if factory is None:
         raise ValueError(f"no executor for {choice.label()}")

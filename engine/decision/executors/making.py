@@ -10,6 +10,8 @@ from engine.decision.knowledge import FUEL, FUEL_ORDER, RECIPES, SMELT_TICKS, SM
 from engine.decision.perception import GoalReach
 from engine.motion.navigator import NavState
 from engine.decision.executors.base import TABLE_RANGE, ExecContext, Executor, Pos, hold
+from engine.decision.executors.safety import floor_unsafe
+from engine.motion.cells import EMPTY, FIRE, LAVA, SHAPE, UNKNOWN, WATER
 
 class Craft(Executor):
     def __init__(self, choice: Choice, timeout: int, tick: int, item: str) -> None:
@@ -48,11 +50,15 @@ class Place(Executor):
         super().__init__(choice, timeout, tick)
         self.item = item
         self.spot: Pos | None = None
+        self.against: tuple[Pos, int] | None = None     # the block clicked and its face; None: the floor, top
         self.waited = 0
 
     def run(self, ctx: ExecContext) -> list[Action]:
         if self.spot is None:
             self.spot = _place_spot(ctx)
+            beside = _beside(ctx) if self.spot is None else None
+            if beside is not None:
+                self.spot, self.against = beside[0], beside[1:]
             if self.spot is None:
                 self.status = "no place to put it"
                 return []
@@ -70,7 +76,8 @@ class Place(Executor):
         self.waited += 1
         if self.waited == 1:
             ops = hold(ctx, self.item) or []
-            return ops + [acts.PlaceBlock(x, y, z, (x, y - 1, z), 1, self.item)]
+            against, face = self.against or ((x, y - 1, z), 1)
+            return ops + [acts.PlaceBlock(x, y, z, against, face, self.item)]
         if self.waited > 5:
             self.status = "place refused"
         return []
@@ -89,6 +96,41 @@ def _place_spot(ctx: ExecContext) -> Pos | None:
                     and (below & g.SHAPE) == g.FLOOR and not below & (g.UNKNOWN | g.LAVA):
                 return (x, y, z)
     return None
+
+
+FACES = {(0, -1, 0): 0, (0, 1, 0): 1, (0, 0, -1): 2, (0, 0, 1): 3, (-1, 0, 0): 4, (1, 0, 0): 5}
+
+
+def _beside(ctx: ExecContext) -> tuple[Pos, Pos, int] | None:
+    """In a one-wide tunnel the usual spots (two blocks off, on a floor) may all be rock: then an
+    open cell beside the player (level, a step up or down), the one its body is farthest from, so
+    the block cannot overlap it, clicked on its floor or, over a stair shaft, on a side of rock
+    beside it: (spot, the block clicked, its face)."""
+    p = ctx.position
+    fx, fy, fz = math.floor(p.x), math.floor(p.y + 1e-6), math.floor(p.z)
+    t = ctx.terrain
+    cells: list[tuple[float, Pos, Pos, int]] = []
+    for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        x, z = fx + dx, fz + dz
+        for dy in (0, 1, -1):
+            y = fy + dy
+            if t.cell(x, y, z) & (SHAPE | UNKNOWN | WATER | LAVA | FIRE) != EMPTY:
+                continue
+            far = abs(x + 0.5 - p.x) + abs(z + 0.5 - p.z) - abs(dy) * 0.01
+            if floor_unsafe(t, x, y, z) is None:
+                cells.append((far + 1.0, (x, y, z), (x, y - 1, z), 1))
+                continue
+            for (nx, ny, nz), face in FACES.items():
+                against = (x - nx, y - ny, z - nz)
+                c = t.cell(*against)
+                if (against[0], against[2]) != (fx, fz) and c & SHAPE != EMPTY \
+                        and not c & (UNKNOWN | WATER | LAVA | FIRE):
+                    cells.append((far, (x, y, z), against, face))
+                    break
+    if not cells:
+        return None
+    _, spot, against, face = max(cells)
+    return spot, against, face
 
 
 COLLECT_RETRY = 20     # ticks between tries to take a finished job's output

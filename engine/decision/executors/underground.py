@@ -50,6 +50,20 @@ PICKUP_DELAY = 15          # ticks a drop is left to be picked up where the play
 RECENT = 3                 # columns a stair down does not step back into
 RECENT_PENALTY = 3.0
 DIG_CONFIRM = 8            # ticks the server has to confirm a break
+# Ores found only below ground, by version family: the level a player branch-mines at (above
+# the lava lakes). ``mine_block`` on one of these is a ``MineOre`` (stairs down, branch tunnels),
+# not the surface ``Mine``.
+DIAMOND_LEVEL = {"1.18": -54, "1.17": 11}
+UNDERGROUND_KINDS = {"diamond_ore": DIAMOND_LEVEL}
+ORE_TIMEOUT = 24_000       # ticks for a whole descent and search
+
+
+def family(version: str | None) -> str:
+    """``"1.18"`` (deepslate, the world below y 0) or ``"1.17"`` (before); the latest when unknown."""
+    if not version:
+        return "1.18"
+    parts = [int(p) for p in version.split(".")[:2] if p.isdigit()]
+    return "1.17" if len(parts) == 2 and tuple(parts) < (1, 18) else "1.18"
 
 
 def ore_drops(kind: str) -> frozenset[str]:

@@ -9,7 +9,7 @@ from engine.decision.executors import make_executor
 from engine.decision.executors.underground import MineOre
 from engine.sim.episode import run_episode
 from engine.sim.records import SimOptions
-from engine.sim.strata import DIAMOND_LEVEL
+from engine.decision.executors.underground import DIAMOND_LEVEL
 
 
 def test_mine_ore_brings_a_diamond_up_from_a_1_18_world_safely() -> None:
