@@ -118,7 +118,14 @@ def leave(capture: recording.Capture, features: str, players: int, trim: bool = 
     baseline = rss_mib()
     first = Rig(str(capture.header["version"]), features=FEATURES[features], login_rate_limit_seconds=0)
     # As `mcagent run` sets it (proxy.operations.cli.build_server); --no-trim measures without.
-    first.server.release_memory = heap.release if trim else None
+    took: list[float] = []
+
+    def timed_release() -> None:
+        t0 = time.perf_counter()
+        heap.release()
+        took.append(time.perf_counter() - t0)
+
+    first.server.release_memory = timed_release if trim else None
     rigs = [first] + [first.another() for _ in range(players - 1)]
     for i, rig in enumerate(rigs):
         replay(capture, features, rig=rig, name=f"Replayed{i}")
@@ -135,7 +142,8 @@ def leave(capture: recording.Capture, features: str, players: int, trim: bool = 
     return {"players": players, "rss_baseline_mib": round(baseline, 1), "rss_loaded_mib": round(loaded, 1),
             "mib_per_player": round((loaded - baseline) / players, 2), "rss_after_leave_mib": round(after, 1),
             "left_over_mib": round(after - baseline, 1),
-            "sessions_alive": sum(1 for ref in sessions if ref() is not None)}
+            "sessions_alive": sum(1 for ref in sessions if ref() is not None),
+            "release_ms": [round(1000 * t, 1) for t in took]}
 
 
 def _leave(rig: Rig) -> None:
