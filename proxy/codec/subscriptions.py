@@ -6,10 +6,7 @@ there. ``proxy.codec.translators.TRANSLATORS`` must have an entry for each name 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from proxy.config import Features
+from typing import Protocol
 
 TO_SERVER_PLAY: tuple[str, ...] = (
     "chat",  # until 1.18.2
@@ -74,7 +71,20 @@ ENTITY_MOVES: frozenset[str] = frozenset({"entity_teleport", "sync_entity_positi
                                           "entity_move_look"})
 
 
-def players_only(features: "Features") -> bool:
+class FeatureSwitches(Protocol):
+    """The features that read entities (``proxy.config.Features``; config is a layer above codec)."""
+
+    @property
+    def world(self) -> bool: ...
+    @property
+    def reflexes(self) -> bool: ...
+    @property
+    def autopilot(self) -> bool: ...
+    @property
+    def assistant(self) -> bool: ...
+
+
+def players_only(features: FeatureSwitches) -> bool:
     """True when no feature reads other entities than players (see ENTITY_MOVES)."""
     return not (features.world or features.reflexes or features.autopilot or features.assistant)
 
