@@ -11,45 +11,58 @@ play part (``time.process_time``) over the recording's length is the figure; ``-
 prints cProfile's top functions.
 
     .venv/bin/python bench/capacity_inprocess.py [--version 1.20.1] [--features all|off] [--repeat 3]
-                                                 [--profile]
+                                                 [--profile] [--leave N]
+
+``--leave N`` measures memory instead: N players in at once, then all leave (RSS before,
+loaded and after, and how many closed sessions are still held).
 """
 from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import json
 import pstats
 import sys
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from twisted.internet.error import ConnectionDone  # noqa: E402
+from twisted.python.failure import Failure  # noqa: E402
+
 from proxy.connection import recording  # noqa: E402
+from proxy.operations import heap  # noqa: E402
 from proxy.protocol.states import State  # noqa: E402
+from proxy.server import RELEASE_AFTER_SECONDS  # noqa: E402
 from proxy.testing import Rig, build_packet, frame, handshake_packet  # noqa: E402
 
 FEATURES = {"all": {"assistant": True, "reflexes": True, "autopilot": True, "world": True},
             "off": {"assistant": False, "reflexes": False, "autopilot": False, "world": False}}
 
 
-def replay(capture: recording.Capture, features: str, profile: cProfile.Profile | None = None) -> dict[str, Any]:
+def replay(capture: recording.Capture, features: str, profile: cProfile.Profile | None = None,
+           rig: Rig | None = None, name: str = "Replayed") -> dict[str, Any]:
+    """One player's recorded session through ``rig`` (a new proxy if None); the player stays."""
     header = capture.header
-    rig = Rig(str(header["version"]), features=FEATURES[features], login_rate_limit_seconds=0)
+    if rig is None:
+        rig = Rig(str(header["version"]), features=FEATURES[features], login_rate_limit_seconds=0)
     codec = rig.codec
     threshold = int(header["threshold"])
     rig.connect_client()
     rig.client_send(handshake_packet(codec.protocol))
-    rig.client_send(build_packet(codec, "login", "toServer", "login_start", username="Replayed"))
+    rig.client_send(build_packet(codec, "login", "toServer", "login_start", username=name))
     upstream = rig.accept_upstream()
     rig.server_send(build_packet(codec, "login", "toClient", "compress", threshold=threshold))
     upstream.threshold = threshold
     assert rig.client is not None
     rig.client.threshold = threshold
-    rig.server_send(build_packet(codec, "login", "toClient", "success", username="Replayed"))
+    rig.server_send(build_packet(codec, "login", "toClient", "success", username=name))
     if codec.table.has_configuration:
         rig.client_send(build_packet(codec, "login", "toServer", "login_acknowledged"))
     play = [r for r in capture.records if r.state is State.PLAY]
@@ -85,15 +98,78 @@ def replay(capture: recording.Capture, features: str, profile: cProfile.Profile 
             "ticks": rig.server.ticks - ticks_before}
 
 
+def rss_mib() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def leave(capture: recording.Capture, features: str, players: int, trim: bool = True) -> dict[str, Any]:
+    """``players`` sessions on one proxy, one after another, all kept; then every client leaves.
+    RSS before the first login (after a warm-up player has come and gone, so the version's
+    tables and the process's imports are in the baseline), with all in, and after all left;
+    ``sessions_alive`` counts the closed sessions something still holds."""
+    warm = Rig(str(capture.header["version"]), features=FEATURES[features], login_rate_limit_seconds=0)
+    replay(capture, features, rig=warm)
+    _leave(warm)
+    del warm
+    gc.collect()
+    baseline = rss_mib()
+    first = Rig(str(capture.header["version"]), features=FEATURES[features], login_rate_limit_seconds=0)
+    # As `mcagent run` sets it (proxy.operations.cli.build_server); --no-trim measures without.
+    took: list[float] = []
+
+    def timed_release() -> None:
+        t0 = time.perf_counter()
+        heap.release()
+        took.append(time.perf_counter() - t0)
+
+    first.server.release_memory = timed_release if trim else None
+    rigs = [first] + [first.another() for _ in range(players - 1)]
+    for i, rig in enumerate(rigs):
+        replay(capture, features, rig=rig, name=f"Replayed{i}")
+    gc.collect()
+    loaded = rss_mib()
+    sessions = [weakref.ref(rig.bridge.session) for rig in rigs if rig.bridge.session is not None]
+    for rig in rigs:
+        _leave(rig)
+    reactor = first.reactor
+    del rigs, rig, first
+    reactor.advance(RELEASE_AFTER_SECONDS)  # the server releases memory once all have left
+    gc.collect()
+    after = rss_mib()
+    return {"players": players, "rss_baseline_mib": round(baseline, 1), "rss_loaded_mib": round(loaded, 1),
+            "mib_per_player": round((loaded - baseline) / players, 2), "rss_after_leave_mib": round(after, 1),
+            "left_over_mib": round(after - baseline, 1),
+            "sessions_alive": sum(1 for ref in sessions if ref() is not None),
+            "release_ms": [round(1000 * t, 1) for t in took]}
+
+
+def _leave(rig: Rig) -> None:
+    """The client closes its connection, as a player quitting does."""
+    assert rig.client is not None
+    rig.client.proto.connectionLost(Failure(ConnectionDone()))
+    rig.reactor.advance(0)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--version", default="1.20.1")
     parser.add_argument("--features", choices=sorted(FEATURES), default="all")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--leave", type=int, metavar="N",
+                        help="memory instead of CPU: N players in, then all leave (RSS before, loaded, after)")
+    parser.add_argument("--no-trim", dest="trim", action="store_false",
+                        help="with --leave: the server does not release memory when the last player leaves")
     args = parser.parse_args()
     path = REPO / "bench" / "data" / f"capacity-{args.version}.mcrec.xz"
     capture = recording.decode(path.read_bytes(), str(path))
+    if args.leave:
+        print(json.dumps({"version": args.version, "features": args.features, "trim": args.trim,
+                          **leave(capture, args.features, args.leave, args.trim)}))
+        return 0
     runs = [replay(capture, args.features) for _ in range(args.repeat)]
     best = min(runs, key=lambda r: float(r["cpu_s"]))
     result: dict[str, Any] = {"version": args.version, "features": args.features, "best": best,

@@ -106,6 +106,9 @@ class AccountUnavailableHere(Exception):
 
 
 TICK_SECONDS = 0.05
+# After the last player left: long enough for the transports to let go of the closed
+# connections, short enough that the memory is back before an owner looks.
+RELEASE_AFTER_SECONDS = 1.0
 UPSTREAM_PROBE_SECONDS = 30.0
 
 
@@ -148,6 +151,10 @@ class ProxyServer(protocol.ServerFactory):
         self.logins = 0
         # Summaries of the last closed sessions; a closed Connection (and its world model) is never kept.
         self.closed_sessions: deque[ClosedSession] = deque(maxlen=64)
+        # Run RELEASE_AFTER_SECONDS after the last session closed: `mcagent run` sets
+        # proxy.operations.heap.release (memory back to the system once every player left).
+        self.release_memory: Callable[[], object] | None = None
+        self._release_later: Any = None
         self.listening = False
         self.upstream_rtt: float | None = None
         self.routing = routing  # routing diagnostics, when the assistant routes locally
@@ -319,6 +326,14 @@ class ProxyServer(protocol.ServerFactory):
                 self.closed_reflex_firings[name] = self.closed_reflex_firings.get(name, 0) + count
             for name, count in conn.session.pilot.decision_counts().items():
                 self.closed_autopilot_decisions[name] = self.closed_autopilot_decisions.get(name, 0) + count
+            if self.release_memory is not None and self.player_count() == 0 and self._release_later is None:
+                # Later, not now: the closing connection (and its world model) is still referenced here.
+                self._release_later = self.clock.callLater(RELEASE_AFTER_SECONDS, self._release_if_idle)
+
+    def _release_if_idle(self) -> None:
+        self._release_later = None
+        if self.release_memory is not None and self.player_count() == 0:
+            self.release_memory()
 
     # -- upstream round trip ---------------------------------------------------------
     def ping_upstream(self, protocol_version: int = 0, backend: Any = None) -> Any:

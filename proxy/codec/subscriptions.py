@@ -6,6 +6,8 @@ there. ``proxy.codec.translators.TRANSLATORS`` must have an entry for each name 
 """
 from __future__ import annotations
 
+from typing import Protocol
+
 TO_SERVER_PLAY: tuple[str, ...] = (
     "chat",  # until 1.18.2
     "chat_message",  # 1.19+
@@ -59,6 +61,33 @@ TO_CLIENT_PLAY: tuple[str, ...] = (
     "entity_metadata",  # only the player's own entity is read (air, burning); the connection
                         # forwards every other entity's metadata after peeking its id
 )
+
+# Entity movements: the most frequent server packets (every mob's every step). The world model
+# keeps each entity's position for the features (reflexes flee mobs, the autopilot hunts and
+# avoids them, the assistant and !follow read them). With none of those on, only players are
+# kept (!players "who is near", the dashboard's markers): a movement is decoded only when the
+# entity id it starts with is a known player's, the others go on as they came (play.PlayRelay).
+ENTITY_MOVES: frozenset[str] = frozenset({"entity_teleport", "sync_entity_position", "rel_entity_move",
+                                          "entity_move_look"})
+
+
+class FeatureSwitches(Protocol):
+    """The features that read entities (``proxy.config.Features``; config is a layer above codec)."""
+
+    @property
+    def world(self) -> bool: ...
+    @property
+    def reflexes(self) -> bool: ...
+    @property
+    def autopilot(self) -> bool: ...
+    @property
+    def assistant(self) -> bool: ...
+
+
+def players_only(features: FeatureSwitches) -> bool:
+    """True when no feature reads other entities than players (see ENTITY_MOVES)."""
+    return not (features.world or features.reflexes or features.autopilot or features.assistant)
+
 
 # Server packets whose fields the connection hands to proxy.windows.sequencer.WindowSequencer.
 WINDOW_TO_CLIENT: tuple[str, ...] = ("open_window", "close_window", "window_items", "set_slot", "transaction",

@@ -30,6 +30,7 @@ from proxy.connection.actuator import Actuator
 from proxy.connection.login import LoginPhase
 from proxy.codec.chunks import ChunkDecoder
 from proxy.codec.chat import plain_text
+from proxy.codec import subscriptions
 from proxy.protocol.transfer_cookies import transfer_target
 from proxy.codec.versioned import VersionCodec, login_disconnect_any
 from proxy.protocol.handshake import Handshake
@@ -406,7 +407,8 @@ class Connection:
         account = self.login.account
         if account is not None and signed_chat_relay.applies(self.codec):
             signed = signed_chat_relay.SignedChatRelay(self.codec, account.uuid, account.chat_key, self.log)
-        self.play = PlayRelay(self, self.codec, self.session, self.chunks, signed)
+        self.play = PlayRelay(self, self.codec, self.session, self.chunks, signed,
+                              players_only=subscriptions.players_only(self.config.features))
         self.log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
                  peer=self.peer, version=self.codec.version)
 

@@ -36,8 +36,8 @@ from proxy.protocol.framing import Frame, Framing
 from proxy.protocol.states import CLIENT, SERVER, State
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER
 from proxy.protocol.wire import read_string, read_varint
-from proxy.codec.subscriptions import (CLIENT_MOVEMENT, MAX_SIZE_TO_SERVER, MAX_SIZE_TO_SERVER_DEFAULT, REWRITTEN, SWALLOWABLE,
-                                 WINDOW_TO_CLIENT, WORLD_TO_CLIENT)
+from proxy.codec.subscriptions import (CLIENT_MOVEMENT, ENTITY_MOVES, MAX_SIZE_TO_SERVER, MAX_SIZE_TO_SERVER_DEFAULT,
+                                      REWRITTEN, SWALLOWABLE, WINDOW_TO_CLIENT, WORLD_TO_CLIENT)
 from proxy.connection.signed_chat_relay import CLIENT_PACKETS as SIGNED_CHAT_PACKETS, Handled, SignedChatRelay
 from proxy.codec.window_packets import window_update
 
@@ -50,8 +50,11 @@ WORLD_QUEUE_BYTES = 4 * 1024 * 1024
 
 class PlayRelay:
     def __init__(self, conn: PlayView, codec: VersionCodec, session: Session, chunks: ChunkDecoder | None,
-                 signed: SignedChatRelay | None = None) -> None:
+                 signed: SignedChatRelay | None = None, players_only: bool = False) -> None:
         self.conn = conn
+        # No feature reads other entities than players (subscriptions.players_only): other
+        # entities are not kept, and their movements are forwarded without being decoded.
+        self.players_only = players_only
         self.signed = signed  # 1.19.3+ through the player's account: keeps their signed chat valid
         self.codec = codec
         self.session = session
@@ -213,6 +216,10 @@ class PlayRelay:
             conn.send_frame(frame)  # another entity's: forward as it came
             conn.fast_frames += 1
             return
+        if self.players_only and name in ENTITY_MOVES and _entity_id(frame) not in self.session.world.entities:
+            conn.send_frame(frame)  # not a player's: nothing reads where it went
+            conn.fast_frames += 1
+            return
         conn.decoded_frames += 1
         now = conn.clock.seconds()
         if name in WORLD_TO_CLIENT:
@@ -239,6 +246,8 @@ class PlayRelay:
             conn.actuator.flush_held()
         actions: list[Action] = []
         for event in translators.events(self.codec, TO_CLIENT, name, fields):
+            if self.players_only and isinstance(event, ev.EntitySpawned) and event.kind != "player":
+                continue
             actions.extend(self.session.handle(event, now))
         conn.perform(actions)
 
@@ -312,11 +321,7 @@ class PlayRelay:
 
     def _is_own_entity(self, frame: Frame) -> bool:
         own = self.session.world.entity_id
-        if own is None:
-            return False
-        packet = frame.packet
-        _, pos = read_varint(packet, 0)
-        return read_varint(packet, pos)[0] == own
+        return own is not None and _entity_id(frame) == own
 
     def _window_packet(self, name: str, fields: dict[str, Any], now: float) -> bool:
         """Feed a window packet to the sequencer; True when it answers the agent's own window
@@ -331,6 +336,13 @@ class PlayRelay:
         for packet in windows.update(update, now):
             self.conn.actuator.item_packets(packet)
         return ours
+
+
+def _entity_id(frame: Frame) -> int:
+    """The entity id an entity packet starts with (a VarInt after the packet id on every version)."""
+    packet = frame.packet
+    _, pos = read_varint(packet, 0)
+    return read_varint(packet, pos)[0]
 
 
 def _check_size(name: str, frame: Frame) -> None:

@@ -74,6 +74,7 @@ def build_server(config: Any, reactor: Any, metrics: Any = None,
     (the log redaction) before anything could log them."""
     from engine.llm.secrets import BadKey
     from proxy.agent.assistant_factory import build_assistance
+    from proxy.operations import heap
     from proxy.server import ProxyServer
 
     assistance = None
@@ -98,6 +99,7 @@ def build_server(config: Any, reactor: Any, metrics: Any = None,
                          routing=assistance.routing if assistance else None,
                          model_service=assistance.model_service if assistance else None, metrics=metrics,
                          accounts=accounts)
+    server.release_memory = heap.release  # once every player has left
     if server.model_service is not None:
         # Model calls still out at shutdown are cancelled (their players are told nothing more).
         reactor.addSystemEventTrigger("before", "shutdown", server.model_service.close)
