@@ -45,48 +45,41 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install --quiet -e ".[test]"
   echo "$want" > "$stamp"
 fi
-# --- browser (dashboard tests): Debian's chromium + chromium-driver; a subshell, so its exits end
-# only this block. If they cannot be had, the reason is written down and the browser tests skip with it.
-if [ "$with_browser" = 1 ]; then (
-  browser_note=".venv/browser-unavailable"
-  rm -f "$browser_note"
-  if [ -x "${MCAGENT_CHROMIUM:-/usr/bin/chromium}" ] && command -v "${MCAGENT_CHROMEDRIVER:-chromedriver}" >/dev/null
-  then exit 0; fi
+# Debian packages the tests need, as root only and never fatal. Another process (unattended
+# upgrades, a second bootstrap) may hold apt's lock: wait for it instead of failing. If they
+# cannot be had, the reason goes to NOTE and the tests that need them skip with it.
+#   debian_packages NAME NOTE WHAT PACKAGE...   (NAME: what the messages call it; WHAT: for which tests)
+debian_packages() {
+  local name="$1" note="$2" what="$3"
+  shift 3
+  local log="${note%-unavailable}-install.log"
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-    echo "not root or no apt-get: install chromium and chromium-driver yourself" > "$browser_note"
-    echo "bootstrap: chromium not installed ($(cat "$browser_note")); the browser tests will skip"
-    exit 0
+    echo "not root or no apt-get: install $* yourself" > "$note"
+    echo "bootstrap: $name not installed ($(cat "$note")); the $what will skip"
+    return 0
   fi
-  echo "bootstrap: installing chromium and chromium-driver (Debian packages) for the dashboard's browser tests"
-  wait_lock=(-o DPkg::Lock::Timeout="${APT_LOCK_TIMEOUT:-600}")
+  echo "bootstrap: installing $* (Debian packages) for the $what"
+  local wait_lock=(-o DPkg::Lock::Timeout="${APT_LOCK_TIMEOUT:-600}")
   if ! { apt-get "${wait_lock[@]}" update -qq >/dev/null \
          && DEBIAN_FRONTEND=noninteractive apt-get "${wait_lock[@]}" install -y -qq --no-install-recommends \
-            chromium chromium-driver >/dev/null; } 2>.venv/browser-install.log; then
-    echo "apt-get failed: $(tail -n 1 .venv/browser-install.log)" > "$browser_note"
-    echo "bootstrap: chromium not installed ($(cat "$browser_note")); the browser tests will skip"
+            "$@" >/dev/null; } 2>"$log"; then
+    echo "apt-get failed: $(tail -n 1 "$log")" > "$note"
+    echo "bootstrap: $name not installed ($(cat "$note")); the $what will skip"
   fi
-) || true; fi
-# --- end of the browser block
-[ "$with_nginx" = 1 ] || exit 0
-# The scale-out test puts a real nginx stream proxy in front of two instances. Another process
-# (unattended upgrades, a second bootstrap) may hold apt's lock: wait for it instead of failing,
-# and if nginx still cannot be had, say why and go on; the test then skips with that reason.
-nginx_note=".venv/nginx-unavailable"
-rm -f "$nginx_note"
-if [ -e "${NGINX_STREAM_MODULE:-/usr/lib/nginx/modules/ngx_stream_module.so}" ]; then
-  exit 0
+}
+# The dashboard's browser tests: Debian's chromium + chromium-driver.
+if [ "$with_browser" = 1 ]; then
+  rm -f .venv/browser-unavailable
+  if ! { [ -x "${MCAGENT_CHROMIUM:-/usr/bin/chromium}" ] \
+         && command -v "${MCAGENT_CHROMEDRIVER:-chromedriver}" >/dev/null; }; then
+    debian_packages chromium .venv/browser-unavailable "browser tests" chromium chromium-driver || true
+  fi
 fi
-if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-  echo "not root or no apt-get: install nginx-light and libnginx-mod-stream yourself" > "$nginx_note"
-  echo "bootstrap: nginx not installed ($(cat "$nginx_note")); the scale-out test will skip"
-  exit 0
-fi
-echo "bootstrap: installing nginx-light and its stream module (Debian packages) for the scale-out test"
-wait_lock=(-o DPkg::Lock::Timeout="${APT_LOCK_TIMEOUT:-600}")
-if ! { apt-get "${wait_lock[@]}" update -qq >/dev/null \
-       && DEBIAN_FRONTEND=noninteractive apt-get "${wait_lock[@]}" install -y -qq nginx-light libnginx-mod-stream \
-          >/dev/null; } 2>.venv/nginx-install.log; then
-  echo "apt-get failed: $(tail -n 1 .venv/nginx-install.log)" > "$nginx_note"
-  echo "bootstrap: nginx not installed ($(cat "$nginx_note")); the scale-out test will skip"
+# The scale-out test puts a real nginx stream proxy in front of two instances.
+if [ "$with_nginx" = 1 ]; then
+  rm -f .venv/nginx-unavailable
+  if [ ! -e "${NGINX_STREAM_MODULE:-/usr/lib/nginx/modules/ngx_stream_module.so}" ]; then
+    debian_packages nginx .venv/nginx-unavailable "scale-out test" nginx-light libnginx-mod-stream || true
+  fi
 fi
 exit 0
