@@ -306,34 +306,42 @@ def sweep(first: int, seeds: int, difficulties: tuple[str, ...], ticks: int, job
     issue's target is >= 19/20 pickaxes, 0 deaths and 0 violations in every such window. Episodes
     run seed by seed across all settings, and ``progress`` (a file) gets one JSON line per
     episode as it ends, so a sweep cut short still reports every seed it finished."""
-    import multiprocessing
-
     work = [(seed, setting, d, ticks, after_done, underground) for seed in range(first, first + seeds)
             for d in difficulties
             for setting in SETTINGS]
     started = time.perf_counter()
+    results = play_all(_sweep_one, work, jobs, progress)
+    report = summarize(results)
+    report.update(ticks=ticks, seconds=round(time.perf_counter() - started, 1), after_done=after_done)
+    return report
+
+
+def play_all(play: Callable[[Any], dict[str, Any]], work: list[Any], jobs: int,
+             progress: str | None) -> list[dict[str, Any]]:
+    """``play`` on every work item, in ``jobs`` processes when more than one; ``progress`` (a file)
+    gets each result as a JSON line as it ends, so a run cut short keeps what it finished."""
+    import multiprocessing
+
     results: list[dict[str, Any]] = []
     sink = open(progress, "a", encoding="utf-8") if progress else None
     try:
         if jobs > 1:
             with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-                for r in pool.imap_unordered(_sweep_one, work, chunksize=1):
+                for r in pool.imap_unordered(play, work, chunksize=1):
                     results.append(r)
                     if sink is not None:
                         sink.write(json.dumps(r) + "\n")
                         sink.flush()
         else:
             for w in work:
-                results.append(_sweep_one(w))
+                results.append(play(w))
                 if sink is not None:
                     sink.write(json.dumps(results[-1]) + "\n")
                     sink.flush()
     finally:
         if sink is not None:
             sink.close()
-    report = summarize(results)
-    report.update(ticks=ticks, seconds=round(time.perf_counter() - started, 1), after_done=after_done)
-    return report
+    return results
 
 
 def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:

@@ -17,16 +17,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from engine.decision.autopilot import Autopilot
 from engine.decision.executors.underground import MineOre
 from engine.sim.episode import run_episode
 from engine.sim.records import SimOptions
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from autopilot import play_all  # noqa: E402  (bench/autopilot.py, the sweep's runner)
 
 MILESTONES = ("iron_pickaxe", "diamonds", "diamond_pickaxe")
 
@@ -94,18 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     work = [(seed, setting, d, a.ticks, a.underground, a.anti_xray) for seed in range(a.first_seed, a.first_seed + a.seeds)
             for d in a.difficulty.split(",") for setting in a.settings.split(",")]
     started = time.perf_counter()
-    results: list[dict[str, Any]] = []
-    sink = open(a.progress, "a", encoding="utf-8") if a.progress else None
-    try:
-        with multiprocessing.get_context("spawn").Pool(max(1, a.jobs)) as pool:
-            for r in pool.imap_unordered(one, work, chunksize=1):
-                results.append(r)
-                if sink is not None:
-                    sink.write(json.dumps(r) + "\n")
-                    sink.flush()
-    finally:
-        if sink is not None:
-            sink.close()
+    results = play_all(one, work, a.jobs, a.progress)
     report = {"first_seed": a.first_seed, "seeds": a.seeds, "ticks": a.ticks, "underground": a.underground,
               "anti_xray": a.anti_xray, "seconds": round(time.perf_counter() - started, 1), "rows": summarize(results)}
     if a.json:
