@@ -107,6 +107,8 @@ def test_a_refused_click_is_resynced_and_the_window_waits_for_the_confirmation_o
     answers = [(e["action"], e["accepted"]) for e in bot.events if e["event"] == "transaction"]
     assert answers == [(1, False), (3, True)], answers
     assert any(e["event"] == "window_items" and e["windowId"] == 0 for e in bot.events)
+    # The server's event log arrives on its own pipe: the bot may finish before it is read.
+    server.wait_for("click_resync")
     resyncs = _quiet(server.find_all("click_resync"))
     assert [(e["reason"], e["slots"]) for e in resyncs] == [("slots", [36])], resyncs
     # The refused pick-up was applied (the logs on the cursor), the put-back after the
