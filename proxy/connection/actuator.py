@@ -24,7 +24,7 @@ from engine.actions import (AdminCommand, ForwardChat, InjectMovement, Kick, Mea
                             ReplyToPlayer, SelectHotbar, SetControl, SwitchServer, UseHeldItem, reply)
 from proxy.codec.chat import reply_components
 from proxy.protocol.states import State
-from proxy.protocol.tables import TO_CLIENT
+from proxy.protocol.tables import TO_CLIENT, TO_SERVER
 
 if TYPE_CHECKING:
     from proxy.connection.seams import ActuatorView
@@ -33,6 +33,9 @@ HELD_LIMIT = 64  # replies held while the client reconfigures
 # The proxy's own teleport ids, far from servers' counters (vanilla counts up from
 # 1 per player; flying-squid always sends 1), so a confirmation tells whose it is.
 OWN_TELEPORT_IDS = range(0x4D430000, 0x4D440000)
+# How long the client's movement stays held at a hand-back when the client never confirms the
+# last sync (a client that ignores position packets must not be frozen for good).
+HAND_BACK_WAIT = 2.0
 
 
 class UnknownAction(TypeError):
@@ -46,6 +49,8 @@ class Actuator:
         self._next_teleport = OWN_TELEPORT_IDS.start
         self._sequence = 0  # 1.19+: block action sequence numbers of the agent's digs and placements
         self._sprinting = False  # what the server was last told of the agent's sprinting
+        self._release_on: int | None = None  # the hand-back's sync: movement is held until it is confirmed
+        self._release_by = 0.0
 
     def perform(self, actions: Iterable[object]) -> None:
         for action in actions:
@@ -92,9 +97,54 @@ class Actuator:
 
     # -- the player's body -----------------------------------------------------------
     def _set_control(self, action: SetControl) -> None:
-        self.conn.driving = action.driving
-        if not action.driving:
-            self._sprint(False)  # the player's own keys say again whether they sprint
+        self._release_on = None
+        if action.driving:
+            self.conn.driving = True
+            return
+        self._sprint(False)  # the player's own keys say again whether they sprint
+        if self.conn.driving:
+            self.conn.driving = False
+            self._hand_back()
+
+    def _hand_back(self) -> None:
+        """Give the client its movement back from where the agent left the player.
+
+        The client's own idea of its position can lag the syncs sent while driving (packets in
+        flight, a sync it applied late), and its first movement packet after the release would
+        move the player there. So the release sends one more sync, at the position the server
+        has, and keeps holding the client's movement until the client confirms that teleport
+        id: everything it sends after the confirmation starts from the right place. Versions
+        without teleport confirmations (1.8) are released at once.
+        """
+        conn = self.conn
+        codec, world = conn.codec, conn.session.world if conn.session is not None else None
+        if (codec is None or world is None or world.position is None or not conn.upstream_open
+                or not conn.states.playing or codec.table.packet_id("play", TO_SERVER, "teleport_confirm") is None):
+            return
+        teleport_id = self._teleport_id()
+        at = world.position
+        conn.send_packet(codec.move_client(at.x, at.y, at.z, world.yaw, world.pitch, teleport_id))
+        self._release_on = teleport_id
+        self._release_by = conn.clock.seconds() + HAND_BACK_WAIT
+
+    def confirmed(self, teleport_id: int) -> None:
+        """The client confirmed one of our syncs; the hand-back's ends the hold."""
+        if teleport_id == self._release_on:
+            self._release_on = None
+
+    def holds_movement(self, now: float) -> bool:
+        """Whether the client's movement is held back: the agent drives, or a hand-back
+        waits for the client's confirmation (at most HAND_BACK_WAIT seconds)."""
+        if self.conn.driving:
+            return True
+        if self._release_on is not None and now >= self._release_by:
+            self._release_on = None
+        return self._release_on is not None
+
+    def _teleport_id(self) -> int:
+        teleport_id = self._next_teleport
+        self._next_teleport = teleport_id + 1 if teleport_id + 1 < OWN_TELEPORT_IDS.stop else OWN_TELEPORT_IDS.start
+        return teleport_id
 
     def _inject(self, move: InjectMovement) -> None:
         conn = self.conn
@@ -103,9 +153,7 @@ class Actuator:
             return
         self._sprint(move.sprinting)  # a sprint-speed step goes with the sprint flag, as from a client
         conn.to_server_packet(codec.move_to_server(move.x, move.y, move.z, move.yaw, move.pitch, move.on_ground))
-        teleport_id = self._next_teleport
-        self._next_teleport = teleport_id + 1 if teleport_id + 1 < OWN_TELEPORT_IDS.stop else OWN_TELEPORT_IDS.start
-        conn.send_packet(codec.move_client(move.x, move.y, move.z, move.yaw, move.pitch, teleport_id))
+        conn.send_packet(codec.move_client(move.x, move.y, move.z, move.yaw, move.pitch, self._teleport_id()))
 
     def _sprint(self, on: bool) -> None:
         conn = self.conn

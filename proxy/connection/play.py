@@ -102,8 +102,9 @@ class PlayRelay:
         _check_size(name, frame)
         fields = self.codec.decode(State.PLAY, TO_SERVER, name, frame.packet)
         if name == "teleport_confirm" and int(fields.get("teleportId", -1)) in OWN_TELEPORT_IDS:
+            conn.actuator.confirmed(int(fields["teleportId"]))
             return  # the client confirmed one of our sync positions: the server never sent it
-        if conn.driving and name in CLIENT_MOVEMENT:
+        if name in CLIENT_MOVEMENT and conn.actuator.holds_movement(conn.clock.seconds()):
             conn.held_movement += 1  # the agent drives: the client's own movement is held back
             return
         actions: list[Action] = []

@@ -7,7 +7,7 @@ import pytest
 
 from engine.actions import Action, InjectMovement
 from engine.world.snapshot import WorldSnapshot
-from proxy.connection.actuator import OWN_TELEPORT_IDS
+from proxy.connection.actuator import HAND_BACK_WAIT, OWN_TELEPORT_IDS
 from proxy.testing import build_packet
 from proxy.testing import Rig
 
@@ -79,16 +79,54 @@ def test_server_correction_reaches_the_driver() -> None:
     assert len(rig.client.received()) == 1  # the correction still reaches the client
 
 
-def test_kill_switch_releases_control_and_client_resumes() -> None:
-    rig, driver = _driving_rig("1.18.2", ticks=100)
+def _kill_switch(rig: Rig) -> list[bytes]:
     sneak = build_packet(rig.codec, "play", "toServer", "entity_action", actionId="start_sneaking")
     rig.client_send(sneak)
     rig.reactor.advance(0.3)
     rig.client_send(sneak)
     assert not rig.bridge.driving and rig.bridge.session.driver is None
-    assert any("kill switch" in t for t in rig.chat_texts(rig.client.received()))
     rig.upstream.received()
+    return rig.client.received()
+
+
+def test_kill_switch_releases_control_and_client_resumes_from_the_hand_back() -> None:
+    rig, driver = _driving_rig("1.18.2", ticks=100)
+    rig.bridge.tick(0.05)  # one step east: the server has the player at x 0.7
+    rig.client.received()
+    sent = _kill_switch(rig)
+    assert any("kill switch" in t for t in rig.chat_texts(sent))
+    # The hand-back syncs the client to where the agent left the player ...
+    position = rig.codec.table.packet_id("play", "toClient", "position")
+    (sync,) = [rig.codec.decode("play", "toClient", "position", p) for p in sent if p[0] == position]
+    assert (sync["x"], sync["y"], sync["z"]) == (0.7, 64.0, 0.5) and sync["teleportId"] in OWN_TELEPORT_IDS
+    # ... and a movement the client sent before it applied the sync (from where it thought it
+    # was) is held, not relayed: it would move the player back.
+    stale = build_packet(rig.codec, "play", "toServer", "position_look", x=0.5, y=64.0, z=0.5, onGround=True)
+    rig.client_send(stale)
+    assert rig.upstream.received() == []
+    rig.client_send(build_packet(rig.codec, "play", "toServer", "teleport_confirm", teleportId=sync["teleportId"]))
+    assert rig.upstream.received() == []  # our own confirmation is consumed
     move = build_packet(rig.codec, "play", "toServer", "position_look", x=1.0, y=64.0, z=0.5, onGround=True)
+    rig.client_send(move)
+    assert rig.upstream.received() == [move]
+
+
+def test_a_client_that_never_confirms_the_hand_back_gets_its_movement_back() -> None:
+    rig, driver = _driving_rig("1.18.2", ticks=100)
+    _kill_switch(rig)
+    move = build_packet(rig.codec, "play", "toServer", "position_look", x=1.0, y=64.0, z=0.5, onGround=True)
+    rig.client_send(move)
+    assert rig.upstream.received() == []
+    rig.reactor.advance(HAND_BACK_WAIT)
+    rig.client_send(move)
+    assert rig.upstream.received() == [move]
+
+
+def test_without_teleport_confirmations_the_hand_back_is_at_once() -> None:
+    rig, driver = _driving_rig("1.8.8", ticks=100)
+    _kill_switch(rig)
+    move = build_packet(rig.codec, "play", "toServer", "position_look", x=1.0, y=64.0, z=0.5,
+                        yaw=0.0, pitch=0.0, onGround=True)
     rig.client_send(move)
     assert rig.upstream.received() == [move]
 
