@@ -20,7 +20,8 @@ function players(data, admin) {
     el("td", {}, el("a", { href: `/player/${encodeURIComponent(p.name)}` }, p.name)),
     el("td", {}, p.version),
     el("td", {}, p.backend),
-    el("td", { class: "num" }, p.ping_ms === null ? "–" : `${p.ping_ms} ms`),
+    el("td", { class: "num ping" }, p.ping_ms === null ? "–" : `${p.ping_ms} ms`),
+    el("td", { class: "num" }, p.backend_ping_ms === null ? "–" : `${p.backend_ping_ms} ms`),
     el("td", {}, p.assistant_mode ?? "none"),
     el("td", { class: p.ai_enabled ? "ok" : "dim" }, p.ai_enabled === null ? "–" : p.ai_enabled ? "on" : "off"),
     el("td", { class: p.autopilot ? "ok" : "dim" }, p.autopilot ? `on (${p.provider})` : p.driving ? `off, ${p.driving}` : "off"),
@@ -30,7 +31,7 @@ function players(data, admin) {
     el("td", { class: "num" }, duration(p.connected_seconds)),
     el("td", {}, admin ? actions(p, status) : "")));
   fill(document.querySelector("#players tbody"),
-    ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: "12", class: "dim" }, "nobody is playing"))]));
+    ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: "13", class: "dim" }, "nobody is playing"))]));
   document.getElementById("player-count").textContent = `(${data.players.length})`;
 }
 
@@ -65,10 +66,10 @@ function model(m) {
   if (!m.configured) { fill(node, el("p", { class: "dim" }, "no model service configured")); return; }
   const share = Math.min(100, (100 * m.tokens_today) / m.daily_budget);
   fill(node,
-    el("div", {}, `tokens today ${m.tokens_today} of ${m.daily_budget}`),
+    el("div", { id: "model-today" }, `today (${m.time_zone}): ${m.calls_today} calls, ${m.tokens_today} of ${m.daily_budget} tokens`),
     el("div", { class: "bar" }, el("div", { style: `width:${share.toFixed(1)}%` })),
     el("div", { class: "dim" }, `in flight ${m.in_flight}`),
-    el("dl", { class: "facts" }, ...facts(m.calls.length ? m.calls : [["calls", "none yet"]])));
+    el("dl", { class: "facts" }, ...facts(m.calls.length ? m.calls.map(([k, v]) => [`${k} since start`, v]) : [["calls", "none yet"]])));
 }
 
 function routing(r) {
