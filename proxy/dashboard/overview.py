@@ -29,6 +29,7 @@ class PlayerRow:
     name: str
     version: str
     backend: str
+    server: str | None             # the network's name for the backend; None in front of one server
     ping_ms: float | None          # the player's own round trip, from the keep-alives relayed to them
     backend_ping_ms: float | None  # the proxy's round trip to the backend (the last status probe)
     connected_seconds: float
@@ -90,6 +91,7 @@ class Overview:
     rates: Rates
     reflex_firings: tuple[tuple[str, int], ...]
     autopilots_running: int
+    servers: tuple[str, ...]       # the network's servers an admin may send a player to (none with one backend)
 
 
 class RateMeter:
@@ -114,7 +116,8 @@ def _ms(seconds: float | None) -> float | None:
     return round(seconds * 1000, 1) if seconds is not None else None
 
 
-def player_row(conn: "Connection", backend: str, ping: float | None, now: float) -> PlayerRow | None:
+def player_row(conn: "Connection", backend: str, ping: float | None, now: float,
+               server_named: bool = False) -> PlayerRow | None:
     session = conn.session
     if session is None or not conn.player_name:
         return None
@@ -125,6 +128,7 @@ def player_row(conn: "Connection", backend: str, ping: float | None, now: float)
         name=conn.player_name,
         version=conn.codec.version if conn.codec is not None else "?",
         backend=backend,
+        server=conn.backend.name if conn.backend is not None and server_named else None,
         ping_ms=_ms(conn.play.client_ping.rtt) if conn.play is not None else None,
         backend_ping_ms=_ms(ping),
         connected_seconds=round(now - conn.connected_at, 1),
@@ -172,7 +176,7 @@ def overview(server: "ProxyServer", rates: RateMeter, now: float) -> Overview:
     default = f"{up.host}:{up.port}"
     # On a network each player is on a server of its own (named in the config); else the one upstream.
     several = server.network.network.several
-    rows = [player_row(c, _backend_of(c, default) if several else default, server.upstream_rtt, now)
+    rows = [player_row(c, _backend_of(c, default) if several else default, server.upstream_rtt, now, several)
             for c in server.connections]
     return Overview(
         now=now,
@@ -185,6 +189,7 @@ def overview(server: "ProxyServer", rates: RateMeter, now: float) -> Overview:
         rates=rates.sample(now, server.totals()),
         reflex_firings=tuple(sorted(server.reflex_firings().items())),
         autopilots_running=server.autopilots_running(),
+        servers=tuple(server.network.network.backends) if several else (),
     )
 
 

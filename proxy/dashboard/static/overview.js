@@ -7,9 +7,15 @@ function facts(pairs) {
   return pairs.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]);
 }
 
-function actions(p, status) {
+function actions(p, servers, status) {
   const span = el("span");
   if (p.autopilot) span.append(actionButton("Stop autopilot", "stop", p.name, `Stop ${p.name}'s autopilot?`, status));
+  // On a network: one button per other server (a select would be redrawn under the cursor every second).
+  for (const server of servers) {
+    if (server === p.server) continue;
+    span.append(actionButton(`Send to ${server}`, "send", p.name, `Send ${p.name} to ${server}?`, status, false,
+      { server }));
+  }
   span.append(actionButton("Kick", "kick", p.name, `Kick ${p.name} from the proxy?`, status, true));
   return span;
 }
@@ -29,7 +35,7 @@ function players(data, admin) {
     el("td", { class: "num" }, `${p.milestone}/9`),
     el("td", {}, p.reflexes.length ? p.reflexes.join(", ") : "off"),
     el("td", { class: "num" }, duration(p.connected_seconds)),
-    el("td", {}, admin ? actions(p, status) : "")));
+    el("td", {}, admin ? actions(p, data.servers, status) : "")));
   fill(document.querySelector("#players tbody"),
     ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: "13", class: "dim" }, "nobody is playing"))]));
   document.getElementById("player-count").textContent = `(${data.players.length})`;
