@@ -165,6 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for seed in range(args.first_seed, args.first_seed + args.seeds):
             log = EpisodeLog()
             ends: list[SimWorld] = []
+            keep: dict[str, Any] = {"on_end": ends.append} if args.log_dir else {}   # the world, for the terrain record
             provider = _provider(args, seed, runner)
             if runner is not None:
                 start = time.monotonic()
@@ -176,10 +177,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 result = run_episode(seed, args.ticks, provider, options, log, models=runner,
                                      clock=time.monotonic, pace=pace, stop_when_done=not args.after_done,
-                                     goal=args.goal, on_end=ends.append)
+                                     goal=args.goal, **keep)
             else:
                 result = run_episode(seed, args.ticks, provider, options, log, stop_when_done=not args.after_done,
-                                     goal=args.goal, on_end=ends.append)
+                                     goal=args.goal, **keep)
             results.append(result)
             if args.log_dir:
                 folder = os.path.join(args.log_dir, f"seed{seed}")

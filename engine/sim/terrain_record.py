@@ -5,8 +5,8 @@ How this works: a decision log holds where the player stood, not what lay around
 track. The box is the track's extent plus ``MARGIN`` blocks, square, at most ``MAX_SIZE``
 blocks a side (centred on the track when it is larger). Each column gets the block the
 live map would show there: the highest one that is not air from ``BELOW`` blocks under to
-``ABOVE`` over the feet of the nearest point of the track (so a tunnel shows its floor, not
-the grass over it), from the world as it is when the episode ends. A column outside the
+``ABOVE`` over the feet of the nearest point of the track (underground, the rock around the
+player rather than the grass far over it), from the world as it is when the episode ends. A column outside the
 simulator's world is unknown. Blocks are named (a palette, an index per column), never
 state ids, so the reader needs only the version's names; heights are absolute y.
 """
@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from engine.sim.export import box
-from engine.world.blocks import BlockFlag
+from engine.sim.rules import HEIGHT
 from engine.sim.server import ServerWorld
+from engine.world.blocks import BlockFlag
 
 FORMAT = "mcagent-terrain/1"
 FILE = "terrain.json"
@@ -42,6 +42,22 @@ def _track(decisions: Iterable[dict[str, Any]]) -> list[tuple[int, int, int]]:
         if isinstance(pos, list) and len(pos) == 3 and all(isinstance(v, (int, float)) for v in pos):
             seen[(math.floor(pos[0]), math.floor(pos[1]), math.floor(pos[2]))] = None
     return list(seen)
+
+
+def _box(world: ServerWorld) -> tuple[np.ndarray, int]:
+    """The state ids of the whole simulated world, [y - low, z, x], and its lowest y (below 0 with
+    the deep strata of 1.18+); a section never generated reads as air."""
+    low = world.min_y
+    size = world.options.size
+    out = np.full((HEIGHT - low, size, size), world.air, dtype=np.int64)
+    for sy in range(low >> 4, HEIGHT >> 4):
+        for cz in range(size // 16):
+            for cx in range(size // 16):
+                section = world.store.section((cx, sy, cz))
+                if section is not None:
+                    out[sy * 16 - low:sy * 16 + 16 - low, cz * 16:cz * 16 + 16, cx * 16:cx * 16 + 16] = \
+                        np.asarray(section).reshape(16, 16, 16)
+    return out, low
 
 
 def terrain_record(world: ServerWorld, decisions: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
@@ -66,7 +82,7 @@ def terrain_record(world: ServerWorld, decisions: Iterable[dict[str, Any]]) -> d
         closer = d < best
         best[closer] = d[closer]
         nearest[closer] = py
-    states = box(world)                      # [y, z, x] over the whole simulated world
+    states, low_y = _box(world)
     height, world_size = states.shape[0], states.shape[1]
     table = world.table
     air = (np.asarray(table.flags_array) & int(BlockFlag.AIR)) != 0    # by state id
@@ -80,14 +96,14 @@ def terrain_record(world: ServerWorld, decisions: Iterable[dict[str, Any]]) -> d
                 blocks.append(-1)
                 tops.append(None)
                 continue
-            feet = int(nearest[row, col])
+            feet = int(nearest[row, col]) - low_y        # an index into the box's y
             low, high = max(0, feet - BELOW), min(height - 1, feet + ABOVE)
             column = states[low:high + 1, z, x]
             solid = np.flatnonzero(~air[column])
             if solid.size == 0:
-                name, top = "air", feet - 1
+                name, top = "air", feet - 1 + low_y
             else:
-                top = low + int(solid[-1])
+                top = low + int(solid[-1]) + low_y
                 name = table.name(int(column[solid[-1]])) or "air"
             blocks.append(palette.setdefault(name, len(palette)))
             tops.append(top)
