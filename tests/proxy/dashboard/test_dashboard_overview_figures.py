@@ -69,19 +69,17 @@ def test_model_use_today_is_counted_since_midnight_and_resets() -> None:
     rig = Rig("1.18.2", routing=RoutingSurface(runtime))
     # 22:30 UTC on 1 July is 00:30 in Berlin (summer time): the owner's day has just begun.
     start = datetime(2026, 7, 1, 22, 30, tzinfo=timezone.utc).timestamp()
-    for n in range(3):
-        assert llm.admit("alice", start + n) is None
-        llm.limits.finish("alice", 400, start + n)
-    assert llm.admit("bob", start - 3600) is None          # 23:30 the day before: a new day starts at once
+    assert llm.admit("bob", start - 3600) is None          # 23:30 the day before, in Berlin
     llm.limits.finish("bob", 100, start - 3600)
-    model = overview(rig.server, RateMeter(), start + 10).model
+    assert overview(rig.server, RateMeter(), start - 1860).model.calls_today == 1   # 23:59 in Berlin
+    model = overview(rig.server, RateMeter(), start + 10).model   # after Berlin's midnight (22:00 UTC)
     assert (model.calls_today, model.tokens_today, model.daily_budget, model.time_zone) == (0, 0, 5000, "Europe/Berlin")
     for n in range(3):
         assert llm.admit("alice", start + 20 + n) is None
         llm.limits.finish("alice", 400, start + 20 + n)
     model = overview(rig.server, RateMeter(), start + 30).model
     assert (model.calls_today, model.tokens_today) == (3, 1200)
-    assert dict(model.calls)["sent"] == 7                   # since start, across days
+    assert dict(model.calls)["sent"] == 4                   # since start, across days
     late = datetime(2026, 7, 2, 21, 59, tzinfo=timezone.utc).timestamp()   # 23:59 in Berlin: same day
     assert overview(rig.server, RateMeter(), late).model.calls_today == 3
     assert overview(rig.server, RateMeter(), late + 120).model.calls_today == 0
