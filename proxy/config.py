@@ -82,8 +82,19 @@ class DashboardConfig(Strict):
 class LlmLimits(Strict):
     requests_per_minute: int = Field(6, ge=1, le=1000)  # per player
     max_concurrent: int = Field(4, ge=1, le=256)         # calls in flight, all players
-    daily_tokens: int = Field(200_000, ge=1)             # resets at 00:00 UTC
+    daily_tokens: int = Field(200_000, ge=1)             # resets at midnight in time_zone
     per_player_concurrent: int = Field(1, ge=1, le=256)  # calls in flight for one player
+    time_zone: str = "UTC"  # an IANA name (Europe/Berlin): whose midnight starts a new day of tokens and calls
+
+    @field_validator("time_zone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {value!r} (an IANA name such as UTC or Europe/Berlin)") from None
+        return value
 
 
 class FreeChatThreshold(Strict):

@@ -6,7 +6,8 @@ stops it; ``finish(tokens, now)`` is called exactly once for every admitted
 call, whatever became of it (answered, failed, player gone), with the same
 player key, to free the slots and count the tokens. One player has at most
 ``per_player_concurrent`` calls in flight, so nobody can hold every global slot. Time comes in as ``now`` (seconds since the
-epoch); the token budget resets at 00:00 UTC.
+epoch); the token budget and the day's call count reset at midnight in
+``time_zone`` (an IANA name, UTC unless the owner configured one).
 
 Every call counts, whatever started it, so no loop (a player, a script, a
 model answer that looks like a request) can get past these numbers.
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import enum
 from collections import deque
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import attrs
 
@@ -35,10 +38,17 @@ class LimitSettings:
     max_concurrent: int = 4
     daily_tokens: int = 200_000
     per_player_concurrent: int = 1
+    time_zone: str = "UTC"  # whose midnight resets the day's tokens and calls
 
     def __attrs_post_init__(self) -> None:
         if min(self.requests_per_minute, self.max_concurrent, self.daily_tokens, self.per_player_concurrent) < 1:
             raise ValueError("model limits must be positive")
+        ZoneInfo(self.time_zone)  # an unknown name fails here, at start, not at the first call
+
+
+def calendar_day(now: float, zone: ZoneInfo) -> int:
+    """The day ``now`` falls on in ``zone``, as a proleptic ordinal: changes at local midnight."""
+    return datetime.fromtimestamp(now, zone).date().toordinal()
 
 
 class ModelLimits:
@@ -46,16 +56,24 @@ class ModelLimits:
         self.settings = settings or LimitSettings()
         self.in_flight = 0
         self.tokens_today = 0
+        self.calls_today = 0  # calls admitted since midnight
+        self._zone = ZoneInfo(self.settings.time_zone)
         self._day = -1
         self._recent: dict[str, deque[float]] = {}
         self._in_flight_by: dict[str, int] = {}
         self.refused: dict[Limit, int] = {}
 
     def _roll(self, now: float) -> None:
-        day = int(now // DAY)
+        day = calendar_day(now, self._zone)
         if day != self._day:
             self._day = day
             self.tokens_today = 0
+            self.calls_today = 0
+
+    def today(self, now: float) -> tuple[int, int]:
+        """Calls and tokens since midnight, as of ``now`` (zero once the day has turned)."""
+        self._roll(now)
+        return self.calls_today, self.tokens_today
 
     def admit(self, player: str, now: float) -> Limit | None:
         """``player`` keys the rate limit: the player's name, so reconnecting does not reset it."""
@@ -78,6 +96,7 @@ class ModelLimits:
             self.refused[refusal] = self.refused.get(refusal, 0) + 1
             return refusal
         recent.append(now)
+        self.calls_today += 1
         self.in_flight += 1
         self._in_flight_by[player] = self._in_flight_by.get(player, 0) + 1
         return None

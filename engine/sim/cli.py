@@ -10,7 +10,8 @@
 Prints, per milestone, how many episodes reached it and the median tick; deaths
 by cause; watchdog events; reflexes fired; movement-checker violations; with
 ``--json`` one JSON object instead. ``--log-dir`` writes each episode's
-``decision_log.jsonl`` and ``episode_events.json`` under ``<dir>/seed<N>/``.
+``decision_log.jsonl``, ``episode_events.json`` and ``terrain.json`` (the ground under the track,
+for the dashboard's replay) under ``<dir>/seed<N>/``.
 ``--start-bread`` is the loaves the player spawns (and respawns) with;
 ``--difficulty`` sets how far starving hurts (easy 10, normal 1, hard death).
 An episode is the autopilot's: it ends when the autopilot hands control back, fed,
@@ -48,7 +49,9 @@ from engine.decision.providers import ApiProvider, MockProvider, Provider, Repla
 from engine.llm.runner import AsyncioRunner
 from engine.sim.episode import TICK, EpisodeResult, run_episode
 from engine.planning.planner import OutOfReach
-from engine.sim.world import VERSION, SimOptions
+from engine.sim import terrain_record as terrain
+from engine.sim.terrain_record import terrain_record
+from engine.sim.world import VERSION, SimOptions, SimWorld
 
 
 def milestone_names(goal: str | None) -> tuple[str, ...] | str:
@@ -161,6 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for seed in range(args.first_seed, args.first_seed + args.seeds):
             log = EpisodeLog()
+            ends: list[SimWorld] = []
+            keep: dict[str, Any] = {"on_end": ends.append} if args.log_dir else {}   # the world, for the terrain record
             provider = _provider(args, seed, runner)
             if runner is not None:
                 start = time.monotonic()
@@ -172,13 +177,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 result = run_episode(seed, args.ticks, provider, options, log, models=runner,
                                      clock=time.monotonic, pace=pace, stop_when_done=not args.after_done,
-                                     goal=args.goal)
+                                     goal=args.goal, **keep)
             else:
                 result = run_episode(seed, args.ticks, provider, options, log, stop_when_done=not args.after_done,
-                                     goal=args.goal)
+                                     goal=args.goal, **keep)
             results.append(result)
             if args.log_dir:
-                log.write(os.path.join(args.log_dir, f"seed{seed}"), result.summary())
+                folder = os.path.join(args.log_dir, f"seed{seed}")
+                log.write(folder, result.summary())
+                terrain.write(folder, terrain_record(ends[0], log.decisions))  # the replay's map under the track
     finally:
         if runner is not None:
             runner.close()

@@ -67,10 +67,12 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
                 clock: Callable[[], float] | None = None, pace: Callable[[int], None] | None = None,
                 measure: bool = False, stop_when_done: bool = False,
                 on_tick: Callable[[int, Autopilot], None] | None = None,
-                config: AutopilotConfig | None = None, goal: str | None = None) -> EpisodeResult:
+                config: AutopilotConfig | None = None, goal: str | None = None,
+                on_end: Callable[[SimWorld], None] | None = None) -> EpisodeResult:
     """``clock``: wall time for ``now`` (api runs against a real server); default the tick count × 50 ms.
     ``pace(t)``: called after each tick (e.g. sleep to real time). ``measure``: time each engine tick.
-    ``goal``: what ``!autopilot on`` is told to get ("16 torch"); None: the iron pickaxe."""
+    ``goal``: what ``!autopilot on`` is told to get ("16 torch"); None: the iron pickaxe.
+    ``on_end(world)``: the world as the episode leaves it (the log writer reads its terrain)."""
     started = time.perf_counter()
     world = SimWorld(seed, options)
     log = log if log is not None else EpisodeLog()
@@ -109,6 +111,8 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
             pace(t)
         if stop_when_done and autopilot.ladder.done and not session.pilot.active:
             break                     # handed back: done, and fed and safe enough to idle
+    if on_end is not None:
+        on_end(world)
     ladder = autopilot.ladder
     milestones = {name: ladder.first[name].tick for name in ladder.names if name in ladder.first}
     deaths: dict[str, int] = {}

@@ -79,7 +79,8 @@ def resolve(config: "LlmConfig", environ: Mapping[str, str] | None = None) -> tu
         default_mode=ConversationMode(config.default_mode),
         free_chat=ModeThresholds(config.free_chat_threshold.score, config.free_chat_threshold.margin),
         limits=LimitSettings(config.limits.requests_per_minute, config.limits.max_concurrent,
-                             config.limits.daily_tokens, config.limits.per_player_concurrent),
+                             config.limits.daily_tokens, config.limits.per_player_concurrent,
+                             config.limits.time_zone),
     )
     client = ClientSettings(base_url=base_url, model=model, api_key=secret, timeout=config.timeout_seconds,
                             backoff=config.retry_backoff_seconds)

@@ -29,13 +29,15 @@ class WatchedIds:
     registry_data: int | None = None
     transfer: int | None = None  # 1.20.5+: the server sends the player to another address
     transfer_configuration: int | None = None
+    keep_alive: int | None = None  # play, server to client: timed with the client's echo (ClientPing)
+    keep_alive_reply: int | None = None  # play, client to server
     interesting: bytes = bytes(128)
 
     @classmethod
     def for_codec(cls, codec: VersionCodec) -> "WatchedIds":
         table = codec.table
         play_s2c = {name: table.packet_id(State.PLAY, TO_CLIENT, name)
-                    for name in ("kick_disconnect", "start_configuration", "login", "transfer")}
+                    for name in ("kick_disconnect", "start_configuration", "login", "transfer", "keep_alive")}
         interesting = bytearray(128)
         for pid in [*play_s2c.values(), *codec.subscribed[TO_CLIENT]]:
             if pid is not None and pid < len(interesting):
@@ -56,5 +58,7 @@ class WatchedIds:
             registry_data=table.packet_id(State.CONFIGURATION, TO_CLIENT, "registry_data"),
             transfer=play_s2c["transfer"],
             transfer_configuration=table.packet_id(State.CONFIGURATION, TO_CLIENT, "transfer"),
+            keep_alive=play_s2c["keep_alive"],
+            keep_alive_reply=table.packet_id(State.PLAY, TO_SERVER, "keep_alive"),
             interesting=bytes(interesting),
         )

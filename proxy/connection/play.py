@@ -30,6 +30,7 @@ from engine.session import Session
 from proxy.codec import translators
 from proxy.codec.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload
 from proxy.connection.actuator import OWN_TELEPORT_IDS
+from proxy.connection.client_ping import ClientPing
 from proxy.codec.versioned import VersionCodec
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import Frame, Framing
@@ -67,6 +68,7 @@ class PlayRelay:
         self._world_bytes = 0
         self._world_budget = WORLD_BYTES_PER_TURN
         self._world_later: Delayed | None = None
+        self.client_ping = ClientPing()  # the client's own round trip, from the keep-alives relayed
 
     # -- from the client -------------------------------------------------------------
     def client_frame(self, frame: Frame) -> None:
@@ -78,6 +80,8 @@ class PlayRelay:
                 conn.to_server_frame(frame)
                 conn.states.sent(CLIENT, "configuration_acknowledged")
                 return
+            if pid == self.ids.keep_alive_reply:
+                self.client_ping.answered(_payload(frame), conn.clock.seconds())
             conn.fast_frames += 1
             conn.to_server_frame(frame)
             return
@@ -200,6 +204,8 @@ class PlayRelay:
         if name is None:
             if (pid == self.ids.kick_disconnect or pid == self.ids.transfer) and conn.backend_says(frame):
                 return  # the network moves the player (a failover, a transfer kept inside the proxy)
+            if pid == self.ids.keep_alive:
+                self.client_ping.sent(_payload(frame), conn.clock.seconds())
             conn.send_frame(frame)
             conn.fast_frames += 1
             if pid == self.ids.kick_disconnect:
@@ -337,6 +343,13 @@ class PlayRelay:
         for packet in windows.update(update, now):
             self.conn.actuator.item_packets(packet)
         return ours
+
+
+def _payload(frame: Frame) -> bytes:
+    """A packet's fields as bytes, after its id: a keep-alive's id, compared without decoding."""
+    packet = frame.packet
+    _, pos = read_varint(packet, 0)
+    return packet[pos:]
 
 
 def _entity_id(frame: Frame) -> int:

@@ -6,7 +6,10 @@ How this works: an episode is a folder holding ``decision_log.jsonl`` and
 lists the folders under a root, ``load`` reads one into a frozen ``Episode``:
 a frame per decision (tick, where the player stood, the choice, why, its
 outcome, the milestone worked toward) and a timeline of milestones, deaths,
-reflexes and watchdog events. The page scrubs through frames by tick. A file
+reflexes and watchdog events. An episode from ``mcagent sim --log-dir`` also
+holds ``terrain.json`` (engine/sim/terrain_record.py): the block under each
+column around the track, by name; it becomes the live map's kinds here, with
+absolute heights the page shades against the feet of the frame it shows. The page scrubs through frames by tick. A file
 that is not what it should be raises ``EpisodeError`` naming the file and the
 line; nothing of the files' text goes back but the fields named here.
 """
@@ -20,9 +23,14 @@ from typing import Any
 import attrs
 
 from engine.decision.ladder import NAMES as MILESTONES
+from engine.world.blocks import BlockTable
+from proxy.dashboard.terrain_map import Kind, kind_of
 
 DECISIONS = "decision_log.jsonl"
 EVENTS = "episode_events.json"
+TERRAIN = "terrain.json"
+TERRAIN_FORMAT = "mcagent-terrain/1"
+MAX_TERRAIN_SIZE = 256
 MAX_FILE_BYTES = 64 << 20     # a decision log holds at most 20,000 records of about 1 kB
 MAX_EPISODES = 500
 
@@ -53,6 +61,18 @@ class TimelineEvent:
 
 
 @attrs.frozen
+class Terrain:
+    """``size`` x ``size`` columns from (``x0``, ``z0``), rows along z, as the live map's ``Kind``s;
+    ``tops`` the absolute y of each column's block (None where unknown)."""
+
+    x0: int
+    z0: int
+    size: int
+    kinds: tuple[int, ...]
+    tops: tuple[int | None, ...]
+
+
+@attrs.frozen
 class Episode:
     name: str
     frames: tuple[Frame, ...]
@@ -60,6 +80,7 @@ class Episode:
     last_tick: int
     milestones_reached: tuple[str, ...]
     ladder: tuple[str, ...] = MILESTONES
+    terrain: Terrain | None = None   # only episodes that carry terrain.json (mcagent sim --log-dir)
 
 
 def find(root: Path) -> list[str]:
@@ -179,10 +200,56 @@ def _timeline(path: Path) -> list[TimelineEvent]:
     return sorted(out, key=lambda e: e.tick)
 
 
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise EpisodeError(f"{TERRAIN}: {where}: expected a whole number, got {type(value).__name__}")
+    return value
+
+
+def _terrain(path: Path) -> Terrain | None:
+    if not path.is_file():
+        return None        # the proxy's own episodes carry no terrain: the page draws a grid
+    try:
+        document = json.loads(_read(path))
+    except json.JSONDecodeError as exc:
+        raise EpisodeError(f"{TERRAIN}: not JSON (line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(document, dict) or document.get("format") != TERRAIN_FORMAT:
+        raise EpisodeError(f"{TERRAIN}: expected an object with format {TERRAIN_FORMAT!r}")
+    version = document.get("version")
+    if not isinstance(version, str) or version not in BlockTable.versions():
+        raise EpisodeError(f"{TERRAIN}: version: not a known Minecraft version")
+    x0, z0, size = (_int(document.get(k), k) for k in ("x0", "z0", "size"))
+    if not 1 <= size <= MAX_TERRAIN_SIZE:
+        raise EpisodeError(f"{TERRAIN}: size: expected 1 to {MAX_TERRAIN_SIZE}")
+    names, blocks, tops = document.get("names"), document.get("blocks"), document.get("tops")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise EpisodeError(f"{TERRAIN}: names: expected a list of block names")
+    for key, cells in (("blocks", blocks), ("tops", tops)):
+        if not isinstance(cells, list) or len(cells) != size * size:
+            raise EpisodeError(f"{TERRAIN}: {key}: expected a list of size x size ({size * size}) entries")
+    assert isinstance(blocks, list) and isinstance(tops, list)
+    table = BlockTable.for_version(version)
+    palette = []
+    for name in names:
+        try:
+            state = table.state_for(name)
+        except (KeyError, ValueError):
+            raise EpisodeError(f"{TERRAIN}: names: {name[:40]!r} is not a block of {version}") from None
+        palette.append(int(kind_of(name, table.flags(state))))
+    kinds = []
+    for i, block in enumerate(blocks):
+        index = _int(block, f"blocks[{i}]")
+        if not -1 <= index < len(palette):
+            raise EpisodeError(f"{TERRAIN}: blocks[{i}]: no such name in the palette")
+        kinds.append(int(Kind.UNKNOWN) if index < 0 else palette[index])
+    heights = tuple(None if top is None else _int(top, f"tops[{i}]") for i, top in enumerate(tops))
+    return Terrain(x0, z0, size, tuple(kinds), heights)
+
+
 def load(folder: Path, name: str = ".") -> Episode:
     records = _records(folder / DECISIONS)
     frames = _frames(records)
     timeline = _timeline(folder / EVENTS)
     last = max([f.tick for f in frames] + [e.tick for e in timeline] + [0])
     reached = tuple(e.label.split(" ", 1)[1] for e in timeline if e.kind == "milestone")
-    return Episode(name, tuple(frames), tuple(timeline), last, reached)
+    return Episode(name, tuple(frames), tuple(timeline), last, reached, terrain=_terrain(folder / TERRAIN))

@@ -29,7 +29,9 @@ class PlayerRow:
     name: str
     version: str
     backend: str
-    ping_ms: float | None          # the proxy's round trip to the backend (the last status probe)
+    server: str | None             # the network's name for the backend; None in front of one server
+    ping_ms: float | None          # the player's own round trip, from the keep-alives relayed to them
+    backend_ping_ms: float | None  # the proxy's round trip to the backend (the last status probe)
     connected_seconds: float
     assistant_mode: str | None     # None: no assistant in this session
     ai_enabled: bool | None
@@ -61,8 +63,10 @@ class RoutingView:
 @attrs.frozen
 class ModelUsage:
     configured: bool
+    calls_today: int               # calls admitted since midnight (the budget's time zone)
     tokens_today: int
     daily_budget: int
+    time_zone: str
     in_flight: int
     calls: tuple[tuple[str, int], ...]   # since the proxy started: sent, answered, failed_*, refused_*
 
@@ -87,6 +91,7 @@ class Overview:
     rates: Rates
     reflex_firings: tuple[tuple[str, int], ...]
     autopilots_running: int
+    servers: tuple[str, ...]       # the network's servers an admin may send a player to (none with one backend)
 
 
 class RateMeter:
@@ -107,7 +112,12 @@ class RateMeter:
         return Rates(*(round((b - a) / span, 1) for a, b in zip(first[1:], last[1:])))
 
 
-def player_row(conn: "Connection", backend: str, ping: float | None, now: float) -> PlayerRow | None:
+def _ms(seconds: float | None) -> float | None:
+    return round(seconds * 1000, 1) if seconds is not None else None
+
+
+def player_row(conn: "Connection", backend: str, ping: float | None, now: float,
+               server_named: bool = False) -> PlayerRow | None:
     session = conn.session
     if session is None or not conn.player_name:
         return None
@@ -118,7 +128,9 @@ def player_row(conn: "Connection", backend: str, ping: float | None, now: float)
         name=conn.player_name,
         version=conn.codec.version if conn.codec is not None else "?",
         backend=backend,
-        ping_ms=round(ping * 1000, 1) if ping is not None else None,
+        server=conn.backend.name if conn.backend is not None and server_named else None,
+        ping_ms=_ms(conn.play.client_ping.rtt) if conn.play is not None else None,
+        backend_ping_ms=_ms(ping),
         connected_seconds=round(now - conn.connected_at, 1),
         assistant_mode=assistant.mode.value if assistant is not None else None,
         ai_enabled=assistant.ai_enabled if assistant is not None else None,
@@ -144,13 +156,14 @@ def routing_view(routing: Any) -> RoutingView | None:
     return RoutingView(runtime.config.mode.value, counters, match)
 
 
-def model_usage(routing: Any) -> ModelUsage:
+def model_usage(routing: Any, now: float) -> ModelUsage:
     llm = routing.runtime.llm if routing is not None else None
     if llm is None:
-        return ModelUsage(False, 0, 0, 0, ())
+        return ModelUsage(False, 0, 0, 0, "UTC", 0, ())
     limits = llm.limits
-    return ModelUsage(True, limits.tokens_today, limits.settings.daily_tokens, limits.in_flight,
-                      tuple(sorted(llm.counters.items())))
+    calls, tokens = limits.today(now)
+    return ModelUsage(True, calls, tokens, limits.settings.daily_tokens, limits.settings.time_zone,
+                      limits.in_flight, tuple(sorted(llm.counters.items())))
 
 
 def _backend_of(conn: "Connection", default: str) -> str:
@@ -163,7 +176,7 @@ def overview(server: "ProxyServer", rates: RateMeter, now: float) -> Overview:
     default = f"{up.host}:{up.port}"
     # On a network each player is on a server of its own (named in the config); else the one upstream.
     several = server.network.network.several
-    rows = [player_row(c, _backend_of(c, default) if several else default, server.upstream_rtt, now)
+    rows = [player_row(c, _backend_of(c, default) if several else default, server.upstream_rtt, now, several)
             for c in server.connections]
     return Overview(
         now=now,
@@ -172,10 +185,11 @@ def overview(server: "ProxyServer", rates: RateMeter, now: float) -> Overview:
         connections=len(server.connections),
         logins=server.logins,
         routing=routing_view(server.routing),
-        model=model_usage(server.routing),
+        model=model_usage(server.routing, now),
         rates=rates.sample(now, server.totals()),
         reflex_firings=tuple(sorted(server.reflex_firings().items())),
         autopilots_running=server.autopilots_running(),
+        servers=tuple(server.network.network.backends) if several else (),
     )
 
 

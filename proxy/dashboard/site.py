@@ -253,7 +253,7 @@ class DashboardResource(resource.Resource):
             return _json(request, 403, {"error": "this token may only look"})
         if self.live is None:
             return _json(request, 404, {"error": "no proxy runs here: only replays"})
-        if len(rest) != 1 or rest[0] not in ("stop", "kick"):
+        if len(rest) != 1 or rest[0] not in ("stop", "kick", "send"):
             return _json(request, 404, {"error": "not found"})
         content_type = (_header(request, b"content-type") or "").split(";")[0].strip().lower()
         body = _body(request)
@@ -277,9 +277,27 @@ class DashboardResource(resource.Resource):
             log.info("dashboard: an admin at {host} stopped the autopilot of {player}", host=host,
                      player=conn.player_name)
             return _json(request, 200, {"ok": True, "done": f"stopped {conn.player_name}'s autopilot"})
+        if rest[0] == "send":
+            return self._send(request, conn, args.get("server"), host)
         conn.disconnect("Kicked by an administrator.", "kicked_by_admin")
         log.info("dashboard: an admin at {host} kicked {player}", host=host, player=conn.player_name)
         return _json(request, 200, {"ok": True, "done": f"kicked {conn.player_name}"})
+
+    def _send(self, request: Request, conn: "Connection", target: Any, host: str) -> bytes:
+        """The console's ``send PLAYER SERVER``: the same checks, the same words to the player."""
+        assert self.live is not None
+        network = self.live.network.network
+        if not network.several:
+            return _json(request, 409, {"error": "this proxy has one backend: there is nowhere to send a player"})
+        if not isinstance(target, str) or network.get(target.strip()) is None:
+            return _json(request, 400, {"error": "expected \"server\": one of " + ", ".join(network.backends)})
+        before = conn.switch
+        lines = self.live.network.send(conn, target.strip())
+        if conn.switch is None or conn.switch is before:  # refused: already there, or a move under way
+            return _json(request, 409, {"error": "; ".join(lines)})
+        log.info("dashboard: an admin at {host} sent {player} to {server}", host=host, player=conn.player_name,
+                 server=target.strip())
+        return _json(request, 200, {"ok": True, "done": f"sending {conn.player_name} to {target.strip()}"})
 
 
 def _host(request: Request) -> str:

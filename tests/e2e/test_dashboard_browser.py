@@ -111,7 +111,6 @@ def test_the_overview_and_the_players_map_follow_a_bot_through_the_real_proxy(st
     cells = b.run("return [...document.querySelectorAll(`#players tr[data-player='walker'] td`)]"
                   ".map(td => td.textContent)")
     assert cells[1] == VERSION and cells[2] == f"127.0.0.1:{stage.server.port}"
-    stage.shot("overview")
 
     b.get(stage.url + "/player/walker")
     b.wait_for("return document.getElementById('map').dataset.playerX")
@@ -143,6 +142,11 @@ def test_the_overview_and_the_players_map_follow_a_bot_through_the_real_proxy(st
 
     b.get(stage.url + "/")
     b.wait_for("return !!document.querySelector(`#players tr[data-player='walker']`)")
+    # The bot's own round trip, from the keep-alives the proxy relayed (flying-squid sends one every 4 s).
+    ping = b.wait_for("const td = document.querySelector(`#players tr[data-player='walker'] td.ping`);"
+                      "return td && td.textContent.endsWith(' ms') && td.textContent", timeout=10)
+    assert 0 <= float(ping.split()[0]) < 1000, ping
+    stage.shot("overview")
     bot.quit()
     b.wait_for("return !document.querySelector(`#players tr[data-player='walker']`)", timeout=10)
     print(f"listed {listed_after:.2f} s after the server saw the login")
@@ -171,6 +175,8 @@ def test_a_simulated_episode_replays_to_its_last_milestone(screen: Screen, tmp_p
         b.click("#end")
         reached = b.run("const d = document.getElementById('now').dataset; return [d.milestone, d.milestones]")
         assert reached == [last, str(len(summary["milestones"]))]
+        # The sim's terrain.json is drawn under the track (not the grid of an episode without one).
+        assert b.run("return document.getElementById('map').dataset.terrain") == "drawn"
         b.run("const s = document.getElementById('scrub'); s.value = Math.round(s.max * 0.6);"
               "s.dispatchEvent(new Event('input'))")
         screen.shot("replay")

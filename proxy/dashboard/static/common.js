@@ -67,13 +67,14 @@ export async function whoami() {
 }
 
 // An admin action button: asks for confirmation, posts, and reports the answer in `status`.
-export function actionButton(label, action, player, question, status, danger = false) {
+export function actionButton(label, action, player, question, status, danger = false, more = {}) {
   return el("button", {
     class: danger ? "action danger" : "action", "data-action": action, "data-player": player,
+    "data-server": more.server ?? "",
     onclick: async () => {
       if (!window.confirm(question)) return;
       try {
-        const answer = await postJSON(`/admin/${action}`, { player, confirm: true });
+        const answer = await postJSON(`/admin/${action}`, { ...more, player, confirm: true });
         status.textContent = answer.done;
       } catch (error) {
         status.textContent = `failed: ${error.message}`;

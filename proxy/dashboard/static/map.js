@@ -1,5 +1,6 @@
 // The top-down map: the world model's block kinds shaded by height, and what moves on it.
-// Live pages pass the proxy's map; the replay passes none and gets a grid under the track.
+// Live pages pass the proxy's map; the replay passes its episode's terrain, or none (the proxy's own
+// episodes hold positions only) and gets a grid under the track.
 // The drawn player's world and pixel position are written to the canvas's data attributes,
 // which is how a test reads back where the marker is.
 
@@ -73,6 +74,7 @@ export function draw(canvas, scene) {
   ctx.fillStyle = "#0b0c0f";
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   if (scene.map) terrain(ctx, scene.map, cell); else grid(ctx, frame, cell);
+  canvas.dataset.terrain = scene.map ? "drawn" : "grid";
   if (scene.track && scene.track.length > 1) {
     ctx.strokeStyle = "rgba(147, 197, 253, 0.8)";
     ctx.lineWidth = Math.max(1.5, cell / 4);

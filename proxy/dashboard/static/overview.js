@@ -7,9 +7,15 @@ function facts(pairs) {
   return pairs.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]);
 }
 
-function actions(p, status) {
+function actions(p, servers, status) {
   const span = el("span");
   if (p.autopilot) span.append(actionButton("Stop autopilot", "stop", p.name, `Stop ${p.name}'s autopilot?`, status));
+  // On a network: one button per other server (a select would be redrawn under the cursor every second).
+  for (const server of servers) {
+    if (server === p.server) continue;
+    span.append(actionButton(`Send to ${server}`, "send", p.name, `Send ${p.name} to ${server}?`, status, false,
+      { server }));
+  }
   span.append(actionButton("Kick", "kick", p.name, `Kick ${p.name} from the proxy?`, status, true));
   return span;
 }
@@ -20,7 +26,8 @@ function players(data, admin) {
     el("td", {}, el("a", { href: `/player/${encodeURIComponent(p.name)}` }, p.name)),
     el("td", {}, p.version),
     el("td", {}, p.backend),
-    el("td", { class: "num" }, p.ping_ms === null ? "–" : `${p.ping_ms} ms`),
+    el("td", { class: "num ping" }, p.ping_ms === null ? "–" : `${p.ping_ms} ms`),
+    el("td", { class: "num" }, p.backend_ping_ms === null ? "–" : `${p.backend_ping_ms} ms`),
     el("td", {}, p.assistant_mode ?? "none"),
     el("td", { class: p.ai_enabled ? "ok" : "dim" }, p.ai_enabled === null ? "–" : p.ai_enabled ? "on" : "off"),
     el("td", { class: p.autopilot ? "ok" : "dim" }, p.autopilot ? `on (${p.provider})` : p.driving ? `off, ${p.driving}` : "off"),
@@ -28,9 +35,9 @@ function players(data, admin) {
     el("td", { class: "num" }, `${p.milestone}/9`),
     el("td", {}, p.reflexes.length ? p.reflexes.join(", ") : "off"),
     el("td", { class: "num" }, duration(p.connected_seconds)),
-    el("td", {}, admin ? actions(p, status) : "")));
+    el("td", {}, admin ? actions(p, data.servers, status) : "")));
   fill(document.querySelector("#players tbody"),
-    ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: "12", class: "dim" }, "nobody is playing"))]));
+    ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: "13", class: "dim" }, "nobody is playing"))]));
   document.getElementById("player-count").textContent = `(${data.players.length})`;
 }
 
@@ -65,10 +72,10 @@ function model(m) {
   if (!m.configured) { fill(node, el("p", { class: "dim" }, "no model service configured")); return; }
   const share = Math.min(100, (100 * m.tokens_today) / m.daily_budget);
   fill(node,
-    el("div", {}, `tokens today ${m.tokens_today} of ${m.daily_budget}`),
+    el("div", { id: "model-today" }, `today (${m.time_zone}): ${m.calls_today} calls, ${m.tokens_today} of ${m.daily_budget} tokens`),
     el("div", { class: "bar" }, el("div", { style: `width:${share.toFixed(1)}%` })),
     el("div", { class: "dim" }, `in flight ${m.in_flight}`),
-    el("dl", { class: "facts" }, ...facts(m.calls.length ? m.calls : [["calls", "none yet"]])));
+    el("dl", { class: "facts" }, ...facts(m.calls.length ? m.calls.map(([k, v]) => [`${k} since start`, v]) : [["calls", "none yet"]])));
 }
 
 function routing(r) {

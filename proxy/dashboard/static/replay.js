@@ -37,13 +37,21 @@ function facts(pairs) {
   return pairs.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v ?? "–")]);
 }
 
+// The episode's terrain (sim episodes carry it) as the live map's shape: heights against this frame's feet.
+function groundAt(frame) {
+  const t = episode.terrain;
+  if (!t) return null;
+  const feet = Math.floor(frame ? frame.y : episode.frames.length ? episode.frames[0].y : 0);
+  return { x0: t.x0, z0: t.z0, size: t.size, kinds: t.kinds, heights: t.tops.map((y) => (y === null ? 0 : y - feet)) };
+}
+
 function show(tick) {
   const i = frameAt(tick);
   const frame = i >= 0 ? episode.frames[i] : null;
   const track = episode.frames.slice(0, i + 1).map((f) => [f.x, f.z]);
   const previous = i > 0 ? episode.frames[i - 1] : null;
   const yaw = frame && previous ? (Math.atan2(-(frame.x - previous.x), frame.z - previous.z) * 180) / Math.PI : 0;
-  draw(canvas, { map: null, player: frame ? { x: frame.x, z: frame.z, yaw } : null, track, markers: [], extent });
+  draw(canvas, { map: groundAt(frame), player: frame ? { x: frame.x, z: frame.z, yaw } : null, track, markers: [], extent });
   const seen = episode.timeline.filter((e) => e.tick <= tick);
   const milestones = seen.filter((e) => e.kind === "milestone");
   // Milestones may come out of ladder order (iron ore before the furnace): "latest" is by tick.

@@ -33,8 +33,10 @@ def _proxy() -> Rig:
     feed_world(rig.bridge.session)
     for line in (f"@ai {CHAT}", ASIDE, "!autopilot on", f"@ai {ASIDE}"):
         rig.client_send(build_packet(rig.codec, "play", "toServer", "chat", message=line))
+    rig.server_send(build_packet(rig.codec, "play", "toClient", "keep_alive", keepAliveId=99))
     for _ in range(40):
         rig.reactor.advance(0.05)
+    rig.client_send(build_packet(rig.codec, "play", "toServer", "keep_alive", keepAliveId=99))
     return rig
 
 
@@ -60,6 +62,7 @@ def test_no_secret_and_no_chat_text_in_any_page_view_or_event() -> None:
         seen.append(stream)
     overview = client.get("/api/overview").body
     assert b'"latest":{"module"' in overview      # the routing view had a match to show
+    assert b'"ping_ms":2000.0' in overview and b'"calls_today":' in overview   # the newer fields are searched too
     text = b"\n".join(seen).decode("utf-8")
     for secret in (ADMIN_TOKEN, VIEW_TOKEN, MODEL_KEY, FORWARDING_SECRET, ADMIN_SECRET, "sk-…2d"):
         assert secret not in text
