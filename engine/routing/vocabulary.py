@@ -37,6 +37,7 @@ import pydantic
 
 from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS, governed
 from engine.routing.homophones import HomophoneIndex, load_readings
+from engine.routing.mood import mood, names_speaker
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
 from engine.routing.terms import Analysis, Term, TermKind
 from engine.routing.tokens import RawToken, Script, english_words, tokenize
@@ -237,6 +238,7 @@ class Vocabulary:
         terms: list[Term] = []
         breaks = 0
         cuts: list[int] = []
+        chinese = False
         tokens = self._corrected(tokenize(normalized), names, budget)
         i = 0
         n = len(tokens)
@@ -247,6 +249,7 @@ class Vocabulary:
                 i = self._english(tokens, i, names, terms)
                 continue
             if script is Script.HAN:
+                chinese = True
                 self._chinese(token.text, terms, i + 1 == n or tokens[i + 1].script is Script.BREAK, budget)
             elif script is Script.NUMBER:
                 terms.append(Term(token.text, NUMBER_FEATURE, TermKind.SLOT))
@@ -259,9 +262,11 @@ class Vocabulary:
         self._name_players(terms)
         restated = bool(breaks) and _restated(terms, cuts)
         kept = governed(tuple(terms))
+        kind = mood(normalized)
+        speaker = chinese and names_speaker(normalized)
         if not restated:
-            return Analysis(kept, breaks)
-        return Analysis(kept, 0, _shifted(terms, kept, cuts))
+            return Analysis(kept, breaks, mood=kind, speaker=speaker)
+        return Analysis(kept, 0, _shifted(terms, kept, cuts), mood=kind, speaker=speaker)
 
     def _english(
         self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term]
