@@ -49,6 +49,9 @@ _TOKEN = re.compile(
 _CONTRACTIONS: dict[str, tuple[str, ...]] = {
     "whats": ("what", "is"), "wheres": ("where", "is"), "whos": ("who", "is"),
     "hows": ("how", "is"), "thats": ("that", "is"), "whens": ("when", "is"),
+    # Chat spellings of "what's" (the vocabulary knows "wat" and "wut" as "what").
+    "wats": ("what", "is"), "wuts": ("what", "is"), "whts": ("what", "is"), "whatz": ("what", "is"),
+    "wat's": ("what", "is"), "wut's": ("what", "is"), "wht's": ("what", "is"),
     "im": ("i", "am"), "ive": ("i", "have"), "youre": ("you", "are"), "theyre": ("they", "are"),
     "dont": ("do", "not"), "doesnt": ("does", "not"), "didnt": ("did", "not"),
     "cant": ("can", "not"), "wont": ("will", "not"), "isnt": ("is", "not"),

@@ -185,6 +185,10 @@ class Vocabulary:
             if len(words) > self._en_longest.get(words[0], 1):
                 self._en_longest[words[0]] = len(words)
         self._zh_max = max((len(k) for k in self._zh), default=1)
+        # Chinese phrases that open with a Latin letter ("y值", "y坐标"): the tokenizer
+        # splits "y" from "坐标", so such a pair is read as one Chinese run.
+        self._zh_latin_heads = frozenset(k[: k.index(next(c for c in k if not c.isascii()))]
+                                         for k in self._zh if k[:1].isascii() and not k.isascii())
         # Typos are corrected into any word of a phrase the lexicon knows, before
         # phrases are matched: "wher am i" reads "where am i", "emerald blok id"
         # the item "emerald block".
@@ -245,6 +249,14 @@ class Vocabulary:
         while i < n:
             token = tokens[i]
             script = token.script
+            if script is Script.LATIN and i + 1 < n and tokens[i + 1].script is Script.HAN and (
+                token.text in self._zh_latin_heads
+            ):
+                chinese = True
+                self._chinese(token.text + tokens[i + 1].text, terms, i + 2 == n or tokens[i + 2].script is Script.BREAK,
+                              budget)
+                i += 2
+                continue
             if script is Script.LATIN:
                 i = self._english(tokens, i, names, terms)
                 continue

@@ -120,7 +120,10 @@ def test_one_meaning_said_twice_is_one_term(shared_runtime: AssistantRuntime) ->
 @pytest.mark.parametrize(
     "slang, plain",
     [("list ur cmds", "list your commands"), ("any notifs", "any notifications"), ("yo bro my coords rn pls", "my coords"),
-     ("帮我看看坐标呗", "坐标"), ("请问我的血量呢", "血量")],
+     ("帮我看看坐标呗", "坐标"), ("请问我的血量呢", "血量"), ("wats in my inv", "what is in my inventory"),
+     ("wut's my hp", "what is my health"), ("what way am i facing", "which way am i facing"),
+     # A Chinese phrase that opens with a Latin letter is one word although the tokenizer splits it.
+     ("我的y坐标", "我的坐标"), ("y值多少", "坐标多少")],
 )
 def test_slang_and_filler_read_like_the_plain_words(shared_runtime: AssistantRuntime, slang: str, plain: str) -> None:
     assert analyze(shared_runtime, slang).features == analyze(shared_runtime, plain).features
