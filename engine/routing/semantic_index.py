@@ -59,6 +59,15 @@ _PLAYER_STATE = frozenset({
     "@position", "@dimension", "@dimname", "@facing", "@cardinal", "@health", "@food", "@xp", "@gamemode",
     "@modename", "@inventory", "@hold", "@status",
 })
+# English words that name nothing a module could be wrong about: adverbs of time and
+# degree, "number of". Unknown to the vocabulary, they still do not stop a request anchored
+# by its topics ("whats the next milestone", "number of torches i have"); in the thresholds'
+# path they count as before. Not "get", "more", "much": "how do i get more xp" asks how.
+_LIGHT_WORDS = frozenset({
+    "w:next", "w:already", "w:yet", "w:still", "w:ever", "w:number", "w:total", "w:amount", "w:going", "w:along",
+    "w:lost", "w:currently", "w:anymore", "w:overall", "w:exactly", "w:precisely", "w:approximately",
+    "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically",
+})
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players"})  # "anyone on?"
 
@@ -242,7 +251,7 @@ class SemanticIndex:
         word and names at least one topic: "how many hearts am i on" can only
         be about health, however its question words are arranged.
         """
-        named = analysis.must_cover()
+        named = analysis.must_cover() - _LIGHT_WORDS
         if not named or any(f.startswith(("w:", "c:")) for f in named):
             return False
         if "@and" in analysis.features or not any(t.kind is TermKind.TOPIC for t in analysis.terms):
