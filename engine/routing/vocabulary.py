@@ -67,6 +67,22 @@ class _FeatureSpec(pydantic.BaseModel):
     phrases: list[str]
 
 
+# Chat spelling with digits for letters ("wh0", "c00rds", "h3lp"); 1 may be i or l.
+_LEET = str.maketrans("03457", "oeast")
+_DIGITS = frozenset("013457")
+
+
+def _unleet(word: str, known: Collection[str]) -> str | None:
+    """The vocabulary word a word spelled with digits for letters stands for, if exactly that."""
+    if not _DIGITS.intersection(word) or not any(c.isalpha() for c in word) or "_" in word:
+        return None
+    plain = word.translate(_LEET)
+    if "1" not in plain:
+        return plain if plain in known else None
+    found = {p for p in (plain.replace("1", "i"), plain.replace("1", "l")) if p in known}
+    return found.pop() if len(found) == 1 else None
+
+
 class VocabularyFile(pydantic.BaseModel):
     """``engine/routing/data/vocabulary-<lang>.json``."""
 
@@ -354,6 +370,10 @@ class Vocabulary:
         for i, token in enumerate(tokens):
             word = token.text
             if token.script is Script.LATIN and word not in known and word not in names:
+                plain = _unleet(word, known)
+                if plain is not None:
+                    tokens[i] = RawToken(plain, Script.LATIN)
+                    continue
                 corrected = self.spelling.correct(word, budget)
                 if corrected is not None:
                     tokens[i] = RawToken(corrected, Script.LATIN)
