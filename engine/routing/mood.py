@@ -12,7 +12,8 @@ How this works, first match wins:
 * **Quotes**: a line with a quoted part ("he said "where am i"", 「坐标」) talks
   about those words; the quoted words are not the player's request.
 * **How-to**: "how do i check my health", "怎么查看自己的血量" ask how the game
-  shows something, not for the value.
+  shows something, not for the value; "what is a milestone" asks what the word
+  means (an indefinite article: "what is the milestone" still asks for it).
 * **Statement** (Chinese): past its final particles (啊, 呀, 哦…) the line ends
   in 了 or 啦, or says what the player is, has or does ("我在下界", "我有钻石",
   "我没在下界"), and it has no question marker (吗, 呢, 谁, 几, 哪, 啥, 怎/咋,
@@ -43,6 +44,7 @@ _EN_HOW_TO = re.compile(
     r"\bhow (?:do|does|can|could|should|would|to)(?: (?:i|you|u|we|one|people|players))? "
     r"(?:check|see|view|find|look|know|tell|get|show|open|read|display)\b"
 )
+_EN_DEFINITION = re.compile(r"^(?:what|wat|wut)(?:'s|s| is| are) an? [a-z]+(?: [a-z]+)?$")
 _ZH_HOW = ("怎么", "怎样", "如何", "咋")
 _ZH_HOW_TO_VERBS = ("查看", "查", "看", "知道", "打开", "找到", "显示", "调出")
 _TRAILING = frozenset("啊呀哦哈嘞咯喽哇~～")
@@ -62,7 +64,7 @@ def _has_han(text: str) -> bool:
 def mood(normalized: str) -> Mood:
     if any(ch in _QUOTES for ch in normalized):
         return Mood.QUOTES
-    if _EN_HOW_TO.search(normalized) or _zh_how_to(normalized):
+    if _EN_HOW_TO.search(normalized) or _EN_DEFINITION.match(normalized) or _zh_how_to(normalized):
         return Mood.HOW_TO
     if is_statement(normalized):
         return Mood.STATES

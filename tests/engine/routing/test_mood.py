@@ -34,7 +34,8 @@ def route(runtime: AssistantRuntime, text: str, lang: str) -> tuple[str | None, 
         ('有人说"谁在线"', "zh"), ('他问“我在哪”', "zh"), ('he said "where am i"', "en"),
         ('what does "pos" mean', "en"), ("「坐标」英文怎么说", "zh"),
         ("怎么查看自己的血量", "zh"), ("如何看坐标", "zh"), ("how do i check my health", "en"),
-        ("how can i see my coordinates", "en"),
+        ("how can i see my coordinates", "en"), ("what is a milestone", "en"), ("whats an inventory", "en"),
+        ("what's in my friend's inventory", "en"), ("where's my buddy's base", "en"),
     ],
 )
 def test_what_asks_nothing_of_the_players_state_stays_with_the_model(
@@ -53,6 +54,7 @@ def test_what_asks_nothing_of_the_players_state_stays_with_the_model(
         ("我的血量怎么样", "zh", "agent:status"), ("你能做什么", "zh", "agent:help"),
         ("what can you do", "en", "agent:help"), ("whats my health", "en", "agent:status"),
         ("how do i use you", "en", "agent:help"), ("Alex在哪", "zh", "agent:players"),
+        ("what is the current milestone", "en", "agent:progress"), ("where am i my friend", "en", "agent:position"),
     ],
 )
 def test_the_question_counterparts_still_go_direct(
