@@ -125,7 +125,9 @@ def test_one_meaning_said_twice_is_one_term(shared_runtime: AssistantRuntime) ->
      # A Chinese phrase that opens with a Latin letter is one word although the tokenizer splits it.
      ("我的y坐标", "我的坐标"), ("y值多少", "坐标多少"),
      # Digits for letters, when the word they spell is the vocabulary's.
-     ("wh0 is 0nline", "who is online"), ("c00rds", "coords"), ("h3lp", "help")],
+     ("wh0 is 0nline", "who is online"), ("c00rds", "coords"), ("h3lp", "help"),
+     # A kind of item asks about an item as "item" does.
+     ("what tool am i holding", "what item am i holding"), ("what weapon am i holding", "what item am i holding")],
 )
 def test_slang_and_filler_read_like_the_plain_words(shared_runtime: AssistantRuntime, slang: str, plain: str) -> None:
     assert analyze(shared_runtime, slang).features == analyze(shared_runtime, plain).features
