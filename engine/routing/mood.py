@@ -57,18 +57,22 @@ _SPEAKER = frozenset("我俺咱")
 _SPEAKER_PREDICATES = ("我在", "我有", "我是", "我没", "我不", "我还", "我也", "我都", "我已经", "我刚", "我正在")
 
 
-def _has_han(text: str) -> bool:
-    return any("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in text)
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
-def mood(normalized: str) -> Mood:
-    if any(ch in _QUOTES for ch in normalized):
+def mood(normalized: str, chinese: bool) -> Mood:
+    """``chinese``: the line has Han characters (the vocabulary knows; the Chinese checks need them)."""
+    if any(ch in normalized for ch in _QUOTES):
         return Mood.QUOTES
-    if _EN_HOW_TO.search(normalized) or _EN_DEFINITION.match(normalized) or _zh_how_to(normalized):
+    if "how" in normalized and _EN_HOW_TO.search(normalized) or normalized.startswith("w") and _EN_DEFINITION.match(
+        normalized
+    ):
         return Mood.HOW_TO
-    if is_statement(normalized):
-        return Mood.STATES
-    return Mood.ASKS
+    if not chinese:
+        return Mood.ASKS
+    if _zh_how_to(normalized):
+        return Mood.HOW_TO
+    return Mood.STATES if is_statement(normalized) else Mood.ASKS
 
 
 def _zh_how_to(text: str) -> bool:
@@ -88,7 +92,7 @@ def is_statement(normalized: str) -> bool:
     while end and normalized[end - 1] in _TRAILING:
         end -= 1
     text = normalized[:end]
-    if not end or not _has_han(text):
+    if not end or not _HAN.search(text):
         return False
     if text[-1] not in "了啦" and not any(p in text for p in _SPEAKER_PREDICATES):
         return False

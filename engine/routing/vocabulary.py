@@ -290,7 +290,7 @@ class Vocabulary:
         self._name_players(terms)
         restated = bool(breaks) and _restated(terms, cuts)
         kept = governed(tuple(terms))
-        kind = mood(normalized)
+        kind = mood(normalized, chinese)
         speaker = chinese and names_speaker(normalized)
         if not restated:
             return Analysis(kept, breaks, mood=kind, speaker=speaker)
