@@ -83,10 +83,19 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
       "是不是没在下界" (没/不 before full/enough or a dimension). The answer is
       the same read either way.
 
-    Writes are never governed away, and neither is a negation of the request
+    * A purpose clause after a complete question: "what y level am i at, trying
+      to strip mine", "tell me where i am so i can write it down", "查下我的y
+      值，想挖钻石" — the question before "trying to"/"so i can"/"想" names what
+      is asked; the clause says why, so it and every word in it (a write verb
+      too: nothing is done, only the question is answered) are dropped. A line
+      that opens with the purpose ("trying to mine, where are diamonds", "我想
+      去下界") keeps every word, and its write still stops it.
+
+    Writes are never governed away (except inside such a purpose clause), and neither is a negation of the request
     ("don't tell me", "别显示") nor a condition on what will happen ("if my
     health drops"): those words keep stopping the line.
     """
+    terms = _without_purpose(terms)
     if not any(t.kind in _GOVERNABLE for t in terms):
         return terms
     drop: set[int] = set()
@@ -132,6 +141,20 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
 
 
 _GOVERNABLE = frozenset({TermKind.REFERENCE, TermKind.NEGATION})
+_ASKED = frozenset({TermKind.TOPIC, TermKind.SLOT})
+_STOPS = frozenset({TermKind.WRITE, TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND})
+
+
+def _without_purpose(terms: tuple[Term, ...]) -> tuple[Term, ...]:
+    """The line up to a purpose clause, when what comes before it asks something on its own."""
+    for i, term in enumerate(terms):
+        if term.feature != "@purpose":
+            continue
+        head = terms[:i]
+        if any(t.kind in _ASKED for t in head) and not any(t.kind in _STOPS for t in head):
+            return head
+        return terms
+    return terms
 
 # Checked in this order; the first that applies names the reason.
 BLOCKING_KINDS = (TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE, TermKind.WRITE)

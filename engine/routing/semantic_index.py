@@ -29,6 +29,7 @@ import attrs
 from engine.routing.config import SemanticConfig, Thresholds
 from engine.routing.filters import blocking_filter
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend, LabelScore, LexicalIndex
+from engine.routing.mood import Mood
 from engine.routing.normalize import normalize_text
 from engine.routing.scores import meets
 from engine.routing.stats import Reason
@@ -53,6 +54,20 @@ _FILTER_REASONS = {
 _PERSONS = frozenset({"@self", "@you", "@we", "@players"})
 # No general-knowledge reading: the assistant's own, and messages kept for the player.
 _ABOUT_US = frozenset({"@help", "@progress", "@autopilot", "@inbox"})
+# The player's own state: asked of "you" (the assistant, which has none) it is not the player's.
+_PLAYER_STATE = frozenset({
+    "@position", "@dimension", "@dimname", "@facing", "@cardinal", "@health", "@food", "@xp", "@gamemode",
+    "@modename", "@inventory", "@hold", "@status",
+})
+# English words that name nothing a module could be wrong about: adverbs of time and
+# degree, "number of". Unknown to the vocabulary, they still do not stop a request anchored
+# by its topics ("whats the next milestone", "number of torches i have"); in the thresholds'
+# path they count as before. Not "get", "more", "much": "how do i get more xp" asks how.
+_LIGHT_WORDS = frozenset({
+    "w:next", "w:already", "w:yet", "w:still", "w:ever", "w:number", "w:total", "w:amount", "w:going", "w:along",
+    "w:lost", "w:currently", "w:anymore", "w:overall", "w:exactly", "w:precisely", "w:approximately",
+    "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically",
+})
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players"})  # "anyone on?"
 
@@ -94,6 +109,18 @@ class Verdict:
 
 def features_of(analysis: Analysis) -> tuple[str, ...]:
     return analysis.features + analysis.bigrams()
+
+
+def _about_the_assistant(analysis: Analysis) -> bool:
+    """"你饿吗", "你的坐标多少", "where r u": the player's state asked of the assistant.
+
+    The modules read the player's own state; asked of "you" with no "I"/"my"
+    (Chinese drops 我 as filler, so ``speaker`` says whether it was there) and
+    no player named, the line asks something else: small talk, or the model's turn.
+    """
+    features = analysis.features
+    return ("@you" in features and "@self" not in features and not analysis.speaker
+            and not analysis.has(TermKind.SLOT) and bool(_PLAYER_STATE.intersection(features)))
 
 
 class SemanticIndex:
@@ -166,6 +193,10 @@ class SemanticIndex:
         blocked = blocking_filter(analysis)
         if blocked is not None:
             return Verdict(_FILTER_REASONS[blocked], match)
+        if analysis.mood is not Mood.ASKS:
+            return Verdict(Reason.NOT_ASKED, match)
+        if _about_the_assistant(analysis):
+            return Verdict(Reason.TOPIC_GAP, match)
         if match.module_id.startswith(REJECT_PREFIX):
             return Verdict(Reason.REJECTED, match)
         if match.module_id not in self.direct_labels:
@@ -182,12 +213,12 @@ class SemanticIndex:
         if short is not None and not self.anchored(analysis, language, match.module_id):
             agreed = self._agreed(analysis, language, config)
             return Verdict(short, match) if agreed is None else agreed
-        if language == "en" and "@where" in analysis.features and not analysis.must_cover() and not _PERSONS.intersection(
-            analysis.features
+        if "@where" in analysis.features and not analysis.must_cover() and not analysis.speaker and not (
+            _PERSONS.intersection(analysis.features)
         ):
-            # "where is": where is what? The question is cut off before its
-            # subject, whatever example it resembles. (Chinese drops 我 as filler,
-            # so "在哪" cannot be told from "我在哪" this way.)
+            # "where is", "在哪": where is what? The question is cut off before its
+            # subject, whatever example it resembles. (The vocabulary drops 我 as
+            # filler; ``speaker`` says whether the text had it.)
             return Verdict(Reason.LOW_COVERAGE, match)
         return Verdict(Reason.DIRECT, match)
 
@@ -220,7 +251,7 @@ class SemanticIndex:
         word and names at least one topic: "how many hearts am i on" can only
         be about health, however its question words are arranged.
         """
-        named = analysis.must_cover()
+        named = analysis.must_cover() - _LIGHT_WORDS
         if not named or any(f.startswith(("w:", "c:")) for f in named):
             return False
         if "@and" in analysis.features or not any(t.kind is TermKind.TOPIC for t in analysis.terms):

@@ -35,6 +35,7 @@ class Reason(enum.Enum):
     FILTERED_REFERENCE = "FILTERED_REFERENCE"
     FILTERED_COMPOUND = "FILTERED_COMPOUND"
     FILTERED_WRITE = "FILTERED_WRITE"
+    NOT_ASKED = "NOT_ASKED"              # a quote, a how-to question or a statement ("我饿了"): the model's
     REJECTED = "REJECTED"                # closest to a reject sample
     NOT_DIRECT = "NOT_DIRECT"            # best module may not run from similarity (write, hints, explicit-only)
     ARGS_UNPARSED = "ARGS_UNPARSED"      # the module's parser found missing or ambiguous arguments

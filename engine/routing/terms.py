@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 import attrs
 
+from engine.routing.mood import Mood
+
 
 class TermKind(enum.Enum):
     # Members are singletons, so identity hashing is correct and avoids Enum's
@@ -48,6 +50,9 @@ class Analysis:
     # Where each sentence after the first starts, kept only when the sentences restate one
     # request ("am i hungry? whats my food bar at"): each may then be matched on its own.
     sentences: tuple[int, ...] = ()
+    # Read from the text (``engine/routing/mood.py``): the terms drop quotes, 了 and 我.
+    mood: Mood = Mood.ASKS  # a request, or a quote, a how-to question, a statement
+    speaker: bool = False  # "我在哪": the line names the player, though as filler
     features: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -67,4 +72,4 @@ class Analysis:
     def parts(self) -> tuple["Analysis", ...]:
         """Each sentence of a restated request as a request of its own (empty for one sentence)."""
         bounds = [0, *self.sentences, len(self.terms)]
-        return tuple(Analysis(self.terms[a:b]) for a, b in zip(bounds, bounds[1:]) if a < b)
+        return tuple(Analysis(self.terms[a:b], speaker=self.speaker) for a, b in zip(bounds, bounds[1:]) if a < b)

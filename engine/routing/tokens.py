@@ -49,6 +49,9 @@ _TOKEN = re.compile(
 _CONTRACTIONS: dict[str, tuple[str, ...]] = {
     "whats": ("what", "is"), "wheres": ("where", "is"), "whos": ("who", "is"),
     "hows": ("how", "is"), "thats": ("that", "is"), "whens": ("when", "is"),
+    # Chat spellings of "what's" (the vocabulary knows "wat" and "wut" as "what").
+    "wats": ("what", "is"), "wuts": ("what", "is"), "whts": ("what", "is"), "whatz": ("what", "is"),
+    "wat's": ("what", "is"), "wut's": ("what", "is"), "wht's": ("what", "is"),
     "im": ("i", "am"), "ive": ("i", "have"), "youre": ("you", "are"), "theyre": ("they", "are"),
     "dont": ("do", "not"), "doesnt": ("does", "not"), "didnt": ("did", "not"),
     "cant": ("can", "not"), "wont": ("will", "not"), "isnt": ("is", "not"),
@@ -57,6 +60,8 @@ _CONTRACTIONS: dict[str, tuple[str, ...]] = {
     "can't": ("can", "not"), "won't": ("will", "not"), "let's": ("let", "us"),
     "y'all": ("you", "all"),
 }
+_SOMEONE = frozenset({"friend", "buddy", "mate", "pal", "homie", "bro", "dude", "teammate", "brother", "sister", "son",
+                      "dad", "mom", "wife", "husband", "girlfriend", "boyfriend", "partner", "friends"})
 _S_IS = frozenset({"what", "where", "who", "how", "that", "it", "there", "here", "he", "she", "when", "why", "which", "this"})
 _SUFFIXES: tuple[tuple[str, str], ...] = (
     ("n't", "not"), ("'re", "are"), ("'m", "am"), ("'ll", "will"), ("'ve", "have"), ("'d", "would"),
@@ -75,7 +80,11 @@ def _expand(word: str) -> tuple[str, ...]:
     if word.endswith("'s"):
         base = word[:-2]
         # "what's" is "what is"; "steve's" is a possessive and the 's adds nothing.
-        return (base, "is") if base in _S_IS else (base,)
+        if base in _S_IS:
+            return (base, "is")
+        # "my friend's inventory" is someone else's: kept whole, so the filler "my
+        # friend" ("where am i my friend") cannot swallow it and leave "my inventory".
+        return (word,) if base in _SOMEONE else (base,)
     if word.endswith("'"):
         return (word[:-1],)
     return (word,)

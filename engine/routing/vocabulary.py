@@ -37,6 +37,7 @@ import pydantic
 
 from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS, governed
 from engine.routing.homophones import HomophoneIndex, load_readings
+from engine.routing.mood import mood, names_speaker
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
 from engine.routing.terms import Analysis, Term, TermKind
 from engine.routing.tokens import RawToken, Script, english_words, tokenize
@@ -64,6 +65,22 @@ class _FeatureSpec(pydantic.BaseModel):
     model_config = pydantic.ConfigDict(extra="forbid")
     kind: Literal["topic", "function", "write"]
     phrases: list[str]
+
+
+# Chat spelling with digits for letters ("wh0", "c00rds", "h3lp"); 1 may be i or l.
+_LEET = str.maketrans("03457", "oeast")
+_DIGITS = frozenset("013457")
+
+
+def _unleet(word: str, known: Collection[str]) -> str | None:
+    """The vocabulary word a word spelled with digits for letters stands for, if exactly that."""
+    if not _DIGITS.intersection(word) or not any(c.isalpha() for c in word) or "_" in word:
+        return None
+    plain = word.translate(_LEET)
+    if "1" not in plain:
+        return plain if plain in known else None
+    found = {p for p in (plain.replace("1", "i"), plain.replace("1", "l")) if p in known}
+    return found.pop() if len(found) == 1 else None
 
 
 class VocabularyFile(pydantic.BaseModel):
@@ -184,6 +201,10 @@ class Vocabulary:
             if len(words) > self._en_longest.get(words[0], 1):
                 self._en_longest[words[0]] = len(words)
         self._zh_max = max((len(k) for k in self._zh), default=1)
+        # Chinese phrases that open with a Latin letter ("y值", "y坐标"): the tokenizer
+        # splits "y" from "坐标", so such a pair is read as one Chinese run.
+        self._zh_latin_heads = frozenset(k[: k.index(next(c for c in k if not c.isascii()))]
+                                         for k in self._zh if k[:1].isascii() and not k.isascii())
         # Typos are corrected into any word of a phrase the lexicon knows, before
         # phrases are matched: "wher am i" reads "where am i", "emerald blok id"
         # the item "emerald block".
@@ -237,16 +258,26 @@ class Vocabulary:
         terms: list[Term] = []
         breaks = 0
         cuts: list[int] = []
+        chinese = False
         tokens = self._corrected(tokenize(normalized), names, budget)
         i = 0
         n = len(tokens)
         while i < n:
             token = tokens[i]
             script = token.script
+            if script is Script.LATIN and i + 1 < n and tokens[i + 1].script is Script.HAN and (
+                token.text in self._zh_latin_heads
+            ):
+                chinese = True
+                self._chinese(token.text + tokens[i + 1].text, terms, i + 2 == n or tokens[i + 2].script is Script.BREAK,
+                              budget)
+                i += 2
+                continue
             if script is Script.LATIN:
                 i = self._english(tokens, i, names, terms)
                 continue
             if script is Script.HAN:
+                chinese = True
                 self._chinese(token.text, terms, i + 1 == n or tokens[i + 1].script is Script.BREAK, budget)
             elif script is Script.NUMBER:
                 terms.append(Term(token.text, NUMBER_FEATURE, TermKind.SLOT))
@@ -259,9 +290,11 @@ class Vocabulary:
         self._name_players(terms)
         restated = bool(breaks) and _restated(terms, cuts)
         kept = governed(tuple(terms))
+        kind = mood(normalized, chinese)
+        speaker = chinese and names_speaker(normalized)
         if not restated:
-            return Analysis(kept, breaks)
-        return Analysis(kept, 0, _shifted(terms, kept, cuts))
+            return Analysis(kept, breaks, mood=kind, speaker=speaker)
+        return Analysis(kept, 0, _shifted(terms, kept, cuts), mood=kind, speaker=speaker)
 
     def _english(
         self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term]
@@ -337,6 +370,10 @@ class Vocabulary:
         for i, token in enumerate(tokens):
             word = token.text
             if token.script is Script.LATIN and word not in known and word not in names:
+                plain = _unleet(word, known)
+                if plain is not None:
+                    tokens[i] = RawToken(plain, Script.LATIN)
+                    continue
                 corrected = self.spelling.correct(word, budget)
                 if corrected is not None:
                     tokens[i] = RawToken(corrected, Script.LATIN)

@@ -119,3 +119,21 @@ def test_questions_about_the_players_or_ones_mail_need_no_my(runtime: AssistantR
 @pytest.mark.parametrize("text", ["anyone want to trade", "anyone seen my dog", "players are so annoying"])
 def test_lines_about_people_that_ask_nothing_we_answer(runtime: AssistantRuntime, text: str) -> None:
     assert route(runtime, text) is None
+
+
+@pytest.mark.parametrize(
+    "text, module",
+    [("whats the next milestone", "agent:progress"), ("whats my total xp", "agent:status"),
+     ("what milestone is the autopilot on already", "agent:progress")],
+)
+def test_a_light_word_does_not_stop_an_anchored_request(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text) == module
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["how do i get iron", "how do i get more hearts", "did alex get diamonds", "how many hearts does a zombie have",
+     "what's the total number of items in minecraft", "whats the best way to get food", "what y level are diamonds at"],
+)
+def test_light_words_do_not_anchor_a_question_about_the_game(runtime: AssistantRuntime, text: str) -> None:
+    assert route(runtime, text) is None

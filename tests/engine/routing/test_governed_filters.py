@@ -9,8 +9,10 @@ from __future__ import annotations
 import pytest
 
 from engine.assistant import AssistantRuntime
+from engine.routing.evaluation import fixture_snapshot
 from engine.routing.filters import blocking_filter
 from engine.routing.normalize import normalize_text
+from engine.routing.router import ScopeState
 from engine.routing.terms import TermKind
 
 
@@ -69,3 +71,47 @@ def test_sentences_that_ask_one_thing_are_one_request(shared_runtime: AssistantR
 @pytest.mark.parametrize("text", ["where am i? how hungry am i", "my coords? take me home", "inventory. then eat"])
 def test_sentences_that_ask_two_things_stay_a_compound(shared_runtime: AssistantRuntime, text: str) -> None:
     assert blocked(shared_runtime, text) is not None
+
+
+# A purpose clause after a complete question says why it is asked; one that opens the
+# line is the request itself, and its write still stops it.
+@pytest.mark.parametrize(
+    "text, lang, module",
+    [
+        ("what y level am i at, trying to strip mine", "en", "agent:position"),
+        ("tell me where i am so i can write it down", "en", "agent:position"),
+        ("whats my hp, trying to fight the wither", "en", "agent:status"),
+        ("查下我的y值，想挖钻石", "zh", "agent:position"),
+        ("我血量多少，准备打末影龙", "zh", "agent:status"),
+    ],
+)
+def test_a_purpose_clause_after_a_question_is_not_the_request(
+    shared_runtime: AssistantRuntime, text: str, lang: str, module: str
+) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("trying to mine, where are diamonds", TermKind.WRITE),
+        ("i want to go to the nether", TermKind.WRITE),
+        ("我想去下界", TermKind.WRITE),
+        ("带我回家，想睡觉", TermKind.WRITE),
+        ("don't tell me my coords, trying to guess", TermKind.NEGATION),
+    ],
+)
+def test_a_purpose_that_is_the_request_still_stops(shared_runtime: AssistantRuntime, text: str, kind: TermKind) -> None:
+    assert blocked(shared_runtime, text) is kind
+
+
+@pytest.mark.parametrize(
+    "text, lang",
+    [("where are diamonds, trying to mine", "en"), ("where is the nearest village so i can trade", "en"),
+     ("钻石在哪，想挖", "zh"), ("村庄在哪，我想交易", "zh")],
+)
+def test_a_question_before_a_purpose_is_still_judged_on_its_own(shared_runtime: AssistantRuntime, text: str, lang: str) -> None:
+    # Without its purpose the line is "where are diamonds": no module answers that.
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id is None

@@ -120,7 +120,14 @@ def test_one_meaning_said_twice_is_one_term(shared_runtime: AssistantRuntime) ->
 @pytest.mark.parametrize(
     "slang, plain",
     [("list ur cmds", "list your commands"), ("any notifs", "any notifications"), ("yo bro my coords rn pls", "my coords"),
-     ("帮我看看坐标呗", "坐标"), ("请问我的血量呢", "血量")],
+     ("帮我看看坐标呗", "坐标"), ("请问我的血量呢", "血量"), ("wats in my inv", "what is in my inventory"),
+     ("wut's my hp", "what is my health"), ("what way am i facing", "which way am i facing"),
+     # A Chinese phrase that opens with a Latin letter is one word although the tokenizer splits it.
+     ("我的y坐标", "我的坐标"), ("y值多少", "坐标多少"),
+     # Digits for letters, when the word they spell is the vocabulary's.
+     ("wh0 is 0nline", "who is online"), ("c00rds", "coords"), ("h3lp", "help"),
+     # A kind of item asks about an item as "item" does.
+     ("what tool am i holding", "what item am i holding"), ("what weapon am i holding", "what item am i holding")],
 )
 def test_slang_and_filler_read_like_the_plain_words(shared_runtime: AssistantRuntime, slang: str, plain: str) -> None:
     assert analyze(shared_runtime, slang).features == analyze(shared_runtime, plain).features
@@ -165,3 +172,11 @@ def test_a_phrase_defined_twice_with_different_meanings_is_refused() -> None:
     zh = VocabularyFile(language="zh", features={})
     with pytest.raises(VocabularyError, match="same"):
         Vocabulary(en, zh)
+
+
+def test_digits_are_letters_only_when_they_spell_a_vocabulary_word(shared_runtime: AssistantRuntime) -> None:
+    # "alex_99" is a player's name, "r0fl" spells no vocabulary word: both stay as they are;
+    # "b0at" is the item.
+    assert "w:r0fl" in analyze(shared_runtime, "r0fl where am i").features
+    assert ITEM_FEATURE in analyze(shared_runtime, "do i have a b0at").features
+    assert analyze(shared_runtime, "is alex_99 online").features[1] == PLAYER_FEATURE

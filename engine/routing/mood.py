@@ -1,0 +1,111 @@
+"""What kind of utterance a line is, read from its text: a request, or not one.
+
+The vocabulary drops 了, 吗, 呢 and 我 as filler (they would otherwise make
+"我饿不饿" and "饿不饿" different requests), and the tokenizer drops quotes, so
+the terms cannot tell "我饿了" (the player says they are hungry) from "我饿了吗"
+(are they?), "在哪" (where is — what?) from "我在哪", nor "有人说"谁在线""
+(someone said it) from "谁在线". These checks read the normalized text; each is
+one pass over it.
+
+How this works, first match wins:
+
+* **Quotes**: a line with a quoted part ("he said "where am i"", 「坐标」) talks
+  about those words; the quoted words are not the player's request.
+* **How-to**: "how do i check my health", "怎么查看自己的血量" ask how the game
+  shows something, not for the value; "what is a milestone" asks what the word
+  means (an indefinite article: "what is the milestone" still asks for it).
+* **Statement** (Chinese): past its final particles (啊, 呀, 哦…) the line ends
+  in 了 or 啦, or says what the player is, has or does ("我在下界", "我有钻石",
+  "我没在下界"), and it has no question marker (吗, 呢, 谁, 几, 哪, 啥, 怎/咋,
+  什么, 多少, 还是, an A-not-A pair such as 饿不饿, a final 没 or 不) and no
+  word that asks for something (看, 查, 告诉, 说, 报, 发, 列, 数, 忘了: "重锤id我
+  忘了" wants the id).
+
+None of these goes direct: it may be a complaint, small talk, a question about
+the game or a request, and the answer differs, so the model decides.
+"""
+from __future__ import annotations
+
+import enum
+import re
+
+
+class Mood(enum.Enum):
+    __hash__ = object.__hash__
+
+    ASKS = "asks"
+    QUOTES = "quotes"
+    HOW_TO = "how-to"
+    STATES = "states"
+
+
+_QUOTES = frozenset('"「」『』')
+_EN_HOW_TO = re.compile(
+    r"\bhow (?:do|does|can|could|should|would|to)(?: (?:i|you|u|we|one|people|players))? "
+    r"(?:check|see|view|find|look|know|tell|get|show|open|read|display)\b"
+)
+_EN_DEFINITION = re.compile(r"^(?:what|wat|wut)(?:'s|s| is| are) an? [a-z]+(?: [a-z]+)?$")
+_ZH_HOW = ("怎么", "怎样", "如何", "咋")
+_ZH_HOW_TO_VERBS = ("查看", "查", "看", "知道", "打开", "找到", "显示", "调出")
+_TRAILING = frozenset("啊呀哦哈嘞咯喽哇~～")
+_QUESTION_CHARS = frozenset("吗么嘛呢谁几哪啥咋怎何")
+_QUESTION_WORDS = ("什么", "多少", "多远", "多高", "多久", "是否", "还是")
+_ASKING_WORDS = ("看", "查", "告诉", "说", "报", "发", "列", "数", "瞅", "瞧", "康康", "忘了", "问")
+_A_NOT_A = frozenset("不没")
+_SPEAKER = frozenset("我俺咱")
+# The player as the subject of a predicate: "我在下界" says where they are.
+_SPEAKER_PREDICATES = ("我在", "我有", "我是", "我没", "我不", "我还", "我也", "我都", "我已经", "我刚", "我正在")
+
+
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def mood(normalized: str, chinese: bool) -> Mood:
+    """``chinese``: the line has Han characters (the vocabulary knows; the Chinese checks need them)."""
+    if any(ch in normalized for ch in _QUOTES):
+        return Mood.QUOTES
+    if "how" in normalized and _EN_HOW_TO.search(normalized) or normalized.startswith("w") and _EN_DEFINITION.match(
+        normalized
+    ):
+        return Mood.HOW_TO
+    if not chinese:
+        return Mood.ASKS
+    if _zh_how_to(normalized):
+        return Mood.HOW_TO
+    return Mood.STATES if is_statement(normalized) else Mood.ASKS
+
+
+def _zh_how_to(text: str) -> bool:
+    for how in _ZH_HOW:
+        at = text.find(how)
+        while at >= 0:
+            rest = text[at + len(how):]
+            if rest.startswith(_ZH_HOW_TO_VERBS) and not rest.startswith("看来"):
+                return True
+            at = text.find(how, at + 1)
+    return False
+
+
+def is_statement(normalized: str) -> bool:
+    """"我饿了", "背包满啦", "我在下界": a Chinese line that says something and asks nothing."""
+    end = len(normalized)
+    while end and normalized[end - 1] in _TRAILING:
+        end -= 1
+    text = normalized[:end]
+    if not end or not _HAN.search(text):
+        return False
+    if text[-1] not in "了啦" and not any(p in text for p in _SPEAKER_PREDICATES):
+        return False
+    if any(ch in _QUESTION_CHARS for ch in text) or any(w in text for w in _QUESTION_WORDS):
+        return False
+    if text.endswith(("没", "没有", "不")):
+        return False  # "有人找我没", "在线不": "…or not?"
+    if any(w in text for w in _ASKING_WORDS):
+        return False
+    # "饿不饿了", "有没有人上线了": A-not-A asks.
+    return not any(text[i + 1] in _A_NOT_A and text[i + 2] == text[i] for i in range(len(text) - 2))
+
+
+def names_speaker(normalized: str) -> bool:
+    """"我在哪" names who is asked about; "在哪" does not."""
+    return any(ch in _SPEAKER for ch in normalized)
