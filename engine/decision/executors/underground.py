@@ -35,7 +35,7 @@ from engine.decision.catalog import Choice
 from engine.decision.knowledge import BLOCKS, KINDS, PICKAXES, best_pickaxe, dig_ticks
 from engine.decision.executors.base import ExecContext, Executor, Pos, hold
 from engine.decision.executors.gathering import _nearest_item, resting_cell
-from engine.decision.executors.safety import floor_unsafe, step_cells, unsafe
+from engine.decision.executors.safety import edge_beyond, floor_unsafe, step_cells, unsafe
 from engine.motion.cells import DAMAGE, EMPTY, FIRE, LAVA, SHAPE, UNKNOWN, WATER
 from engine.motion.goals import GoalNear
 from engine.motion.navigator import NavState
@@ -208,7 +208,7 @@ class MineOre(Executor):
 
     def _step_ok(self, ctx: ExecContext, at: Pos, to: Pos) -> bool:
         t = ctx.terrain
-        why = floor_unsafe(t, *to)
+        why = floor_unsafe(t, *to) or edge_beyond(t, at, to)
         if why is None:
             for cell in step_cells(at, to):
                 c = t.cell(*cell)

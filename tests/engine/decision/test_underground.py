@@ -5,13 +5,15 @@ player, a hotbar selection changes the hand. The world is solid stone with the p
 two-high hole at (0, 8, 0)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from engine import actions as acts
 from engine.actions import Action, InjectMovement
 from engine.decision.catalog import ActionName, Choice
 from engine.decision.executors import ExecContext, Mine, make_executor
-from engine.decision.executors.safety import floor_unsafe, step_cells, unsafe
+from engine.decision.executors.safety import edge_beyond, floor_unsafe, step_cells, unsafe
 from engine.decision.executors.underground import MineOre
 from engine.decision.perception import BlockFinder
 from engine.events import SlotItem
@@ -35,6 +37,10 @@ def snap(at: Vec3, held: int, hotbar: tuple[str, ...]) -> WorldSnapshot:
     return WorldSnapshot("bot", None, player, (), ())
 
 
+def cell(at: Vec3) -> tuple[int, int, int]:
+    return (math.floor(at.x), math.floor(at.y + 1e-6), math.floor(at.z))
+
+
 class Driver:
     """The executor against a scripted server: digs break, moves move, the hand changes."""
 
@@ -45,6 +51,7 @@ class Driver:
         self.held = 0
         self.at = at
         self.sent: list[Action] = []
+        self.trail: list[tuple[int, int, int]] = [cell(at)]       # the feet cells the body went through
         self.ctx = ExecContext(snap(at, 0, hotbar), self.terrain, BlockFinder(self.terrain), 1, 0.05, set(),
                                SearchOptions(max_nodes=2500), {}, np.random.default_rng(0))
 
@@ -63,6 +70,8 @@ class Driver:
                         self.hotbar.append("diamond")
                 elif isinstance(a, InjectMovement):
                     self.at = Vec3(a.x, a.y, a.z)
+                    if cell(self.at) != self.trail[-1]:
+                        self.trail.append(cell(self.at))
                 elif isinstance(a, acts.SelectHotbar):
                     self.held = a.slot
                 elif isinstance(a, acts.PlaceBlock):
@@ -149,6 +158,23 @@ def test_a_fake_ore_revealed_as_stone_is_remembered_and_the_search_goes_on() -> 
     d.run(ex, 900)
     assert (5, 8, 0) in ex.fakes and (5, 8, 0) in d.ctx.blacklist
     assert ex.status == "ok" and (-6, 8, 0) in d.dug()
+
+
+def test_no_step_ends_facing_an_open_shaft_the_edge_reflex_would_stop_the_body_at() -> None:
+    # Seed 760003 (1.18, normal): a staircase ran beside an old open shaft; each step toward it
+    # set off the edge reflex, which pre-empted the task, and the new task took the same step:
+    # 238 watchdog loops and no pickaxe in 48,000 ticks.
+    world = rock()
+    world.fill(2, 2, 0, 2, 9, 0, "air")                   # a shaft six deep, two blocks ahead
+    world.set(4, 8, 0, "deepslate_diamond_ore")
+    t = world.terrain()
+    assert edge_beyond(t, (0, 8, 0), (1, 8, 0)) == "deep drop beyond"
+    assert edge_beyond(t, (0, 8, 0), (0, 8, 1)) is None
+    d = Driver(world, HOLE)
+    d.run(mine(), 300)
+    assert len(d.trail) > 3
+    facing = [(a, b) for a, b in zip(d.trail, d.trail[1:]) if edge_beyond(d.terrain, a, b) is not None]
+    assert facing == []
 
 
 def test_with_no_ore_known_it_stairs_down_to_the_level() -> None:
