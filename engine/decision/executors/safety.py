@@ -67,3 +67,18 @@ def step_cells(at: Pos, to: Pos) -> tuple[Pos, ...]:
     if ny > y:              # a stair up: jump through the cell above the head
         return ((x, y + 2, z), (nx, ny + 1, nz), (nx, ny, nz))
     return ((nx, y + 1, nz), (nx, y, nz))
+
+
+ROOF_SCAN = 8              # cells above an open face looked at for a roof
+
+
+def sealed(terrain: Terrain, x: int, y: int, z: int) -> bool:
+    """Every open face of the block at (x, y, z) is roofed within ROOF_SCAN cells: the block is seen
+    through a cave's air (the server sends buried caves too), not from ground a walk reaches."""
+    for dx, dy, dz in SIDES:
+        nx, ny, nz = x + dx, y + dy, z + dz
+        if terrain.cell(nx, ny, nz) & (SHAPE | UNKNOWN) != EMPTY:
+            continue
+        if not any(terrain.cell(nx, ny + up, nz) & SHAPE != EMPTY for up in range(1, ROOF_SCAN + 1)):
+            return False
+    return True

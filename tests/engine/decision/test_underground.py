@@ -13,7 +13,7 @@ from engine import actions as acts
 from engine.actions import Action, InjectMovement
 from engine.decision.catalog import ActionName, Choice
 from engine.decision.executors import ExecContext, Mine, make_executor
-from engine.decision.executors.safety import edge_beyond, floor_unsafe, step_cells, unsafe
+from engine.decision.executors.safety import edge_beyond, floor_unsafe, sealed, step_cells, unsafe
 from engine.decision.executors.underground import MineOre
 from engine.decision.perception import BlockFinder
 from engine.events import SlotItem
@@ -208,6 +208,24 @@ def test_mine_block_leaves_stone_beside_water_alone() -> None:
         ex.step(d.ctx)
     assert ex.target is not None and unsafe(d.terrain, *ex.target) is None
     assert (1, 9, 0) in d.ctx.blacklist
+
+
+def test_mine_block_goes_for_stone_under_the_sky_before_a_buried_cave_wall() -> None:
+    # Seed 760004 (1.18, lava): the nearest stone was the wall of a cave 8 blocks under spawn,
+    # sent with its section; the walk to it never failed and never arrived, 1,800 ticks long.
+    world = rock()
+    world.fill(-32, 20, -32, 31, 31, 31, "air")             # the open ground is y 20
+    world.fill(-32, 10, -32, 31, 19, 31, "dirt")
+    world.fill(-1, 8, -1, 1, 9, 1, "air")                   # a cave under the player's feet
+    world.set(14, 19, 0, "stone")                           # stone in the open ground, farther off
+    d = Driver(world, Vec3(0.5, 20.0, 0.5), ("wooden_pickaxe",))
+    t = d.terrain
+    assert sealed(t, 2, 8, 0) and not sealed(t, 14, 19, 0)
+    ex = make_executor(Choice(ActionName.MINE_BLOCK, ("stone",)), 400, 1)
+    assert isinstance(ex, Mine)
+    d.ctx.tick = 1
+    ex.step(d.ctx)
+    assert ex.target is not None and not sealed(t, *ex.target)
 
 
 def test_a_drop_collect_timed_out_on_is_not_tried_again() -> None:
