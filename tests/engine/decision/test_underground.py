@@ -257,3 +257,19 @@ def test_standing_in_water_ends_the_task_without_blacklisting_the_ore() -> None:
     ex = mine()
     d.run(ex, 5)
     assert ex.status == "in water or lava" and not d.ctx.blacklist
+
+
+def test_a_crafting_table_no_walk_reaches_is_left_behind_for_the_one_carried() -> None:
+    # Seed 760005 under water: the table placed on the surface stayed "near" from the tunnel
+    # below, crafting walked for it and failed, and the player idled 43,000 ticks with three
+    # diamonds and a table in the pack.
+    world = rock()
+    world.set(6, 12, 0, "crafting_table")                 # in the rock above: no walk gets there
+    d = Driver(world, HOLE, ("iron_pickaxe", "crafting_table"))
+    ex = make_executor(Choice(ActionName.CRAFT, ("diamond_pickaxe",)), 400, 1)
+    d.run(ex, 100)
+    assert ex.status == "no path to the crafting table"
+    assert (6, 12, 0) in d.ctx.blacklist
+    again = make_executor(Choice(ActionName.CRAFT, ("diamond_pickaxe",)), 400, 1)
+    d.run(again, 5)
+    assert again.status == "no crafting table"
