@@ -44,6 +44,7 @@ EAT_RAW_BELOW = 7      # raw beef is eaten at once only this hungry when it coul
 # next hit (a step into lava costs ~8) finds the player this low.
 HURT_EAT_AT = 10.0
 COOK = Choice(ActionName.SMELT, ("cooked_beef",))
+HIT_REACH = 3.0        # a cornered player fights a hostile this close (the fight's first hit lands at once)
 
 
 @attrs.frozen
@@ -168,7 +169,11 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
         # A zombie in reach is fought rather than left to hit a player who stands still; the
         # legal filter offers the fight only with health to spare. In the open, fleeing is cheaper:
         # the simulated zombie is not knocked back, so a fight costs about three of its hits.
-        for eid, _ in sorted(state.hostiles, key=lambda h: h[1]):
+        # Only one within a hit's reach: one farther off in a cornered spot is often out of reach
+        # (on a pit's rim), and walking at it would fail as the flights did.
+        for eid, dist in sorted(state.hostiles, key=lambda h: h[1]):
+            if dist > HIT_REACH:
+                break
             d = pick(Choice(ActionName.FIGHT, (eid,)), 0.85, 0.9, "cornered: fighting the hostile")
             if d is not None:
                 return d

@@ -33,7 +33,7 @@ def test_a_cornered_player_fights_the_zombie_in_reach() -> None:
 def test_the_nearest_of_two_is_fought_and_one_out_of_reach_is_not() -> None:
     two = state(hostiles=((ZOMBIE + 1, 1.5), (ZOMBIE, 3.5)))
     assert heuristic(two, _without_flee(two)).choice == Choice(ActionName.FIGHT, (ZOMBIE + 1,))
-    far = state(hostiles=((ZOMBIE, 6.0),))
+    far = state(hostiles=((ZOMBIE, 3.4),))            # on a pit's rim, say: not in a hit's reach
     assert heuristic(far, _without_flee(far)).choice.action is not ActionName.FIGHT
 
 
