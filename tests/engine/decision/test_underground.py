@@ -52,6 +52,7 @@ class Driver:
         self.at = at
         self.sent: list[Action] = []
         self.trail: list[tuple[int, int, int]] = [cell(at)]       # the feet cells the body went through
+        self.dug_from: list[tuple[tuple[int, int, int], Vec3]] = []  # each dig started, and where the body was
         self.ctx = ExecContext(snap(at, 0, hotbar), self.terrain, BlockFinder(self.terrain), 1, 0.05, set(),
                                SearchOptions(max_nodes=2500), {}, np.random.default_rng(0))
 
@@ -63,6 +64,8 @@ class Driver:
             out = executor.step(self.ctx)
             self.sent += out
             for a in out:
+                if isinstance(a, acts.StartDigging):
+                    self.dug_from.append(((a.x, a.y, a.z), self.at))
                 if isinstance(a, acts.FinishDigging):
                     name = self.world.table.name(self.world.store.get(a.x, a.y, a.z) or 0)
                     self.world.set(a.x, a.y, a.z, "air")
@@ -273,3 +276,18 @@ def test_a_crafting_table_no_walk_reaches_is_left_behind_for_the_one_carried() -
     again = make_executor(Choice(ActionName.CRAFT, ("diamond_pickaxe",)), 400, 1)
     d.run(again, 5)
     assert again.status == "no crafting table"
+
+
+def test_a_stair_down_never_digs_the_block_an_overhanging_body_stands_on() -> None:
+    # Seed 900001 (1.18): the body stood 0.08 into its cell, half on the neighbour's top, and the
+    # first stair down dug that block from under it: the server saw it standing on air.
+    world = rock()
+    world.fill(-32, 8, -32, 31, 31, 31, "air")             # open ground at y 8
+    world.set(-3, 7, 0, "diamond_ore")
+    d = Driver(world, Vec3(0.08, 8.0, 0.5))
+    d.run(mine(), 300)
+    assert d.dug_from, "it dug"
+    for (x, y, z), at in d.dug_from:
+        if y == math.floor(at.y) - 1:                      # a block at the feet's floor level
+            assert not (at.x - 0.3 < x + 1 and at.x + 0.3 > x and at.z - 0.3 < z + 1 and at.z + 0.3 > z), \
+                ((x, y, z), at)
