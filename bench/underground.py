@@ -10,7 +10,8 @@ autopilot starts for ``mine_block diamond_ore``. Reported per setting and diffic
 ``mcagent sim``: ``milestones.iron_pickaxe`` / ``milestones.diamonds`` /
 ``milestones.diamond_pickaxe`` (``reached`` and ``median_tick``; ``diamonds``: the first diamond carried, the goal's ``diamond`` milestone), ``deaths`` by cause and
 ``violations`` (movement checker), and what the safety rules refused (``refusals``) and the
-fake ores found (``fakes``, with ``--anti-xray``). ``--progress FILE`` appends one JSON line
+fake ores found (``fakes``, with ``--anti-xray``), and a lava or water episode's pushes (``pushes``:
+``surface``, into the pool beside spawn; ``below``, a misstep into a fluid within reach underground). ``--progress FILE`` appends one JSON line
 per episode as it ends.
 """
 from __future__ import annotations
@@ -54,7 +55,7 @@ def one(job: tuple[int, str, str, int, str, float]) -> dict[str, Any]:
             refusals[k] = refusals.get(k, 0) + v
     return {"seed": seed, "setting": setting, "difficulty": difficulty, "milestones": milestones,
             "deaths": e.deaths, "violations": e.violations, "fakes": sum(len(m.fakes) for m in mines.values()),
-            "refusals": refusals, "ticks": e.ticks}
+            "refusals": refusals, "ticks": e.ticks, "pushes": e.pushes}
 
 
 def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -69,13 +70,14 @@ def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             milestones[name] = {"reached": len(ticks), "median_tick": statistics.median(ticks) if ticks else None}
         deaths: dict[str, int] = {}
         refusals: dict[str, int] = {}
+        pushes: dict[str, int] = {}
         for r in runs:
-            for table, source in ((deaths, r["deaths"]), (refusals, r["refusals"])):
+            for table, source in ((deaths, r["deaths"]), (refusals, r["refusals"]), (pushes, r.get("pushes", {}))):
                 for k, v in source.items():
                     table[k] = table.get(k, 0) + v
         rows.append({"difficulty": difficulty, "setting": setting, "episodes": len(runs), "milestones": milestones,
                      "deaths": deaths, "violations": sum(r["violations"] for r in runs),
-                     "fakes": sum(r["fakes"] for r in runs), "refusals": refusals,
+                     "fakes": sum(r["fakes"] for r in runs), "refusals": refusals, "pushes": pushes,
                      "failed_seeds": [r["seed"] for r in runs if "diamond_pickaxe" not in r["milestones"]
                                       or r["deaths"] or r["violations"]]})
     return rows
@@ -110,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         cells = "  ".join(f"{name} {m[name]['reached']}/{row['episodes']} (median {m[name]['median_tick']})"
                           for name in MILESTONES)
         print(f"{row['setting']:6s} {row['difficulty']:7s} {cells}  deaths {row['deaths'] or 0}  "
-              f"violations {row['violations']}  fakes {row['fakes']}  failed {row['failed_seeds'] or ''}")
+              f"violations {row['violations']}  fakes {row['fakes']}  pushes {row['pushes'] or 0}  "
+              f"failed {row['failed_seeds'] or ''}")
     return 0
 
 

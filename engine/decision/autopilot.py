@@ -409,7 +409,8 @@ class Autopilot:
         if self._known_memo is not None and self._known_memo[0] == key:
             return self._known_memo[1]
         queries = tuple(Query(kind, SEARCH_RADIUS, skip=self.blacklist) for kind in RESOURCES) + (
-            Query("crafting_table", TABLE_RANGE, exposed=False), Query("furnace", TABLE_RANGE, exposed=False),
+            Query("crafting_table", TABLE_RANGE, exposed=False, skip=self.blacklist),
+            Query("furnace", TABLE_RANGE, exposed=False),
             Query("bed", BED_RANGE, exposed=False, skip=self.blacklist))
         *resources, table, furnace, bed = self.finder.search(queries, pos)
         known = tuple((kind, hits[0][0]) for kind, hits in zip(RESOURCES + ("bed",), resources + [bed]) if hits)

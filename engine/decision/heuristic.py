@@ -1,7 +1,8 @@
 """The calibrated heuristic: the mock provider and the fallback for low-confidence model answers.
 
-How this works: safety first (flee a close hostile, eat when hungry, sleep
-through the night when a bed is known), then drops lying near (the meat of a
+How this works: safety first (flee a close hostile, or fight it when fleeing is
+suppressed, eat when hungry, sleep through the night when a bed is known), then
+drops lying near (the meat of a
 kill too), then food (hunt the nearest game
 animal when hungry with little food left, cook raw beef when a furnace and
 fuel are at hand), then the ladder. For the ladder, ``plan`` walks the recipe
@@ -43,6 +44,7 @@ EAT_RAW_BELOW = 7      # raw beef is eaten at once only this hungry when it coul
 # next hit (a step into lava costs ~8) finds the player this low.
 HURT_EAT_AT = 10.0
 COOK = Choice(ActionName.SMELT, ("cooked_beef",))
+HIT_REACH = 3.0        # a cornered player fights a hostile this close (the fight's first hit lands at once)
 
 
 @attrs.frozen
@@ -163,6 +165,18 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
         d = pick(Choice(ActionName.FLEE), 0.95, 0.9, "hostile close")
         if d is not None:
             return d
+        # Cornered: fleeing failed again and again (a tunnel's dead end, a pit) and is suppressed.
+        # A zombie in reach is fought rather than left to hit a player who stands still; the
+        # legal filter offers the fight only with health to spare. In the open, fleeing is cheaper:
+        # the simulated zombie is not knocked back, so a fight costs about three of its hits.
+        # Only one within a hit's reach: one farther off in a cornered spot is often out of reach
+        # (on a pit's rim), and walking at it would fail as the flights did.
+        for eid, dist in sorted(state.hostiles, key=lambda h: h[1]):
+            if dist > HIT_REACH:
+                break
+            d = pick(Choice(ActionName.FIGHT, (eid,)), 0.85, 0.9, "cornered: fighting the hostile")
+            if d is not None:
+                return d
     inv = state.counts()
     cook = COOK in legal and not state.smelting
     if state.food < EAT_BELOW and any(inv.get(f, 0) for f in FOODS):

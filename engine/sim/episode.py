@@ -48,6 +48,7 @@ class EpisodeResult:
     decided: tuple[tuple[int, str], ...]
     seconds: float
     tick_costs: tuple[float, ...] = ()    # seconds per engine tick (Session + Autopilot), when measured
+    pushes: dict[str, int] = attrs.field(factory=dict)     # a hazard episode's pushes: "surface" / "below" → count
 
     @property
     def iron_pickaxe(self) -> int | None:
@@ -122,10 +123,14 @@ def run_episode(seed: int, ticks: int = 10_000, provider: Provider | None = None
     for v in world.checker.violations:
         rules[v.rule.value] = rules.get(v.rule.value, 0) + 1
     stats = autopilot.stats
+    pushes: dict[str, int] = {}
+    for _, where in world.pushes:
+        pushes[where] = pushes.get(where, 0) + 1
     result = EpisodeResult(
         seed=seed, ticks=t, milestones=milestones, deaths=deaths, watchdog=dict(autopilot.watchdog.counts),
         reflexes=dict(session.reflex_firings), violations=len(world.checker.violations), violation_rules=rules,
         decisions=stats.decisions, stale=stats.stale, fallbacks=stats.fallbacks,
         fallback_reasons=dict(stats.fallback_reasons), rejected=dict(world.rejected),
-        decided=tuple(autopilot.decided), seconds=time.perf_counter() - started, tick_costs=tuple(costs))
+        decided=tuple(autopilot.decided), seconds=time.perf_counter() - started, tick_costs=tuple(costs),
+        pushes=pushes)
     return result

@@ -93,6 +93,9 @@ class Generation:
             # of a seed are the same with or without it.
             strata = Strata(o.underground, np.random.default_rng((self.seed, 2)), self.table, whole, ground)
             strata.run()
+            if o.hazard in ("lava", "water"):
+                # The hazard met at depth too, drawn after everything else from a generator of its own.
+                strata.hazard_pockets(o.hazard, np.random.default_rng((self.seed, 4)))
             self.features.update(strata.features)
         self.blocks = whole
         for cx in range(size // 16):

@@ -21,6 +21,7 @@ from engine.motion.grid import Terrain
 from engine.world.blocks import BlockFlag, BlockStore, BlockTable
 from engine.world.food import EAT_TICKS, FOODS
 from engine.sim.generation import Generation, walkable
+from engine.sim.hazards import push_target
 from engine.sim.strata import min_y
 from engine.sim.underground import Underground
 from engine.sim.rules import (AIR_REFILL, COW_SPEED, COW_STROLL_CHANCE, COW_STROLL_RANGE, DAMAGE_EXHAUSTION, DAY,
@@ -67,6 +68,7 @@ class ServerWorld:
         self.deaths: list[tuple[int, str]] = []
         self.damage_taken: dict[str, float] = {}
         self.rejected: dict[str, int] = {}
+        self.pushes: list[tuple[int, str]] = []          # a hazard episode's pushes: tick, "surface" or "below"
         self._sent_health: tuple[float, int, bool] | None = None     # what the last health packet said
 
     def _new_player(self) -> PlayerBody:
@@ -333,19 +335,20 @@ class ServerWorld:
                 out += [self._inventory(), self._health()]
 
     def _hazard_push(self, t: int, out: list[ev.Event]) -> None:
-        hazard = self.options.hazard
-        if hazard not in ("lava", "water") or t % self.options.push_every != 20:
+        if self.options.hazard not in ("lava", "water") or t % self.options.push_every != 20:
             return
-        sites = self.features.get(hazard, [])
-        if not sites:
-            return
-        x, y, z = sites[0]
         p = self.player
+        below = self.underground.on and not self.underground.sky(math.floor(p.x), math.floor(p.y), math.floor(p.z))
+        site = push_target(self, below)
+        if site is None:
+            return
+        x, y, z = site
         p.x, p.y, p.z = x + 0.5, float(y), z + 0.5
         p.peak_y = p.y
         p.dig = p.sleeping = None
         out.append(ev.PositionSet(p.x, p.y, p.z, 0.0, 0.0, from_server=True))
         self.checker.teleport(p.x, p.y, p.z, t)
+        self.pushes.append((t, "below" if below else "surface"))
 
     def _body(self, t: int, out: list[ev.Event]) -> None:
         p, terrain = self.player, self.terrain

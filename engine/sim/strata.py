@@ -29,6 +29,7 @@ import numpy.typing as npt
 from engine.world.blocks import BlockTable
 
 ROOF = 6                    # caves keep this many blocks of rock under the ground
+HAZARD_POCKETS = 10         # more lava or water pockets in a hazard episode's world below
 
 
 @attrs.frozen
@@ -161,12 +162,19 @@ class Strata:
 
     def _lava_lakes(self) -> None:
         """Pockets at depth, their lower half lava: what a tunnel may open into."""
-        f, b, rng = self.family, self.blocks, self.rng
+        f = self.family
+        top = min(f.min_y + 60, int(self.ground.min()) - ROOF - 6)
+        self.pockets("lava", f.lava_lakes, self.rng, f.min_y + 8, top, "lava_lake")
+
+    def pockets(self, fluid: str, count: int, rng: np.random.Generator, lo: int, hi: int, feature: str) -> None:
+        """``count`` pockets centred between y ``lo`` and ``hi``, their lower half ``fluid``, in the rock
+        and the caves (the lava lakes; a hazard episode's extra lava or underground water)."""
+        f, b = self.family, self.blocks
         size = b.shape[1]
-        air, lava = self.st("air"), self.st("lava")
-        for _ in range(f.lava_lakes):
+        air, liquid = self.st("air"), self.st(fluid)
+        for _ in range(count):
             cx, cz = (int(v) for v in rng.integers(10, size - 10, 2))
-            cy = int(rng.integers(f.min_y + 8, min(f.min_y + 60, int(self.ground.min()) - ROOF - 6)))
+            cy = int(rng.integers(lo, max(lo + 1, hi)))
             rx, ry, rz = rng.uniform(2.0, 4.0), rng.uniform(1.5, 2.5), rng.uniform(2.0, 4.0)
             for x in range(cx - 4, cx + 5):
                 for z in range(cz - 4, cz + 5):
@@ -174,8 +182,15 @@ class Strata:
                         if ((x - cx) / rx) ** 2 + ((y - cy) / ry) ** 2 + ((z - cz) / rz) ** 2 <= 1.0:
                             row = y - f.min_y
                             if self._rock_at(row, z, x) or int(b[row, z, x]) == air:
-                                b[row, z, x] = lava if y <= cy else air
-            self.features.setdefault("lava_lake", []).append((cx, cy, cz))
+                                b[row, z, x] = liquid if y <= cy else air
+            self.features.setdefault(feature, []).append((cx, cy, cz))
+
+    def hazard_pockets(self, fluid: str, rng: np.random.Generator) -> None:
+        """A lava or water hazard episode's world below: ``HAZARD_POCKETS`` more pockets of that fluid,
+        anywhere from the bottom to under the ground's roof, so a descent meets them on the way."""
+        f = self.family
+        top = int(self.ground.min()) - ROOF - 6
+        self.pockets(fluid, HAZARD_POCKETS, rng, f.min_y + 8, top, fluid + "_pocket")
 
     def _ores(self) -> None:
         f, b, rng = self.family, self.blocks, self.rng

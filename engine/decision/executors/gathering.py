@@ -13,10 +13,11 @@ from engine.motion.grid import Terrain
 from engine.motion.navigator import NavState
 from engine.world.snapshot import EntityView, Vec3, WorldSnapshot
 from engine.decision.executors.base import ExecContext, Executor, Pos, hold
-from engine.decision.executors.safety import unsafe
+from engine.decision.executors.safety import sealed, unsafe
 
 PICKUP_WAIT = 16
 SAFE_CANDIDATES = 8    # nearest blocks of a kind looked at for one the safety rules allow
+OPEN_CANDIDATES = 64   # looked at when the nearest are all seen through a buried cave (it has many walls)
 PICKUP_SLACK = 0.3     # vanilla picks up within 1.3 blocks (the box grown by 1): 0.3 past the next cell
 
 
@@ -42,6 +43,12 @@ class Mine(Executor):
         if self.phase == "choose":
             self.before = ctx.counts()
             found = ctx.finder.nearest(self.kind, ctx.position, skip=ctx.blacklist, limit=SAFE_CANDIDATES)
+            if self.kind != "log" and found and all(sealed(ctx.terrain, *f[1]) for f in found):
+                # Seen only through a buried cave's air (the deep worlds send it): a walk never
+                # reaches such a block, and the walk's partial paths never fail (seed 760004 under
+                # lava walked 1,800 ticks at cave walls 8 below spawn and never dug one).
+                wider = ctx.finder.nearest(self.kind, ctx.position, skip=ctx.blacklist, limit=OPEN_CANDIDATES)
+                found = sorted(wider, key=lambda f: sealed(ctx.terrain, *f[1]))[:SAFE_CANDIDATES]
             if self.kind != "log":
                 # Stone and ore beside water or lava, or beside blocks never seen, are left alone:
                 # seed 700025 dug a pond's floor from its edge, swam over its own drops and died

@@ -5,13 +5,15 @@ player, a hotbar selection changes the hand. The world is solid stone with the p
 two-high hole at (0, 8, 0)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from engine import actions as acts
 from engine.actions import Action, InjectMovement
 from engine.decision.catalog import ActionName, Choice
 from engine.decision.executors import ExecContext, Mine, make_executor
-from engine.decision.executors.safety import floor_unsafe, step_cells, unsafe
+from engine.decision.executors.safety import edge_beyond, floor_unsafe, sealed, step_cells, unsafe
 from engine.decision.executors.underground import MineOre
 from engine.decision.perception import BlockFinder
 from engine.events import SlotItem
@@ -35,6 +37,10 @@ def snap(at: Vec3, held: int, hotbar: tuple[str, ...]) -> WorldSnapshot:
     return WorldSnapshot("bot", None, player, (), ())
 
 
+def cell(at: Vec3) -> tuple[int, int, int]:
+    return (math.floor(at.x), math.floor(at.y + 1e-6), math.floor(at.z))
+
+
 class Driver:
     """The executor against a scripted server: digs break, moves move, the hand changes."""
 
@@ -45,6 +51,8 @@ class Driver:
         self.held = 0
         self.at = at
         self.sent: list[Action] = []
+        self.trail: list[tuple[int, int, int]] = [cell(at)]       # the feet cells the body went through
+        self.dug_from: list[tuple[tuple[int, int, int], Vec3]] = []  # each dig started, and where the body was
         self.ctx = ExecContext(snap(at, 0, hotbar), self.terrain, BlockFinder(self.terrain), 1, 0.05, set(),
                                SearchOptions(max_nodes=2500), {}, np.random.default_rng(0))
 
@@ -56,6 +64,8 @@ class Driver:
             out = executor.step(self.ctx)
             self.sent += out
             for a in out:
+                if isinstance(a, acts.StartDigging):
+                    self.dug_from.append(((a.x, a.y, a.z), self.at))
                 if isinstance(a, acts.FinishDigging):
                     name = self.world.table.name(self.world.store.get(a.x, a.y, a.z) or 0)
                     self.world.set(a.x, a.y, a.z, "air")
@@ -63,6 +73,8 @@ class Driver:
                         self.hotbar.append("diamond")
                 elif isinstance(a, InjectMovement):
                     self.at = Vec3(a.x, a.y, a.z)
+                    if cell(self.at) != self.trail[-1]:
+                        self.trail.append(cell(self.at))
                 elif isinstance(a, acts.SelectHotbar):
                     self.held = a.slot
                 elif isinstance(a, acts.PlaceBlock):
@@ -151,6 +163,23 @@ def test_a_fake_ore_revealed_as_stone_is_remembered_and_the_search_goes_on() -> 
     assert ex.status == "ok" and (-6, 8, 0) in d.dug()
 
 
+def test_no_step_ends_facing_an_open_shaft_the_edge_reflex_would_stop_the_body_at() -> None:
+    # Seed 760003 (1.18, normal): a staircase ran beside an old open shaft; each step toward it
+    # set off the edge reflex, which pre-empted the task, and the new task took the same step:
+    # 238 watchdog loops and no pickaxe in 48,000 ticks.
+    world = rock()
+    world.fill(2, 2, 0, 2, 9, 0, "air")                   # a shaft six deep, two blocks ahead
+    world.set(4, 8, 0, "deepslate_diamond_ore")
+    t = world.terrain()
+    assert edge_beyond(t, (0, 8, 0), (1, 8, 0)) == "deep drop beyond"
+    assert edge_beyond(t, (0, 8, 0), (0, 8, 1)) is None
+    d = Driver(world, HOLE)
+    d.run(mine(), 300)
+    assert len(d.trail) > 3
+    facing = [(a, b) for a, b in zip(d.trail, d.trail[1:]) if edge_beyond(d.terrain, a, b) is not None]
+    assert facing == []
+
+
 def test_with_no_ore_known_it_stairs_down_to_the_level() -> None:
     world = rock()
     d = Driver(world, HOLE, ("iron_pickaxe",))
@@ -184,6 +213,24 @@ def test_mine_block_leaves_stone_beside_water_alone() -> None:
     assert (1, 9, 0) in d.ctx.blacklist
 
 
+def test_mine_block_goes_for_stone_under_the_sky_before_a_buried_cave_wall() -> None:
+    # Seed 760004 (1.18, lava): the nearest stone was the wall of a cave 8 blocks under spawn,
+    # sent with its section; the walk to it never failed and never arrived, 1,800 ticks long.
+    world = rock()
+    world.fill(-32, 20, -32, 31, 31, 31, "air")             # the open ground is y 20
+    world.fill(-32, 10, -32, 31, 19, 31, "dirt")
+    world.fill(-1, 8, -1, 1, 9, 1, "air")                   # a cave under the player's feet
+    world.set(14, 19, 0, "stone")                           # stone in the open ground, farther off
+    d = Driver(world, Vec3(0.5, 20.0, 0.5), ("wooden_pickaxe",))
+    t = d.terrain
+    assert sealed(t, 2, 8, 0) and not sealed(t, 14, 19, 0)
+    ex = make_executor(Choice(ActionName.MINE_BLOCK, ("stone",)), 400, 1)
+    assert isinstance(ex, Mine)
+    d.ctx.tick = 1
+    ex.step(d.ctx)
+    assert ex.target is not None and not sealed(t, *ex.target)
+
+
 def test_a_drop_collect_timed_out_on_is_not_tried_again() -> None:
     # Seed 700025 under lava: a drop lay under the water the player swam on; three 300-tick
     # timeouts walking to it, then a lava push at 5 health.
@@ -213,3 +260,34 @@ def test_standing_in_water_ends_the_task_without_blacklisting_the_ore() -> None:
     ex = mine()
     d.run(ex, 5)
     assert ex.status == "in water or lava" and not d.ctx.blacklist
+
+
+def test_a_crafting_table_no_walk_reaches_is_left_behind_for_the_one_carried() -> None:
+    # Seed 760005 under water: the table placed on the surface stayed "near" from the tunnel
+    # below, crafting walked for it and failed, and the player idled 43,000 ticks with three
+    # diamonds and a table in the pack.
+    world = rock()
+    world.set(6, 12, 0, "crafting_table")                 # in the rock above: no walk gets there
+    d = Driver(world, HOLE, ("iron_pickaxe", "crafting_table"))
+    ex = make_executor(Choice(ActionName.CRAFT, ("diamond_pickaxe",)), 400, 1)
+    d.run(ex, 100)
+    assert ex.status == "no path to the crafting table"
+    assert (6, 12, 0) in d.ctx.blacklist
+    again = make_executor(Choice(ActionName.CRAFT, ("diamond_pickaxe",)), 400, 1)
+    d.run(again, 5)
+    assert again.status == "no crafting table"
+
+
+def test_a_stair_down_never_digs_the_block_an_overhanging_body_stands_on() -> None:
+    # Seed 900001 (1.18): the body stood 0.08 into its cell, half on the neighbour's top, and the
+    # first stair down dug that block from under it: the server saw it standing on air.
+    world = rock()
+    world.fill(-32, 8, -32, 31, 31, 31, "air")             # open ground at y 8
+    world.set(-3, 7, 0, "diamond_ore")
+    d = Driver(world, Vec3(0.08, 8.0, 0.5))
+    d.run(mine(), 300)
+    assert d.dug_from, "it dug"
+    for (x, y, z), at in d.dug_from:
+        if y == math.floor(at.y) - 1:                      # a block at the feet's floor level
+            assert not (at.x - 0.3 < x + 1 and at.x + 0.3 > x and at.z - 0.3 < z + 1 and at.z + 0.3 > z), \
+                ((x, y, z), at)
