@@ -19,6 +19,7 @@ from engine.world.blocks import BlockStore, BlockTable
 from engine.sim.rules import ANIMAL_IDS, COWS, HEIGHT
 from engine.sim.records import Animal, SimOptions
 from engine.sim.strata import Strata, min_y
+from engine.sim.surface import Surface
 
 
 def walkable(store: BlockStore, table: BlockTable, x: int, y: int, z: int) -> bool:
@@ -40,6 +41,8 @@ class Generation:
         self.air = table.state_for("air")
         self.heights = np.zeros((options.size, options.size), dtype=int)
         self.features: dict[str, list[tuple[int, int, int]]] = {}
+        self.ponds: list[tuple[int, int, int, int]] = []       # a pond with a beach: x, z, width, level
+        self.pools: list[tuple[int, int, int, int]] = []       # the hazards' pools (nothing is put near)
 
     def block(self, x: int, y: int, z: int) -> str | None:
         state = self.store.get(x, y, z)
@@ -87,6 +90,12 @@ class Generation:
                 blocks[t - 2, z, x] = st("iron_ore")
         self._pools(blocks, ground, rocky)
         self._trees(blocks, ground, rocky)
+        # Beaches, cane, gravel and a farm, from a generator of their own: the draws above are what
+        # they were before there was a surface.
+        surface = Surface(self.table, np.random.default_rng((self.seed, 3)), blocks, ground, rocky,
+                          self.ponds, self.pools)
+        surface.run()
+        self.features.update(surface.features)
         self.heights = ground
         if o.underground is not None:
             # Below the surface, from a generator of its own: the surface, the trees and the animals
@@ -133,6 +142,7 @@ class Generation:
                 # top layer of the lava (a misstep into it).
                 self.features.setdefault(name, []).append((x + w // 2, level - (depth if name == "water" else 1),
                                                            z + w // 2))
+                (self.ponds if name == "water" and not near else self.pools).append((x, z, w, level))
                 break
 
     def spawn_animals(self, rng: np.random.Generator) -> dict[int, Animal]:
