@@ -40,7 +40,7 @@ from engine.decision.executors import BED_RANGE, JOB_RANGE, ExecContext, Executo
     step_aside
 from engine.decision.heuristic import Decision, heuristic
 from engine.decision.goals import DEFAULT_GOAL, Goal, goal_ladder, resolve
-from engine.decision.knowledge import GAME, KINDS, GATHERED_KINDS, LOOT, SURFACE_KINDS
+from engine.decision.knowledge import GAME, KINDS, GATHERED_KINDS, LOOT, PLANTS, SURFACE_KINDS
 from engine.planning.planner import OutOfReach, Plan
 from engine.decision.logs import EpisodeLog
 from engine.decision.perception import BlockFinder, Query
@@ -417,7 +417,7 @@ class Autopilot:
         key = (self.terrain.store.revision, pos.x, pos.y, pos.z, frozenset(self.blacklist), kinds)
         if self._known_memo is not None and self._known_memo[0] == key:
             return self._known_memo[1]
-        queries = tuple(Query(kind, SEARCH_RADIUS, skip=self.blacklist) for kind in kinds) + (
+        queries = tuple(Query(kind, SEARCH_RADIUS, exposed=kind not in PLANTS, skip=self.blacklist) for kind in kinds) + (
             Query("crafting_table", TABLE_RANGE, exposed=False), Query("furnace", TABLE_RANGE, exposed=False),
             Query("bed", BED_RANGE, exposed=False, skip=self.blacklist))
         *resources, table, furnace, bed = self.finder.search(queries, pos)

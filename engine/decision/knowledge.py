@@ -216,6 +216,10 @@ LEGACY_VARIANTS: dict[str, tuple[int, ...]] = {"stone": (0,)}
 MATURE: dict[str, int] = {"wheat": 7}
 # Surface kinds a goal's plan may gather (the decision state reports them only for such a goal).
 SURFACE_KINDS = ("sand", "gravel", "sugar_cane", "wheat")
+# Plants: no collision, standing on the ground. Looked for without the finder's ``exposed`` rule
+# (a face open and a ledge level with the block's top, against digging pits): picking a plant
+# opens no pit.
+PLANTS = frozenset({"sugar_cane", "wheat"})
 
 
 # What the executors can do by themselves, for the planner (engine.planning): the block kinds

@@ -6,7 +6,7 @@ import math
 from engine import actions as acts
 from engine.actions import Action
 from engine.decision.catalog import Choice
-from engine.decision.knowledge import BLOCKS, best_pickaxe, dig_ticks
+from engine.decision.knowledge import BLOCKS, PLANTS, best_pickaxe, dig_ticks
 from engine.decision.perception import GoalReach
 from engine.motion.goals import GoalNear
 from engine.motion.grid import Terrain
@@ -41,7 +41,8 @@ class Mine(Executor):
     def run(self, ctx: ExecContext) -> list[Action]:
         if self.phase == "choose":
             self.before = ctx.counts()
-            found = ctx.finder.nearest(self.kind, ctx.position, skip=ctx.blacklist, limit=SAFE_CANDIDATES)
+            found = ctx.finder.nearest(self.kind, ctx.position, skip=ctx.blacklist, limit=SAFE_CANDIDATES,
+                                       exposed=self.kind not in PLANTS)
             if self.kind != "log":
                 # Stone and ore beside water or lava, or beside blocks never seen, are left alone:
                 # seed 700025 dug a pond's floor from its edge, swam over its own drops and died
