@@ -7,6 +7,8 @@ are, for hazard episodes and tests) come out of it. The cows draw from a generat
 own, so the terrain and every other draw are what they were before there were animals.
 With ``SimOptions.underground`` (a version family) the world reaches down to the family's
 bottom and ``strata`` lays deepslate, caves, ores and lava there, from a generator of its own.
+``surface`` lays a beach with sugar cane, gravel and a wheat farm after the trees, from a
+generator of its own too.
 """
 from __future__ import annotations
 
