@@ -55,9 +55,20 @@ from engine.world.snapshot import Vec3, WorldSnapshot
 
 SEARCH_RADIUS = 48.0
 RESOURCES = ("log", "stone", "iron_ore")      # block kinds whose distance the decision state reports
+GAME_PER_KIND = 3      # a goal's game in the decision state: the nearest few of each kind
 PLAN_SLICE = 64
 FOLLOW_SIGHT = 48.0          # other players this close are in the decision state (follow's targets)
 THREAT_RADIUS = 3.5          # a hostile this close interrupts any task but fleeing or fighting
+
+
+def game_in_sight(game: list[tuple[int, str, float]]) -> tuple[tuple[int, str, float], ...]:
+    """A goal's game (nearest first) within GAME_SIGHT, the nearest GAME_PER_KIND of each kind: a
+    sheep behind a herd of cows is still in the state."""
+    kept: list[tuple[int, str, float]] = []
+    for h in game:
+        if h[2] <= GAME_SIGHT and sum(k == h[1] for _, k, _ in kept) < GAME_PER_KIND:
+            kept.append(h)
+    return tuple(kept)
 
 
 @attrs.frozen
@@ -392,7 +403,7 @@ class Autopilot:
             animals=tuple(h for h in animals if h[1] <= GAME_SIGHT)[:4],
             players=tuple((n, d) for n, d in snapshot.nearby_players() if d <= FOLLOW_SIGHT)[:4],
             goal=(self.goal.item, self.goal.count) if self.goal != DEFAULT_GOAL else None,
-            game=tuple(h for h in game if h[2] <= GAME_SIGHT)[:6])
+            game=game_in_sight(game))
 
     def _forget_lost_jobs(self, pos: Vec3) -> None:
         """Drop furnace jobs the player cannot go back to: the furnace is gone, or farther than

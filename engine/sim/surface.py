@@ -64,7 +64,7 @@ class Surface:
         g = int(self.ground[x, z])
         if self.blocks[g - 1, z, x] != self.table.state_for("grass_block"):
             return False
-        if any(self.blocks[g:g + 8, z, x] != self.air):
+        if (self.blocks[g:g + 8, z, x] != self.air).any():
             return False
         return not any(px - margin <= x < px + w + margin and pz - margin <= z < pz + w + margin
                        for px, pz, w, _ in self.avoid)
@@ -79,7 +79,7 @@ class Surface:
                 if not (3 <= x < self.size - 3 and 3 <= z < self.size - 3) or self.rocky[x, z]:
                     continue
                 g = int(self.ground[x, z])
-                if g > level + 2 or any(self.blocks[g:g + 8, z, x] != self.air):
+                if g > level + 2 or (self.blocks[g:g + 8, z, x] != self.air).any():
                     continue              # a steep bank or a tree: left as it is
                 self.blocks[level:max(g, level) + 1, z, x] = self.air
                 self.blocks[min(g - 1, level - 3):level - 1, z, x] = st("dirt")

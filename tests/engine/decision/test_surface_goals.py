@@ -49,3 +49,11 @@ def test_a_seen_surface_kind_is_mined_for_a_goal() -> None:
     assert heuristic(s, legal).choice == Choice(ActionName.MINE_BLOCK, ("sugar_cane",))
     unseen = state(goal=("sugar", 1), milestone="sugar_cane")
     assert heuristic(unseen, legal_actions(unseen)).choice == Choice(ActionName.EXPLORE)
+
+
+def test_a_sheep_behind_a_herd_of_cows_stays_in_a_goals_state() -> None:
+    from engine.decision.autopilot import GAME_PER_KIND, game_in_sight
+    from engine.decision.catalog import GAME_SIGHT
+    herd = [(i, "cow", 2.0 + i) for i in range(8)] + [(20, "sheep", 15.0), (21, "sheep", GAME_SIGHT + 1)]
+    kept = game_in_sight(herd)
+    assert [h[0] for h in kept] == list(range(GAME_PER_KIND)) + [20]
