@@ -224,7 +224,7 @@ PLANTS = frozenset({"sugar_cane", "wheat"})
 
 # What the executors can do by themselves, for the planner (engine.planning): the block kinds
 # ``mine_block``/``gather_wood`` dig (catalog.MINEABLE) and the animals a hunt kills, for what.
-GATHERED_KINDS = ("log", "stone", "iron_ore", "diamond_ore") + SURFACE_KINDS
+GATHERED_KINDS = ("log", "stone", "iron_ore", "diamond_ore", "gold_ore") + SURFACE_KINDS
 ABILITIES = Abilities(gather=frozenset(b for kind in GATHERED_KINDS for b in KINDS[kind]),
                       hunt=frozenset(LOOT), hunted=frozenset(i for items in LOOT.values() for i in items), fuel="#planks",
                       prefer=tuple(b for kind in GATHERED_KINDS for b in KINDS[kind]))

@@ -49,7 +49,8 @@ def test_every_surface_kind_names_a_block_of_every_version(version: str) -> None
 
 @pytest.mark.parametrize("goal, why", [
     ("compass", "redstone comes from the block redstone_wire, redstone_ore"),
-    ("clock", "raw_gold comes from the block gold_ore"),
+    ("clock", "redstone comes from the block redstone_wire, redstone_ore"),
+    ("golden_apple", "apple comes from the block oak_leaves"),
     ("bow", "string comes from the block cobweb"),
     ("netherite_pickaxe", "the Nether is not supported"),
 ])
@@ -62,3 +63,12 @@ def test_a_hunt_brings_only_what_the_loot_tables_give() -> None:
     assert {"beef", "leather", "mutton", "white_wool", "wool"} <= ABILITIES.hunted
     assert ABILITIES.hunt == frozenset({"cow", "sheep"})
     assert "rabbit_hide" not in ABILITIES.hunted
+
+
+@pytest.mark.parametrize("version, raw", [("1.12.2", "gold_ore"), ("26.1", "raw_gold")])
+def test_gold_is_dug_below_ground_with_an_iron_pickaxe(version: str, raw: str) -> None:
+    from engine.sim.cli import underground_for
+    steps = _steps(version, "gold_ingot")
+    assert f"gather 1 {raw}{'' if raw == 'gold_ore' else ' (gold_ore)'} with iron_pickaxe" in steps
+    assert steps[-1] == f"smelt 1 {raw} into gold_ingot"
+    assert underground_for("golden_pickaxe") == "1.18"
