@@ -8,8 +8,9 @@ Usage:
 Each item is played as ``mcagent sim --goal <item>`` plays it (``!autopilot on <item>`` from a
 fresh spawn, the mock provider, episodes end when the autopilot hands back or at ``--ticks``).
 An item the planner finds out of reach in the simulator's world (it has oak trees, stone, iron
-ore, a beach with sugar cane, gravel, a grown wheat farm, cows and sheep; no gold, redstone,
-spiders or Nether; the deep world below when the plan digs diamonds, as ``mcagent sim`` plays it)
+ore, a beach with sugar cane, gravel, a grown wheat farm, cows and sheep, and the deep world
+below when the plan digs gold or diamonds, as ``mcagent sim`` plays it; no redstone, spiders,
+apples or Nether)
 is not played:
 the report gives the planner's reason and does not count it as reached. Per item: episodes that
 reached it, the median tick, deaths and movement-checker violations.
@@ -45,8 +46,11 @@ ITEMS = (
     "sand", "glass", "glass_bottle", "sandstone", "flint", "flint_and_steel", "paper", "book", "bookshelf",
     "white_wool", "white_bed", "white_carpet", "painting", "white_banner", "leather", "leather_chestplate",
     "item_frame",
+    # below ground (the deep world: stairs down, branch tunnels)
+    "gold_ingot", "golden_pickaxe", "golden_sword", "golden_helmet", "light_weighted_pressure_plate",
+    "diamond_pickaxe",
     # what the simulated world cannot provide (the planner says why)
-    "compass", "clock", "golden_apple", "diamond_pickaxe", "netherite_pickaxe", "bow",
+    "compass", "clock", "golden_apple", "netherite_pickaxe", "bow",
 )
 
 
