@@ -10,9 +10,7 @@ fresh spawn, the mock provider, episodes end when the autopilot hands back or at
 An item the planner finds out of reach in the simulator's world (it has oak trees, stone, iron
 ore, a beach with sugar cane, gravel, a grown wheat farm, cows and sheep, and the deep world
 below when the plan digs gold or diamonds, as ``mcagent sim`` plays it; no redstone, spiders,
-apples or Nether)
-is not played:
-the report gives the planner's reason and does not count it as reached. Per item: episodes that
+apples or Nether) is not played: the report gives the planner's reason and does not count it as reached. Per item: episodes that
 reached it, the median tick, deaths and movement-checker violations.
 """
 from __future__ import annotations
