@@ -8,8 +8,9 @@ Usage:
 Each item is played as ``mcagent sim --goal <item>`` plays it (``!autopilot on <item>`` from a
 fresh spawn, the mock provider, episodes end when the autopilot hands back or at ``--ticks``).
 An item the planner finds out of reach in the simulator's world (it has oak trees, stone, iron
-ore and cows; no sand, gravel, coal, gold, redstone, wheat, sheep or sugar cane) is not played:
-the report gives the planner's reason and does not count it as reached. Per item: episodes that
+ore, a beach with sugar cane, gravel, a grown wheat farm, cows and sheep, and the deep world
+below when the plan digs gold or diamonds, as ``mcagent sim`` plays it; no redstone, spiders,
+apples or Nether) is not played: the report gives the planner's reason and does not count it as reached. Per item: episodes that
 reached it, the median tick, deaths and movement-checker violations.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from engine.decision.providers import MockProvider
-from engine.sim.cli import milestone_names
+from engine.sim.cli import milestone_names, underground_for
 from engine.sim.episode import run_episode
 from engine.sim.world import SimOptions
 
@@ -38,16 +39,23 @@ ITEMS = (
     "iron_ingot", "iron_pickaxe", "iron_sword", "iron_axe", "shield", "bucket", "shears", "iron_helmet",
     "iron_boots", "iron_bars", "minecart", "hopper",
     # food
-    "cooked_beef",
+    "cooked_beef", "8 bread", "cooked_mutton", "sugar", "hay_block",
+    # the surface: beaches, gravel, the farm, the flock
+    "sand", "glass", "glass_bottle", "sandstone", "flint", "flint_and_steel", "paper", "book", "bookshelf",
+    "white_wool", "white_bed", "white_carpet", "painting", "white_banner", "leather", "leather_chestplate",
+    "item_frame",
+    # below ground (the deep world: stairs down, branch tunnels)
+    "gold_ingot", "golden_pickaxe", "golden_sword", "golden_helmet", "light_weighted_pressure_plate",
+    "diamond_pickaxe",
     # what the simulated world cannot provide (the planner says why)
-    "bread", "white_bed", "flint_and_steel", "compass", "clock", "glass", "book", "diamond_pickaxe",
-    "netherite_pickaxe", "leather_chestplate",
+    "compass", "clock", "golden_apple", "netherite_pickaxe", "bow",
 )
 
 
 def play(job: tuple[str, int, int]) -> dict[str, Any]:
     goal, seed, ticks = job
-    result = run_episode(seed, ticks, MockProvider(), SimOptions(), stop_when_done=True, goal=goal)
+    options = SimOptions(underground=underground_for(goal))
+    result = run_episode(seed, ticks, MockProvider(), options, stop_when_done=True, goal=goal)
     item = goal.split()[-1]
     return {"goal": goal, "seed": seed, "tick": result.milestones.get(item), "ticks": result.ticks,
             "deaths": sum(result.deaths.values()), "violations": result.violations}

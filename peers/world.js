@@ -231,7 +231,10 @@ function stateIdOf (spec) {
     const [key, value] = pair.split('=').map((t) => String(t).trim())
     const state = states.find((st) => st.name === key)
     if (!state) throw new Error(`${block.name} has no property ${key}`)
-    const found = (state.values || (state.type === 'bool' ? ['true', 'false'] : [])).indexOf(value)
+    // minecraft-data leaves out an int property's values on some versions (wheat's age on
+    // 1.18.2): they count from 0 there (age, moisture), which is what the world files use.
+    const ints = state.type === 'int' ? Array.from({ length: state.num_values }, (_, i) => String(i)) : []
+    const found = (state.values || (state.type === 'bool' ? ['true', 'false'] : ints)).indexOf(value)
     if (found < 0) throw new Error(`bad value for ${block.name}'s ${key}: ${value}`)
     index[key] = found
   }

@@ -40,7 +40,7 @@ from engine.decision.executors import BED_RANGE, JOB_RANGE, ExecContext, Executo
     step_aside
 from engine.decision.heuristic import Decision, heuristic
 from engine.decision.goals import DEFAULT_GOAL, Goal, goal_ladder, resolve
-from engine.decision.knowledge import GAME, KINDS, GATHERED_KINDS
+from engine.decision.knowledge import GAME, KINDS, GATHERED_KINDS, LOOT, PLANTS, SURFACE_KINDS
 from engine.planning.planner import OutOfReach, Plan
 from engine.decision.logs import EpisodeLog
 from engine.decision.perception import BlockFinder, Query
@@ -55,9 +55,20 @@ from engine.world.snapshot import Vec3, WorldSnapshot
 
 SEARCH_RADIUS = 48.0
 RESOURCES = ("log", "stone", "iron_ore")      # block kinds whose distance the decision state reports
+GAME_PER_KIND = 3      # a goal's game in the decision state: the nearest few of each kind
 PLAN_SLICE = 64
 FOLLOW_SIGHT = 48.0          # other players this close are in the decision state (follow's targets)
 THREAT_RADIUS = 3.5          # a hostile this close interrupts any task but fleeing or fighting
+
+
+def game_in_sight(game: list[tuple[int, str, float]]) -> tuple[tuple[int, str, float], ...]:
+    """A goal's game (nearest first) within GAME_SIGHT, the nearest GAME_PER_KIND of each kind: a
+    sheep behind a herd of cows is still in the state."""
+    kept: list[tuple[int, str, float]] = []
+    for h in game:
+        if h[2] <= GAME_SIGHT and sum(k == h[1] for _, k, _ in kept) < GAME_PER_KIND:
+            kept.append(h)
+    return tuple(kept)
 
 
 @attrs.frozen
@@ -376,6 +387,11 @@ class Autopilot:
                           if e.kind.removeprefix("minecraft:") in GAME and not e.hostile), key=lambda h: h[1])
         drops = sum(1 for e in snapshot.entities
                     if e.kind == "item" and e.entity_id not in self.ignored and e.position.distance_to(pos) <= 16.0)
+        game: list[tuple[int, str, float]] = []
+        if self.goal != DEFAULT_GOAL:
+            game = sorted(((e.entity_id, e.kind.removeprefix("minecraft:"), e.position.distance_to(pos))
+                           for e in snapshot.entities if e.kind.removeprefix("minecraft:") in LOOT and not e.hostile),
+                          key=lambda h: h[2])
         return DecisionState(
             generation=self.generation, tick=tick,
             position=(math.floor(pos.x), math.floor(pos.y), math.floor(pos.z)),
@@ -386,7 +402,8 @@ class Autopilot:
             table_near=table, furnace_near=furnace, smelting=bool(self.smelting),
             animals=tuple(h for h in animals if h[1] <= GAME_SIGHT)[:4],
             players=tuple((n, d) for n, d in snapshot.nearby_players() if d <= FOLLOW_SIGHT)[:4],
-            goal=(self.goal.item, self.goal.count) if self.goal != DEFAULT_GOAL else None)
+            goal=(self.goal.item, self.goal.count) if self.goal != DEFAULT_GOAL else None,
+            game=game_in_sight(game))
 
     def _forget_lost_jobs(self, pos: Vec3) -> None:
         """Drop furnace jobs the player cannot go back to: the furnace is gone, or farther than
@@ -405,15 +422,18 @@ class Autopilot:
 
         One walk over the sections, remembered until the store, the position or the
         blacklist changes: an idle player deciding again costs nothing."""
-        key = (self.terrain.store.revision, pos.x, pos.y, pos.z, frozenset(self.blacklist))
+        # A goal of its own looks for the surface kinds too (sand, cane, wheat...): the iron
+        # pickaxe's states and legal lists stay what they were.
+        kinds = RESOURCES if self.goal == DEFAULT_GOAL else RESOURCES + SURFACE_KINDS
+        key = (self.terrain.store.revision, pos.x, pos.y, pos.z, frozenset(self.blacklist), kinds)
         if self._known_memo is not None and self._known_memo[0] == key:
             return self._known_memo[1]
-        queries = tuple(Query(kind, SEARCH_RADIUS, skip=self.blacklist) for kind in RESOURCES) + (
+        queries = tuple(Query(kind, SEARCH_RADIUS, exposed=kind not in PLANTS, skip=self.blacklist) for kind in kinds) + (
             Query("crafting_table", TABLE_RANGE, exposed=False, skip=self.blacklist),
             Query("furnace", TABLE_RANGE, exposed=False),
             Query("bed", BED_RANGE, exposed=False, skip=self.blacklist))
         *resources, table, furnace, bed = self.finder.search(queries, pos)
-        known = tuple((kind, hits[0][0]) for kind, hits in zip(RESOURCES + ("bed",), resources + [bed]) if hits)
+        known = tuple((kind, hits[0][0]) for kind, hits in zip(kinds + ("bed",), resources + [bed]) if hits)
         answer = (known, bool(table), bool(furnace))
         self._known_memo = (key, answer)
         return answer

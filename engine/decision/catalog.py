@@ -16,7 +16,8 @@ from typing import ClassVar
 import attrs
 
 from engine.decision.goals import tree
-from engine.decision.knowledge import FUEL, GAME, LADDER_RECIPES, LADDER_SMELTS, RECIPES, SMELTS, count, pickaxe_tier
+from engine.decision.knowledge import (FUEL, GAME, LADDER_RECIPES, LADDER_SMELTS, LOOT, RECIPES, SMELTS, SURFACE_KINDS,
+                                      count, pickaxe_tier)
 from engine.decision.state import DecisionState
 from engine.world.food import FOODS
 from engine.world.vanilla import REGEN_FOOD
@@ -117,9 +118,10 @@ class ActionSpec:
 
 
 HUNTED = frozenset(GAME.values())
-MINEABLE: dict[str, int] = {"stone": 1, "iron_ore": 2, "log": 0, "diamond_ore": 3}   # block kind → pickaxe tier needed
+MINEABLE: dict[str, int] = {"stone": 1, "iron_ore": 2, "log": 0, "diamond_ore": 3, "gold_ore": 3,   # block kind → pickaxe tier needed
+                             **{kind: 0 for kind in SURFACE_KINDS}}
 # Mined by stair and branch mining (executors.underground): legal before any such block is seen.
-DUG_FOR = frozenset({"diamond_ore"})
+DUG_FOR = frozenset({"diamond_ore", "gold_ore"})
 PLACEABLE = ("crafting_table", "furnace")
 FLEE_RADIUS = 10.0
 FIGHT_RADIUS = 4.0
@@ -247,6 +249,11 @@ def _fight(s: DecisionState) -> list[Args]:
         out += [(eid,) for eid, d in s.animals if d <= GAME_SIGHT]
     elif needs_food(s):
         out += [(eid,) for eid, d in s.animals if d <= HUNT_RADIUS]
+    if s.goal is not None:
+        # A goal's own hunt (wool for a bed, leather for a book): the animals whose loot it needs.
+        wanted = tree(s.goal[0])
+        out += [(eid,) for eid, kind, d in s.game
+                if d <= GAME_SIGHT and wanted & set(LOOT.get(kind, ())) and (eid,) not in out]
     return out
 
 

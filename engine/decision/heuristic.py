@@ -111,7 +111,11 @@ def _raw(item: str, inv: dict[str, int], s: DecisionState) -> Choice:
     if way is None or way.kind not in ("gather", "hunt"):
         return Choice(ActionName.EXPLORE)
     if way.kind == "hunt":
-        return Choice(ActionName.FIGHT, (s.animals[0][0],)) if s.animals else Choice(ActionName.EXPLORE)
+        # The animal whose loot it is (a sheep for wool), the nearest first; a state without a
+        # goal's game (the ladder's) hunts the nearest food animal as before.
+        prey = [eid for eid, kind, _ in s.game if kind == way.source] if s.game else \
+            [eid for eid, _ in s.animals]
+        return Choice(ActionName.FIGHT, (prey[0],)) if prey else Choice(ActionName.EXPLORE)
     if way.tool is not None and way.tool in PICKAXES and pickaxe_tier(s.counts()) < PICKAXES[way.tool][0]:
         step = plan(way.tool, 1, inv, s)
         if step is not None:

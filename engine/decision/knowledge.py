@@ -132,7 +132,13 @@ FUEL: dict[str, float] = {
 FUEL_ORDER = ("coal", "#planks", "#logs", "stick")        # what the agent burns first
 # Passive animals worth hunting, and what they drop (vanilla loot tables: 1-3 of it).
 GAME: dict[str, str] = {"cow": "beef"}
-GAME_HEALTH: dict[str, float] = {"cow": 10.0}
+GAME_HEALTH: dict[str, float] = {"cow": 10.0, "sheep": 8.0}
+# What a goal's hunt may bring (vanilla's loot tables): the planner's hunted items, by animal. A
+# hunt for food stays with GAME; these are hunted only for a goal that needs what they drop.
+LOOT: dict[str, tuple[str, ...]] = {
+    "cow": ("beef", "leather"),
+    "sheep": ("mutton", "white_wool", "wool"),        # ``wool`` (metadata 0 white) before 1.13
+}
 
 PICKAXES: dict[str, tuple[int, float]] = {   # tier, speed
     "wooden_pickaxe": (1, 2.0), "stone_pickaxe": (2, 4.0), "iron_pickaxe": (3, 6.0), "diamond_pickaxe": (4, 8.0),
@@ -171,6 +177,13 @@ BLOCKS: dict[str, BlockRule] = {
     "deepslate_diamond_ore": BlockRule(4.5, "pickaxe", 3, "diamond"),
     "tuff": BlockRule(1.5, "pickaxe", 1, "tuff"),
     "dirt": BlockRule(0.5, None, 0, "dirt"),
+    # On the surface (the goals' farms and beaches): vanilla's hardness; gravel drops flint one
+    # time in ten, mature wheat its wheat and seeds, sugar cane breaks with all the cane above it.
+    "sand": BlockRule(0.5, None, 0, "sand"),
+    "gravel": BlockRule(0.6, None, 0, "gravel", ("flint",)),
+    "sugar_cane": BlockRule(0.0, None, 0, "sugar_cane"),
+    "reeds": BlockRule(0.0, None, 0, "reeds"),
+    "wheat": BlockRule(0.0, None, 0, "wheat", ("wheat_seeds",)),
     "grass_block": BlockRule(0.6, None, 0, "dirt"),
     "oak_leaves": BlockRule(0.2, None, 0, None),
     "crafting_table": BlockRule(2.5, "axe", 0, "crafting_table"),
@@ -186,6 +199,10 @@ KINDS: dict[str, tuple[str, ...]] = {
     "coal_ore": ("coal_ore", "deepslate_coal_ore"),
     "gold_ore": ("gold_ore", "deepslate_gold_ore"),
     "diamond_ore": ("diamond_ore", "deepslate_diamond_ore"),
+    "sand": ("sand",),
+    "gravel": ("gravel",),
+    "sugar_cane": ("sugar_cane", "reeds"),      # ``reeds`` before 1.13
+    "wheat": ("wheat",),                        # grown only (MATURE): a young crop drops a seed
     "crafting_table": ("crafting_table",),
     "furnace": ("furnace", "lit_furnace"),
     # Any colour of bed (1.13+), or 1.8-1.12's one ``bed`` (the colour is block entity data there).
@@ -194,13 +211,22 @@ KINDS: dict[str, tuple[str, ...]] = {
 # 1.8–1.12 blocks that share one name across metadata variants: the variants that are the block
 # meant. ``stone`` meta 1–6 are granite, diorite and andesite, which drop themselves, not cobblestone.
 LEGACY_VARIANTS: dict[str, tuple[int, ...]] = {"stone": (0,)}
+# Crops the finder sees only fully grown: the state offset of the ripe age (wheat's age 7: the
+# eighth state, after 1.13 as the age property's last value, before as metadata 7).
+MATURE: dict[str, int] = {"wheat": 7}
+# Surface kinds a goal's plan may gather (the decision state reports them only for such a goal).
+SURFACE_KINDS = ("sand", "gravel", "sugar_cane", "wheat")
+# Plants: no collision, standing on the ground. Looked for without the finder's ``exposed`` rule
+# (a face open and a ledge level with the block's top, against digging pits): picking a plant
+# opens no pit.
+PLANTS = frozenset({"sugar_cane", "wheat"})
 
 
 # What the executors can do by themselves, for the planner (engine.planning): the block kinds
 # ``mine_block``/``gather_wood`` dig (catalog.MINEABLE) and the animals a hunt kills, for what.
-GATHERED_KINDS = ("log", "stone", "iron_ore", "diamond_ore")
+GATHERED_KINDS = ("log", "stone", "iron_ore", "diamond_ore", "gold_ore") + SURFACE_KINDS
 ABILITIES = Abilities(gather=frozenset(b for kind in GATHERED_KINDS for b in KINDS[kind]),
-                      hunt=frozenset(GAME), hunted=frozenset(GAME.values()), fuel="#planks",
+                      hunt=frozenset(LOOT), hunted=frozenset(i for items in LOOT.values() for i in items), fuel="#planks",
                       prefer=tuple(b for kind in GATHERED_KINDS for b in KINDS[kind]))
 LADDER_RECIPES = frozenset(RECIPES)
 LADDER_SMELTS = frozenset(SMELTS)
@@ -250,6 +276,8 @@ def dig_ticks(block: str, held: str | None) -> int | None:
     rule = BLOCKS.get(block)
     if rule is None:
         return None
+    if rule.hardness == 0.0:
+        return 1                 # broken at the first hit (cane, crops); one tick to finish the dig
     speed = 1.0
     if rule.tool == "pickaxe" and held in PICKAXES:
         speed = PICKAXES[held][1]

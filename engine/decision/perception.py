@@ -29,7 +29,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from engine.decision.knowledge import KINDS, LEGACY_VARIANTS
+from engine.decision.knowledge import KINDS, LEGACY_VARIANTS, MATURE
 from engine.motion import grid as g
 from engine.motion.grid import Terrain
 from engine.world.blocks import BlockFlag, BlockStore, SectionKey
@@ -104,7 +104,9 @@ class BlockFinder:
                     continue
                 states = table.states_of(block)
                 variants = LEGACY_VARIANTS.get(block) if legacy else None
-                if variants is not None and len(states) == 16:
+                if block in MATURE and len(states) > MATURE[block]:
+                    self._code[states.start + MATURE[block]] = index + 1
+                elif variants is not None and len(states) == 16:
                     for meta in variants:
                         self._code[states.start + meta] = index + 1
                 else:

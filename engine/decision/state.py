@@ -44,6 +44,9 @@ class DecisionState:
     animals: tuple[tuple[int, float], ...] = ()      # game animals (knowledge.GAME): (entity id, distance)
     players: tuple[tuple[str, float], ...] = ()      # other players in sight: (name, distance), nearest first
     goal: tuple[str, int] | None = None              # (item, count); None: the default goal, the iron pickaxe
+    # A goal's game (knowledge.LOOT: cows, sheep): (entity id, kind, distance), nearest first; only
+    # for a goal of its own, so the iron pickaxe's states read as they did.
+    game: tuple[tuple[int, str, float], ...] = ()
 
     def counts(self) -> dict[str, int]:
         return dict(self.inventory)
@@ -66,6 +69,7 @@ class DecisionState:
             **({"players": {n: round(d, 1) for n, d in self.players}} if self.players else {}),
             # Only for a goal of its own: the iron pickaxe's states read (and digest) as they did.
             **({"goal": {"item": self.goal[0], "count": self.goal[1]}} if self.goal is not None else {}),
+            **({"game": [[kind, round(d, 1)] for _, kind, d in self.game]} if self.game else {}),
         }
 
     def digest(self) -> str:

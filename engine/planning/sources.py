@@ -86,7 +86,7 @@ END = frozenset({"end_stone", "chorus_plant", "chorus_flower", "purpur_block", "
 
 # Drops by chance that minecraft-data's block list leaves out: item → blocks (any tool).
 CHANCE_DROPS: dict[str, tuple[str, ...]] = {
-    "flint": ("gravel",), "wheat": ("wheat",), "sugar_cane": ("sugar_cane", "reeds"), "apple": ("oak_leaves", "dark_oak_leaves", "leaves", "leaves2"),
+    "flint": ("gravel",), "wheat": ("wheat",), "sugar_cane": ("sugar_cane",), "reeds": ("reeds",), "apple": ("oak_leaves", "dark_oak_leaves", "leaves", "leaves2"),
     "wheat_seeds": ("short_grass", "grass", "tall_grass", "tallgrass"),
 }
 

@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from engine.decision.knowledge import MATURE
 from engine.sim.records import SimOptions
 from engine.sim.rules import HEIGHT
 from engine.sim.server import ServerWorld
@@ -26,7 +27,8 @@ BED_FACING = "east"             # the simulator's bed: foot at (x, y, z), head o
 
 
 class ExportError(ValueError):
-    """The world holds something the file cannot say (a block state other than a default)."""
+    """The world holds something the file cannot say (a block state other than a default, a bed's
+    halves or a ripe crop)."""
 
 
 def box(world: ServerWorld) -> np.ndarray:
@@ -72,9 +74,12 @@ def document(world: ServerWorld) -> dict[str, Any]:
             spec = f"red_bed[part=head,facing={BED_FACING}]"
         else:
             name = table.name(state)
-            if name is None or table.state_for(name) != state:
+            if name is not None and name in MATURE and state == table.states_of(name).start + MATURE[name]:
+                spec = f"{name}[age={MATURE[name]}]"        # the farm's ripe crop
+            elif name is None or table.state_for(name) != state:
                 raise ExportError(f"block state {state} ({name}) is not a block's default state")
-            spec = name
+            else:
+                spec = name
         index[state] = len(palette)
         palette.append(spec)
     lookup = np.vectorize(index.__getitem__, otypes=[np.int64])

@@ -7,6 +7,8 @@ are, for hazard episodes and tests) come out of it. The cows draw from a generat
 own, so the terrain and every other draw are what they were before there were animals.
 With ``SimOptions.underground`` (a version family) the world reaches down to the family's
 bottom and ``strata`` lays deepslate, caves, ores and lava there, from a generator of its own.
+``surface`` lays a beach with sugar cane, gravel and a wheat farm after the trees, from a
+generator of its own too.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from engine.world.blocks import BlockStore, BlockTable
 from engine.sim.rules import ANIMAL_IDS, COWS, HEIGHT
 from engine.sim.records import Animal, SimOptions
 from engine.sim.strata import Strata, min_y
+from engine.sim.surface import Surface
 
 
 def walkable(store: BlockStore, table: BlockTable, x: int, y: int, z: int) -> bool:
@@ -40,6 +43,8 @@ class Generation:
         self.air = table.state_for("air")
         self.heights = np.zeros((options.size, options.size), dtype=int)
         self.features: dict[str, list[tuple[int, int, int]]] = {}
+        self.ponds: list[tuple[int, int, int, int]] = []       # a pond with a beach: x, z, width, level
+        self.pools: list[tuple[int, int, int, int]] = []       # the hazards' pools (nothing is put near)
 
     def block(self, x: int, y: int, z: int) -> str | None:
         state = self.store.get(x, y, z)
@@ -87,6 +92,12 @@ class Generation:
                 blocks[t - 2, z, x] = st("iron_ore")
         self._pools(blocks, ground, rocky)
         self._trees(blocks, ground, rocky)
+        # Beaches, cane, gravel and a farm, from a generator of their own: the draws above are what
+        # they were before there was a surface.
+        surface = Surface(self.table, np.random.default_rng((self.seed, 3)), blocks, ground, rocky,
+                          self.ponds, self.pools)
+        surface.run()
+        self.features.update(surface.features)
         self.heights = ground
         if o.underground is not None:
             # Below the surface, from a generator of its own: the surface, the trees and the animals
@@ -136,6 +147,7 @@ class Generation:
                 # top layer of the lava (a misstep into it).
                 self.features.setdefault(name, []).append((x + w // 2, level - (depth if name == "water" else 1),
                                                            z + w // 2))
+                (self.ponds if name == "water" and not near else self.pools).append((x, z, w, level))
                 break
 
     def spawn_animals(self, rng: np.random.Generator) -> dict[int, Animal]:

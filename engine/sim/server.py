@@ -22,6 +22,7 @@ from engine.world.blocks import BlockFlag, BlockStore, BlockTable
 from engine.world.food import EAT_TICKS, FOODS
 from engine.sim.generation import Generation, walkable
 from engine.sim.hazards import push_target
+from engine.sim.surface import spawn_sheep
 from engine.sim.strata import min_y
 from engine.sim.underground import Underground
 from engine.sim.rules import (AIR_REFILL, COW_SPEED, COW_STROLL_CHANCE, COW_STROLL_RANGE, DAMAGE_EXHAUSTION, DAY,
@@ -64,6 +65,12 @@ class ServerWorld:
         self.smelting: dict[tuple[int, int, int], SmeltJob] = {}
         self._next_id = 100
         self.animals.update(generation.spawn_animals(self.animal_rng))
+        # The sheep and every goal's loot (leather, wool, flint, seeds) draw from generators of their
+        # own: the cows' strolls and beef are what they were before.
+        self.flock_rng = np.random.default_rng((seed, 4))
+        self.loot_rng = np.random.default_rng((seed, 5))
+        self.animals.update(spawn_sheep(lambda x, y, z: walkable(self.store, self.table, x, y, z), self.heights,
+                                             self.flock_rng))
         self.tick_no = 0
         self.deaths: list[tuple[int, str]] = []
         self.damage_taken: dict[str, float] = {}
@@ -304,8 +311,8 @@ class ServerWorld:
         return out
 
     def _animals(self, t: int, out: list[ev.Event]) -> None:
-        rng = self.animal_rng
         for a in self.animals.values():
+            rng = self.animal_rng if a.kind == "cow" else self.flock_rng
             if a.goal is None:
                 if rng.random() < COW_STROLL_CHANCE:
                     dx, dz = (int(v) for v in rng.integers(-COW_STROLL_RANGE, COW_STROLL_RANGE + 1, 2))

@@ -47,6 +47,7 @@ from engine.motion import physics as ph
 from engine.motion.checker import Movement
 from engine.world.food import FOODS
 from engine.sim.server import ServerWorld
+from engine.sim.surface import animal_loot, loot
 from engine.sim.rules import (ATTACK_EXHAUSTION, BED_NIGHT, COW_DROPS, COW_SPEED, EYE, HEIGHT, JUMP_EXHAUSTION,
                               MAX_FOOD, MINE_EXHAUSTION, SPRINT_EXHAUSTION, SPRINT_JUMP_EXHAUSTION, VERSION,
                               WATER_EXHAUSTION)
@@ -156,10 +157,20 @@ class SimWorld(ServerWorld):
             self._exhaust(MINE_EXHAUSTION)
         rule = BLOCKS.get(name)
         if rule is not None and rule.drop is not None and harvestable(name, held):
+            drops = loot(name, state - self.table.states_of(name).start, self.loot_rng) or [(rule.drop, 1)]
+            if name == "sugar_cane":
+                # Vanilla: the cane above cannot stand on air and breaks too, each dropping itself.
+                above = a.y + 1
+                while self.block(a.x, above, a.z) == "sugar_cane":
+                    self.store.set_block(a.x, above, a.z, self.air)
+                    out.append(ev.BlocksChanged(((a.x, above, a.z, self.air),)))
+                    drops.append(("sugar_cane", 1))
+                    above += 1
             y = self.fall_to(a.x, a.y, a.z)
-            drop = Drop(self._new_id(), rule.drop, 1, a.x + 0.5, y, a.z + 0.5, t)
-            self.drops[drop.entity_id] = drop
-            out.append(ev.EntitySpawned(drop.entity_id, "item", drop.x, drop.y, drop.z))
+            for item, n in drops:
+                drop = Drop(self._new_id(), item, n, a.x + 0.5, y, a.z + 0.5, t)
+                self.drops[drop.entity_id] = drop
+                out.append(ev.EntitySpawned(drop.entity_id, "item", drop.x, drop.y, drop.z))
 
     def _place(self, a: acts.PlaceBlock, t: int, out: list[ev.Event]) -> None:
         p = self.player
@@ -267,11 +278,16 @@ class SimWorld(ServerWorld):
             del self.mobs[target.entity_id]
             return
         del self.animals[target.entity_id]
-        lo, hi = COW_DROPS
-        n = int(self.animal_rng.integers(lo, hi + 1))
-        drop = Drop(self._new_id(), GAME[target.kind], n, target.x, target.y, target.z, t)
-        self.drops[drop.entity_id] = drop
-        out.append(ev.EntitySpawned(drop.entity_id, "item", drop.x, drop.y, drop.z))
+        loot: list[tuple[str, int]] = []
+        if target.kind in GAME:
+            lo, hi = COW_DROPS
+            loot.append((GAME[target.kind], int(self.animal_rng.integers(lo, hi + 1))))
+        loot += animal_loot(target.kind, self.loot_rng)
+        for item, n in loot:
+            if n > 0:
+                drop = Drop(self._new_id(), item, n, target.x, target.y, target.z, t)
+                self.drops[drop.entity_id] = drop
+                out.append(ev.EntitySpawned(drop.entity_id, "item", drop.x, drop.y, drop.z))
 
     def _respawn(self, a: acts.Respawn, t: int, out: list[ev.Event]) -> None:
         if not self.player.dead:

@@ -6,7 +6,7 @@ import math
 from engine import actions as acts
 from engine.actions import Action
 from engine.decision.catalog import Choice
-from engine.decision.knowledge import BLOCKS, best_pickaxe, dig_ticks
+from engine.decision.knowledge import BLOCKS, PLANTS, best_pickaxe, dig_ticks
 from engine.decision.perception import GoalReach
 from engine.motion.goals import GoalNear
 from engine.motion.grid import Terrain
@@ -42,8 +42,10 @@ class Mine(Executor):
     def run(self, ctx: ExecContext) -> list[Action]:
         if self.phase == "choose":
             self.before = ctx.counts()
-            found = ctx.finder.nearest(self.kind, ctx.position, skip=ctx.blacklist, limit=SAFE_CANDIDATES)
-            if self.kind != "log" and found and all(sealed(ctx.terrain, *f[1]) for f in found):
+            exposed = self.kind not in PLANTS
+            found = ctx.finder.nearest(self.kind, ctx.position, skip=ctx.blacklist, limit=SAFE_CANDIDATES,
+                                       exposed=exposed)
+            if self.kind != "log" and exposed and found and all(sealed(ctx.terrain, *f[1]) for f in found):
                 # Seen only through a buried cave's air (the deep worlds send it): a walk never
                 # reaches such a block, and the walk's partial paths never fail (seed 760004 under
                 # lava walked 1,800 ticks at cave walls 8 below spawn and never dug one).

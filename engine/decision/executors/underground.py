@@ -57,7 +57,7 @@ CENTRE_TICKS = 20          # ticks at most spent moving there
 # the lava lakes). ``mine_block`` on one of these is a ``MineOre`` (stairs down, branch tunnels),
 # not the surface ``Mine``.
 DIAMOND_LEVEL = {"1.18": -54, "1.17": 11}
-UNDERGROUND_KINDS = {"diamond_ore": DIAMOND_LEVEL}
+UNDERGROUND_KINDS = {"diamond_ore": DIAMOND_LEVEL, "gold_ore": DIAMOND_LEVEL}    # gold: 1.18's extra band at -64..-48
 ORE_TIMEOUT = 24_000       # ticks for a whole descent and search
 
 

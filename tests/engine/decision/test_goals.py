@@ -84,4 +84,5 @@ def test_a_goals_plain_raw_material_is_gathered_with_its_tool_first() -> None:
     assert plan("lever", 1, dict(s.inventory), s) == Choice(ActionName.GATHER_WOOD)
     s = state(goal=("lever", 1), inventory=(("stick", 1), ("wooden_pickaxe", 1)), known=(("stone", 4.0),))
     assert plan("lever", 1, dict(s.inventory), s) == Choice(ActionName.MINE_BLOCK, ("stone",))
-    assert plan("wheat", 1, {}, s) == Choice(ActionName.EXPLORE)       # nothing the executors can take
+    assert plan("string", 1, {}, s) == Choice(ActionName.EXPLORE)      # nothing the executors can take
+    assert plan("wheat", 1, {}, s) == Choice(ActionName.MINE_BLOCK, ("wheat",))    # a ripe crop is picked

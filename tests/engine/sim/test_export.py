@@ -52,7 +52,7 @@ def test_spawn_animals_clock_and_starting_inventory_are_the_simulators() -> None
     assert doc["start_inventory"] == [{"slot": 44, "name": "bread", "count": 3}]
     assert sorted((a["x"], a["z"]) for a in doc["animals"]) == \
         sorted((a.x, a.z) for a in world.animals.values())
-    assert {a["kind"] for a in doc["animals"]} == {"cow"}
+    assert {a["kind"] for a in doc["animals"]} == {"cow", "sheep"}      # world.js summons only its mob kinds (cows)
     assert doc["options"]["start_bread"] == 3
 
 
@@ -86,3 +86,9 @@ def test_the_command_writes_the_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert doc["seed"] == 5 and doc["start_inventory"] == []
     assert sum(n for _, n in doc["blocks"]) == doc["size"] * doc["size"] * doc["height"]
     assert str(out) in capsys.readouterr().out
+
+
+def test_the_farms_ripe_wheat_is_said_with_its_age() -> None:
+    world = ServerWorld(1000, SimOptions())
+    palette = document(world)["palette"]
+    assert "wheat[age=7]" in palette and "wheat" not in palette

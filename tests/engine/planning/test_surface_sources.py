@@ -1,0 +1,74 @@
+"""The planner with the surface kinds and the goals' game: bread, beds, books, glass; names on 1.8-26.1."""
+from __future__ import annotations
+
+import pytest
+
+from engine.decision.knowledge import ABILITIES, KINDS, PLANTS, SURFACE_KINDS, planner_for
+from engine.planning.planner import OutOfReach, Plan
+from engine.world.blocks import BlockTable
+
+# Every name family the proxy speaks: before the flattening, just after, and the newest.
+VERSIONS = ("1.8.8", "1.12.2", "1.13.2", "1.16.5", "1.18.2", "1.20.4", "26.1")
+
+
+def _steps(version: str, goal: str) -> list[str]:
+    plan = planner_for(version).plan(goal, 1, {}, frozenset())
+    assert isinstance(plan, Plan), plan
+    return [s.text() for s in plan.steps]
+
+
+@pytest.mark.parametrize("version", ["1.18.2", "26.1"])
+def test_the_flat_names_gather_sand_cane_wheat_gravel_and_hunt_sheep_and_cows_for_goals(version: str) -> None:
+    assert _steps(version, "bread")[0] == "gather 3 wheat by hand"
+    assert _steps(version, "white_bed")[0] == "hunt sheep for 3 white_wool"
+    assert "hunt cow for 1 leather" in _steps(version, "book")
+    assert _steps(version, "book")[0] == "gather 3 sugar_cane by hand"
+    assert "smelt 1 sand into glass" in _steps(version, "glass")
+    assert "gather 1 flint (gravel) by hand" in _steps(version, "flint_and_steel")
+
+
+@pytest.mark.parametrize("version", ["1.8.9", "1.12.2"])
+def test_the_legacy_names_are_reeds_wool_and_bed(version: str) -> None:
+    assert _steps(version, "bed")[0] == "hunt sheep for 3 wool"
+    assert _steps(version, "paper")[0] == "gather 3 reeds by hand"
+    assert _steps(version, "bread")[0] == "gather 3 wheat by hand"
+    assert planner_for(version).plan("white_bed", 1, {}, frozenset()) == OutOfReach(
+        "white_bed", "white_bed is not an item of Minecraft 1.12.2's names")
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_every_surface_kind_names_a_block_of_every_version(version: str) -> None:
+    table = BlockTable.for_version(version)
+    names = table.names()
+    for kind in SURFACE_KINDS:
+        assert any(b in names for b in KINDS[kind]), (version, kind)
+    assert PLANTS <= set(SURFACE_KINDS)
+    # The ripe age is a state of its own: the eighth of wheat's (age 0-7, or metadata 0-15).
+    assert len(table.states_of("wheat")) >= 8
+
+
+@pytest.mark.parametrize("goal, why", [
+    ("compass", "redstone comes from the block redstone_wire, redstone_ore"),
+    ("clock", "redstone comes from the block redstone_wire, redstone_ore"),
+    ("golden_apple", "apple comes from the block oak_leaves"),
+    ("bow", "string comes from the block cobweb"),
+    ("netherite_pickaxe", "the Nether is not supported"),
+])
+def test_what_the_surface_does_not_give_keeps_its_reason(goal: str, why: str) -> None:
+    result = planner_for("1.18.2").plan(goal, 1, {}, frozenset())
+    assert isinstance(result, OutOfReach) and why in result.reason
+
+
+def test_a_hunt_brings_only_what_the_loot_tables_give() -> None:
+    assert {"beef", "leather", "mutton", "white_wool", "wool"} <= ABILITIES.hunted
+    assert ABILITIES.hunt == frozenset({"cow", "sheep"})
+    assert "rabbit_hide" not in ABILITIES.hunted
+
+
+@pytest.mark.parametrize("version, raw", [("1.12.2", "gold_ore"), ("26.1", "raw_gold")])
+def test_gold_is_dug_below_ground_with_an_iron_pickaxe(version: str, raw: str) -> None:
+    from engine.sim.cli import underground_for
+    steps = _steps(version, "gold_ingot")
+    assert f"gather 1 {raw}{'' if raw == 'gold_ore' else ' (gold_ore)'} with iron_pickaxe" in steps
+    assert steps[-1] == f"smelt 1 {raw} into gold_ingot"
+    assert underground_for("golden_pickaxe") == "1.18"
