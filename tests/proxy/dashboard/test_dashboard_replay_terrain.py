@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.sim import terrain_record as terrain
+from engine.world import terrain_record as terrain
 from engine.sim.cli import main as sim_main
 from engine.sim.records import SimOptions
 from engine.sim.server import ServerWorld
@@ -33,7 +33,7 @@ def test_each_column_shows_the_top_block_around_the_nearest_point_of_the_track()
         world.store.set_block(x, deep - 1, 40, stone)
     world.store.set_block(65, deep - 1, 40, lava)
     track = [_decision(40.5, surface, 40.5)] + [_decision(x + 0.5, deep, 40.5) for x in range(60, 71)]
-    record = terrain.terrain_record(world, track)
+    record = terrain.terrain_record(world.store, world.table, track)
     assert record is not None and record["version"] == "1.18.2"
     size, x0, z0 = record["size"], record["x0"], record["z0"]
     assert size == 31 + 2 * terrain.MARGIN and x0 <= 40 - terrain.MARGIN and x0 + size > 70 + terrain.MARGIN - 1
@@ -55,7 +55,7 @@ def test_the_record_reads_back_as_kinds_and_bad_files_are_named(tmp_path: Path) 
     world = ServerWorld(3, SimOptions())
     surface = int(world.heights[40, 40])
     world.store.set_block(41, surface - 1, 40, world.table.state_for("water"))
-    record = terrain.terrain_record(world, [_decision(40.5, surface, 40.5)])
+    record = terrain.terrain_record(world.store, world.table, [_decision(40.5, surface, 40.5)])
     folder = tmp_path / "ep"
     folder.mkdir()
     (folder / episodes.DECISIONS).write_text(json.dumps(_decision(40.5, surface, 40.5)) + "\n")

@@ -1,0 +1,137 @@
+"""The ground under an episode's track, as a small file beside its logs: ``terrain.json``.
+
+How this works: a decision log holds where the player stood, not what lay around, so both
+``mcagent sim --log-dir`` (the simulator's world) and the proxy (the player's live world
+model, at the end of an episode) add this record for the replay page to draw the map under
+the track. Blocks are read through a ``BlockStore`` and its ``BlockTable`` only, the pair the
+live map reads, so one algorithm serves both. The box is the track's extent plus ``MARGIN``
+blocks, square, at most ``MAX_SIZE`` blocks a side (centred on the track when it is larger).
+Each column gets the block the live map would show there: the highest one that is neither
+air nor unknown from ``BELOW`` blocks under to ``ABOVE`` over the feet of the nearest point of
+the track (underground, the rock around the player rather than the grass far over it). A
+column none of whose window was ever loaded is unknown (-1, no top); one loaded but all air
+there is "air" with its top just under the feet. Blocks are named (a palette, an index per
+column), never state ids, so the reader needs only the version's names; heights are absolute y.
+
+Cost: the box's sections are copied once into one uint16 array and the columns are found
+with array operations, so a full 128 x 128 box costs milliseconds (docs/dashboard.md).
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.world.blocks import UNKNOWN_STATE, BlockFlag, BlockStore, BlockTable
+
+FORMAT = "mcagent-terrain/1"
+FILE = "terrain.json"
+MARGIN = 12
+MAX_SIZE = 128
+ABOVE = 8      # the same window as the live map (proxy/dashboard/terrain_map.py)
+BELOW = 24
+MAX_TRACK = 1024   # track columns the nearest-point search uses (evenly thinned beyond)
+
+
+def _track(decisions: Iterable[dict[str, Any]]) -> list[tuple[int, int, int]]:
+    """Distinct block positions the player decided at, in order."""
+    seen: dict[tuple[int, int, int], None] = {}
+    for record in decisions:
+        state = record.get("state")
+        pos = state.get("pos") if record.get("kind") == "decision" and isinstance(state, dict) else None
+        if isinstance(pos, list) and len(pos) == 3 and all(isinstance(v, (int, float)) for v in pos) \
+                and all(math.isfinite(v) for v in pos):
+            seen[(math.floor(pos[0]), math.floor(pos[1]), math.floor(pos[2]))] = None
+    return list(seen)
+
+
+def _box(store: BlockStore, x0: int, y0: int, z0: int, size: int, height: int) -> npt.NDArray[np.int64]:
+    """The state ids of the box [y - y0, z - z0, x - x0]; UNKNOWN_STATE where no section is loaded."""
+    out = np.full((height, size, size), UNKNOWN_STATE, dtype=np.int64)
+    for sy in range(y0 >> 4, ((y0 + height - 1) >> 4) + 1):
+        for cz in range(z0 >> 4, ((z0 + size - 1) >> 4) + 1):
+            for cx in range(x0 >> 4, ((x0 + size - 1) >> 4) + 1):
+                section = store.section((cx, sy, cz))
+                if section is None:
+                    continue
+                cube = np.asarray(section).reshape(16, 16, 16)  # [y, z, x]
+                ya, yb = max(y0, sy * 16), min(y0 + height, sy * 16 + 16)
+                za, zb = max(z0, cz * 16), min(z0 + size, cz * 16 + 16)
+                xa, xb = max(x0, cx * 16), min(x0 + size, cx * 16 + 16)
+                out[ya - y0:yb - y0, za - z0:zb - z0, xa - x0:xb - x0] = \
+                    cube[ya - sy * 16:yb - sy * 16, za - cz * 16:zb - cz * 16, xa - cx * 16:xb - cx * 16]
+    return out
+
+
+def terrain_record(store: BlockStore, table: BlockTable,
+                   decisions: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
+    """The record for the blocks of ``store`` under the track of ``decisions``; None without a position.
+    Reads the store only (call it where the store is not being changed: the proxy's reactor thread)."""
+    track = _track(decisions)
+    if not track:
+        return None
+    points = np.array(track, dtype=np.int64)
+    if len(points) > MAX_TRACK:
+        points = points[np.linspace(0, len(points) - 1, MAX_TRACK).astype(np.int64)]
+    lo_x, hi_x = int(points[:, 0].min()), int(points[:, 0].max())
+    lo_z, hi_z = int(points[:, 2].min()), int(points[:, 2].max())
+    size = min(MAX_SIZE, max(hi_x - lo_x, hi_z - lo_z) + 2 * MARGIN + 1)
+    x0 = (lo_x + hi_x) // 2 - size // 2
+    z0 = (lo_z + hi_z) // 2 - size // 2
+    # The feet height of the nearest track point, per column (squared distance in x and z).
+    zs, xs = np.mgrid[z0:z0 + size, x0:x0 + size]
+    feet = np.empty((size, size), dtype=np.int64)
+    best = np.full((size, size), np.iinfo(np.int64).max)
+    for px, py, pz in points:
+        d = (xs - px) ** 2 + (zs - pz) ** 2
+        closer = d < best
+        best[closer] = d[closer]
+        feet[closer] = py
+    y0 = int(feet.min()) - BELOW
+    height = int(feet.max()) + ABOVE - y0 + 1
+    states = _box(store, x0, y0, z0, size, height)
+    flags = np.asarray(table.flags_array)
+    known = (states != UNKNOWN_STATE) & (states < len(flags))
+    safe = np.where(known, states, 0)
+    ys = np.arange(y0, y0 + height).reshape(height, 1, 1)
+    window = (ys >= (feet - BELOW)[None]) & (ys <= (feet + ABOVE)[None])
+    ground = known & window & ((flags[safe] & int(BlockFlag.AIR | BlockFlag.UNKNOWN)) == 0)
+    top_index = height - 1 - np.argmax(ground[::-1], axis=0)       # the highest ground per column
+    has_ground = ground.any(axis=0)
+    seen = (known & window).any(axis=0)
+    rows, cols = np.indices((size, size))
+    top_state = safe[top_index, rows, cols]
+    palette: dict[str, int] = {}
+    by_state: dict[int, int] = {}
+    blocks: list[int] = []
+    tops: list[int | None] = []
+    for row in range(size):
+        for col in range(size):
+            if has_ground[row, col]:
+                state = int(top_state[row, col])
+                index = by_state.get(state)
+                if index is None:
+                    index = by_state[state] = palette.setdefault(table.name(state) or "air", len(palette))
+                blocks.append(index)
+                tops.append(y0 + int(top_index[row, col]))
+            elif seen[row, col]:
+                blocks.append(palette.setdefault("air", len(palette)))
+                tops.append(int(feet[row, col]) - 1)
+            else:
+                blocks.append(-1)
+                tops.append(None)
+    return {"format": FORMAT, "version": table.version, "x0": x0, "z0": z0, "size": size,
+            "names": list(palette), "blocks": blocks, "tops": tops}
+
+
+def write(folder: str, record: dict[str, Any] | None) -> None:
+    if record is None:
+        return
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, FILE), "w", encoding="utf-8") as f:
+        json.dump(record, f, separators=(",", ":"))
