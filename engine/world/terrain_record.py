@@ -36,6 +36,7 @@ MAX_SIZE = 128
 ABOVE = 8      # the same window as the live map (proxy/dashboard/terrain_map.py)
 BELOW = 24
 MAX_TRACK = 1024   # track columns the nearest-point search uses (evenly thinned beyond)
+CHUNK = 32
 
 
 def _track(decisions: Iterable[dict[str, Any]]) -> list[tuple[int, int, int]]:
@@ -50,9 +51,9 @@ def _track(decisions: Iterable[dict[str, Any]]) -> list[tuple[int, int, int]]:
     return list(seen)
 
 
-def _box(store: BlockStore, x0: int, y0: int, z0: int, size: int, height: int) -> npt.NDArray[np.int64]:
+def _box(store: BlockStore, x0: int, y0: int, z0: int, size: int, height: int) -> npt.NDArray[np.int32]:
     """The state ids of the box [y - y0, z - z0, x - x0]; UNKNOWN_STATE where no section is loaded."""
-    out = np.full((height, size, size), UNKNOWN_STATE, dtype=np.int64)
+    out = np.full((height, size, size), UNKNOWN_STATE, dtype=np.int32)
     for sy in range(y0 >> 4, ((y0 + height - 1) >> 4) + 1):
         for cz in range(z0 >> 4, ((z0 + size - 1) >> 4) + 1):
             for cx in range(x0 >> 4, ((x0 + size - 1) >> 4) + 1):
@@ -84,49 +85,48 @@ def terrain_record(store: BlockStore, table: BlockTable,
     x0 = (lo_x + hi_x) // 2 - size // 2
     z0 = (lo_z + hi_z) // 2 - size // 2
     # The feet height of the nearest track point, per column (squared distance in x and z).
-    zs, xs = np.mgrid[z0:z0 + size, x0:x0 + size]
+    zs, xs = np.mgrid[z0:z0 + size, x0:x0 + size].astype(np.int32)
     feet = np.empty((size, size), dtype=np.int64)
-    best = np.full((size, size), np.iinfo(np.int64).max)
-    for px, py, pz in points:
-        d = (xs - px) ** 2 + (zs - pz) ** 2
-        closer = d < best
-        best[closer] = d[closer]
-        feet[closer] = py
+    best = np.full((size, size), np.iinfo(np.int32).max, dtype=np.int32)
+    for start in range(0, len(points), CHUNK):     # a few points at a time: bounded memory, few Python steps
+        chunk = points[start:start + CHUNK].astype(np.int32)
+        d = (xs[None] - chunk[:, 0, None, None]) ** 2 + (zs[None] - chunk[:, 2, None, None]) ** 2
+        which = np.argmin(d, axis=0)
+        near = np.take_along_axis(d, which[None], axis=0)[0]
+        closer = near < best
+        best[closer] = near[closer]
+        feet[closer] = chunk[which[closer], 1]
     y0 = int(feet.min()) - BELOW
     height = int(feet.max()) + ABOVE - y0 + 1
     states = _box(store, x0, y0, z0, size, height)
-    flags = np.asarray(table.flags_array)
-    known = (states != UNKNOWN_STATE) & (states < len(flags))
-    safe = np.where(known, states, 0)
-    ys = np.arange(y0, y0 + height).reshape(height, 1, 1)
-    window = (ys >= (feet - BELOW)[None]) & (ys <= (feet + ABOVE)[None])
-    ground = known & window & ((flags[safe] & int(BlockFlag.AIR | BlockFlag.UNKNOWN)) == 0)
-    top_index = height - 1 - np.argmax(ground[::-1], axis=0)       # the highest ground per column
+    # Each column's own window, [k, z, x] for y = feet - BELOW + k: only those cells are looked up.
+    span = BELOW + ABOVE + 1
+    offsets = (feet - BELOW - y0)[None] + np.arange(span).reshape(span, 1, 1)
+    window = np.take_along_axis(states, offsets, axis=0)
+    solid = (np.asarray(table.flags_array) & int(BlockFlag.AIR | BlockFlag.UNKNOWN)) == 0   # by state id
+    known = (window != UNKNOWN_STATE) & (window < len(solid))
+    safe = np.where(known, window, 0)
+    ground = known & solid[safe]
+    top_index = span - 1 - np.argmax(ground[::-1], axis=0)       # the highest ground per column
     has_ground = ground.any(axis=0)
-    seen = (known & window).any(axis=0)
+    seen = known.any(axis=0)
     rows, cols = np.indices((size, size))
     top_state = safe[top_index, rows, cols]
+    # Name each distinct top state once; columns then index the palette of names.
+    index = np.full((size, size), -1, dtype=np.int64)
     palette: dict[str, int] = {}
-    by_state: dict[int, int] = {}
-    blocks: list[int] = []
-    tops: list[int | None] = []
-    for row in range(size):
-        for col in range(size):
-            if has_ground[row, col]:
-                state = int(top_state[row, col])
-                index = by_state.get(state)
-                if index is None:
-                    index = by_state[state] = palette.setdefault(table.name(state) or "air", len(palette))
-                blocks.append(index)
-                tops.append(y0 + int(top_index[row, col]))
-            elif seen[row, col]:
-                blocks.append(palette.setdefault("air", len(palette)))
-                tops.append(int(feet[row, col]) - 1)
-            else:
-                blocks.append(-1)
-                tops.append(None)
+    open_air = seen & ~has_ground
+    if open_air.any():
+        index[open_air] = palette.setdefault("air", 0)
+    states_used, inverse = np.unique(top_state[has_ground], return_inverse=True)
+    names = np.array([palette.setdefault(table.name(int(state)) or "air", len(palette)) for state in states_used],
+                     dtype=np.int64)
+    index[has_ground] = names[inverse.reshape(-1)]
+    tops = np.where(has_ground, feet - BELOW + top_index, feet - 1)
+    blocks = [int(i) for i in index.ravel()]
     return {"format": FORMAT, "version": table.version, "x0": x0, "z0": z0, "size": size,
-            "names": list(palette), "blocks": blocks, "tops": tops}
+            "names": list(palette), "blocks": blocks,
+            "tops": [int(t) if i >= 0 else None for i, t in zip(blocks, tops.ravel())]}
 
 
 def write(folder: str, record: dict[str, Any] | None) -> None:
