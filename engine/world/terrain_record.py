@@ -71,7 +71,8 @@ def _box(store: BlockStore, x0: int, y0: int, z0: int, size: int, height: int) -
 
 def terrain_record(store: BlockStore, table: BlockTable,
                    decisions: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
-    """The record for the blocks of ``store`` under the track of ``decisions``; None without a position.
+    """The record for the blocks of ``store`` under the track of ``decisions``; None without a
+    position or without a single known column.
     Reads the store only (call it where the store is not being changed: the proxy's reactor thread)."""
     track = _track(decisions)
     if not track:
@@ -110,6 +111,8 @@ def terrain_record(store: BlockStore, table: BlockTable,
     top_index = span - 1 - np.argmax(ground[::-1], axis=0)       # the highest ground per column
     has_ground = ground.any(axis=0)
     seen = known.any(axis=0)
+    if not seen.any():
+        return None    # nothing of it ever loaded (the world was dropped first): no file, the page's grid
     rows, cols = np.indices((size, size))
     top_state = safe[top_index, rows, cols]
     # Name each distinct top state once; columns then index the palette of names.

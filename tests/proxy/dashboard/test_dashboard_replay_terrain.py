@@ -11,6 +11,7 @@ from engine.world import terrain_record as terrain
 from engine.sim.cli import main as sim_main
 from engine.sim.records import SimOptions
 from engine.sim.server import ServerWorld
+from engine.world.blocks import BlockStore, BlockTable
 from proxy.dashboard import episodes
 from proxy.dashboard.terrain_map import Kind
 from tests.proxy.dashboard.web_client import ADMIN_TOKEN, make
@@ -89,3 +90,23 @@ def test_a_simulated_episode_carries_terrain_to_the_replay_page(tmp_path: Path) 
         col, row = int(frame["x"] // 1) - ground["x0"], int(frame["z"] // 1) - ground["z0"]
         assert 0 <= col < ground["size"] and 0 <= row < ground["size"]
         assert ground["kinds"][row * ground["size"] + col] not in (Kind.UNKNOWN, Kind.AIR)
+
+
+def test_columns_never_loaded_stay_unknown_and_an_empty_store_gives_no_record() -> None:
+    table = BlockTable.for_version("1.18.2")
+    store = BlockStore()
+    stone = table.state_for("stone")
+    # One chunk column loaded (x, z in 0..15): stone up to y = 63, air above.
+    for sy in range(0, 8):
+        store.fill_section(0, sy, 0, stone if sy < 4 else table.state_for("air"))
+    track = [_decision(8.5, 64, 8.5)]
+    record = terrain.terrain_record(store, table, track)
+    assert record is not None
+    size, x0, z0 = record["size"], record["x0"], record["z0"]
+    for i, (block, top) in enumerate(zip(record["blocks"], record["tops"])):
+        x, z = x0 + i % size, z0 + i // size
+        if 0 <= x < 16 and 0 <= z < 16:
+            assert (record["names"][block], top) == ("stone", 63)
+        else:
+            assert (block, top) == (-1, None)
+    assert terrain.terrain_record(BlockStore(), table, track) is None
