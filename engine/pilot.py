@@ -12,7 +12,9 @@ drops any pending request (its state generation moves on).
 Logs never touch the disk here: at the end of an episode, and every
 ``LOG_EVERY`` seconds while one runs, the seat copies the episode's bounded
 logs into a frozen ``EpisodeRecord`` and hands it to the host's sink, which
-writes it off the tick path.
+writes it off the tick path. The final record also carries the ground under the
+track (``engine.world.terrain_record``), computed here because the block store
+may only be read on the tick's thread; the host writes it as ``terrain.json``.
 
     OFF ──on──► ON ──off / stop / kill switch / left──► OFF   (each ON is one episode)
 """
@@ -32,6 +34,7 @@ from engine.decision.provider_names import PROVIDERS
 from engine.decision.providers import MockProvider, Provider
 from engine.llm.runner import ModelRunner
 from engine.motion.astar import SearchOptions
+from engine.world.terrain_record import terrain_record
 from engine.motion.grid import Terrain
 
 LOG_EVERY = 60.0          # seconds between log hand-offs while an episode runs
@@ -48,6 +51,7 @@ class EpisodeRecord:
     decisions: tuple[dict[str, Any], ...]
     events: tuple[dict[str, Any], ...]
     summary: dict[str, Any]
+    terrain: dict[str, Any] | None = None   # the final record's terrain.json (mcagent-terrain/1)
 
     def log(self) -> EpisodeLog:
         copy = EpisodeLog()
@@ -221,5 +225,8 @@ class PilotSeat:
             "dropped_decisions": autopilot.log.dropped_decisions, "dropped_events": autopilot.log.dropped_events,
         }
         log = autopilot.log
-        sink(EpisodeRecord(self.player, self.episodes, self._started_at, final, tuple(log.decisions),
-                           tuple(log.events), summary))
+        decisions = tuple(log.decisions)
+        ground = autopilot.terrain
+        terrain = terrain_record(ground.store, ground.table, decisions) if final else None
+        sink(EpisodeRecord(self.player, self.episodes, self._started_at, final, decisions,
+                           tuple(log.events), summary, terrain))

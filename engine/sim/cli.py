@@ -49,9 +49,9 @@ from engine.decision.providers import ApiProvider, MockProvider, Provider, Repla
 from engine.llm.runner import AsyncioRunner
 from engine.sim.episode import TICK, EpisodeResult, run_episode
 from engine.planning.planner import OutOfReach
-from engine.sim import terrain_record as terrain
-from engine.sim.terrain_record import terrain_record
 from engine.sim.world import VERSION, SimOptions, SimWorld
+from engine.world import terrain_record as terrain
+from engine.world.terrain_record import terrain_record
 
 
 def milestone_names(goal: str | None) -> tuple[str, ...] | str:
@@ -185,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.log_dir:
                 folder = os.path.join(args.log_dir, f"seed{seed}")
                 log.write(folder, result.summary())
-                terrain.write(folder, terrain_record(ends[0], log.decisions))  # the replay's map under the track
+                terrain.write(folder, terrain_record(ends[0].store, ends[0].table, log.decisions))  # the replay's map under the track
     finally:
         if runner is not None:
             runner.close()

@@ -9,7 +9,9 @@ Session was given (``proxy.agent.model_service``, the one the assistant's calls 
 its answers are polled by the autopilot on a later tick, and a late one is
 discarded there. The sink copies nothing itself: the seat hands over a frozen
 ``EpisodeRecord``, and ``write`` runs in the reactor's thread pool, so the tick
-never waits on the disk.
+never waits on the disk. An episode's final record carries the ground under its
+track, taken from the player's live world model on the tick (the store is only
+read there); it is written beside the logs as ``terrain.json`` for the replay page.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from engine.decision.logs import episode_folder
 from engine.decision.providers import ApiProvider, MockProvider, Provider, ReplayProvider
 from engine.llm.runner import ModelRunner
 from engine.pilot import EpisodeRecord, PilotSettings
+from engine.world import terrain_record
 
 if TYPE_CHECKING:
     from proxy.config import ProxyConfig
@@ -100,7 +103,9 @@ class AutopilotHost:
 
     def write(self, record: EpisodeRecord) -> None:
         try:
-            record.log().write(self.folder(record), dict(record.summary, final=record.final))
+            folder = self.folder(record)
+            record.log().write(folder, dict(record.summary, final=record.final))
+            terrain_record.write(folder, record.terrain)
             self.records_written += 1
         except (OSError, ValueError) as exc:
             self.write_errors += 1

@@ -7,7 +7,7 @@ lists the folders under a root, ``load`` reads one into a frozen ``Episode``:
 a frame per decision (tick, where the player stood, the choice, why, its
 outcome, the milestone worked toward) and a timeline of milestones, deaths,
 reflexes and watchdog events. An episode from ``mcagent sim --log-dir`` also
-holds ``terrain.json`` (engine/sim/terrain_record.py): the block under each
+holds ``terrain.json`` (engine/world/terrain_record.py): the block under each
 column around the track, by name; it becomes the live map's kinds here, with
 absolute heights the page shades against the feet of the frame it shows. The page scrubs through frames by tick. A file
 that is not what it should be raises ``EpisodeError`` naming the file and the

@@ -161,6 +161,11 @@ class DashboardResource(resource.Resource):
         if conn is None or conn.session is None or conn.player_name is None:
             return None
         data: dict[str, Any] = to_json(player_view(conn.player_name, conn.session, self.clock.seconds()))
+        # On a network, the servers an admin may send this player to (as the overview's buttons).
+        network = self.live.network.network if self.live is not None else None
+        several = network is not None and network.several
+        data["servers"] = list(network.backends) if network is not None and several else []
+        data["server"] = conn.backend.name if several and conn.backend is not None else None
         return data
 
     def _connection(self, name: str) -> "Connection | None":

@@ -38,11 +38,15 @@ function show(view, admin) {
     el("td", { class: "num" }, d.tick), el("td", {}, d.choice), el("td", {}, d.reason), el("td", {}, d.source),
     el("td", { class: d.outcome === "ok" ? "ok" : d.outcome ? "warn" : "dim" }, d.outcome ?? "running"))));
   const adminNode = document.getElementById("admin");
-  if (admin && !adminNode.dataset.ready) {
+  // Built again only when the player's server changes (a button under the cursor must not be redrawn).
+  const where = `${view.server ?? ""}|${(view.servers ?? []).join(",")}`;
+  if (admin && adminNode.dataset.ready !== where) {
     const status = document.getElementById("action-status");
-    adminNode.dataset.ready = "1";
+    adminNode.dataset.ready = where;
+    const send = (view.servers ?? []).filter((server) => server !== view.server).map((server) =>
+      actionButton(`Send to ${server}`, "send", name, `Send ${name} to ${server}?`, status, false, { server }));
     fill(adminNode, actionButton("Stop autopilot", "stop", name, `Stop ${name}'s autopilot?`, status),
-      actionButton("Kick", "kick", name, `Kick ${name} from the proxy?`, status, true));
+      ...send, actionButton("Kick", "kick", name, `Kick ${name} from the proxy?`, status, true));
   }
   document.body.dataset.updated = String(Date.now());
 }

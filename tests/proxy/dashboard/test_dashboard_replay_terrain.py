@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
-from engine.sim import terrain_record as terrain
+from engine.world import terrain_record as terrain
 from engine.sim.cli import main as sim_main
 from engine.sim.records import SimOptions
 from engine.sim.server import ServerWorld
+from engine.world.blocks import BlockStore, BlockTable
 from proxy.dashboard import episodes
 from proxy.dashboard.terrain_map import Kind
 from tests.proxy.dashboard.web_client import ADMIN_TOKEN, make
@@ -33,7 +34,7 @@ def test_each_column_shows_the_top_block_around_the_nearest_point_of_the_track()
         world.store.set_block(x, deep - 1, 40, stone)
     world.store.set_block(65, deep - 1, 40, lava)
     track = [_decision(40.5, surface, 40.5)] + [_decision(x + 0.5, deep, 40.5) for x in range(60, 71)]
-    record = terrain.terrain_record(world, track)
+    record = terrain.terrain_record(world.store, world.table, track)
     assert record is not None and record["version"] == "1.18.2"
     size, x0, z0 = record["size"], record["x0"], record["z0"]
     assert size == 31 + 2 * terrain.MARGIN and x0 <= 40 - terrain.MARGIN and x0 + size > 70 + terrain.MARGIN - 1
@@ -55,7 +56,7 @@ def test_the_record_reads_back_as_kinds_and_bad_files_are_named(tmp_path: Path) 
     world = ServerWorld(3, SimOptions())
     surface = int(world.heights[40, 40])
     world.store.set_block(41, surface - 1, 40, world.table.state_for("water"))
-    record = terrain.terrain_record(world, [_decision(40.5, surface, 40.5)])
+    record = terrain.terrain_record(world.store, world.table, [_decision(40.5, surface, 40.5)])
     folder = tmp_path / "ep"
     folder.mkdir()
     (folder / episodes.DECISIONS).write_text(json.dumps(_decision(40.5, surface, 40.5)) + "\n")
@@ -89,3 +90,23 @@ def test_a_simulated_episode_carries_terrain_to_the_replay_page(tmp_path: Path) 
         col, row = int(frame["x"] // 1) - ground["x0"], int(frame["z"] // 1) - ground["z0"]
         assert 0 <= col < ground["size"] and 0 <= row < ground["size"]
         assert ground["kinds"][row * ground["size"] + col] not in (Kind.UNKNOWN, Kind.AIR)
+
+
+def test_columns_never_loaded_stay_unknown_and_an_empty_store_gives_no_record() -> None:
+    table = BlockTable.for_version("1.18.2")
+    store = BlockStore()
+    stone = table.state_for("stone")
+    # One chunk column loaded (x, z in 0..15): stone up to y = 63, air above.
+    for sy in range(0, 8):
+        store.fill_section(0, sy, 0, stone if sy < 4 else table.state_for("air"))
+    track = [_decision(8.5, 64, 8.5)]
+    record = terrain.terrain_record(store, table, track)
+    assert record is not None
+    size, x0, z0 = record["size"], record["x0"], record["z0"]
+    for i, (block, top) in enumerate(zip(record["blocks"], record["tops"])):
+        x, z = x0 + i % size, z0 + i // size
+        if 0 <= x < 16 and 0 <= z < 16:
+            assert (record["names"][block], top) == ("stone", 63)
+        else:
+            assert (block, top) == (-1, None)
+    assert terrain.terrain_record(BlockStore(), table, track) is None

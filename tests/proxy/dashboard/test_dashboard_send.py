@@ -25,6 +25,9 @@ def test_an_admin_sends_a_player_to_another_server_and_it_is_logged() -> None:
     view = overview(rig.server, RateMeter(), rig.reactor.seconds())
     assert view.servers == ("lobby", "survival") and view.players[0].server == "lobby"
     client, _ = make(rig.server)
+    # The player's page offers the same choices (its JS draws a button per other server).
+    page = json.loads(client.get("/api/player/alice", token=ADMIN_TOKEN).body)
+    assert (page["servers"], page["server"]) == (["lobby", "survival"], "lobby")
     assert _post(client, VIEW_TOKEN, {"player": "alice", "server": "survival", "confirm": True})[0] == 403
     assert _post(client, ADMIN_TOKEN, {"player": "alice", "server": "survival"})[0] == 400   # not confirmed
     status, answer = _post(client, ADMIN_TOKEN, {"player": "alice", "server": "mars", "confirm": True})
@@ -51,6 +54,7 @@ def test_an_admin_sends_a_player_to_another_server_and_it_is_logged() -> None:
     join(rig, 5)
     assert rig.bridge.backend is not None and rig.bridge.backend.name == "survival"
     assert overview(rig.server, RateMeter(), rig.reactor.seconds()).players[0].server == "survival"
+    assert json.loads(client.get("/api/player/alice", token=ADMIN_TOKEN).body)["server"] == "survival"
 
 
 def test_in_front_of_one_backend_there_is_nowhere_to_send() -> None:
@@ -58,5 +62,7 @@ def test_in_front_of_one_backend_there_is_nowhere_to_send() -> None:
     rig.login("alice")
     assert overview(rig.server, RateMeter(), rig.reactor.seconds()).servers == ()
     client, _ = make(rig.server)
+    page = json.loads(client.get("/api/player/alice", token=ADMIN_TOKEN).body)
+    assert (page["servers"], page["server"]) == ([], None)
     status, answer = _post(client, ADMIN_TOKEN, {"player": "alice", "server": "survival", "confirm": True})
     assert status == 409 and "one backend" in answer["error"]
