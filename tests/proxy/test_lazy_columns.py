@@ -141,7 +141,7 @@ def test_1_8_bulk_columns_lazily_keep_only_their_blocks() -> None:
     for e, lz, (_, _, sections) in zip(eager, lazy, columns):
         assert isinstance(e, ChunkColumn) and isinstance(lz, LazyColumn)
         assert (lz.cx, lz.cz) == (e.cx, e.cz)
-        assert lz.nbytes == 8192 * len(sections)  # no light, no biomes
+        assert lz.nbytes < 8192 * len(sections) or not sections  # no light, no biomes, deflated
         _same_sections(e, lz)
 
 
