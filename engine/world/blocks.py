@@ -17,7 +17,8 @@ no memory each); up to 256 states, a ``PackedSection``: a palette and 1, 2, 4 or
 bits); more, a plain array. ``section(key)`` hands out a full read-only array
 as before, decoding a packed section on demand (~20 us) and keeping the last
 ``DECODED_CACHE`` decoded ones, since the finders and the planner ask for the
-same few sections around the player over and over.
+same few sections around the player over and over. A column can also come undecoded
+(``set_lazy_column``): it counts as loaded at once and is decoded on its first read.
 
 The store knows nothing about versions: it keeps ids. Every change bumps
 ``revision`` and the section's own revision, which is how views over the store
