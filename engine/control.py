@@ -96,7 +96,10 @@ class Control:
             here = self._last
             if here is not None and max(abs(event.cx - (int(here.x) >> 4)), abs(event.cz - (int(here.z) >> 4))) > WORLD_RADIUS:
                 return []
-            self.store.set_column(event.cx, event.cz, event.sections, replace=event.full)
+            if event.source is not None:
+                self.store.set_lazy_column(event.cx, event.cz, event.source, replace=event.full)
+            else:
+                self.store.set_column(event.cx, event.cz, event.sections, replace=event.full)
             self._loads += 1
             if here is not None and self._loads % 64 == 0:
                 self.store.keep_near(int(here.x) >> 4, int(here.z) >> 4, WORLD_RADIUS)

@@ -191,12 +191,15 @@ class ChunkColumnLoaded:
     """Decoded block states of a chunk column: (section y, 4096 state ids in y/z/x order).
 
     ``full``: the column replaces what was known; otherwise only these sections change.
+    ``source``: a column not decoded yet (``engine.world.blocks.SectionSource``: the section
+    ys it holds, ``decode()`` for the pairs); ``sections`` is then empty.
     """
 
     cx: int
     cz: int
     sections: tuple[tuple[int, Any], ...]
     full: bool
+    source: Any = None
 
 
 @attrs.frozen

@@ -17,7 +17,8 @@ no memory each); up to 256 states, a ``PackedSection``: a palette and 1, 2, 4 or
 bits); more, a plain array. ``section(key)`` hands out a full read-only array
 as before, decoding a packed section on demand (~20 us) and keeping the last
 ``DECODED_CACHE`` decoded ones, since the finders and the planner ask for the
-same few sections around the player over and over.
+same few sections around the player over and over. A column can also come undecoded
+(``set_lazy_column``): it counts as loaded at once and is decoded on its first read.
 
 The store knows nothing about versions: it keeps ids. Every change bumps
 ``revision`` and the section's own revision, which is how views over the store
@@ -36,7 +37,7 @@ import functools
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -180,6 +181,20 @@ SectionKey = tuple[int, int, int]
 StateArray = npt.NDArray[np.unsignedinteger[Any]]
 
 
+class SectionSource(Protocol):
+    """A chunk column not decoded yet (the proxy's ``LazyColumn``): the section ys it holds,
+    the bytes it keeps, and its ``(sy, states)`` pairs on ``decode()`` (none if it turns
+    out damaged)."""
+
+    @property
+    def ys(self) -> tuple[int, ...]: ...
+
+    @property
+    def nbytes(self) -> int: ...
+
+    def decode(self) -> Iterable[tuple[int, npt.ArrayLike]]: ...
+
+
 def _width(states: int) -> int:
     for most, bits in _WIDTHS:
         if states <= most:
@@ -278,6 +293,9 @@ class BlockStore:
         self._sections: dict[SectionKey, StateArray | PackedSection] = {}
         self._decoded: dict[SectionKey, StateArray] = {}    # recent decodes, oldest first
         self._columns: dict[tuple[int, int], set[int]] = {}
+        # Columns loaded but not decoded: their sections are listed in _columns, not in
+        # _sections, until something reads one (``_materialize``).
+        self._lazy: dict[tuple[int, int], SectionSource] = {}
         self._section_revisions: dict[SectionKey, int] = {}
         self.revision = 0
         self.layout = 0                 # bumped when a section is loaded or forgotten
@@ -311,20 +329,24 @@ class BlockStore:
         if array.size != SECTION_VOLUME:
             raise ValueError(f"a section holds {SECTION_VOLUME} blocks, got {array.size}")
         key = (cx, sy, cz)
-        flat = array.reshape(SECTION_VOLUME)
-        first = int(flat[0])
+        if (cx, cz) in self._lazy:
+            self._materialize((cx, cz))  # a partial update of a column not decoded yet
         if key not in self._sections:
             self.layout += 1
         self._decoded.pop(key, None)
+        self._sections[key] = self._stored(array)
+        self._columns.setdefault((cx, cz), set()).add(sy)
+        self._touch(key)
+
+    def _stored(self, array: npt.NDArray[Any]) -> StateArray | PackedSection:
+        flat = array.reshape(SECTION_VOLUME)
+        first = int(flat[0])
         # The chunk decoder hands a single-state section over as a stride-0 view (one value
         # broadcast): uniform without scanning it; most sections of a world are (air, stone).
         if flat.strides == (0,) or int(flat.min()) == first == int(flat.max()):
-            self._sections[key] = self._shared(first)
-        else:
-            packed = PackedSection.of(flat, self.dtype)
-            self._sections[key] = flat.astype(self.dtype, copy=True) if packed is None else packed
-        self._columns.setdefault((cx, cz), set()).add(sy)
-        self._touch(key)
+            return self._shared(first)
+        packed = PackedSection.of(flat, self.dtype)
+        return flat.astype(self.dtype, copy=True) if packed is None else packed
 
     def _shared(self, state: int) -> npt.NDArray[np.unsignedinteger[Any]]:
         shared = self._uniform.get(state)
@@ -342,6 +364,43 @@ class BlockStore:
         for sy, states in sections:
             self.set_section(cx, sy, cz, states)
 
+    def set_lazy_column(self, cx: int, cz: int, source: SectionSource, replace: bool) -> None:
+        """A column to decode when one of its sections is first read. It counts as loaded at
+        once (``layout``, the journal, ``has_section``, ``keys_near``), as ``set_column``
+        would make it; only the decoding waits. A partial column (``replace`` False) is
+        applied now, onto what is there."""
+        if not replace:
+            self.set_column(cx, cz, source.decode(), replace=False)
+            return
+        self.unload_chunk(cx, cz)
+        ys = set(source.ys)
+        if not ys:
+            return
+        self._lazy[(cx, cz)] = source
+        self._columns[(cx, cz)] = ys
+        for sy in ys:
+            self.layout += 1
+            self._touch((cx, sy, cz))
+
+    def _materialize(self, column: tuple[int, int]) -> None:
+        # Decoding adds nothing new (no revision, no layout): the sections were loaded when
+        # the column came. Sections a damaged column fails to give become unknown.
+        source = self._lazy.pop(column)
+        cx, cz = column
+        ys = self._columns.get(column, set())
+        for sy, states in source.decode():
+            if sy in ys:
+                self._sections[(cx, sy, cz)] = self._stored(np.asarray(states))
+        for sy in [sy for sy in ys if (cx, sy, cz) not in self._sections]:
+            ys.discard(sy)
+            self.layout += 1
+            self._touch((cx, sy, cz))
+
+    @property
+    def lazy_columns(self) -> int:
+        """Columns loaded and not decoded yet."""
+        return len(self._lazy)
+
     def fill_section(self, cx: int, sy: int, cz: int, state: int) -> None:
         """A section of one state (single-valued palettes; empty sections of 1.8 chunk data)."""
         self.set_section(cx, sy, cz, np.full(SECTION_VOLUME, state, dtype=self.dtype))
@@ -350,6 +409,9 @@ class BlockStore:
         key = (x >> 4, y >> 4, z >> 4)
         index = ((y & 15) << 8) | ((z & 15) << 4) | (x & 15)
         section = self._sections.get(key)
+        if section is None and (key[0], key[2]) in self._lazy:
+            self._materialize((key[0], key[2]))
+            section = self._sections.get(key)
         self._decoded.pop(key, None)
         if section is None:
             # A change for a section no chunk packet filled: keep this one block and
@@ -375,7 +437,10 @@ class BlockStore:
     def get(self, x: int, y: int, z: int) -> int | None:
         section = self._sections.get((x >> 4, y >> 4, z >> 4))
         if section is None:
-            return None
+            if (x >> 4, z >> 4) not in self._lazy:
+                return None
+            self._materialize((x >> 4, z >> 4))
+            return self.get(x, y, z)
         index = ((y & 15) << 8) | ((z & 15) << 4) | (x & 15)
         state = section.get(index) if isinstance(section, PackedSection) else int(section[index])
         return None if state == UNKNOWN_STATE else state
@@ -384,6 +449,9 @@ class BlockStore:
         """The 4096 state ids of a section as a read-only array, or None if not loaded.
         A packed section is decoded (and the decode kept for the next few asks)."""
         section = self._sections.get(key)
+        if section is None and (key[0], key[2]) in self._lazy:
+            self._materialize((key[0], key[2]))
+            section = self._sections.get(key)
         if section is None or isinstance(section, np.ndarray):
             return section
         decoded = self._decoded.get(key)
@@ -397,7 +465,10 @@ class BlockStore:
 
     def has_section(self, key: SectionKey) -> bool:
         """Whether a section is loaded, without decoding it."""
-        return key in self._sections
+        if key in self._sections:
+            return True
+        column = (key[0], key[2])
+        return column in self._lazy and key[1] in self._columns[column]
 
     def section_revision(self, key: SectionKey) -> int:
         """Revision of the last load, edit or unload of a section; 0 if never touched."""
@@ -409,28 +480,34 @@ class BlockStore:
             self.unload_chunk(*column)
 
     def unload_chunk(self, cx: int, cz: int) -> None:
+        self._lazy.pop((cx, cz), None)
         for sy in self._columns.pop((cx, cz), set()):
             key = (cx, sy, cz)
-            del self._sections[key]
+            self._sections.pop(key, None)
             self._decoded.pop(key, None)
             self._touch(key)
             self.layout += 1
 
     def clear(self) -> None:
         """Forget everything (dimension change, respawn into another world)."""
-        for key in list(self._sections):
+        for key in list(self.keys()):
             self._touch(key)
-        if self._sections:
+        if self._sections or self._lazy:
             self.layout += 1
         self._sections.clear()
+        self._lazy.clear()
         self._decoded.clear()
         self._columns.clear()
 
     def __len__(self) -> int:
-        return len(self._sections)
+        return len(self._sections) + sum(len(self._columns[c]) for c in self._lazy)
 
     def keys(self) -> Iterator[SectionKey]:
-        return iter(self._sections)
+        """Every loaded section, decoded or not (without decoding)."""
+        yield from self._sections
+        for cx, cz in list(self._lazy):
+            for sy in self._columns[(cx, cz)]:
+                yield cx, sy, cz
 
     def keys_near(self, cx: int, sy: int, cz: int, radius: int) -> list[SectionKey]:
         """Loaded sections at most ``radius`` sections from (cx, sy, cz) along every axis, in
@@ -457,10 +534,12 @@ class BlockStore:
                 held += int(section.nbytes)
             else:
                 shared[id(section)] = int(section.nbytes)
+        held += sum(source.nbytes for source in self._lazy.values())
         return held + sum(shared.values()) + sum(int(a.nbytes) for a in self._decoded.values())
 
     def section_bytes(self, key: SectionKey) -> int:
-        """Bytes a section holds on its own (0 for a shared single-state section or none)."""
+        """Bytes a section holds on its own (0 for a shared single-state section, one not
+        decoded yet or none)."""
         section = self._sections.get(key)
         if section is None:
             return 0

@@ -28,7 +28,7 @@ from engine import events as ev
 from engine.actions import Action, ForwardChat
 from engine.session import Session
 from proxy.codec import translators
-from proxy.codec.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload
+from proxy.codec.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload, LazyColumn
 from proxy.connection.actuator import OWN_TELEPORT_IDS
 from proxy.connection.client_ping import ClientPing
 from proxy.codec.versioned import VersionCodec
@@ -314,9 +314,12 @@ class PlayRelay:
 
     def _world_update(self, name: str, packet: bytes, now: float) -> None:
         assert self.chunks is not None
-        for update in self.chunks.decode(name, packet):
+        # Columns come lazily: checked now, decoded when the world model first reads them.
+        for update in self.chunks.decode(name, packet, lazy=True):
             event: ev.Event
-            if isinstance(update, ChunkColumn):
+            if isinstance(update, LazyColumn):
+                event = ev.ChunkColumnLoaded(update.cx, update.cz, (), update.full, update)
+            elif isinstance(update, ChunkColumn):
                 event = ev.ChunkColumnLoaded(update.cx, update.cz, tuple(update.sections), update.full)
             elif isinstance(update, BlockChanges):
                 event = ev.BlocksChanged(tuple(update.changes))

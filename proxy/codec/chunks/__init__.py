@@ -7,7 +7,7 @@
 * ``packed``: packed long arrays (numpy), varint arrays, palettes, uniform sections.
 * ``formats``: ``ChunkFormat`` and ``FORMATS``, how the buffer changed by protocol;
   the vanilla dimension types.
-* ``values``: what callers get back (``ChunkColumn``, ``BlockChanges``, ``ChunkUnload``,
+* ``values``: what callers get back (``ChunkColumn``, ``LazyColumn``, ``BlockChanges``, ``ChunkUnload``,
   ``Dimension``) and ``ChunkError``.
 
 Callers import from here.
@@ -28,6 +28,7 @@ from proxy.codec.chunks.values import (
     ChunkUnload,
     Dimension,
     Fields,
+    LazyColumn,
     Section,
     WorldUpdate,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "ChunkUnload",
     "Dimension",
     "Fields",
+    "LazyColumn",
     "Section",
     "SectionReader",
     "WorldUpdate",

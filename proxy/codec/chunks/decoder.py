@@ -25,9 +25,16 @@ light arrays after it would cost tens of thousands of calls per column in the
 generic layout codec). The chunk data buffer itself goes to ``sections.SectionReader``;
 this module places its sections in the column (air for those a full column leaves
 out of its bitmask).
+
+Lazily (``decode(..., lazy=True)``, what the proxy's world feed asks for) a column is walked,
+not decoded: every length and palette size is checked as decoding would, no long array is
+unpacked, and a ``LazyColumn`` keeps a copy of the chunk data (without the light arrays)
+and the dimension it was sent in; the block store decodes it when something first reads
+one of its sections, with the same result as decoding it at once.
 """
 from __future__ import annotations
 
+import zlib
 from typing import Any, Callable
 
 from proxy.codec.chunks.formats import MAX_SECTIONS, VANILLA_DIMENSIONS, chunk_format
@@ -42,6 +49,8 @@ from proxy.codec.chunks.values import (
     ChunkUnload,
     Dimension,
     Fields,
+    LazyColumn,
+    Section,
     WorldUpdate,
 )
 from proxy.protocol import nbt
@@ -157,7 +166,8 @@ class ChunkDecoder:
         return self.dimension
 
     # -- dispatch --------------------------------------------------------------------
-    def decode(self, packet_name: str, packet: Buffer | Fields) -> list[WorldUpdate]:
+    def decode(self, packet_name: str, packet: Buffer | Fields, lazy: bool = False) -> list[WorldUpdate]:
+        """``lazy``: a column comes back as a ``LazyColumn`` (checked, its data kept, not decoded)."""
         if packet_name == "unload_chunk":
             fields = self._fields(packet_name, packet)
             return [ChunkUnload(int(fields["chunkX"]), int(fields["chunkZ"]))]
@@ -168,9 +178,9 @@ class ChunkDecoder:
             unload = self._legacy_unload(fields)
             if unload is not None:
                 return [ChunkUnload(*unload)]
-            return [self._column(fields)]
+            return [self._column(fields, lazy)]
         if packet_name == "map_chunk_bulk":
-            return list(self._bulk(self._fields(packet_name, packet)))
+            return list(self._bulk(self._fields(packet_name, packet), lazy))
         raise KeyError(f"not a chunk packet: {packet_name}")
 
     # -- chunk columns ---------------------------------------------------------------
@@ -181,13 +191,15 @@ class ChunkDecoder:
         ``decode_unload`` gives its coordinates.
         """
         if packet_name == "map_chunk_bulk":
-            return self._bulk(self._fields(packet_name, packet))
+            return [c for c in self._bulk(self._fields(packet_name, packet)) if isinstance(c, ChunkColumn)]
         if packet_name != "map_chunk":
             raise KeyError(f"not a chunk column packet: {packet_name}")
         fields = self._map_chunk_fields(packet)
         if self._legacy_unload(fields) is not None:
             return []
-        return self._column(fields)
+        column = self._column(fields)
+        assert isinstance(column, ChunkColumn)
+        return column
 
     def decode_unload(self, packet_name: str, packet: Buffer | Fields) -> tuple[int, int] | None:
         """``(cx, cz)`` of an ``unload_chunk``, or of a 1.8 ``map_chunk`` that unloads
@@ -293,44 +305,66 @@ class ChunkDecoder:
                 raise ChunkError(f"map_chunk: {exc}") from None
         return generic
 
-    def _column(self, fields: Fields) -> ChunkColumn:
+    def _column(self, fields: Fields, lazy: bool = False) -> ChunkColumn | LazyColumn:
         fmt = self.format
+        reader = self.sections
+        dim = self.dimension
         cx, cz = int(fields["x"]), int(fields["z"])
         data = fields["chunkData"]
         full = bool(fields.get("groundUp", True))
         if fmt.containers:
-            return ChunkColumn(cx, cz, self.sections.containers(data, self.dimension), True)
+            if not lazy:
+                return ChunkColumn(cx, cz, reader.containers(data, dim), True)
+            ys = tuple(y for y, _ in reader.containers(data, dim, decode=False))
+            return LazyColumn(cx, cz, True, ys, _kept(data), lambda kept: reader.containers(kept, dim))
         mask = fields.get("bitMap", 0)
         if isinstance(mask, (list, tuple)):  # 1.17: a BitSet as longs
             mask = sum((int(w) & 0xFFFFFFFFFFFFFFFF) << (64 * i) for i, w in enumerate(mask))
-        count = self.dimension.height // 16 if fmt.dimension_mask else 16
+        count = dim.height // 16 if fmt.dimension_mask else 16
         indices = [i for i in range(count) if int(mask) >> i & 1]
-        base = self.dimension.min_y >> 4 if fmt.dimension_mask else 0
-        if fmt.raw_u16:
-            sections = self.sections.raw_sections(data, 0, indices)[0]
-        else:
-            sections = self.sections.paletted_sections(data, indices, full, self.dimension)
-        listed = dict(zip((base + i for i in indices), sections))
-        if full:
-            out = tuple((base + i, listed.get(base + i, _AIR_SECTION)) for i in range(count))
-        else:
-            out = tuple(listed.items())
-        return ChunkColumn(cx, cz, out, full)
+        base = dim.min_y >> 4 if fmt.dimension_mask else 0
 
-    def _bulk(self, fields: Fields) -> list[ChunkColumn]:
+        def sections(kept: Buffer) -> tuple[Section, ...]:
+            if fmt.raw_u16:
+                found: list[Any] = list(reader.raw_sections(kept, 0, indices)[0])
+            else:
+                found = list(reader.paletted_sections(kept, indices, full, dim))
+            listed = dict(zip((base + i for i in indices), found))
+            if full:
+                return tuple((base + i, listed.get(base + i, _AIR_SECTION)) for i in range(count))
+            return tuple(listed.items())
+
+        if not lazy:
+            return ChunkColumn(cx, cz, sections(data), full)
+        if fmt.raw_u16:
+            data = data[:_raw_length(data, 0, len(indices))]
+        else:
+            reader.paletted_sections(data, indices, full, dim, decode=False)
+        ys = tuple(base + i for i in (range(count) if full else indices))
+        return LazyColumn(cx, cz, full, ys, _kept(data), sections)
+
+    def _bulk(self, fields: Fields, lazy: bool = False) -> list[ChunkColumn | LazyColumn]:
         data = fields["data"]
         sky = bool(fields.get("skyLightSent", True))
+        reader = self.sections
         pos = 0
-        columns = []
+        columns: list[ChunkColumn | LazyColumn] = []
         for meta in fields.get("meta") or []:
             indices = [i for i in range(16) if int(meta["bitMap"]) >> i & 1]
-            sections, pos = self.sections.raw_sections(data, pos, indices)
-            pos += len(indices) * (2048 + (2048 if sky else 0)) + 256
+            start, end = pos, _raw_length(data, pos, len(indices))
+            pos = end + len(indices) * (2048 + (2048 if sky else 0)) + 256
             if pos > len(data):
                 raise ChunkError("truncated map_chunk_bulk data")
-            listed = dict(zip(indices, sections))
-            out = tuple((i, listed.get(i, _AIR_SECTION)) for i in range(16))
-            columns.append(ChunkColumn(int(meta["x"]), int(meta["z"]), out, True))
+
+            def sections(kept: Buffer, indices: list[int] = indices) -> tuple[Section, ...]:
+                listed = dict(zip(indices, reader.raw_sections(kept, 0, indices)[0]))
+                return tuple((i, listed.get(i, _AIR_SECTION)) for i in range(16))
+
+            cx, cz = int(meta["x"]), int(meta["z"])
+            if lazy:
+                columns.append(LazyColumn(cx, cz, True, tuple(range(16)), _kept(data[start:end]), sections))
+            else:
+                columns.append(ChunkColumn(cx, cz, sections(data[start:end]), True))
         return columns
 
     # -- block changes ---------------------------------------------------------------
@@ -353,6 +387,19 @@ class ChunkDecoder:
         bx, bz = int(fields["chunkX"]) << 4, int(fields["chunkZ"]) << 4
         return [(bx + (r["horizontalPos"] >> 4 & 15), int(r["y"]), bz + (r["horizontalPos"] & 15), int(r["blockId"]))
                 for r in fields["records"]]
+
+
+def _kept(data: Buffer) -> bytes:
+    # Level 1: a column is deflated in tens of microseconds, to a fraction of its size.
+    return zlib.compress(data, 1)
+
+
+def _raw_length(data: Buffer, pos: int, count: int) -> int:
+    """Where ``count`` 1.8 sections starting at ``pos`` end (checked against the buffer)."""
+    end = pos + 8192 * count
+    if end > len(data):
+        raise ChunkError(f"truncated 1.8 chunk data ({len(data) - pos} bytes for {count} sections)")
+    return end
 
 
 _AIR_SECTION = uniform(0)

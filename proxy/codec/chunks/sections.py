@@ -47,20 +47,23 @@ class SectionReader:
         blocks = blocks.astype(np.uint16)
         return [blocks[k * SECTION_VOLUME:(k + 1) * SECTION_VOLUME] for k in range(len(indices))], end
 
-    def paletted_sections(self, data: Buffer, indices: list[int], full: bool, dim: Dimension) -> list[npt.NDArray[Any]]:
+    def paletted_sections(self, data: Buffer, indices: list[int], full: bool, dim: Dimension,
+                          decode: bool = True) -> list[npt.NDArray[Any] | None]:
+        """The listed sections' states; with ``decode`` False only the walk (every length and
+        palette checked, no long array unpacked) and None for each: a lazy column's check."""
         fmt = self.format
         if not fmt.light_in_data:
-            sections, _ = self._parse_sections(data, indices, False)
+            sections, _ = self._parse_sections(data, indices, False, decode)
             return sections
         # Sky light follows each section in dimensions that have it; the layout does
         # not say which, so prefer the dimension's answer, confirm it by where the
         # sections end, and try the other reading when they do not end where expected.
         expected = fmt.biome_bytes if full else 0
-        best: tuple[int, list[npt.NDArray[Any]]] | None = None
+        best: tuple[int, list[npt.NDArray[Any] | None]] | None = None
         first_error: ChunkError | None = None
         for sky in (dim.has_skylight, not dim.has_skylight):
             try:
-                sections, end = self._parse_sections(data, indices, sky)
+                sections, end = self._parse_sections(data, indices, sky, decode)
             except ChunkError as exc:
                 first_error = first_error or exc
                 continue
@@ -75,10 +78,11 @@ class SectionReader:
             raise first_error
         return best[1]
 
-    def _parse_sections(self, data: Buffer, indices: list[int], sky: bool) -> tuple[list[npt.NDArray[Any]], int]:
+    def _parse_sections(self, data: Buffer, indices: list[int], sky: bool,
+                        decode: bool = True) -> tuple[list[npt.NDArray[Any] | None], int]:
         fmt = self.format
         pos = 0
-        out = []
+        out: list[npt.NDArray[Any] | None] = []
         light = (2048 + (2048 if sky else 0)) if fmt.light_in_data else 0
         for _ in indices:
             if fmt.block_count:
@@ -99,14 +103,20 @@ class SectionReader:
             words, pos = read_longs(data, pos, n)
             if fmt.spanning and n != longs_needed(bits, SECTION_VOLUME, True) and n and n % 64 == 0:
                 bits = n // 64  # the long count pins the width when values span longs
-            out.append(paletted(unpack_longs(words, bits, SECTION_VOLUME, fmt.spanning), palette))
+            if decode:
+                out.append(paletted(unpack_longs(words, bits, SECTION_VOLUME, fmt.spanning), palette))
+            else:
+                _check_longs(n, bits, fmt.spanning)
+                out.append(None)
             pos += light
             if pos > len(data):
                 raise ChunkError("truncated chunk light data")
         return out, pos
 
-    def containers(self, data: Buffer, dim: Dimension) -> tuple[Section, ...]:
-        """1.18+: every section of the dimension, block states then biomes."""
+    def containers(self, data: Buffer, dim: Dimension, decode: bool = True) -> tuple[Section, ...]:
+        """1.18+: every section of the dimension, block states then biomes. With ``decode``
+        False only the walk (lengths checked, no long array unpacked): the section ys of a
+        lazy column, each with an empty array."""
         fmt = self.format
         expected = dim.height // 16
         pos = 0
@@ -114,14 +124,13 @@ class SectionReader:
         while pos < len(data) and len(sections) < MAX_SECTIONS:
             try:
                 pos += 4 if fmt.fluid_count else 2
-                states, pos = self._container(data, pos, SECTION_VOLUME, 8, 4, True)
+                states, pos = self._container(data, pos, SECTION_VOLUME, 8, 4, decode, check=True)
                 _, pos = self._container(data, pos, 64, 3, 1, False)
             except ChunkError:
                 if dim.known and len(sections) >= expected:
                     break  # trailing bytes after the dimension's sections
                 raise
-            assert states is not None
-            sections.append(states)
+            sections.append(_NOTHING if states is None else states)
         if pos > len(data):
             raise ChunkError("truncated chunk section")
         if dim.known and len(sections) >= expected:
@@ -135,7 +144,7 @@ class SectionReader:
         return tuple((base + i, states) for i, states in enumerate(sections))
 
     def _container(self, data: Buffer, pos: int, entries: int, indirect_max: int, min_bits: int,
-                   decode: bool) -> tuple[npt.NDArray[Any] | None, int]:
+                   decode: bool, check: bool = False) -> tuple[npt.NDArray[Any] | None, int]:
         if pos >= len(data):
             raise ChunkError("truncated paletted container")
         bits = data[pos]
@@ -168,9 +177,23 @@ class SectionReader:
         if not decode:
             if n < 0 or pos + 8 * n > len(data):
                 raise ChunkError("truncated long array")
+            if check:  # what unpacking would find wrong with the array's length
+                _check_longs(n, bits, False, entries)
             return None, pos + 8 * n
         words, pos = read_longs(data, pos, n)
         values = unpack_longs(words, bits, entries, False)
         if palette is not None and len(palette) == 1:
             return uniform(palette[0]), pos
         return paletted(values, palette), pos
+
+
+_NOTHING: npt.NDArray[Any] = np.empty(0, dtype=np.uint16)
+
+
+def _check_longs(n: int, bits: int, spanning: bool, entries: int = SECTION_VOLUME) -> None:
+    # The checks ``unpack_longs`` makes, without unpacking: a walked section that passes
+    # them decodes later unless its palette indices or states are damaged.
+    if not 1 <= bits <= 64:
+        raise ChunkError(f"{bits} bits per entry")
+    if n < longs_needed(bits, entries, spanning):
+        raise ChunkError(f"{n} longs hold fewer than {entries} entries of {bits} bits")

@@ -8,7 +8,9 @@ writing into one.
 """
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any, Callable, Union
+
+import zlib
 
 import attrs
 import numpy as np
@@ -52,6 +54,38 @@ class ChunkColumn:
         return int(states[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)])
 
 
+@attrs.frozen(eq=False)
+class LazyColumn:
+    """A column checked but not decoded: the chunk data's bytes (deflated at level 1, without
+    the light arrays that follow it in the packet: raw, they weigh more than the store's
+    packed sections, ~10 KB a column on 1.21) and how to decode them. ``ys``: the sections the
+    column will hold. ``decode()`` gives the sections ``ChunkColumn`` would have held; for a
+    packet whose damage only decoding finds (a palette index beyond its palette), no
+    sections and ``error`` set: the column stays unknown, the connection goes on."""
+
+    cx: int
+    cz: int
+    full: bool
+    ys: tuple[int, ...]
+    data: bytes
+    _decode: Callable[[bytes], tuple[Section, ...]]
+    error: list[str] = attrs.field(factory=list)
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.data)
+
+    def decode(self) -> tuple[Section, ...]:
+        try:
+            return self._decode(zlib.decompress(self.data))
+        except ChunkError as exc:
+            self.error.append(str(exc))
+            return ()
+
+    def column(self) -> ChunkColumn:
+        return ChunkColumn(self.cx, self.cz, self.decode(), self.full)
+
+
 @attrs.frozen
 class BlockChanges:
     changes: tuple[BlockChange, ...]
@@ -63,7 +97,7 @@ class ChunkUnload:
     cz: int
 
 
-WorldUpdate = Union[ChunkColumn, BlockChanges, ChunkUnload]
+WorldUpdate = Union[ChunkColumn, LazyColumn, BlockChanges, ChunkUnload]
 
 
 @attrs.frozen
