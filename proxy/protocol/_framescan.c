@@ -22,6 +22,8 @@
 #define MAX_UNCOMPRESSED (1 << 23)
 #define MAX_DEFLATE_RATIO 1040
 
+/* One inflater for the process: scan() holds the GIL from start to end, so no two
+ * calls ever use it at once. */
 static z_stream inflater;
 static int inflater_ready = 0;
 
