@@ -4,7 +4,8 @@ frames nobody subscribed to, with the native scanner and with the pure-Python on
     .venv/bin/python bench/frame_scan.py [--frames 20000] [--repeat 5]
 
 Workloads: ``small`` (11-byte frames, compression on, below the threshold), ``compressed``
-(~1 KB packets deflated, as the relay bench's ``big``), ``mobs`` (entity movements with
+(~1 KB packets of letters deflated with dynamic Huffman blocks, whose tables
+zlib must build before the first byte), ``mobs`` (entity movements with
 players-only tables: the scanner peeks each entity id). Best of ``--repeat`` runs of
 ``time.process_time``; one JSON line per workload.
 """
@@ -40,8 +41,9 @@ def workload(name: str, frames: int) -> bytes:
     rng = random.Random(7)
     if name == "small":
         return b"".join(_frame(b"\x02" + rng.randbytes(9)) for _ in range(frames))
-    if name == "compressed":
-        return b"".join(_frame(b"\x02" + rng.randbytes(200) + bytes(800)) for _ in range(frames))
+    if name == "compressed":  # letters: deflate picks dynamic Huffman blocks, as for chunk data
+        payloads = [_frame(b"\x02" + bytes(rng.choice(b"abcdefghij ") for _ in range(1000))) for _ in range(50)]
+        return b"".join(payloads[i % 50] for i in range(frames))
     return b"".join(_frame(b"\x03" + pack_varint(1000 + i % 50) + bytes(30)) for i in range(frames))
 
 
