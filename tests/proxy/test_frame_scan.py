@@ -14,6 +14,8 @@ from proxy.protocol import frame_scan
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import MAX_FRAME, Framing
 from proxy.protocol.wire import pack_varint, read_varint
+from proxy.protocol.states import State
+from proxy.testing import Rig, frame
 
 SCANNERS = [pytest.param(frame_scan.scan_py, id="python")]
 if frame_scan.native_scan is not None:
@@ -152,3 +154,29 @@ def test_a_malformed_frame_in_a_drained_run_still_raises_with_a_reason() -> None
     framing.feed(good * 2 + b"\x80\x80\x80\x01")
     with pytest.raises(PeerError, match="longer than 3 bytes"):
         framing.drain(TABLE)
+
+
+def test_through_the_proxy_compressed_frames_nobody_reads_go_out_byte_identical_in_one_run() -> None:
+    rig = Rig("1.20.1", features={"assistant": False, "reflexes": False, "autopilot": False, "world": False})
+    rig.login(threshold=256)
+    assert rig.client is not None and rig.upstream is not None
+    rig.client.received()
+    pid = rig.codec.table.packet_id(State.PLAY, "toClient", "custom_payload")  # a plugin message
+    assert pid is not None and pid < 0x80
+    payload = pack_varint(pid) + pack_varint(10) + b"bench:load" + bytes(range(256)) * 4
+    wire = frame(payload, 256) * 3
+    assert wire[1] != 0  # compressed on the wire
+    fast, decoded = rig.bridge.fast_frames, rig.bridge.decoded_frames
+    writes: list[bytes] = []
+    transport = rig.client.transport
+    write = transport.write
+
+    def counted(data: bytes) -> None:
+        writes.append(data)
+        write(data)
+
+    transport.write = counted  # type: ignore[method-assign]
+    rig.upstream.proto.dataReceived(wire)
+    assert writes == [wire]  # one run, one write: no frame was surfaced on its own
+    assert rig.client.raw_received() == wire
+    assert (rig.bridge.fast_frames - fast, rig.bridge.decoded_frames - decoded) == (3, 0)
