@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import zlib
+from typing import Callable
 
 import pytest
 
@@ -169,7 +170,7 @@ def test_through_the_proxy_compressed_frames_nobody_reads_go_out_byte_identical_
     fast, decoded = rig.bridge.fast_frames, rig.bridge.decoded_frames
     writes: list[bytes] = []
     transport = rig.client.transport
-    write = transport.write
+    write: Callable[[bytes], None] = transport.write
 
     def counted(data: bytes) -> None:
         writes.append(data)
