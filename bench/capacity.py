@@ -167,7 +167,7 @@ def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         hello = lines.next(60)
         if not hello or hello.get("event") != "listening":
             raise RuntimeError(f"replay did not start: {hello}")
-        profile = Path(args.profile) / f"{args.version}-{args.players}" if args.profile and path == "all" else None
+        profile = Path(args.profile) / f"{args.version}-{args.players}" if args.profile and path in ("off", "all") else None
         relay = Relay(path, int(hello["port"]), args.players, workdir, profile)
 
         def send(**cmd: Any) -> None:

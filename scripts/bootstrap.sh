@@ -39,12 +39,15 @@ finish() {
 }
 trap finish EXIT
 stamp=".venv/.mcagent-installed"
-want="$(cat setup.cfg pyproject.toml | sha256sum | cut -d' ' -f1)"
+# setup.py builds the fast path's C frame scanner (optional: without a compiler the
+# pure-Python one is used); a change to its source reinstalls, which rebuilds it.
+want="$(cat setup.cfg pyproject.toml setup.py proxy/protocol/_framescan.c | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -e ".[test]"
   echo "$want" > "$stamp"
 fi
+.venv/bin/python -c 'from proxy.protocol import frame_scan as f; print("bootstrap: frame scanner:", "native" if f.NATIVE else "pure Python (the C extension was not built)")' || true
 # Debian packages the tests need, as root only and never fatal. Another process (unattended
 # upgrades, a second bootstrap) may hold apt's lock: wait for it instead of failing. If they
 # cannot be had, the reason goes to NOTE and the tests that need them skip with it.

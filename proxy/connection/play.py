@@ -61,6 +61,9 @@ class PlayRelay:
         self.session = session
         self.chunks = chunks
         self.ids = conn.ids
+        # The fast path's table (Framing.drain): with players only, a mob's movement joins
+        # the runs forwarded unseen; the scanner peeks its entity id against the world's.
+        self._scan_table = _players_only_table(codec, conn.ids.interesting) if players_only else conn.ids.interesting
         self._c2s = codec.subscribed[TO_SERVER]
         self._s2c = codec.subscribed[TO_CLIENT]
         self._dimension: str | None = None
@@ -176,7 +179,7 @@ class PlayRelay:
         write = conn.io.write_client
         seal = conn.writer.seal
         before = reader.frames_in
-        items = reader.drain(self.ids.interesting)
+        items = reader.drain(self._scan_table, self.session.world.entities if self.players_only else None)
         surfaced = 0
         for item in items:
             if conn.states.closed:
@@ -353,6 +356,16 @@ def _payload(frame: Frame) -> bytes:
     packet = frame.packet
     _, pos = read_varint(packet, 0)
     return packet[pos:]
+
+
+def _players_only_table(codec: VersionCodec, interesting: bytes) -> bytes:
+    """``interesting`` with the entity movements marked 2: surfaced only for a kept entity."""
+    table = bytearray(interesting)
+    for name in ENTITY_MOVES:
+        pid = codec.table.packet_id(State.PLAY, TO_CLIENT, name)
+        if pid is not None and pid < len(table) and table[pid] == 1:
+            table[pid] = 2
+    return bytes(table)
 
 
 def _entity_id(frame: Frame) -> int:

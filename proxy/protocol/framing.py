@@ -12,17 +12,15 @@ Every size limit is checked here, in one place, and a violation is a PeerError.
 from __future__ import annotations
 
 import zlib
-from typing import Callable, Iterator
+from typing import Callable, Container, Iterator
 
+from proxy.protocol import frame_scan
+from proxy.protocol.frame_scan import MAX_DEFLATE_RATIO, MAX_UNCOMPRESSED
 from proxy.protocol.cipher import StreamCipher
 from proxy.protocol.errors import PeerError
 from proxy.protocol.wire import pack_varint, read_varint
 
 MAX_FRAME = (1 << 21) - 1  # a 3-byte VarInt length, as vanilla allows
-MAX_UNCOMPRESSED = 1 << 23  # vanilla's limit on a declared uncompressed length
-# zlib cannot expand more than ~1032:1, so a declared length beyond this ratio
-# is a lie we can reject without inflating anything.
-MAX_DEFLATE_RATIO = 1040
 
 
 class Frame:
@@ -42,7 +40,12 @@ class Frame:
         if self._packet is not None:
             return read_varint(self._packet, 0)[0]
         try:
-            head = zlib.decompressobj().decompress(self.raw[self.start:], 5)
+            # One byte first, as the fast path's scanner reads it (frame_scan): both stop
+            # at the same point of a damaged stream. A one-byte id is the common case.
+            inflater = zlib.decompressobj()
+            head = inflater.decompress(self.raw[self.start:], 1)
+            if head and head[0] & 0x80:
+                head += inflater.decompress(inflater.unconsumed_tail, 4)
         except zlib.error as exc:
             raise PeerError(f"bad compressed frame: {exc}") from None
         return read_varint(head, 0)[0]
@@ -179,53 +182,35 @@ class Framing:
             count += 1
         return count
 
-    def drain(self, interesting: bytes) -> list["Frame | bytes"]:
+    def drain(self, interesting: bytes, entities: Container[int] | None = None) -> list["Frame | bytes"]:
         """Split everything buffered into runs of raw frames and surfaced ``Frame``s.
 
-        ``interesting[packet_id]`` is non-zero for ids someone must see; every
-        other complete frame joins a run of consecutive raw frames, returned as
-        one ``bytes`` to forward with a single write. This is the fast path: per
-        uninteresting frame it reads two VarInts and builds no object. Ids past
-        the table, and compressed frames (whose id needs inflating), surface
-        as ``Frame``s so nothing is ever forwarded unseen by mistake.
+        ``interesting[packet_id]`` is 1 for ids someone must see, 2 for entity packets
+        someone must see only when their entity id is in ``entities``, 0 otherwise; every
+        other complete frame joins a run of consecutive raw frames, returned as one
+        ``bytes`` to forward with a single write. This is the fast path: the runs are
+        found by ``frame_scan.scan`` (native when built), which builds no object per
+        frame. Ids past the table, multi-byte ids and anything malformed surface as
+        ``Frame``s (read by ``next_frame``, which names the error), so nothing is ever
+        forwarded unseen by mistake.
         """
         buf = self._buffer
-        end = len(buf)
-        pos = run_start = self._offset
         compressed = self.threshold >= 0
-        table_size = len(interesting)
+        pos = run_start = self._offset
         out: list[Frame | bytes] = []
         count = 0
-        while pos < end:
-            first = buf[pos]
-            if 0 < first < 0x80 and first <= self.max_frame:  # the common one-byte prefix, inline
-                length = first
-                body = pos + 1
-            else:
-                found = self._length_at(pos)
-                if found is None:
-                    break
-                length, body = found
-            frame_end = body + length
-            if frame_end > end:
+        while True:
+            pos, skipped = frame_scan.scan(buf, pos, compressed, interesting, self.max_frame, entities)
+            count += skipped
+            if pos >= len(buf):
                 break
-            id_at = body
-            if compressed:
-                if buf[body] != 0:  # compressed payload: its id needs inflating
-                    id_at = -1
-                else:
-                    id_at = body + 1
-            if id_at >= 0 and id_at < frame_end:
-                pid = buf[id_at]
-                if pid < 0x80 and pid < table_size and not interesting[pid]:
-                    pos = frame_end
-                    count += 1
-                    continue
             if pos > run_start:
                 out.append(bytes(buf[run_start:pos]))
             self._offset = pos
             frame = self.next_frame()
-            assert frame is not None
+            if frame is None:  # not whole yet
+                run_start = pos
+                break
             out.append(frame)
             pos = run_start = self._offset
         if pos > run_start:
