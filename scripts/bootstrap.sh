@@ -40,8 +40,10 @@ finish() {
 trap finish EXIT
 stamp=".venv/.mcagent-installed"
 # setup.py builds the fast path's C frame scanner (optional: without a compiler the
-# pure-Python one is used); a change to its source reinstalls, which rebuilds it.
-want="$(cat setup.cfg pyproject.toml setup.py proxy/protocol/_framescan.c | sha256sum | cut -d' ' -f1)"
+# pure-Python one is used); a change to its source reinstalls, which rebuilds it. The checkout's
+# path is in the stamp too: the editable install points at one checkout, and a .venv shared with
+# another one (a git worktree) must not keep running that one's code.
+want="$( (echo "$root"; cat setup.cfg pyproject.toml setup.py proxy/protocol/_framescan.c) | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -e ".[test]"
