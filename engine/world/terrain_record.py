@@ -51,8 +51,9 @@ def _track(decisions: Iterable[dict[str, Any]]) -> list[tuple[int, int, int]]:
     return list(seen)
 
 
-def _box(store: BlockStore, x0: int, y0: int, z0: int, size: int, height: int) -> npt.NDArray[np.int32]:
-    """The state ids of the box [y - y0, z - z0, x - x0]; UNKNOWN_STATE where no section is loaded."""
+def state_box(store: BlockStore, x0: int, y0: int, z0: int, size: int, height: int) -> npt.NDArray[np.int32]:
+    """The state ids of the box [y - y0, z - z0, x - x0] (``size`` square, ``height`` tall);
+    UNKNOWN_STATE where no section is loaded. The live map reads its window the same way."""
     out = np.full((height, size, size), UNKNOWN_STATE, dtype=np.int32)
     for sy in range(y0 >> 4, ((y0 + height - 1) >> 4) + 1):
         for cz in range(z0 >> 4, ((z0 + size - 1) >> 4) + 1):
@@ -99,7 +100,7 @@ def terrain_record(store: BlockStore, table: BlockTable,
         feet[closer] = chunk[which[closer], 1]
     y0 = int(feet.min()) - BELOW
     height = int(feet.max()) + ABOVE - y0 + 1
-    states = _box(store, x0, y0, z0, size, height)
+    states = state_box(store, x0, y0, z0, size, height)
     # Each column's own window, [k, z, x] for y = feet - BELOW + k: only those cells are looked up.
     span = BELOW + ABOVE + 1
     offsets = (feet - BELOW - y0)[None] + np.arange(span).reshape(span, 1, 1)

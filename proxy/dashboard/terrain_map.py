@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from engine.world.blocks import UNKNOWN_STATE, BlockFlag, BlockStore, BlockTable
 from engine.world.snapshot import Vec3
+from engine.world.terrain_record import state_box
 
 ABOVE = 8     # blocks over the feet still drawn (a roof, the canopy overhead)
 BELOW = 24    # blocks under the feet searched for the ground
@@ -152,20 +153,7 @@ def top_down(store: BlockStore, table: BlockTable, centre: Vec3, radius: int) ->
     size = 2 * radius + 1
     x0, z0, y0 = px - radius, pz - radius, py - BELOW
     height = BELOW + ABOVE + 1
-    states = np.full((height, size, size), UNKNOWN_STATE, dtype=np.int64)
-    for sy in range(y0 >> 4, (y0 + height - 1 >> 4) + 1):
-        for cz in range(z0 >> 4, (z0 + size - 1 >> 4) + 1):
-            for cx in range(x0 >> 4, (x0 + size - 1 >> 4) + 1):
-                section = store.section((cx, sy, cz))
-                if section is None:
-                    continue
-                cube = np.asarray(section).reshape(16, 16, 16)  # [y, z, x]
-                # The overlap of this section with the box, in world coordinates.
-                ya, yb = max(y0, sy * 16), min(y0 + height, sy * 16 + 16)
-                za, zb = max(z0, cz * 16), min(z0 + size, cz * 16 + 16)
-                xa, xb = max(x0, cx * 16), min(x0 + size, cx * 16 + 16)
-                states[ya - y0:yb - y0, za - z0:zb - z0, xa - x0:xb - x0] = \
-                    cube[ya - sy * 16:yb - sy * 16, za - cz * 16:zb - cz * 16, xa - cx * 16:xb - cx * 16]
+    states = state_box(store, x0, y0, z0, size, height)
     lookup = kinds_for(table.version)
     known = (states != UNKNOWN_STATE) & (states < len(lookup))
     kinds = np.where(known, lookup[np.where(known, states, 0)], Kind.UNKNOWN).astype(np.uint8)
