@@ -16,12 +16,11 @@ import math
 
 import numpy as np
 
-from engine.decision.knowledge import GAME_HEALTH
 from engine.world.blocks import BlockStore, BlockTable
 from engine.sim.rules import ANIMAL_IDS, COWS, HEIGHT
 from engine.sim.records import Animal, SimOptions
 from engine.sim.strata import Strata, min_y
-from engine.sim.surface import Surface
+from engine.sim.surface import Surface, spawn_herd
 
 
 def walkable(store: BlockStore, table: BlockTable, x: int, y: int, z: int) -> bool:
@@ -152,24 +151,7 @@ class Generation:
 
     def spawn_animals(self, rng: np.random.Generator) -> dict[int, Animal]:
         """Cows on open grass 8 to 40 blocks from spawn, away from trees, water and lava."""
-        size = self.options.size
-        centre = size // 2
-        animals: dict[int, Animal] = {}
-        for _ in range(COWS * 20):
-            if len(animals) >= COWS:
-                break
-            angle = rng.uniform(0, 2 * math.pi)
-            dist = rng.uniform(8, 40)
-            x, z = int(centre + dist * math.cos(angle)), int(centre + dist * math.sin(angle))
-            if not (3 <= x < size - 3 and 3 <= z < size - 3):
-                continue
-            y = int(self.heights[x, z])
-            if self._walkable(x, y, z):
-                # Ids of their own, so the items' and zombies' ids are what they were without animals.
-                eid = ANIMAL_IDS + len(animals)
-                cow = Animal(eid, "cow", x + 0.5, float(y), z + 0.5, GAME_HEALTH["cow"])
-                animals[cow.entity_id] = cow
-        return animals
+        return spawn_herd("cow", COWS, ANIMAL_IDS, 8, self._walkable, self.heights, rng, tries_each=20)
 
     def _walkable(self, x: int, y: int, z: int) -> bool:
         return walkable(self.store, self.table, x, y, z)

@@ -165,22 +165,30 @@ def animal_loot(kind: str, rng: np.random.Generator) -> list[tuple[str, int]]:
     return []
 
 
-def spawn_sheep(walkable: Callable[[int, int, int], bool], heights: np.ndarray,
-                rng: np.random.Generator) -> dict[int, Animal]:
-    """A flock on open grass 10 to 40 blocks from spawn (``walkable(x, y, z)``: grass, two air)."""
+def spawn_herd(kind: str, count: int, first_id: int, near: float, walkable: Callable[[int, int, int], bool],
+               heights: np.ndarray, rng: np.random.Generator, tries_each: int) -> dict[int, Animal]:
+    """Up to ``count`` animals on open grass ``near`` to 40 blocks from spawn (``walkable(x, y, z)``:
+    grass, two air), ids from ``first_id`` (ids of their own, so items' and zombies' ids do not
+    depend on the animals); ``count * tries_each`` spots drawn at most."""
     size = heights.shape[0]
     centre = size // 2
-    sheep: dict[int, Animal] = {}
-    for _ in range(SHEEP * 30):
-        if len(sheep) >= SHEEP:
+    herd: dict[int, Animal] = {}
+    for _ in range(count * tries_each):
+        if len(herd) >= count:
             break
         angle = rng.uniform(0, 2 * math.pi)
-        dist = rng.uniform(10, 40)
+        dist = rng.uniform(near, 40)
         x, z = int(centre + dist * math.cos(angle)), int(centre + dist * math.sin(angle))
         if not (3 <= x < size - 3 and 3 <= z < size - 3):
             continue
         y = int(heights[x, z])
         if walkable(x, y, z):
-            eid = SHEEP_IDS + len(sheep)
-            sheep[eid] = Animal(eid, "sheep", x + 0.5, float(y), z + 0.5, GAME_HEALTH["sheep"])
-    return sheep
+            eid = first_id + len(herd)
+            herd[eid] = Animal(eid, kind, x + 0.5, float(y), z + 0.5, GAME_HEALTH[kind])
+    return herd
+
+
+def spawn_sheep(walkable: Callable[[int, int, int], bool], heights: np.ndarray,
+                rng: np.random.Generator) -> dict[int, Animal]:
+    """A flock on open grass 10 to 40 blocks from spawn."""
+    return spawn_herd("sheep", SHEEP, SHEEP_IDS, 10, walkable, heights, rng, tries_each=30)
