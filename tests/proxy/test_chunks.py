@@ -452,15 +452,21 @@ def valid_column(version: str) -> bytes:
     return encode_column(table, 1, 2, sections, height=fmt.default_height)
 
 
-@settings(max_examples=300, deadline=None)
-@given(version=st.sampled_from(FUZZ_VERSIONS), data=st.data())
-def test_damaged_chunk_packets_only_raise_chunk_errors(version: str, data: st.DataObject) -> None:
+def damaged_column(version: str, data: st.DataObject) -> bytes:
+    """A valid column with one to six bytes overwritten, perhaps cut short."""
     raw = bytearray(valid_column(version))
     for _ in range(data.draw(st.integers(1, 6))):
         at = data.draw(st.integers(1, len(raw) - 1))
         raw[at] = data.draw(st.integers(0, 255))
     cut = data.draw(st.one_of(st.none(), st.integers(1, len(raw))))
     damaged = bytes(raw if cut is None else raw[:cut])
+    return damaged
+
+
+@settings(max_examples=300, deadline=None)
+@given(version=st.sampled_from(FUZZ_VERSIONS), data=st.data())
+def test_damaged_chunk_packets_only_raise_chunk_errors(version: str, data: st.DataObject) -> None:
+    damaged = damaged_column(version, data)
     decoder = ChunkDecoder(table_for_version(version))
     if data.draw(st.booleans()):
         decoder.set_dimension(0, 256, has_skylight=data.draw(st.booleans()))

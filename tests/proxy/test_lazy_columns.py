@@ -16,11 +16,11 @@ from proxy.testing import Rig, frame
 from tests.proxy.test_chunks import (
     FUZZ_VERSIONS,
     VERSIONS,
+    damaged_column,
     encode_column,
     max_state_of,
     packet,
     random_section,
-    valid_column,
 )
 
 def _one(updates: list[object]) -> object:
@@ -148,12 +148,7 @@ def test_1_8_bulk_columns_lazily_keep_only_their_blocks() -> None:
 @settings(max_examples=300, deadline=None)
 @given(version=st.sampled_from(FUZZ_VERSIONS), data=st.data())
 def test_damaged_packets_lazily_fail_on_arrival_or_decode_to_nothing(version: str, data: st.DataObject) -> None:
-    raw = bytearray(valid_column(version))
-    for _ in range(data.draw(st.integers(1, 6))):
-        at = data.draw(st.integers(1, len(raw) - 1))
-        raw[at] = data.draw(st.integers(0, 255))
-    cut = data.draw(st.one_of(st.none(), st.integers(1, len(raw))))
-    damaged = bytes(raw if cut is None else raw[:cut])
+    damaged = damaged_column(version, data)
     table = table_for_version(version)
     try:
         eager: list[object] | None = list(ChunkDecoder(table).decode("map_chunk", damaged))
