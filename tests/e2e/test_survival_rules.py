@@ -50,6 +50,9 @@ def test_mineflayer_digs_picks_up_eats_and_hunts_by_the_servers_rules(peer_pool:
     steps = bot.steps()
     assert done["ok"], (done, steps, server.tail())
     assert [name for name in STEPS if steps.get(name, {}).get("ok")] == list(STEPS)
+    # The bot's report and the server's events come through two pipes; the beef picked up is
+    # the server's last event of the scene, so wait for it before reading the others.
+    server.wait_for("picked_up", since=mark, player=PLAYER, item="beef")
     dug = [e["block"] for e in server.find_all("dug", since=mark, player=PLAYER)]
     assert dug == [item_name(version, "oak_log"), "stone", "iron_ore"]
     assert server.find_all("dig_refused", since=mark) == [] and server.find_all("dig_delayed", since=mark) == []

@@ -86,6 +86,7 @@ def test_a_stale_click_is_applied_then_resynced_and_a_false_claim_corrected(
 ) -> None:
     server, bot = _crafter_with_logs(peer_pool, version, "stale")
     assert bot.done()["ok"]
+    server.wait_for("click_resync", reason="slots")   # the server's events come through their own pipe
     resyncs = _quiet(server.find_all("click_resync"))
     assert [(e["reason"], e["slots"]) for e in resyncs] == [("state_id", []), ("slots", [36])], resyncs
     # The stale pick-up was applied (vanilla applies clicks whatever their state id) and the
