@@ -246,10 +246,9 @@ class LoginFailover:
                 if not codec.table.has_configuration and not conn.states.closed:
                     self.settle()  # before 1.20.2 the client plays from here
                 return True
-            if pid == conn.ids.login_plugin_request:
-                self._owed.add(("plugin", forwarding.parse_login_plugin_request(frame.packet).message_id))
-            elif pid == codec.table.packet_id(State.LOGIN, TO_CLIENT, "cookie_request"):
-                self._owed.add(("cookie", wire.cookie_key(frame.packet)))
+            owed = _request_key(codec, conn.ids, frame, TO_CLIENT)
+            if owed is not None:
+                self._owed.add(owed)
         elif state is State.CONFIGURATION and not self.registries_sent:
             if pid == codec.table.packet_id(State.CONFIGURATION, TO_CLIENT, "disconnect"):
                 return self._kicked(State.CONFIGURATION, frame)
@@ -347,7 +346,7 @@ class LoginFailover:
             if self.success_sent and pid == conn.ids.login_acknowledged and self.phase is not Phase.WATCHING:
                 conn.states.sent(CLIENT, "login_acknowledged")  # its answer to the old backend's success
                 return True
-            key = self._answer_key(frame)
+            key = _request_key(codec, conn.ids, frame, TO_SERVER)
             if key is not None and key in self._stale:
                 self._stale.discard(key)
                 return True
@@ -361,16 +360,20 @@ class LoginFailover:
             return self.phase is not Phase.WATCHING
         return False
 
-    def _answer_key(self, frame: Frame) -> tuple[str, object] | None:
-        conn = self.conn
-        codec = conn.codec
-        assert codec is not None
-        pid = frame.packet_id
-        if pid == conn.ids.login_plugin_response:
+def _request_key(codec: "VersionCodec", ids: "WatchedIds", frame: Frame, direction: str) -> tuple[str, object] | None:
+    """A login plugin request's or cookie request's key (``TO_CLIENT``), or its answer's (``TO_SERVER``);
+    None for any other packet, or one whose key cannot be read (it passes on unread, as before)."""
+    pid = frame.packet_id
+    plugin = ids.login_plugin_request if direction == TO_CLIENT else ids.login_plugin_response
+    try:
+        if pid == plugin:
             return ("plugin", read_varint(frame.packet, read_varint(frame.packet, 0)[1])[0])
-        if pid == codec.table.packet_id(State.LOGIN, TO_SERVER, "cookie_response"):
+        if pid == codec.table.packet_id(State.LOGIN, direction, "cookie_request" if direction == TO_CLIENT
+                                        else "cookie_response"):
             return ("cookie", wire.cookie_key(frame.packet))
+    except PeerError:
         return None
+    return None
 
 
 def _is_brand(codec: "VersionCodec", packet: bytes) -> bool:
