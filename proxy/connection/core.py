@@ -29,7 +29,7 @@ from engine.session import Assistant, Session, SessionConfig
 from proxy.connection.actuator import Actuator
 from proxy.connection.login import LoginPhase
 from proxy.codec.chunks import ChunkDecoder
-from proxy.codec.chat import plain_text
+from proxy.codec.chat import plain_text, reply_components
 from proxy.codec import subscriptions
 from proxy.protocol.transfer_cookies import transfer_target
 from proxy.codec.versioned import VersionCodec, login_disconnect_any
@@ -453,6 +453,13 @@ class Connection:
 
     def say(self, *lines: str) -> None:
         self.actuator.show(reply(*lines))
+
+    def say_at_join(self, *lines: str) -> None:
+        """Said with the server's next Join Game: a client that has just logged in has no world
+        to show chat in yet, though before 1.20.2 both legs are in play already."""
+        if self.codec is not None and not self.states.closed:
+            components = reply_components(reply(*lines), self.codec.text_style)
+            self.actuator.held_for_play.extend(self.codec.chat_to_client(c) for c in components)
 
     # -- closing ---------------------------------------------------------------------
     def disconnect(self, text: str, category: str = "proxy") -> None:

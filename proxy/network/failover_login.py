@@ -44,7 +44,7 @@ from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import Frame, Framing, Writer
 from proxy.protocol.states import CLIENT, State
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER
-from proxy.protocol.wire import read_varint
+from proxy.protocol.wire import read_string, read_varint
 
 if TYPE_CHECKING:
     from engine.session import Session
@@ -107,7 +107,7 @@ class FailoverView(Protocol):
     def forwarding(self) -> "Forwarding": ...
     def to_server_packet(self, packet: bytes) -> None: ...
     def disconnect(self, text: str, category: str = "proxy") -> None: ...
-    def say(self, *lines: str) -> None: ...
+    def say_at_join(self, *lines: str) -> None: ...
 
 
 class LoginFailover:
@@ -273,7 +273,7 @@ class LoginFailover:
         conn = self.conn
         self._cancel_timer()
         if self.tried and not conn.states.closed and conn.backend is not None:
-            conn.say(f"{self._story()}; you are on {conn.backend.name}.")
+            conn.say_at_join(f"{self._story()}; you are on {conn.backend.name}.")
 
     def _replay_frame(self, frame: Frame) -> None:
         """The new backend's login while the client holds the old one's Login Success."""
@@ -355,7 +355,7 @@ class LoginFailover:
             return False
         if state is State.CONFIGURATION:
             name = codec.table.packet_name(State.CONFIGURATION, TO_SERVER, pid)
-            if name == "settings" or (name == "custom_payload" and _is_brand(codec, frame.packet)):
+            if name == "settings" or (name == "custom_payload" and _is_brand(frame.packet)):
                 self._replayed[name] = frame.packet
             return self.phase is not Phase.WATCHING
         return False
@@ -376,10 +376,12 @@ def _request_key(codec: "VersionCodec", ids: "WatchedIds", frame: Frame, directi
     return None
 
 
-def _is_brand(codec: "VersionCodec", packet: bytes) -> bool:
+def _is_brand(packet: bytes) -> bool:
+    """A plugin message on the brand channel (the tables hold no layout for plugin messages: the
+    channel, a string, comes first)."""
     try:
-        channel = codec.decode(State.CONFIGURATION, TO_SERVER, "custom_payload", packet).get("channel")
-    except (KeyError, ValueError, PeerError):
+        channel = read_string(packet, read_varint(packet, 0)[1], limit=64)[0]
+    except PeerError:
         return False
     return channel in BRAND_CHANNELS
 
