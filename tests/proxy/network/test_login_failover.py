@@ -2,17 +2,22 @@
 wiser: refused, closed, kicked with a shutdown reason, in login and (1.20.2+) in configuration."""
 from __future__ import annotations
 
+import hashlib
+import hmac
+
 import pytest
 from twisted.internet.error import ConnectionDone
 from twisted.python.failure import Failure
 
+from proxy.connection.forwarding import CHANNEL
 from proxy.network.failover_login import STEPS, FailoverMisuse, LoginFailover, Phase
 from proxy.protocol.handshake import parse_handshake
-from proxy.protocol.wire import pack_string, pack_varint
+from proxy.protocol.wire import pack_string, pack_varint, read_varint
 from proxy.testing import Leg, Rig, build_packet, handshake_packet
 from tests.proxy.network.helpers import SURVIVAL, join, names, network_rig, next_connection
 
 LOGIN_VERSIONS = ["1.8.8", "1.12.2", "1.20.1", "1.21.11"]
+SECRET = "survival-velocity-s3cret-41c2"
 
 
 def _start(rig: Rig, name: str = "alice") -> Leg:
@@ -64,7 +69,8 @@ def test_a_shutdown_kick_at_login_logs_the_player_in_to_the_next_server(version:
     rig = network_rig(version)
     lobby = _start(rig)
     assert names(rig, _compress(rig, 256, client_too=True), "login") == ["compress"]
-    _login_kick(rig, "Server is restarting")
+    _login_kick(rig, "Server is still starting! Please wait before reconnecting." if version == "1.8.8"
+                else "Server is restarting")
     assert rig.client.received() == []  # the client never sees the kick
     _closed(lobby)  # the lobby closing after its kick ends nothing
     assert not rig.bridge.states.closed and next_connection(rig) == SURVIVAL
@@ -79,7 +85,8 @@ def test_a_shutdown_kick_at_login_logs_the_player_in_to_the_next_server(version:
     assert names(rig, rig.client.received(), "login") == ["success"]
     got = _play(rig, survival)
     assert "login" in names(rig, got)
-    assert "lobby shut down (Server is restarting); you are on survival." in " ".join(rig.chat_texts(got))
+    said = " ".join(rig.chat_texts(got))
+    assert "lobby shut down (Server is" in said and "; you are on survival." in said
     assert rig.bridge.states.playing and rig.bridge.backend.name == "survival"
     # The client's packets reach survival, framed with survival's threshold.
     line = build_packet(rig.codec, "play", "toServer", "keep_alive", keepAliveId=7)
@@ -221,3 +228,38 @@ def test_a_step_outside_the_table_is_our_misuse() -> None:
     with pytest.raises(FailoverMisuse):
         failover._step("success")  # only a login replayed for a configuring client succeeds
     assert not any(phase is Phase.SETTLED for phase, event in STEPS if event != "settled")
+
+
+def test_a_velocity_backend_after_a_failover_gets_its_answer_and_its_secret_shows_nowhere(logged: list[str]) -> None:
+    rig = network_rig("1.21.11", servers={"lobby": "127.0.0.1:25565", "survival": {
+        "address": "127.0.0.1:25570", "forwarding": {"mode": "velocity", "secret": SECRET}}})
+    _start(rig)
+    _login_kick(rig, "Server closed")
+    survival = rig.accept_upstream()
+    survival.received()
+    table = rig.codec.table
+    rig.server_send(pack_varint(table.packet_id("login", "toClient", "login_plugin_request")) + pack_varint(2)
+                    + pack_string(CHANNEL) + b"\x04")
+    (answer,) = survival.received()
+    pos = read_varint(answer, read_varint(answer, 0)[1])[1]
+    signature, payload = answer[pos + 1:pos + 33], answer[pos + 33:]
+    assert answer[pos] == 1 and signature == hmac.new(SECRET.encode(), payload, hashlib.sha256).digest()
+    assert rig.client.received() == []  # the request was the proxy's to answer
+    rig.server_send(build_packet(rig.codec, "login", "toClient", "success", username="alice"))
+    chat = " ".join(rig.chat_texts(_play(rig, survival)))
+    assert "lobby shut down (Server closed); you are on survival." in chat
+    for text in (chat, "\n".join(logged)):
+        assert SECRET not in text
+
+
+def test_every_server_down_names_none_of_their_secrets(logged: list[str]) -> None:
+    rig = network_rig("1.20.1", servers={"lobby": {"address": "127.0.0.1:25565", "forwarding": {
+        "mode": "legacy"}}, "survival": {"address": "127.0.0.1:25570", "forwarding": {
+            "mode": "velocity", "secret": SECRET}}})
+    _start(rig)
+    _login_kick(rig, "Server closed")
+    rig.refuse_upstream()
+    kick = b"".join(rig.client.received())
+    assert b"No server of the network could take you" in kick
+    for text in (kick.decode("utf-8", "replace"), rig.bridge.close_reason or "", "\n".join(logged)):
+        assert SECRET not in text
