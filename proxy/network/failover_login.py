@@ -263,7 +263,7 @@ class LoginFailover:
             reason = plain_text(codec.decode(state, TO_CLIENT, "disconnect", frame.packet).get("reason"))
         except (KeyError, ValueError, PeerError):
             reason = ""
-        if is_shutdown(reason) and self.lost(f"shut down ({_short(reason)})"):
+        if is_shutdown(reason) and self.lost(f"is unavailable ({_short(reason)})"):
             return True
         self.settle()  # a kick for a reason: the client sees it as the backend meant it
         return False
@@ -300,7 +300,7 @@ class LoginFailover:
                                               key=wire.cookie_key(frame.packet), value=None))
         elif pid == ids.login_disconnect:
             text = plain_text(codec.decode(State.LOGIN, TO_CLIENT, "disconnect", frame.packet).get("reason"))
-            if not (is_shutdown(text) and self.lost(f"shut down ({_short(text)})")):
+            if not (is_shutdown(text) and self.lost(f"is unavailable ({_short(text)})")):
                 # The client configures already: it can only be told, in the proxy's words.
                 self.settle()
                 name = conn.backend.name if conn.backend is not None else "The server"

@@ -176,7 +176,7 @@ def test_a_login_failover_with_the_account_answers_the_next_backend_as_the_accou
     rig.client_send(build_packet(rig.codec, "configuration", "toServer", "finish_configuration"))
     leg.send(build_packet(rig.codec, "play", "toClient", "login", entityId=4))
     chat = " ".join(rig.chat_texts(rig.client.received()))
-    assert "lobby shut down (Server closed); you are on survival." in chat
+    assert "lobby is unavailable (Server closed); you are on survival." in chat
     for text in (chat, "\n".join(logged), repr(rig.bridge.login.account)):
         assert FIRST_TOKEN not in text
 
@@ -194,6 +194,6 @@ def test_every_server_down_with_the_account_says_so_without_a_secret(logged: lis
     kick = b"".join(rig.client.received())
     reason = rig.bridge.close_reason or ""
     assert reason.startswith("No server of the network could take you: lobby cannot be reached")
-    assert b"survival shut down (Server is restarting)" in kick
+    assert b"survival is unavailable (Server is restarting)" in kick
     for text in (reason, kick.decode("utf-8", "replace"), "\n".join(logged)):
         assert FIRST_TOKEN not in text

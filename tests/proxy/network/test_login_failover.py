@@ -86,7 +86,7 @@ def test_a_shutdown_kick_at_login_logs_the_player_in_to_the_next_server(version:
     got = _play(rig, survival)
     assert "login" in names(rig, got)
     said = " ".join(rig.chat_texts(got))
-    assert "lobby shut down (Server is" in said and "; you are on survival." in said
+    assert "lobby is unavailable (Server is" in said and "; you are on survival." in said
     assert rig.bridge.states.playing and rig.bridge.backend.name == "survival"
     # The client's packets reach survival, framed with survival's threshold.
     line = build_packet(rig.codec, "play", "toServer", "keep_alive", keepAliveId=7)
@@ -148,9 +148,9 @@ def test_every_server_down_is_one_message_naming_each() -> None:
     _login_kick(rig, "multiplayer.disconnect.server_shutdown")
     assert rig.bridge.states.closed
     reason = rig.bridge.close_reason or ""
-    assert reason.startswith("No server of the network could take you: lobby shut down (Server closed); "
+    assert reason.startswith("No server of the network could take you: lobby is unavailable (Server closed); "
                              "survival cannot be reached (")
-    assert reason.endswith("creative shut down (multiplayer.disconnect.server_shutdown). Try again later.")
+    assert reason.endswith("creative is unavailable (multiplayer.disconnect.server_shutdown). Try again later.")
     assert rig.client.transport.disconnecting
 
 
@@ -204,7 +204,7 @@ def test_a_shutdown_kick_in_configuration_replays_the_login_to_the_next_server(v
     rig.client_send(build_packet(rig.codec, "configuration", "toServer", "finish_configuration"))
     join(rig, 4)
     said = " ".join(rig.chat_texts(rig.client.received()))
-    assert "lobby shut down (Server closed); you are on survival." in said
+    assert "lobby is unavailable (Server closed); you are on survival." in said
     assert rig.bridge.states.playing and rig.bridge.backend.name == "survival"
 
 
@@ -247,7 +247,7 @@ def test_a_velocity_backend_after_a_failover_gets_its_answer_and_its_secret_show
     assert rig.client.received() == []  # the request was the proxy's to answer
     rig.server_send(build_packet(rig.codec, "login", "toClient", "success", username="alice"))
     chat = " ".join(rig.chat_texts(_play(rig, survival)))
-    assert "lobby shut down (Server closed); you are on survival." in chat
+    assert "lobby is unavailable (Server closed); you are on survival." in chat
     for text in (chat, "\n".join(logged)):
         assert SECRET not in text
 
