@@ -16,6 +16,12 @@ account's (or the configured local name), and sends a login start with the accou
 and UUID; when the server asks for encryption, the proxy joins through the session server
 (``session_joined`` answers) and answers as a vanilla client (``proxy.connection.upstream_encryption``),
 after which only the server leg is encrypted. The two legs never share a secret.
+
+A first login the backend fails (refused, silent, closed, a shutdown kick) goes on with the
+next server of the landing list (``proxy.network.failover_login``): it asks this phase for that
+backend's handshake (``backend_handshake``), the login start as the backend gets it
+(``backend_login_start``) and to forget the old backend's login (``new_backend``); the client
+is sent one Set Compression at most.
 """
 from __future__ import annotations
 
