@@ -263,3 +263,47 @@ def test_every_server_down_names_none_of_their_secrets(logged: list[str]) -> Non
     assert b"No server of the network could take you" in kick
     for text in (kick.decode("utf-8", "replace"), rig.bridge.close_reason or "", "\n".join(logged)):
         assert SECRET not in text
+
+
+def test_an_answer_the_client_owed_the_old_server_never_reaches_the_next() -> None:
+    rig = network_rig("1.20.1")
+    _start(rig)
+    request_id = rig.codec.table.packet_id("login", "toClient", "login_plugin_request")
+    response_id = rig.codec.table.packet_id("login", "toServer", "login_plugin_response")
+    rig.server_send(pack_varint(request_id) + pack_varint(4) + pack_string("fml:handshake") + b"\x01")
+    assert len(rig.client.received()) == 1  # not the proxy's: the client is asked
+    _login_kick(rig, "Server closed")
+    survival = rig.accept_upstream()
+    assert len(survival.received()) == 2
+    rig.client_send(pack_varint(response_id) + pack_varint(4) + b"\x00")  # its answer to the lobby
+    assert survival.received() == []
+    # The next server's own request with the same id is answered as usual.
+    rig.server_send(pack_varint(request_id) + pack_varint(4) + pack_string("fml:handshake") + b"\x02")
+    rig.client.received()
+    answer = pack_varint(response_id) + pack_varint(4) + b"\x00"
+    rig.client_send(answer)
+    assert survival.received() == [answer]
+
+
+def test_a_server_lost_before_the_client_acknowledged_its_login_success_is_replayed() -> None:
+    rig = network_rig("1.21.11")
+    lobby = _start(rig)
+    rig.server_send(build_packet(rig.codec, "login", "toClient", "success", username="alice"))
+    assert names(rig, rig.client.received(), "login") == ["success"]
+    _closed(lobby)  # before the client's Login Acknowledged arrived
+    survival = rig.accept_upstream()
+    assert len(survival.received()) == 2
+    rig.client_send(build_packet(rig.codec, "login", "toServer", "login_acknowledged"))  # for the lobby
+    settings = build_packet(rig.codec, "configuration", "toServer", "settings", locale="fr_fr", viewDistance=6)
+    rig.client_send(settings)
+    assert survival.received() == []
+    rig.server_send(build_packet(rig.codec, "login", "toClient", "success", username="alice"))
+    replayed = survival.received()
+    assert names(rig, replayed[:1], "login", "toServer") == ["login_acknowledged"] and replayed[1:] == [settings]
+    assert rig.client.received() == []
+    rig.server_send(build_packet(rig.codec, "configuration", "toClient", "finish_configuration"))
+    rig.client_send(build_packet(rig.codec, "configuration", "toServer", "finish_configuration"))
+    assert names(rig, survival.received(), "configuration", "toServer") == ["finish_configuration"]
+    join(rig, 2)
+    assert "lobby closed the connection" in " ".join(rig.chat_texts(rig.client.received()))
+    assert rig.bridge.states.playing
