@@ -29,7 +29,7 @@ from engine.session import Assistant, Session, SessionConfig
 from proxy.connection.actuator import Actuator
 from proxy.connection.login import LoginPhase
 from proxy.codec.chunks import ChunkDecoder
-from proxy.codec.chat import plain_text
+from proxy.codec.chat import plain_text, reply_components
 from proxy.codec import subscriptions
 from proxy.protocol.transfer_cookies import transfer_target
 from proxy.codec.versioned import VersionCodec, login_disconnect_any
@@ -37,6 +37,7 @@ from proxy.protocol.handshake import Handshake
 from proxy.codec.packet_ids import WatchedIds
 from proxy.connection import recording, signed_chat_relay
 from proxy.connection.play import PlayRelay
+from proxy.network.failover_login import LoginFailover
 from proxy.connection.seams import (AccountSession, BackendRef, Clock, ConnectionIO, Log, NetworkHooks,
                                     SwitchHooks)
 from proxy.protocol.errors import PeerError
@@ -46,6 +47,7 @@ from proxy.protocol.states import CLIENT, PRE_PLAY_BUDGET, STATUS_PACKETS, Conne
 from proxy.windows.sequencer import WindowSequencer
 
 if TYPE_CHECKING:
+    from proxy.accounts.backend_join import AccountWaiter
     from proxy.agent.autopilot_host import AutopilotHost
     from proxy.config import ProxyConfig
     from proxy.connection.forwarding import Forwarding
@@ -102,6 +104,8 @@ class Connection:
         self.windows: WindowSequencer | None = None  # the agent's crafting, smelting and hotbar swaps
         self.play: PlayRelay | None = None
         self.login = LoginPhase(self)
+        self.failover = LoginFailover(self)  # a first login that fails goes on to the next of try
+        self.account_waiter: AccountWaiter | None = None  # a move's login asking the account services
         self.actuator = Actuator(self)
         self.connected_at = self.clock.seconds()
         self.close_reason: str | None = None
@@ -267,11 +271,15 @@ class Connection:
                 self.status_asked.append(frame.packet)  # to answer ourselves if the upstream fails us
                 self.to_server_frame(frame)
         elif state is State.LOGIN:
-            self.login.client_login(frame)
+            if not self.failover.client_frame(frame):
+                self.login.client_login(frame)
         elif state is State.CONFIGURATION:
+            if self.failover.client_frame(frame):
+                return
             self.to_server_frame(frame)
             if frame.packet_id == self.ids.finish_configuration:
                 self.states.sent(CLIENT, "finish_configuration")
+                self.failover.settle()
             elif self.play is not None:
                 self.play.client_configuration(frame)
 
@@ -279,10 +287,10 @@ class Connection:
         self.login.session_verified(answer, error)
 
     def account_ready(self, session: AccountSession | None, error: str | None) -> None:
-        self.login.account_ready(session, error)
+        (self.account_waiter or self.login).account_ready(session, error)
 
     def session_joined(self, error: str | None) -> None:
-        self.login.session_joined(error)
+        (self.account_waiter or self.login).session_joined(error)
 
     # -- the upstream ----------------------------------------------------------------
 
@@ -301,7 +309,7 @@ class Connection:
                  player=self.player_name or self.peer, why=why)
         if self.states.closed:
             return
-        if self.states.client is State.LOGIN and self.login.next_backend():
+        if self.failover.lost(f"cannot be reached ({_short(why)})"):
             return  # the next server of the landing list is being tried
         if self.states.client is State.STATUS:
             self.login.status_fallback("server unreachable")
@@ -321,7 +329,7 @@ class Connection:
             self.upstream_open = False  # nothing more for it; the proxy answers from here on
             self.io.close_upstream()
             self.login.status_fallback("server not answering")
-        else:
+        elif not self.failover.lost(f"did not answer within {seconds:g} seconds"):
             self.disconnect(f"The server at {up.host}:{up.port} did not answer within {seconds:g} seconds. "
                             "Try again later.", "upstream_silent")
 
@@ -361,12 +369,15 @@ class Connection:
         if state is State.PLAY and self.play is not None:
             self.play.server_frame(frame)
         elif state is State.CONFIGURATION and self.play is not None:
+            if self.failover.server_frame(frame):
+                return
             if frame.packet_id == self.ids.transfer_configuration and self.backend_says(frame):
                 return
             self.send_frame(frame)
             self.play.server_configuration(frame)
         elif state is State.LOGIN:
-            self.login.server_login(frame)
+            if not self.failover.server_frame(frame):
+                self.login.server_login(frame)
         else:
             self.send_frame(frame)
 
@@ -379,6 +390,8 @@ class Connection:
             self.states.close()
             self.io.close_client(graceful=False)
             return
+        if self.failover.old_upstream_lost(why):
+            return  # the first login goes on with the next server of try
         self.log.info("upstream closed for {player}: {why}", player=self.player_name, why=why)
         if (self.states.playing or self.switch is not None) and self.network.dropped(self, why, False):
             return  # moved to the next server of the network
@@ -412,6 +425,12 @@ class Connection:
         self.log.info("{player} logged in from {peer} with Minecraft {version}", player=self.player_name,
                  peer=self.peer, version=self.codec.version)
 
+    def new_chat_record(self) -> None:
+        """A move to another backend: the signed-chat record starts empty, as that server's does."""
+        account, play = self.login.account, self.play
+        if account is not None and play is not None and play.signed is not None and self.codec is not None:
+            play.signed = signed_chat_relay.SignedChatRelay(self.codec, account.uuid, account.chat_key, self.log)
+
     def tick(self, now: float) -> None:
         if self.states.client is not State.PLAY or self.session is None:
             return
@@ -434,6 +453,13 @@ class Connection:
 
     def say(self, *lines: str) -> None:
         self.actuator.show(reply(*lines))
+
+    def say_at_join(self, *lines: str) -> None:
+        """Said with the server's next Join Game: a client that has just logged in has no world
+        to show chat in yet, though before 1.20.2 both legs are in play already."""
+        if self.codec is not None and not self.states.closed:
+            components = reply_components(reply(*lines), self.codec.text_style)
+            self.actuator.held_for_play.extend(self.codec.chat_to_client(c) for c in components)
 
     # -- closing ---------------------------------------------------------------------
     def disconnect(self, text: str, category: str = "proxy") -> None:
@@ -465,6 +491,7 @@ class Connection:
         previous = self.states.client
         self.states.close()
         self.io.close_upstream()
+        self.failover.settle()
         if self.switch is not None:
             self.switch.stop()
         if self.play is not None:

@@ -16,6 +16,12 @@ account's (or the configured local name), and sends a login start with the accou
 and UUID; when the server asks for encryption, the proxy joins through the session server
 (``session_joined`` answers) and answers as a vanilla client (``proxy.connection.upstream_encryption``),
 after which only the server leg is encrypted. The two legs never share a secret.
+
+A first login the backend fails (refused, silent, closed, a shutdown kick) goes on with the
+next server of the landing list (``proxy.network.failover_login``): it asks this phase for that
+backend's handshake (``backend_handshake``), the login start as the backend gets it
+(``backend_login_start``) and to forget the old backend's login (``new_backend``); the client
+is sent one Set Compression at most.
 """
 from __future__ import annotations
 
@@ -58,6 +64,8 @@ class LoginPhase:
         self._profile: GameProfile | None = None  # who the client is (verified in online mode)
         self._upstream_secret = b""
         self._encryption_response = b""
+        self._account_login_start = b""  # the login start as the account (upstream_auth microsoft)
+        self._client_compressed = False  # the client was sent a Set Compression (only one ever goes)
 
     def client_handshake(self, frame: Frame) -> None:
         conn = self.conn
@@ -202,8 +210,8 @@ class LoginPhase:
         """The signed-in account's session (a valid access token), or why there is none."""
         conn = self.conn
         auth = conn.config.upstream_auth
-        if conn.states.closed or self._profile is None:
-            return
+        if conn.states.closed or self._profile is None or self.account is not None:
+            return  # (a late answer for a move given up: the login has its account)
         if session is None:
             self.conn.log.info("no account session for {player}: {why}", player=conn.player_name, why=error or "?")
             conn.disconnect(error or "The proxy's Microsoft account could not be used.", "account_unavailable")
@@ -222,6 +230,7 @@ class LoginPhase:
             fields["playerUUID"] = str(session.uuid)
         rewritten = conn.codec.encode(State.LOGIN, TO_SERVER, "login_start", fields)  # type: ignore[union-attr]
         conn.pending = [rewritten if p is self.login_start_packet else p for p in conn.pending]
+        self._account_login_start = rewritten
         self.conn.log.info("{player} plays as the Microsoft account {account} ({uuid})", player=self._profile.name,
                  account=session.name, uuid=str(session.uuid))
         self._connect_upstream(GameProfile(session.uuid, session.name))
@@ -285,18 +294,20 @@ class LoginPhase:
             return conn.handshake_packet
         return build_handshake(attrs.evolve(conn.handshake, host=server_address))
 
-    def next_backend(self) -> bool:
-        """The backend did not answer the login's connection: try the next of the landing list
-        (``try``, or the forced host's), if there is one and the login has begun."""
-        conn = self.conn
-        if not conn.landing or self.player_info is None or not conn.pending or self.account is not None:
-            return False
-        conn.backend = conn.landing.pop(0)
-        conn.pending[0] = self.backend_handshake(conn.forwarding)
-        conn.io.connect_upstream()
-        return True
+    @property
+    def backend_login_start(self) -> bytes:
+        """The login start a backend is sent: the client's, or as the account when the server leg
+        logs in with one."""
+        return self._account_login_start or self.login_start_packet
 
-    def _answer_login_plugin(self, frame: Frame) -> bool:
+    def new_backend(self) -> None:
+        """The login goes on with another backend (``proxy.network.failover_login``): nothing of
+        the old one's login holds (forwarding answered, encryption)."""
+        self.identity_forwarded = False
+        self._upstream_secret = b""
+        self._encryption_response = b""
+
+    def answer_login_plugin(self, frame: Frame) -> bool:
         """True when the request was ours (velocity:player_info in velocity mode) and is answered;
         any other request goes on to the client untouched, as does its response."""
         conn = self.conn
@@ -350,12 +361,15 @@ class LoginPhase:
             threshold = int(fields["threshold"])
             conn.server_reader.threshold = threshold
             conn.server_writer.threshold = threshold
+            if self._client_compressed:
+                return  # a login failed over: the client keeps the first threshold, frames are re-packed
+            self._client_compressed = True
             own = conn.config.compression_threshold
             client_threshold = threshold if own is None else own
             conn.send_packet(conn.codec.encode(State.LOGIN, TO_CLIENT, "compress", {"threshold": client_threshold}))
             conn.writer.threshold = client_threshold
             conn.reader.threshold = client_threshold
-        elif pid == ids.login_plugin_request and self._answer_login_plugin(frame):
+        elif pid == ids.login_plugin_request and self.answer_login_plugin(frame):
             pass  # the proxy answered the backend itself; the client never sees the request
         elif pid == ids.encryption_begin:
             self._answer_encryption(frame)

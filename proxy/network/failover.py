@@ -4,7 +4,8 @@ they say (a ban, a full server: shown to the player as the backend meant it).
 A backend that stops or restarts kicks everyone with a fixed message: vanilla's
 ``multiplayer.disconnect.server_shutdown`` ("Server closed"), Spigot's and Paper's
 "Server closed" / "Server is restarting" (their ``stop`` and ``restart`` messages), a
-plugin's "shutting down". The reason is matched, case-insensitively, against these phrases;
+plugin's "shutting down"; and, at login, Paper's "Server is still starting! Please wait before
+reconnecting." (not there yet: the next server of ``try`` is). The reason is matched, case-insensitively, against these phrases;
 anything else is a kick for a reason.
 """
 from __future__ import annotations
@@ -19,6 +20,7 @@ SHUTDOWN_PHRASES: tuple[str, ...] = (
     "server shutdown",
     "server is stopping",
     "proxy lost connection",
+    "still starting",
 )
 
 

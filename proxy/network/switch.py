@@ -14,8 +14,8 @@ else is a ``SwitchMisuse``):
 
 Until the new backend's Login Success (``LOGGING_IN``) the old backend is untouched, so a
 switch that fails there leaves the player where they were. The login is the proxy's: it answers
-the backend's forwarding request with that backend's forwarding, refuses an online-mode backend,
-and passes the backend's cookie requests to the client (in the client's own state) and its
+the backend's forwarding request with that backend's forwarding, answers an online-mode backend
+as the proxy's Microsoft account (``proxy.accounts.backend_join``; refused without one), and passes the backend's cookie requests to the client (in the client's own state) and its
 answers back. From ``ready`` on the old backend's packets are dropped: its world is being
 replaced. The client's play packets between ``ready`` and the new world (movement, keep-alive
 answers for the old backend) are dropped too: they belong to the old world, and a new backend
@@ -31,6 +31,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Callable
 
+from proxy.accounts.backend_join import BackendJoin
 from proxy.codec.chat import plain_text
 from proxy.codec.chunks import ChunkDecoder
 from proxy.connection import forwarding
@@ -96,6 +97,7 @@ class Switch:
         self._forwarded = False
         self._cookies: set[str] = set()  # cookies the new backend asked for, the client's answers pending
         self._timer: Delayed | None = None
+        self._join: BackendJoin | None = None  # an online-mode backend's login as the account
 
     # -- the phases, as the table allows -------------------------------------------------
     def _step(self, event: str) -> None:
@@ -121,7 +123,7 @@ class Switch:
         self._step("connected")
         login = self.conn.login
         self._to_candidate(login.backend_handshake(self.backend.forwarding))
-        self._to_candidate(login.login_start_packet)
+        self._to_candidate(login.backend_login_start)
 
     def candidate_failed(self, why: str) -> None:
         self.fail(f"cannot reach it ({why.strip() or 'refused'})")
@@ -156,7 +158,7 @@ class Switch:
         elif pid == ids.login_plugin_request:
             self._login_plugin(frame.packet)
         elif pid == ids.encryption_begin:
-            self.fail("it is in online mode; behind the proxy it needs online-mode=false (with forwarding)")
+            self._encryption(frame.packet)
         elif pid == ids.login_disconnect:
             fields = codec.decode(State.LOGIN, TO_CLIENT, "disconnect", frame.packet)
             self.fail(plain_text(fields.get("reason")) or "it refused the login", kicked=True)
@@ -176,6 +178,21 @@ class Switch:
         assert self.conn.ids.login_plugin_response is not None
         self._to_candidate(forwarding.login_plugin_response(self.conn.ids.login_plugin_response,
                                                              request.message_id, data))
+
+    def _encryption(self, packet: bytes) -> None:
+        """An online-mode backend: answered as the proxy's Microsoft account, when it logs in with one."""
+        account = self.conn.login.account
+        if account is None:
+            self.fail("it is in online mode; behind the proxy it needs online-mode=false (with forwarding)")
+            return
+        self._join = BackendJoin(self.conn, account.account, self.codec, self._encrypted,
+                                 lambda why: self.fail(f"its online-mode login failed: {why}"))
+        self._join.requested(packet)
+
+    def _encrypted(self, response: bytes, secret: bytes) -> None:
+        self._to_candidate(response)
+        self.reader.enable_encryption(secret)
+        self.writer.enable_encryption(secret)
 
     def _ask_client_for_cookie(self, packet: bytes) -> None:
         """A cookie request in the new backend's login goes to the client in the client's own state
@@ -230,6 +247,7 @@ class Switch:
         conn.chunks = ChunkDecoder(self.codec.table) if conn.config.features.world else None
         if conn.play is not None:
             conn.play.new_world(conn.chunks)
+            conn.new_chat_record()
         conn.windows = WindowSequencer(self.codec)
 
     def _adopt(self) -> None:
@@ -299,6 +317,8 @@ class Switch:
             self.conn.io.close_candidate()
 
     def _cancel_timer(self) -> None:
+        if self._join is not None:
+            self._join.cancel()
         if self._timer is not None and self._timer.active():
             self._timer.cancel()
         self._timer = None

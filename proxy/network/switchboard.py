@@ -126,8 +126,6 @@ class Switchboard:
             return f"Already moving you to {c.switch.backend.name}."
         if c.states.client is not State.PLAY or c.codec is None or c.session is None:
             return "Wait until you are in the game."
-        if c.login.account is not None:
-            return "Switching servers is not available while the proxy logs in with a Microsoft account."
         return None
 
     def _start(self, c: "Connection", backend: Backend, old_gone: bool, tried: frozenset[str] = frozenset()) -> None:
