@@ -28,6 +28,7 @@ from engine import events as ev
 from engine.actions import Action, ForwardChat
 from engine.session import Session
 from proxy.codec import translators
+from proxy.codec.leftovers import Leftovers
 from proxy.codec.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload, LazyColumn
 from proxy.connection.actuator import OWN_TELEPORT_IDS
 from proxy.connection.client_ping import ClientPing
@@ -64,6 +65,11 @@ class PlayRelay:
         # The fast path's table (Framing.drain): with players only, a mob's movement joins
         # the runs forwarded unseen; the scanner peeks its entity id against the world's.
         self._scan_table = _players_only_table(codec, conn.ids.interesting) if players_only else conn.ids.interesting
+        # Before 1.20.2, in front of several servers: what the backend puts on the screen that a
+        # switch must take off (proxy.codec.leftovers); its packets leave the fast path's runs.
+        self.leftovers = Leftovers(codec) if conn.network.several and not codec.table.has_configuration else None
+        if self.leftovers is not None:
+            self._scan_table = _marked(self._scan_table, self.leftovers.ids)
         self._c2s = codec.subscribed[TO_SERVER]
         self._s2c = codec.subscribed[TO_CLIENT]
         self._dimension: str | None = None
@@ -204,6 +210,8 @@ class PlayRelay:
         conn = self.conn
         pid = frame.packet_id
         name = self._s2c.get(pid)
+        if self.leftovers is not None:
+            self.leftovers.saw(pid, frame.packet)
         if name is None:
             if (pid == self.ids.kick_disconnect or pid == self.ids.transfer) and conn.backend_says(frame):
                 return  # the network moves the player (a failover, a transfer kept inside the proxy)
@@ -366,6 +374,15 @@ def _players_only_table(codec: VersionCodec, interesting: bytes) -> bytes:
         if pid is not None and pid < len(table) and table[pid] == 1:
             table[pid] = 2
     return bytes(table)
+
+
+def _marked(table: bytes, ids: frozenset[int]) -> bytes:
+    """``table`` with ``ids`` marked 1: surfaced by the fast path."""
+    marked = bytearray(table)
+    for pid in ids:
+        if pid < len(marked):
+            marked[pid] = 1
+    return bytes(marked)
 
 
 def _entity_id(frame: Frame) -> int:
