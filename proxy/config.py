@@ -240,6 +240,49 @@ class BackendEntry(Strict):
         return int(self.address.rpartition(":")[2])
 
 
+# minecraft-data's ServerLinkType (1.21 - 26.1): a link of one of these kinds is labelled by the
+# client in its own language.
+LINK_KINDS = ("bug_report", "community_guidelines", "support", "status", "feedback", "community", "website",
+              "forums", "news", "announcements")
+
+
+class ServerLink(Strict):
+    """One of the server links (1.21+) the proxy adds to the backend's: a ``label`` of your own, or
+    a ``kind`` the client names itself, and an http(s) ``url``."""
+
+    label: str | None = Field(None, min_length=1, max_length=128)
+    kind: str | None = None
+    url: str = Field(max_length=1024)
+
+    @field_validator("url")
+    @classmethod
+    def _web(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")) or len(value) <= len("https://") or any(
+                c.isspace() or ord(c) < 32 for c in value):
+            raise ValueError("must be an http:// or https:// URL without spaces")
+        return value
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str | None) -> str | None:
+        if value is not None and value not in LINK_KINDS:
+            raise ValueError(f"must be one of {', '.join(LINK_KINDS)}")
+        return value
+
+    @field_validator("label")
+    @classmethod
+    def _printable(cls, value: str | None) -> str | None:
+        if value is not None and any(ord(c) < 32 for c in value):
+            raise ValueError("must be text without control characters")
+        return value
+
+    @model_validator(mode="after")
+    def _one_label(self) -> "ServerLink":
+        if (self.label is None) == (self.kind is None):
+            raise ValueError("give either a label (your text) or a kind (the client's own name for it)")
+        return self
+
+
 class ProxyConfig(Strict):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
@@ -251,6 +294,7 @@ class ProxyConfig(Strict):
     try_order: list[str] = Field(default_factory=list, alias="try")
     forced_hosts: dict[str, list[str]] = {}
     transfers: Literal["keep", "pass", "refuse"] = "keep"  # a backend's transfer packet to one of servers
+    server_links: list[ServerLink] = Field(default_factory=list, max_length=32)  # 1.21+, added to the backend's
     online_mode: bool = False
     # None mirrors the upstream's threshold, so frames pass without recompression.
     compression_threshold: int | None = Field(None, ge=-1, le=1 << 20)

@@ -29,6 +29,8 @@ from engine.actions import Action, ForwardChat
 from engine.session import Session
 from proxy.codec import translators
 from proxy.codec.leftovers import Leftovers
+from proxy.codec.server_links import ServerLinks
+from proxy.config import LINK_KINDS
 from proxy.codec.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload, LazyColumn
 from proxy.connection.actuator import OWN_TELEPORT_IDS
 from proxy.connection.client_ping import ClientPing
@@ -70,6 +72,10 @@ class PlayRelay:
         self.leftovers = Leftovers(codec) if conn.network.several and not codec.table.has_configuration else None
         if self.leftovers is not None:
             self._scan_table = _marked(self._scan_table, self.leftovers.ids)
+        # 1.21+: the configured server links, added to the backend's (proxy.codec.server_links).
+        self.links = ServerLinks.for_codec(codec, conn.config.server_links, LINK_KINDS)
+        if self.links is not None and self.links.play_id is not None:
+            self._scan_table = _marked(self._scan_table, frozenset({self.links.play_id}))
         self._c2s = codec.subscribed[TO_SERVER]
         self._s2c = codec.subscribed[TO_CLIENT]
         self._dimension: str | None = None
@@ -200,6 +206,8 @@ class PlayRelay:
         conn.writer.frames_out += in_runs
 
     def server_configuration(self, frame: Frame) -> None:
+        if self.links is not None and frame.packet_id == self.links.configuration_id:
+            self.links.configured(frame.packet)
         if self.chunks is not None and frame.packet_id == self.ids.registry_data:
             # 1.20.2+: dimension heights come from the registries sent here.
             self.flush_world()
@@ -215,6 +223,9 @@ class PlayRelay:
         if name is None:
             if (pid == self.ids.kick_disconnect or pid == self.ids.transfer) and conn.backend_says(frame):
                 return  # the network moves the player (a failover, a transfer kept inside the proxy)
+            if self.links is not None and pid == self.links.play_id:
+                conn.send_packet(self.links.merged(frame.packet))
+                return
             if pid == self.ids.keep_alive:
                 self.client_ping.sent(_payload(frame), conn.clock.seconds())
             conn.send_frame(frame)
@@ -261,6 +272,8 @@ class PlayRelay:
         if not hidden:
             conn.send_frame(frame)
         if pid == self.ids.join_game:
+            if self.links is not None:
+                conn.send_packet(self.links.after_join())
             conn.actuator.flush_held()
         actions: list[Action] = []
         for event in translators.events(self.codec, TO_CLIENT, name, fields):

@@ -206,6 +206,7 @@ class PlayView(Protocol):
     @property
     def network(self) -> NetworkHooks: ...
 
+    config: "ProxyConfig"
     clock: Clock
     states: "ConnectionStates"
     io: ConnectionIO
