@@ -222,6 +222,16 @@ class BackendEntry(Strict):
     address: str
     forwarding: ForwardingSection | None = None
     allow: list[str] | None = None
+    # Other names players use for it ("生存", "smp"): `/server`, `!server` and the assistant's card take them.
+    aliases: list[str] = Field(default_factory=list, max_length=16)
+
+    @field_validator("aliases")
+    @classmethod
+    def _alias_words(cls, value: list[str]) -> list[str]:
+        for alias in value:
+            if not 1 <= len(alias) <= 32 or any(c.isspace() for c in alias):
+                raise ValueError(f"alias {alias!r} must be 1-32 characters without spaces")
+        return value
 
     @field_validator("address")
     @classmethod
@@ -355,6 +365,11 @@ class ProxyConfig(Strict):
         for name, entry in self.servers.items():
             if not re.match(SERVER_NAME, name):
                 raise ValueError(f"servers: the name {name!r} must be 1-32 letters, digits, '_', '-' or '.'")
+            for alias in entry.aliases:
+                owner = next((n for n, e in self.servers.items() if alias.lower() == n.lower()
+                              or (n != name and alias.lower() in (a.lower() for a in e.aliases))), None)
+                if owner is not None:
+                    raise ValueError(f"servers.{name}.aliases: {alias!r} already names the server {owner!r}")
             if self.upstream_auth.mode == "microsoft" and entry.forwarding is not None \
                     and entry.forwarding.mode != "none":
                 raise ValueError(f"servers.{name}.forwarding cannot be combined with upstream_auth 'microsoft'")
