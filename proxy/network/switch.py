@@ -295,6 +295,9 @@ class Switch:
         self.conn.switch = None
         if committed:
             self.old_gone = True  # the client has left the old world
+            for packet in self._leftovers:  # its screen goes with it, whichever server comes next
+                self.conn.send_packet(packet)
+            self._leftovers = []
         self._failed(self, why, kicked)
 
     def stop(self) -> None:

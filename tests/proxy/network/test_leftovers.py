@@ -131,3 +131,17 @@ def test_tracking_is_bounded_and_a_malformed_packet_is_ignored() -> None:
     assert len(removal) == 1 and leftovers.keys(PLAYERS) == []
     fields = codec.decode("play", "toClient", "player_info", removal[0])
     assert fields["action"] == "remove_player" and len(fields["data"]) == LIMITS[PLAYERS]
+
+
+def test_a_move_that_fails_after_leaving_the_old_world_still_takes_its_screen_off() -> None:
+    rig = network_rig("1.12.2")
+    playing(rig)
+    rig.server_send(_added(rig, BOB))
+    rig.client.received()
+    rig.server.network.send(rig.bridge, "survival")
+    candidate_login(rig)  # the old backend is left; survival never sends its Join Game
+    rig.reactor.advance(rig.server.config.limits.upstream_answer_seconds + 0.1)
+    got = rig.client.received()
+    removal = rig.codec.build("play", "toClient", "player_info", action="remove_player", data=[{"uuid": BOB}])
+    assert removal in got
+    assert "did not answer" in " ".join(rig.chat_texts(got))
