@@ -9,7 +9,9 @@ do; and lava lakes in cave pockets), then the ore features: per chunk, ``count``
 each block replacing only stone (the ore) or deepslate (its deepslate variant), some
 discarded where a block touches air (vanilla's ``discard_chance_on_air_exposure``). The
 counts and height ranges are vanilla's placed features: ``OrePlacements`` of 1.18 and the
-decorators of 1.13–1.17 (``FAMILIES``). Caves stay at least ``ROOF`` blocks under the
+decorators of 1.13–1.17 (``FAMILIES``; redstone: 1.18's ``ORE_REDSTONE`` 4 veins of 8 uniform
+from the bottom to y 15 and ``ORE_REDSTONE_LOWER`` 8 of 8 on a triangle from 32 below the bottom
+to 32 above it, 1.17's 8 of 8 from y 0 to 15). Caves stay at least ``ROOF`` blocks under the
 ground, so the surface the ladder plays on is the one it always was (vanilla's caves do
 open to the sky; ours are reached by digging down). Everything draws from a generator of
 its own, so the surface, the trees and the animals are those of the same seed without it.
@@ -64,6 +66,9 @@ FAMILIES: dict[str, Family] = {
         OreRule("diamond_ore", 7, 4, "trapezoid", -144, 16, 0.5),
         OreRule("diamond_ore", 1 / 9, 12, "trapezoid", -144, 16, 0.7),
         OreRule("diamond_ore", 4, 8, "trapezoid", -144, 16, 1.0),
+        # Last, so every vein above is drawn as it was before there was redstone.
+        OreRule("redstone_ore", 4, 8, "uniform", -64, 15),
+        OreRule("redstone_ore", 8, 8, "trapezoid", -96, -32),
     )),
     # 1.13–1.17 (Features / the range decorators): stone down to bedrock at y 0, lava below y 11.
     "1.17": Family(0, 10, False, 8, 3, (
@@ -71,6 +76,7 @@ FAMILIES: dict[str, Family] = {
         OreRule("iron_ore", 20, 9, "uniform", 0, 63),
         OreRule("gold_ore", 2, 9, "uniform", 0, 31),
         OreRule("diamond_ore", 1, 8, "uniform", 0, 15),
+        OreRule("redstone_ore", 8, 8, "uniform", 0, 15),
     )),
 }
 

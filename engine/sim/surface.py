@@ -144,7 +144,10 @@ class Surface:
 
 
 def loot(name: str, state_offset: int, rng: np.random.Generator) -> list[tuple[str, int]] | None:
-    """What a surface block drops broken by hand, vanilla's loot tables (None: the block's one drop)."""
+    """What a block drops broken with a tool that harvests it, where vanilla's loot table is more than
+    the block's one drop (None: that one drop)."""
+    if name in ("redstone_ore", "deepslate_redstone_ore"):
+        return [("redstone", int(rng.integers(4, 6)))]        # vanilla: uniform 4-5, no fortune
     if name == "gravel":
         return [("flint", 1)] if rng.random() < FLINT_CHANCE else [("gravel", 1)]
     if name == "wheat":

@@ -57,7 +57,9 @@ CENTRE_TICKS = 20          # ticks at most spent moving there
 # the lava lakes). ``mine_block`` on one of these is a ``MineOre`` (stairs down, branch tunnels),
 # not the surface ``Mine``.
 DIAMOND_LEVEL = {"1.18": -54, "1.17": 11}
-UNDERGROUND_KINDS = {"diamond_ore": DIAMOND_LEVEL, "gold_ore": DIAMOND_LEVEL}    # gold: 1.18's extra band at -64..-48
+# Gold: 1.18's extra band at -64..-48; redstone: 1.18's lower band peaks at the bottom (-64), 1.17's
+# lies between 0 and 15: both around the diamond level.
+UNDERGROUND_KINDS = {"diamond_ore": DIAMOND_LEVEL, "gold_ore": DIAMOND_LEVEL, "redstone_ore": DIAMOND_LEVEL}
 ORE_TIMEOUT = 24_000       # ticks for a whole descent and search
 
 
