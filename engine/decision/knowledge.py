@@ -230,10 +230,13 @@ PLANTS = frozenset({"sugar_cane", "wheat"})
 
 # What the executors can do by themselves, for the planner (engine.planning): the block kinds
 # ``mine_block``/``gather_wood`` dig (catalog.MINEABLE) and the animals a hunt kills, for what.
-GATHERED_KINDS = ("log", "stone", "iron_ore", "diamond_ore", "gold_ore", "redstone_ore") + SURFACE_KINDS
+GATHERED_KINDS = ("log", "stone", "iron_ore", "diamond_ore", "gold_ore", "redstone_ore", "coal_ore") + SURFACE_KINDS
 ABILITIES = Abilities(gather=frozenset(b for kind in GATHERED_KINDS for b in KINDS[kind]),
                       hunt=frozenset(LOOT), hunted=frozenset(i for items in LOOT.values() for i in items), fuel="#planks",
-                      prefer=tuple(b for kind in GATHERED_KINDS for b in KINDS[kind]))
+                      prefer=tuple(b for kind in GATHERED_KINDS for b in KINDS[kind]),
+                      # Coal shows in some outcrops only, and is dug for (MineOre) otherwise: charcoal
+                      # stays the torch's way, coal is gathered for a goal only coal makes.
+                      scarce=frozenset(KINDS["coal_ore"]))
 LADDER_RECIPES = frozenset(RECIPES)
 LADDER_SMELTS = frozenset(SMELTS)
 

@@ -30,6 +30,7 @@ from engine.planning.sources import NOT_CRAFTED, dimension
 STATIONS = ("crafting_table", "furnace")
 FUEL_PER_ITEM = 1.5          # items one plank smelts (vanilla: 300 ticks of a 200-tick job)
 MAX_DEPTH = 24
+SEARCH_COST = 8.0            # a scarce block's gather: about a furnace's worth of other work
 # Tool materials, weakest first (vanilla's tiers: gold mines as wood does, copper as stone).
 TIERS = {"wooden": 0, "golden": 0, "stone": 1, "copper": 1, "iron": 2, "diamond": 3, "netherite": 4}
 
@@ -43,6 +44,9 @@ class Abilities:
     # Blocks to prefer when ways cost the same, first first (oak before birch: a barrel of oak
     # slabs, not of whichever species sorts first).
     prefer: tuple[str, ...] = ()
+    # Blocks found only here and there (coal showing in an outcrop): a gather costs a search more,
+    # so a way that does not depend on finding one (charcoal from logs) is chosen when there is one.
+    scarce: frozenset[str] = frozenset()
 
 
 @attrs.frozen
@@ -123,7 +127,8 @@ class Planner:
             if source.block in ab.gather:
                 tool_cost, tool = self._tool_cost(source.tools)
                 rank = ab.prefer.index(source.block) if source.block in ab.prefer else len(ab.prefer)
-                yield Way("gather", 1.0 + tool_cost / 10 + rank * 1e-4, source.block, tool)
+                search = SEARCH_COST if source.block in ab.scarce else 0.0
+                yield Way("gather", 1.0 + tool_cost / 10 + search + rank * 1e-4, source.block, tool)
         for mob in book.mob_drops.get(item, ()):
             if mob in ab.hunt and item in ab.hunted:
                 yield Way("hunt", 4.0, mob)

@@ -199,31 +199,40 @@ class Strata:
         self.pockets(fluid, HAZARD_POCKETS, rng, f.min_y + 8, top, fluid + "_pocket")
 
     def _ores(self) -> None:
-        f, b, rng = self.family, self.blocks, self.rng
-        height, size = b.shape[0], b.shape[1]
-        stone, deepslate, air = self.st("stone"), self.st("deepslate"), self.st("air")
-        for rule in f.ores:
-            ore, deep = self.st(rule.ore), self.st("deepslate_" + rule.ore)
-            for chunk_x in range(size // 16):
-                for chunk_z in range(size // 16):
-                    whole = int(rule.count)
-                    veins = whole + int(rng.random() < rule.count - whole)
-                    for _ in range(veins):
-                        y = draw_height(rng, rule) - f.min_y
-                        x, z = chunk_x * 16 + int(rng.integers(16)), chunk_z * 16 + int(rng.integers(16))
-                        if not 0 <= y < height:
-                            continue
-                        spread = 1 if rule.size <= 4 else 2
-                        for dx, dy, dz in rng.integers(-spread, spread + 1, (rule.size, 3)).tolist():
-                            px, py, pz = x + dx, y + dy, z + dz
-                            if not (0 <= px < size and 1 <= py < height - 1 and 0 <= pz < size):
-                                continue
-                            here = int(b[py, pz, px])
-                            if here not in (stone, deepslate):
-                                continue
-                            if rule.discard and rng.random() < rule.discard and _touches(b, py, pz, px, air):
-                                continue
-                            b[py, pz, px] = deep if here == deepslate else ore
+        stone, deepslate = self.st("stone"), self.st("deepslate")
+        for rule in self.family.ores:
+            replace = {stone: self.st(rule.ore), deepslate: self.st("deepslate_" + rule.ore)}
+            veins(self.blocks, self.family.min_y, rule, replace, self.st("air"), self.rng)
+
+
+def veins(b: npt.NDArray[np.uint16], low: int, rule: OreRule, replace: dict[int, int], air: int,
+          rng: np.random.Generator, where: npt.NDArray[np.bool_] | None = None) -> None:
+    """One ore feature over a block array (``[y - low, z, x]``): per chunk, ``rule.count`` veins of
+    ``rule.size`` blocks around a spot at a height from the rule's distribution; a block replaces a
+    rock of ``replace`` (stone by the ore, deepslate by its deepslate variant), only in the cells
+    ``where`` (``[y - low, z, x]``) says when given (the surface's outcrops), discarded by the rule's
+    chance where air touches it."""
+    height, size = b.shape[0], b.shape[1]
+    for chunk_x in range(size // 16):
+        for chunk_z in range(size // 16):
+            whole = int(rule.count)
+            count = whole + int(rng.random() < rule.count - whole)
+            for _ in range(count):
+                y = draw_height(rng, rule) - low
+                x, z = chunk_x * 16 + int(rng.integers(16)), chunk_z * 16 + int(rng.integers(16))
+                if not 0 <= y < height:
+                    continue
+                spread = 1 if rule.size <= 4 else 2
+                for dx, dy, dz in rng.integers(-spread, spread + 1, (rule.size, 3)).tolist():
+                    px, py, pz = x + dx, y + dy, z + dz
+                    if not (0 <= px < size and 1 <= py < height - 1 and 0 <= pz < size):
+                        continue
+                    here = int(b[py, pz, px])
+                    if here not in replace or (where is not None and not where[py, pz, px]):
+                        continue
+                    if rule.discard and rng.random() < rule.discard and _touches(b, py, pz, px, air):
+                        continue
+                    b[py, pz, px] = replace[here]
 
 
 def _touches(b: npt.NDArray[np.uint16], y: int, z: int, x: int, state: int) -> bool:
