@@ -183,9 +183,9 @@ class Planner:
             base, ingot = NOT_CRAFTED[item]
             upgrade = ingot if not self.reachable(ingot) else base
             return f"needs {upgrade} (a smithing-table upgrade): " + self._why_link(upgrade, depth, visiting)
-        if any(book.mob_drops.get(m) or any(not self._stored(s.block, m) for s in book.dropped_by.get(m, ()))
+        if any(book.mob_drops.get(m) or any(self._source(s.block, m) for s in book.dropped_by.get(m, ()))
                for m in book.members(item)):
-            return self._why_raw(item)       # a bookshelf drops books, but is made of them: not a source
+            return self._why_raw(item)
         for member in book.members(item):
             for recipe in book.recipes.get(member, ()):
                 blocked = next((i for i, _ in recipe.needs if not self.reachable(i)), None)
@@ -196,6 +196,13 @@ class Planner:
                 if raw not in visiting and not self.reachable(raw):
                     return f"needs {raw}: " + self._why_link(raw, depth, visiting)
         return f"{item} has no recipe, furnace recipe or source the planner knows"
+
+    def _source(self, block: str, item: str) -> bool:
+        """``block`` is a source of ``item`` in the world: not made of it (a bookshelf drops books but is
+        made of them) and not the crafted item itself placed (a sticky piston drops itself; wheat, whose
+        only recipe unpacks a hay bale, is a crop that drops it)."""
+        crafted = any(not any(self._stored(i, item) for i, _ in r.needs) for r in self.book.recipes.get(item, ()))
+        return not self._stored(block, item) and not (block == item and crafted)
 
     def _stored(self, block: str, item: str) -> bool:
         """``block`` is made of ``item`` (a hay bale of wheat, a block of diamond): no source of it."""
