@@ -46,7 +46,8 @@ ITEMS = (
     "item_frame",
     # below ground (the deep world: stairs down, branch tunnels)
     "gold_ingot", "golden_pickaxe", "golden_sword", "golden_helmet", "light_weighted_pressure_plate",
-    "diamond_pickaxe", "redstone", "compass", "clock", "coal", "coal_block",
+    "diamond_pickaxe", "redstone", "compass", "clock", "coal", "coal_block", "redstone_torch", "piston", "repeater",
+    "rail", "powered_rail", "map",
     # what the simulated world cannot provide (the planner says why)
     "golden_apple", "netherite_pickaxe", "bow",
 )

@@ -83,3 +83,12 @@ def test_redstone_is_dug_below_ground_with_an_iron_pickaxe(version: str, ore: st
     assert steps.index("craft 1 iron_pickaxe") < steps.index(f"gather 1 redstone ({ore}) with iron_pickaxe")
     assert steps[-1] == f"craft 1 {goal}"
     assert underground_for(goal) == "1.18"
+
+
+@pytest.mark.parametrize("version", ["1.18.2", "26.1"])
+def test_coal_is_dug_for_a_goal_only_coal_makes_and_torches_stay_on_charcoal(version: str) -> None:
+    from engine.sim.cli import underground_for
+    assert "gather 1 coal (coal_ore) with wooden_pickaxe" in _steps(version, "coal")
+    assert "smelt 1 oak_log into charcoal" in _steps(version, "torch")
+    assert not any("coal_ore" in step for step in _steps(version, "campfire"))
+    assert underground_for("coal") == "1.18" and underground_for("16 torch") is None
