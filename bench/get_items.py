@@ -8,9 +8,9 @@ Usage:
 Each item is played as ``mcagent sim --goal <item>`` plays it (``!autopilot on <item>`` from a
 fresh spawn, the mock provider, episodes end when the autopilot hands back or at ``--ticks``).
 An item the planner finds out of reach in the simulator's world (it has oak trees, stone, iron
-ore, a beach with sugar cane, gravel, a grown wheat farm, cows and sheep, and the deep world
-below when the plan digs gold or diamonds, as ``mcagent sim`` plays it; no redstone, spiders,
-apples or Nether) is not played: the report gives the planner's reason and does not count it as reached. Per item: episodes that
+ore and some coal in its outcrops, a beach with sugar cane, gravel, a grown wheat farm, cows and
+sheep, and the deep world below when the plan digs coal, gold, redstone or diamonds, as ``mcagent
+sim`` plays it; no spiders, apples or Nether) is not played: the report gives the planner's reason and does not count it as reached. Per item: episodes that
 reached it, the median tick, deaths and movement-checker violations.
 """
 from __future__ import annotations
@@ -46,9 +46,10 @@ ITEMS = (
     "item_frame",
     # below ground (the deep world: stairs down, branch tunnels)
     "gold_ingot", "golden_pickaxe", "golden_sword", "golden_helmet", "light_weighted_pressure_plate",
-    "diamond_pickaxe",
+    "diamond_pickaxe", "redstone", "compass", "clock", "coal", "coal_block", "redstone_torch", "piston", "repeater",
+    "rail", "powered_rail", "map",
     # what the simulated world cannot provide (the planner says why)
-    "compass", "clock", "golden_apple", "netherite_pickaxe", "bow",
+    "golden_apple", "netherite_pickaxe", "bow",
 )
 
 

@@ -21,6 +21,7 @@ const LEGACY = {
   jungle_leaves: ['leaves', 3],
   oak_planks: ['planks', 0],
   oak_sapling: ['sapling', 0],
+  white_wool: ['wool', 0],
   raw_iron: ['iron_ore', 0], // before 1.17 iron ore drops itself and is what is smelted
   granite: ['stone', 1],
   diorite: ['stone', 3],

@@ -16,7 +16,10 @@
 //   cow        bot.attack the cow until it dies, walk into its drops: raw beef
 // --scenario fast: a dig no vanilla client sends, with mineflayer's own connection: "start"
 // and "finish" on the stone in the same tick (the server delays the break until the dig
-// time has passed). --scenario idle: stands still (the test hurts it: a fall, lava, a zombie)
+// time has passed). --scenario shear: with shears in the hotbar and a sheep near (the test
+// summons it), bot.activateEntity the sheep (mineflayer's own right click), walk into the wool
+// (1-3 white wool), then once more on the shorn sheep: step "shorn", no wool.
+// --scenario idle: stands still (the test hurts it: a fall, lava, a zombie)
 // and reports its health as it changes: {"event":"health","health":H,"food":F}.
 // stdout: {"event":"spawn"}, {"event":"step","name":S,"ok":B[,"error":E][,...]} per step,
 // {"event":"done","ok":B,"inventory":{item: count},"food":F} at the end; the process then exits.
@@ -138,6 +141,43 @@ async function fast () {
   })
 }
 
+async function shear () {
+  const wool = nameFor(bot, 'white_wool') // wool before 1.13
+  await until('the shears and a sheep', () => counts().shears && bot.nearestEntity((e) => e.name === 'sheep'), 20000)
+  const sheep = bot.nearestEntity((e) => e.name === 'sheep')
+  await hold('shears')
+  // Up to the sheep (it strolls), facing it, then mineflayer's own right click.
+  async function rightClick () {
+    const deadline = Date.now() + 8000
+    try {
+      while (sheep.position.distanceTo(bot.entity.position) > 2.5) {
+        if (Date.now() > deadline) throw new Error('the sheep kept out of reach')
+        await bot.lookAt(sheep.position.offset(0, 0.7, 0), true)
+        bot.setControlState('forward', true)
+        await sleep(50)
+      }
+    } finally {
+      bot.setControlState('forward', false)
+    }
+    await bot.lookAt(sheep.position.offset(0, 0.7, 0), true)
+    await bot.activateEntity(sheep)
+  }
+  await step('shear', async () => {
+    await rightClick()
+    await pickUp(wool, 0)
+    await sleep(1500) // the other pieces of the shearing, if any
+    await pickUp(wool, counts()[wool] - 1)
+    return { wool: counts()[wool] }
+  })
+  await step('shorn', async () => {
+    const before = counts()[wool]
+    await rightClick()
+    await sleep(1500)
+    if (counts()[wool] !== before) throw new Error('a shorn sheep gave wool')
+    return { wool: counts()[wool] }
+  })
+}
+
 async function idle () {
   bot.on('health', () => emit({ event: 'health', health: bot.health, food: bot.food }))
   await step('idle', () => sleep(Number(args.seconds) * 1000))
@@ -145,7 +185,7 @@ async function idle () {
 
 bot.once('spawn', () => {
   emit({ event: 'spawn', x: bot.entity.position.x, y: bot.entity.position.y, z: bot.entity.position.z })
-  const scenario = { live: run, fast, idle }[args.scenario]
+  const scenario = { live: run, fast, shear, idle }[args.scenario]
   scenario().then(
     () => emit({ event: 'done', ok: true, inventory: counts(), food: bot.food, health: bot.health }),
     (err) => { log('failed:', err && err.stack); emit({ event: 'done', ok: false, error: String(err && err.message), inventory: counts(), food: bot.food }) }

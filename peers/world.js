@@ -48,7 +48,7 @@
 // spawns; --difficulty overrides the file's (normal without a file). Its stdin commands: window
 // (the open window's slots, cursor and state id), furnace (a furnace's slots, burn time and
 // progress), entities (every item, cow and zombie), spawn_item (name, count, x, y, z), food
-// (set a player's food and saturation); commands /summon <cow|zombie> [x y z], /difficulty D;
+// (set a player's food and saturation); commands /summon <cow|sheep|zombie> [x y z], /difficulty D;
 // its events: window_opened, window_closed, crafted, smelted, dropped, click_resync,
 // window_sync, dug, dig_refused, dig_delayed, item_dropped, picked_up, ate, eat_refused,
 // mob_spawned, mob_hurt, mob_died, attack_refused.
@@ -470,8 +470,14 @@ function join (client) {
   if (rules) {
     client.on('use_item', () => { if (!player.dead) rules.useItem(player) })
     // Attacks: use_entity with mouse 1 until 1.21.x, their own packet on 26.1.
+    // Interactions (shears on a sheep): mouse 0 until 1.21.x (the "interact_at" a client sends
+    // first is for armour stands), the only use_entity there is on 26.1; the main hand's.
     client.on('use_entity', (packet) => {
-      if (!player.dead && (packet.mouse === 1 || packet.mouse === 'attack')) rules.attack(player, packet.target)
+      if (player.dead) return
+      if (packet.mouse === 1 || packet.mouse === 'attack') rules.attack(player, packet.target)
+      const interact = packet.mouse === undefined || packet.mouse === 0 || packet.mouse === 'interact'
+      const hand = packet.hand === undefined || packet.hand === 0 || packet.hand === 'main_hand'
+      if (interact && hand) rules.interact(player, packet.target)
     })
     client.on('attack', (packet) => { if (!player.dead) rules.attack(player, packet.entityId) })
   }
@@ -955,7 +961,7 @@ const COMMANDS = {
     return `Set the time to ${clock.time % DAY}`
   },
   summon (parts, player) {
-    // /summon <cow|zombie> [x y z]
+    // /summon <cow|sheep|zombie> [x y z]
     if (!rules) throw new Error('mobs need --rules survival')
     if (!rules.mobKinds.includes(parts[0]) || (parts.length !== 1 && parts.length !== 4)) {
       throw new Error('usage: /summon <' + rules.mobKinds.join('|') + '> [x y z]')
@@ -1131,6 +1137,7 @@ if (args.rules === 'survival') {
       touching,
       hurtable,
       removeBlock,
+      setBlock: (pos, name) => setBlock(pos, stateIdOf(name)),
       resendBlock,
       give,
       take,

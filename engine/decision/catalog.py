@@ -119,9 +119,10 @@ class ActionSpec:
 
 HUNTED = frozenset(GAME.values())
 MINEABLE: dict[str, int] = {"stone": 1, "iron_ore": 2, "log": 0, "diamond_ore": 3, "gold_ore": 3,   # block kind → pickaxe tier needed
+                             "redstone_ore": 3, "coal_ore": 1,
                              **{kind: 0 for kind in SURFACE_KINDS}}
 # Mined by stair and branch mining (executors.underground): legal before any such block is seen.
-DUG_FOR = frozenset({"diamond_ore", "gold_ore"})
+DUG_FOR = frozenset({"diamond_ore", "gold_ore", "redstone_ore", "coal_ore"})
 PLACEABLE = ("crafting_table", "furnace")
 FLEE_RADIUS = 10.0
 FIGHT_RADIUS = 4.0

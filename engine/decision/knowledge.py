@@ -175,6 +175,11 @@ BLOCKS: dict[str, BlockRule] = {
     "deepslate_gold_ore": BlockRule(4.5, "pickaxe", 3, "raw_gold"),
     "diamond_ore": BlockRule(3.0, "pickaxe", 3, "diamond"),
     "deepslate_diamond_ore": BlockRule(4.5, "pickaxe", 3, "diamond"),
+    # Redstone ore drops 4-5 redstone (vanilla's loot table, ``engine.sim.surface.loot``); 1.8-1.12
+    # call the ore lit by a touch ``lit_redstone_ore``.
+    "redstone_ore": BlockRule(3.0, "pickaxe", 3, "redstone"),
+    "deepslate_redstone_ore": BlockRule(4.5, "pickaxe", 3, "redstone"),
+    "lit_redstone_ore": BlockRule(3.0, "pickaxe", 3, "redstone"),
     "tuff": BlockRule(1.5, "pickaxe", 1, "tuff"),
     "dirt": BlockRule(0.5, None, 0, "dirt"),
     # On the surface (the goals' farms and beaches): vanilla's hardness; gravel drops flint one
@@ -199,6 +204,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "coal_ore": ("coal_ore", "deepslate_coal_ore"),
     "gold_ore": ("gold_ore", "deepslate_gold_ore"),
     "diamond_ore": ("diamond_ore", "deepslate_diamond_ore"),
+    "redstone_ore": ("redstone_ore", "deepslate_redstone_ore", "lit_redstone_ore"),
     "sand": ("sand",),
     "gravel": ("gravel",),
     "sugar_cane": ("sugar_cane", "reeds"),      # ``reeds`` before 1.13
@@ -224,10 +230,13 @@ PLANTS = frozenset({"sugar_cane", "wheat"})
 
 # What the executors can do by themselves, for the planner (engine.planning): the block kinds
 # ``mine_block``/``gather_wood`` dig (catalog.MINEABLE) and the animals a hunt kills, for what.
-GATHERED_KINDS = ("log", "stone", "iron_ore", "diamond_ore", "gold_ore") + SURFACE_KINDS
+GATHERED_KINDS = ("log", "stone", "iron_ore", "diamond_ore", "gold_ore", "redstone_ore", "coal_ore") + SURFACE_KINDS
 ABILITIES = Abilities(gather=frozenset(b for kind in GATHERED_KINDS for b in KINDS[kind]),
                       hunt=frozenset(LOOT), hunted=frozenset(i for items in LOOT.values() for i in items), fuel="#planks",
-                      prefer=tuple(b for kind in GATHERED_KINDS for b in KINDS[kind]))
+                      prefer=tuple(b for kind in GATHERED_KINDS for b in KINDS[kind]),
+                      # Coal shows in some outcrops only, and is dug for (MineOre) otherwise: charcoal
+                      # stays the torch's way, coal is gathered for a goal only coal makes.
+                      scarce=frozenset(KINDS["coal_ore"]))
 LADDER_RECIPES = frozenset(RECIPES)
 LADDER_SMELTS = frozenset(SMELTS)
 

@@ -30,6 +30,7 @@ from engine.planning.sources import NOT_CRAFTED, dimension
 STATIONS = ("crafting_table", "furnace")
 FUEL_PER_ITEM = 1.5          # items one plank smelts (vanilla: 300 ticks of a 200-tick job)
 MAX_DEPTH = 24
+SEARCH_COST = 8.0            # a scarce block's gather: about a furnace's worth of other work
 # Tool materials, weakest first (vanilla's tiers: gold mines as wood does, copper as stone).
 TIERS = {"wooden": 0, "golden": 0, "stone": 1, "copper": 1, "iron": 2, "diamond": 3, "netherite": 4}
 
@@ -43,6 +44,9 @@ class Abilities:
     # Blocks to prefer when ways cost the same, first first (oak before birch: a barrel of oak
     # slabs, not of whichever species sorts first).
     prefer: tuple[str, ...] = ()
+    # Blocks found only here and there (coal showing in an outcrop): a gather costs a search more,
+    # so a way that does not depend on finding one (charcoal from logs) is chosen when there is one.
+    scarce: frozenset[str] = frozenset()
 
 
 @attrs.frozen
@@ -123,7 +127,8 @@ class Planner:
             if source.block in ab.gather:
                 tool_cost, tool = self._tool_cost(source.tools)
                 rank = ab.prefer.index(source.block) if source.block in ab.prefer else len(ab.prefer)
-                yield Way("gather", 1.0 + tool_cost / 10 + rank * 1e-4, source.block, tool)
+                search = SEARCH_COST if source.block in ab.scarce else 0.0
+                yield Way("gather", 1.0 + tool_cost / 10 + search + rank * 1e-4, source.block, tool)
         for mob in book.mob_drops.get(item, ()):
             if mob in ab.hunt and item in ab.hunted:
                 yield Way("hunt", 4.0, mob)
@@ -178,9 +183,9 @@ class Planner:
             base, ingot = NOT_CRAFTED[item]
             upgrade = ingot if not self.reachable(ingot) else base
             return f"needs {upgrade} (a smithing-table upgrade): " + self._why_link(upgrade, depth, visiting)
-        if any(book.mob_drops.get(m) or any(not self._stored(s.block, m) for s in book.dropped_by.get(m, ()))
+        if any(book.mob_drops.get(m) or any(self._source(s.block, m) for s in book.dropped_by.get(m, ()))
                for m in book.members(item)):
-            return self._why_raw(item)       # a bookshelf drops books, but is made of them: not a source
+            return self._why_raw(item)
         for member in book.members(item):
             for recipe in book.recipes.get(member, ()):
                 blocked = next((i for i, _ in recipe.needs if not self.reachable(i)), None)
@@ -191,6 +196,13 @@ class Planner:
                 if raw not in visiting and not self.reachable(raw):
                     return f"needs {raw}: " + self._why_link(raw, depth, visiting)
         return f"{item} has no recipe, furnace recipe or source the planner knows"
+
+    def _source(self, block: str, item: str) -> bool:
+        """``block`` is a source of ``item`` in the world: not made of it (a bookshelf drops books but is
+        made of them) and not the crafted item itself placed (a sticky piston drops itself; wheat, whose
+        only recipe unpacks a hay bale, is a crop that drops it)."""
+        crafted = any(not any(self._stored(i, item) for i, _ in r.needs) for r in self.book.recipes.get(item, ()))
+        return not self._stored(block, item) and not (block == item and crafted)
 
     def _stored(self, block: str, item: str) -> bool:
         """``block`` is made of ``item`` (a hay bale of wheat, a block of diamond): no source of it."""

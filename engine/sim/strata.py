@@ -9,7 +9,9 @@ do; and lava lakes in cave pockets), then the ore features: per chunk, ``count``
 each block replacing only stone (the ore) or deepslate (its deepslate variant), some
 discarded where a block touches air (vanilla's ``discard_chance_on_air_exposure``). The
 counts and height ranges are vanilla's placed features: ``OrePlacements`` of 1.18 and the
-decorators of 1.13–1.17 (``FAMILIES``). Caves stay at least ``ROOF`` blocks under the
+decorators of 1.13–1.17 (``FAMILIES``; redstone: 1.18's ``ORE_REDSTONE`` 4 veins of 8 uniform
+from the bottom to y 15 and ``ORE_REDSTONE_LOWER`` 8 of 8 on a triangle from 32 below the bottom
+to 32 above it, 1.17's 8 of 8 from y 0 to 15). Caves stay at least ``ROOF`` blocks under the
 ground, so the surface the ladder plays on is the one it always was (vanilla's caves do
 open to the sky; ours are reached by digging down). Everything draws from a generator of
 its own, so the surface, the trees and the animals are those of the same seed without it.
@@ -64,6 +66,9 @@ FAMILIES: dict[str, Family] = {
         OreRule("diamond_ore", 7, 4, "trapezoid", -144, 16, 0.5),
         OreRule("diamond_ore", 1 / 9, 12, "trapezoid", -144, 16, 0.7),
         OreRule("diamond_ore", 4, 8, "trapezoid", -144, 16, 1.0),
+        # Last, so every vein above is drawn as it was before there was redstone.
+        OreRule("redstone_ore", 4, 8, "uniform", -64, 15),
+        OreRule("redstone_ore", 8, 8, "trapezoid", -96, -32),
     )),
     # 1.13–1.17 (Features / the range decorators): stone down to bedrock at y 0, lava below y 11.
     "1.17": Family(0, 10, False, 8, 3, (
@@ -71,6 +76,7 @@ FAMILIES: dict[str, Family] = {
         OreRule("iron_ore", 20, 9, "uniform", 0, 63),
         OreRule("gold_ore", 2, 9, "uniform", 0, 31),
         OreRule("diamond_ore", 1, 8, "uniform", 0, 15),
+        OreRule("redstone_ore", 8, 8, "uniform", 0, 15),
     )),
 }
 
@@ -193,31 +199,40 @@ class Strata:
         self.pockets(fluid, HAZARD_POCKETS, rng, f.min_y + 8, top, fluid + "_pocket")
 
     def _ores(self) -> None:
-        f, b, rng = self.family, self.blocks, self.rng
-        height, size = b.shape[0], b.shape[1]
-        stone, deepslate, air = self.st("stone"), self.st("deepslate"), self.st("air")
-        for rule in f.ores:
-            ore, deep = self.st(rule.ore), self.st("deepslate_" + rule.ore)
-            for chunk_x in range(size // 16):
-                for chunk_z in range(size // 16):
-                    whole = int(rule.count)
-                    veins = whole + int(rng.random() < rule.count - whole)
-                    for _ in range(veins):
-                        y = draw_height(rng, rule) - f.min_y
-                        x, z = chunk_x * 16 + int(rng.integers(16)), chunk_z * 16 + int(rng.integers(16))
-                        if not 0 <= y < height:
-                            continue
-                        spread = 1 if rule.size <= 4 else 2
-                        for dx, dy, dz in rng.integers(-spread, spread + 1, (rule.size, 3)).tolist():
-                            px, py, pz = x + dx, y + dy, z + dz
-                            if not (0 <= px < size and 1 <= py < height - 1 and 0 <= pz < size):
-                                continue
-                            here = int(b[py, pz, px])
-                            if here not in (stone, deepslate):
-                                continue
-                            if rule.discard and rng.random() < rule.discard and _touches(b, py, pz, px, air):
-                                continue
-                            b[py, pz, px] = deep if here == deepslate else ore
+        stone, deepslate = self.st("stone"), self.st("deepslate")
+        for rule in self.family.ores:
+            replace = {stone: self.st(rule.ore), deepslate: self.st("deepslate_" + rule.ore)}
+            veins(self.blocks, self.family.min_y, rule, replace, self.st("air"), self.rng)
+
+
+def veins(b: npt.NDArray[np.uint16], low: int, rule: OreRule, replace: dict[int, int], air: int,
+          rng: np.random.Generator, where: npt.NDArray[np.bool_] | None = None) -> None:
+    """One ore feature over a block array (``[y - low, z, x]``): per chunk, ``rule.count`` veins of
+    ``rule.size`` blocks around a spot at a height from the rule's distribution; a block replaces a
+    rock of ``replace`` (stone by the ore, deepslate by its deepslate variant), only in the cells
+    ``where`` (``[y - low, z, x]``) says when given (the surface's outcrops), discarded by the rule's
+    chance where air touches it."""
+    height, size = b.shape[0], b.shape[1]
+    for chunk_x in range(size // 16):
+        for chunk_z in range(size // 16):
+            whole = int(rule.count)
+            count = whole + int(rng.random() < rule.count - whole)
+            for _ in range(count):
+                y = draw_height(rng, rule) - low
+                x, z = chunk_x * 16 + int(rng.integers(16)), chunk_z * 16 + int(rng.integers(16))
+                if not 0 <= y < height:
+                    continue
+                spread = 1 if rule.size <= 4 else 2
+                for dx, dy, dz in rng.integers(-spread, spread + 1, (rule.size, 3)).tolist():
+                    px, py, pz = x + dx, y + dy, z + dz
+                    if not (0 <= px < size and 1 <= py < height - 1 and 0 <= pz < size):
+                        continue
+                    here = int(b[py, pz, px])
+                    if here not in replace or (where is not None and not where[py, pz, px]):
+                        continue
+                    if rule.discard and rng.random() < rule.discard and _touches(b, py, pz, px, air):
+                        continue
+                    b[py, pz, px] = replace[here]
 
 
 def _touches(b: npt.NDArray[np.uint16], y: int, z: int, x: int, state: int) -> bool:

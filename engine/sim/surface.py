@@ -8,6 +8,10 @@ player finds them in the first minutes:
   rely on), level with the water, sand on dirt; sugar cane 1 to 3 tall on the sand beside the
   water (vanilla's cane grows only on a block next to water);
 * two gravel patches (a riverbed's worth, one layer on dirt, away from the water);
+* coal in the rocky outcrops: vanilla 1.18's buried coal feature (``strata.FAMILIES``: 20 veins
+  of 17 a chunk on a triangle from y 0 to 192, half the blocks that touch air discarded) laid over
+  the outcrops' stone only, as a hillside shows coal where its rock comes to light; drawn last, so
+  everything above is where it was;
 * one village-like wheat farm, grown: two rows of farmland each side of a water channel, ripe
   wheat on them. Nothing grows in the simulator; a farm found, as in a village, is the honest
   stand-in (seeds from grass, tilling and random-tick growth are not simulated).
@@ -25,6 +29,7 @@ import numpy as np
 from engine.decision.knowledge import GAME_HEALTH, MATURE
 from engine.world.blocks import BlockTable
 from engine.sim.records import Animal
+from engine.sim.strata import FAMILIES, veins
 
 SHEEP = 6
 SHEEP_IDS = 50_100            # after the cows' ids (rules.ANIMAL_IDS)
@@ -55,6 +60,7 @@ class Surface:
         for _ in range(2):
             self._gravel()
         self._farm()
+        self._coal()
 
     # -- placement -------------------------------------------------------------------------------
     def _free(self, x: int, z: int, margin: int) -> bool:
@@ -143,8 +149,23 @@ class Surface:
             return
 
 
+    def _coal(self) -> None:
+        st = self.table.state_for
+        rule = next(r for r in FAMILIES["1.18"].ores if r.ore == "coal_ore")
+        before = self.blocks == st("coal_ore")
+        ys = np.arange(self.blocks.shape[0])[:, None, None]
+        top = self.ground.T[None, :, :]
+        outcrops = self.rocky.T[None, :, :] & (ys >= top - 5) & (ys < top)      # generation's five layers
+        veins(self.blocks, 0, rule, {st("stone"): st("coal_ore")}, self.air, self.rng, where=outcrops)
+        for y, z, x in zip(*np.nonzero((self.blocks == st("coal_ore")) & ~before)):
+            self.features.setdefault("coal_ore", []).append((int(x), int(y), int(z)))
+
+
 def loot(name: str, state_offset: int, rng: np.random.Generator) -> list[tuple[str, int]] | None:
-    """What a surface block drops broken by hand, vanilla's loot tables (None: the block's one drop)."""
+    """What a block drops broken with a tool that harvests it, where vanilla's loot table is more than
+    the block's one drop (None: that one drop)."""
+    if name in ("redstone_ore", "deepslate_redstone_ore"):
+        return [("redstone", int(rng.integers(4, 6)))]        # vanilla: uniform 4-5, no fortune
     if name == "gravel":
         return [("flint", 1)] if rng.random() < FLINT_CHANCE else [("gravel", 1)]
     if name == "wheat":

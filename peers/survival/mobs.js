@@ -1,7 +1,7 @@
 'use strict'
-// Cows and zombies, and players hitting them.
+// Cows, sheep and zombies, and players hitting them; sheep shorn.
 //
-// How it works. Cows stroll (RandomStrollGoal: about once in 120 ticks a new spot up to 5
+// How it works. Cows and sheep stroll (RandomStrollGoal: about once in 120 ticks a new spot up to 5
 // blocks away, at about 0.1 block a tick), never stepping off more than a block, into a
 // wall, water or lava; they never attack. Zombies (with --mobs true) spawn at night (13000
 // to 23000), one every 300 ticks near each player while fewer than 2 are near it, 24 to 32
@@ -16,17 +16,28 @@
 // the eye plus vanilla's 1-block allowance, for the held item's attack damage scaled by how
 // far its cooldown has recharged (Player.attack: 0.2 + 0.8 x s^2); a hit mob is
 // invulnerable for 10 ticks to anything but a bigger hit. Dead, a cow drops 1-3 raw beef and
-// 0-2 leather, a zombie 0-2 rotten flesh; the body goes after 20 ticks (entity event 3
-// first). Not modelled: knockback, panic, pathfinding round obstacles, light levels.
+// 0-2 leather, a sheep 1-2 raw mutton and its white wool unless shorn, a zombie 0-2 rotten
+// flesh; the body goes after 20 ticks (entity event 3 first).
+//
+// Shearing (Sheep.mobInteract and Sheep.shear): a player's interaction (use_entity "interact"
+// until 1.21.x, the one use_entity of 26.1; never "interact_at", which a vanilla client sends
+// first and a sheep ignores) within reach, holding shears, on a sheep that is not shorn drops
+// 1-3 white wool at the sheep; the sheep is shorn until it eats grass (EatBlockGoal: an adult
+// tries once in 1000 ticks, on a grass block, which becomes dirt) and grows its wool back.
+// Not modelled: knockback, panic, pathfinding round obstacles, light levels, the shears'
+// wear, the shorn flag in the sheep's metadata (clients draw every sheep woolly).
 //
 // Events: {"event":"mob_spawned","entity":E,"kind":K,"x","y","z"}, {"event":"mob_hurt","entity":E,
 // "kind":K,"damage":D,"health":H,"by":P}, {"event":"mob_died","entity":E,"kind":K},
-// {"event":"attack_refused","player":P,"entity":E,"reason":"too_far"|"no_such_entity"}.
+// {"event":"attack_refused","player":P,"entity":E,"reason":"too_far"|"no_such_entity"},
+// {"event":"sheared","player":P,"entity":E,"count":N}, {"event":"shear_refused","player":P,
+// "entity":E,"reason":"too_far"|"no_such_entity"|"not_shears"|"shorn"}, {"event":"wool_grown","entity":E}.
 
 const STROLL_CHANCE = 1 / 120
 const STROLL_RANGE = 5
 const SPEED = 0.1
-const HEALTH = { cow: 10, zombie: 20 }
+const HEALTH = { cow: 10, sheep: 8, zombie: 20 }
+const GRAZE_CHANCE = 1 / 1000 // EatBlockGoal.canUse for an adult
 const NIGHT = [13000, 23000]
 const SPAWN_EVERY = 300
 const NEAR_LIMIT = 2
@@ -49,11 +60,12 @@ const WEAPONS = {
   wooden_shovel: [2.5, 1.0], stone_shovel: [3.5, 1.0], iron_shovel: [4.5, 1.0], diamond_shovel: [5.5, 1.0]
 }
 const FIST = [1, 4]
-const LOOT = { cow: [['beef', 1, 3], ['leather', 0, 2]], zombie: [['rotten_flesh', 0, 2]] }
+const LOOT = { cow: [['beef', 1, 3], ['leather', 0, 2]], sheep: [['mutton', 1, 2]], zombie: [['rotten_flesh', 0, 2]] }
+const SHEAR_WOOL = [1, 3] // Sheep.shear: 1 + random.nextInt(3)
 
 const { landedDamage } = require('./body')
 
-module.exports = function createMobs ({ entities, items, blockAt, hurtPlayer, exhaust, heldItem, emit, random, difficulty, dayTime, mobsOn }) {
+module.exports = function createMobs ({ entities, items, blockAt, setBlock, wool, hurtPlayer, exhaust, heldItem, emit, random, difficulty, dayTime, mobsOn }) {
   const solid = (x, y, z) => blockAt({ x, y, z }).boundingBox === 'block'
   const open = (x, y, z) => !solid(x, y, z) && !solid(x, y + 1, z)
   const liquid = (x, y, z) => ['water', 'lava'].includes(blockAt({ x, y, z }).name)
@@ -69,7 +81,7 @@ module.exports = function createMobs ({ entities, items, blockAt, hurtPlayer, ex
   }
 
   function spawn (kind, x, y, z) {
-    const e = entities.add({ kind, x, y, z, health: HEALTH[kind], goal: null, nextAttack: 0, hurtTicks: 0, lastHurt: 0, deadFor: -1 })
+    const e = entities.add({ kind, x, y, z, health: HEALTH[kind], goal: null, nextAttack: 0, hurtTicks: 0, lastHurt: 0, deadFor: -1, shorn: false })
     emit({ event: 'mob_spawned', entity: e.id, kind, x, y, z })
     return e
   }
@@ -161,24 +173,58 @@ module.exports = function createMobs ({ entities, items, blockAt, hurtPlayer, ex
         const n = lo + Math.floor(random() * (hi - lo + 1))
         if (n > 0) items.spawn(item, n, e.x, e.y + 0.5, e.z, 10)
       }
+      if (e.kind === 'sheep' && !e.shorn) items.spawn(wool, 1, e.x, e.y + 0.5, e.z, 10)
     }
     return true
   }
 
-  // A player's attack on entity `id`.
-  function attack (player, id, tick) {
+  // Within reach of the eye, as an attack: the entity, or null after a refusal event named `refused`.
+  function reached (player, id, refused) {
     const e = entities.get(id)
     if (!e || !HEALTH[e.kind] || e.deadFor >= 0) {
-      emit({ event: 'attack_refused', player: player.username, entity: id, reason: 'no_such_entity' })
-      return
+      emit({ event: refused, player: player.username, entity: id, reason: 'no_such_entity' })
+      return null
     }
     const dx = e.x - player.pos.x
     const dy = e.y + 0.7 - (player.pos.y + EYE)
     const dz = e.z - player.pos.z
     if (Math.hypot(dx, dy, dz) > PLAYER_REACH + 0.5) {
-      emit({ event: 'attack_refused', player: player.username, entity: id, reason: 'too_far' })
+      emit({ event: refused, player: player.username, entity: id, reason: 'too_far' })
+      return null
+    }
+    return e
+  }
+
+  // A player's interaction with entity `id`: shears on a woolly sheep shear it.
+  function interact (player, id) {
+    const e = reached(player, id, 'shear_refused')
+    if (!e) return
+    const held = heldItem(player)
+    const reason = e.kind !== 'sheep' || !held || held.name !== 'shears' ? 'not_shears' : e.shorn ? 'shorn' : null
+    if (reason) {
+      emit({ event: 'shear_refused', player: player.username, entity: id, reason })
       return
     }
+    e.shorn = true
+    const n = SHEAR_WOOL[0] + Math.floor(random() * (SHEAR_WOOL[1] - SHEAR_WOOL[0] + 1))
+    for (let i = 0; i < n; i++) items.spawn(wool, 1, e.x, e.y + 1, e.z, 10)
+    emit({ event: 'sheared', player: player.username, entity: id, count: n })
+  }
+
+  // A shorn sheep on a grass block now and then eats it (grass to dirt) and grows its wool back.
+  function graze (sheep) {
+    if (!sheep.shorn || random() >= GRAZE_CHANCE) return
+    const under = { x: Math.floor(sheep.x), y: Math.floor(sheep.y) - 1, z: Math.floor(sheep.z) }
+    if (blockAt(under).name !== 'grass_block' && blockAt(under).name !== 'grass') return
+    setBlock(under, 'dirt')
+    sheep.shorn = false
+    emit({ event: 'wool_grown', entity: sheep.id })
+  }
+
+  // A player's attack on entity `id`.
+  function attack (player, id, tick) {
+    const e = reached(player, id, 'attack_refused')
+    if (!e) return
     const held = heldItem(player)
     const [damage, speed] = (held && WEAPONS[held.name]) || FIST
     const period = 20 / speed
@@ -201,14 +247,15 @@ module.exports = function createMobs ({ entities, items, blockAt, hurtPlayer, ex
       }
       if (e.hurtTicks > 0) e.hurtTicks--
       if (e.kind === 'cow') stroll(e)
+      else if (e.kind === 'sheep') { stroll(e); graze(e) }
       else if (e.kind === 'zombie') zombie(e, players, now, night)
     }
     entities.remove(gone)
   }
 
   function describe () {
-    return living().map((e) => ({ id: e.id, kind: e.kind, x: e.x, y: e.y, z: e.z, health: e.health }))
+    return living().map((e) => ({ id: e.id, kind: e.kind, x: e.x, y: e.y, z: e.z, health: e.health, ...(e.kind === 'sheep' ? { shorn: e.shorn } : {}) }))
   }
 
-  return { spawn, attack, tick, describe, KINDS: Object.keys(HEALTH) }
+  return { spawn, attack, interact, tick, describe, KINDS: Object.keys(HEALTH) }
 }

@@ -1,10 +1,10 @@
 'use strict'
 // The survival rules world.js plays by with --rules survival, put together: digging, dropped
-// items, the body (hurt, lava, fire, drowning), hunger and eating, cows and zombies. Windows
+// items, the body (hurt, lava, fire, drowning), hunger and eating, cows, sheep (shorn too) and zombies. Windows
 // (crafting and furnaces) are windows.js, wired by world.js itself.
 //
 // `world` is world.js's narrow face: players (in play), newEntityId, blockAt, touching,
-// removeBlock, resendBlock, give, take, heldItem, hurtable, damage, heal, sendHealth, dayTime
+// removeBlock, setBlock, resendBlock, give, take, heldItem, hurtable, damage, heal, sendHealth, dayTime
 // and emit.
 
 const createEntities = require('./entities')
@@ -62,6 +62,8 @@ module.exports = function createRules ({ registry, packets, Item, Block, world, 
     entities,
     items,
     blockAt: world.blockAt,
+    setBlock: world.setBlock,
+    wool: registry.itemsByName.white_wool ? 'white_wool' : 'wool', // 1.8-1.12: wool, white by metadata 0
     hurtPlayer: (p, n, cause) => body.hurt(p, n, cause),
     exhaust: hunger.exhaust,
     heldItem: world.heldItem,
@@ -145,6 +147,7 @@ module.exports = function createRules ({ registry, packets, Item, Block, world, 
     hurt: (p, n, cause) => body.hurt(p, n, cause),
     useItem: (p) => hunger.use(p),
     attack: (p, id) => mobs.attack(p, id, age),
+    interact: (p, id) => mobs.interact(p, id),
     summon: (kind, x, y, z) => mobs.spawn(kind, x, y, z),
     spawnItem: (name, count, x, y, z) => items.spawn(name, count, x, y, z, 0),
     dropFrom: (p, stack) => items.dropFrom(p, stack),

@@ -8,7 +8,7 @@ and compares them as the version spells them.
 from __future__ import annotations
 
 LEGACY = {"oak_log": "log", "oak_planks": "planks", "raw_iron": "iron_ore", "grass_block": "grass",
-          "short_grass": "tallgrass", "oak_leaves": "leaves", "oak_sapling": "sapling"}
+          "short_grass": "tallgrass", "oak_leaves": "leaves", "oak_sapling": "sapling", "white_wool": "wool"}
 
 
 def is_legacy(version: str) -> bool:

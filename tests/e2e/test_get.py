@@ -1,4 +1,5 @@
-"""``!get chest`` end to end: a goal's own recipe (minecraft-data's 3x3 shape) through the proxy.
+"""``!get chest`` and ``!get white_wool`` end to end: a goal's own recipe (minecraft-data's 3x3
+shape) and a goal's hunt (a sheep of the exported world) through the proxy.
 
 Seed 0's world, exported from the simulator, on the survival-rules test server (as
 test_ladder.py). A mineflayer player who stands still says ``!get chest``; the autopilot must
@@ -44,3 +45,27 @@ def test_get_chest_through_the_proxy(tmp_path: Path, peer_pool: PeerPool, proxy_
                              if not (kind in STALE_ONLY and e.get("reason") == STALE_ONLY[kind])]))}
     assert trouble == {}, (trouble, seconds)
     assert "milestone 4/4 reached (chest)" in " ".join(bot.chats(since=mark))
+
+
+def test_get_white_wool_hunts_a_sheep_of_the_exported_world(tmp_path: Path, peer_pool: PeerPool,
+                                                            proxy_factory: Any) -> None:
+    """The sheep of the simulator's world come with its file: the goal's hunt finds one on the real
+    stack, the server's sheep dies and drops its wool (the simulator: 173 ticks on seed 0)."""
+    version = "26.1"
+    server = start_server(peer_pool, version, export_world(SEED, tmp_path))
+    assert server.port is not None
+    proxy = proxy_factory(server.port)
+    bot = join(peer_pool, proxy, version)
+    server.wait_login(PLAYER)
+    server_mark, mark = server.mark(), bot.mark()
+    bot.chat("!get white_wool")
+    bot.wait_chat("getting white_wool in 1 step", since=mark)
+    bot.wait_chat("Autopilot finished: white_wool in hand", since=mark, timeout=DEADLINE_S)
+    assert server.inventory(PLAYER).get("white_wool", 0) >= 1, server.inventory(PLAYER)
+    died = server.wait_for("mob_died", since=server_mark, kind="sheep")
+    assert [e["kind"] for e in server.find_all("mob_died", since=server_mark)] == ["sheep"], died
+    assert server.deaths(PLAYER, since=server_mark) == []
+    trouble = {kind: n for kind in SERVER_TROUBLE
+               if (n := len([e for e in server.find_all(kind, since=server_mark, player=PLAYER)
+                             if not (kind in STALE_ONLY and e.get("reason") == STALE_ONLY[kind])]))}
+    assert trouble == {}, trouble

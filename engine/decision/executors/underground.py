@@ -53,11 +53,17 @@ RECENT_PENALTY = 3.0
 DIG_CONFIRM = 8            # ticks the server has to confirm a break
 CENTRED = 0.19             # off the cell's middle by more: the body (0.3 each side) overhangs a neighbour
 CENTRE_TICKS = 20          # ticks at most spent moving there
-# Ores found only below ground, by version family: the level a player branch-mines at (above
+# Ores dug for below ground, by version family: the level a player branch-mines at (above
 # the lava lakes). ``mine_block`` on one of these is a ``MineOre`` (stairs down, branch tunnels),
 # not the surface ``Mine``.
 DIAMOND_LEVEL = {"1.18": -54, "1.17": 11}
-UNDERGROUND_KINDS = {"diamond_ore": DIAMOND_LEVEL, "gold_ore": DIAMOND_LEVEL}    # gold: 1.18's extra band at -64..-48
+# Gold: 1.18's extra band at -64..-48; redstone: 1.18's lower band peaks at the bottom (-64), 1.17's
+# lies between 0 and 15: both around the diamond level.
+# Coal: the nearest known (an outcrop's, or one the tunnel passes); none known, branch-mining at
+# y 32, under most surfaces (sea level 63) and above 1.18's deepslate, where its coal thins out.
+COAL_LEVEL = {"1.18": 32, "1.17": 32}
+UNDERGROUND_KINDS = {"diamond_ore": DIAMOND_LEVEL, "gold_ore": DIAMOND_LEVEL, "redstone_ore": DIAMOND_LEVEL,
+                     "coal_ore": COAL_LEVEL}
 ORE_TIMEOUT = 24_000       # ticks for a whole descent and search
 
 

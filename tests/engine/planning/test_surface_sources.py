@@ -48,9 +48,9 @@ def test_every_surface_kind_names_a_block_of_every_version(version: str) -> None
 
 
 @pytest.mark.parametrize("goal, why", [
-    ("compass", "redstone comes from the block redstone_wire, redstone_ore"),
-    ("clock", "redstone comes from the block redstone_wire, redstone_ore"),
     ("golden_apple", "apple comes from the block oak_leaves"),
+    # A crafted block that drops itself is no source: the reason goes down its recipe.
+    ("sticky_piston", "needs slime_ball: needs a mob drop: slime_ball comes from slime"),
     ("bow", "string comes from the block cobweb"),
     ("netherite_pickaxe", "the Nether is not supported"),
 ])
@@ -72,3 +72,23 @@ def test_gold_is_dug_below_ground_with_an_iron_pickaxe(version: str, raw: str) -
     assert f"gather 1 {raw}{'' if raw == 'gold_ore' else ' (gold_ore)'} with iron_pickaxe" in steps
     assert steps[-1] == f"smelt 1 {raw} into gold_ingot"
     assert underground_for("golden_pickaxe") == "1.18"
+
+
+@pytest.mark.parametrize("version, ore", [("1.12.2", "redstone_ore"), ("26.1", "redstone_ore")])
+@pytest.mark.parametrize("goal", ["compass", "clock"])
+def test_redstone_is_dug_below_ground_with_an_iron_pickaxe(version: str, ore: str, goal: str) -> None:
+    from engine.sim.cli import underground_for
+    steps = _steps(version, goal)
+    assert f"gather 1 redstone ({ore}) with iron_pickaxe" in steps
+    assert steps.index("craft 1 iron_pickaxe") < steps.index(f"gather 1 redstone ({ore}) with iron_pickaxe")
+    assert steps[-1] == f"craft 1 {goal}"
+    assert underground_for(goal) == "1.18"
+
+
+@pytest.mark.parametrize("version", ["1.18.2", "26.1"])
+def test_coal_is_dug_for_a_goal_only_coal_makes_and_torches_stay_on_charcoal(version: str) -> None:
+    from engine.sim.cli import underground_for
+    assert "gather 1 coal (coal_ore) with wooden_pickaxe" in _steps(version, "coal")
+    assert "smelt 1 oak_log into charcoal" in _steps(version, "torch")
+    assert not any("coal_ore" in step for step in _steps(version, "campfire"))
+    assert underground_for("coal") == "1.18" and underground_for("16 torch") is None

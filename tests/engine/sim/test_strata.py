@@ -67,6 +67,21 @@ def test_1_18_ores_sit_at_vanillas_heights_and_counts() -> None:
     assert deep_lava.size > 0 and deep_lava.max() < 20
 
 
+@pytest.mark.parametrize("family, top", [("1.18", 16), ("1.17", 17)])
+def test_redstone_lies_low_and_its_ore_drops_four_or_five(family: str, top: int) -> None:
+    w = world(family)
+    red = levels(w, "redstone_ore", "deepslate_redstone_ore")
+    chunks = (w.options.size // 16) ** 2
+    # 1.18: uniform to y 15 and a triangle peaking below the bottom; 1.17: y 0-15; a vein spreads 2.
+    assert red.size >= 4 * chunks and red.max() <= top + 1
+    if family == "1.18":
+        assert (red < -32).sum() > (red >= -32).sum()
+    from engine.sim.surface import loot
+    rng = np.random.default_rng(0)
+    got = {n for _ in range(50) for item, n in loot("deepslate_redstone_ore", 0, rng) or () if item == "redstone"}
+    assert got == {4, 5}
+
+
 def test_1_17_is_stone_from_bedrock_at_0_and_diamonds_below_16() -> None:
     w = world("1.17")
     assert w.min_y == 0 and levels(w, "deepslate").size == 0

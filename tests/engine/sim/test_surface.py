@@ -95,3 +95,21 @@ def test_sheep_graze_on_grass_and_a_killed_one_drops_mutton_and_wool() -> None:
             break
     items = sorted(world.drops[e.entity_id].item for e in out if isinstance(e, ev.EntitySpawned) and e.kind == "item")
     assert items == ["mutton", "white_wool"]
+
+
+def test_outcrops_show_coal_at_vanillas_rate_and_nowhere_else_changes() -> None:
+    exposed = 0
+    for seed in range(1000, 1010):
+        world = _world(seed)
+        coal = world.features.get("coal_ore", [])
+        for x, y, z in coal:
+            assert world.block(x, y, z) == "coal_ore"
+            assert y >= int(world.heights[x, z]) - 5          # in an outcrop's five layers of stone
+            exposed += world.block(x, y + 1, z) == "air"
+        # Off the outcrops the surface has no coal (the deep world's strata lay it below).
+        tops = {world.block(x, int(world.heights[x, z]) - 1, z) for x in range(5, 90, 7) for z in range(5, 90, 7)
+                if (x, int(world.heights[x, z]) - 1, z) not in coal}
+        assert "coal_ore" not in tops
+    # 1.18's buried coal at the sim's surface height (y 35-43 of a 0-192 triangle, half of the blocks
+    # that touch air discarded): about one exposed block per world, none on some.
+    assert 3 <= exposed <= 30
