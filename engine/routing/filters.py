@@ -60,6 +60,7 @@ _NOUNS = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _BACK_WITHIN = frozenset({"it", "its", "它", "这个", "这"})
 _ZH_STATES = frozenset({"满", "饱", "够"})
 _ZH_PLACES = frozenset({"@dimname", "@dimension"})
+_HERE_AND_NOW = frozenset({"@gamemode", "@dimension"})
 
 
 def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
@@ -78,7 +79,8 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
       request.
     * "there" next to a form of "be" ("is there a help menu") says something
       exists; "it"/"its"/"这个" after an item or player named earlier in the
-      line points at that name ("the vault block, what's its id", "宝库这个方块
+      line points at that name; a final "this" after "what dimension/game mode is"
+      is the one the player is in ("the vault block, what's its id", "宝库这个方块
       id"), and "its" after a topic at that topic ("the autopilot … its plan"); "again" in a line that names what it asks about ("my coords
       again") only asks once more.
     * A yes/no question about a state: "am i not at full health", "is my hunger
@@ -128,6 +130,10 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 drop.add(i)  # "the vault block, what's its id": what it names is in the line
             elif surface == "its" and any(t.kind is TermKind.TOPIC for t in terms[:i]):
                 drop.add(i)  # "where's the autopilot at in its plan": a possessive of what was named
+            elif surface == "this" and i == len(terms) - 1 and i >= 2 and terms[i - 1].feature == "@be" and (
+                terms[i - 2].feature in _HERE_AND_NOW
+            ):
+                drop.add(i)  # "what game mode is this", "what dimension is this": the one the player is in
             elif surface == "again" and has_noun:
                 drop.add(i)  # "my coords again": asked once more, about what the line names
         elif kind is TermKind.CONDITION:

@@ -123,6 +123,23 @@ def _about_the_assistant(analysis: Analysis) -> bool:
             and not analysis.has(TermKind.SLOT) and bool(_PLAYER_STATE.intersection(features)))
 
 
+def _and_joins_names(analysis: Analysis) -> bool:
+    """"my health and hunger", "血和饱食度": each side of every "and" names a topic or slot.
+
+    A side that names nothing ("我在哪和谁", "coords and what else") may be a question
+    the module does not answer, so the request is not anchored.
+    """
+    side = False
+    for term in analysis.terms:
+        if term.feature == "@and":
+            if not side:
+                return False
+            side = False
+        elif term.kind is TermKind.TOPIC or term.kind is TermKind.SLOT:
+            side = True
+    return side
+
+
 class SemanticIndex:
     def __init__(
         self,
@@ -254,8 +271,8 @@ class SemanticIndex:
         named = analysis.must_cover() - _LIGHT_WORDS
         if not named or any(f.startswith(("w:", "c:")) for f in named):
             return False
-        if "@and" in analysis.features or not any(t.kind is TermKind.TOPIC for t in analysis.terms):
-            return False  # "我在哪和谁在线": "and" may join a question the module does not answer
+        if not any(t.kind is TermKind.TOPIC for t in analysis.terms) or not _and_joins_names(analysis):
+            return False
         if language == "en":
             features = analysis.features
             if not _PERSONS.intersection(features) and not analysis.has(TermKind.SLOT) and not named <= _ABOUT_US:

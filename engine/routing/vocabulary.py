@@ -58,6 +58,8 @@ _BEFORE_A_NAME = frozenset({"@be", "@distance", None})
 _AFTER_A_NAME = frozenset({"@online", "@nearby", "@distance"})
 _ASKS_WHERE = frozenset({"@where", "@distance"})
 _ZH_NICKNAME = "小阿老"
+_LOOKS = frozenset({"looking", "lookin"})
+_ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
 K = TypeVar("K", str, tuple[str, ...])
 
 
@@ -100,6 +102,15 @@ class _Entry:
 
 
 _FILLER = _Entry(None, None)
+
+
+def _how_it_looks(terms: list[Term]) -> None:
+    """"how's my health looking", "inventory lookin ok?": after another topic, a final "looking"
+    asks how that topic is, not which way the player faces."""
+    if len(terms) >= 2 and terms[-1].feature == "@facing" and terms[-1].surface in _LOOKS and (
+        terms[-2].kind is TermKind.TOPIC and terms[-2].feature != "@facing"
+    ):
+        del terms[-1]
 
 
 def _restated(terms: list[Term], cuts: list[int]) -> bool:
@@ -288,6 +299,7 @@ class Vocabulary:
                 cuts.append(len(terms))
             i += 1
         self._name_players(terms)
+        _how_it_looks(terms)
         restated = bool(breaks) and _restated(terms, cuts)
         kept = governed(tuple(terms))
         kind = mood(normalized, chinese)
@@ -450,11 +462,11 @@ class Vocabulary:
         return run
 
     def _ends_with_topic(self, text: str) -> bool:
-        """"在线没", "消息没有": a topic asked about, "or not"."""
+        """"在线没", "消息没有", "自动驾驶开着没": a topic or a state asked about, "or not"."""
         for length in range(min(self._zh_max, len(text)), 0, -1):
             entry = self._zh.get(text[-length:])
             if entry is not None:
-                return entry.kind is TermKind.TOPIC
+                return entry.kind is TermKind.TOPIC or entry.feature in _ZH_STATES_ASKED
         return False
 
     @staticmethod

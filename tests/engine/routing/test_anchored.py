@@ -137,3 +137,44 @@ def test_a_light_word_does_not_stop_an_anchored_request(runtime: AssistantRuntim
 )
 def test_light_words_do_not_anchor_a_question_about_the_game(runtime: AssistantRuntime, text: str) -> None:
     assert route(runtime, text) is None
+
+
+@pytest.mark.parametrize("text, lang", [("看看我的血和饱食度", "zh"), ("血量 经验 和 模式", "zh"),
+                                        ("how are my health and food", "en")])
+def test_and_between_two_of_one_modules_topics_is_anchored(runtime: AssistantRuntime, text: str, lang: str) -> None:
+    assert route(runtime, text, lang) == "agent:status"
+
+
+@pytest.mark.parametrize("text, lang", [("where am i and who is online", "en"), ("my coords and alex's", "en"),
+                                        ("我的血量和什么", "zh"), ("我在哪和谁", "zh"), ("my health and what else", "en")])
+def test_and_beside_nothing_named_or_another_modules_topic_is_not(runtime: AssistantRuntime, text: str, lang: str) -> None:
+    assert route(runtime, text, lang) is None
+
+
+@pytest.mark.parametrize("text, module", [("how's my health looking", "agent:status"),
+                                          ("how is my inventory lookin", "agent:inventory"),
+                                          ("which way am i looking", "agent:position")])
+def test_a_final_looking_after_a_topic_asks_how_it_is(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text) == module
+
+
+@pytest.mark.parametrize("text, module", [("自动驾驶开着没", "agent:progress"), ("饱食度满没", "agent:status")])
+def test_a_final_mei_after_a_state_asks_or_not(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text, "zh") == module
+
+
+@pytest.mark.parametrize("text", ["自动驾驶还没开", "我还没满"])
+def test_a_mei_that_says_not_yet_is_still_a_negation(runtime: AssistantRuntime, text: str) -> None:
+    assert route(runtime, text, "zh") is None
+
+
+@pytest.mark.parametrize("text, lang, item_id", [("id of a totem", "en", "minecraft:totem_of_undying"),
+                                                 ("obby id", "en", "minecraft:obsidian"),
+                                                 ("fireworks id?", "en", "minecraft:firework_rocket"),
+                                                 ("图腾的id", "zh", "minecraft:totem_of_undying"),
+                                                 ("盾的id是啥", "zh", "minecraft:shield")])
+def test_player_aliases_name_one_item(runtime: AssistantRuntime, text: str, lang: str, item_id: str) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    route_ = runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0)
+    assert route_.module_id == "agent:item"
+    assert item_id in repr(route_.args)

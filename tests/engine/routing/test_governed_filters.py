@@ -143,3 +143,13 @@ def test_zh_event_then_tell_me_is_a_condition(shared_runtime: AssistantRuntime, 
 @pytest.mark.parametrize("text", ["告诉我我的坐标", "Steve在线吗，告诉我", "有没有人给我留言，提醒我一下"])
 def test_zh_tell_me_without_an_event_is_no_condition(shared_runtime: AssistantRuntime, text: str) -> None:
     assert blocked(shared_runtime, text) is not TermKind.CONDITION
+
+
+@pytest.mark.parametrize("text", ["what game mode is this", "what dimension is this"])
+def test_this_after_what_dimension_or_mode_is_the_players_own(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocked(shared_runtime, text) is None
+
+
+@pytest.mark.parametrize("text", ["what block is this", "what item is this", "what is this", "is this the nether"])
+def test_other_this_still_refers_back(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocked(shared_runtime, text) is TermKind.REFERENCE
