@@ -16,7 +16,8 @@ How this works, first match wins:
   means (an indefinite article: "what is the milestone" still asks for it).
 * **Statement** (Chinese): past its final particles (啊, 呀, 哦…) the line ends
   in 了 or 啦, or says what the player is, has or does ("我在下界", "我有钻石",
-  "我没在下界"), and it has no question marker (吗, 呢, 谁, 几, 哪, 啥, 怎/咋,
+  "我没在下界", "我现在在下界"), or how something is ("我的血量是满的": 是…的),
+  and it has no question marker (吗, 呢, 谁, 几, 哪, 啥, 怎/咋,
   什么, 多少, 还是, an A-not-A pair such as 饿不饿, a final 没 or 不) and no
   word that asks for something (看, 查, 告诉, 说, 报, 发, 列, 数, 忘了: "重锤id我
   忘了" wants the id).
@@ -55,6 +56,8 @@ _A_NOT_A = frozenset("不没")
 _SPEAKER = frozenset("我俺咱")
 # The player as the subject of a predicate: "我在下界" says where they are.
 _SPEAKER_PREDICATES = ("我在", "我有", "我是", "我没", "我不", "我还", "我也", "我都", "我已经", "我刚", "我正在")
+# The same with a time word between: "我现在在下界", "我目前有钻石".
+_SPEAKER_NOW = re.compile(r"我(?:现在|目前|此刻|已经|刚刚|正在|刚|正|又|就)+[在有是没不]")
 
 
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -94,8 +97,10 @@ def is_statement(normalized: str) -> bool:
     text = normalized[:end]
     if not end or not _HAN.search(text):
         return False
-    if text[-1] not in "了啦" and not any(p in text for p in _SPEAKER_PREDICATES):
-        return False
+    if text[-1] not in "了啦" and not any(p in text for p in _SPEAKER_PREDICATES) and not _SPEAKER_NOW.search(text) and not (
+        text[-1] == "的" and "是" in text
+    ):
+        return False  # "我的血量是满的": 是…的 says how something is
     if any(ch in _QUESTION_CHARS for ch in text) or any(w in text for w in _QUESTION_WORDS):
         return False
     if text.endswith(("没", "没有", "不")):

@@ -58,6 +58,8 @@ _BEFORE_A_NAME = frozenset({"@be", "@distance", None})
 _AFTER_A_NAME = frozenset({"@online", "@nearby", "@distance"})
 _ASKS_WHERE = frozenset({"@where", "@distance"})
 _ZH_NICKNAME = "小阿老"
+# Last characters of place nouns ("出生点", "村庄", "要塞门", "矿洞"): such a run names no player.
+_ZH_PLACE_ENDS = frozenset("点地家村庄门洞塔城堡站场房屋处口殿井坑湖河海山岛林谷窟室楼塞基营")
 _LOOKS = frozenset({"looking", "lookin"})
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
 K = TypeVar("K", str, tuple[str, ...])
@@ -371,6 +373,8 @@ class Vocabulary:
         if run not in (2, 3) or run == len(terms):
             return
         name = "".join(t.surface for t in terms[:run])
+        if name[-1] in _ZH_PLACE_ENDS:
+            return  # "出生点离我多远", "村子在哪": a place, not a nickname
         after = [t.feature for t in terms[run:]]
         if after[0] in _AFTER_A_NAME or name[0] in _ZH_NICKNAME and after[0] == "@in" and after[-1] in ("@where", "@in"):
             terms[:run] = [Term(name, PLAYER_FEATURE, TermKind.SLOT)]

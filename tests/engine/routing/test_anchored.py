@@ -103,7 +103,8 @@ def test_a_chinese_name_opening_a_player_question_is_a_player(runtime: Assistant
     assert route(runtime, text, "zh") == "agent:players"
 
 
-@pytest.mark.parametrize("text", ["狗在哪", "基地在哪", "等小明上线了告诉我"])
+@pytest.mark.parametrize("text", ["狗在哪", "基地在哪", "等小明上线了告诉我", "出生点离我多远", "村庄离我多远",
+                                  "要塞在线吗"])
 def test_a_place_or_a_condition_is_no_chinese_name(runtime: AssistantRuntime, text: str) -> None:
     assert route(runtime, text, "zh") is None
 
