@@ -16,7 +16,8 @@ How this works, first match wins:
   means (an indefinite article: "what is the milestone" still asks for it).
 * **Statement** (Chinese): past its final particles (啊, 呀, 哦…) the line ends
   in 了 or 啦, or says what the player is, has or does ("我在下界", "我有钻石",
-  "我没在下界", "我现在在下界"), or how something is ("我的血量是满的": 是…的),
+  "我没在下界", "我现在在下界"), or how something is ("我的血量是满的": 是…的,
+  "我经验30级": a number),
   and it has no question marker (吗, 呢, 谁, 几, 哪, 啥, 怎/咋,
   什么, 多少, 还是, an A-not-A pair such as 饿不饿, a final 没 or 不) and no
   word that asks for something (看, 查, 告诉, 说, 报, 发, 列, 数, 忘了: "重锤id我
@@ -99,8 +100,8 @@ def is_statement(normalized: str) -> bool:
         return False
     if text[-1] not in "了啦" and not any(p in text for p in _SPEAKER_PREDICATES) and not _SPEAKER_NOW.search(text) and not (
         text[-1] == "的" and "是" in text
-    ):
-        return False  # "我的血量是满的": 是…的 says how something is
+    ) and not any(ch.isdigit() for ch in text):
+        return False  # "我的血量是满的": 是…的 says how something is; "我经验30级" gives a number
     if any(ch in _QUESTION_CHARS for ch in text) or any(w in text for w in _QUESTION_WORDS):
         return False
     if text.endswith(("没", "没有", "不")):

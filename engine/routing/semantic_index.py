@@ -69,6 +69,7 @@ _LIGHT_WORDS = frozenset({
     "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically",
 })
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
+_WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})
 _QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players"})  # "anyone on?"
 
 
@@ -273,6 +274,8 @@ class SemanticIndex:
             return False
         if not any(t.kind is TermKind.TOPIC for t in analysis.terms) or not _and_joins_names(analysis):
             return False
+        if set(analysis.features) <= _WHAT_IS_IT:
+            return False  # "what is the autopilot", "自动驾驶是什么": what the thing is, not how it is doing
         if language == "en":
             features = analysis.features
             if not _PERSONS.intersection(features) and not analysis.has(TermKind.SLOT) and not named <= _ABOUT_US:

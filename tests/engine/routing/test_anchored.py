@@ -179,3 +179,16 @@ def test_player_aliases_name_one_item(runtime: AssistantRuntime, text: str, lang
     route_ = runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0)
     assert route_.module_id == "agent:item"
     assert item_id in repr(route_.args)
+
+
+@pytest.mark.parametrize("text, lang", [("what is the autopilot", "en"), ("whats the autopilot", "en"), ("自动驾驶是什么", "zh"),
+                                        ("what am i looking at", "en"), ("who can i message", "en")])
+def test_what_a_thing_is_or_what_the_player_looks_at_is_not_anchored(runtime: AssistantRuntime, text: str, lang: str) -> None:
+    assert route(runtime, text, lang) is None
+
+
+@pytest.mark.parametrize("text, module", [("what is the autopilot doing", "agent:progress"),
+                                          ("is the autopilot on", "agent:progress"),
+                                          ("which way am i looking", "agent:position")])
+def test_the_state_of_the_autopilot_or_the_players_facing_still_is(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text) == module
