@@ -108,6 +108,7 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     if not any(t.kind in _GOVERNABLE for t in terms):
         return terms
     drop: set[int] = set()
+    here: set[int] = set()  # "this" that is the player's own place or mode: read as "i"
     features = {t.feature for t in terms if t.kind not in _GOVERNABLE}
     relative_from = len(terms)
     has_noun = any(t.kind in _NOUNS for t in terms)
@@ -133,7 +134,7 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
             elif surface == "this" and i == len(terms) - 1 and i >= 2 and terms[i - 1].feature == "@be" and (
                 terms[i - 2].feature in _HERE_AND_NOW
             ):
-                drop.add(i)  # "what game mode is this", "what dimension is this": the one the player is in
+                here.add(i)  # "what game mode is this", "what dimension is this": the one the player is in
             elif surface == "again" and has_noun:
                 drop.add(i)  # "my coords again": asked once more, about what the line names
         elif kind is TermKind.CONDITION:
@@ -151,9 +152,10 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 drop.add(i)
                 if i > 0 and terms[i - 1].surface == "还":  # "还没满": not yet full
                     drop.add(i - 1)
-    if not drop:
+    if not drop and not here:
         return terms
-    return tuple(t for i, t in enumerate(terms) if i not in drop)
+    return tuple(Term(t.surface, "@self", TermKind.FUNCTION) if i in here else t
+                 for i, t in enumerate(terms) if i not in drop)
 
 
 _GOVERNABLE = frozenset({TermKind.REFERENCE, TermKind.NEGATION, TermKind.CONDITION})

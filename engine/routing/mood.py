@@ -44,7 +44,7 @@ class Mood(enum.Enum):
 _QUOTES = frozenset('"「」『』')
 _EN_HOW_TO = re.compile(
     r"\bhow (?:do|does|can|could|should|would|to)(?: (?:i|you|u|we|one|people|players))? "
-    r"(?:check|see|view|find|look|know|tell|get|show|open|read|display)\b"
+    r"(?:check|see|view|find|look|know|tell|get(?! help)|show|open|read|display)\b"
 )
 _EN_DEFINITION = re.compile(r"^(?:what|wat|wut)(?:'s|s| is| are) an? [a-z]+(?: [a-z]+)?$")
 _ZH_HOW = ("怎么", "怎样", "如何", "咋")

@@ -66,7 +66,7 @@ _PLAYER_STATE = frozenset({
 _LIGHT_WORDS = frozenset({
     "w:next", "w:already", "w:yet", "w:still", "w:ever", "w:number", "w:total", "w:amount", "w:going", "w:along",
     "w:lost", "w:currently", "w:anymore", "w:overall", "w:exactly", "w:precisely", "w:approximately",
-    "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically",
+    "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically", "w:low", "w:high",
 })
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})

@@ -60,7 +60,8 @@ _ASKS_WHERE = frozenset({"@where", "@distance"})
 _ZH_NICKNAME = "小阿老"
 # Last characters of place nouns ("出生点", "村庄", "要塞门", "矿洞"): such a run names no player.
 _ZH_PLACE_ENDS = frozenset("点地家村庄门洞塔城堡站场房屋处口殿井坑湖河海山岛林谷窟室楼塞基营")
-_LOOKS = frozenset({"looking", "lookin"})
+_LOOKS = frozenset({"looking", "lookin", "doing"})
+_DOERS = ("@autopilot", "@progress")  # "what is the autopilot doing" asks what it does
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
 K = TypeVar("K", str, tuple[str, ...])
 
@@ -107,10 +108,10 @@ _FILLER = _Entry(None, None)
 
 
 def _how_it_looks(terms: list[Term]) -> None:
-    """"how's my health looking", "inventory lookin ok?": after another topic, a final "looking"
-    asks how that topic is, not which way the player faces."""
-    if len(terms) >= 2 and terms[-1].feature == "@facing" and terms[-1].surface in _LOOKS and (
-        terms[-2].kind is TermKind.TOPIC and terms[-2].feature != "@facing"
+    """"how's my health looking", "how's my food bar doing": after another topic, a final
+    "looking"/"doing" asks how that topic is, not which way the player faces or what one does."""
+    if len(terms) >= 2 and terms[-1].surface in _LOOKS and terms[-1].feature in ("@facing", "@doing") and (
+        terms[-2].kind is TermKind.TOPIC and terms[-2].feature not in (terms[-1].feature, *_DOERS)
     ):
         del terms[-1]
 

@@ -192,3 +192,21 @@ def test_what_a_thing_is_or_what_the_player_looks_at_is_not_anchored(runtime: As
                                           ("which way am i looking", "agent:position")])
 def test_the_state_of_the_autopilot_or_the_players_facing_still_is(runtime: AssistantRuntime, text: str, module: str) -> None:
     assert route(runtime, text) == module
+
+
+@pytest.mark.parametrize(
+    "text, module",
+    [("how do i get help from the bot", "agent:help"), ("whats the list of stuff u can do", "agent:help"),
+     ("any tips on using you", "agent:help"), ("how's my food bar doing", "agent:status"),
+     ("am i low on hp", "agent:status"), ("which dimension is this", "agent:position"),
+     ("where am i on the map", "agent:position"), ("who sent me stuff", "agent:inbox"),
+     ("do i have any torches left", "agent:inventory")],
+)
+def test_how_players_phrase_the_modules_questions(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text) == module
+
+
+@pytest.mark.parametrize("text", ["how do i get diamonds", "how do i get more hearts", "is steve low on food",
+                                  "what is alex doing", "can you send me something", "what block is this"])
+def test_their_neighbours_stay_with_the_model(runtime: AssistantRuntime, text: str) -> None:
+    assert route(runtime, text) is None
