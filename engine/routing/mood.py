@@ -56,7 +56,8 @@ _ASKING_WORDS = ("看", "查", "告诉", "说", "报", "发", "列", "数", "瞅
 _A_NOT_A = frozenset("不没")
 _SPEAKER = frozenset("我俺咱")
 # The player as the subject of a predicate: "我在下界" says where they are.
-_SPEAKER_PREDICATES = ("我在", "我有", "我是", "我没", "我不", "我还", "我也", "我都", "我已经", "我刚", "我正在")
+_SPEAKER_PREDICATES = ("我在", "我有", "我是", "我没", "我不", "我还", "我也", "我都", "我已经", "我刚", "我正在", "我朝",
+                       "我面朝", "我面向")
 # The same with a time word between: "我现在在下界", "我目前有钻石".
 _SPEAKER_NOW = re.compile(r"我(?:现在|目前|此刻|已经|刚刚|正在|刚|正|又|就)+[在有是没不]")
 

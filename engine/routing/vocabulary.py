@@ -450,7 +450,8 @@ class Vocabulary:
         return run
 
     def _without_question_tail(self, run: str) -> str:
-        """A final 没/没有 asks "or not?" ("有人找我没", "饿了没有呢"): dropped like 吗.
+        """A final 没/没有 asks "or not?" ("有人找我没", "饿了没有呢"): dropped like 吗; so does a
+        final 不 after a topic or state ("在线不").
 
         Only after 有 earlier in the run, 了 or a topic word, and not after an adverb that
         makes it a statement ("还没", "都没有", "也没有"), which stays a negation.
@@ -464,6 +465,9 @@ class Vocabulary:
                 "有" in run[:head] or run[head - 1] == "了" or self._ends_with_topic(run[:head])
             ):
                 return run[:head] + run[end:]
+        head = end - 1
+        if head >= 2 and run[head] == "不" and self._ends_with_topic(run[:head]):
+            return run[:head] + run[end:]  # "Alex在线不", "饱食度满不": "…or not?"
         return run
 
     def _ends_with_topic(self, text: str) -> bool:
