@@ -70,6 +70,7 @@ _LIGHT_WORDS = frozenset({
 })
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})
+_VALUES = frozenset({"@cardinal", "@dimname", "@modename"})
 _QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players"})  # "anyone on?"
 
 
@@ -274,6 +275,8 @@ class SemanticIndex:
             return False
         if not any(t.kind is TermKind.TOPIC for t in analysis.terms) or not _and_joins_names(analysis):
             return False
+        if len(analysis.terms) == 1 and analysis.features[0] in _VALUES:
+            return False  # "北", "下界", "creative": a value on its own asks nothing about it
         if set(analysis.features) <= _WHAT_IS_IT:
             return False  # "what is the autopilot", "自动驾驶是什么": what the thing is, not how it is doing
         if language == "en":

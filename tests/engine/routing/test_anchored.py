@@ -225,3 +225,13 @@ def test_chinese_colloquial_forms(runtime: AssistantRuntime, text: str, module: 
 @pytest.mark.parametrize("text", ["我不", "我朝北", "帮我开了自动驾驶", "把自动驾驶开了", "我不在线"])
 def test_their_statements_and_commands_stay_with_the_model(runtime: AssistantRuntime, text: str) -> None:
     assert route(runtime, text, "zh") is None
+
+
+@pytest.mark.parametrize("text, lang", [("北", "zh"), ("下界", "zh"), ("创造", "zh"), ("north", "en"), ("nether", "en")])
+def test_a_bare_value_asks_nothing(runtime: AssistantRuntime, text: str, lang: str) -> None:
+    assert route(runtime, text, lang) is None
+
+
+@pytest.mark.parametrize("text, module", [("我在下界吗", "agent:position"), ("我是创造模式吗", "agent:status")])
+def test_a_value_in_a_question_still_anchors(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text, "zh") == module
