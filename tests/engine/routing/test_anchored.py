@@ -227,7 +227,7 @@ def test_their_statements_and_commands_stay_with_the_model(runtime: AssistantRun
     assert route(runtime, text, "zh") is None
 
 
-@pytest.mark.parametrize("text, lang", [("北", "zh"), ("下界", "zh"), ("创造", "zh"), ("north", "en"), ("nether", "en")])
+@pytest.mark.parametrize("text, lang", [("北", "zh"), ("下界", "zh"), ("north", "en"), ("nether", "en")])
 def test_a_bare_value_asks_nothing(runtime: AssistantRuntime, text: str, lang: str) -> None:
     assert route(runtime, text, lang) is None
 
