@@ -71,6 +71,15 @@ _LIGHT_WORDS = frozenset({
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})
 _VALUES = frozenset({"@cardinal", "@dimname", "@modename"})
+# A topic phrase that opens with a question word asks: "which way im facing", "how far underground am i".
+_WH_WORDS = frozenset({"what", "which", "where", "how", "who", "wat", "wut", "wich"})
+_ABOUT_A_NAME = frozenset({"@online", "@nearby", "@distance"})
+
+
+def _names_then_asks(analysis: Analysis) -> bool:
+    """"alex online?", "steve nearby": a player, then whether they are on or near, is the question."""
+    terms = analysis.terms
+    return len(terms) == 2 and terms[0].feature == "@player" and terms[1].feature in _ABOUT_A_NAME
 _QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players"})  # "anyone on?"
 
 
@@ -283,7 +292,9 @@ class SemanticIndex:
             features = analysis.features
             if not _PERSONS.intersection(features) and not analysis.has(TermKind.SLOT) and not named <= _ABOUT_US:
                 return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
-            if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features):
+            if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features) and not (
+                analysis.terms[0].surface.split(" ", 1)[0] in _WH_WORDS or _names_then_asks(analysis)
+            ):
                 return False  # "my inventory is full lol" says something; it asks nothing
         # Only modules that may answer directly compete. Reject samples differ from a
         # module's requests by a word the request would have ("dog", a player): with

@@ -60,6 +60,10 @@ _ASKS_WHERE = frozenset({"@where", "@distance"})
 _ZH_NICKNAME = "小阿老"
 # Last characters of place nouns ("出生点", "村庄", "要塞门", "矿洞"): such a run names no player.
 _ZH_PLACE_ENDS = frozenset("点地家村庄门洞塔城堡站场房屋处口殿井坑湖河海山岛林谷窟室楼塞基营")
+# Spellings players type for a word; each is also a phrase of the same feature on its own.
+_CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "what": ("wat", "wut", "wht"), "you": ("u", "ya"), "your": ("ur",), "are": ("r",), "where": ("wher",),
+}
 _LOOKS = frozenset({"looking", "lookin", "doing"})
 _DOERS = ("@autopilot", "@progress")  # "what is the autopilot doing" asks what it does
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
@@ -207,6 +211,13 @@ class Vocabulary:
         for words, entry in list(defined_en.items()):
             if len(words) == 1 and entry.kind is TermKind.TOPIC and words[0].isalpha():
                 defined_en.setdefault((words[0] + "s",), entry)
+        # Chat spellings of a phrase's words ("wut can i ask", "what can u do"): one word
+        # swapped for a spelling the lexicon gives the same meaning, unless defined.
+        for words, entry in list(defined_en.items()):
+            if len(words) >= 2:
+                for i, word in enumerate(words):
+                    for variant in _CHAT_SPELLINGS.get(word, ()):
+                        defined_en.setdefault((*words[:i], variant, *words[i + 1:]), entry)
         self._en.update(defined_en)
         self._zh.update(defined_zh)
         # Longest phrase starting with each word, so most tokens try one lookup, not en_max.

@@ -235,3 +235,25 @@ def test_a_bare_value_asks_nothing(runtime: AssistantRuntime, text: str, lang: s
 @pytest.mark.parametrize("text, module", [("我在下界吗", "agent:position"), ("我是创造模式吗", "agent:status")])
 def test_a_value_in_a_question_still_anchors(runtime: AssistantRuntime, text: str, module: str) -> None:
     assert route(runtime, text, "zh") == module
+
+
+@pytest.mark.parametrize(
+    "text, module",
+    [("wut can i ask", "agent:help"), ("wat can u do", "agent:help"), ("how u work", "agent:help"),
+     ("whats this bot for", "agent:help"), ("which way im facing", "agent:position"),
+     ("how far underground am i", "agent:position"), ("alex online?", "agent:players"),
+     ("whats teh id for stone", "agent:item"), ("bot how far along r u", "agent:progress")],
+)
+def test_chat_spellings_and_question_shaped_topics(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text) == module
+
+
+@pytest.mark.parametrize("text", ["alex online, tell him hi", "alex", "which way to the village",
+                                  "how far along the river is the village"])
+def test_a_name_or_a_question_word_alone_does_not_anchor(runtime: AssistantRuntime, text: str) -> None:
+    assert route(runtime, text) is None
+
+
+def test_chat_spellings_of_phrase_words_mean_the_phrase(runtime: AssistantRuntime) -> None:
+    assert runtime.vocabulary.analyze("wut can i ask").features == runtime.vocabulary.analyze("what can i ask").features
+    assert runtime.vocabulary.analyze("what can u do").features == runtime.vocabulary.analyze("what can you do").features
