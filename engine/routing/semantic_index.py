@@ -59,6 +59,8 @@ _PLAYER_STATE = frozenset({
     "@position", "@dimension", "@dimname", "@facing", "@cardinal", "@health", "@food", "@xp", "@gamemode",
     "@modename", "@inventory", "@hold", "@status",
 })
+# "你在线不", "are you online": whether the assistant is on is not who is on the server.
+_ASKED_OF_YOU = _PLAYER_STATE | {"@online"}
 # English words that name nothing a module could be wrong about: adverbs of time and
 # degree, "number of". Unknown to the vocabulary, they still do not stop a request anchored
 # by its topics ("whats the next milestone", "number of torches i have"); in the thresholds'
@@ -131,7 +133,7 @@ def _about_the_assistant(analysis: Analysis) -> bool:
     """
     features = analysis.features
     return ("@you" in features and "@self" not in features and not analysis.speaker
-            and not analysis.has(TermKind.SLOT) and bool(_PLAYER_STATE.intersection(features)))
+            and not analysis.has(TermKind.SLOT) and bool(_ASKED_OF_YOU.intersection(features)))
 
 
 def _and_joins_names(analysis: Analysis) -> bool:
@@ -286,6 +288,8 @@ class SemanticIndex:
             return False
         if len(analysis.terms) == 1 and analysis.features[0] in _VALUES:
             return False  # "北", "下界", "creative": a value on its own asks nothing about it
+        if "@who" in analysis.features and _PLAYER_STATE.intersection(named):
+            return False  # "谁穿着钻石盔甲", "who has the most hearts": someone else's state
         if set(analysis.features) <= _WHAT_IS_IT:
             return False  # "what is the autopilot", "自动驾驶是什么": what the thing is, not how it is doing
         if language == "en":

@@ -215,14 +215,14 @@ def test_their_neighbours_stay_with_the_model(runtime: AssistantRuntime, text: s
 @pytest.mark.parametrize(
     "text, module",
     [("Alex在线不", "agent:players"), ("我满血不", "agent:status"), ("我y多少", "agent:position"),
-     ("自动驾驶开了吗", "agent:progress"), ("下一步是啥", "agent:progress"), ("ai能干点啥", "agent:help"),
+     ("自动驾驶开了吗", "agent:progress"), ("下一个里程碑是啥", "agent:progress"), ("ai能干点啥", "agent:help"),
      ("我能让你干嘛", "agent:help"), ("我面朝东吗", "agent:position")],
 )
 def test_chinese_colloquial_forms(runtime: AssistantRuntime, text: str, module: str) -> None:
     assert route(runtime, text, "zh") == module
 
 
-@pytest.mark.parametrize("text", ["我不", "我朝北", "帮我开了自动驾驶", "把自动驾驶开了", "我不在线"])
+@pytest.mark.parametrize("text", ["我不", "我朝北", "帮我开了自动驾驶", "把自动驾驶开了", "我不在线", "你在线不", "谁穿着钻石盔甲", "下一步该干嘛", "需要吃东西"])
 def test_their_statements_and_commands_stay_with_the_model(runtime: AssistantRuntime, text: str) -> None:
     assert route(runtime, text, "zh") is None
 
