@@ -62,7 +62,7 @@ _ZH_NICKNAME = "小阿老"
 _ZH_PLACE_ENDS = frozenset("点地家村庄门洞塔城堡站场房屋处口殿井坑湖河海山岛林谷窟室楼塞基营")
 # Spellings players type for a word; each is also a phrase of the same feature on its own.
 _CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
-    "what": ("wat", "wut", "wht"), "you": ("u", "ya"), "your": ("ur",), "are": ("r",), "where": ("wher",),
+    "what": ("wat", "wut", "wht"), "you": ("u", "ya", "yu"), "your": ("ur",), "are": ("r",), "where": ("wher",),
 }
 _LOOKS = frozenset({"looking", "lookin", "doing"})
 _DOERS = ("@autopilot", "@progress")  # "what is the autopilot doing" asks what it does

@@ -257,3 +257,19 @@ def test_a_name_or_a_question_word_alone_does_not_anchor(runtime: AssistantRunti
 def test_chat_spellings_of_phrase_words_mean_the_phrase(runtime: AssistantRuntime) -> None:
     assert runtime.vocabulary.analyze("wut can i ask").features == runtime.vocabulary.analyze("what can i ask").features
     assert runtime.vocabulary.analyze("what can u do").features == runtime.vocabulary.analyze("what can you do").features
+
+
+@pytest.mark.parametrize(
+    "text, lang, module",
+    [("what stuff can you do", "en", "agent:help"), ("what can yu do", "en", "agent:help"),
+     ("自动驾驶还在跑吗", "zh", "agent:progress"), ("有什么可以问你的", "zh", "agent:help"),
+     ("我往哪边看", "zh", "agent:position"), ("我在地下吗", "zh", "agent:position"), ("我人在哪", "zh", "agent:position")],
+)
+def test_more_ways_to_ask(runtime: AssistantRuntime, text: str, lang: str, module: str) -> None:
+    assert route(runtime, text, lang) == module
+
+
+@pytest.mark.parametrize("text, lang", [("Alex还在跑吗", "zh"), ("村民在地下吗", "zh"), ("怪物往哪看", "zh"),
+                                        ("地下多深有钻石", "zh"), ("what stuff can you do for alex", "en")])
+def test_the_same_words_about_someone_else_stay_with_the_model(runtime: AssistantRuntime, text: str, lang: str) -> None:
+    assert route(runtime, text, lang) is None
