@@ -116,3 +116,10 @@ def is_statement(normalized: str) -> bool:
 def names_speaker(normalized: str) -> bool:
     """"我在哪" names who is asked about; "在哪" does not."""
     return any(ch in _SPEAKER for ch in normalized)
+
+
+def asks_in(text: str) -> bool:
+    """A Chinese question marker in the text ("下雨了吗", "谁在"): it asks something."""
+    return bool(_HAN.search(text)) and (
+        any(ch in _QUESTION_CHARS for ch in text) or any(w in text for w in _QUESTION_WORDS)
+    )

@@ -37,7 +37,8 @@ import pydantic
 
 from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS, governed
 from engine.routing.homophones import HomophoneIndex, load_readings
-from engine.routing.mood import mood, names_speaker
+from engine.routing.clauses import focus
+from engine.routing.mood import Mood, mood, names_speaker
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
 from engine.routing.terms import Analysis, Term, TermKind
 from engine.routing.tokens import RawToken, Script, english_words, tokenize
@@ -64,6 +65,7 @@ _ZH_PLACE_ENDS = frozenset("点地家村庄门洞塔城堡站场房屋处口殿�
 _CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "what": ("wat", "wut", "wht"), "you": ("u", "ya", "yu"), "your": ("ur",), "are": ("r",), "where": ("wher",),
 }
+_CLAUSE_CUT = re.compile(r"[,，、.。?!;？！；]")
 _LOOKS = frozenset({"looking", "lookin", "doing"})
 _DOERS = ("@autopilot", "@progress")  # "what is the autopilot doing" asks what it does
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
@@ -271,6 +273,20 @@ class Vocabulary:
         )
 
     def analyze(
+        self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None
+    ) -> Analysis:
+        analysis = self._analyze(normalized, names, spelling)
+        # A line with a context clause ("about to craft, how many planks do i have"): only
+        # worth a second look when something in it is unknown or a write.
+        if analysis.mood is Mood.ASKS and _CLAUSE_CUT.search(normalized) and any(
+            t.kind is TermKind.UNKNOWN or t.kind is TermKind.WRITE for t in analysis.terms
+        ):
+            found = focus(normalized, lambda clause: self._analyze(clause, names, None))
+            if found is not None:
+                return found
+        return analysis
+
+    def _analyze(
         self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None
     ) -> Analysis:
         """Terms of already-normalized text; ``names`` are lower-cased player names to treat as slots.

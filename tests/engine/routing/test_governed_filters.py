@@ -95,7 +95,6 @@ def test_a_purpose_clause_after_a_question_is_not_the_request(
 @pytest.mark.parametrize(
     "text, kind",
     [
-        ("trying to mine, where are diamonds", TermKind.WRITE),
         ("i want to go to the nether", TermKind.WRITE),
         ("我想去下界", TermKind.WRITE),
         ("带我回家，想睡觉", TermKind.WRITE),
