@@ -39,6 +39,9 @@ ZH_FILTER_WORDS: dict[TermKind, tuple[str, ...]] = {
     TermKind.CONDITION: (
         "如果", "要是", "假如", "假设", "万一", "的话", "当", "一旦", "除非", "只要", "等到", "等我", "等",
         "之前", "以前", "时候", "的时候", "否则",
+        # "Steve上线了告诉我": an event, then what to do once it happens (no 如果 needed).
+        "了告诉我", "了通知我", "了提醒我", "了叫我", "了喊我", "了跟我说", "了说一声", "就告诉我", "就通知我",
+        "就提醒我", "就叫我", "时告诉我", "时通知我", "时提醒我",
     ),
     TermKind.REFERENCE: (
         "那个", "这个", "那", "这", "它", "它们", "他", "她", "他们", "那里", "这里", "那儿", "这儿",
@@ -57,6 +60,7 @@ _NOUNS = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _BACK_WITHIN = frozenset({"it", "its", "它", "这个", "这"})
 _ZH_STATES = frozenset({"满", "饱", "够"})
 _ZH_PLACES = frozenset({"@dimname", "@dimension"})
+_HERE_AND_NOW = frozenset({"@gamemode", "@dimension"})
 
 
 def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
@@ -75,7 +79,8 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
       request.
     * "there" next to a form of "be" ("is there a help menu") says something
       exists; "it"/"its"/"这个" after an item or player named earlier in the
-      line points at that name ("the vault block, what's its id", "宝库这个方块
+      line points at that name; a final "this" after "what dimension/game mode is"
+      is the one the player is in ("the vault block, what's its id", "宝库这个方块
       id"), and "its" after a topic at that topic ("the autopilot … its plan"); "again" in a line that names what it asks about ("my coords
       again") only asks once more.
     * A yes/no question about a state: "am i not at full health", "is my hunger
@@ -91,6 +96,10 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
       that opens with the purpose ("trying to mine, where are diamonds", "我想
       去下界") keeps every word, and its write still stops it.
 
+    * "until"/"till" before a noun that ends the line: "how much xp until next
+      level", "steps left till the iron pickaxe" — a preposition measuring the way
+      to a goal, not a condition on an event ("until it gets dark" has a verb).
+
     Writes are never governed away (except inside such a purpose clause), and neither is a negation of the request
     ("don't tell me", "别显示") nor a condition on what will happen ("if my
     health drops"): those words keep stopping the line.
@@ -99,6 +108,7 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     if not any(t.kind in _GOVERNABLE for t in terms):
         return terms
     drop: set[int] = set()
+    here: set[int] = set()  # "this" that is the player's own place or mode: read as "i"
     features = {t.feature for t in terms if t.kind not in _GOVERNABLE}
     relative_from = len(terms)
     has_noun = any(t.kind in _NOUNS for t in terms)
@@ -121,8 +131,15 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 drop.add(i)  # "the vault block, what's its id": what it names is in the line
             elif surface == "its" and any(t.kind is TermKind.TOPIC for t in terms[:i]):
                 drop.add(i)  # "where's the autopilot at in its plan": a possessive of what was named
+            elif surface == "this" and i == len(terms) - 1 and i >= 2 and terms[i - 1].feature == "@be" and (
+                terms[i - 2].feature in _HERE_AND_NOW
+            ):
+                here.add(i)  # "what game mode is this", "what dimension is this": the one the player is in
             elif surface == "again" and has_noun:
                 drop.add(i)  # "my coords again": asked once more, about what the line names
+        elif kind is TermKind.CONDITION:
+            if surface in _UP_TO and i > 0 and _goal_only(terms[i + 1:]):
+                drop.add(i)
         elif kind is TermKind.NEGATION:
             if i > relative_from:
                 drop.add(i)
@@ -135,12 +152,21 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 drop.add(i)
                 if i > 0 and terms[i - 1].surface == "还":  # "还没满": not yet full
                     drop.add(i - 1)
-    if not drop:
+    if not drop and not here:
         return terms
-    return tuple(t for i, t in enumerate(terms) if i not in drop)
+    return tuple(Term(t.surface, "@self", TermKind.FUNCTION) if i in here else t
+                 for i, t in enumerate(terms) if i not in drop)
 
 
-_GOVERNABLE = frozenset({TermKind.REFERENCE, TermKind.NEGATION})
+_GOVERNABLE = frozenset({TermKind.REFERENCE, TermKind.NEGATION, TermKind.CONDITION})
+_UP_TO = frozenset({"until", "till", "til"})
+# Words of a goal's noun phrase that are no verb and no person: "next level".
+_GOAL_WORDS = frozenset({"w:next", "@progress", "@xp", "@item"})
+
+
+def _goal_only(rest: tuple[Term, ...]) -> bool:
+    """The rest of the line is a goal to reach (a level, a milestone, an item), with no verb."""
+    return bool(rest) and all(t.feature in _GOAL_WORDS for t in rest) and rest[-1].kind in _NOUNS
 _ASKED = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _STOPS = frozenset({TermKind.WRITE, TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND})
 

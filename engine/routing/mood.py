@@ -16,7 +16,9 @@ How this works, first match wins:
   means (an indefinite article: "what is the milestone" still asks for it).
 * **Statement** (Chinese): past its final particles (啊, 呀, 哦…) the line ends
   in 了 or 啦, or says what the player is, has or does ("我在下界", "我有钻石",
-  "我没在下界"), and it has no question marker (吗, 呢, 谁, 几, 哪, 啥, 怎/咋,
+  "我没在下界", "我现在在下界"), or how something is ("我的血量是满的": 是…的,
+  "我经验30级": a number),
+  and it has no question marker (吗, 呢, 谁, 几, 哪, 啥, 怎/咋,
   什么, 多少, 还是, an A-not-A pair such as 饿不饿, a final 没 or 不) and no
   word that asks for something (看, 查, 告诉, 说, 报, 发, 列, 数, 忘了: "重锤id我
   忘了" wants the id).
@@ -42,19 +44,22 @@ class Mood(enum.Enum):
 _QUOTES = frozenset('"「」『』')
 _EN_HOW_TO = re.compile(
     r"\bhow (?:do|does|can|could|should|would|to)(?: (?:i|you|u|we|one|people|players))? "
-    r"(?:check|see|view|find|look|know|tell|get|show|open|read|display)\b"
+    r"(?:check|see|view|find|look|know|tell|get(?! help)|show|open|read|display)\b"
 )
 _EN_DEFINITION = re.compile(r"^(?:what|wat|wut)(?:'s|s| is| are) an? [a-z]+(?: [a-z]+)?$")
 _ZH_HOW = ("怎么", "怎样", "如何", "咋")
 _ZH_HOW_TO_VERBS = ("查看", "查", "看", "知道", "打开", "找到", "显示", "调出")
 _TRAILING = frozenset("啊呀哦哈嘞咯喽哇~～")
 _QUESTION_CHARS = frozenset("吗么嘛呢谁几哪啥咋怎何")
-_QUESTION_WORDS = ("什么", "多少", "多远", "多高", "多久", "是否", "还是")
+_QUESTION_WORDS = ("什么", "多少", "多远", "多高", "多深", "多大", "多长", "多久", "是否", "还是")
 _ASKING_WORDS = ("看", "查", "告诉", "说", "报", "发", "列", "数", "瞅", "瞧", "康康", "忘了", "问")
 _A_NOT_A = frozenset("不没")
 _SPEAKER = frozenset("我俺咱")
 # The player as the subject of a predicate: "我在下界" says where they are.
-_SPEAKER_PREDICATES = ("我在", "我有", "我是", "我没", "我不", "我还", "我也", "我都", "我已经", "我刚", "我正在")
+_SPEAKER_PREDICATES = ("我在", "我有", "我是", "我没", "我不", "我还", "我也", "我都", "我已经", "我刚", "我正在", "我朝",
+                       "我面朝", "我面向")
+# The same with a time word between: "我现在在下界", "我目前有钻石".
+_SPEAKER_NOW = re.compile(r"我(?:现在|目前|此刻|已经|刚刚|正在|刚|正|又|就)+[在有是没不]")
 
 
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -94,8 +99,10 @@ def is_statement(normalized: str) -> bool:
     text = normalized[:end]
     if not end or not _HAN.search(text):
         return False
-    if text[-1] not in "了啦" and not any(p in text for p in _SPEAKER_PREDICATES):
-        return False
+    if text[-1] not in "了啦" and not any(p in text for p in _SPEAKER_PREDICATES) and not _SPEAKER_NOW.search(text) and not (
+        text[-1] == "的" and "是" in text
+    ) and not any(ch.isdigit() for ch in text):
+        return False  # "我的血量是满的": 是…的 says how something is; "我经验30级" gives a number
     if any(ch in _QUESTION_CHARS for ch in text) or any(w in text for w in _QUESTION_WORDS):
         return False
     if text.endswith(("没", "没有", "不")):
@@ -109,3 +116,10 @@ def is_statement(normalized: str) -> bool:
 def names_speaker(normalized: str) -> bool:
     """"我在哪" names who is asked about; "在哪" does not."""
     return any(ch in _SPEAKER for ch in normalized)
+
+
+def asks_in(text: str) -> bool:
+    """A Chinese question marker in the text ("下雨了吗", "谁在"): it asks something."""
+    return bool(_HAN.search(text)) and (
+        any(ch in _QUESTION_CHARS for ch in text) or any(w in text for w in _QUESTION_WORDS)
+    )

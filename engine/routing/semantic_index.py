@@ -59,6 +59,8 @@ _PLAYER_STATE = frozenset({
     "@position", "@dimension", "@dimname", "@facing", "@cardinal", "@health", "@food", "@xp", "@gamemode",
     "@modename", "@inventory", "@hold", "@status",
 })
+# "你在线不", "are you online": whether the assistant is on is not who is on the server.
+_ASKED_OF_YOU = _PLAYER_STATE | {"@online"}
 # English words that name nothing a module could be wrong about: adverbs of time and
 # degree, "number of". Unknown to the vocabulary, they still do not stop a request anchored
 # by its topics ("whats the next milestone", "number of torches i have"); in the thresholds'
@@ -66,9 +68,20 @@ _PLAYER_STATE = frozenset({
 _LIGHT_WORDS = frozenset({
     "w:next", "w:already", "w:yet", "w:still", "w:ever", "w:number", "w:total", "w:amount", "w:going", "w:along",
     "w:lost", "w:currently", "w:anymore", "w:overall", "w:exactly", "w:precisely", "w:approximately",
-    "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically",
+    "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically", "w:low", "w:high",
 })
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
+_WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})
+_VALUES = frozenset({"@cardinal", "@dimname", "@modename"})
+# A topic phrase that opens with a question word asks: "which way im facing", "how far underground am i".
+_WH_WORDS = frozenset({"what", "which", "where", "how", "who", "wat", "wut", "wich"})
+_ABOUT_A_NAME = frozenset({"@online", "@nearby", "@distance"})
+
+
+def _names_then_asks(analysis: Analysis) -> bool:
+    """"alex online?", "steve nearby": a player, then whether they are on or near, is the question."""
+    terms = analysis.terms
+    return len(terms) == 2 and terms[0].feature == "@player" and terms[1].feature in _ABOUT_A_NAME
 _QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players"})  # "anyone on?"
 
 
@@ -120,7 +133,24 @@ def _about_the_assistant(analysis: Analysis) -> bool:
     """
     features = analysis.features
     return ("@you" in features and "@self" not in features and not analysis.speaker
-            and not analysis.has(TermKind.SLOT) and bool(_PLAYER_STATE.intersection(features)))
+            and not analysis.has(TermKind.SLOT) and bool(_ASKED_OF_YOU.intersection(features)))
+
+
+def _and_joins_names(analysis: Analysis) -> bool:
+    """"my health and hunger", "血和饱食度": each side of every "and" names a topic or slot.
+
+    A side that names nothing ("我在哪和谁", "coords and what else") may be a question
+    the module does not answer, so the request is not anchored.
+    """
+    side = False
+    for term in analysis.terms:
+        if term.feature == "@and":
+            if not side:
+                return False
+            side = False
+        elif term.kind is TermKind.TOPIC or term.kind is TermKind.SLOT:
+            side = True
+    return side
 
 
 class SemanticIndex:
@@ -254,13 +284,21 @@ class SemanticIndex:
         named = analysis.must_cover() - _LIGHT_WORDS
         if not named or any(f.startswith(("w:", "c:")) for f in named):
             return False
-        if "@and" in analysis.features or not any(t.kind is TermKind.TOPIC for t in analysis.terms):
-            return False  # "我在哪和谁在线": "and" may join a question the module does not answer
+        if not any(t.kind is TermKind.TOPIC for t in analysis.terms) or not _and_joins_names(analysis):
+            return False
+        if len(analysis.terms) == 1 and analysis.features[0] in _VALUES:
+            return False  # "北", "下界", "creative": a value on its own asks nothing about it
+        if "@who" in analysis.features and _PLAYER_STATE.intersection(named):
+            return False  # "谁穿着钻石盔甲", "who has the most hearts": someone else's state
+        if set(analysis.features) <= _WHAT_IS_IT:
+            return False  # "what is the autopilot", "自动驾驶是什么": what the thing is, not how it is doing
         if language == "en":
             features = analysis.features
             if not _PERSONS.intersection(features) and not analysis.has(TermKind.SLOT) and not named <= _ABOUT_US:
                 return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
-            if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features):
+            if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features) and not (
+                analysis.terms[0].surface.split(" ", 1)[0] in _WH_WORDS or _names_then_asks(analysis)
+            ):
                 return False  # "my inventory is full lol" says something; it asks nothing
         # Only modules that may answer directly compete. Reject samples differ from a
         # module's requests by a word the request would have ("dog", a player): with

@@ -37,7 +37,8 @@ import pydantic
 
 from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS, governed
 from engine.routing.homophones import HomophoneIndex, load_readings
-from engine.routing.mood import mood, names_speaker
+from engine.routing.clauses import focus
+from engine.routing.mood import Mood, mood, names_speaker
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
 from engine.routing.terms import Analysis, Term, TermKind
 from engine.routing.tokens import RawToken, Script, english_words, tokenize
@@ -58,6 +59,16 @@ _BEFORE_A_NAME = frozenset({"@be", "@distance", None})
 _AFTER_A_NAME = frozenset({"@online", "@nearby", "@distance"})
 _ASKS_WHERE = frozenset({"@where", "@distance"})
 _ZH_NICKNAME = "小阿老"
+# Last characters of place nouns ("出生点", "村庄", "要塞门", "矿洞"): such a run names no player.
+_ZH_PLACE_ENDS = frozenset("点地家村庄门洞塔城堡站场房屋处口殿井坑湖河海山岛林谷窟室楼塞基营")
+# Spellings players type for a word; each is also a phrase of the same feature on its own.
+_CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "what": ("wat", "wut", "wht"), "you": ("u", "ya", "yu"), "your": ("ur",), "are": ("r",), "where": ("wher",),
+}
+_CLAUSE_CUT = re.compile(r"[,，、.。?!;？！；]")
+_LOOKS = frozenset({"looking", "lookin", "doing"})
+_DOERS = ("@autopilot", "@progress")  # "what is the autopilot doing" asks what it does
+_ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
 K = TypeVar("K", str, tuple[str, ...])
 
 
@@ -100,6 +111,15 @@ class _Entry:
 
 
 _FILLER = _Entry(None, None)
+
+
+def _how_it_looks(terms: list[Term]) -> None:
+    """"how's my health looking", "how's my food bar doing": after another topic, a final
+    "looking"/"doing" asks how that topic is, not which way the player faces or what one does."""
+    if len(terms) >= 2 and terms[-1].surface in _LOOKS and terms[-1].feature in ("@facing", "@doing") and (
+        terms[-2].kind is TermKind.TOPIC and terms[-2].feature not in (terms[-1].feature, *_DOERS)
+    ):
+        del terms[-1]
 
 
 def _restated(terms: list[Term], cuts: list[int]) -> bool:
@@ -193,6 +213,13 @@ class Vocabulary:
         for words, entry in list(defined_en.items()):
             if len(words) == 1 and entry.kind is TermKind.TOPIC and words[0].isalpha():
                 defined_en.setdefault((words[0] + "s",), entry)
+        # Chat spellings of a phrase's words ("wut can i ask", "what can u do"): one word
+        # swapped for a spelling the lexicon gives the same meaning, unless defined.
+        for words, entry in list(defined_en.items()):
+            if len(words) >= 2:
+                for i, word in enumerate(words):
+                    for variant in _CHAT_SPELLINGS.get(word, ()):
+                        defined_en.setdefault((*words[:i], variant, *words[i + 1:]), entry)
         self._en.update(defined_en)
         self._zh.update(defined_zh)
         # Longest phrase starting with each word, so most tokens try one lookup, not en_max.
@@ -248,6 +275,20 @@ class Vocabulary:
     def analyze(
         self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None
     ) -> Analysis:
+        analysis = self._analyze(normalized, names, spelling)
+        # A line with a context clause ("about to craft, how many planks do i have"): only
+        # worth a second look when something in it is unknown or a write.
+        if analysis.mood is Mood.ASKS and _CLAUSE_CUT.search(normalized) and any(
+            t.kind is TermKind.UNKNOWN or t.kind is TermKind.WRITE for t in analysis.terms
+        ):
+            found = focus(normalized, lambda clause: self._analyze(clause, names, None))
+            if found is not None:
+                return found
+        return analysis
+
+    def _analyze(
+        self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None
+    ) -> Analysis:
         """Terms of already-normalized text; ``names`` are lower-cased player names to treat as slots.
 
         Linear in the text: one tokenizer pass, phrase lookups bounded by the
@@ -288,6 +329,7 @@ class Vocabulary:
                 cuts.append(len(terms))
             i += 1
         self._name_players(terms)
+        _how_it_looks(terms)
         restated = bool(breaks) and _restated(terms, cuts)
         kept = governed(tuple(terms))
         kind = mood(normalized, chinese)
@@ -359,6 +401,8 @@ class Vocabulary:
         if run not in (2, 3) or run == len(terms):
             return
         name = "".join(t.surface for t in terms[:run])
+        if name[-1] in _ZH_PLACE_ENDS:
+            return  # "出生点离我多远", "村子在哪": a place, not a nickname
         after = [t.feature for t in terms[run:]]
         if after[0] in _AFTER_A_NAME or name[0] in _ZH_NICKNAME and after[0] == "@in" and after[-1] in ("@where", "@in"):
             terms[:run] = [Term(name, PLAYER_FEATURE, TermKind.SLOT)]
@@ -433,7 +477,8 @@ class Vocabulary:
         return run
 
     def _without_question_tail(self, run: str) -> str:
-        """A final 没/没有 asks "or not?" ("有人找我没", "饿了没有呢"): dropped like 吗.
+        """A final 没/没有 asks "or not?" ("有人找我没", "饿了没有呢"): dropped like 吗; so does a
+        final 不 after a topic or state ("在线不").
 
         Only after 有 earlier in the run, 了 or a topic word, and not after an adverb that
         makes it a statement ("还没", "都没有", "也没有"), which stays a negation.
@@ -447,14 +492,17 @@ class Vocabulary:
                 "有" in run[:head] or run[head - 1] == "了" or self._ends_with_topic(run[:head])
             ):
                 return run[:head] + run[end:]
+        head = end - 1
+        if head >= 2 and run[head] == "不" and self._ends_with_topic(run[:head]):
+            return run[:head] + run[end:]  # "Alex在线不", "饱食度满不": "…or not?"
         return run
 
     def _ends_with_topic(self, text: str) -> bool:
-        """"在线没", "消息没有": a topic asked about, "or not"."""
+        """"在线没", "消息没有", "自动驾驶开着没": a topic or a state asked about, "or not"."""
         for length in range(min(self._zh_max, len(text)), 0, -1):
             entry = self._zh.get(text[-length:])
             if entry is not None:
-                return entry.kind is TermKind.TOPIC
+                return entry.kind is TermKind.TOPIC or entry.feature in _ZH_STATES_ASKED
         return False
 
     @staticmethod

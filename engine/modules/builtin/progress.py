@@ -28,7 +28,7 @@ EXAMPLES_EN = (
     "what are you doing", "what is the bot doing", "what is the autopilot doing", "what are you up to",
     "what are you working on", "which step are you on", "what step are we on", "how close are you to iron tools",
     "how far from iron tools", "how many steps left", "are you still mining",
-    "what is your progress", "what step are you on",
+    "what is your progress", "what step are you on", "are you running", "is the bot running",
     "how far from the iron pickaxe", "how close are we to the iron pickaxe", "progress on the iron pickaxe",
 )
 EXAMPLES_ZH = (

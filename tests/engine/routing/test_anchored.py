@@ -79,8 +79,8 @@ def test_sentences_restating_one_request_agree_on_its_module(runtime: AssistantR
     assert route(runtime, text) == module
 
 
-@pytest.mark.parametrize("text", ["where is my dog? where am i", "hearts left?? im dying", "I'm lost. Location?",
-                                  "where am i? who is online"])
+# "I'm lost. Location?" is answered: "I'm lost" is context (test_clauses.py).
+@pytest.mark.parametrize("text", ["where is my dog? where am i", "hearts left?? im dying", "where am i? who is online"])
 def test_a_sentence_that_does_not_go_direct_keeps_the_line_with_the_model(runtime: AssistantRuntime, text: str) -> None:
     assert route(runtime, text) is None
 
@@ -103,7 +103,8 @@ def test_a_chinese_name_opening_a_player_question_is_a_player(runtime: Assistant
     assert route(runtime, text, "zh") == "agent:players"
 
 
-@pytest.mark.parametrize("text", ["狗在哪", "基地在哪", "等小明上线了告诉我"])
+@pytest.mark.parametrize("text", ["狗在哪", "基地在哪", "等小明上线了告诉我", "出生点离我多远", "村庄离我多远",
+                                  "要塞在线吗"])
 def test_a_place_or_a_condition_is_no_chinese_name(runtime: AssistantRuntime, text: str) -> None:
     assert route(runtime, text, "zh") is None
 
@@ -137,3 +138,138 @@ def test_a_light_word_does_not_stop_an_anchored_request(runtime: AssistantRuntim
 )
 def test_light_words_do_not_anchor_a_question_about_the_game(runtime: AssistantRuntime, text: str) -> None:
     assert route(runtime, text) is None
+
+
+@pytest.mark.parametrize("text, lang", [("看看我的血和饱食度", "zh"), ("血量 经验 和 模式", "zh"),
+                                        ("how are my health and food", "en")])
+def test_and_between_two_of_one_modules_topics_is_anchored(runtime: AssistantRuntime, text: str, lang: str) -> None:
+    assert route(runtime, text, lang) == "agent:status"
+
+
+@pytest.mark.parametrize("text, lang", [("where am i and who is online", "en"), ("my coords and alex's", "en"),
+                                        ("我的血量和什么", "zh"), ("我在哪和谁", "zh"), ("my health and what else", "en")])
+def test_and_beside_nothing_named_or_another_modules_topic_is_not(runtime: AssistantRuntime, text: str, lang: str) -> None:
+    assert route(runtime, text, lang) is None
+
+
+@pytest.mark.parametrize("text, module", [("how's my health looking", "agent:status"),
+                                          ("how is my inventory lookin", "agent:inventory"),
+                                          ("which way am i looking", "agent:position")])
+def test_a_final_looking_after_a_topic_asks_how_it_is(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text) == module
+
+
+@pytest.mark.parametrize("text, module", [("自动驾驶开着没", "agent:progress"), ("饱食度满没", "agent:status")])
+def test_a_final_mei_after_a_state_asks_or_not(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text, "zh") == module
+
+
+@pytest.mark.parametrize("text", ["自动驾驶还没开", "我还没满"])
+def test_a_mei_that_says_not_yet_is_still_a_negation(runtime: AssistantRuntime, text: str) -> None:
+    assert route(runtime, text, "zh") is None
+
+
+@pytest.mark.parametrize("text, lang, item_id", [("id of a totem", "en", "minecraft:totem_of_undying"),
+                                                 ("obby id", "en", "minecraft:obsidian"),
+                                                 ("fireworks id?", "en", "minecraft:firework_rocket"),
+                                                 ("图腾的id", "zh", "minecraft:totem_of_undying"),
+                                                 ("盾的id是啥", "zh", "minecraft:shield")])
+def test_player_aliases_name_one_item(runtime: AssistantRuntime, text: str, lang: str, item_id: str) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    route_ = runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0)
+    assert route_.module_id == "agent:item"
+    assert item_id in repr(route_.args)
+
+
+@pytest.mark.parametrize("text, lang", [("what is the autopilot", "en"), ("whats the autopilot", "en"), ("自动驾驶是什么", "zh"),
+                                        ("what am i looking at", "en"), ("who can i message", "en")])
+def test_what_a_thing_is_or_what_the_player_looks_at_is_not_anchored(runtime: AssistantRuntime, text: str, lang: str) -> None:
+    assert route(runtime, text, lang) is None
+
+
+@pytest.mark.parametrize("text, module", [("what is the autopilot doing", "agent:progress"),
+                                          ("is the autopilot on", "agent:progress"),
+                                          ("which way am i looking", "agent:position")])
+def test_the_state_of_the_autopilot_or_the_players_facing_still_is(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text) == module
+
+
+@pytest.mark.parametrize(
+    "text, module",
+    [("how do i get help from the bot", "agent:help"), ("whats the list of stuff u can do", "agent:help"),
+     ("any tips on using you", "agent:help"), ("how's my food bar doing", "agent:status"),
+     ("am i low on hp", "agent:status"), ("which dimension is this", "agent:position"),
+     ("where am i on the map", "agent:position"), ("who sent me stuff", "agent:inbox"),
+     ("do i have any torches left", "agent:inventory")],
+)
+def test_how_players_phrase_the_modules_questions(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text) == module
+
+
+@pytest.mark.parametrize("text", ["how do i get diamonds", "how do i get more hearts", "is steve low on food",
+                                  "what is alex doing", "can you send me something", "what block is this"])
+def test_their_neighbours_stay_with_the_model(runtime: AssistantRuntime, text: str) -> None:
+    assert route(runtime, text) is None
+
+
+@pytest.mark.parametrize(
+    "text, module",
+    [("Alex在线不", "agent:players"), ("我满血不", "agent:status"), ("我y多少", "agent:position"),
+     ("自动驾驶开了吗", "agent:progress"), ("下一个里程碑是啥", "agent:progress"), ("ai能干点啥", "agent:help"),
+     ("我能让你干嘛", "agent:help"), ("我面朝东吗", "agent:position")],
+)
+def test_chinese_colloquial_forms(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text, "zh") == module
+
+
+@pytest.mark.parametrize("text", ["我不", "我朝北", "帮我开了自动驾驶", "把自动驾驶开了", "我不在线", "你在线不", "谁穿着钻石盔甲", "下一步该干嘛", "需要吃东西"])
+def test_their_statements_and_commands_stay_with_the_model(runtime: AssistantRuntime, text: str) -> None:
+    assert route(runtime, text, "zh") is None
+
+
+@pytest.mark.parametrize("text, lang", [("北", "zh"), ("下界", "zh"), ("north", "en"), ("nether", "en")])
+def test_a_bare_value_asks_nothing(runtime: AssistantRuntime, text: str, lang: str) -> None:
+    assert route(runtime, text, lang) is None
+
+
+@pytest.mark.parametrize("text, module", [("我在下界吗", "agent:position"), ("我是创造模式吗", "agent:status")])
+def test_a_value_in_a_question_still_anchors(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text, "zh") == module
+
+
+@pytest.mark.parametrize(
+    "text, module",
+    [("wut can i ask", "agent:help"), ("wat can u do", "agent:help"), ("how u work", "agent:help"),
+     ("whats this bot for", "agent:help"), ("which way im facing", "agent:position"),
+     ("how far underground am i", "agent:position"), ("alex online?", "agent:players"),
+     ("whats teh id for stone", "agent:item"), ("bot how far along r u", "agent:progress")],
+)
+def test_chat_spellings_and_question_shaped_topics(runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(runtime, text) == module
+
+
+@pytest.mark.parametrize("text", ["alex online, tell him hi", "alex", "which way to the village",
+                                  "how far along the river is the village"])
+def test_a_name_or_a_question_word_alone_does_not_anchor(runtime: AssistantRuntime, text: str) -> None:
+    assert route(runtime, text) is None
+
+
+def test_chat_spellings_of_phrase_words_mean_the_phrase(runtime: AssistantRuntime) -> None:
+    assert runtime.vocabulary.analyze("wut can i ask").features == runtime.vocabulary.analyze("what can i ask").features
+    assert runtime.vocabulary.analyze("what can u do").features == runtime.vocabulary.analyze("what can you do").features
+
+
+@pytest.mark.parametrize(
+    "text, lang, module",
+    [("what stuff can you do", "en", "agent:help"), ("what can yu do", "en", "agent:help"),
+     ("自动驾驶还在跑吗", "zh", "agent:progress"), ("有什么可以问你的", "zh", "agent:help"),
+     ("我往哪边看", "zh", "agent:position"), ("我在地下吗", "zh", "agent:position"), ("我人在哪", "zh", "agent:position")],
+)
+def test_more_ways_to_ask(runtime: AssistantRuntime, text: str, lang: str, module: str) -> None:
+    assert route(runtime, text, lang) == module
+
+
+@pytest.mark.parametrize("text, lang", [("Alex还在跑吗", "zh"), ("村民在地下吗", "zh"), ("怪物往哪看", "zh"),
+                                        ("地下多深有钻石", "zh"), ("what stuff can you do for alex", "en")])
+def test_the_same_words_about_someone_else_stay_with_the_model(runtime: AssistantRuntime, text: str, lang: str) -> None:
+    assert route(runtime, text, lang) is None

@@ -95,7 +95,6 @@ def test_a_purpose_clause_after_a_question_is_not_the_request(
 @pytest.mark.parametrize(
     "text, kind",
     [
-        ("trying to mine, where are diamonds", TermKind.WRITE),
         ("i want to go to the nether", TermKind.WRITE),
         ("我想去下界", TermKind.WRITE),
         ("带我回家，想睡觉", TermKind.WRITE),
@@ -115,3 +114,41 @@ def test_a_question_before_a_purpose_is_still_judged_on_its_own(shared_runtime: 
     # Without its purpose the line is "where are diamonds": no module answers that.
     snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
     assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id is None
+
+
+# "until"/"till" before a goal that ends the line measures the way to it; before a
+# clause (a verb, a person) it is still a condition on what will happen.
+@pytest.mark.parametrize("text", ["how much xp until next level", "how many steps left till iron pickaxe",
+                                  "how many steps left until the iron pickaxe"])
+def test_until_a_goal_is_not_a_condition(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocked(shared_runtime, text) is None
+
+
+@pytest.mark.parametrize("text", ["how much xp until i level up", "tell me my coords until i stop", "wait until night",
+                                  "until next level", "show my health till it drops"])
+def test_until_a_clause_is_still_a_condition(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocked(shared_runtime, text) is not None
+
+
+# Chinese says "when X, tell me" without 如果: an event ending in 了/时/就, then 告诉我/通知我/提醒我.
+@pytest.mark.parametrize("text", ["Steve上线了告诉我", "天黑了叫我", "血量低了提醒我", "有人上线就通知我", "Alex上线时告诉我",
+                                  "饿了跟我说"])
+def test_zh_event_then_tell_me_is_a_condition(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocked(shared_runtime, text) is TermKind.CONDITION
+    snapshot = fixture_snapshot("zh_cn")
+    assert shared_runtime.router.route(text, "zh", ScopeState("t"), snapshot, now=0.0).module_id is None
+
+
+@pytest.mark.parametrize("text", ["告诉我我的坐标", "Steve在线吗，告诉我", "有没有人给我留言，提醒我一下"])
+def test_zh_tell_me_without_an_event_is_no_condition(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocked(shared_runtime, text) is not TermKind.CONDITION
+
+
+@pytest.mark.parametrize("text", ["what game mode is this", "what dimension is this"])
+def test_this_after_what_dimension_or_mode_is_the_players_own(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocked(shared_runtime, text) is None
+
+
+@pytest.mark.parametrize("text", ["what block is this", "what item is this", "what is this", "is this the nether"])
+def test_other_this_still_refers_back(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocked(shared_runtime, text) is TermKind.REFERENCE

@@ -67,6 +67,10 @@ def test_the_question_counterparts_still_go_direct(
     "text, expected",
     [
         ("我饿了", Mood.STATES), ("我饿了吗", Mood.ASKS), ('他说"我在哪"', Mood.QUOTES),
+        ("我现在在下界", Mood.STATES), ("我目前有钻石", Mood.STATES), ("我的血量是满的", Mood.STATES),
+        ("我现在在哪", Mood.ASKS), ("我的血量是满的吗", Mood.ASKS), ("我现在有多少血", Mood.ASKS),
+        ("我的坐标是多少", Mood.ASKS), ("我经验30级", Mood.STATES), ("我有64个圆石", Mood.STATES),
+        ("离30级还差多少", Mood.ASKS),
         ("怎么查看自己的血量", Mood.HOW_TO), ("how do you check my xp", Mood.HOW_TO), ("how do i use you", Mood.ASKS),
         ("我的坐标", Mood.ASKS), ("谢谢啦", Mood.STATES), ("饿不饿了", Mood.ASKS),
     ],

@@ -1,0 +1,92 @@
+"""Context clauses: the question of a line that says why or what happened around it.
+
+Players give the circumstance with the question: "just got blown up by a
+creeper, how much health do i have now", "准备合成，我有多少木板", "anyone near me?
+hearing footsteps". The clause that names something (a topic or a slot) is the
+question; the others only say what happened or what the player is about to do.
+
+How this works: the normalized line is cut at commas and sentence punctuation;
+each clause is analyzed on its own. When exactly one clause asks (a question
+word, a question's opening, "?" or a Chinese question marker), names something,
+and every other clause is *context*, the line is read as that clause alone; every
+rule (filters, mood, thresholds, anchoring) then judges it. A clause is context
+when it:
+
+* names no topic or slot, or names one among words the vocabulary does not know
+  ("刚过传送门", "was away for a bit"): "where am i, show my inventory" is two requests,
+* has no negation, condition, compound or reference word ("don't", "if",
+  "then", "that" keep the line with the model) and names no player,
+* asks nothing: no question word, does not open like a question ("is it
+  raining"), no "?" after it and no Chinese question marker (吗, 呢, 谁, 几…);
+  two questions are two requests,
+* has no write, unless it opens with a purpose ("about to craft", "准备附魔"):
+  "go home, where am i" is a command and a question.
+
+Otherwise the whole line is analyzed as before. Each clause is one more
+analysis of part of the text, so the cost stays linear in the line.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from engine.routing.mood import Mood, asks_in
+from engine.routing.terms import Analysis, TermKind
+
+_CUT = re.compile(r"[,，、.。?!;？！；]+")
+_NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
+_NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE})
+_ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
+_OPENS_A_QUESTION = frozenset({"@be", "@do", "@can", "@any"})
+_PAST = frozenset({"was", "were", "been"})  # "was away for a bit": says what happened
+
+
+def clauses(normalized: str) -> list[tuple[str, bool]]:
+    """(clause text, followed by a question mark) for each non-empty clause of the line."""
+    out: list[tuple[str, bool]] = []
+    start = 0
+    for cut in _CUT.finditer(normalized):
+        text = normalized[start:cut.start()].strip()
+        if text:
+            out.append((text, "?" in cut.group() or "？" in cut.group()))
+        start = cut.end()
+    tail = normalized[start:].strip()
+    if tail:
+        out.append((tail, False))
+    return out
+
+
+def focus(normalized: str, analyze: Callable[[str], Analysis]) -> Analysis | None:
+    """The one clause that asks, when every other clause of the line is context; else None."""
+    parts = clauses(normalized)
+    if len(parts) < 2:
+        return None
+    analyses = [analyze(text) for text, _ in parts]
+    asking = [i for i, ((text, asked), a) in enumerate(zip(parts, analyses)) if _asks(text, asked, a)]
+    if not asking:  # "I'm lost. Location?": no clause asks in words; the one that names something does
+        asking = [i for i, a in enumerate(analyses) if any(t.kind in _NAMES for t in a.terms)]
+    if len(asking) != 1 or not any(t.kind in _NAMES for t in analyses[asking[0]].terms):
+        return None
+    for i, analysis in enumerate(analyses):
+        if i != asking[0] and not _context(analysis):
+            return None
+    chosen = analyses[asking[0]]
+    return chosen if chosen.mood is Mood.ASKS else None
+
+
+def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
+    terms = analysis.terms
+    return asked or asks_in(text) or bool(_ASKING.intersection(analysis.features)) or bool(terms) and (
+        terms[0].feature in _OPENS_A_QUESTION and terms[0].surface not in _PAST
+    )
+
+
+def _context(analysis: Analysis) -> bool:
+    terms = analysis.terms
+    if analysis.mood is not Mood.ASKS and analysis.mood is not Mood.STATES:
+        return False
+    if any(t.kind in _NOT_CONTEXT or t.feature == "@player" for t in terms):
+        return False  # "alex wants to know, …": someone else is in it
+    if any(t.kind in _NAMES for t in terms) and not any(t.kind is TermKind.UNKNOWN for t in terms):
+        return False  # "where am i, show my inventory": a second request, not what happened
+    return not any(t.kind is TermKind.WRITE for t in terms) or terms[0].feature == "@purpose"

@@ -1,0 +1,62 @@
+"""Context clauses (issue 23): the question of a line that also says what happened around it."""
+from __future__ import annotations
+
+import pytest
+
+from engine.assistant import AssistantRuntime
+from engine.routing.clauses import clauses
+from engine.routing.evaluation import fixture_snapshot
+from engine.routing.router import ScopeState
+
+
+def route(runtime: AssistantRuntime, text: str, lang: str) -> str | None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    return runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id
+
+
+def test_a_line_is_cut_at_commas_and_sentence_marks() -> None:
+    assert clauses("i'm lost. location") == [("i'm lost", False), ("location", False)]
+    assert clauses("anyone near me? hearing footsteps") == [("anyone near me", True), ("hearing footsteps", False)]
+    assert clauses("刚上线，有消息吗") == [("刚上线", False), ("有消息吗", False)]
+
+
+@pytest.mark.parametrize(
+    "text, lang, module",
+    [
+        ("just got blown up by a creeper, how much health do i have now", "en", "agent:status"),
+        ("about to craft, how many planks do i have", "en", "agent:inventory"),
+        ("I'm lost. Location?", "en", "agent:position"),
+        ("刚上线，有消息吗", "zh", "agent:inbox"),
+        ("刚过传送门，我在哪个维度", "zh", "agent:position"),
+        ("准备附魔，我现在多少级", "zh", "agent:status"),
+    ],
+)
+def test_the_question_is_answered_past_its_context(shared_runtime: AssistantRuntime, text: str, lang: str, module: str) -> None:
+    assert route(shared_runtime, text, lang) == module
+
+
+@pytest.mark.parametrize(
+    "text, lang",
+    [
+        ("go home, where am i", "en"),                      # a command and a question
+        ("trying to mine, where are diamonds", "en"),       # the question alone is not the player's state
+        ("craft a table, how many planks do i have", "en"),
+        ("is it raining, where am i", "en"),                # two questions
+        ("where am i, show my inventory", "en"),            # two requests
+        ("don't bother, where am i", "en"),
+        ("if i die, where am i", "en"),
+        ("alex wants to know, how much health do i have", "en"),  # someone else is in it
+        ("nvm, whats my health", "en"),
+        ("then, where am i", "en"),
+        ("带我回家，我在哪", "zh"),
+        ("下雨了吗，我在哪", "zh"),
+        ("如果我死了，我在哪", "zh"),
+        ("算了，我在哪", "zh"),
+        ("Alex想知道，我有多少血", "zh"),
+        ("把泥土扔了，背包里有啥", "zh"),
+    ],
+)
+def test_a_clause_that_is_not_context_keeps_the_line_with_the_model(
+    shared_runtime: AssistantRuntime, text: str, lang: str
+) -> None:
+    assert route(shared_runtime, text, lang) is None
