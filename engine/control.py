@@ -165,14 +165,15 @@ class Control:
         return self.terrain is not None and bool(self.reflexes.enabled or autopilot)
 
     def reflex_tick(self, snapshot: WorldSnapshot, now: float, autopilot: bool = False) -> ReflexDecision | None:
-        if not self.reflexes_may_fire(autopilot):
+        terrain = self.terrain
+        if terrain is None or not self.reflexes_may_fire(autopilot):
             return None
         inputs = ReflexInputs.from_snapshot(snapshot, velocity=self.velocity, min_y=self.min_y)
         if inputs is None:
             return None
         pos = inputs.position
-        self.terrain.prefetch(math.floor(pos.x), math.floor(pos.y), math.floor(pos.z))
-        return self.reflexes.decide(inputs, self.terrain, now, autopilot)
+        terrain.prefetch(math.floor(pos.x), math.floor(pos.y), math.floor(pos.z))
+        return self.reflexes.decide(inputs, terrain, now, autopilot)
 
     def moved(self, x: float, y: float, z: float) -> None:
         """The server teleported the player (a correction): reflex paths start over."""
