@@ -66,7 +66,7 @@ class ServerLeg(protocol.Protocol):
             self.client.upstream_made(self)
 
     def dataReceived(self, data: bytes) -> None:
-        self.client.holding_writes(self.sink.server_data, data)
+        self.sink.server_data(data)
 
     def connectionLost(self, reason: Failure = protocol.connectionDone) -> None:
         self.sink.upstream_lost(reason.getErrorMessage())
@@ -141,9 +141,6 @@ class ClientLeg(protocol.Protocol):
         self._timers: list[Delayed] = []
         self._read_timer: Delayed | None = None
         self._throttles: list[Throttle] = []
-        # While one read is handled: what it writes to (the client, the server), sent as one write per
-        # leg when the handler returns (direct_send makes each write a send() of its own).
-        self._held: tuple[list[bytes], list[bytes]] | None = None
 
     # -- Twisted's side ------------------------------------------------------------------
     def connectionMade(self) -> None:
@@ -159,7 +156,7 @@ class ClientLeg(protocol.Protocol):
         # Only whole packets count as activity: a trickle of bytes (slowloris) does not
         # keep a connection open past the read timeout.
         frames = conn.reader.frames_in
-        self.holding_writes(conn.client_data, data)
+        conn.client_data(data)
         if conn.reader.frames_in != frames and self._read_timer is not None and self._read_timer.active():
             self._read_timer.reset(self.server.config.read_timeout_seconds)
 
@@ -221,42 +218,12 @@ class ClientLeg(protocol.Protocol):
         address = self.transport.getPeer()
         return f"{getattr(address, 'host', '?')}:{getattr(address, 'port', '?')}"
 
-    def holding_writes(self, handle: Callable[[bytes], None], data: bytes) -> None:
-        """``handle(data)`` (one read), its writes to each leg joined into one, in order, sent when
-        it returns or raises. Writes from timers and ticks go at once."""
-        if self._held is not None:
-            handle(data)
-            return
-        held: tuple[list[bytes], list[bytes]] = ([], [])
-        self._held = held
-        try:
-            handle(data)
-        finally:
-            self._held = None
-            to_client, to_server = held
-            if to_client:
-                self.write_client(to_client[0] if len(to_client) == 1 else b"".join(to_client))
-            if to_server:
-                self.write_server(to_server[0] if len(to_server) == 1 else b"".join(to_server))
-
-    def _release_server_writes(self) -> None:
-        """The upstream changes inside a read: what was held for it goes to it now."""
-        if self._held is not None and self._held[1]:
-            parts = self._held[1][:]
-            self._held[1].clear()
-            if self.upstream is not None and self.upstream.transport is not None:
-                direct_send.write(self.upstream.transport, b"".join(parts))
-
     def write_client(self, data: bytes) -> None:
-        if self._held is not None:
-            self._held[0].append(data)
-        elif self.transport is not None:
+        if self.transport is not None:
             direct_send.write(self.transport, data)
 
     def write_server(self, data: bytes) -> None:
-        if self._held is not None:
-            self._held[1].append(data)
-        elif self.upstream is not None and self.upstream.transport is not None:
+        if self.upstream is not None and self.upstream.transport is not None:
             direct_send.write(self.upstream.transport, data)
 
     def connect_upstream(self) -> None:
@@ -267,7 +234,6 @@ class ClientLeg(protocol.Protocol):
         d.addErrback(lambda failure: self.connection.upstream_failed(failure.getErrorMessage()))
 
     def upstream_made(self, leg: ServerLeg) -> None:
-        self._release_server_writes()
         self.upstream = leg
         self._throttle(leg)
         self._later(self.server.config.limits.upstream_answer_seconds, self.connection.upstream_silent)
@@ -320,7 +286,6 @@ class ClientLeg(protocol.Protocol):
         leg, self.candidate, self._wanted = self.candidate, None, None
         if leg is None:
             return
-        self._release_server_writes()  # held ones belong to the old upstream
         old, self.upstream = self.upstream, leg
         if old is not None:
             old.retire()

@@ -12,7 +12,6 @@ from twisted.internet import protocol, tcp
 from twisted.internet.testing import MemoryReactor, StringTransport
 
 from proxy.connection import direct_send
-from proxy.connection.legs import ClientLeg
 
 
 class _Producer:
@@ -127,72 +126,3 @@ def test_a_send_error_leaves_the_bytes_to_twisted(pair, monkeypatch) -> None:  #
     direct_send.write(transport, b"lost?")
     assert transport._tempDataLen == 5  # Twisted's doWrite meets the error and closes as usual
     assert transport in reactor.writers
-
-
-class _Counting(StringTransport):
-    def __init__(self) -> None:
-        super().__init__()
-        self.writes: list[bytes] = []
-
-    def write(self, data: bytes) -> None:
-        self.writes.append(data)
-        super().write(data)
-
-
-class _Upstream:
-    def __init__(self) -> None:
-        self.transport = _Counting()
-
-
-def _leg() -> ClientLeg:
-    """A ClientLeg's write half alone (its connection and server are not needed here)."""
-    leg = object.__new__(ClientLeg)
-    leg.transport = _Counting()  # type: ignore[assignment]
-    leg.upstream = _Upstream()  # type: ignore[assignment]
-    leg._held = None
-    return leg
-
-
-def test_one_read_writes_once_per_leg_in_order() -> None:
-    leg = _leg()
-
-    def handle(data: bytes) -> None:
-        leg.write_client(b"a" + data)
-        leg.write_server(b"x")
-        leg.write_client(b"b")
-        leg.write_server(b"y")
-
-    leg.holding_writes(handle, b"1")
-    assert leg.transport.writes == [b"a1b"]  # type: ignore[attr-defined]
-    assert leg.upstream.transport.writes == [b"xy"]  # type: ignore[union-attr]
-    leg.write_client(b"tick")  # outside a read (a tick, a timer): at once
-    assert leg.transport.writes == [b"a1b", b"tick"]  # type: ignore[attr-defined]
-
-
-def test_a_failing_read_still_sends_what_it_wrote() -> None:
-    leg = _leg()
-
-    def handle(data: bytes) -> None:
-        leg.write_client(b"kick")
-        raise ValueError("bug")
-
-    with pytest.raises(ValueError):
-        leg.holding_writes(handle, b"")
-    assert leg.transport.writes == [b"kick"]  # type: ignore[attr-defined]
-    assert leg._held is None
-
-
-def test_writes_held_for_an_upstream_go_to_it_before_it_is_replaced() -> None:
-    leg = _leg()
-    old = leg.upstream
-    new = _Upstream()
-
-    def handle(data: bytes) -> None:
-        leg.write_server(b"to old")
-        leg._release_server_writes()  # what adopt_candidate and upstream_made do first
-        leg.upstream = new  # type: ignore[assignment]
-        leg.write_server(b"to new")
-
-    leg.holding_writes(handle, b"")
-    assert old.transport.writes == [b"to old"]  # type: ignore[union-attr]
-    assert new.transport.writes == [b"to new"]
