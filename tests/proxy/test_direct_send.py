@@ -33,9 +33,13 @@ def pair() -> Iterator[tuple[tcp.Server, socket.socket, MemoryReactor]]:
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(1)
-    peer = socket.create_connection(listener.getsockname())
+    peer = socket.socket()
+    # Small fixed buffers (no autotuning), so a large write cannot all fit in the kernel.
+    peer.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
+    peer.connect(listener.getsockname())
     ours, address = listener.accept()
     listener.close()
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 64 * 1024)
     ours.setblocking(False)
     peer.settimeout(5)
     reactor = MemoryReactor()
@@ -81,7 +85,7 @@ def test_what_the_kernel_does_not_take_is_queued_with_backpressure(pair) -> None
     producer = _Producer()
     transport.registerProducer(producer, True)
     transport.bufferSize = 1024
-    # More than loopback's buffers take while the peer reads nothing.
+    # Far more than the two socket buffers take while the peer reads nothing.
     data = bytes(range(256)) * (40 * 1024)
     direct_send.write(transport, data)
     queued = transport._tempDataLen
