@@ -153,21 +153,27 @@ class Control:
         return FollowDriver(self, target, snapshot)
 
     # -- reflexes ------------------------------------------------------------------------
-    def observe(self, snapshot: WorldSnapshot) -> None:
-        pos = snapshot.player.position
+    def observe(self, pos: Vec3 | None) -> None:
+        """The player's position at this tick: the velocity the reflexes read, and the centre
+        of the columns kept (``world_event``)."""
         if pos is not None and self._last is not None:
             self.velocity = Vec3(pos.x - self._last.x, pos.y - self._last.y, pos.z - self._last.z)
         self._last = pos
 
+    def reflexes_may_fire(self, autopilot: bool = False) -> bool:
+        """Whether ``reflex_tick`` could decide anything (False: it returns None at once)."""
+        return self.terrain is not None and bool(self.reflexes.enabled or autopilot)
+
     def reflex_tick(self, snapshot: WorldSnapshot, now: float, autopilot: bool = False) -> ReflexDecision | None:
-        if self.terrain is None or not (self.reflexes.enabled or autopilot):
+        terrain = self.terrain
+        if terrain is None or not self.reflexes_may_fire(autopilot):
             return None
         inputs = ReflexInputs.from_snapshot(snapshot, velocity=self.velocity, min_y=self.min_y)
         if inputs is None:
             return None
         pos = inputs.position
-        self.terrain.prefetch(math.floor(pos.x), math.floor(pos.y), math.floor(pos.z))
-        return self.reflexes.decide(inputs, self.terrain, now, autopilot)
+        terrain.prefetch(math.floor(pos.x), math.floor(pos.y), math.floor(pos.z))
+        return self.reflexes.decide(inputs, terrain, now, autopilot)
 
     def moved(self, x: float, y: float, z: float) -> None:
         """The server teleported the player (a correction): reflex paths start over."""

@@ -31,8 +31,13 @@ HOSTILE_KINDS = frozenset({
 })
 
 
+# The same names with the registry prefix too: one set lookup per entity, read on every tick and
+# every reflex check (is_hostile(k) == (k.removeprefix("minecraft:") in HOSTILE_KINDS)).
+_HOSTILE_NAMES = HOSTILE_KINDS | {"minecraft:" + kind for kind in HOSTILE_KINDS}
+
+
 def is_hostile(kind: str) -> bool:
-    return kind.removeprefix("minecraft:") in HOSTILE_KINDS
+    return kind in _HOSTILE_NAMES
 
 
 @attrs.frozen
@@ -93,4 +98,4 @@ class ReflexInputs:
 def hostile_mobs(entities: Iterable[EntityView]) -> tuple[Mob, ...]:
     """Entities the codec marked hostile (minecraft-data's category), or known hostile by name."""
     return tuple(Mob(e.entity_id, e.kind, e.position) for e in entities
-                 if getattr(e, "hostile", False) or is_hostile(e.kind))
+                 if getattr(e, "hostile", False) or e.kind in _HOSTILE_NAMES)

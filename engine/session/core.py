@@ -132,9 +132,23 @@ class Session:
         self.pilot.after_tick(now)
         return actions
 
+    def _idle(self) -> bool:
+        """Nothing can act this tick: no reflex may fire or is driving, no autopilot, no command
+        driver, no ``!eat``. Then no snapshot is built; the tick only keeps the position it tracks."""
+        return (self.item_task is None and self.driver is None and not self.pilot.active
+                and not self.control.reflex_driving and not self.control.reflexes_may_fire())
+
     def _tick(self, now: float) -> list[Action]:
+        if self._idle():
+            # What the full tick below does when nothing can act, without the snapshot: most
+            # players, when the reflexes and the autopilot are off (features off).
+            world = self.world
+            self.control.observe(world.position)
+            if not (world.health is not None and world.health <= 0):  # as _dead, NaN included
+                self._early_move = False
+            return []
         snapshot = self.snapshot()
-        self.control.observe(snapshot)
+        self.control.observe(snapshot.player.position)
         actions: list[Action] = self._item_task(snapshot, now)
         pilot = self.pilot.autopilot if self.pilot.active else None
         dead = _dead(snapshot)

@@ -20,6 +20,7 @@ from twisted.internet.interfaces import IAddress, IConsumer, IPushProducer
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from proxy.connection import direct_send
 from proxy.connection.core import Connection, Host
 from proxy.connection.seams import AccountSession, CandidateSink, Delayed, UpstreamSink
 
@@ -219,11 +220,11 @@ class ClientLeg(protocol.Protocol):
 
     def write_client(self, data: bytes) -> None:
         if self.transport is not None:
-            self.transport.write(data)
+            direct_send.write(self.transport, data)
 
     def write_server(self, data: bytes) -> None:
         if self.upstream is not None and self.upstream.transport is not None:
-            self.upstream.transport.write(data)
+            direct_send.write(self.upstream.transport, data)
 
     def connect_upstream(self) -> None:
         config = self.server.config

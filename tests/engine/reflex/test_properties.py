@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from engine.reflex.engine import ReflexEngine
-from engine.reflex.inputs import Mob, ReflexInputs
+from engine.reflex.inputs import HOSTILE_KINDS, Mob, ReflexInputs, is_hostile
 from engine.reflex.testing import run_reflexes
 from engine.world.snapshot import Vec3
 
@@ -38,3 +38,10 @@ def test_reflex_moves_pass_the_checker(case: Case, kind: str) -> None:
     assert run.violations == ()
     assert run.decisions[0].reflex == kind
     assert any(d.released for d in run.decisions) or len(run.decisions) == 300
+
+
+@given(st.sampled_from(sorted(HOSTILE_KINDS)) | st.text(max_size=12),
+       st.sampled_from(["", "minecraft:", "minecraft:minecraft:", "Minecraft:"]))
+def test_is_hostile_reads_names_with_or_without_the_registry_prefix(name: str, prefix: str) -> None:
+    kind = prefix + name
+    assert is_hostile(kind) == (kind.removeprefix("minecraft:") in HOSTILE_KINDS)

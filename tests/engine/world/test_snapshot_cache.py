@@ -1,0 +1,69 @@
+"""``WorldModel.snapshot`` keeps its parts until an event changes them (issue 25's tick lever):
+at every point of a random event stream the cached snapshot equals one built from scratch."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import events as ev
+from engine.events import SlotItem
+from engine.world.model import WorldModel
+
+
+def _events(seed: int, count: int) -> list[ev.Event]:
+    rng = random.Random(seed)
+    out: list[ev.Event] = [ev.JoinedGame(1, 0, "minecraft:overworld")]
+    kinds = ["zombie", "cow", "player", "minecraft:creeper"]
+    for _ in range(count):
+        eid = rng.randint(2, 8)
+        roll = rng.randrange(13)
+        out.append([
+            lambda: ev.PositionSet(rng.uniform(-5, 5), 64.0, rng.uniform(-5, 5), 0.0, 0.0,
+                                   from_server=rng.random() < 0.3, on_ground=rng.random() < 0.5),
+            lambda: ev.HealthChanged(rng.choice([20.0, 3.0, 0.0]), rng.randint(0, 20), 1.0),
+            lambda: ev.EntitySpawned(eid, rng.choice(kinds), 1.0, 2.0, 3.0, uuid=f"u{eid}",
+                                     category=rng.choice(["hostile", "passive", ""])),
+            lambda: ev.EntityMoved(eid, rng.uniform(0, 9), 64.0, 1.0),
+            lambda: ev.EntityMovedBy(eid, 0.5, 0.0, -0.5),
+            lambda: ev.EntitiesRemoved((eid, eid + 1)),
+            lambda: ev.PlayerListed(f"u{eid}", f"name{eid}"),
+            lambda: ev.PlayerUnlisted(f"u{eid}"),
+            lambda: ev.InventorySlotSet(rng.randrange(46), SlotItem("minecraft:stone", rng.randint(1, 64))),
+            lambda: ev.HeldSlotChanged(rng.randrange(9)),
+            lambda: ev.Respawned(0, rng.choice(["minecraft:overworld", "minecraft:the_nether"])),
+            lambda: ev.ClientSettings(rng.choice(["en_us", "de_de"])),
+            lambda: ev.TimeUpdated(0, rng.randrange(24000)),
+        ][roll]())
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cached_snapshot_equals_a_fresh_one_after_every_event(seed: int) -> None:
+    events = _events(seed, 150)
+    cached = WorldModel("alice", "1.21.11")
+    for i, event in enumerate(events):
+        cached.apply(event)
+        if i % 3:  # read between some events only, so parts are kept across several
+            continue
+        fresh = WorldModel("alice", "1.21.11")
+        for earlier in events[: i + 1]:
+            fresh.apply(earlier)
+        assert cached.snapshot() == fresh.snapshot(), (i, event)
+        assert cached.snapshot() == fresh.snapshot()  # a second read, from the cache
+
+
+def test_parts_are_kept_until_their_events() -> None:
+    model = WorldModel("alice", "1.21.11")
+    model.apply(ev.PositionSet(1.0, 64.0, 1.0, 0.0, 0.0, from_server=True))
+    model.apply(ev.EntitySpawned(5, "zombie", 0.0, 64.0, 0.0, category="hostile"))
+    first = model.snapshot()
+    assert model.snapshot() is first  # nothing changed: the same snapshot
+    model.apply(ev.EntityMoved(5, 2.0, 64.0, 0.0))
+    moved = model.snapshot()
+    assert moved is not first and moved.player is first.player  # a mob's move rebuilds the entities only
+    assert moved.entities[0].position.x == 2.0
+    model.apply(ev.PositionSet(3.0, 64.0, 1.0, 0.0, 0.0, from_server=False, on_ground=True))
+    walked = model.snapshot()
+    assert walked.player is not moved.player and walked.player.position is not None
+    assert walked.player.position.x == 3.0
