@@ -18,8 +18,11 @@ head), and answers for all 4096 cells at once with numpy:
   away from a lava lake's rim.
 
 The search options (allow lava, allow fire) are applied by the search, so one
-table serves every search. Tables are bytes and a float array, about 40 kB a
-section, cheap to index from Python.
+table serves every search. Tables are bytes and a float array, 24 kB a section,
+cheap to index from Python. The feet heights are single-precision floats: every
+collision top is a multiple of 1/32 block (``tests/engine/motion/test_cells.py``
+checks each version's), so they and the feet heights made from them are exact
+in 24 bits and read back as the same Python floats.
 """
 from __future__ import annotations
 
@@ -54,7 +57,7 @@ BLOCKED = SHAPE | UNKNOWN | AVOID
 class SectionNodes:
     kinds: bytes              # kind bits | CLEAR, index (y << 8) | (z << 4) | x
     penalties: bytes
-    feet: array[float]        # feet height minus the cell's y
+    feet: array[float]        # feet height minus the cell's y (typecode "f")
 
 
 def build_section_nodes(cells: npt.NDArray[np.uint16], tops: npt.NDArray[np.float64]) -> SectionNodes:
@@ -105,4 +108,4 @@ def build_section_nodes(cells: npt.NDArray[np.uint16], tops: npt.NDArray[np.floa
         penalty += (cactus[1:17, zs, xs] | cactus[2:18, zs, xs]).astype(np.uint8) * CACTUS_NEAR
 
     feet = np.where(low, top_here, np.where(on_floor, top_below - 1.0, 0.0))
-    return SectionNodes(kind.tobytes(), penalty.tobytes(), array("d", feet.tobytes()))
+    return SectionNodes(kind.tobytes(), penalty.tobytes(), array("f", feet.astype(np.float32).tobytes()))
