@@ -167,7 +167,7 @@ class Terrain:
             arrays = self._arrays(key)
             if arrays is None:
                 return None
-            cells = memoryview(arrays[0]).cast("B").cast("H")
+            cells = arrays[0].data.cast("B").cast("H")
             self._cells[key] = cells
         return cells
 
@@ -188,7 +188,7 @@ class Terrain:
             arrays = self._arrays(key)
             if arrays is None:
                 return 1.0
-            codes = memoryview(arrays[1]).cast("B")
+            codes = arrays[1].data.cast("B")
             self._heights[key] = codes
         return self._top_list[codes[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)]]
 
