@@ -112,8 +112,9 @@ def rss_mib() -> float:
 def leave(capture: recording.Capture, features: str, players: int, trim: bool = True,
           trace: int = 0) -> dict[str, Any]:
     """``players`` sessions on one proxy, one after another, all kept; then every client leaves.
-    RSS before the first login (after a warm-up player has come and gone, so the version's
-    tables and the process's imports are in the baseline), with all in, and after all left;
+    RSS before the first login (after a warm-up player has come and gone and the memory it
+    freed went back, so the version's tables and the process's imports are in the baseline),
+    with all in, and after all left;
     ``sessions_alive`` counts the closed sessions something still holds. ``trace`` > 0 runs
     tracemalloc and adds the source lines that grew most, loaded against the baseline
     (``heap_loaded``) and after everyone left against the baseline (``heap_left``)."""
@@ -121,7 +122,7 @@ def leave(capture: recording.Capture, features: str, players: int, trim: bool = 
     replay(capture, features, rig=warm)
     _leave(warm)
     del warm
-    gc.collect()
+    heap.release()  # the baseline is an idle proxy whose warm-up player's memory went back
     if trace:
         tracemalloc.start(1)
     baseline = rss_mib()

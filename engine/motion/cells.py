@@ -86,6 +86,20 @@ class MotionTable:
     top_values: npt.NDArray[np.float64]     # code -> top in blocks
     top_list: list[float]                   # the same as Python floats, for indexing in hot loops
     full_code: int                          # the code of a full block's top (1.0): unknown cells
+    _uniform: dict[int, tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint8]]] = attrs.field(
+        factory=dict, init=False, repr=False)
+
+    def uniform(self, index: int) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint8]]:
+        """Classes and top codes of a section of one state (by index into this table), as
+        read-only (16, 16, 16) arrays shared by every terrain: most sections near a player are
+        one state (air, stone, water), so they cost nothing each."""
+        found = self._uniform.get(index)
+        if found is None:
+            classes = np.full((16, 16, 16), self.classes[index], dtype=np.uint16)
+            codes = np.full((16, 16, 16), self.top_codes[index], dtype=np.uint8)
+            classes.flags.writeable = codes.flags.writeable = False
+            found = self._uniform[index] = (classes, codes)
+        return found
 
 
 @functools.lru_cache(maxsize=8)

@@ -41,22 +41,22 @@ from engine.motion.cells import (
     body_top_cell as body_top_cell,
     motion_table,
 )
-from engine.motion.nodes import SectionNodes, build_section_nodes
+from engine.motion.nodes import SectionNodes, build_section_nodes, shared_nodes
 from engine.world.blocks import UNKNOWN_STATE, BlockStore, BlockTable, SectionKey
 
 
 # Per-session bounds of the caches, in sections. When one is full, the quarter farthest
 # from the player (the last ``prefetch`` position, else the section being built) goes:
 # a plan ~100 blocks long touches ~150 sections, so a search rarely pays for a rebuild.
-NODE_TABLE_CAPACITY = 256      # about 40 kB each: 10 MB at most per session
-SECTION_CACHE_CAPACITY = 256   # classes and top codes: 12 kB each
+NODE_TABLE_CAPACITY = 256      # 24 kB each at most (identical tables are one, engine.motion.nodes)
+SECTION_CACHE_CAPACITY = 256   # classes and top codes: 12 kB each, none for a section of one state
 
 
 class Terrain:
     def __init__(self, store: BlockStore, table: BlockTable) -> None:
         self.store = store
         self.table = table
-        motion = motion_table(table)
+        motion = self._motion = motion_table(table)
         self._classes = motion.classes
         self._top_codes = motion.top_codes
         self._top_values = motion.top_values
@@ -155,9 +155,14 @@ class Terrain:
             # The store's partial-section marker and ids past this version's table are unknown.
             index[(index >= self._unknown_index) | (index == UNKNOWN_STATE)] = self._unknown_index
             self._revisions[key] = self.store.section_revision(key)
-            classes = self._classes[index].reshape(16, 16, 16)
+            first = int(index[0])
+            if (index == first).all():
+                classes, codes = self._motion.uniform(first)
+            else:
+                classes = self._classes[index].reshape(16, 16, 16)
+                codes = self._top_codes[index].reshape(16, 16, 16)
             self._class_arrays[key] = classes
-            self._top_arrays[key] = self._top_codes[index].reshape(16, 16, 16)
+            self._top_arrays[key] = codes
         return classes, self._top_arrays[key]
 
     def section_cells(self, key: SectionKey) -> memoryview | None:
@@ -212,7 +217,7 @@ class Terrain:
                         continue
                     cells[wy, wz, wx] = arrays[0][ly, lz, lx]
                     codes[wy, wz, wx] = arrays[1][ly, lz, lx]
-        table = build_section_nodes(cells, self._top_values[codes])
+        table = shared_nodes(build_section_nodes(cells, self._top_values[codes]))
         if len(self._nodes) >= NODE_TABLE_CAPACITY:
             for far in self._farthest(list(self._nodes), key):
                 del self._nodes[far]

@@ -23,9 +23,15 @@ cheap to index from Python. The feet heights are single-precision floats: every
 collision top is a multiple of 1/32 block (``tests/engine/motion/test_cells.py``
 checks each version's), so they and the feet heights made from them are exact
 in 24 bits and read back as the same Python floats.
+
+Tables are immutable, and many are alike (all air, all stone, the same sea):
+``shared_nodes`` hands back the one table already alive with the same contents,
+so identical sections, in one session or across players, hold one copy.
 """
 from __future__ import annotations
 
+import hashlib
+import weakref
 from array import array
 
 import attrs
@@ -109,3 +115,19 @@ def build_section_nodes(cells: npt.NDArray[np.uint16], tops: npt.NDArray[np.floa
 
     feet = np.where(low, top_here, np.where(on_floor, top_below - 1.0, 0.0))
     return SectionNodes(kind.tobytes(), penalty.tobytes(), array("f", feet.astype(np.float32).tobytes()))
+
+
+_ALIVE: weakref.WeakValueDictionary[bytes, SectionNodes] = weakref.WeakValueDictionary()
+
+
+def shared_nodes(table: SectionNodes) -> SectionNodes:
+    """The live table equal to ``table`` if there is one, else ``table`` (now the shared one)."""
+    digest = hashlib.blake2b(table.kinds, digest_size=16)
+    digest.update(table.penalties)
+    digest.update(table.feet)
+    key = digest.digest()
+    found = _ALIVE.get(key)
+    if found is not None and found == table:
+        return found
+    _ALIVE[key] = table
+    return table

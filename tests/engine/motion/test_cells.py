@@ -1,6 +1,9 @@
 """The motion model's compact forms lose nothing: top codes, single-precision feet, memoryviews."""
 from __future__ import annotations
 
+import gc
+import weakref
+
 import numpy as np
 
 from engine.motion.cells import UNKNOWN_CELL, cell_classes, collision_tops, motion_table
@@ -57,3 +60,45 @@ def test_node_feet_in_single_precision_equal_the_double_computation() -> None:
     stand = np.frombuffer(table.kinds, dtype=np.uint8) & 1 != 0
     assert stand.any()
     assert np.array_equal(np.array(table.feet.tolist())[stand], expected[stand])
+
+
+def test_sections_of_one_state_share_one_pair_of_arrays_across_terrains() -> None:
+    table = BlockTable.for_version("1.21.11")
+    air, stone = table.state_for("air"), table.state_for("stone")
+    stores = [BlockStore(), BlockStore()]
+    for store in stores:
+        store.fill_section(0, 4, 0, stone)
+        store.fill_section(1, 4, 0, stone)
+        store.fill_section(0, 5, 0, air)
+    first, second = (Terrain(store, table) for store in stores)
+    assert first.cell(1, 70, 1) == second.cell(17, 70, 1) == cell_classes(table)[stone]
+    assert first.top(1, 70, 1) == 1.0 and first.top(1, 85, 1) == 0.0
+    assert first._class_arrays[(0, 4, 0)] is second._class_arrays[(1, 4, 0)]
+    assert first._top_arrays[(0, 4, 0)] is second._top_arrays[(1, 4, 0)]
+    assert first._class_arrays[(0, 5, 0)] is not first._class_arrays[(0, 4, 0)]
+    shared = first._class_arrays[(0, 4, 0)]
+    assert not shared.flags.writeable
+    # Digging into a shared section gives that section arrays of its own; the others keep theirs.
+    stores[0].set_block(2, 70, 2, air)
+    first.sync()
+    assert first.cell(2, 70, 2) == cell_classes(table)[air] and first.cell(3, 70, 2) == cell_classes(table)[stone]
+    assert first._class_arrays[(0, 4, 0)] is not shared and (shared == cell_classes(table)[stone]).all()
+
+
+def test_alike_node_tables_are_one_object_and_go_when_nobody_holds_them() -> None:
+    table = BlockTable.for_version("1.21.11")
+    stone = table.state_for("stone")
+    store = BlockStore()
+    for cx in range(4):
+        for sy in range(3, 6):
+            store.fill_section(cx, sy, 0, stone)
+    store.set_block(16 * 2 + 5, 70, 5, table.state_for("air"))   # makes section (2, 4, 0) unlike the others
+    terrain = Terrain(store, table)
+    one, two, odd = terrain.node_section((1, 4, 0)), terrain.node_section((1, 4, 0)), terrain.node_section((2, 4, 0))
+    other = Terrain(store, table).node_section((1, 4, 0))
+    assert one is two is other
+    assert odd is not one and odd != one
+    held = weakref.ref(one)
+    del terrain, one, two, other, odd
+    gc.collect()
+    assert held() is None
