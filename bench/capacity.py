@@ -22,7 +22,8 @@ How this works, per path: the relay starts, one warm-up player plays 8 s and lea
 relay's RSS then is the baseline; N players join over ``--ramp`` seconds, and after
 ``--settle`` more the measuring window of ``--window`` seconds starts, at whose ends the
 relay's CPU time (/proc), its engine ticks (metrics endpoint) and its RSS are read; the
-players leave and the RSS is read again once settled. The machine's load average is
+players leave and, once the proxy has closed every connection and run its memory release,
+the RSS is read again when settled. The machine's load average is
 reported: on a shared machine the figures are noisy.
 """
 from __future__ import annotations
@@ -42,14 +43,18 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(1, str(REPO))
 
 from relay import HTTP, Line, cpu_seconds, free_port, pin, stop  # noqa: E402
+
+from proxy.server import RELEASE_AFTER_SECONDS  # noqa: E402
 
 RELAY_CPU, LOAD_CPU = 1, 0
 FEATURES = {"all": {"assistant": True, "reflexes": True, "autopilot": True, "world": True},
             "off": {"assistant": False, "reflexes": False, "autopilot": False, "world": False}}
 PATHS = {"all": ("direct", "raw", "off", "all"), "relay": ("direct", "raw", "off")}
 TICKS = re.compile(r"^mcagent_ticks(?:_total)? (\S+)$", re.MULTILINE)
+OPEN = re.compile(r"^mcagent_open_connections (\S+)$", re.MULTILINE)
 MIB = 1024 * 1024
 
 
@@ -153,6 +158,28 @@ class Relay:
             return None
         return None if found is None else float(found[1])
 
+    def wait_idle(self, timeout: float = 120.0) -> None:
+        """Until the proxy has closed every connection and had time to release memory (it does
+        RELEASE_AFTER_SECONDS after the last player left): a busy proxy closes late, and RSS
+        read before its release says nothing about what it keeps."""
+        if self.metrics is None:
+            return
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with HTTP.open(self.metrics, timeout=30) as answer:
+                    found = OPEN.search(answer.read().decode())
+            except OSError:
+                found = None
+            if found is not None and float(found[1]) == 0:
+                time.sleep(RELEASE_AFTER_SECONDS + 1.0)
+                try:  # answered after the release's timer came due: the reactor has run it
+                    HTTP.open(self.metrics, timeout=30).close()
+                except OSError:
+                    pass
+                return
+            time.sleep(0.5)
+
     def heap_mark(self) -> dict[str, Any] | None:
         """Have the traced proxy dump a heap snapshot (``--heap``); its RSS and malloc figures."""
         if self.heap is None or self.proc is None:
@@ -221,6 +248,7 @@ def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         ticks1, tt1 = relay.ticks(), time.monotonic()
         loaded = rss_bytes(pid) if pid else None
         expect("left", 60)
+        relay.wait_idle()
         after = settled_rss(pid) if pid else None
         marks.append(relay.heap_mark())
     finally:
