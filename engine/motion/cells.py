@@ -102,7 +102,7 @@ class MotionTable:
         return found
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=64)   # one per version in use (47 known); tables are shared per version
 def motion_table(table: BlockTable) -> MotionTable:
     """The motion model's view of a block table, computed once per table (tables are shared)."""
     tops = collision_tops(table)
