@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/capacity.py record [--versions 1.20.1,1.21.11] [--seconds 150]
     .venv/bin/python bench/capacity.py run --players 50 [--features all|relay] [--version 1.20.1]
-                                           [--window 30] [--ramp 20] [--json] [--profile DIR]
+                                           [--window 30] [--ramp 20] [--json] [--profile DIR] [--heap DIR]
 
 ``record`` (needs the Node peers) plays a mineflayer player through the real proxy with
 ``MCAGENT_RECORD_DIR`` set and keeps the capture in ``bench/data/`` (capacity_record.py).
@@ -22,7 +22,8 @@ How this works, per path: the relay starts, one warm-up player plays 8 s and lea
 relay's RSS then is the baseline; N players join over ``--ramp`` seconds, and after
 ``--settle`` more the measuring window of ``--window`` seconds starts, at whose ends the
 relay's CPU time (/proc), its engine ticks (metrics endpoint) and its RSS are read; the
-players leave and the RSS is read again once settled. The machine's load average is
+players leave and, once the proxy has closed every connection and run its memory release,
+the RSS is read again when settled. The machine's load average is
 reported: on a shared machine the figures are noisy.
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ import argparse
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -41,14 +43,18 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(1, str(REPO))
 
 from relay import HTTP, Line, cpu_seconds, free_port, pin, stop  # noqa: E402
+
+from proxy.server import RELEASE_AFTER_SECONDS  # noqa: E402
 
 RELAY_CPU, LOAD_CPU = 1, 0
 FEATURES = {"all": {"assistant": True, "reflexes": True, "autopilot": True, "world": True},
             "off": {"assistant": False, "reflexes": False, "autopilot": False, "world": False}}
 PATHS = {"all": ("direct", "raw", "off", "all"), "relay": ("direct", "raw", "off")}
 TICKS = re.compile(r"^mcagent_ticks(?:_total)? (\S+)$", re.MULTILINE)
+OPEN = re.compile(r"^mcagent_open_connections (\S+)$", re.MULTILINE)
 MIB = 1024 * 1024
 
 
@@ -85,8 +91,11 @@ def percentile(values: list[float], q: float) -> float | None:
 class Relay:
     """The process between the replay clients and the replay server (none for ``direct``)."""
 
-    def __init__(self, path: str, upstream: int, players: int, workdir: Path, profile: Path | None) -> None:
+    def __init__(self, path: str, upstream: int, players: int, workdir: Path, profile: Path | None,
+                 heap: Path | None = None, trace: bool = True) -> None:
         self.path = path
+        self.heap = heap
+        self.heap_marks = 0
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = upstream
         self.metrics: str | None = None
@@ -112,7 +121,10 @@ class Relay:
         config_file.write_text(json.dumps(config))
         run = ["run", "--config", str(config_file), "--metrics", f"127.0.0.1:{metrics}"]
         cmd = [sys.executable, "-m", "proxy.operations.cli", *run]
-        if profile is not None:
+        if heap is not None:
+            cmd = [sys.executable, str(HERE / "relay_peers" / "traced_proxy.py"), str(heap),
+                   *([] if trace else ["--no-trace"]), *run]
+        elif profile is not None:
             profile.mkdir(parents=True, exist_ok=True)
             cmd = [sys.executable, "-m", "cProfile", "-o", str(profile / f"{path}.prof"), "-m",
                    "proxy.operations.cli", *run]
@@ -146,6 +158,43 @@ class Relay:
             return None
         return None if found is None else float(found[1])
 
+    def wait_idle(self, timeout: float = 120.0) -> None:
+        """Until the proxy has closed every connection and had time to release memory (it does
+        RELEASE_AFTER_SECONDS after the last player left): a busy proxy closes late, and RSS
+        read before its release says nothing about what it keeps."""
+        if self.metrics is None:
+            return
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with HTTP.open(self.metrics, timeout=30) as answer:
+                    found = OPEN.search(answer.read().decode())
+            except OSError:
+                found = None
+            if found is not None and float(found[1]) == 0:
+                time.sleep(RELEASE_AFTER_SECONDS + 1.0)
+                try:  # answered after the release's timer came due: the reactor has run it
+                    HTTP.open(self.metrics, timeout=30).close()
+                except OSError:
+                    pass
+                return
+            time.sleep(0.5)
+
+    def heap_mark(self) -> dict[str, Any] | None:
+        """Have the traced proxy dump a heap snapshot (``--heap``); its RSS and malloc figures."""
+        if self.heap is None or self.proc is None:
+            return None
+        done = self.heap / f"heap-{self.heap_marks}.json"
+        self.heap_marks += 1
+        self.proc.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + 300
+        while not done.exists():
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise RuntimeError(f"no heap snapshot {done}")
+            time.sleep(0.5)
+        figures: dict[str, Any] = json.loads(done.read_text())
+        return figures
+
     def stop(self) -> None:
         if self.proc is not None and self.path in ("off", "all"):
             self.proc.send_signal(2)  # SIGINT: cProfile writes its file on a clean exit
@@ -168,7 +217,8 @@ def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         if not hello or hello.get("event") != "listening":
             raise RuntimeError(f"replay did not start: {hello}")
         profile = Path(args.profile) / f"{args.version}-{args.players}" if args.profile and path in ("off", "all") else None
-        relay = Relay(path, int(hello["port"]), args.players, workdir, profile)
+        heap = Path(args.heap) / f"{args.version}-{args.players}-{path}" if args.heap and path in ("off", "all") else None
+        relay = Relay(path, int(hello["port"]), args.players, workdir, profile, heap, args.heap_lines > 0)
 
         def send(**cmd: Any) -> None:
             assert gen.stdin is not None
@@ -185,6 +235,7 @@ def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         expect("warm_done", 60)
         pid = relay.pid
         baseline = settled_rss(pid) if pid else None
+        marks = [relay.heap_mark()]
         send(cmd="run", port=relay.port, players=args.players, ramp=args.ramp, settle=args.settle, window=args.window)
         start = expect("window_start", args.ramp + args.settle + 120)
         # CPU first (at the window's edge), then the ticks, each with its own time: a busy
@@ -193,10 +244,13 @@ def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         ticks0, tt0 = relay.ticks(), time.monotonic()
         end = expect("window_end", args.window + 120)
         cpu1, t1 = cpu_seconds(pid), time.monotonic()
+        marks.append(relay.heap_mark())  # at once: the players leave now (--heap: no tick figure)
         ticks1, tt1 = relay.ticks(), time.monotonic()
         loaded = rss_bytes(pid) if pid else None
         expect("left", 60)
+        relay.wait_idle()
         after = settled_rss(pid) if pid else None
+        marks.append(relay.heap_mark())
     finally:
         if relay is not None:
             relay.stop()
@@ -222,7 +276,23 @@ def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         row.update(rss_baseline_mib=round(baseline / MIB, 1), rss_loaded_mib=round(loaded / MIB, 1),
                    rss_per_player_mib=round((loaded - baseline) / MIB / max(players, 1), 2),
                    rss_after_leave_mib=round(after / MIB, 1), left_over_mib=round((after - baseline) / MIB, 1))
+    if heap is not None:
+        row["heap"] = heap_report(heap, [m or {} for m in marks], args.heap_lines)
     return row
+
+
+def heap_report(folder: Path, marks: list[dict[str, Any]], lines: int) -> dict[str, Any]:
+    """The snapshots of ``--heap`` compared: what grew by source line with everyone in and after
+    they left, and the process's RSS and glibc's heap account at the three marks."""
+    import tracemalloc
+
+    import heap_profile
+
+    report: dict[str, Any] = {"marks": dict(zip(("baseline", "loaded", "left"), marks)), "loaded": [], "left": []}
+    if lines > 0:
+        snaps = [tracemalloc.Snapshot.load(str(folder / f"heap-{k}.snapshot")) for k in range(3)]
+        report.update(loaded=heap_profile.top(snaps[0], snaps[1], lines), left=heap_profile.top(snaps[0], snaps[2], lines))
+    return report
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -281,6 +351,10 @@ def main() -> int:
     r.add_argument("--settle", type=float, default=10.0, help="seconds after the last join before the window")
     r.add_argument("--window", type=float, default=30.0)
     r.add_argument("--profile", help="cProfile the full proxy into this directory")
+    r.add_argument("--heap", help="run the proxy under tracemalloc, snapshots in this directory; "
+                   "prints what grew by source line (its figures include tracemalloc's own cost)")
+    r.add_argument("--heap-lines", type=int, default=25,
+                   help="with --heap: lines to show; 0: no tracemalloc, only RSS, glibc's and pymalloc's figures")
     r.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.command == "record":
@@ -291,6 +365,15 @@ def main() -> int:
         return 0
     result = run(args)
     print(json.dumps(result) if args.json else table(result))
+    for row in result["rows"]:
+        if "heap" in row and not args.json:
+            heap = row["heap"]
+            for mark, figures in heap["marks"].items():
+                print(f"{row['path']} {mark}: " + ", ".join(f"{k} {v / MIB:.1f} MiB" for k, v in figures.items()
+                                                            if k.endswith("bytes")) + f", {figures.get('pymalloc_arenas')} pymalloc arenas")
+            for key in ("loaded", "left"):
+                print(f"{row['path']}: tracemalloc, {key} against the baseline, by line:")
+                print("\n".join(heap[key]))
     return 0
 
 

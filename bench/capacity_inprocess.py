@@ -26,6 +26,7 @@ import json
 import pstats
 import sys
 import time
+import tracemalloc
 import weakref
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+sys.path.insert(0, str(REPO / "bench"))
+
+import heap_profile  # noqa: E402
 from twisted.internet.error import ConnectionDone  # noqa: E402
 from twisted.python.failure import Failure  # noqa: E402
 
@@ -105,17 +109,24 @@ def rss_mib() -> float:
     return 0.0
 
 
-def leave(capture: recording.Capture, features: str, players: int, trim: bool = True) -> dict[str, Any]:
+def leave(capture: recording.Capture, features: str, players: int, trim: bool = True,
+          trace: int = 0) -> dict[str, Any]:
     """``players`` sessions on one proxy, one after another, all kept; then every client leaves.
-    RSS before the first login (after a warm-up player has come and gone, so the version's
-    tables and the process's imports are in the baseline), with all in, and after all left;
-    ``sessions_alive`` counts the closed sessions something still holds."""
+    RSS before the first login (after a warm-up player has come and gone and the memory it
+    freed went back, so the version's tables and the process's imports are in the baseline),
+    with all in, and after all left;
+    ``sessions_alive`` counts the closed sessions something still holds. ``trace`` > 0 runs
+    tracemalloc and adds the source lines that grew most, loaded against the baseline
+    (``heap_loaded``) and after everyone left against the baseline (``heap_left``)."""
     warm = Rig(str(capture.header["version"]), features=FEATURES[features], login_rate_limit_seconds=0)
     replay(capture, features, rig=warm)
     _leave(warm)
     del warm
-    gc.collect()
+    heap.release()  # the baseline is an idle proxy whose warm-up player's memory went back
+    if trace:
+        tracemalloc.start(1)
     baseline = rss_mib()
+    snap0 = tracemalloc.take_snapshot() if trace else None
     first = Rig(str(capture.header["version"]), features=FEATURES[features], login_rate_limit_seconds=0)
     # As `mcagent run` sets it (proxy.operations.cli.build_server); --no-trim measures without.
     took: list[float] = []
@@ -131,6 +142,7 @@ def leave(capture: recording.Capture, features: str, players: int, trim: bool = 
         replay(capture, features, rig=rig, name=f"Replayed{i}")
     gc.collect()
     loaded = rss_mib()
+    snap1 = tracemalloc.take_snapshot() if trace else None
     sessions = [weakref.ref(rig.bridge.session) for rig in rigs if rig.bridge.session is not None]
     for rig in rigs:
         _leave(rig)
@@ -139,11 +151,17 @@ def leave(capture: recording.Capture, features: str, players: int, trim: bool = 
     reactor.advance(RELEASE_AFTER_SECONDS)  # the server releases memory once all have left
     gc.collect()
     after = rss_mib()
+    traced: dict[str, Any] = {}
+    if snap0 is not None and snap1 is not None:
+        snap2 = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        traced = {"heap_loaded": heap_profile.top(snap0, snap1, trace),
+                  "heap_left": heap_profile.top(snap0, snap2, trace)}
     return {"players": players, "rss_baseline_mib": round(baseline, 1), "rss_loaded_mib": round(loaded, 1),
             "mib_per_player": round((loaded - baseline) / players, 2), "rss_after_leave_mib": round(after, 1),
             "left_over_mib": round(after - baseline, 1),
             "sessions_alive": sum(1 for ref in sessions if ref() is not None),
-            "release_ms": [round(1000 * t, 1) for t in took]}
+            "release_ms": [round(1000 * t, 1) for t in took], **traced}
 
 
 def _leave(rig: Rig) -> None:
@@ -163,12 +181,18 @@ def main() -> int:
                         help="memory instead of CPU: N players in, then all leave (RSS before, loaded, after)")
     parser.add_argument("--no-trim", dest="trim", action="store_false",
                         help="with --leave: the server does not release memory when the last player leaves")
+    parser.add_argument("--trace", type=int, default=0, metavar="LINES",
+                        help="with --leave: tracemalloc, the LINES source lines that grew most (RSS then includes its cost)")
     args = parser.parse_args()
     path = REPO / "bench" / "data" / f"capacity-{args.version}.mcrec.xz"
     capture = recording.decode(path.read_bytes(), str(path))
     if args.leave:
-        print(json.dumps({"version": args.version, "features": args.features, "trim": args.trim,
-                          **leave(capture, args.features, args.leave, args.trim)}))
+        found = leave(capture, args.features, args.leave, args.trim, args.trace)
+        heaps = {k: found.pop(k) for k in ("heap_loaded", "heap_left") if k in found}
+        print(json.dumps({"version": args.version, "features": args.features, "trim": args.trim, **found}))
+        for key, rows in heaps.items():
+            print(f"{key} (tracemalloc, by line, against the baseline):")
+            print("\n".join(rows))
         return 0
     runs = [replay(capture, args.features) for _ in range(args.repeat)]
     best = min(runs, key=lambda r: float(r["cpu_s"]))

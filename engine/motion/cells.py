@@ -12,11 +12,17 @@ Simplifications (conservative, shared by the stepper and the checker):
 * climbable blocks (ladder, vines, scaffolding) are treated as empty: the
   player's box at a cell centre never touches a ladder plate;
 * unknown cells (unloaded, or unknown ids) block everything and support nothing.
+
+Collision tops are few (21 distinct heights across every version), so the
+terrain keeps a section's tops as one byte per block, a code into the table's
+distinct tops (``MotionTable``), instead of a float: 4 KiB a section, not 32.
 """
 from __future__ import annotations
 
+import functools
 import math
 
+import attrs
 import numpy as np
 import numpy.typing as npt
 
@@ -69,3 +75,40 @@ def collision_tops(table: BlockTable) -> npt.NDArray[np.float64]:
     """Collision top per state id as the motion model sees it (climbables: none)."""
     tops = np.where((table.flags_array & BlockFlag.CLIMBABLE) != 0, 0.0, table.top_array)
     return np.append(tops, 1.0)
+
+
+@attrs.frozen(eq=False)
+class MotionTable:
+    """Per state id (plus a trailing unknown id): the cell class and the collision top's code."""
+
+    classes: npt.NDArray[np.uint16]
+    top_codes: npt.NDArray[np.uint8]
+    top_values: npt.NDArray[np.float64]     # code -> top in blocks
+    top_list: list[float]                   # the same as Python floats, for indexing in hot loops
+    full_code: int                          # the code of a full block's top (1.0): unknown cells
+    _uniform: dict[int, tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint8]]] = attrs.field(
+        factory=dict, init=False, repr=False)
+
+    def uniform(self, index: int) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint8]]:
+        """Classes and top codes of a section of one state (by index into this table), as
+        read-only (16, 16, 16) arrays shared by every terrain: most sections near a player are
+        one state (air, stone, water), so they cost nothing each."""
+        found = self._uniform.get(index)
+        if found is None:
+            classes = np.full((16, 16, 16), self.classes[index], dtype=np.uint16)
+            codes = np.full((16, 16, 16), self.top_codes[index], dtype=np.uint8)
+            classes.flags.writeable = codes.flags.writeable = False
+            found = self._uniform[index] = (classes, codes)
+        return found
+
+
+@functools.lru_cache(maxsize=64)   # one per version in use (47 known); tables are shared per version
+def motion_table(table: BlockTable) -> MotionTable:
+    """The motion model's view of a block table, computed once per table (tables are shared)."""
+    tops = collision_tops(table)
+    values, codes = np.unique(tops, return_inverse=True)
+    if len(values) > 256:
+        raise ValueError(f"block table {table.version}: {len(values)} distinct collision tops, at most 256 fit a byte")
+    values = values.astype(np.float64)
+    return MotionTable(cell_classes(table), codes.reshape(-1).astype(np.uint8), values,
+                       [float(v) for v in values], int(np.searchsorted(values, 1.0)))

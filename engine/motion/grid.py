@@ -1,9 +1,11 @@
 """Terrain: what the pathfinder and the physics see of a ``BlockStore``.
 
-How this works: block states become cell classes (``engine.motion.cells``);
-per section, the classes are expanded on first use into a Python list, because
-indexing a list is far cheaper than indexing numpy scalars in hot loops, and
-into a node table (``engine.motion.nodes``) when the pathfinder asks. ``sync()``
+How this works: block states become cell classes and collision-top codes
+(``engine.motion.cells``), per section a uint16 and a uint8 array (12 KiB);
+the hot loops index them through memoryviews of those arrays (a memoryview
+hands out Python ints, far cheaper than numpy scalars, and copies nothing),
+and a section becomes a node table (``engine.motion.nodes``) when the
+pathfinder asks. ``sync()``
 drops what the store changed since the last call: a changed section's classes,
 and the node tables whose window (the section, one cell around it, three
 above) holds a cell whose class or collision top changed, so digging one
@@ -15,8 +17,6 @@ FLOOR block in ``y - 1`` (feet at ``y - 1 + top``) or on a LOW block in ``y``
 itself (feet at ``y + top``), or swimming or climbing in ``y``.
 """
 from __future__ import annotations
-
-from array import array
 
 import numpy as np
 import numpy.typing as npt
@@ -39,31 +39,35 @@ from engine.motion.cells import (
     UNKNOWN_CELL as UNKNOWN_CELL,
     WATER as WATER,
     body_top_cell as body_top_cell,
-    cell_classes,
-    collision_tops,
+    motion_table,
 )
-from engine.motion.nodes import SectionNodes, build_section_nodes
+from engine.motion.nodes import SectionNodes, build_section_nodes, shared_nodes
 from engine.world.blocks import UNKNOWN_STATE, BlockStore, BlockTable, SectionKey
 
 
 # Per-session bounds of the caches, in sections. When one is full, the quarter farthest
 # from the player (the last ``prefetch`` position, else the section being built) goes:
 # a plan ~100 blocks long touches ~150 sections, so a search rarely pays for a rebuild.
-NODE_TABLE_CAPACITY = 256      # about 40 kB each: 10 MB at most per session
-SECTION_CACHE_CAPACITY = 256   # classes, tops, cells and heights: about 100 kB each when all are built
+NODE_TABLE_CAPACITY = 256      # 24 kB each at most (identical tables are one, engine.motion.nodes)
+SECTION_CACHE_CAPACITY = 256   # classes and top codes: 12 kB each, none for a section of one state
 
 
 class Terrain:
     def __init__(self, store: BlockStore, table: BlockTable) -> None:
         self.store = store
         self.table = table
-        self._classes = cell_classes(table)
-        self._tops = collision_tops(table)
+        motion = self._motion = motion_table(table)
+        self._classes = motion.classes
+        self._top_codes = motion.top_codes
+        self._top_values = motion.top_values
+        self._top_list = motion.top_list
+        self._full_code = motion.full_code
         self._unknown_index = len(self._classes) - 1
         self._class_arrays: dict[SectionKey, npt.NDArray[np.uint16]] = {}
-        self._top_arrays: dict[SectionKey, npt.NDArray[np.float64]] = {}
-        self._cells: dict[SectionKey, list[int]] = {}
-        self._heights: dict[SectionKey, array[float]] = {}
+        self._top_arrays: dict[SectionKey, npt.NDArray[np.uint8]] = {}      # top codes
+        # Flat memoryviews of the two arrays above, made on first use by cell() and top().
+        self._cells: dict[SectionKey, memoryview] = {}
+        self._heights: dict[SectionKey, memoryview] = {}
         self._nodes: dict[SectionKey, SectionNodes] = {}
         self._revisions: dict[SectionKey, int] = {}
         self._missing: dict[SectionKey, int] = {}     # asked for but not loaded: revision then
@@ -133,7 +137,7 @@ class Terrain:
                     for dz in dzs:
                         self._nodes.pop((cx + dx, sy + dy, cz + dz), None)
 
-    def _arrays(self, key: SectionKey) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.float64]] | None:
+    def _arrays(self, key: SectionKey) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint8]] | None:
         classes = self._class_arrays.get(key)
         if classes is None:
             states = self.store.section(key)
@@ -151,18 +155,24 @@ class Terrain:
             # The store's partial-section marker and ids past this version's table are unknown.
             index[(index >= self._unknown_index) | (index == UNKNOWN_STATE)] = self._unknown_index
             self._revisions[key] = self.store.section_revision(key)
-            classes = self._classes[index].reshape(16, 16, 16)
+            first = int(index[0])
+            if (index == first).all():
+                classes, codes = self._motion.uniform(first)
+            else:
+                classes = self._classes[index].reshape(16, 16, 16)
+                codes = self._top_codes[index].reshape(16, 16, 16)
             self._class_arrays[key] = classes
-            self._top_arrays[key] = self._tops[index].reshape(16, 16, 16)
+            self._top_arrays[key] = codes
         return classes, self._top_arrays[key]
 
-    def section_cells(self, key: SectionKey) -> list[int] | None:
+    def section_cells(self, key: SectionKey) -> memoryview | None:
+        """The classes of a section's 4096 cells, in chunk order, or None if not loaded."""
         cells = self._cells.get(key)
         if cells is None:
             arrays = self._arrays(key)
             if arrays is None:
                 return None
-            cells = arrays[0].ravel().tolist()
+            cells = arrays[0].data.cast("B").cast("H")
             self._cells[key] = cells
         return cells
 
@@ -178,14 +188,14 @@ class Terrain:
     def top(self, x: int, y: int, z: int) -> float:
         """Collision top of a cell in block units (0 = no collision); unknown cells are full."""
         key = (x >> 4, y >> 4, z >> 4)
-        heights = self._heights.get(key)
-        if heights is None:
+        codes = self._heights.get(key)
+        if codes is None:
             arrays = self._arrays(key)
             if arrays is None:
                 return 1.0
-            heights = array("d", arrays[1].tobytes())
-            self._heights[key] = heights
-        return heights[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)]
+            codes = arrays[1].data.cast("B")
+            self._heights[key] = codes
+        return self._top_list[codes[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)]]
 
     def node_section(self, key: SectionKey) -> SectionNodes:
         """The node table of a section (see ``engine.motion.nodes``), built on first use."""
@@ -193,7 +203,7 @@ class Terrain:
         if found is not None:
             return found
         cells = np.full((20, 18, 18), UNKNOWN_CELL, dtype=np.uint16)
-        tops = np.ones((20, 18, 18), dtype=np.float64)
+        codes = np.full((20, 18, 18), self._full_code, dtype=np.uint8)
         cx, sy, cz = key
         # Window rows: y from -1 to 18, z and x from -1 to 16, relative to the section.
         for dy, (wy, ly) in ((-1, (slice(0, 1), slice(15, 16))), (0, (slice(1, 17), slice(0, 16))),
@@ -206,8 +216,8 @@ class Terrain:
                     if arrays is None:
                         continue
                     cells[wy, wz, wx] = arrays[0][ly, lz, lx]
-                    tops[wy, wz, wx] = arrays[1][ly, lz, lx]
-        table = build_section_nodes(cells, tops)
+                    codes[wy, wz, wx] = arrays[1][ly, lz, lx]
+        table = shared_nodes(build_section_nodes(cells, self._top_values[codes]))
         if len(self._nodes) >= NODE_TABLE_CAPACITY:
             for far in self._farthest(list(self._nodes), key):
                 del self._nodes[far]

@@ -18,11 +18,20 @@ head), and answers for all 4096 cells at once with numpy:
   away from a lava lake's rim.
 
 The search options (allow lava, allow fire) are applied by the search, so one
-table serves every search. Tables are bytes and a float array, about 40 kB a
-section, cheap to index from Python.
+table serves every search. Tables are bytes and a float array, 24 kB a section,
+cheap to index from Python. The feet heights are single-precision floats: every
+collision top is a multiple of 1/32 block (``tests/engine/motion/test_cells.py``
+checks each version's), so they and the feet heights made from them are exact
+in 24 bits and read back as the same Python floats.
+
+Tables are immutable, and many are alike (all air, all stone, the same sea):
+``shared_nodes`` hands back the one table already alive with the same contents,
+so identical sections, in one session or across players, hold one copy.
 """
 from __future__ import annotations
 
+import hashlib
+import weakref
 from array import array
 
 import attrs
@@ -54,7 +63,7 @@ BLOCKED = SHAPE | UNKNOWN | AVOID
 class SectionNodes:
     kinds: bytes              # kind bits | CLEAR, index (y << 8) | (z << 4) | x
     penalties: bytes
-    feet: array[float]        # feet height minus the cell's y
+    feet: array[float]        # feet height minus the cell's y (typecode "f")
 
 
 def build_section_nodes(cells: npt.NDArray[np.uint16], tops: npt.NDArray[np.float64]) -> SectionNodes:
@@ -105,4 +114,20 @@ def build_section_nodes(cells: npt.NDArray[np.uint16], tops: npt.NDArray[np.floa
         penalty += (cactus[1:17, zs, xs] | cactus[2:18, zs, xs]).astype(np.uint8) * CACTUS_NEAR
 
     feet = np.where(low, top_here, np.where(on_floor, top_below - 1.0, 0.0))
-    return SectionNodes(kind.tobytes(), penalty.tobytes(), array("d", feet.tobytes()))
+    return SectionNodes(kind.tobytes(), penalty.tobytes(), array("f", feet.astype(np.float32).tobytes()))
+
+
+_ALIVE: weakref.WeakValueDictionary[bytes, SectionNodes] = weakref.WeakValueDictionary()
+
+
+def shared_nodes(table: SectionNodes) -> SectionNodes:
+    """The live table equal to ``table`` if there is one, else ``table`` (now the shared one)."""
+    digest = hashlib.blake2b(table.kinds, digest_size=16)
+    digest.update(table.penalties)
+    digest.update(table.feet)
+    key = digest.digest()
+    found = _ALIVE.get(key)
+    if found is not None and found == table:
+        return found
+    _ALIVE[key] = table
+    return table

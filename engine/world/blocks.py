@@ -29,31 +29,39 @@ view fell too far behind, and then it checks everything), so its cost follows
 what changed, not what is loaded. ``layout`` counts only loads and unloads: a
 section coming or going, never a block change, for views of which sections
 exist (a finder's list of sections near a point).
+
+Bookkeeping is per column where it can be, since a player holds ~450 columns of
+~24 sections: a column's section ys are one shared frozenset (most columns have
+the same ys), and a whole column's load or unload stamps one revision for all of
+its sections; only a section touched on its own (a block change, a section
+update) keeps a revision of its own until its column is next loaded or unloaded.
+An unloaded column's revisions are forgotten (its sections read 0, as never
+loaded): a view that cached a revision sees it changed, and the store does not
+grow with every column a player has passed.
 """
 from __future__ import annotations
 
 import enum
 import functools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from engine.world.packed import SECTION_VOLUME as SECTION_VOLUME
+from engine.world.packed import PackedSection as PackedSection
+from engine.world.packed import StateArray as StateArray
+
 DATA = Path(__file__).resolve().parent / "data" / "blocks.json"
-SECTION_VOLUME = 4096
 # Section touches the journal keeps for ``changed_since`` (it holds up to twice as many
 # before it drops the oldest): a tick's digging and a few chunk columns, not a whole join.
 JOURNAL_LENGTH = 1024
 # Decoded packed sections kept for ``section()``: the 27 around the player and a search's
 # neighbourhood, at 8 KiB each.
 DECODED_CACHE = 32
-# Bits per block for a palette of a given size: powers of two, so blocks never straddle bytes.
-_WIDTHS = ((2, 1), (4, 2), (16, 4), (256, 8))
-# log2 of blocks per byte, by bits per block (1 -> 8 a byte, 2 -> 4, 4 -> 2, 8 -> 1).
-_PER_BYTE_LOG = (0, 3, 2, 0, 1, 0, 0, 0, 0)
 # Marks blocks of a section the store holds only in part (a block change arrived
 # for a section no chunk packet filled). Larger than any state id of any version.
 UNKNOWN_STATE = 0xFFFF
@@ -178,7 +186,6 @@ def _table(version: str) -> BlockTable:
 
 
 SectionKey = tuple[int, int, int]
-StateArray = npt.NDArray[np.unsignedinteger[Any]]
 
 
 class SectionSource(Protocol):
@@ -195,94 +202,6 @@ class SectionSource(Protocol):
     def decode(self) -> Iterable[tuple[int, npt.ArrayLike]]: ...
 
 
-def _width(states: int) -> int:
-    for most, bits in _WIDTHS:
-        if states <= most:
-            return bits
-    raise ValueError(f"{states} states do not fit a packed section")
-
-
-def _pack(indices: npt.NDArray[np.integer[Any]], bits: int) -> bytearray:
-    """4096 palette indices, ``8 // bits`` to a byte, the first in the low bits."""
-    per = 8 // bits
-    shifts = np.arange(per, dtype=np.uint8) * bits
-    grouped = indices.astype(np.uint8).reshape(SECTION_VOLUME // per, per) << shifts
-    return bytearray(np.bitwise_or.reduce(grouped, axis=1).astype(np.uint8).tobytes())
-
-
-class PackedSection:
-    """A section of at most 256 states: a palette and the blocks' palette indices, bit-packed."""
-
-    __slots__ = ("palette", "bits", "data")
-
-    def __init__(self, palette: StateArray, indices: npt.NDArray[np.integer[Any]]) -> None:
-        self.palette = palette
-        self.bits = _width(len(palette))
-        self.data = _pack(indices, self.bits)
-
-    @staticmethod
-    def of(flat: StateArray, dtype: type[np.unsignedinteger[Any]]) -> "PackedSection | None":
-        """Pack 4096 state ids, or None if they hold more than 256 states."""
-        # Sorted states, then each block's place among the distinct ones: about twice as
-        # fast as np.unique(return_inverse=True), which sorts with an argsort.
-        ordered = np.sort(flat, kind="stable")
-        first = np.empty(SECTION_VOLUME, dtype=np.bool_)
-        first[0] = True
-        np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-        palette = ordered[first]
-        if len(palette) > 256:
-            return None
-        return PackedSection(palette.astype(dtype), np.searchsorted(palette, flat))
-
-    def indices(self) -> npt.NDArray[np.uint8]:
-        bits = self.bits
-        raw = np.frombuffer(self.data, dtype=np.uint8)
-        if bits == 8:
-            return raw.copy()
-        shifts = np.arange(8 // bits, dtype=np.uint8) * bits
-        unpacked = (raw[:, None] >> shifts) & ((1 << bits) - 1)
-        out: npt.NDArray[np.uint8] = unpacked.reshape(SECTION_VOLUME).astype(np.uint8, copy=False)
-        return out
-
-    def decode(self) -> StateArray:
-        states: StateArray = self.palette[self.indices()]
-        return states
-
-    def get(self, index: int) -> int:
-        bits = self.bits
-        per_log = _PER_BYTE_LOG[bits]
-        shift = (index & ((1 << per_log) - 1)) * bits
-        return int(self.palette[(self.data[index >> per_log] >> shift) & ((1 << bits) - 1)])
-
-    def set(self, index: int, state: int) -> bool:
-        """Write one block; False if the palette is full at 256 states (the caller unpacks)."""
-        found = np.flatnonzero(self.palette == state)
-        if found.size:
-            slot_value = int(found[0])
-        else:
-            if len(self.palette) >= 256:
-                return False
-            slot_value = len(self.palette)
-            grown = np.append(self.palette, np.array([state], dtype=self.palette.dtype))
-            if _width(len(grown)) != self.bits:
-                indices = self.indices()
-                self.palette = grown
-                self.bits = _width(len(grown))
-                self.data = _pack(indices, self.bits)
-            else:
-                self.palette = grown
-        bits = self.bits
-        per_log = _PER_BYTE_LOG[bits]
-        shift = (index & ((1 << per_log) - 1)) * bits
-        at = index >> per_log
-        self.data[at] = (self.data[at] & ~(((1 << bits) - 1) << shift) & 0xFF) | (slot_value << shift)
-        return True
-
-    @property
-    def nbytes(self) -> int:
-        return len(self.data) + int(self.palette.nbytes)
-
-
 class BlockStore:
     """State ids per loaded section. Mutated only by the ``set_*``/``unload``/``clear`` methods."""
 
@@ -292,11 +211,15 @@ class BlockStore:
         # A shared uniform array, a PackedSection, or a private array of > 256 states.
         self._sections: dict[SectionKey, StateArray | PackedSection] = {}
         self._decoded: dict[SectionKey, StateArray] = {}    # recent decodes, oldest first
-        self._columns: dict[tuple[int, int], set[int]] = {}
+        self._columns: dict[tuple[int, int], frozenset[int]] = {}
+        self._ys_forms: dict[frozenset[int], frozenset[int]] = {}   # one shared set per distinct ys
         # Columns loaded but not decoded: their sections are listed in _columns, not in
         # _sections, until something reads one (``_materialize``).
         self._lazy: dict[tuple[int, int], SectionSource] = {}
-        self._section_revisions: dict[SectionKey, int] = {}
+        # A whole column's last load (see the module's docstring), and since then the
+        # sections touched on their own, by column: {(cx, cz): {sy: revision}}.
+        self._column_revisions: dict[tuple[int, int], int] = {}
+        self._section_revisions: dict[tuple[int, int], dict[int, int]] = {}
         self.revision = 0
         self.layout = 0                 # bumped when a section is loaded or forgotten
         self._journal: list[SectionKey] = []    # the key each revision touched, oldest first
@@ -307,13 +230,47 @@ class BlockStore:
 
     def _touch(self, key: SectionKey) -> None:
         self.revision += 1
-        self._section_revisions[key] = self.revision
+        column = (key[0], key[2])
+        own = self._section_revisions.get(column)
+        if own is None:
+            own = self._section_revisions[column] = {}
+        own[key[1]] = self.revision
+        self._journal.append(key)
+        self._trim_journal()
+
+    def _touch_column(self, cx: int, cz: int, ys: Collection[int], loaded: bool) -> None:
+        """Every section of a column loaded (``loaded``) or unloaded at once: one journal entry
+        and one revision each, as ``_touch`` would give, but one stamp for the column."""
         journal = self._journal
-        journal.append(key)
+        before = self.revision
+        own = self._section_revisions.pop((cx, cz), None)
+        # Sections with a revision of their own outside ``ys`` (lost in decoding) read 0 from
+        # now on: the journal names them too, as it names everything whose revision changes.
+        for sy in (*ys, *(sy for sy in own if sy not in ys)) if own else ys:
+            self.revision += 1
+            journal.append((cx, sy, cz))
+        if loaded:
+            self._column_revisions[(cx, cz)] = self.revision
+        else:
+            self._column_revisions.pop((cx, cz), None)
+        if self.revision != before:
+            self._trim_journal()
+
+    def _trim_journal(self) -> None:
+        journal = self._journal
         if len(journal) > 2 * JOURNAL_LENGTH:
             drop = len(journal) - JOURNAL_LENGTH
             del journal[:drop]
             self._journal_base += drop
+
+    def _ys(self, ys: Iterable[int]) -> frozenset[int]:
+        form = frozenset(ys)
+        return self._ys_forms.setdefault(form, form)
+
+    def _add_y(self, cx: int, cz: int, sy: int) -> None:
+        ys = self._columns.get((cx, cz))
+        if ys is None or sy not in ys:
+            self._columns[(cx, cz)] = self._ys((sy,) if ys is None else (*ys, sy))
 
     def changed_since(self, revision: int) -> list[SectionKey] | None:
         """The sections touched (loaded, edited, forgotten) after ``revision``, oldest first and
@@ -335,7 +292,7 @@ class BlockStore:
             self.layout += 1
         self._decoded.pop(key, None)
         self._sections[key] = self._stored(array)
-        self._columns.setdefault((cx, cz), set()).add(sy)
+        self._add_y(cx, cz, sy)
         self._touch(key)
 
     def _stored(self, array: npt.NDArray[Any]) -> StateArray | PackedSection:
@@ -359,10 +316,22 @@ class BlockStore:
     def set_column(self, cx: int, cz: int, sections: Iterable[tuple[int, npt.ArrayLike]], replace: bool) -> None:
         """A decoded chunk column: ``(sy, states)`` pairs. ``replace``: the column is whole
         (a full chunk packet), so sections it leaves out are forgotten first."""
-        if replace:
-            self.unload_chunk(cx, cz)
-        for sy, states in sections:
-            self.set_section(cx, sy, cz, states)
+        if not replace:
+            for sy, states in sections:
+                self.set_section(cx, sy, cz, states)
+            return
+        arrays = [(sy, np.asarray(states)) for sy, states in sections]
+        for _, array in arrays:
+            if array.size != SECTION_VOLUME:
+                raise ValueError(f"a section holds {SECTION_VOLUME} blocks, got {array.size}")
+        self.unload_chunk(cx, cz)
+        ys = [sy for sy, _ in arrays]
+        for sy, array in arrays:
+            self._sections[(cx, sy, cz)] = self._stored(array)
+        if ys:
+            self.layout += len(set(ys))
+            self._columns[(cx, cz)] = self._ys(ys)
+            self._touch_column(cx, cz, ys, loaded=True)
 
     def set_lazy_column(self, cx: int, cz: int, source: SectionSource, replace: bool) -> None:
         """A column to decode when one of its sections is first read. It counts as loaded at
@@ -373,26 +342,27 @@ class BlockStore:
             self.set_column(cx, cz, source.decode(), replace=False)
             return
         self.unload_chunk(cx, cz)
-        ys = set(source.ys)
+        ys = self._ys(source.ys)
         if not ys:
             return
         self._lazy[(cx, cz)] = source
         self._columns[(cx, cz)] = ys
-        for sy in ys:
-            self.layout += 1
-            self._touch((cx, sy, cz))
+        self.layout += len(ys)
+        self._touch_column(cx, cz, ys, loaded=True)
 
     def _materialize(self, column: tuple[int, int]) -> None:
         # Decoding adds nothing new (no revision, no layout): the sections were loaded when
         # the column came. Sections a damaged column fails to give become unknown.
         source = self._lazy.pop(column)
         cx, cz = column
-        ys = self._columns.get(column, set())
+        ys = self._columns.get(column, frozenset())
         for sy, states in source.decode():
             if sy in ys:
                 self._sections[(cx, sy, cz)] = self._stored(np.asarray(states))
-        for sy in [sy for sy in ys if (cx, sy, cz) not in self._sections]:
-            ys.discard(sy)
+        lost = [sy for sy in ys if (cx, sy, cz) not in self._sections]
+        if lost:
+            self._columns[column] = self._ys(ys.difference(lost))
+        for sy in lost:
             self.layout += 1
             self._touch((cx, sy, cz))
 
@@ -419,7 +389,7 @@ class BlockStore:
             section = PackedSection(np.array([UNKNOWN_STATE], dtype=self.dtype),
                                     np.zeros(SECTION_VOLUME, dtype=np.uint8))
             self._sections[key] = section
-            self._columns.setdefault((key[0], key[2]), set()).add(key[1])
+            self._add_y(key[0], key[2], key[1])
             self.layout += 1
         elif isinstance(section, np.ndarray) and not section.flags.writeable:
             # A shared single-state section: give this one its own (packed) copy.
@@ -471,8 +441,17 @@ class BlockStore:
         return column in self._lazy and key[1] in self._columns[column]
 
     def section_revision(self, key: SectionKey) -> int:
-        """Revision of the last load, edit or unload of a section; 0 if never touched."""
-        return self._section_revisions.get(key, 0)
+        """Revision of the last load or edit of a section, or of its own unload; 0 if never
+        touched or its column was unloaded. Only equality with an earlier answer means
+        anything: a changed section never reads a value it read before."""
+        column = (key[0], key[2])
+        own = self._section_revisions.get(column)
+        if own is not None:
+            found = own.get(key[1])
+            if found is not None:
+                return found
+        ys = self._columns.get(column)
+        return self._column_revisions.get(column, 0) if ys is not None and key[1] in ys else 0
 
     def keep_near(self, cx: int, cz: int, radius: int) -> None:
         """Forget columns farther than ``radius`` chunks from (cx, cz)."""
@@ -481,23 +460,26 @@ class BlockStore:
 
     def unload_chunk(self, cx: int, cz: int) -> None:
         self._lazy.pop((cx, cz), None)
-        for sy in self._columns.pop((cx, cz), set()):
+        ys = self._columns.pop((cx, cz), frozenset())
+        for sy in ys:
             key = (cx, sy, cz)
             self._sections.pop(key, None)
             self._decoded.pop(key, None)
-            self._touch(key)
-            self.layout += 1
+        self.layout += len(ys)
+        self._touch_column(cx, cz, ys, loaded=False)
 
     def clear(self) -> None:
         """Forget everything (dimension change, respawn into another world)."""
-        for key in list(self.keys()):
-            self._touch(key)
         if self._sections or self._lazy:
             self.layout += 1
+        for (cx, cz), ys in list(self._columns.items()):
+            self._touch_column(cx, cz, ys, loaded=False)
         self._sections.clear()
         self._lazy.clear()
         self._decoded.clear()
         self._columns.clear()
+        self._section_revisions.clear()
+        self._column_revisions.clear()
 
     def __len__(self) -> int:
         return len(self._sections) + sum(len(self._columns[c]) for c in self._lazy)

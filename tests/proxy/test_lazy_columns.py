@@ -210,3 +210,19 @@ def test_the_proxy_world_feed_keeps_columns_lazy_until_read() -> None:
     states = store.section((-3, sy, 7))
     assert states is not None and store.lazy_columns == 0
     np.testing.assert_array_equal(states, expected)
+
+
+def test_lazy_columns_of_one_dimension_share_their_ys_and_decoder() -> None:
+    """~450 columns a player: alike ys are one tuple and one decode function serves them all."""
+    table = table_for_version("1.21.11")
+    decoder = ChunkDecoder(table)
+    raws = [_column_packet("1.21.11", 11)[0], _column_packet("1.21.11", 12)[0], _column_packet("1.21.11", 11)[0]]
+    lazy = [_one(decoder.decode("map_chunk", raw, lazy=True)) for raw in raws]
+    assert all(isinstance(c, LazyColumn) for c in lazy)
+    first, second, third = (c for c in lazy if isinstance(c, LazyColumn))
+    assert first.ys is second.ys is third.ys
+    assert first._decode is second._decode is third._decode
+    eager = [_one(ChunkDecoder(table).decode("map_chunk", raw)) for raw in raws]
+    for column, lazy_column in zip(eager, (first, second, third)):
+        assert isinstance(column, ChunkColumn)
+        _same_sections(column, lazy_column)

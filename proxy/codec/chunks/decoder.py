@@ -71,6 +71,10 @@ class ChunkDecoder:
         self._dimension_order: list[str] = []
         self._outer = self._outer_reader()
         self.sections = SectionReader(self.format)
+        # Shared by the lazy columns (~450 a player): one ys tuple per distinct ys and one
+        # decode function per dimension, not a tuple and a closure each.
+        self._ys_forms: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._container_decoders: dict[Dimension, Callable[[bytes], tuple[Section, ...]]] = {}
 
     # -- dimension -------------------------------------------------------------------
     def set_dimension(self, min_y: int, height: int, has_skylight: bool = True, name: str | None = None) -> None:
@@ -315,8 +319,11 @@ class ChunkDecoder:
         if fmt.containers:
             if not lazy:
                 return ChunkColumn(cx, cz, reader.containers(data, dim), True)
-            ys = tuple(y for y, _ in reader.containers(data, dim, decode=False))
-            return LazyColumn(cx, cz, True, ys, _kept(data), lambda kept: reader.containers(kept, dim))
+            ys = self._ys(tuple(y for y, _ in reader.containers(data, dim, decode=False)))
+            decode = self._container_decoders.get(dim)
+            if decode is None:
+                decode = self._container_decoders[dim] = lambda kept: reader.containers(kept, dim)
+            return LazyColumn(cx, cz, True, ys, _kept(data), decode)
         mask = fields.get("bitMap", 0)
         if isinstance(mask, (list, tuple)):  # 1.17: a BitSet as longs
             mask = sum((int(w) & 0xFFFFFFFFFFFFFFFF) << (64 * i) for i, w in enumerate(mask))
@@ -340,8 +347,11 @@ class ChunkDecoder:
             data = data[:_raw_length(data, 0, len(indices))]
         else:
             reader.paletted_sections(data, indices, full, dim, decode=False)
-        ys = tuple(base + i for i in (range(count) if full else indices))
+        ys = self._ys(tuple(base + i for i in (range(count) if full else indices)))
         return LazyColumn(cx, cz, full, ys, _kept(data), sections)
+
+    def _ys(self, ys: tuple[int, ...]) -> tuple[int, ...]:
+        return self._ys_forms.setdefault(ys, ys)
 
     def _bulk(self, fields: Fields, lazy: bool = False) -> list[ChunkColumn | LazyColumn]:
         data = fields["data"]

@@ -135,3 +135,30 @@ def test_decoded_sections_are_a_bounded_cache_and_follow_changes() -> None:
     after = store.section((0, 0, 0))
     assert before is not None and after is not None
     assert int(after[(1 << 8) | (1 << 4) | 1]) == 4321 and int(before[(1 << 8) | (1 << 4) | 1]) != 4321
+
+
+class _Column:
+    ys = tuple(range(-4, 20))
+    nbytes = 0
+
+    def decode(self) -> list[tuple[int, npt.NDArray[np.uint16]]]:
+        return [(sy, np.zeros(4096, dtype=np.uint16)) for sy in self.ys]
+
+
+def test_bookkeeping_is_per_column_and_forgets_unloaded_columns() -> None:
+    """~450 columns of 24 sections per player: their ys are one shared set and a column's
+    load one revision, not a set, a key tuple and an int per section."""
+    store = BlockStore()
+    for cx in range(30):
+        for cz in range(15):
+            store.set_lazy_column(cx, cz, _Column(), replace=True)
+    assert len(store) == 450 * 24
+    assert len(store._ys_forms) == 1 and len({id(ys) for ys in store._columns.values()}) == 1
+    assert len(store._column_revisions) == 450 and not store._section_revisions
+    store.set_block(5, 5, 5, 3)                      # a section touched on its own keeps its own
+    edited = store.revision
+    assert store._section_revisions == {(0, 0): {0: edited}}
+    store.keep_near(0, 0, 2)
+    assert len(store._column_revisions) == 9 and store._section_revisions == {(0, 0): {0: edited}}
+    store.clear()
+    assert not store._column_revisions and not store._section_revisions and not store._columns

@@ -76,3 +76,86 @@ def test_keys_near_is_every_loaded_section_in_the_box(ops: list[tuple[int, int, 
     want = sorted(k for k in store.keys()
                   if max(abs(k[0] - cx), abs(k[1] - sy), abs(k[2] - cz)) <= radius)
     assert sorted(store.keys_near(cx, sy, cz, radius)) == want
+
+
+class FakeColumn:
+    """A column not decoded yet, as ``LazyColumn`` offers it; ``lose`` sections fail to decode."""
+
+    def __init__(self, ys: tuple[int, ...], state: int, lose: tuple[int, ...] = ()) -> None:
+        self.ys, self.state, self.lose = ys, state, lose
+
+    @property
+    def nbytes(self) -> int:
+        return 100
+
+    def decode(self) -> list[tuple[int, np.ndarray]]:
+        return [(sy, np.full(4096, self.state, dtype=np.uint16)) for sy in self.ys if sy not in self.lose]
+
+
+_OPS = st.one_of(
+    st.tuples(st.just("lazy"), st.integers(0, 2), st.integers(0, 1), st.integers(1, 4), st.integers(0, 3)),
+    st.tuples(st.just("column"), st.integers(0, 2), st.integers(0, 1), st.integers(1, 4), st.booleans()),
+    st.tuples(st.just("block"), st.integers(0, 47), st.integers(-16, 79), st.integers(0, 31), st.integers(1, 9)),
+    st.tuples(st.just("section"), st.integers(0, 2), st.integers(-1, 4), st.integers(0, 1), st.integers(1, 9)),
+    st.tuples(st.just("read"), st.integers(0, 47), st.integers(-16, 79), st.integers(0, 31), st.just(0)),
+    st.tuples(st.just("unload"), st.integers(0, 2), st.integers(0, 1), st.just(0), st.just(0)),
+    st.tuples(st.just("clear"), st.just(0), st.just(0), st.just(0), st.just(0)),
+)
+
+
+def _apply(store: BlockStore, op: tuple[str, int, int, int, int | bool]) -> None:
+    kind, a, b, c, d = op
+    if kind == "lazy":
+        ys = tuple(range(-1, int(c)))
+        store.set_lazy_column(a, b, FakeColumn(ys, c, lose=(0,) if d == 3 else ()), replace=True)
+    elif kind == "column":
+        store.set_column(a, b, [(sy, np.full(4096, c, dtype=np.uint16)) for sy in range(0, c)], replace=bool(d))
+    elif kind == "block":
+        store.set_block(a, b, c, int(d))
+    elif kind == "section":
+        store.fill_section(a, b, c, int(d))
+    elif kind == "read":
+        store.get(a, b, c)          # may decode a lazy column, which changes nothing it holds
+    elif kind == "unload":
+        store.unload_chunk(a, b)
+    else:
+        store.clear()
+
+
+KEYS = [(cx, sy, cz) for cx in range(0, 3) for sy in range(-1, 5) for cz in range(0, 2)]
+
+
+def _contents(store: BlockStore) -> dict[tuple[int, int, int], bytes | None]:
+    out: dict[tuple[int, int, int], bytes | None] = {}
+    for key in KEYS:
+        section = store.section(key) if store.has_section(key) else None
+        out[key] = None if section is None else section.tobytes()
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(_OPS, max_size=6), min_size=2, max_size=8))
+def test_a_section_whose_blocks_changed_never_reads_a_revision_it_read_before(
+        rounds: list[list[tuple[str, int, int, int, int | bool]]]) -> None:
+    """What every view trusts (``Terrain``, ``BlockFinder``): a section whose contents (or
+    loadedness) differ from an earlier look has a revision unlike the one read then, whether
+    its column came whole (one stamp for the column), lazily, in parts, or went away; and a
+    section the journal does not name has kept its revision."""
+    store = BlockStore()
+    looks: list[tuple[dict[tuple[int, int, int], int], dict[tuple[int, int, int], bytes | None]]] = []
+    seen = store.revision
+    before = {k: store.section_revision(k) for k in KEYS}
+    for ops in rounds:
+        for op in ops:
+            _apply(store, op)
+        touched = store.changed_since(seen)
+        now = {k: store.section_revision(k) for k in KEYS}
+        if touched is not None:
+            assert all(now[k] == before[k] for k in KEYS if k not in touched)
+        seen, before = store.revision, now
+        looks.append((now, _contents(store)))
+    for key in KEYS:
+        for revisions, contents in looks:
+            for later_revisions, later_contents in looks:
+                if later_contents[key] != contents[key]:
+                    assert later_revisions[key] != revisions[key], key
