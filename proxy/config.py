@@ -222,6 +222,16 @@ class BackendEntry(Strict):
     address: str
     forwarding: ForwardingSection | None = None
     allow: list[str] | None = None
+    # Other names players use for it ("生存", "smp"): `/server`, `!server` and the assistant's card take them.
+    aliases: list[str] = Field(default_factory=list, max_length=16)
+
+    @field_validator("aliases")
+    @classmethod
+    def _alias_words(cls, value: list[str]) -> list[str]:
+        for alias in value:
+            if not 1 <= len(alias) <= 32 or any(c.isspace() for c in alias):
+                raise ValueError(f"alias {alias!r} must be 1-32 characters without spaces")
+        return value
 
     @field_validator("address")
     @classmethod
@@ -240,6 +250,49 @@ class BackendEntry(Strict):
         return int(self.address.rpartition(":")[2])
 
 
+# minecraft-data's ServerLinkType (1.21 - 26.1): a link of one of these kinds is labelled by the
+# client in its own language.
+LINK_KINDS = ("bug_report", "community_guidelines", "support", "status", "feedback", "community", "website",
+              "forums", "news", "announcements")
+
+
+class ServerLink(Strict):
+    """One of the server links (1.21+) the proxy adds to the backend's: a ``label`` of your own, or
+    a ``kind`` the client names itself, and an http(s) ``url``."""
+
+    label: str | None = Field(None, min_length=1, max_length=128)
+    kind: str | None = None
+    url: str = Field(max_length=1024)
+
+    @field_validator("url")
+    @classmethod
+    def _web(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")) or len(value) <= len("https://") or any(
+                c.isspace() or ord(c) < 32 for c in value):
+            raise ValueError("must be an http:// or https:// URL without spaces")
+        return value
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str | None) -> str | None:
+        if value is not None and value not in LINK_KINDS:
+            raise ValueError(f"must be one of {', '.join(LINK_KINDS)}")
+        return value
+
+    @field_validator("label")
+    @classmethod
+    def _printable(cls, value: str | None) -> str | None:
+        if value is not None and any(ord(c) < 32 for c in value):
+            raise ValueError("must be text without control characters")
+        return value
+
+    @model_validator(mode="after")
+    def _one_label(self) -> "ServerLink":
+        if (self.label is None) == (self.kind is None):
+            raise ValueError("give either a label (your text) or a kind (the client's own name for it)")
+        return self
+
+
 class ProxyConfig(Strict):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
@@ -251,6 +304,7 @@ class ProxyConfig(Strict):
     try_order: list[str] = Field(default_factory=list, alias="try")
     forced_hosts: dict[str, list[str]] = {}
     transfers: Literal["keep", "pass", "refuse"] = "keep"  # a backend's transfer packet to one of servers
+    server_links: list[ServerLink] = Field(default_factory=list, max_length=32)  # 1.21+, added to the backend's
     online_mode: bool = False
     # None mirrors the upstream's threshold, so frames pass without recompression.
     compression_threshold: int | None = Field(None, ge=-1, le=1 << 20)
@@ -311,6 +365,11 @@ class ProxyConfig(Strict):
         for name, entry in self.servers.items():
             if not re.match(SERVER_NAME, name):
                 raise ValueError(f"servers: the name {name!r} must be 1-32 letters, digits, '_', '-' or '.'")
+            for alias in entry.aliases:
+                owner = next((n for n, e in self.servers.items() if alias.lower() == n.lower()
+                              or (n != name and alias.lower() in (a.lower() for a in e.aliases))), None)
+                if owner is not None:
+                    raise ValueError(f"servers.{name}.aliases: {alias!r} already names the server {owner!r}")
             if self.upstream_auth.mode == "microsoft" and entry.forwarding is not None \
                     and entry.forwarding.mode != "none":
                 raise ValueError(f"servers.{name}.forwarding cannot be combined with upstream_auth 'microsoft'")

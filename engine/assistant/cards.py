@@ -234,13 +234,14 @@ class CardDesk:
 
     # --- a write's confirmation card and its typed answers -----------------------------------
 
-    def confirm_write(self, line: str, what: str, lang: str, now: float) -> ReplyToPlayer:
-        """A write the model proposed: shown for the player to confirm with one click or a typed
-        "yes", never run here. ``line`` must be one the command table parsed (the caller's check)."""
+    def confirm_write(self, line: str, what: str, lang: str, now: float, by_model: bool = True) -> ReplyToPlayer:
+        """A write the model (or, without one, the router) proposed: shown for the player to confirm
+        with one click or a typed "yes", never run here. ``line`` must be one the command table
+        parsed (the caller's check)."""
         card = self.cards.issue((CardOption(line, what, write=True),), now, single_use=True)
         self.confirmations.show(Confirmation(card.card_id, card.version, line, lang,
                                              min(card.expires_at, now + ANSWER_SECONDS)))
-        text = lm.say(lang, "card.write", command=line, what=what)
+        text = lm.say(lang, "card.write" if by_model else "card.write_local", command=line, what=what)
         return ReplyToPlayer((text, lm.say(lang, "card.type")), self._buttons(card))
 
     def expects_answer(self, now: float) -> bool:

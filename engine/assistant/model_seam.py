@@ -40,6 +40,7 @@ from engine.routing.language import locale_language, reply_language
 from engine.routing.model_hook import CatalogEntry, ModelCandidate, ModelRoutingRequest, RoutingTicket
 from engine.routing.normalize import normalize_text
 from engine.routing.router import Route
+from engine.routing.scores import meets
 from engine.routing.stats import Reason
 from engine.world.snapshot import WorldSnapshot
 
@@ -132,6 +133,9 @@ class ModelSeam:
         why = self._reason_line(blocked, lang) if blocked is not None else self._admit(snapshot, lang, now)
         if why is not None:
             parts.stats.count(Reason.NO_MODEL)
+            proposed = self._local_write(route, lang, now)
+            if proposed is not None:
+                return [proposed]
             if route.reason is Reason.TOO_LONG:
                 head = [m.say(lang, "fallback.too_long", limit=parts.config.max_characters)]
             else:
@@ -149,6 +153,29 @@ class ModelSeam:
         assert parts.llm is not None  # blocker said the model may be asked
         language = self._player_language(snapshot, route.language)
         return [AskModel(parts.llm.routing_call(request, self.scope, language, mode, self._history()))]
+
+    def _local_write(self, route: Route, lang: str, now: float) -> ReplyToPlayer | None:
+        """Without a model: a request the router matched to a write that asks for it
+        (``RoutingProfile.confirmed_without_model``) as surely as it sends a read direct, with the
+        write's arguments read from the text ("take me to the survival server": ``!server
+        survival``), gets that write's confirmation card. The player's click or typed "yes" runs
+        it, never the match (invariant 2)."""
+        match = route.match
+        top = route.candidates[0] if route.candidates else None
+        if (route.reason is not Reason.FILTERED_WRITE or match is None or top is None or top.read_only
+                or top.command_line is None or top.module_id != match.module_id):
+            return None
+        limits = self.parts.config.thresholds(match.module_id, route.language)
+        if not (meets(match.score, limits.score) and meets(match.margin, limits.margin)
+                and meets(match.coverage, limits.coverage)):
+            return None
+        entry = self.parts.registry.get(top.module_id)
+        command = entry.first_command() if entry is not None else None
+        if entry is None or command is None or entry.routing.profile is None \
+                or not entry.routing.profile.card_without_model:
+            return None
+        return self.desk.confirm_write(top.command_line, command.description or top.module_id, lang, now,
+                                       by_model=False)
 
     def chat(self, text: str, language: str, lang: str, snapshot: WorldSnapshot, now: float) -> list[Output]:
         """Free mode: the request goes to the model as conversation, no routing."""

@@ -24,7 +24,7 @@ from engine.decision.provider_names import PROVIDERS
 from engine.llm.modes import ConversationMode
 from engine.modules.builtin.common import EMPTY, Empty, fmt, players_named
 from engine.modules.declarations import ParseContext, RoutingProfile
-from engine.routing.vocabulary import NUMBER_FEATURE
+from engine.routing.vocabulary import NUMBER_FEATURE, PLAYER_FEATURE
 
 Out = Sequence[Action | RunLine]
 
@@ -66,6 +66,32 @@ def parse_goto_text(_text: str, ctx: ParseContext) -> GotoArgs | None:
 
 def parse_goto(args: str, _ctx: ParseContext) -> GotoArgs | None:
     return _three_numbers(args.replace(",", " ").split())
+
+
+# The words that say "a server" without naming one ("the survival server": survival names it).
+GENERIC_SERVER_WORDS = frozenset({"server", "servers", "this server", "服务器", "服务端", "服", "这个服务器", "这个服"})
+_SERVER_NAME_FEATURES = frozenset({"@server", "@modename", PLAYER_FEATURE})
+
+
+def parse_server_text(_text: str, ctx: ParseContext) -> str | None:
+    """The one server a request names ("take me to the survival server": survival; "带我去大厅":
+    大厅), as typed: the proxy matches it against the servers' names and aliases, and answers
+    an unknown one with the list. None unless exactly one name is there."""
+    found: list[str] = []
+    chars = ""  # unknown Chinese characters in a row are one word
+    for term in ctx.analysis.terms:
+        if term.feature.startswith("c:"):
+            chars += term.surface
+            continue
+        if chars:
+            found.append(chars)
+            chars = ""
+        if term.feature.startswith("w:") or (term.feature in _SERVER_NAME_FEATURES
+                                             and term.surface not in GENERIC_SERVER_WORDS):
+            found.append(term.surface)
+    if chars:
+        found.append(chars)
+    return found[0] if len(found) == 1 else None
 
 
 def parse_follow_text(_text: str, ctx: ParseContext) -> FollowArgs | None:
@@ -211,9 +237,19 @@ HELP = Command("help", no_args(EMPTY), _help, Text("!help", "!help"), Text("this
                args=())
 PING = Command("ping", no_args(EMPTY), _ping, Text("!ping"),
                Text("round-trip time from the proxy to the server", "代理到服务器的往返时间"), args=())
-SERVER = Command("server", parse_rest, _server, Text("!server [name]"),
-                 Text("the servers behind the proxy, or move to one", "代理后面的服务器，或移动到其中一个"),
-                 args=(Arg("server", ArgKind.TEXT, optional=True),))
+SERVER = Command(
+    "server", parse_rest, _server, Text("!server [name]"),
+    Text("the servers behind the proxy, or move to one", "代理后面的服务器，或移动到其中一个"),
+    args=(Arg("server", ArgKind.TEXT, optional=True, description="the server's name as the player said it"),),
+    write=True,
+    routing=CommandRouting("agent:server", RoutingProfile.hints(
+        ("take me to the survival server", "send me to lobby", "send me to the hub", "go to the lobby",
+         "switch to the creative server", "move me to the survival server", "join the minigames server",
+         "connect me to survival", "switch server", "change server"),
+        ("带我去生存服", "带我去大厅", "去生存服务器", "切换到生存服", "传送到大厅", "回大厅", "换服", "切换服务器"),
+        parse_server_text,
+    ).confirmed_without_model(), lambda name: name),
+)
 _NUMBER = ArgKind.NUMBER
 SWITCH = ("on", "off", "status")
 MODES = tuple(mode.value for mode in ConversationMode)

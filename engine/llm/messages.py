@@ -26,6 +26,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "今天的模型额度已用完（UTC 00:00 重置）。"),
     "why.rejected": ("The model's answer could not be used ({reason}).", "模型的回答无法使用（{reason}）。"),
     # a write the model proposed
+    "card.write_local": ("You asked for {command} ({what}). Nothing was done yet: click to confirm.",
+                         "你要执行 {command}（{what}）。尚未执行：点击以确认。"),
     "card.write": ("The model suggests {command} ({what}). Nothing was done yet: click to confirm.",
                    "模型建议执行 {command}（{what}）。尚未执行：点击以确认。"),
     "card.type": ("Type yes to confirm, cancel to drop it, or details.", "输入“确认”执行，“取消”放弃，或“详情”。"),

@@ -138,6 +138,7 @@ class RoutingProfile(Generic[I]):
     direct: bool
     choice_label: str | None = None
     choice_text: LabelText = LabelText()
+    card_without_model: bool = False  # a write: offered as its confirmation card when no model can choose
 
     @staticmethod
     def read(
@@ -154,6 +155,11 @@ class RoutingProfile(Generic[I]):
     ) -> "RoutingProfile[I]":
         """Examples that make the module a candidate (and a competitor in the margin), never direct."""
         return RoutingProfile(parser, {"en": tuple(examples_en), "zh": tuple(examples_zh)}, False)
+
+    def confirmed_without_model(self) -> "RoutingProfile[I]":
+        """A write whose sure match (and parsed arguments) gets its confirmation card even when no
+        model can be asked; the player's click or "yes" runs it, never the match."""
+        return attrs.evolve(self, card_without_model=True)
 
     def choice(self, label_key: str, *, en: str = "", zh: str = "") -> "RoutingProfile[I]":
         """Label for the option card when the module has no no-argument shortcut (``en``/``zh``:

@@ -28,6 +28,9 @@ from engine import events as ev
 from engine.actions import Action, ForwardChat
 from engine.session import Session
 from proxy.codec import translators
+from proxy.codec.leftovers import Leftovers
+from proxy.codec.server_links import ServerLinks
+from proxy.config import LINK_KINDS
 from proxy.codec.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload, LazyColumn
 from proxy.connection.actuator import OWN_TELEPORT_IDS
 from proxy.connection.client_ping import ClientPing
@@ -64,6 +67,15 @@ class PlayRelay:
         # The fast path's table (Framing.drain): with players only, a mob's movement joins
         # the runs forwarded unseen; the scanner peeks its entity id against the world's.
         self._scan_table = _players_only_table(codec, conn.ids.interesting) if players_only else conn.ids.interesting
+        # Before 1.20.2, in front of several servers: what the backend puts on the screen that a
+        # switch must take off (proxy.codec.leftovers); its packets leave the fast path's runs.
+        self.leftovers = Leftovers(codec) if conn.network.several and not codec.table.has_configuration else None
+        if self.leftovers is not None:
+            self._scan_table = _marked(self._scan_table, self.leftovers.ids)
+        # 1.21+: the configured server links, added to the backend's (proxy.codec.server_links).
+        self.links = ServerLinks.for_codec(codec, conn.config.server_links, LINK_KINDS)
+        if self.links is not None and self.links.play_id is not None:
+            self._scan_table = _marked(self._scan_table, frozenset({self.links.play_id}))
         self._c2s = codec.subscribed[TO_SERVER]
         self._s2c = codec.subscribed[TO_CLIENT]
         self._dimension: str | None = None
@@ -194,6 +206,8 @@ class PlayRelay:
         conn.writer.frames_out += in_runs
 
     def server_configuration(self, frame: Frame) -> None:
+        if self.links is not None and frame.packet_id == self.links.configuration_id:
+            self.links.configured(frame.packet)
         if self.chunks is not None and frame.packet_id == self.ids.registry_data:
             # 1.20.2+: dimension heights come from the registries sent here.
             self.flush_world()
@@ -204,9 +218,14 @@ class PlayRelay:
         conn = self.conn
         pid = frame.packet_id
         name = self._s2c.get(pid)
+        if self.leftovers is not None:
+            self.leftovers.saw(pid, frame.packet)
         if name is None:
             if (pid == self.ids.kick_disconnect or pid == self.ids.transfer) and conn.backend_says(frame):
                 return  # the network moves the player (a failover, a transfer kept inside the proxy)
+            if self.links is not None and pid == self.links.play_id:
+                conn.send_packet(self.links.merged(frame.packet))
+                return
             if pid == self.ids.keep_alive:
                 self.client_ping.sent(_payload(frame), conn.clock.seconds())
             conn.send_frame(frame)
@@ -253,6 +272,8 @@ class PlayRelay:
         if not hidden:
             conn.send_frame(frame)
         if pid == self.ids.join_game:
+            if self.links is not None:
+                conn.send_packet(self.links.after_join())
             conn.actuator.flush_held()
         actions: list[Action] = []
         for event in translators.events(self.codec, TO_CLIENT, name, fields):
@@ -366,6 +387,15 @@ def _players_only_table(codec: VersionCodec, interesting: bytes) -> bytes:
         if pid is not None and pid < len(table) and table[pid] == 1:
             table[pid] = 2
     return bytes(table)
+
+
+def _marked(table: bytes, ids: frozenset[int]) -> bytes:
+    """``table`` with ``ids`` marked 1: surfaced by the fast path."""
+    marked = bytearray(table)
+    for pid in ids:
+        if pid < len(marked):
+            marked[pid] = 1
+    return bytes(marked)
 
 
 def _entity_id(frame: Frame) -> int:

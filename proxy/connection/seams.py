@@ -133,6 +133,8 @@ class NetworkHooks(Protocol):
     def transferred(self, conn: Any, host: str, port: int) -> bool: ...  # True: kept inside the proxy
     def switch(self, conn: Any, name: str | None) -> list[str]: ...  # !server / /server: what to say
     def server_names(self, conn: Any) -> list[str] | None: ...  # for /server's completion; None: one server
+    @property
+    def several(self) -> bool: ...  # more than one server: players may be moved between them
 
 
 class LoginServices(Protocol):
@@ -204,6 +206,7 @@ class PlayView(Protocol):
     @property
     def network(self) -> NetworkHooks: ...
 
+    config: "ProxyConfig"
     clock: Clock
     states: "ConnectionStates"
     io: ConnectionIO

@@ -22,6 +22,7 @@ class Backend:
     port: int
     forwarding: Forwarding = attrs.field(eq=False, repr=False)
     allow: tuple[str, ...] | None = None  # lower-case names and ADMINS; None: everyone
+    aliases: tuple[str, ...] = ()  # lower case: other names players use for it
 
     @property
     def address(self) -> str:
@@ -54,8 +55,9 @@ class Network:
         return len(self.backends) > 1
 
     def get(self, name: str) -> Backend | None:
+        """The server a player names: its name or one of its aliases, in any case."""
         wanted = name.lower()
-        return next((b for n, b in self.backends.items() if n.lower() == wanted), None)
+        return next((b for n, b in self.backends.items() if n.lower() == wanted or wanted in b.aliases), None)
 
     def landing(self, typed_host: str) -> list[Backend]:
         """Where a player who typed ``typed_host`` lands, first choice first."""
@@ -82,4 +84,5 @@ class Network:
 
 def _backend(name: str, entry: BackendEntry, forwarding: ForwardingSection) -> Backend:
     allow = None if entry.allow is None else tuple(a.lower() for a in entry.allow)
-    return Backend(name, entry.host, entry.port, Forwarding(forwarding.mode, forwarding.secret_bytes()), allow)
+    return Backend(name, entry.host, entry.port, Forwarding(forwarding.mode, forwarding.secret_bytes()), allow,
+                   tuple(a.lower() for a in entry.aliases))

@@ -9,7 +9,8 @@ else is a ``SwitchMisuse``):
     LOGGING_IN    --ready:configuration-->  AWAITING_ACK (1.20.2+) Start Configuration sent to the client
     LOGGING_IN    --ready:legacy-->         AWAITING_JOIN (before 1.20.2) new backend adopted
     AWAITING_ACK  --acknowledged-->         DONE         new backend adopted; configuration relayed
-    AWAITING_JOIN --joined-->               DONE         Join Game + Respawn sent (proxy.network.rejoin)
+    AWAITING_JOIN --joined-->               DONE         the old screen taken off (proxy.codec.leftovers),
+                                                         Join Game + Respawn sent (proxy.network.rejoin)
     any but DONE  --failed-->               FAILED
 
 Until the new backend's Login Success (``LOGGING_IN``) the old backend is untouched, so a
@@ -99,6 +100,7 @@ class Switch:
         self._cookies: set[str] = set()  # cookies the new backend asked for, the client's answers pending
         self._timer: Delayed | None = None
         self._join: BackendJoin | None = None  # an online-mode backend's login as the account
+        self._leftovers: list[bytes] = []  # before 1.20.2: what takes the old backend's screen off
 
     # -- the phases, as the table allows -------------------------------------------------
     def _step(self, event: str) -> None:
@@ -238,6 +240,8 @@ class Switch:
             conn.send_packet(rejoin.start_configuration(self.codec))
         else:
             self._step("ready:legacy")
+            leftovers = conn.play.leftovers if conn.play is not None else None
+            self._leftovers = leftovers.take_off() if leftovers is not None else []
             self._adopt()
             conn.server_data(b"")  # what the new backend sent after Login Success
 
@@ -284,6 +288,8 @@ class Switch:
         if phase is not Phase.AWAITING_JOIN or frame.packet_id != self.conn.ids.join_game:
             return False
         join, respawn = rejoin.join_and_respawn(self.codec, frame.packet)
+        for packet in self._leftovers:  # while the old world still holds what they remove
+            self.conn.send_packet(packet)
         self._finish("joined")
         play = self.conn.play
         assert play is not None
@@ -308,6 +314,9 @@ class Switch:
         self.conn.switch = None
         if committed:
             self.old_gone = True  # the client has left the old world
+            for packet in self._leftovers:  # its screen goes with it, whichever server comes next
+                self.conn.send_packet(packet)
+            self._leftovers = []
         self._failed(self, why, kicked)
 
     def stop(self) -> None:

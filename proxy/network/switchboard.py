@@ -44,6 +44,10 @@ class Switchboard:
     def switch(self, conn: Any, name: str | None) -> list[str]:
         return self._switch(conn, name, console=False)
 
+    @property
+    def several(self) -> bool:
+        return self.network.several
+
     def server_names(self, conn: Any) -> list[str] | None:
         """The servers this player may ``/server`` to, for the command tree; None in front of one
         server, where ``/server`` stays the backend's."""

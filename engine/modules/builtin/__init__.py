@@ -3,7 +3,7 @@
 Read-only, may go direct: agent:help, agent:status, agent:position,
 agent:players, agent:inventory, agent:item, agent:inbox, agent:progress.
 Write, never direct: agent:goto, agent:follow, agent:stop, agent:autopilot,
-agent:eat — entries of the command table (``engine.commands.builtin``) that
+agent:eat, agent:server — entries of the command table (``engine.commands.builtin``) that
 routing may offer but never runs. Admin, explicit only: agent:routing.
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ READ_MODULES = (
     "agent:help", "agent:status", "agent:position", "agent:players",
     "agent:inventory", "agent:item", "agent:inbox", "agent:progress",
 )
-WRITE_MODULES = ("agent:goto", "agent:follow", "agent:stop", "agent:autopilot", "agent:eat")
+WRITE_MODULES = ("agent:goto", "agent:follow", "agent:stop", "agent:autopilot", "agent:eat", "agent:server")
 ADMIN_MODULES = ("agent:routing",)
 
 
