@@ -37,7 +37,7 @@ from proxy.protocol.handshake import Handshake
 from proxy.codec.packet_ids import WatchedIds
 from proxy.connection import recording, signed_chat_relay
 from proxy.connection.play import PlayRelay
-from proxy.network.failover_login import LoginFailover
+from proxy.connection.login_failover import LoginFailover
 from proxy.connection.seams import (AccountSession, BackendRef, Clock, ConnectionIO, Log, NetworkHooks,
                                     SwitchHooks)
 from proxy.protocol.errors import PeerError
@@ -47,7 +47,7 @@ from proxy.protocol.states import CLIENT, PRE_PLAY_BUDGET, STATUS_PACKETS, Conne
 from proxy.windows.sequencer import WindowSequencer
 
 if TYPE_CHECKING:
-    from proxy.accounts.backend_join import AccountWaiter
+    from proxy.connection.backend_join import AccountWaiter
     from proxy.agent.autopilot_host import AutopilotHost
     from proxy.config import ProxyConfig
     from proxy.connection.forwarding import Forwarding

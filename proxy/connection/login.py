@@ -18,7 +18,7 @@ and UUID; when the server asks for encryption, the proxy joins through the sessi
 after which only the server leg is encrypted. The two legs never share a secret.
 
 A first login the backend fails (refused, silent, closed, a shutdown kick) goes on with the
-next server of the landing list (``proxy.network.failover_login``): it asks this phase for that
+next server of the landing list (``proxy.connection.login_failover``): it asks this phase for that
 backend's handshake (``backend_handshake``), the login start as the backend gets it
 (``backend_login_start``) and to forget the old backend's login (``new_backend``); the client
 is sent one Set Compression at most.
@@ -301,7 +301,7 @@ class LoginPhase:
         return self._account_login_start or self.login_start_packet
 
     def new_backend(self) -> None:
-        """The login goes on with another backend (``proxy.network.failover_login``): nothing of
+        """The login goes on with another backend (``proxy.connection.login_failover``): nothing of
         the old one's login holds (forwarding answered, encryption)."""
         self.identity_forwarded = False
         self._upstream_secret = b""

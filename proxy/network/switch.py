@@ -16,8 +16,9 @@ else is a ``SwitchMisuse``):
 Until the new backend's Login Success (``LOGGING_IN``) the old backend is untouched, so a
 switch that fails there leaves the player where they were. The login is the proxy's: it answers
 the backend's forwarding request with that backend's forwarding, answers an online-mode backend
-as the proxy's Microsoft account (``proxy.accounts.backend_join``; refused without one), and passes the backend's cookie requests to the client (in the client's own state) and its
-answers back. From ``ready`` on the old backend's packets are dropped: its world is being
+as the proxy's Microsoft account (``proxy.connection.backend_join``; refused without one), and
+passes the backend's cookie requests to the client (in the client's own state) and its answers
+back. From ``ready`` on the old backend's packets are dropped: its world is being
 replaced. The client's play packets between ``ready`` and the new world (movement, keep-alive
 answers for the old backend) are dropped too: they belong to the old world, and a new backend
 would kick a keep-alive answer it never asked for. The world model, reflexes and autopilot start
@@ -32,7 +33,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Callable
 
-from proxy.accounts.backend_join import BackendJoin
+from proxy.connection.backend_join import BackendJoin
 from proxy.codec.chat import plain_text
 from proxy.codec.chunks import ChunkDecoder
 from proxy.connection import forwarding

@@ -9,8 +9,8 @@ player and decides what happens next:
 * ``switch``: ``!server`` / ``/server`` / the console's ``send``: list the servers, or move there
   (if the player may, and is playing). A failed move leaves the player where they were, told why.
 * ``dropped``: the backend closed the connection, or kicked with a shutdown reason
-  (``proxy.network.failover``): the player goes to the next server of their landing list not yet
-  tried, told why; a kick for a reason (ban, full) and a loss with nowhere to go are left to the
+  (``proxy.connection.shutdown_kicks``): the player goes to the next server of their landing
+  list not yet tried, told why; a kick for a reason (ban, full) and a loss with nowhere to go are left to the
   connection, which shows them as they are.
 * ``transferred``: a backend's transfer (1.20.5+) to one of ``servers`` becomes a switch
   (``transfers: keep`` and ``refuse``); to another address it goes to the client (``keep``,
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from proxy.network import failover
+from proxy.connection.shutdown_kicks import is_shutdown
 from proxy.network.backends import Backend, Network
 from proxy.network.switch import Switch
 from proxy.protocol.states import State
@@ -88,7 +88,7 @@ class Switchboard:
             assert isinstance(switch, Switch)
             switch.old_gone = True  # the move goes on; the old backend is gone either way
             return True
-        if kicked and not failover.is_shutdown(why):
+        if kicked and not is_shutdown(why):
             return False  # a ban, a full server: the player sees it as the backend meant it
         leaving = c.backend.name if c.backend is not None else ""
         target = self._next(c, frozenset({leaving}))

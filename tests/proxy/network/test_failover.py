@@ -6,7 +6,7 @@ import pytest
 from twisted.internet.error import ConnectionLost
 from twisted.python.failure import Failure
 
-from proxy.network.failover import is_shutdown
+from proxy.connection.shutdown_kicks import is_shutdown
 from proxy.protocol.wire import pack_varint
 from proxy.testing import build_packet
 from tests.proxy.network.helpers import SURVIVAL, candidate_login, join, names, network_rig, next_connection, playing

@@ -10,7 +10,7 @@ from twisted.internet.error import ConnectionDone
 from twisted.python.failure import Failure
 
 from proxy.connection.forwarding import CHANNEL
-from proxy.network.failover_login import STEPS, FailoverMisuse, LoginFailover, Phase
+from proxy.connection.login_failover import STEPS, FailoverMisuse, LoginFailover, Phase
 from proxy.protocol.handshake import parse_handshake
 from proxy.protocol.wire import pack_string, pack_varint, read_varint
 from proxy.testing import Leg, Rig, build_packet, handshake_packet

@@ -5,8 +5,10 @@ A backend that stops or restarts kicks everyone with a fixed message: vanilla's
 ``multiplayer.disconnect.server_shutdown`` ("Server closed"), Spigot's and Paper's
 "Server closed" / "Server is restarting" (their ``stop`` and ``restart`` messages), a
 plugin's "shutting down"; and, at login, Paper's "Server is still starting! Please wait before
-reconnecting." (not there yet: the next server of ``try`` is). The reason is matched, case-insensitively, against these phrases;
-anything else is a kick for a reason.
+reconnecting." (not there yet: the next server of ``try`` is). The reason is matched,
+case-insensitively, against these phrases; anything else is a kick for a reason. Both the
+login's failover (``proxy.connection.login_failover``) and the network's
+(``proxy.network.switchboard``) ask it.
 """
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ How this works: until the player is in the game (the client still in login, or i
 configuration on 1.20.2+), what the client has said to the backend is small and is kept: the
 handshake, the login start and, once configuring, its client information and brand. When the
 backend refuses the connection, accepts it and says nothing, closes it, or kicks with a shutdown
-reason (``proxy.network.failover``), ``LoginFailover.lost`` opens the next server of the landing
-list on a second socket (the connection's ``SwitchIO``) and, once connected, makes it the upstream
+reason (``proxy.connection.shutdown_kicks``), ``LoginFailover.lost`` opens the next server of the
+landing list on a second socket (the connection's ``SwitchIO``) and, once connected, makes it the upstream
 with a fresh server leg (no compression, no encryption, no forwarding answered) and sends it that
 backend's own handshake and the login start. The client's leg is left as it is: its compression
 stays as first set (frames are re-packed when the two thresholds differ), and answers it still owes
@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from proxy.codec.chat import plain_text
 from proxy.connection import forwarding
-from proxy.network.failover import is_shutdown
+from proxy.connection.shutdown_kicks import is_shutdown
 from proxy.protocol import transfer_cookies as wire
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import Frame, Framing, Writer
@@ -360,9 +360,12 @@ class LoginFailover:
             return self.phase is not Phase.WATCHING
         return False
 
-def _request_key(codec: "VersionCodec", ids: "WatchedIds", frame: Frame, direction: str) -> tuple[str, object] | None:
-    """A login plugin request's or cookie request's key (``TO_CLIENT``), or its answer's (``TO_SERVER``);
-    None for any other packet, or one whose key cannot be read (it passes on unread, as before)."""
+
+def _request_key(codec: "VersionCodec", ids: "WatchedIds", frame: Frame,
+                 direction: str) -> tuple[str, object] | None:
+    """A login plugin request's or cookie request's key (``TO_CLIENT``), or its answer's
+    (``TO_SERVER``); None for any other packet, or one whose key cannot be read (it passes on
+    unread, as before)."""
     pid = frame.packet_id
     plugin = ids.login_plugin_request if direction == TO_CLIENT else ids.login_plugin_response
     try:
