@@ -35,7 +35,7 @@ import attrs
 import numpy as np
 
 from engine.actions import Action, InjectMovement, Respawn
-from engine.decision.catalog import CATALOG, GAME_SIGHT, HURT_FLOOR, HURT_SIGHT, ActionName, check_choice, \
+from engine.decision.catalog import CATALOG, GAME_SIGHT, HURT_SIGHT, ActionName, check_choice, healing_hurt, \
     legal_actions
 from engine.decision.executors import BED_RANGE, JOB_RANGE, ExecContext, Executor, TABLE_RANGE, make_executor, \
     step_aside
@@ -259,7 +259,7 @@ class Autopilot:
             self.watchdog.recovering(tick, now, f"blacklisted {target}" if target else "step aside")
             self.executor = step_aside(tick)
             self.recovering = True
-        if self.executor is not None and self._threatened(snapshot, pos):
+        if self.executor is not None and self._threatened(snapshot, pos, counts):
             # A hostile closing in while the flee reflex cools down: drop the task and decide
             # again now (the heuristic flees), rather than finish digging with a zombie at hand.
             out += self.executor.cancel("interrupted: hostile near")
@@ -310,17 +310,19 @@ class Autopilot:
         self._fall_vy = body.vy if not body.on_ground else 0.0
         return InjectMovement(body.x, body.y, body.z, player.yaw, player.pitch, body.on_ground)
 
-    def _threatened(self, snapshot: WorldSnapshot, pos: Vec3) -> bool:
-        """A hostile came within THREAT_RADIUS (HURT_SIGHT for a player hurt below HURT_FLOOR:
-        the decision walls in or runs rather than work on) since the running task was chosen. One
+    def _threatened(self, snapshot: WorldSnapshot, pos: Vec3, counts: dict[str, int]) -> bool:
+        """A hostile came within THREAT_RADIUS (HURT_SIGHT for a player hurt and able to heal,
+        ``catalog.healing_hurt``: the decision walls in or runs rather than work on) since the running task was chosen. One
         that was already there when it was chosen does not interrupt it again: the decision saw it
         (and could not flee: suppressed, no path), and choosing the same task again every tick
         would leave the body restarting its walk each tick."""
         executor = self.executor
         if executor is None or executor.choice.action in (ActionName.FLEE, ActionName.FIGHT) or self.recovering:
             return False
-        health = snapshot.player.health
-        radius = HURT_SIGHT if health is not None and health < HURT_FLOOR else THREAT_RADIUS
+        player = snapshot.player
+        hurt = healing_hurt(player.health if player.health is not None else 20.0,
+                            player.food if player.food is not None else 20, counts)
+        radius = HURT_SIGHT if hurt else THREAT_RADIUS
         return bool(self._threat_ids(snapshot, pos, radius) - self._threats_seen)
 
     @staticmethod

@@ -20,7 +20,7 @@ import math
 
 import attrs
 
-from engine.decision.catalog import DUG_FOR, HURT_FLOOR, ActionName, Choice, needs_food, stocking
+from engine.decision.catalog import DUG_FOR, ActionName, Choice, healing_hurt, needs_food, stocking
 from engine.decision.knowledge import BLOCKS, FAMILIES, FUEL, GATHERED_KINDS, KINDS, PICKAXES, RECIPES, SMELTS, count, \
     members, pickaxe_tier, planner, spend
 from engine.decision.state import DecisionState
@@ -182,9 +182,9 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
             d = pick(Choice(ActionName.FIGHT, (eid,)), 0.85, 0.9, "cornered: fighting the hostile")
             if d is not None:
                 return d
-    if state.health < HURT_FLOOR and state.hostiles:
+    if state.hostiles and healing_hurt(state.health, state.food, state.counts()):
         # Hurt, with a hostile about (the state lists those within HURT_SIGHT): never back to work
-        # toward it. Flee walls in below ground and heals there, or runs out of its sight.
+        # toward it while healing. Flee walls in below ground and heals there, or runs out of sight.
         d = pick(Choice(ActionName.FLEE), 0.9, 0.8, "hurt, a hostile about: shelter")
         if d is not None:
             return d

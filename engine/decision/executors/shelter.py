@@ -3,7 +3,8 @@
 How this works: a zombie is slower than a walking player in the open, but below ground a flight
 runs into a tunnel's dead end or back past it, and a hurt player who goes back to work with one
 about is hit again (seed 780015 at hard: healed only to 3.7, back to its ore with a zombie 12
-blocks off, dead at the next hit). Hurt below ``catalog.HURT_FLOOR``, ``Flee`` first looks for a
+blocks off, dead at the next hit). Hurt below ``catalog.HURT_FLOOR`` and able to heal (fed to 18,
+or food carried: ``catalog.healing_hurt``), ``Flee`` first looks for a
 shelter where it stands: every cell a melee mob could hit from (``hostile.reach_cells``: the eight
 around the body at the feet and at the head, and the one over the head) must become a full block,
 each open one filled with a block the player carries, placed against rock or a block placed before
@@ -28,7 +29,7 @@ import math
 
 from engine import actions as acts
 from engine.actions import Action
-from engine.decision.catalog import HURT_FLOOR, Choice
+from engine.decision.catalog import Choice, healing_hurt
 from engine.decision.executors.base import ExecContext, Pos, Walk, centre_move, flee_goal, hold, off_centre
 from engine.decision.executors.making import FACES
 from engine.decision.executors.safety import floor_unsafe
@@ -146,8 +147,9 @@ class Flee(Walk):
         return self._reopen(ctx)
 
     def _decide(self, ctx: ExecContext) -> str:
-        health = ctx.snapshot.player.health
-        self.hurt = health is not None and health < HURT_FLOOR
+        player = ctx.snapshot.player
+        self.hurt = healing_hurt(player.health if player.health is not None else 20.0,
+                                 player.food if player.food is not None else 20, ctx.counts())
         if not self.hurt:
             return "run"
         self.at = feet_of(ctx)

@@ -27,10 +27,10 @@ TUNNEL = Vec3(0.5, 8.0, 0.5)
 
 
 def state(**kw: object) -> DecisionState:
-    """Seed 780015's state at tick 6,546: 7 health, zombies 10.8-11.1 blocks off, an ore to dig."""
-    base: dict[str, object] = dict(generation=0, tick=0, position=(0, -50, 0), health=7.0, food=15, day=True,
-                                   milestone="diamond", inventory=(("iron_pickaxe", 1), ("cobbled_deepslate", 30)),
-                                   known=(), drops=0, hostiles=((ZOMBIE, 10.8), (ZOMBIE + 1, 11.0)),
+    """Seed 780015's state at tick 7,330: 3.7 health, food 20, a zombie 12.4 blocks off, an ore to dig."""
+    base: dict[str, object] = dict(generation=0, tick=0, position=(0, -50, 0), health=3.7, food=20, day=True,
+                                   milestone="diamond", inventory=(("iron_pickaxe", 1), ("cobblestone", 5)),
+                                   known=(), drops=0, hostiles=((ZOMBIE, 12.4),),
                                    table_near=False, furnace_near=False, smelting=False, animals=(),
                                    goal=("diamond_pickaxe", 1))
     base.update(kw)
@@ -39,16 +39,29 @@ def state(**kw: object) -> DecisionState:
 
 def test_hurt_with_a_hostile_in_sight_the_player_does_not_go_back_to_work() -> None:
     s = state()
+    assert FLEE in legal_actions(s)
     assert heuristic(s, legal_actions(s)).choice == FLEE
-    far = state(hostiles=((ZOMBIE, 12.4),))
-    assert FLEE in legal_actions(far)
-    assert heuristic(far, legal_actions(far)).choice == FLEE
+    two = state(health=7.0, food=15, inventory=(("iron_pickaxe", 1), ("bread", 2)),
+                hostiles=((ZOMBIE, 10.8), (ZOMBIE + 1, 11.0)))
+    assert heuristic(two, legal_actions(two)).choice == FLEE
     # Healthy, a zombie that far is no reason to stop; hurt with none about, work goes on.
     healthy = state(health=18.0, hostiles=((ZOMBIE, 12.4),))
     assert FLEE not in legal_actions(healthy)
     assert heuristic(healthy, legal_actions(healthy)).choice.action is not ActionName.FLEE
     alone = state(hostiles=())
     assert heuristic(alone, legal_actions(alone)).choice.action is not ActionName.FLEE
+
+
+def test_a_player_who_cannot_heal_works_on_fleeing_only_what_comes_close() -> None:
+    # Seed 780028: 5.5 health, food 13 and nothing to eat (no regeneration under 18), a zombie 16
+    # blocks off after every flight: waiting heals nothing, so only a close one is fled.
+    s = state(health=5.5, food=13, hostiles=((ZOMBIE, 15.9),))
+    assert FLEE not in legal_actions(s)
+    assert heuristic(s, legal_actions(s)).choice.action is not ActionName.FLEE
+    fed = state(health=5.5, food=18, inventory=(("iron_pickaxe", 1),), hostiles=((ZOMBIE, 15.9),))
+    assert heuristic(fed, legal_actions(fed)).choice == FLEE
+    close = state(health=5.5, food=13, hostiles=((ZOMBIE, 7.0),))
+    assert heuristic(close, legal_actions(close)).choice == FLEE
 
 
 def tunnel() -> WorldBuilder:
