@@ -21,8 +21,8 @@ blocks carried, and it runs as it always did.
 
 Resting, it eats what it carries (vanilla heals fast only with a full food bar) and waits until
 health is back to ``REST_UNTIL`` with no hostile within ``CLEAR``, or full health for ``LINGER``
-ticks (a zombie that stays by the wall is met at full health), or ``REST_MAX`` ticks, or at once
-when it cannot heal (hungry with nothing to eat). Reopening digs the side blocks it placed at the
+ticks (a zombie that stays by the wall is met at full health), or ``REST_MAX`` ticks, or, when it
+cannot heal (hungry with nothing to eat), as soon as no hostile is in sight (``HURT_SIGHT``). Reopening digs the side blocks it placed at the
 feet and the head, so the tunnel is as it was; a wall it placed stays in ``ExecContext.shelter``
 when a reflex cuts the rest short, so the next shelter there reopens it. The flee reflex leaves a
 walled-in player alone (``hostile.walled_in``).
@@ -33,7 +33,7 @@ import math
 
 from engine import actions as acts
 from engine.actions import Action
-from engine.decision.catalog import Choice, healing_hurt
+from engine.decision.catalog import HURT_SIGHT, Choice, healing_hurt
 from engine.decision.executors.base import ExecContext, Pos, Walk, centre_move, flee_goal, hold, off_centre
 from engine.decision.executors.making import FACES
 from engine.decision.executors.safety import floor_unsafe, unsafe
@@ -300,7 +300,9 @@ class Flee(Walk):
         near = min((e.position.distance_to(p) for e in ctx.snapshot.entities if e.hostile), default=math.inf)
         healed = health >= REST_UNTIL and near > CLEAR
         lingered = self.full_since is not None and ctx.tick - self.full_since >= LINGER
-        starving = food < REGEN_FOOD and not has_food and health < REST_UNTIL
+        # Hungry with nothing to eat: resting heals nothing, but leaving at low health is safe only
+        # with no hostile in sight (seed 780052: out at 1.7 health, two zombies on the rim).
+        starving = food < REGEN_FOOD and not has_food and health < REST_UNTIL and near > HURT_SIGHT
         if healed or lingered or starving or ctx.tick - self.rest_from >= REST_MAX:
             self.phase = "reopen"
         return []

@@ -120,7 +120,9 @@ class Driver:
                     assert self.hotbar[self.held][0] == a.item
                     self.world.set(a.x, a.y, a.z, a.item)
                 elif isinstance(a, acts.UseHeldItem):
-                    self.food = 20
+                    name, n = self.hotbar[self.held]
+                    self.hotbar[self.held] = (name, n - 1)
+                    self.food = min(20, self.food + 3) if name == "beef" else 20
             self.terrain.sync()
             while self.terrain.is_passable(int(self.at.x // 1), int(self.at.y) - 1, int(self.at.z // 1)):
                 self.at = Vec3(self.at.x, self.at.y - 1.0, self.at.z)      # a block dug under the feet: a fall
@@ -177,6 +179,24 @@ def test_resting_is_waiting_not_stuck_and_a_zombie_by_the_wall_keeps_it_shut() -
     d.run(executor, 200, zombie_by_the_wall)
     assert executor.status is None and executor.waiting
     assert not d.dug()
+
+
+def test_unable_to_heal_the_player_stays_in_while_a_hostile_is_in_sight() -> None:
+    # Seed 780052: its one raw beef eaten (food 17, nothing left), the shelter opened at 1.7 health
+    # with two zombies on the rim of the hole.
+    d = Driver(tunnel(), 1.7, (Vec3(6.5, 8.0, 0.5),), hotbar=(("iron_pickaxe", 1), ("cobblestone", 8), ("beef", 1)))
+    d.food = 14
+    executor = flee()
+
+    def rim(tick: int, driver: Driver) -> None:
+        driver.mobs = [Vec3(2.3, 8.0, 0.5)] if tick < 300 else [Vec3(2.3, 8.0, 12.5)] if tick < 400 else []
+
+    d.run(executor, 299, rim)
+    assert executor.phase == "rest" and not d.dug() and d.food == 17 and d.hotbar[2] == ("beef", 0)
+    d.run(executor, 100, lambda tick, driver: rim(tick + 299, driver))
+    assert executor.phase == "rest" and not d.dug()
+    d.run(executor, 100, lambda tick, driver: rim(tick + 399, driver))
+    assert executor.status == "ok" and d.dug() == SIDES
 
 
 def test_too_open_a_spot_or_too_few_blocks_and_flee_runs() -> None:
