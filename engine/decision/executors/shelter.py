@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 
 from engine import actions as acts
-from engine.actions import Action
+from engine.actions import Action, InjectMovement
 from engine.decision.catalog import HURT_SIGHT, Choice, healing_hurt
 from engine.decision.executors.base import ExecContext, Pos, Walk, centre_move, flee_goal, hold, off_centre
 from engine.decision.executors.making import FACES
@@ -351,7 +351,15 @@ class Flee(Walk):
             return [acts.SwingArm()] if (until - ctx.tick) % 5 == 0 else []
         if ctx.tick == until:
             self.confirm = ctx.tick + DIG_CONFIRM
-            return [acts.FinishDigging(*cell)]
+            out: list[Action] = [acts.FinishDigging(*cell)]
+            x, y, z = feet_of(ctx)
+            if cell == (x, y - 1, z):
+                # The block under the feet goes with this packet: the body is off the ground from now
+                # on (the world model learns of the break only next tick; a hold packet sent with it
+                # would claim the ground the server just took away).
+                p, player = ctx.position, ctx.snapshot.player
+                out.append(InjectMovement(p.x, p.y, p.z, player.yaw, player.pitch, False))
+            return out
         if walls(ctx.terrain, *cell):
             if ctx.tick < self.confirm:
                 return []

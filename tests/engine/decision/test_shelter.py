@@ -233,6 +233,10 @@ def test_in_the_open_the_player_digs_in_and_covers_the_hole() -> None:
     assert [(a.x, a.y, a.z) for a in d.sent if isinstance(a, acts.FinishDigging)][:3] == [(0, 7, 0), (0, 6, 0), (0, 5, 0)]
     assert d.placed() == {(0, 7, 0)}
     assert d.dug() == {(0, 7, 0), (0, 6, 0), (0, 5, 0)}
+    # Each block under the feet goes with a packet off the ground (seed 780000: on_ground_lie when the
+    # hold packet sent with the dig still claimed the ground).
+    down = [i for i, a in enumerate(d.sent) if isinstance(a, acts.FinishDigging)][:3]
+    assert all(isinstance(m := d.sent[i + 1], InjectMovement) and not m.on_ground for i in down)
     assert (d.at.x, d.at.y, d.at.z) == (0.5, 5.0, 0.5)
 
 
