@@ -8,14 +8,12 @@ or food carried: ``catalog.healing_hurt``), ``Flee`` first looks for a
 shelter where it stands: every cell a melee mob could hit from (``hostile.reach_cells``: the eight
 around the body at the feet and at the head, and the one over the head) must become a full block,
 each open one filled with a block the player carries, placed against rock or a block placed before
-it. Too open a spot (the surface, a cave: more than ``MAX_FILL`` blocks) is dug into instead
-(``dig_in``): three blocks straight down through solid, safe ground, and the hole covered over
-the head, one block placed against the ground beside it; a player who then walks on is in a pit
-the autopilot climbs out of (``engine.decision.pit``). A fluid or an unseen cell there, or too few
-blocks carried, and it runs as it always did.
+it. Too open a spot (more than ``MAX_FILL`` blocks: the surface, a cave), a fluid or an unseen cell
+there, or too few blocks carried, and it runs as it always did. (Digging in, three blocks down and
+covered, was tried for the open surface and left out: the pit climb back out of the hole, with
+the zombies waiting on its rim, killed more than the shelter saved: seeds 780001, 780007, 780012.)
 
     decide ──hurt, sealable──► centre ──► seal (one block a tick, each confirmed) ──► rest ──► reopen ──► ok
-       │  └──too open, solid below──► centre ──► dig in (three blocks, falling into each) ──► seal
        │                                    └──a block refused twice──► failed("could not wall in")
        └──otherwise──► run (sprint to ``flee_to`` blocks from the nearest hostile) ──► ok / "no path"
 
@@ -32,16 +30,15 @@ from __future__ import annotations
 import math
 
 from engine import actions as acts
-from engine.actions import Action, InjectMovement
+from engine.actions import Action
 from engine.decision.catalog import HURT_SIGHT, Choice, healing_hurt
 from engine.decision.executors.base import ExecContext, Pos, Walk, centre_move, flee_goal, hold, off_centre
 from engine.decision.executors.making import FACES
-from engine.decision.executors.safety import floor_unsafe, unsafe
+from engine.decision.executors.safety import floor_unsafe
 from engine.decision.knowledge import BLOCKS, best_pickaxe, dig_ticks
 from engine.eating import Meal, Outcome, count_of
 from engine.motion.cells import EMPTY, FIRE, LAVA, SHAPE, UNKNOWN, WATER
 from engine.motion.goals import Goal
-from engine.motion import physics as ph
 from engine.motion.grid import Terrain
 from engine.reflex.hostile import AROUND, reach_cells, walled_in, walls
 from engine.world.food import FOODS
@@ -93,32 +90,6 @@ def wall_plan(terrain: Terrain, at: Pos) -> list[Placement] | str:
     return order
 
 
-DIG_IN = 3                 # blocks dug straight down into a shelter: a fall of three does no harm
-
-
-def dig_in(terrain: Terrain, at: Pos) -> list[Pos] | str:
-    """The blocks to dig, top first, for a shelter under a player standing at ``at`` (in the open):
-    the hole's walls all rock, its floor solid, and ground beside its top to cover it against; or
-    why not."""
-    x, y, z = at
-    cells = [(x, y - k, z) for k in range(1, DIG_IN + 1)]
-    for c in cells:
-        if not walls(terrain, *c):
-            return "not solid below"
-        why = unsafe(terrain, *c)
-        if why is not None:
-            return why
-    pocket = cells[-1]
-    if floor_unsafe(terrain, *pocket) is not None:
-        return "no floor below"
-    cover = cells[0]
-    if not all(walls(terrain, *c) for c in reach_cells(*pocket) if c != cover):
-        return "open below"
-    if not any(walls(terrain, x + dx, cover[1], z + dz) for dx, dz in AROUND[:4]):
-        return "nothing to place against"
-    return cells
-
-
 def _support(terrain: Terrain, c: Pos, placed: set[Pos]) -> tuple[Pos, int] | None:
     for (dx, dy, dz), face in FACES.items():
         against = (c[0] - dx, c[1] - dy, c[2] - dz)
@@ -150,7 +121,6 @@ class Flee(Walk):
         self.rest_from = 0
         self.full_since: int | None = None
         self.digging: tuple[Pos, int] | None = None     # (cell, tick the dig ends)
-        self.down: list[Pos] = []                       # blocks to dig into the ground (``dig_in``)
         self.refused: set[Pos] = set()                  # digs the server refused
         self.confirm = 0
         self.hurt = False
@@ -172,9 +142,7 @@ class Flee(Walk):
             if off_centre(ctx, self.at) and self.ticks < CENTRE_TICKS:
                 self.ticks += 1
                 return [centre_move(ctx, self.at)]
-            self.phase = "dig in" if self.down else "seal"
-        if self.phase == "dig in":
-            return self._dig_in(ctx)
+            self.phase = "seal"
         if self.phase == "seal":
             return self._seal(ctx)
         if self.phase == "rest":
@@ -193,47 +161,16 @@ class Flee(Walk):
             self.deadline = max(self.deadline, ctx.tick + SHELTER_TIMEOUT)
             return "rest"
         plan = wall_plan(ctx.terrain, self.at)
-        needed = len(plan) if not isinstance(plan, str) else 1
-        if plan == "too open":
-            down = dig_in(ctx.terrain, self.at)
-            if isinstance(down, str):
-                self.why_not = f"too open, {down}"
-                return "run"
-            self.down = down
-        elif isinstance(plan, str):
+        if isinstance(plan, str):
             self.why_not = plan
             return "run"
-        else:
-            self.plan = plan
+        self.plan = plan
         counts = ctx.counts()
-        if sum(counts.get(b, 0) for b in WALL_BLOCKS) < needed:
+        if sum(counts.get(b, 0) for b in WALL_BLOCKS) < len(plan):
             self.why_not = "too few blocks"
             return "run"
         self.deadline = max(self.deadline, ctx.tick + SHELTER_TIMEOUT)
         return "centre"
-
-    def _dig_in(self, ctx: ExecContext) -> list[Action]:
-        """Dig the next block under the feet once the body stands on it; walled in at the bottom."""
-        t = ctx.terrain
-        if self.digging is not None:
-            return self._dig(ctx)
-        p = ctx.position
-        feet = feet_of(ctx)
-        if not ph.supported(t, p.x, p.y, p.z):
-            return []                              # falling into the hole: the hold packets land it
-        for cell in self.down:
-            if walls(t, *cell):
-                if feet != (cell[0], cell[1] + 1, cell[2]) or cell in self.refused:
-                    self.status = "could not dig in"
-                    return []
-                return self._start_dig(ctx, cell)
-        self.at = feet
-        plan = wall_plan(t, feet)
-        if isinstance(plan, str):
-            self.status = "could not dig in"
-            return []
-        self.plan, self.phase = plan, "seal"
-        return []
 
     # -- walling in ---------------------------------------------------------------------------------
     def _seal(self, ctx: ExecContext) -> list[Action]:
@@ -334,7 +271,6 @@ class Flee(Walk):
         rule = BLOCKS.get(name) if name is not None else None
         if rule is None or name is None:
             ctx.shelter.discard(cell)
-            self.down = [c for c in self.down if c != cell]
             return []
         ops = hold(ctx, best_pickaxe(ctx.counts()) if rule.tool == "pickaxe" else None) or []
         if ops:
@@ -351,15 +287,7 @@ class Flee(Walk):
             return [acts.SwingArm()] if (until - ctx.tick) % 5 == 0 else []
         if ctx.tick == until:
             self.confirm = ctx.tick + DIG_CONFIRM
-            out: list[Action] = [acts.FinishDigging(*cell)]
-            x, y, z = feet_of(ctx)
-            if cell == (x, y - 1, z):
-                # The block under the feet goes with this packet: the body is off the ground from now
-                # on (the world model learns of the break only next tick; a hold packet sent with it
-                # would claim the ground the server just took away).
-                p, player = ctx.position, ctx.snapshot.player
-                out.append(InjectMovement(p.x, p.y, p.z, player.yaw, player.pitch, False))
-            return out
+            return [acts.FinishDigging(*cell)]
         if walls(ctx.terrain, *cell):
             if ctx.tick < self.confirm:
                 return []
