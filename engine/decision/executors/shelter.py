@@ -238,7 +238,7 @@ class Flee(Walk):
         healed = health >= REST_UNTIL and near > CLEAR
         lingered = self.full_since is not None and ctx.tick - self.full_since >= LINGER
         # Hungry with nothing to eat: resting heals nothing, but leaving at low health is safe only
-        # with no hostile in sight (seed 780052: out at 1.7 health, two zombies on the rim).
+        # with no hostile in sight (seed 780052: out at 1.7 health, two zombies outside).
         starving = food < REGEN_FOOD and not has_food and health < REST_UNTIL and near > HURT_SIGHT
         if healed or lingered or starving or ctx.tick - self.rest_from >= REST_MAX:
             self.phase = "reopen"
