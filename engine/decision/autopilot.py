@@ -143,6 +143,7 @@ class Autopilot:
         self._known_memo: tuple[object, tuple[tuple[tuple[str, float], ...], bool, bool]] | None = None
         self._held: tuple[tuple[float, float, float, int], tuple[bool, bool]] | None = None
         self._threats_seen: frozenset[int] = frozenset()     # hostiles near when the running task began
+        self._threats_sighted: frozenset[int] = frozenset()  # ... and within HURT_SIGHT
         self._pit_checked: tuple[tuple[int, int, int], int] | None = None   # (feet cell, store revision)
 
     # -- switching ---------------------------------------------------------------------------------
@@ -272,7 +273,8 @@ class Autopilot:
             if self.executor is None:
                 self._decide(snapshot, counts, tick, now, day)
             if self.executor is not None:
-                self._threats_seen = self._threat_ids(snapshot, pos, HURT_SIGHT)
+                self._threats_seen = self._threat_ids(snapshot, pos)
+                self._threats_sighted = self._threat_ids(snapshot, pos, HURT_SIGHT)
         if self.executor is not None:
             out += self.executor.step(ctx)
             if self.executor.status is not None:
@@ -322,8 +324,9 @@ class Autopilot:
         player = snapshot.player
         hurt = healing_hurt(player.health if player.health is not None else 20.0,
                             player.food if player.food is not None else 20, counts)
-        radius = HURT_SIGHT if hurt else THREAT_RADIUS
-        return bool(self._threat_ids(snapshot, pos, radius) - self._threats_seen)
+        if hurt:
+            return bool(self._threat_ids(snapshot, pos, HURT_SIGHT) - self._threats_sighted)
+        return bool(self._threat_ids(snapshot, pos) - self._threats_seen)
 
     @staticmethod
     def _threat_ids(snapshot: WorldSnapshot, pos: Vec3, radius: float = THREAT_RADIUS) -> frozenset[int]:
