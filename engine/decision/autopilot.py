@@ -35,7 +35,8 @@ import attrs
 import numpy as np
 
 from engine.actions import Action, InjectMovement, Respawn
-from engine.decision.catalog import CATALOG, GAME_SIGHT, ActionName, check_choice, legal_actions
+from engine.decision.catalog import CATALOG, GAME_SIGHT, HURT_SIGHT, ActionName, check_choice, healing_hurt, \
+    legal_actions
 from engine.decision.executors import BED_RANGE, JOB_RANGE, ExecContext, Executor, TABLE_RANGE, make_executor, \
     step_aside
 from engine.decision.heuristic import Decision, heuristic
@@ -132,6 +133,7 @@ class Autopilot:
         self.seq = 0
         self.blacklist: set[tuple[int, int, int]] = set()
         self.smelting: dict[tuple[int, int, int], tuple[str, int, int]] = {}
+        self.shelter: set[tuple[int, int, int]] = set()     # walls of a shelter still to reopen
         self.ignored: set[int] = set()
         self.decided: list[tuple[int, str]] = []          # (tick, choice label) of every applied decision
         self._dead = False
@@ -141,6 +143,7 @@ class Autopilot:
         self._known_memo: tuple[object, tuple[tuple[tuple[str, float], ...], bool, bool]] | None = None
         self._held: tuple[tuple[float, float, float, int], tuple[bool, bool]] | None = None
         self._threats_seen: frozenset[int] = frozenset()     # hostiles near when the running task began
+        self._threats_sighted: frozenset[int] = frozenset()  # ... and within HURT_SIGHT
         self._pit_checked: tuple[tuple[int, int, int], int] | None = None   # (feet cell, store revision)
 
     # -- switching ---------------------------------------------------------------------------------
@@ -231,6 +234,7 @@ class Autopilot:
             self.ladder.reset(counts, frozenset())
             self.blacklist.clear()
             self.smelting.clear()
+            self.shelter.clear()
             self.generation += 1
             self._event("respawned", tick, now, milestone=self.ladder.current)
         for reached in self.ladder.update(counts, frozenset(), tick, now):
@@ -240,7 +244,7 @@ class Autopilot:
             self.executor.resync(pos)
         self._last_sent = None
         ctx = ExecContext(snapshot, self.terrain, self.finder, tick, now, self.blacklist, self.search,
-                          self.smelting, self.rng, self.ignored, self.config.clock, day)
+                          self.smelting, self.rng, self.ignored, self.config.clock, day, self.shelter)
         out: list[Action] = []
         # Working toward something: a task runs, or one ended and the next is chosen this tick
         # (the same task failing again and again without the body moving is what "stuck" is).
@@ -256,7 +260,7 @@ class Autopilot:
             self.watchdog.recovering(tick, now, f"blacklisted {target}" if target else "step aside")
             self.executor = step_aside(tick)
             self.recovering = True
-        if self.executor is not None and self._threatened(snapshot, pos):
+        if self.executor is not None and self._threatened(snapshot, pos, counts):
             # A hostile closing in while the flee reflex cools down: drop the task and decide
             # again now (the heuristic flees), rather than finish digging with a zombie at hand.
             out += self.executor.cancel("interrupted: hostile near")
@@ -270,6 +274,7 @@ class Autopilot:
                 self._decide(snapshot, counts, tick, now, day)
             if self.executor is not None:
                 self._threats_seen = self._threat_ids(snapshot, pos)
+                self._threats_sighted = self._threat_ids(snapshot, pos, HURT_SIGHT)
         if self.executor is not None:
             out += self.executor.step(ctx)
             if self.executor.status is not None:
@@ -307,20 +312,26 @@ class Autopilot:
         self._fall_vy = body.vy if not body.on_ground else 0.0
         return InjectMovement(body.x, body.y, body.z, player.yaw, player.pitch, body.on_ground)
 
-    def _threatened(self, snapshot: WorldSnapshot, pos: Vec3) -> bool:
-        """A hostile came within THREAT_RADIUS since the running task was chosen. One that was
-        already there when it was chosen does not interrupt it again: the decision saw it (and
-        could not flee: suppressed, no path), and choosing the same task again every tick would
-        leave the body restarting its walk each tick."""
+    def _threatened(self, snapshot: WorldSnapshot, pos: Vec3, counts: dict[str, int]) -> bool:
+        """A hostile came within THREAT_RADIUS (HURT_SIGHT for a player hurt and able to heal,
+        ``catalog.healing_hurt``: the decision walls in or runs rather than work on) since the running task was chosen. One
+        that was already there when it was chosen does not interrupt it again: the decision saw it
+        (and could not flee: suppressed, no path), and choosing the same task again every tick
+        would leave the body restarting its walk each tick."""
         executor = self.executor
         if executor is None or executor.choice.action in (ActionName.FLEE, ActionName.FIGHT) or self.recovering:
             return False
+        player = snapshot.player
+        hurt = healing_hurt(player.health if player.health is not None else 20.0,
+                            player.food if player.food is not None else 20, counts)
+        if hurt:
+            return bool(self._threat_ids(snapshot, pos, HURT_SIGHT) - self._threats_sighted)
         return bool(self._threat_ids(snapshot, pos) - self._threats_seen)
 
     @staticmethod
-    def _threat_ids(snapshot: WorldSnapshot, pos: Vec3) -> frozenset[int]:
+    def _threat_ids(snapshot: WorldSnapshot, pos: Vec3, radius: float = THREAT_RADIUS) -> frozenset[int]:
         return frozenset(e.entity_id for e in snapshot.entities
-                         if e.hostile and e.position.distance_to(pos) <= THREAT_RADIUS)
+                         if e.hostile and e.position.distance_to(pos) <= radius)
 
     def _climb_out(self, pos: Vec3, counts: dict[str, int], tick: int, now: float) -> Executor | None:
         """Standing in a pit no walk leads out of (see ``engine.decision.pit``): pillar up before

@@ -1,7 +1,8 @@
 """The calibrated heuristic: the mock provider and the fallback for low-confidence model answers.
 
 How this works: safety first (flee a close hostile, or fight it when fleeing is
-suppressed, eat when hungry, sleep through the night when a bed is known), then
+suppressed; hurt, flee any hostile in sight: below ground that walls the player in to heal;
+eat when hungry, sleep through the night when a bed is known), then
 drops lying near (the meat of a
 kill too), then food (hunt the nearest game
 animal when hungry with little food left, cook raw beef when a furnace and
@@ -19,7 +20,7 @@ import math
 
 import attrs
 
-from engine.decision.catalog import DUG_FOR, ActionName, Choice, needs_food, stocking
+from engine.decision.catalog import DUG_FOR, ActionName, Choice, healing_hurt, needs_food, stocking
 from engine.decision.knowledge import BLOCKS, FAMILIES, FUEL, GATHERED_KINDS, KINDS, PICKAXES, RECIPES, SMELTS, count, \
     members, pickaxe_tier, planner, spend
 from engine.decision.state import DecisionState
@@ -181,6 +182,12 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
             d = pick(Choice(ActionName.FIGHT, (eid,)), 0.85, 0.9, "cornered: fighting the hostile")
             if d is not None:
                 return d
+    if state.hostiles and healing_hurt(state.health, state.food, state.counts()):
+        # Hurt, with a hostile about (the state lists those within HURT_SIGHT): never back to work
+        # toward it while healing. Flee walls in below ground and heals there, or runs out of sight.
+        d = pick(Choice(ActionName.FLEE), 0.9, 0.8, "hurt, a hostile about: shelter")
+        if d is not None:
+            return d
     inv = state.counts()
     cook = COOK in legal and not state.smelting
     if state.food < EAT_BELOW and any(inv.get(f, 0) for f in FOODS):

@@ -7,7 +7,9 @@ the mob; when the mob follows more than ``retarget`` blocks from where the
 flight was planned, the goal moves with it and the path is re-planned. With
 no way out (a pit the player dug, a dead end), go to the nearest cell the mob
 cannot hit from where it stands: ``out_of_reach`` blocks away, or two blocks
-above or below it (a melee mob reaches about 1.4 blocks).
+above or below it (a melee mob reaches about 1.4 blocks). A player walled in
+(``walled_in``: every cell a melee mob could hit from is a full block, as the
+autopilot's shelter leaves it) is out of every mob's reach: nothing to flee.
 Release: the mob is ``flee_to`` blocks away or gone, or the path ends.
 The cooldown is short: another mob (or the same one) at point-blank range
 keeps hitting, and every second without a reflex costs health.
@@ -18,7 +20,9 @@ import math
 
 import attrs
 
+from engine.motion.cells import FLOOR, SHAPE, TALL, UNKNOWN
 from engine.motion.goals import GoalAway
+from engine.motion.grid import Terrain
 from engine.motion.navigator import Navigator, NavState
 from engine.actions import ItemAction
 from engine.reflex.base import REFLEX_SEARCH, Activity, ReflexContext, ReflexOutput, replan_if_off_path
@@ -29,6 +33,28 @@ from engine.world.snapshot import Vec3
 
 # Melee mobs reach about 1.4 blocks: two blocks of height between the feet is out of reach.
 OUT_OF_REACH_BELOW = 2.0
+# The columns around a body's cell: a melee mob standing in any of them (its feet or its head level
+# with the player's feet or head) is within reach of a player in the middle of the cell, diagonals too.
+AROUND = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+Cell = tuple[int, int, int]
+
+
+def reach_cells(x: int, y: int, z: int) -> tuple[Cell, ...]:
+    """The cells that must be full blocks for a player standing in (x, y, z) to be out of a melee
+    mob's reach: the eight around at the feet and at the head, then the one over the head (a mob
+    could drop in). Feet level first, so each head-level block can be placed on the one under it."""
+    return tuple((x + dx, y + dy, z + dz) for dy in (0, 1) for dx, dz in AROUND) + ((x, y + 2, z),)
+
+
+def walls(terrain: Terrain, x: int, y: int, z: int) -> bool:
+    """A full block a mob can neither stand in nor reach through (a slab or an unseen cell is not)."""
+    c = terrain.cell(x, y, z)
+    return not c & UNKNOWN and c & SHAPE in (FLOOR, TALL)
+
+
+def walled_in(terrain: Terrain, x: int, y: int, z: int) -> bool:
+    """Every cell a melee mob could hit a player standing in (x, y, z) from is a full block."""
+    return all(walls(terrain, *c) for c in reach_cells(x, y, z))
 
 
 def _nearest(mobs: tuple[Mob, ...], at: Vec3) -> tuple[Mob, float] | None:
@@ -79,7 +105,10 @@ class HostileReflex:
 
     def triggered(self, ctx: ReflexContext) -> bool:
         nearest = self._nearest(ctx)
-        return nearest is not None and nearest[1] <= self.point_blank
+        if nearest is None or nearest[1] > self.point_blank:
+            return False
+        at = ctx.inputs.position
+        return not walled_in(ctx.terrain, math.floor(at.x), math.floor(at.y + 1e-6), math.floor(at.z))
 
     def begin(self, ctx: ReflexContext) -> Activity:
         nearest = self._nearest(ctx)

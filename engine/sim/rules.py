@@ -39,6 +39,7 @@ SLOW_HEAL_EXHAUSTION = 6.0
 STARVE_TICKS = 80           # food 0: every 80 ticks 1 damage while health is above the difficulty's floor
 STARVE_DAMAGE = 1.0
 STARVE_FLOOR = {"easy": 10.0, "normal": 1.0, "hard": 0.0}     # hard: starving kills
+MOB_EYE = 1.74             # a zombie's eye height (its line of sight to the player starts there)
 ZOMBIE_DAMAGE = 3.0         # the zombie's attack damage attribute, as dealt on normal
 # Player.hurt scales damage from mobs by difficulty: easy min(d / 2 + 1, d), normal d, hard d x 1.5.
 MOB_DAMAGE_SCALE: dict[str, Callable[[float], float]] = {

@@ -26,7 +26,7 @@ from engine.sim.surface import spawn_sheep
 from engine.sim.strata import min_y
 from engine.sim.underground import Underground
 from engine.sim.rules import (AIR_REFILL, COW_SPEED, COW_STROLL_CHANCE, COW_STROLL_RANGE, DAMAGE_EXHAUSTION, DAY,
-                              DROWN_AT, DROWN_DAMAGE, EXHAUSTION_CAP, EXHAUSTION_STEP, EYE, FAST_HEAL_SATURATION,
+                              DROWN_AT, DROWN_DAMAGE, EXHAUSTION_CAP, EXHAUSTION_STEP, EYE, FAST_HEAL_SATURATION, MOB_EYE,
                               FAST_HEAL_TICKS, FIRE_DAMAGE, HEIGHT, INVULNERABLE_TICKS, LAVA_DAMAGE, LAVA_FIRE_TICKS,
                               MAX_AIR, MAX_FOOD, MAX_HEALTH, MOB_DAMAGE_SCALE, NIGHT, PLAYER_ID, REACH, SLEEP_TICKS,
                               SLOW_HEAL_EXHAUSTION, SLOW_HEAL_FOOD, SLOW_HEAL_TICKS, STACK, STARVE_DAMAGE,
@@ -423,13 +423,28 @@ class ServerWorld:
                 if abs(ny - mob.y) <= 1.0:
                     mob.x, mob.y, mob.z = nx, ny, nz
                     out.append(ev.EntityMoved(mob.entity_id, mob.x, mob.y, mob.z))
-            if dist <= 1.5 and abs(p.y - mob.y) < 2.0 and t >= mob.next_attack:
+            if dist <= 1.5 and abs(p.y - mob.y) < 2.0 and t >= mob.next_attack and self.sees(mob):
                 mob.next_attack = t + 20
                 self._hurt(MOB_DAMAGE_SCALE[self.options.difficulty](ZOMBIE_DAMAGE), "zombie", out)
         if gone:
             for eid in gone:
                 del self.mobs[eid]
             out.append(ev.EntitiesRemoved(tuple(gone)))
+
+    def sees(self, mob: Mob) -> bool:
+        """Vanilla's melee attack needs a line of sight (MeleeAttackGoal.canPerformAttack, 1.20.5+):
+        from the mob's eyes to the player's through no solid block, so a zombie by the wall of a
+        shelter does not hit through it. Sampled every tenth of a block."""
+        p = self.player
+        a = (mob.x, mob.y + MOB_EYE, mob.z)
+        b = (p.x, p.y + EYE, p.z)
+        n = max(1, math.ceil(math.dist(a, b) / 0.1))
+        for i in range(1, n):
+            f = i / n
+            if self.solid(math.floor(a[0] + (b[0] - a[0]) * f), math.floor(a[1] + (b[1] - a[1]) * f),
+                          math.floor(a[2] + (b[2] - a[2]) * f)):
+                return False
+        return True
 
     def _pickup(self, t: int, out: list[ev.Event]) -> None:
         p = self.player

@@ -179,6 +179,9 @@ class SimWorld(ServerWorld):
             self._reject("place refused")
             return
         overlap = (a.x - 0.3 < p.x < a.x + 1.3 and a.z - 0.3 < p.z < a.z + 1.3 and a.y - 1.8 < p.y < a.y + 1)
+        # Vanilla refuses a block whose cell a mob's body (0.6 wide, 1.95 high) is in, as the player's.
+        overlap = overlap or any(a.x - 0.3 < m.x < a.x + 1.3 and a.z - 0.3 < m.z < a.z + 1.3 and a.y - 1.95 < m.y < a.y + 1
+                                 for m in self.mobs.values())
         if overlap or not self.take(a.item, 1):
             self._reject("place refused")
             return

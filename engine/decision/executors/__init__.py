@@ -17,7 +17,8 @@ server left the player.
 
 Where they live: ``base`` (the context, the hand, ``Executor``, ``Walk`` and its goals),
 ``gathering`` (``Mine``, ``Collect``), ``making`` (``Craft``, ``Place``, ``Smelt``),
-``living`` (``Eat``, ``Fight``, ``Follow``, ``Sleep``, ``Wait``); ``EXECUTORS`` here maps
+``living`` (``Eat``, ``Fight``, ``Follow``, ``Sleep``, ``Wait``), ``shelter`` (``Flee``: run, or
+wall in to heal); ``EXECUTORS`` here maps
 every catalog action to one of them.
 """
 from __future__ import annotations
@@ -26,16 +27,17 @@ from collections.abc import Callable
 
 from engine.decision.catalog import ActionName, Choice
 from engine.decision.executors.base import (JOB_RANGE, MAX_PLANS, TABLE_RANGE, ExecContext, Executor, Pos, Walk,
-                                            aside_goal, explore_goal, flee_goal, hold)
+                                            aside_goal, explore_goal, hold)
 from engine.decision.executors.gathering import FALL_LIMIT, Collect, Mine, resting_cell
 from engine.decision.executors.living import BED_RANGE, BED_REACH, WAKE_WAIT, Eat, Fight, Follow, Sleep, Wait
 from engine.decision.executors.making import Craft, Place, Smelt
+from engine.decision.executors.shelter import Flee
 from engine.decision.executors.underground import ORE_TIMEOUT, UNDERGROUND_KINDS, MineOre, family
 from engine.motion.goals import GoalNear
 
 __all__ = [
     "BED_RANGE", "BED_REACH", "EXECUTORS", "FALL_LIMIT", "JOB_RANGE", "MAX_PLANS", "TABLE_RANGE", "WAKE_WAIT",
-    "Collect", "Craft", "Eat", "ExecContext", "Executor", "ExecutorFactory", "Fight", "Follow", "Mine", "Place",
+    "Collect", "Craft", "Eat", "ExecContext", "Executor", "ExecutorFactory", "Fight", "Flee", "Follow", "Mine", "Place",
     "Pos", "Sleep", "Smelt", "Wait", "Walk", "hold", "make_executor", "resting_cell", "step_aside",
 ]
 
@@ -56,7 +58,7 @@ EXECUTORS: dict[ActionName, ExecutorFactory] = {
     ActionName.SMELT: lambda c, timeout, tick: Smelt(c, timeout, tick, str(c.args[0])),
     ActionName.PLACE_BLOCK: lambda c, timeout, tick: Place(c, timeout, tick, str(c.args[0])),
     ActionName.EAT: lambda c, timeout, tick: Eat(c, timeout, tick),
-    ActionName.FLEE: lambda c, timeout, tick: Walk(c, timeout, tick, flee_goal, sprint=True, urgent=True),
+    ActionName.FLEE: lambda c, timeout, tick: Flee(c, timeout, tick),
     ActionName.FIGHT: lambda c, timeout, tick: Fight(c, timeout, tick, int(c.args[0])),
     ActionName.EXPLORE: lambda c, timeout, tick: Walk(c, timeout, tick, explore_goal, enough=16.0),
     ActionName.GO_TO: _go_to,

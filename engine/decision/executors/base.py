@@ -45,6 +45,7 @@ class ExecContext:
     ignored: set[int] = attrs.field(factory=set)        # item entities found unreachable
     clock: Callable[[], float] | None = None            # bounds planning time (with search.time_budget)
     day: bool = True                                    # beds work only at night (the world model's clock)
+    shelter: set[Pos] = attrs.field(factory=set)        # blocks our shelter placed that are still to reopen
 
     @property
     def position(self) -> Vec3:
@@ -200,6 +201,26 @@ class Walk(Executor):
         return out
 
 
+CENTRED = 0.19             # off the cell's middle by more: the body (0.3 each side) overhangs a neighbour
+
+
+def off_centre(ctx: ExecContext, at: Pos) -> bool:
+    p = ctx.position
+    return max(abs(p.x - at[0] - 0.5), abs(p.z - at[2] - 0.5)) > CENTRED
+
+
+def centre_move(ctx: ExecContext, at: Pos) -> InjectMovement:
+    """One tick's walk toward the middle of the cell ``at``, at walking speed."""
+    t, p = ctx.terrain, ctx.position
+    body = ph.Body(p.x, p.y, p.z, 0.0, ph.supported(t, p.x, p.y, p.z))
+    dx, dz = at[0] + 0.5 - p.x, at[2] + 0.5 - p.z
+    off = math.hypot(dx, dz)
+    scale = min(ph.max_speed(ph.medium(t, body)), off) / off
+    b = ph.advance(t, body, ph.Controls(dx * scale, dz * scale, False)).body
+    player = ctx.snapshot.player
+    return InjectMovement(b.x, b.y, b.z, player.yaw, player.pitch, b.on_ground)
+
+
 def explore_goal(ctx: ExecContext) -> Goal | None:
     # Head for a random column 24 blocks away, inside the area the store has loaded
     # (none yet just after a respawn or a dimension change: nothing to explore toward).
@@ -217,13 +238,16 @@ def explore_goal(ctx: ExecContext) -> Goal | None:
     return GoalXZ(x, z)
 
 
-def flee_goal(ctx: ExecContext) -> Goal | None:
+FLEE_TO = 16.0
+
+
+def flee_goal(ctx: ExecContext, distance: float = FLEE_TO) -> Goal | None:
     p = ctx.position
     mobs = [e for e in ctx.snapshot.entities if e.hostile]
     if not mobs:
         return None
     m = min(mobs, key=lambda e: e.position.distance_to(p))
-    return GoalAway(m.position.x, m.position.z, 16.0)
+    return GoalAway(m.position.x, m.position.z, distance)
 
 
 def aside_goal(ctx: ExecContext) -> Goal:

@@ -30,13 +30,12 @@ from __future__ import annotations
 import math
 
 from engine import actions as acts
-from engine.actions import Action, InjectMovement
+from engine.actions import Action
 from engine.decision.catalog import Choice
 from engine.decision.knowledge import BLOCKS, KINDS, PICKAXES, best_pickaxe, dig_ticks
-from engine.decision.executors.base import ExecContext, Executor, Pos, hold
+from engine.decision.executors.base import ExecContext, Executor, Pos, centre_move, hold, off_centre
 from engine.decision.executors.gathering import _nearest_item, resting_cell
 from engine.decision.executors.safety import edge_beyond, floor_unsafe, step_cells, unsafe
-from engine.motion import physics as ph
 from engine.motion.cells import DAMAGE, EMPTY, FIRE, LAVA, SHAPE, UNKNOWN, WATER
 from engine.motion.goals import GoalNear
 from engine.motion.navigator import NavState
@@ -51,7 +50,6 @@ PICKUP_DELAY = 15          # ticks a drop is left to be picked up where the play
 RECENT = 3                 # columns a stair down does not step back into
 RECENT_PENALTY = 3.0
 DIG_CONFIRM = 8            # ticks the server has to confirm a break
-CENTRED = 0.19             # off the cell's middle by more: the body (0.3 each side) overhangs a neighbour
 CENTRE_TICKS = 20          # ticks at most spent moving there
 # Ores dug for below ground, by version family: the level a player branch-mines at (above
 # the lava lakes). ``mine_block`` on one of these is a ``MineOre`` (stairs down, branch tunnels),
@@ -160,13 +158,12 @@ class MineOre(Executor):
             # The autopilot gets out first; the task is taken up again from dry ground.
             self.status = "in water or lava"
             return []
-        p = ctx.position
-        if self._centring < CENTRE_TICKS and max(abs(p.x - x - 0.5), abs(p.z - z - 0.5)) > CENTRED:
+        if self._centring < CENTRE_TICKS and off_centre(ctx, at):
             # Over the edge of the cell the body stands on the neighbour's top as well, which a
             # stair down digs: the server then has the body standing on air (seed 900001, 1.18:
             # on_ground_lie). To the middle of the cell first, at walking speed.
             self._centring += 1
-            return [self._centre(ctx, at)]
+            return [centre_move(ctx, at)]
         self._centring = 0
         self.visited.add(at)
         target = self.target
@@ -377,17 +374,6 @@ class MineOre(Executor):
             return []
         self.torch_at = self.steps
         return [acts.PlaceBlock(x, y, z, (x, y - 1, z), 1, "torch")]
-
-    def _centre(self, ctx: ExecContext, at: Pos) -> InjectMovement:
-        """One tick's walk toward the middle of the cell ``at``."""
-        t, p = ctx.terrain, ctx.position
-        body = ph.Body(p.x, p.y, p.z, 0.0, ph.supported(t, p.x, p.y, p.z))
-        dx, dz = at[0] + 0.5 - p.x, at[2] + 0.5 - p.z
-        off = math.hypot(dx, dz)
-        scale = min(ph.max_speed(ph.medium(t, body)), off) / off
-        b = ph.advance(t, body, ph.Controls(dx * scale, dz * scale, False)).body
-        player = ctx.snapshot.player
-        return InjectMovement(b.x, b.y, b.z, player.yaw, player.pitch, b.on_ground)
 
     def _fetch(self, ctx: ExecContext) -> list[Action]:
         """The ore's drop not picked up where it fell: walk (no digging) onto the item nearest the ore."""
