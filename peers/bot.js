@@ -25,7 +25,6 @@
 //   {"cmd":"control","control":C,"state":B[,"id":K]} -> {"event":"controlled","id":K}
 //   {"cmd":"players_seen","id":K} -> {"event":"players_seen","id":K,"players":{N:{"x","y","z"}}}
 //        the other players whose entities the bot sees
-//   {"cmd":"tab_list","id":K} -> {"event":"tab_list","id":K,"players":[N...]}  every name in bot.players
 //   {"cmd":"status","id":K}     -> {"event":"status","id":K,"health","food","gameMode","alive","timeOfDay"}
 //   {"cmd":"block_at","x","y","z","id":K} -> {"event":"block_at","id":K,"name":N|null}  (null: not loaded)
 //   {"cmd":"dig","x","y","z","id":K} -> {"event":"dug","id":K,"name":N}  (mineflayer's bot.dig)
@@ -241,9 +240,6 @@ const handlers = {
       }
     }
     emit({ event: 'players_seen', id: cmd.id, players: seen })
-  },
-  tab_list (cmd) {
-    emit({ event: 'tab_list', id: cmd.id, players: Object.keys(bot.players) })
   },
   status (cmd) {
     emit({
