@@ -129,6 +129,13 @@ serv.on('ready', () => {
 
 serv.on('newPlayer', (player) => {
   player.on('spawned', () => emit({ event: 'login', player: player.username, uuid: player.uuid }))
+  // flying-squid finishes a login only at the client's first 'flying' or 'look' packet, and then
+  // sends the player back to where it logged in. mineflayer from 1.12 sends neither until it turns
+  // its head, so a player moved before that is later pulled back: say when it has happened.
+  const waitPlayerLogin = player.waitPlayerLogin
+  player.waitPlayerLogin = () => waitPlayerLogin().then(() => {
+    setImmediate(() => emit({ event: 'login_settled', player: player.username }))
+  })
   // 'chat' is flying-squid's chat behaviour event; data.message is the text of the
   // chat packet (legacy `chat` or 1.19+ `chat_message`) before any formatting.
   player.on('chat', (data) => {

@@ -461,6 +461,14 @@ class SquidServer(GameServer):
 
     name = "squid"
 
+    def settle_login(self, player: str, turn: Callable[[], None], timeout: float = 10.0) -> None:
+        """Finish flying-squid's login before the player is moved: it waits for the client's first
+        rotation-only or on-ground-only packet (``turn`` makes the client send one) and then puts
+        the player back where it logged in, which would undo any move made before."""
+        if not self.find_all("login_settled", player=player):
+            turn()
+        self.wait_for("login_settled", timeout=timeout, player=player)
+
     def start(
         self,
         version: str = DEFAULT_VERSION,
