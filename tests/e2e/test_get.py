@@ -25,7 +25,9 @@ SEED = 0
 DEADLINE_S = 45.0       # the simulator needs ~230 ticks (12 s at 20 Hz); the rest is room for a loaded CI
 
 
-def test_get_chest_through_the_proxy(tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any) -> None:
+def _get(tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, item: str, steps: str) -> tuple[Any, Any, int, float]:
+    """Seed 0's world on 26.1 through the proxy; the player says ``!get ITEM`` and the autopilot
+    hands back with it. (server, bot, the server's mark, seconds the goal took)"""
     version = "26.1"
     server = start_server(peer_pool, version, export_world(SEED, tmp_path))
     assert server.port is not None
@@ -33,39 +35,35 @@ def test_get_chest_through_the_proxy(tmp_path: Path, peer_pool: PeerPool, proxy_
     bot = join(peer_pool, proxy, version)
     server.wait_login(PLAYER)
     server_mark, mark = server.mark(), bot.mark()
-    bot.chat("!get chest")
-    bot.wait_chat("getting chest in 4 steps", since=mark)
+    bot.chat(f"!get {item}")
+    bot.wait_chat(f"getting {item} in {steps}", since=mark)
     started = time.monotonic()
-    bot.wait_chat("Autopilot finished: chest in hand", since=mark, timeout=DEADLINE_S)
+    bot.wait_chat(f"Autopilot finished: {item} in hand", since=mark, timeout=DEADLINE_S)
     seconds = time.monotonic() - started
-    assert server.inventory(PLAYER).get("chest", 0) >= 1, server.inventory(PLAYER)
+    assert server.inventory(PLAYER).get(item, 0) >= 1, server.inventory(PLAYER)
+    return server, bot, server_mark, seconds
+
+
+def _trouble(server: Any, since: int) -> dict[str, int]:
+    """What the server refused or corrected for the player (stale-only resyncs aside)."""
+    return {kind: n for kind in SERVER_TROUBLE
+            if (n := len([e for e in server.find_all(kind, since=since, player=PLAYER)
+                          if not (kind in STALE_ONLY and e.get("reason") == STALE_ONLY[kind])]))}
+
+
+def test_get_chest_through_the_proxy(tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any) -> None:
+    server, bot, server_mark, seconds = _get(tmp_path, peer_pool, proxy_factory, "chest", "4 steps")
     assert server.deaths(PLAYER, since=server_mark) == []
-    trouble = {kind: n for kind in SERVER_TROUBLE
-               if (n := len([e for e in server.find_all(kind, since=server_mark, player=PLAYER)
-                             if not (kind in STALE_ONLY and e.get("reason") == STALE_ONLY[kind])]))}
-    assert trouble == {}, (trouble, seconds)
-    assert "milestone 4/4 reached (chest)" in " ".join(bot.chats(since=mark))
+    assert _trouble(server, server_mark) == {}, seconds
+    assert "milestone 4/4 reached (chest)" in " ".join(bot.chats())
 
 
 def test_get_white_wool_hunts_a_sheep_of_the_exported_world(tmp_path: Path, peer_pool: PeerPool,
                                                             proxy_factory: Any) -> None:
     """The sheep of the simulator's world come with its file: the goal's hunt finds one on the real
     stack, the server's sheep dies and drops its wool (the simulator: 173 ticks on seed 0)."""
-    version = "26.1"
-    server = start_server(peer_pool, version, export_world(SEED, tmp_path))
-    assert server.port is not None
-    proxy = proxy_factory(server.port)
-    bot = join(peer_pool, proxy, version)
-    server.wait_login(PLAYER)
-    server_mark, mark = server.mark(), bot.mark()
-    bot.chat("!get white_wool")
-    bot.wait_chat("getting white_wool in 1 step", since=mark)
-    bot.wait_chat("Autopilot finished: white_wool in hand", since=mark, timeout=DEADLINE_S)
-    assert server.inventory(PLAYER).get("white_wool", 0) >= 1, server.inventory(PLAYER)
+    server, _, server_mark, _ = _get(tmp_path, peer_pool, proxy_factory, "white_wool", "1 step")
     died = server.wait_for("mob_died", since=server_mark, kind="sheep")
     assert [e["kind"] for e in server.find_all("mob_died", since=server_mark)] == ["sheep"], died
     assert server.deaths(PLAYER, since=server_mark) == []
-    trouble = {kind: n for kind in SERVER_TROUBLE
-               if (n := len([e for e in server.find_all(kind, since=server_mark, player=PLAYER)
-                             if not (kind in STALE_ONLY and e.get("reason") == STALE_ONLY[kind])]))}
-    assert trouble == {}, trouble
+    assert _trouble(server, server_mark) == {}
