@@ -15,6 +15,7 @@ import numpy as np
 from engine import actions as acts
 from engine.actions import Action, InjectMovement, SelectHotbar
 from engine.decision.catalog import Choice
+from engine.decision.knowledge import dig_ticks
 from engine.decision.perception import EYE, BlockFinder
 from engine.decision.state import inventory_counts
 from engine.events import SlotItem
@@ -55,6 +56,11 @@ class ExecContext:
 
     def counts(self) -> dict[str, int]:
         return inventory_counts(self.snapshot.player.inventory)
+
+    def dig_ticks(self, block: str) -> int | None:
+        """Ticks to break ``block`` with what the player holds (None: it cannot be dug so)."""
+        held = self.snapshot.player.held_item
+        return dig_ticks(block, held.item.removeprefix("minecraft:") if held is not None else None)
 
     def near_block(self, name: str, reach: float = 4.5) -> Pos | None:
         p = self.position

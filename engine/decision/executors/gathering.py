@@ -6,7 +6,7 @@ import math
 from engine import actions as acts
 from engine.actions import Action
 from engine.decision.catalog import Choice
-from engine.decision.knowledge import BLOCKS, PLANTS, best_pickaxe, dig_ticks
+from engine.decision.knowledge import BLOCKS, PLANTS, best_pickaxe
 from engine.decision.perception import GoalReach
 from engine.motion.goals import GoalNear
 from engine.motion.grid import Terrain
@@ -90,8 +90,7 @@ class Mine(Executor):
             if name is None or ctx.finder.kind_at(x, y, z) != self.kind:
                 self.phase = "choose"          # gone meanwhile
                 return []
-            held = ctx.snapshot.player.held_item
-            ticks = dig_ticks(name, held.item.removeprefix("minecraft:") if held is not None else None)
+            ticks = ctx.dig_ticks(name)
             if ticks is None:
                 self.status = "cannot dig"
                 return []

@@ -35,7 +35,7 @@ from engine.decision.catalog import HURT_SIGHT, Choice, healing_hurt
 from engine.decision.executors.base import ExecContext, Pos, Walk, centre_move, flee_goal, hold, off_centre
 from engine.decision.executors.making import FACES
 from engine.decision.executors.safety import floor_unsafe
-from engine.decision.knowledge import BLOCKS, best_pickaxe, dig_ticks
+from engine.decision.knowledge import BLOCKS, best_pickaxe
 from engine.eating import Meal, Outcome, count_of
 from engine.motion.cells import EMPTY, FIRE, LAVA, SHAPE, UNKNOWN, WATER
 from engine.motion.goals import Goal
@@ -275,8 +275,7 @@ class Flee(Walk):
         ops = hold(ctx, best_pickaxe(ctx.counts()) if rule.tool == "pickaxe" else None) or []
         if ops:
             return ops
-        held = ctx.snapshot.player.held_item
-        ticks = dig_ticks(name, held.item.removeprefix("minecraft:") if held is not None else None) or 1
+        ticks = ctx.dig_ticks(name) or 1
         self.digging = (cell, ctx.tick + ticks)
         return [acts.StartDigging(*cell), acts.SwingArm()]
 

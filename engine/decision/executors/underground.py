@@ -32,7 +32,7 @@ import math
 from engine import actions as acts
 from engine.actions import Action
 from engine.decision.catalog import Choice
-from engine.decision.knowledge import BLOCKS, KINDS, PICKAXES, best_pickaxe, dig_ticks
+from engine.decision.knowledge import BLOCKS, KINDS, PICKAXES, best_pickaxe
 from engine.decision.executors.base import ExecContext, Executor, Pos, centre_move, hold, off_centre
 from engine.decision.executors.gathering import _nearest_item, resting_cell
 from engine.decision.executors.safety import edge_beyond, floor_unsafe, step_cells, unsafe
@@ -313,8 +313,7 @@ class MineOre(Executor):
         ops = hold(ctx, tool) or []
         if ops:
             return ops
-        held = ctx.snapshot.player.held_item
-        ticks = dig_ticks(name, held.item.removeprefix("minecraft:") if held is not None else None) or 1
+        ticks = ctx.dig_ticks(name) or 1
         self.digging = (pos, ctx.tick + ticks)
         self._dug.add(pos)
         return [acts.StartDigging(*pos), acts.SwingArm()]
