@@ -14,7 +14,10 @@ new backend's world replace the old one with packets the client accepts while pl
   Respawn that follows is always a change (the "double respawn").
 
 Version differences are data: which Join Game field fills each Respawn field
-(``RESPAWN_FROM_JOIN``), and whether dimensions are numbers (the layout's field type).
+(``RESPAWN_FROM_JOIN``), and whether dimensions are numbers (the layout's field type). A
+number copied between fields of one width but another sign keeps its byte (``_fit``): from
+1.19 to 1.20.1 the Join Game's previous game mode is signed and vanilla sends -1 ("none")
+at a first login, while the Respawn's is unsigned, where the same byte reads 255.
 """
 from __future__ import annotations
 
@@ -34,6 +37,10 @@ RESPAWN_FROM_JOIN: dict[str, tuple[str, ...]] = {
 }
 NOT_COPIED = frozenset({"copyMetadata"})
 NUMBERED = frozenset({"i8", "i32", "varint", "u8"})
+WIDTHS: dict[str, tuple[int, bool]] = {  # fixed-size integer type -> (bits, signed)
+    "i8": (8, True), "u8": (8, False), "i16": (16, True), "u16": (16, False),
+    "i32": (32, True), "u32": (32, False), "i64": (64, True), "u64": (64, False),
+}
 
 
 def reenters_configuration(codec: VersionCodec) -> bool:
@@ -56,7 +63,7 @@ def join_and_respawn(codec: VersionCodec, join_packet: bytes) -> tuple[bytes, by
             continue
         for source in RESPAWN_FROM_JOIN.get(name, (name,)):
             if source in join:
-                respawn[name] = join[source]
+                respawn[name] = _fit(join[source], respawn_types[name])
                 break
     if isinstance(respawn.get("gamemode"), int):
         respawn["gamemode"] &= 0x07  # before 1.16 the join game's game mode carries the hardcore bit
@@ -66,6 +73,16 @@ def join_and_respawn(codec: VersionCodec, join_packet: bytes) -> tuple[bytes, by
         join["dimension"] = -1 if int(join["dimension"]) == 0 else 0
         join_packet = codec.encode(State.PLAY, TO_CLIENT, "login", join)
     return join_packet, respawn_packet
+
+
+def _fit(value: Any, kind: Any) -> Any:
+    """``value`` as the field of type ``kind`` reads the same bytes (-1 as u8 is 255)."""
+    width = WIDTHS.get(kind) if isinstance(kind, str) else None
+    if width is None or not isinstance(value, int) or isinstance(value, bool):
+        return value
+    bits, signed = width
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if signed and value >= 1 << (bits - 1) else value
 
 
 def _numbered(kind: Any) -> bool:
