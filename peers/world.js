@@ -61,7 +61,8 @@
 //   {"event":"morning","time":T}  (the night was slept through)
 // stdin commands (answers carry the id; as server.js): position (with health, food,
 // gamemode, sleeping: the bed or null), run ("/setblock", "/fill", "/tp", "/gamemode",
-// "/kill", "/give", "/time"), say, players, teleport, block, inventory, time, kick, stop.
+// "/kill", "/give", "/time"), say, players, teleport, block, inventory, time, kick, stop,
+// transfer (1.20.5+: a Transfer packet to host:port, as vanilla's /transfer sends; answered "transferred").
 
 const fs = require('fs')
 const { emit, log, parseArgs, requirePeer, readCommands, useAccountServices } = require('./common')
@@ -1079,6 +1080,11 @@ const handlers = {
     p.saturation = Math.max(0, Math.min(p.food, cmd.saturation === undefined ? 0 : num(cmd.saturation, 'saturation')))
     sendHealth(p)
     emit({ event: 'food', id: cmd.id, player: p.username, food: p.food, saturation: p.saturation })
+  },
+  transfer (cmd) {
+    const p = findPlayer(cmd.player)
+    p.client.write('transfer', { host: String(cmd.host), port: num(cmd.port, 'port') })
+    emit({ event: 'transferred', id: cmd.id, player: p.username })
   },
   kick (cmd) {
     const p = findPlayer(cmd.player)

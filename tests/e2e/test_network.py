@@ -90,3 +90,75 @@ def test_switch_both_ways_with_chat_ai_and_goto_then_failover_when_a_backend_is_
     assert bot.find("kicked", since=mark) is None and bot.find("end", since=mark) is None
     print(f"failover took {failover_seconds:.2f} s from SIGKILL to the welcome on survival")
     assert "moved alice to survival" in proxy.log_text()
+
+
+THREE = "26.1"  # the world server (flying-squid stops at 1.21.4); transfers need 1.20.5+
+
+
+def _welcome_after(bot: Bot, server: str, since: int, killed_at: float) -> float:
+    """Seconds from ``killed_at`` to the bot's "You are on <server> now." (its arrival time)."""
+    event = bot.wait_chat(f"[mcagent] You are on {server} now.", since=since, timeout=10)
+    return bot.started_at + float(event["_t"]) - killed_at
+
+
+def test_three_backends_land_by_try_and_forced_host_switch_transfer_and_fail_over_twice(
+        world_factory, bot_factory, proxy_factory) -> None:
+    lobby, survival, games = (world_factory(THREE) for _ in range(3))
+    servers = {"lobby": lobby, "survival": survival, "games": games}
+    proxy = proxy_factory(lobby.port, upstream=DEFAULT_UPSTREAM,
+                          servers={name: f"127.0.0.1:{s.port}" for name, s in servers.items()},
+                          forced_hosts={"localhost": ["games"]}, **{"try": ["lobby", "survival", "games"]})
+    alice = bot_factory(proxy.port, username="alice", version=THREE)
+    carol = bot_factory(proxy.port, username="carol", version=THREE)
+    bob = bot_factory(proxy.port, username="bob", version=THREE, host="localhost")  # the handshake's host
+    lobby.wait_login("alice")
+    lobby.wait_login("carol")
+    games.wait_login("bob")
+    assert sorted(lobby.players()) == ["alice", "carol"] and survival.players() == [] and games.players() == ["bob"]
+
+    # /server across all three, chat reaching each.
+    for name in ("survival", "games", "lobby"):
+        server = servers[name]
+        mark, server_mark = alice.mark(), server.mark()
+        alice.chat(f"/server {name}")
+        server.wait_login("alice", since=server_mark)
+        alice.wait_chat(f"[mcagent] You are on {name} now.", since=mark)
+        alice.chat(f"alice on {name}")
+        server.wait_chat(f"alice on {name}", player="alice", since=server_mark)
+
+    # games sends bob to survival's address (vanilla's /transfer): a move inside the proxy.
+    mark, survival_mark = bob.mark(), survival.mark()
+    games.request("transfer", player="bob", host="127.0.0.1", port=survival.port)
+    survival.wait_login("bob", since=survival_mark)
+    bob.wait_chat("[mcagent] You are on survival now.", since=mark)
+    bob.chat("bob came by transfer")
+    survival.wait_chat("bob came by transfer", player="bob", since=survival_mark)
+    assert "kept the transfer of bob to survival inside the proxy" in proxy.log_text()
+    games.wait_left("bob")
+
+    # The lobby dies under alice and carol: both on survival, the next of try.
+    bots = {"alice": alice, "carol": carol, "bob": bob}
+    marks = {name: bot.mark() for name, bot in bots.items()}
+    assert lobby.proc is not None
+    killed_at = time.monotonic()
+    lobby.proc.kill()
+    first = {name: _welcome_after(bots[name], "survival", marks[name], killed_at) for name in ("alice", "carol")}
+    for name in first:
+        assert "lobby lost the connection" in " ".join(bots[name].chats(since=marks[name]))
+
+    # Then survival dies under all three: alice and carol try the lobby first (refused: it is dead), then
+    # games; bob's landing list is the forced host's, games alone.
+    marks = {name: bot.mark() for name, bot in bots.items()}
+    assert survival.proc is not None
+    killed_at = time.monotonic()
+    survival.proc.kill()
+    second = {name: _welcome_after(bot, "games", marks[name], killed_at) for name, bot in bots.items()}
+    for name, bot in bots.items():
+        said = " ".join(bot.chats(since=marks[name]))
+        assert "survival lost the connection" in said, said
+        assert ("lobby did not take you" in said) == (name != "bob"), said
+        bot.chat(f"{name} on games")
+        games.wait_chat(f"{name} on games", player=name)
+        assert bot.find("kicked") is None and bot.find("end") is None  # no disconnect, ever
+    print("failover, lobby killed: " + ", ".join(f"{n} {s:.2f} s" for n, s in first.items())
+          + "; survival killed: " + ", ".join(f"{n} {s:.2f} s" for n, s in second.items()))
