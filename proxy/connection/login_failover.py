@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from proxy.config import ProxyConfig
     from proxy.connection.forwarding import Forwarding
     from proxy.connection.login import LoginPhase
-    from proxy.connection.seams import BackendRef, Clock, ConnectionIO, Delayed, Log
+    from proxy.connection.seams import BackendRef, Clock, ConnectionIO, Delayed, Log, NetworkHooks
     from proxy.protocol.states import ConnectionStates
 
 
@@ -105,6 +105,8 @@ class FailoverView(Protocol):
 
     @property
     def forwarding(self) -> "Forwarding": ...
+    @property
+    def network(self) -> "NetworkHooks": ...
     def to_server_packet(self, packet: bytes) -> None: ...
     def disconnect(self, text: str, category: str = "proxy") -> None: ...
     def say_at_join(self, *lines: str) -> None: ...
@@ -165,6 +167,8 @@ class LoginFailover:
         conn.log.info("{server} {what} while {player} logged in; trying {target}", server=name, what=what,
                       player=conn.player_name, target=backend.name)
         self._step("lost")
+        if len(self.tried) == 1:  # one failover per login, however many servers it takes (as in play)
+            conn.network.login_failed_over(conn)
         conn.backend = backend
         conn.server_reader = Framing()
         conn.server_writer = Writer()

@@ -131,6 +131,7 @@ class NetworkHooks(Protocol):
     def landing(self, typed_host: str) -> "list[BackendRef]": ...
     def dropped(self, conn: Any, why: str, kicked: bool) -> bool: ...  # True: the player is being moved
     def transferred(self, conn: Any, host: str, port: int) -> bool: ...  # True: kept inside the proxy
+    def login_failed_over(self, conn: Any) -> None: ...  # a login went on to the next server (counted)
     def switch(self, conn: Any, name: str | None) -> list[str]: ...  # !server / /server: what to say
     def server_names(self, conn: Any) -> list[str] | None: ...  # for /server's completion; None: one server
     @property

@@ -80,6 +80,13 @@ class Rates:
 
 
 @attrs.frozen
+class NetworkMoves:
+    moves: int                     # players moved to another server (switches, failovers, transfers kept inside)
+    failovers: int                 # players sent on because their server went away, in play or at login
+    login_failovers: int           # ... of them at login
+
+
+@attrs.frozen
 class Overview:
     now: float
     uptime: float
@@ -92,6 +99,7 @@ class Overview:
     reflex_firings: tuple[tuple[str, int], ...]
     autopilots_running: int
     servers: tuple[str, ...]       # the network's servers an admin may send a player to (none with one backend)
+    network: NetworkMoves | None   # None in front of one server
 
 
 class RateMeter:
@@ -190,6 +198,8 @@ def overview(server: "ProxyServer", rates: RateMeter, now: float) -> Overview:
         reflex_firings=tuple(sorted(server.reflex_firings().items())),
         autopilots_running=server.autopilots_running(),
         servers=tuple(server.network.network.backends) if several else (),
+        network=NetworkMoves(server.network.switches, server.network.failovers, server.network.login_failovers)
+        if several else None,
     )
 
 

@@ -1,9 +1,9 @@
 """The network's side of every connection: where players land, ``/server``, failover, transfers.
 
-How this works: the ``Connection`` asks the switchboard (its ``NetworkHooks``) four things, and
-the switchboard answers and starts a ``Switch`` (``proxy.network.switch``) when a player must
-move; the switch calls back when the move is done or has failed, and the switchboard tells the
-player and decides what happens next:
+How this works: the ``Connection`` asks the switchboard (its ``NetworkHooks``) four things and
+tells it one (a login's failover, for the figures); the switchboard answers and starts a
+``Switch`` (``proxy.network.switch``) when a player must move; the switch calls back when the
+move is done or has failed, and the switchboard tells the player and decides what happens next:
 
 * ``landing``: the servers a new player tries in order (``try``, or the forced host's list).
 * ``switch``: ``!server`` / ``/server`` / the console's ``send``: list the servers, or move there
@@ -12,6 +12,8 @@ player and decides what happens next:
   (``proxy.connection.shutdown_kicks``): the player goes to the next server of their landing
   list not yet tried, told why; a kick for a reason (ban, full) and a loss with nowhere to go are left to the
   connection, which shows them as they are.
+* ``login_failed_over``: a first login that failed went on to the next server
+  (``proxy.connection.login_failover``): counted with the failovers in play.
 * ``transferred``: a backend's transfer (1.20.5+) to one of ``servers`` becomes a switch
   (``transfers: keep`` and ``refuse``); to another address it goes to the client (``keep``,
   ``pass``) or is dropped with a word to the player (``refuse``).
@@ -35,7 +37,8 @@ class Switchboard:
         self.network = network
         self.log = log
         self.switches = 0  # moves completed (switches, failovers, transfers kept inside)
-        self.failovers = 0  # players moved on because their backend went away
+        self.failovers = 0  # players moved on because their backend went away, in play or at login
+        self.login_failovers = 0  # ... of them at login (``proxy.connection.login_failover``)
 
     # -- NetworkHooks ---------------------------------------------------------------------
     def landing(self, typed_host: str) -> "list[BackendRef]":
@@ -101,6 +104,11 @@ class Switchboard:
         self.failovers += 1
         self._start(c, target, old_gone=True, tried=frozenset({leaving}))
         return True
+
+    def login_failed_over(self, conn: Any) -> None:
+        """A login went on to the next server of the landing list (the failover's own log line says why)."""
+        self.failovers += 1
+        self.login_failovers += 1
 
     def transferred(self, conn: Any, host: str, port: int) -> bool:
         c: Connection = conn

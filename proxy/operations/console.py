@@ -202,7 +202,8 @@ class ConsoleCommands:
             if b.session is not None and b.backend is not None:
                 on[b.backend.name] = on.get(b.backend.name, 0) + 1
         where = ", ".join(f"{name} {count}" for name, count in on.items())
-        return [f"servers (players): {where}; {board.switches} moves, {board.failovers} failovers"]
+        return [f"servers (players): {where}; {board.switches} moves, {board.failovers} failovers "
+                f"({board.login_failovers} at login)"]
 
     def _sessions(self, args: list[str]) -> list[str]:
         rows = []

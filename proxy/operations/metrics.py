@@ -35,6 +35,17 @@ class RoutingCounters(Protocol):
     def counters(self) -> dict[str, int]: ...
 
 
+class NetworkFigures(Protocol):
+    """The moves between a network's servers (``proxy.network.switchboard.Switchboard``)."""
+
+    switches: int
+    failovers: int
+    login_failovers: int
+
+    @property
+    def several(self) -> bool: ...
+
+
 class Watched(Protocol):
     """What a scrape and the health check read of the proxy (``proxy.server.ProxyServer``);
     a protocol so these pages never import the server they watch."""
@@ -50,6 +61,8 @@ class Watched(Protocol):
     def connections(self) -> Sized: ...
     @property
     def routing(self) -> RoutingCounters | None: ...
+    @property
+    def network(self) -> NetworkFigures: ...
     def totals(self) -> Traffic: ...
     def player_count(self) -> int: ...
     def reflex_firings(self) -> dict[str, int]: ...
@@ -115,6 +128,17 @@ class TrafficCollector(Collector):
             for reason, count in sorted(routing.counters().items()):
                 decisions.add_metric([reason], count)
             yield decisions
+        network = server.network
+        if network.several:  # in front of one server there is nowhere to move
+            moves = CounterMetricFamily("mcagent_network_moves", "Players moved to another server of the network "
+                                        "(switches, failovers, transfers kept inside)")
+            moves.add_metric([], network.switches)
+            yield moves
+            failovers = CounterMetricFamily("mcagent_network_failovers", "Players sent on to the next server "
+                                            "because theirs went away, in play or at login", labels=["when"])
+            failovers.add_metric(["play"], network.failovers - network.login_failovers)
+            failovers.add_metric(["login"], network.login_failovers)
+            yield failovers
         ticks = CounterMetricFamily("mcagent_ticks", "Engine ticks run")
         ticks.add_metric([], server.ticks)
         yield ticks

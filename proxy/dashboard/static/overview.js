@@ -49,6 +49,8 @@ function traffic(data) {
     ["connections", `${data.connections} (${data.logins} logins since start)`],
     ["uptime", duration(data.uptime)],
     ["autopilots running", data.autopilots_running],
+    ...(data.network ? [["network", `${data.network.moves} moves, ${data.network.failovers} failovers `
+      + `(${data.network.login_failovers} at login)`]] : []),
   ]));
   history.push([r.c2s_frames, r.s2c_frames]);
   if (history.length > 120) history.shift();

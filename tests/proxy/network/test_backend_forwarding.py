@@ -46,7 +46,7 @@ def test_a_velocity_backend_gets_its_own_signed_answer_during_a_switch(logged: l
     texts = ["\n".join(console.execute("dump")), "\n".join(console.execute("status")),
              "\n".join(rig.server.admin_command(rig.bridge, "dump")), "\n".join(logged), chat,
              repr(rig.server.network.network.backends), repr(rig.server.config)]
-    assert "servers (players): lobby 0, survival 1; 1 moves, 0 failovers" in texts[1]
+    assert "servers (players): lobby 0, survival 1; 1 moves, 0 failovers (0 at login)" in texts[1]
     for text in texts:
         assert SECRET not in text
 
