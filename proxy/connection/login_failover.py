@@ -13,10 +13,13 @@ the old backend (login plugin, cookie) are dropped when they come.
 
 If the client already holds a Login Success (1.20.2+: it is configuring), the new backend's login
 is the proxy's (``REPLAYING``): the proxy answers its Login Success with Login Acknowledged itself
-and replays the client's information and brand; the configuration then goes on as at login. That
-is possible only until the old backend's registries reach the client (a 1.20.5+ client adds a
-second set to the first, and fails on the duplicates): from the first Registry Data on, a loss
-is shown as it is.
+and replays the client's information and brand; the configuration then goes on as at login. A
+1.20.5+ client adds a second set of registries to the first and fails on the duplicates, so while
+there is a next server to go to the backend's Registry Data and Update Tags are held and reach
+the client just before its Finish Configuration (a vanilla client applies them only there): a
+backend lost while the player reads its code of conduct (1.21.9+), fetches its resource pack or
+waits for its spawn to be prepared is replayed too, and the held packets are dropped. Past
+``HOLD_LIMIT`` bytes they go to the client and, from then on, a loss is shown as it is.
 
 Phases (``STEPS``; anything else is a ``FailoverMisuse``):
 
@@ -53,6 +56,7 @@ if TYPE_CHECKING:
     from proxy.config import ProxyConfig
     from proxy.connection.forwarding import Forwarding
     from proxy.connection.login import LoginPhase
+    from proxy.connection.play import PlayRelay
     from proxy.connection.seams import BackendRef, Clock, ConnectionIO, Delayed, Log, NetworkHooks
     from proxy.protocol.states import ConnectionStates
 
@@ -77,6 +81,9 @@ STEPS: dict[tuple[Phase, str], Phase] = {
 # The client's configuration packets a new backend is given again: what it says about itself.
 REPLAYED = ("settings", "custom_payload")
 BRAND_CHANNELS = ("minecraft:brand", "MC|Brand")
+# The backend's registries and tags held in the first configuration, at most: a bound, so that no
+# backend makes the proxy hold without limit (past it they go to the client and the replay ends).
+HOLD_LIMIT = 8 << 20
 
 
 class FailoverMisuse(Exception):
@@ -102,12 +109,14 @@ class FailoverView(Protocol):
     player_name: str | None
     login: "LoginPhase"
     session: "Session | None"
+    play: "PlayRelay | None"
 
     @property
     def forwarding(self) -> "Forwarding": ...
     @property
     def network(self) -> "NetworkHooks": ...
     def to_server_packet(self, packet: bytes) -> None: ...
+    def send_frame(self, frame: Frame) -> None: ...
     def disconnect(self, text: str, category: str = "proxy") -> None: ...
     def say_at_join(self, *lines: str) -> None: ...
 
@@ -118,7 +127,9 @@ class LoginFailover:
         self.phase = Phase.WATCHING
         self.tried: list[tuple[str, str]] = []  # (server, what happened), for the note and the last word
         self.success_sent = False  # the client holds a Login Success (1.20.2+: it configures)
-        self.registries_sent = False  # the old backend's registries reached the client: no replay
+        self.registries_sent = False  # the backend's registries reached the client: no replay
+        self._held: list[Frame] = []  # the backend's registries and tags, until its Finish Configuration
+        self._held_bytes = 0
         self._replayed: dict[str, bytes] = {}  # the client's information and brand, by name
         self._owed: set[tuple[str, object]] = set()  # requests the client may still answer
         self._stale: set[tuple[str, object]] = set()  # ... of a backend left behind: dropped
@@ -135,6 +146,8 @@ class LoginFailover:
         """The player is in play, or was shown a kick: no more login failover."""
         self._step("settled")
         self._cancel_timer()
+        if self._held:  # nothing will replace them now (only a client that skipped the server's Finish gets here)
+            self._release()
 
     # -- what went wrong ------------------------------------------------------------------
     def _may(self) -> bool:
@@ -173,6 +186,7 @@ class LoginFailover:
         conn.server_reader = Framing()
         conn.server_writer = Writer()
         conn.pending = []
+        self._held, self._held_bytes = [], 0  # the next backend sends its own
         conn.login.new_backend()
         self._stale |= self._owed
         self._owed = set()
@@ -256,9 +270,32 @@ class LoginFailover:
         elif state is State.CONFIGURATION and not self.registries_sent:
             if pid == codec.table.packet_id(State.CONFIGURATION, TO_CLIENT, "disconnect"):
                 return self._kicked(State.CONFIGURATION, frame)
-            if pid == conn.ids.registry_data:
-                self.registries_sent = True
+            if pid == conn.ids.registry_data or pid == codec.table.packet_id(State.CONFIGURATION, TO_CLIENT,
+                                                                             "tags"):
+                return self._hold(frame)
+            if pid == codec.table.packet_id(State.CONFIGURATION, TO_CLIENT, "finish_configuration"):
+                self._release()  # the client takes them before the frame that ends its configuration
         return False
+
+    def _hold(self, frame: Frame) -> bool:
+        """Keep the backend's registries and tags from the client while it may still go elsewhere."""
+        if not self.conn.landing:
+            self._release()  # nowhere left to go: nothing to replay them for
+            return False
+        self._held.append(frame)
+        self._held_bytes += len(frame.raw)
+        if self._held_bytes > HOLD_LIMIT:
+            self._release()
+        return True
+
+    def _release(self) -> None:
+        conn = self.conn
+        self.registries_sent = True
+        held, self._held, self._held_bytes = self._held, [], 0
+        for frame in held:  # as the connection forwards a configuration frame
+            conn.send_frame(frame)
+            if conn.play is not None:
+                conn.play.server_configuration(frame)
 
     def _kicked(self, state: State, frame: Frame) -> bool:
         codec = self.conn.codec

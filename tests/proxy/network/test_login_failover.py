@@ -10,6 +10,7 @@ from twisted.internet.error import ConnectionDone
 from twisted.python.failure import Failure
 
 from proxy.connection.forwarding import CHANNEL
+from proxy.connection import login_failover
 from proxy.connection.login_failover import STEPS, FailoverMisuse, LoginFailover, Phase
 from proxy.protocol.handshake import parse_handshake
 from proxy.protocol.wire import pack_string, pack_varint, read_varint
@@ -208,13 +209,87 @@ def test_a_shutdown_kick_in_configuration_replays_the_login_to_the_next_server(v
     assert rig.bridge.states.playing and rig.bridge.backend.name == "survival"
 
 
-def test_once_the_registries_reached_the_client_a_configuration_kick_is_shown() -> None:
+def _registry(rig: Rig, name: str) -> bytes:
+    if rig.codec.table.packet_id("configuration", "toClient", "registry_data") is not None and \
+            "entries" in rig.codec.field_types("configuration", "toClient", "registry_data"):
+        return build_packet(rig.codec, "configuration", "toClient", "registry_data", id=name, entries=[])
+    key = name.encode()  # 1.20.4: one compound holds every registry; a byte tag names this one
+    return (pack_varint(rig.codec.table.packet_id("configuration", "toClient", "registry_data"))
+            + b"\x0a\x01" + len(key).to_bytes(2, "big") + key + b"\x01\x00")
+
+
+def _config_packet(rig: Rig, name: str, body: bytes) -> bytes:
+    return pack_varint(rig.codec.table.packet_id("configuration", "toClient", name)) + body
+
+
+def _resource_pack(rig: Rig) -> bytes:
+    """A required resource pack (1.20.3+): the player is on its screen until it is fetched."""
+    return _config_packet(rig, "add_resource_pack", bytes(16) + pack_string("http://127.0.0.1/pack.zip")
+                          + pack_string("") + b"\x01\x00")
+
+
+def _config_kick(rig: Rig, text: str) -> bytes:
+    return build_packet(rig.codec, "configuration", "toClient", "disconnect",
+                        reason={"text": text} if rig.codec.version != "1.20.4" else f'{{"text":"{text}"}}')
+
+
+@pytest.mark.parametrize("version", ["1.20.4", "1.21.11", "26.1"])
+def test_the_registries_and_tags_reach_the_client_just_before_the_finish_of_its_configuration(version: str) -> None:
+    rig = network_rig(version)
+    _configuring(rig)
+    registry, tags = _registry(rig, "minecraft:dimension_type"), _config_packet(rig, "tags", pack_varint(0))
+    flags = _config_packet(rig, "feature_flags", pack_varint(1) + pack_string("minecraft:vanilla"))
+    pack = _resource_pack(rig)
+    for packet in (flags, registry, tags, pack):
+        rig.server_send(packet)
+    assert rig.client.received() == [flags, pack]  # the rest waits: the backend may still go away
+    finish = build_packet(rig.codec, "configuration", "toClient", "finish_configuration")
+    rig.server_send(finish)
+    assert rig.client.received() == [registry, tags, finish]  # byte for byte, in their order
+    rig.client_send(build_packet(rig.codec, "configuration", "toServer", "finish_configuration"))
+    join(rig, 3)
+    assert rig.bridge.states.playing and rig.bridge.backend.name == "lobby"
+
+
+@pytest.mark.parametrize("version", ["1.20.4", "1.21.11", "26.1"])
+def test_a_backend_that_shuts_down_while_the_player_is_on_its_resource_pack_screen_is_replayed(version: str) -> None:
+    rig = network_rig(version)
+    lobby, settings, brand = _configuring(rig)
+    lobby_registry = _registry(rig, "minecraft:lobby_only")
+    rig.server_send(lobby_registry)
+    rig.server_send(_resource_pack(rig))
+    assert names(rig, rig.client.received(), "configuration") == ["add_resource_pack"]
+    rig.server_send(_config_kick(rig, "Server closed"))  # a restart while the pack downloads
+    assert rig.client.received() == []
+    _closed(lobby)
+    survival = rig.accept_upstream()
+    survival.received()
+    rig.server_send(build_packet(rig.codec, "login", "toClient", "success", username="alice"))
+    assert survival.received()[1:] == [settings, brand]
+    # survival is the last server: its registries go to the client as they come.
+    survival_registry = _registry(rig, "minecraft:dimension_type")
+    rig.server_send(survival_registry)
+    rig.server_send(build_packet(rig.codec, "configuration", "toClient", "finish_configuration"))
+    got = rig.client.received()
+    assert got[0] == survival_registry and names(rig, got[1:], "configuration") == ["finish_configuration"]
+    assert lobby_registry not in got
+    rig.client_send(build_packet(rig.codec, "configuration", "toServer", "finish_configuration"))
+    join(rig, 4)
+    assert "lobby is unavailable (Server closed); you are on survival." in " ".join(rig.chat_texts(rig.client.received()))
+    assert rig.bridge.states.playing and rig.bridge.backend.name == "survival"
+    assert (rig.server.network.failovers, rig.server.network.login_failovers) == (1, 1)
+
+
+def test_past_the_hold_limit_the_registries_go_to_the_client_and_a_kick_is_shown(monkeypatch) -> None:
+    monkeypatch.setattr(login_failover, "HOLD_LIMIT", 64)
     rig = network_rig("1.21.11")
     _configuring(rig)
-    rig.server_send(build_packet(rig.codec, "configuration", "toClient", "registry_data",
-                                 id="minecraft:dimension_type", entries=[]))
-    rig.client.received()
-    kick = build_packet(rig.codec, "configuration", "toClient", "disconnect", reason={"text": "Server closed"})
+    small, big = _registry(rig, "minecraft:a"), _registry(rig, "minecraft:" + "b" * 80)
+    rig.server_send(small)
+    assert rig.client.received() == []
+    rig.server_send(big)  # over the limit: both go, in their order
+    assert rig.client.received() == [small, big]
+    kick = _config_kick(rig, "Server closed")
     rig.server_send(kick)
     assert rig.client.received() == [kick]
     assert rig.reactor.tcpClients == []
