@@ -9,13 +9,14 @@ TCP_NODELAY, and closing so that a reason reaches the client before the reset.
 """
 from __future__ import annotations
 
+import ipaddress
 from typing import Any, Callable, Protocol
 
 from zope.interface import implementer
 
 from twisted.internet import protocol
 from twisted.internet.defer import Deferred
-from twisted.internet.endpoints import HostnameEndpoint
+from twisted.internet.endpoints import HostnameEndpoint, TCP4ClientEndpoint, TCP6ClientEndpoint
 from twisted.internet.interfaces import IAddress, IConsumer, IPushProducer
 from twisted.logger import Logger
 from twisted.python.failure import Failure
@@ -229,7 +230,7 @@ class ClientLeg(protocol.Protocol):
     def connect_upstream(self) -> None:
         config = self.server.config
         up = self.connection.backend if self.connection.backend is not None else config.upstream
-        endpoint = HostnameEndpoint(self.server.reactor, up.host, up.port, timeout=config.upstream_connect_timeout)
+        endpoint = backend_endpoint(self.server.reactor, up.host, up.port, config.upstream_connect_timeout)
         d = endpoint.connect(ServerLegFactory(self))
         d.addErrback(lambda failure: self.connection.upstream_failed(failure.getErrorMessage()))
 
@@ -259,7 +260,7 @@ class ClientLeg(protocol.Protocol):
     # -- a switch's next backend (SwitchIO) --------------------------------------------------
     def connect_candidate(self, host: str, port: int, sink: CandidateSink) -> None:
         self._wanted = sink
-        endpoint = HostnameEndpoint(self.server.reactor, host, port, timeout=self.server.config.upstream_connect_timeout)
+        endpoint = backend_endpoint(self.server.reactor, host, port, self.server.config.upstream_connect_timeout)
         d = endpoint.connect(ServerLegFactory(self, sink))
         d.addErrback(lambda failure: sink.candidate_failed(failure.getErrorMessage()))
 
@@ -332,6 +333,21 @@ class ClientLeg(protocol.Protocol):
         d = self.server.join_session(account, digest)
         d.addCallbacks(lambda _: self.connection.session_joined(None),
                        lambda failure: self.connection.session_joined(failure.getErrorMessage() or "failed"))
+
+
+def backend_endpoint(reactor: Any, host: str, port: int, timeout: float) -> Any:
+    """The endpoint for a backend: a plain TCP one for an address, HostnameEndpoint for a name.
+
+    HostnameEndpoint reports a refused connection to its only address one attempt tick late
+    (0.3 s against 0.001 s, measured): a failover through a dead backend of the table paid that.
+    """
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return HostnameEndpoint(reactor, host, port, timeout=timeout)
+    if address.version == 4:
+        return TCP4ClientEndpoint(reactor, host, port, timeout=timeout)
+    return TCP6ClientEndpoint(reactor, host, port, timeout=timeout)
 
 
 def _no_delay(transport: Any) -> None:
