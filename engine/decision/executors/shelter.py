@@ -16,7 +16,7 @@ the zombies waiting on its rim, killed more than the shelter saved: seeds 780001
     decide ──hurt, sealable──► centre ──► seal (one block a tick, each confirmed) ──► rest ──► reopen ──► ok
        │                                    └──a block refused twice──► failed("could not wall in")
        └──otherwise──► run (sprint to ``flee_to`` blocks from the nearest hostile) ──► ok / "no path"
-                        └──hurt, the way passes a hostile or none, sealable──► centre
+                        └──the way passes a hostile or none, sealable──► centre ──► seal ──► ok
 
 Resting, it eats what it carries (vanilla heals fast only with a full food bar) and waits until
 health is back to ``REST_UNTIL`` with no hostile within ``CLEAR``, or full health for ``LINGER``
@@ -24,9 +24,10 @@ ticks (a zombie that stays by the wall is met at full health), or ``REST_MAX`` t
 cannot heal (hungry with nothing to eat), as soon as no hostile is in sight (``HURT_SIGHT``). Reopening digs the side blocks it placed at the
 feet and the head, so the tunnel is as it was; a wall it placed stays in ``ExecContext.shelter``
 when a reflex cuts the rest short, so the next shelter there reopens it. The flee reflex leaves a
-walled-in player alone (``hostile.walled_in``). Hurt and unable to heal, it runs, but a run that
-finds no way or whose way passes a hostile (``passes_a_hostile``: a tunnel's one way out is where
-the zombie came from) walls in there instead, and waits for the hostiles to go.
+walled-in player alone (``hostile.walled_in``). Not hurt, or unable to heal, it runs, but a run
+that finds no way or whose way passes a hostile (``passes_a_hostile``: a tunnel's one way out is
+where the zombie came from) walls in there instead; the walls stay and the work goes on from
+behind them (the autopilot does not flee a mob it is walled off from).
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ import math
 
 from engine import actions as acts
 from engine.actions import Action
-from engine.decision.catalog import HURT_FLOOR, HURT_SIGHT, Choice, healing_hurt
+from engine.decision.catalog import HURT_SIGHT, Choice, healing_hurt
 from engine.decision.executors.base import ExecContext, Pos, Walk, centre_move, flee_goal, hold, off_centre
 from engine.decision.executors.making import FACES
 from engine.decision.executors.safety import floor_unsafe
@@ -142,7 +143,7 @@ class Flee(Walk):
         self.confirm = 0
         self.hurt = False
         self.why_not = ""                               # why no shelter (for the tests and the log)
-        self.wary = False                               # hurt, unable to heal: runs, but not past a mob
+        self.wary = False                               # not sheltering to heal: runs, but not past a mob
         self.looked = False                             # the run's first plan was looked at
 
     @property
@@ -172,9 +173,9 @@ class Flee(Walk):
         player = ctx.snapshot.player
         health = player.health if player.health is not None else 20.0
         self.hurt = healing_hurt(health, player.food if player.food is not None else 20, ctx.counts())
-        # Hurt but unable to heal: it runs, unless the run leads past the mob or nowhere (then it
-        # walls in after all, and waits for the hostiles to go: ``_run``).
-        self.wary = health < HURT_FLOOR and not self.hurt
+        # Not walling in to heal, it runs, unless the run leads past the mob or nowhere: then it
+        # walls in after all and the work goes on from behind the wall (``_run``).
+        self.wary = not self.hurt
         if not self.hurt:
             return "run"
         return self._shelter(ctx)
@@ -199,10 +200,11 @@ class Flee(Walk):
         return "centre"
 
     def _run(self, ctx: ExecContext) -> list[Action]:
-        """The run; for a wary player, its first plan is looked at: a run that finds no way, or
-        whose way passes nearer a hostile than the player stands and within ``PASSING`` of it (a
-        tunnel's only way out is where the zombie came from: seed 910006 at hard, 11.7 health and
-        nothing to eat, ran up its stair into a zombie on the rim and two more), walls in instead."""
+        """The run; its first plan is looked at: a run that finds no way, or whose way passes nearer
+        a hostile than the player stands and within ``PASSING`` of it (a tunnel's only way out is
+        where the zombie came from: seed 910006 at hard, 11.7 health and nothing to eat, ran up its
+        stair into a zombie on the rim and two more; seed 780031 at 14.5 health, hit twice), walls
+        in instead."""
         out = super().run(ctx)
         if not self.wary or self.looked:
             return out
@@ -246,7 +248,7 @@ class Flee(Walk):
             self.placing = (cell, ctx.tick)
             return [acts.PlaceBlock(*cell, against, face, item)]
         if self.wary:
-            # Unable to heal, resting gains nothing: walled in, the player is out of reach and the
+            # Not hurt, or unable to heal, resting gains nothing: walled in, the player is out of reach and the
             # work goes on from here (the autopilot does not flee a mob it is walled off from); the
             # walls stay, so a tunnel dug on from here leaves the mob on the other side.
             self.status = "ok"

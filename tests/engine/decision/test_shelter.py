@@ -254,13 +254,18 @@ def test_hurt_and_unable_to_heal_it_walls_in_rather_than_run_past_the_zombie() -
     # zombie on the rim; the run's only way out went up the stair past it (hit to 7.2, then 2.7 by
     # a second, dead at the third).
     blocks = (("iron_pickaxe", 1), ("cobblestone", 16))
-    d = Driver(dead_end(), 11.0, (Vec3(3.5, 8.0, 0.5),), hotbar=blocks)
+    d = Driver(dead_end(), 11.0, (Vec3(3.5, 8.0, 0.5),), hotbar=blocks)   # 11 health, nothing to eat
     d.food = 16
     executor = flee()
     d.run(executor, 40)
     assert executor.phase in ("seal", "rest")
     assert d.at.x <= 0.5 + 0.2                         # never a step toward the zombie
-    assert d.placed() == {(1, 8, 0), (1, 9, 0)}
+    assert d.placed() == {(1, 8, 0), (1, 9, 0)} and executor.status == "ok"     # the walls stay
+    # Healthy, the same (seed 780031 at 14.5 health, four blocks down its stair: hit twice on the way up).
+    healthy = Driver(dead_end(), 20.0, (Vec3(3.5, 8.0, 0.5),), hotbar=blocks)
+    executor = flee()
+    healthy.run(executor, 40)
+    assert healthy.at.x <= 0.5 + 0.2 and healthy.placed() == {(1, 8, 0), (1, 9, 0)}
     # With the zombie behind it (in a dead end of its own west), the way out does not pass it: it runs.
     world = dead_end()
     world.fill(-4, 8, 0, -1, 9, 0, "air")
