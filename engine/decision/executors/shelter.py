@@ -24,8 +24,8 @@ ticks (a zombie that stays by the wall is met at full health), or ``REST_MAX`` t
 cannot heal (hungry with nothing to eat), as soon as no hostile is in sight (``HURT_SIGHT``). Reopening digs the side blocks it placed at the
 feet and the head, so the tunnel is as it was; a wall it placed stays in ``ExecContext.shelter``
 when a reflex cuts the rest short, so the next shelter there reopens it. The flee reflex leaves a
-walled-in player alone (``hostile.walled_in``). Not hurt, or unable to heal, it runs, but a run
-that finds no way or whose way passes a hostile (``passes_a_hostile``: a tunnel's one way out is
+walled-in player alone (``hostile.walled_in``). Below ``REST_UNTIL`` and not sheltering to heal, it
+runs, but a run that finds no way or whose way passes a hostile (``passes_a_hostile``: a tunnel's one way out is
 where the zombie came from) walls in there instead; the walls stay and the work goes on from
 behind them (the autopilot does not flee a mob it is walled off from).
 """
@@ -173,9 +173,11 @@ class Flee(Walk):
         player = ctx.snapshot.player
         health = player.health if player.health is not None else 20.0
         self.hurt = healing_hurt(health, player.food if player.food is not None else 20, ctx.counts())
-        # Not walling in to heal, it runs, unless the run leads past the mob or nowhere: then it
-        # walls in after all and the work goes on from behind the wall (``_run``).
-        self.wary = not self.hurt
+        # Not walling in to heal, it runs, unless the run leads past the mob or nowhere: then, short
+        # of the health two more hits at hard leave safe, it walls in after all and the work goes on
+        # from behind the wall (``_run``). At full health a hit is cheaper than walls that stay (seed
+        # 780043 at 20 health walled itself into a surface pit its walks then never left).
+        self.wary = not self.hurt and health < REST_UNTIL
         if not self.hurt:
             return "run"
         return self._shelter(ctx)

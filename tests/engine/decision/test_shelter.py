@@ -261,11 +261,16 @@ def test_hurt_and_unable_to_heal_it_walls_in_rather_than_run_past_the_zombie() -
     assert executor.phase in ("seal", "rest")
     assert d.at.x <= 0.5 + 0.2                         # never a step toward the zombie
     assert d.placed() == {(1, 8, 0), (1, 9, 0)} and executor.status == "ok"     # the walls stay
-    # Healthy, the same (seed 780031 at 14.5 health, four blocks down its stair: hit twice on the way up).
-    healthy = Driver(dead_end(), 20.0, (Vec3(3.5, 8.0, 0.5),), hotbar=blocks)
+    # Fed, the same at 14.5 health (seed 780031, four blocks down its stair: hit twice on the way up);
+    # at full health a hit costs less than walls that stay (seed 780043: walled into a surface pit).
+    fed = Driver(dead_end(), 14.5, (Vec3(3.5, 8.0, 0.5),), hotbar=blocks)
     executor = flee()
-    healthy.run(executor, 40)
-    assert healthy.at.x <= 0.5 + 0.2 and healthy.placed() == {(1, 8, 0), (1, 9, 0)}
+    fed.run(executor, 40)
+    assert fed.at.x <= 0.5 + 0.2 and fed.placed() == {(1, 8, 0), (1, 9, 0)}
+    full = Driver(dead_end(), 20.0, (Vec3(3.5, 8.0, 0.5),), hotbar=blocks)
+    executor = flee()
+    full.run(executor, 10)
+    assert executor.phase == "run" and not full.placed()
     # With the zombie behind it (in a dead end of its own west), the way out does not pass it: it runs.
     world = dead_end()
     world.fill(-4, 8, 0, -1, 9, 0, "air")
