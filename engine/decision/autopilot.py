@@ -46,6 +46,7 @@ from engine.planning.planner import OutOfReach, Plan
 from engine.decision.logs import EpisodeLog
 from engine.decision.perception import BlockFinder, Query
 from engine.decision.pit import ClimbOut, feet_cell, pillar_block, trapped
+from engine.reflex.hostile import walled_in
 from engine.decision.providers import MIN_CONFIDENCE, DecisionRequest, Provider
 from engine.decision.state import DecisionState, inventory_counts
 from engine.motion import physics as ph
@@ -319,14 +320,21 @@ class Autopilot:
         (and could not flee: suppressed, no path), and choosing the same task again every tick
         would leave the body restarting its walk each tick."""
         executor = self.executor
-        if executor is None or executor.choice.action in (ActionName.FLEE, ActionName.FIGHT) or self.recovering:
+        if executor is None or executor.choice.action in (ActionName.FLEE, ActionName.FIGHT) or self.recovering \
+                or self._walled_in(pos):
             return False
         player = snapshot.player
         hurt = healing_hurt(player.health if player.health is not None else 20.0,
                             player.food if player.food is not None else 20, counts)
-        if hurt:
+        if hurt and executor.choice.action is not ActionName.EAT:
+            # A meal is the healing itself, and a zombie 16 blocks off needs far longer than one
+            # takes: only one within THREAT_RADIUS cuts it short (seed 780031 at hard, 8.5 health:
+            # nine meals cut short by a zombie at 16, each followed by a flight, until cornered).
             return bool(self._threat_ids(snapshot, pos, HURT_SIGHT) - self._threats_sighted)
         return bool(self._threat_ids(snapshot, pos) - self._threats_seen)
+
+    def _walled_in(self, pos: Vec3) -> bool:
+        return walled_in(self.terrain, *feet_cell(pos))
 
     @staticmethod
     def _threat_ids(snapshot: WorldSnapshot, pos: Vec3, radius: float = THREAT_RADIUS) -> frozenset[int]:
@@ -394,6 +402,10 @@ class Autopilot:
         self._forget_lost_jobs(pos)
         hostiles = sorted(((e.entity_id, e.position.distance_to(pos)) for e in snapshot.entities if e.hostile),
                           key=lambda h: h[1])
+        if self._walled_in(pos):
+            # Out of every melee mob's reach (the flee reflex's rule too): nothing to flee or fight, and
+            # the work goes on from behind the wall (a tunnel dug on leaves the mob on the other side).
+            hostiles = []
         animals = sorted(((e.entity_id, e.position.distance_to(pos)) for e in snapshot.entities
                           if e.kind.removeprefix("minecraft:") in GAME and not e.hostile), key=lambda h: h[1])
         drops = sum(1 for e in snapshot.entities

@@ -16,6 +16,7 @@ the zombies waiting on its rim, killed more than the shelter saved: seeds 780001
     decide ──hurt, sealable──► centre ──► seal (one block a tick, each confirmed) ──► rest ──► reopen ──► ok
        │                                    └──a block refused twice──► failed("could not wall in")
        └──otherwise──► run (sprint to ``flee_to`` blocks from the nearest hostile) ──► ok / "no path"
+                        └──the way passes a hostile or none, sealable──► centre ──► seal ──► ok
 
 Resting, it eats what it carries (vanilla heals fast only with a full food bar) and waits until
 health is back to ``REST_UNTIL`` with no hostile within ``CLEAR``, or full health for ``LINGER``
@@ -23,7 +24,10 @@ ticks (a zombie that stays by the wall is met at full health), or ``REST_MAX`` t
 cannot heal (hungry with nothing to eat), as soon as no hostile is in sight (``HURT_SIGHT``). Reopening digs the side blocks it placed at the
 feet and the head, so the tunnel is as it was; a wall it placed stays in ``ExecContext.shelter``
 when a reflex cuts the rest short, so the next shelter there reopens it. The flee reflex leaves a
-walled-in player alone (``hostile.walled_in``).
+walled-in player alone (``hostile.walled_in``). Below ``REST_UNTIL`` and not sheltering to heal, it
+runs, but a run that finds no way or whose way passes a hostile (``passes_a_hostile``: a tunnel's one way out is
+where the zombie came from) walls in there instead; the walls stay and the work goes on from
+behind them (the autopilot does not flee a mob it is walled off from).
 """
 from __future__ import annotations
 
@@ -38,6 +42,7 @@ from engine.decision.executors.safety import floor_unsafe
 from engine.decision.knowledge import BLOCKS, best_pickaxe
 from engine.eating import Meal, Outcome, count_of
 from engine.motion.cells import EMPTY, FIRE, LAVA, SHAPE, UNKNOWN, WATER
+from engine.motion.astar import Path
 from engine.motion.goals import Goal
 from engine.motion.grid import Terrain
 from engine.reflex.hostile import AROUND, reach_cells, walled_in, walls
@@ -56,6 +61,7 @@ CENTRE_TICKS = 20
 PLACE_CONFIRM = 6          # ticks the server has to show a placed block
 DIG_CONFIRM = 8
 EAT_RETRY = 100            # ticks before a refused meal is tried again
+PASSING = 3.0              # a run's step this near a hostile (and nearer than the player is) passes it
 HURT_FLEE_TO = 20.0        # hurt, a run goes this far: out of HURT_SIGHT, so the next decision is not flee again
 
 Placement = tuple[Pos, Pos, int]        # (cell, the block clicked, its face)
@@ -98,6 +104,18 @@ def _support(terrain: Terrain, c: Pos, placed: set[Pos]) -> tuple[Pos, int] | No
     return None
 
 
+def passes_a_hostile(ctx: ExecContext, path: Path) -> bool:
+    """The path goes nearer a hostile than the player stands now, and within ``PASSING`` of it."""
+    p = ctx.position
+    for e in ctx.snapshot.entities:
+        if not e.hostile:
+            continue
+        now = e.position.distance_to(p)
+        if any(s.centre.distance_to(e.position) < min(now, PASSING) for s in path.steps[1:]):
+            return True
+    return False
+
+
 def wall_block(counts: dict[str, int]) -> str | None:
     return next((b for b in WALL_BLOCKS if counts.get(b, 0) > 0), None)
 
@@ -125,6 +143,8 @@ class Flee(Walk):
         self.confirm = 0
         self.hurt = False
         self.why_not = ""                               # why no shelter (for the tests and the log)
+        self.wary = False                               # not sheltering to heal: runs, but not past a mob
+        self.looked = False                             # the run's first plan was looked at
 
     @property
     def waiting(self) -> bool:
@@ -137,7 +157,7 @@ class Flee(Walk):
         if self.phase is None:
             self.phase = self._decide(ctx)
         if self.phase == "run":
-            return super().run(ctx)
+            return self._run(ctx)
         if self.phase == "centre":
             if off_centre(ctx, self.at) and self.ticks < CENTRE_TICKS:
                 self.ticks += 1
@@ -151,10 +171,19 @@ class Flee(Walk):
 
     def _decide(self, ctx: ExecContext) -> str:
         player = ctx.snapshot.player
-        self.hurt = healing_hurt(player.health if player.health is not None else 20.0,
-                                 player.food if player.food is not None else 20, ctx.counts())
+        health = player.health if player.health is not None else 20.0
+        self.hurt = healing_hurt(health, player.food if player.food is not None else 20, ctx.counts())
+        # Not walling in to heal, it runs, unless the run leads past the mob or nowhere: then, short
+        # of the health two more hits at hard leave safe, it walls in after all and the work goes on
+        # from behind the wall (``_run``). At full health a hit is cheaper than walls that stay (seed
+        # 780043 at 20 health walled itself into a surface pit its walks then never left).
+        self.wary = not self.hurt and health < REST_UNTIL
         if not self.hurt:
             return "run"
+        return self._shelter(ctx)
+
+    def _shelter(self, ctx: ExecContext) -> str:
+        """"rest" (walled in already), "centre" (a wall plan and the blocks for it) or "run"."""
         self.at = feet_of(ctx)
         if walled_in(ctx.terrain, *self.at):
             self.rest_from = ctx.tick
@@ -171,6 +200,26 @@ class Flee(Walk):
             return "run"
         self.deadline = max(self.deadline, ctx.tick + SHELTER_TIMEOUT)
         return "centre"
+
+    def _run(self, ctx: ExecContext) -> list[Action]:
+        """The run; its first plan is looked at: a run that finds no way, or whose way passes nearer
+        a hostile than the player stands and within ``PASSING`` of it (a tunnel's only way out is
+        where the zombie came from: seed 910006 at hard, 11.7 health and nothing to eat, ran up its
+        stair into a zombie on the rim and two more; seed 780031 at 14.5 health, hit twice), walls
+        in instead."""
+        out = super().run(ctx)
+        if not self.wary or self.looked:
+            return out
+        path = self.navigator.path if self.navigator is not None else None
+        if self.status != "no path" and path is None:
+            return out                      # not planned yet
+        self.looked = True
+        if self.status == "no path" or (path is not None and passes_a_hostile(ctx, path)):
+            phase = self._shelter(ctx)
+            if phase != "run":
+                self.status, self.navigator, self.phase = None, None, phase
+                return []
+        return out
 
     # -- walling in ---------------------------------------------------------------------------------
     def _seal(self, ctx: ExecContext) -> list[Action]:
@@ -200,6 +249,12 @@ class Flee(Walk):
                 return ops
             self.placing = (cell, ctx.tick)
             return [acts.PlaceBlock(*cell, against, face, item)]
+        if self.wary:
+            # Not hurt, or unable to heal, resting gains nothing: walled in, the player is out of reach and the
+            # work goes on from here (the autopilot does not flee a mob it is walled off from); the
+            # walls stay, so a tunnel dug on from here leaves the mob on the other side.
+            self.status = "ok"
+            return []
         self.phase = "rest"
         self.rest_from = ctx.tick
         return []

@@ -17,7 +17,8 @@ Safety (``unsafe``), checked for every block before it is dug and every cell bef
 stepped into: the block and its six neighbours must be known to the world model (a block
 never seen may be lava), no neighbour may be lava or water (opening it would let it in),
 and the floor of every cell stepped into must be a known solid block that is not a hazard
-(no step drops into a cave or a lake). A target that cannot be reached by safe steps is
+(no step drops into a cave or a lake), and no step digs the floor of a cell the body stood in
+(the tunnel stays a stair it can walk back up, never a shaft). A target that cannot be reached by safe steps is
 blacklisted and the next one chosen. Torches the player carries are set on the floor every
 ``TORCH_EVERY`` steps below ground, where monsters would spawn in the dark.
 
@@ -98,6 +99,7 @@ class MineOre(Executor):
         self.fakes: set[Pos] = set()            # ores that turned out to be rock
         self.refusals: dict[str, int] = {}      # why blocks were not dug or stepped on (for the log and tests)
         self.visited: set[Pos] = set()
+        self.stood: set[Pos] = set()            # every cell the body stood in: their floors are the way back
         self.queue: list[Pos] = []              # blocks to dig before the next step
         self.next: Pos | None = None            # the cell the next step goes to
         self.digging: tuple[Pos, int] | None = None
@@ -231,6 +233,11 @@ class MineOre(Executor):
                     why = "liquid in the way"
                 elif c & SHAPE != EMPTY or c & UNKNOWN:
                     why = unsafe(t, *cell)
+                    if why is None and (cell[0], cell[1] + 1, cell[2]) in self.stood:
+                        # Digging the floor of a cell the body stood in opens a shaft under the
+                        # way back (seed 910019: a level step back into the ore's column after
+                        # each stair down dug a shaft 29 deep, no walk led out of it).
+                        why = "floor of the way back"
                 if why is not None:
                     break
         if why is not None:
@@ -250,8 +257,14 @@ class MineOre(Executor):
             back = RECENT_PENALTY if (px, pz) in self.recent and py < y else 0.0
             return abs(px - tx) + abs(pz - tz) + vertical + (0.5 if (px, pz) == (tx, tz) else 0.0) + back
 
+        def off_axis(p: Pos) -> int:
+            # Among steps of equal cost, the one nearest the target's column: a stair down to an
+            # ore far below then winds around its column instead of running off in a straight line
+            # (the floors it stood on are never dug, so it cannot come back into a column it left).
+            return (p[0] - tx) ** 2 + (p[2] - tz) ** 2
+
         options = [(x + dx, y + dy, z + dz) for dx, dz in HEADINGS for dy in (-1, 0, 1)]
-        for step in sorted(options, key=lambda p: (cost(p), p)):
+        for step in sorted(options, key=lambda p: (cost(p), off_axis(p), p)):
             if step in self.visited:
                 continue
             if self._step_ok(ctx, at, step):
@@ -277,6 +290,7 @@ class MineOre(Executor):
 
     def _begin_step(self, ctx: ExecContext, at: Pos, step: Pos) -> list[Action]:
         self.behind, self.came_from = self.came_from, at
+        self.stood.add(at)
         self.recent = (self.recent + [(at[0], at[2])])[-RECENT:]
         self.queue = [c for c in step_cells(at, step) if ctx.terrain.cell(*c) & SHAPE != EMPTY]
         self.next = step

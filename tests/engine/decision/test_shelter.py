@@ -238,3 +238,83 @@ def test_the_flee_reflex_leaves_a_walled_in_player_alone() -> None:
     assert not HostileReflex().triggered(ReflexContext(seen, world.terrain(), 0.0))
     world.set(1, 9, 0, "air")
     assert HostileReflex().triggered(ReflexContext(seen, world.terrain(), 0.0))
+
+
+def dead_end() -> WorldBuilder:
+    """A tunnel from the player's cell (0, 8, 0) east to a cave: its only way out is east."""
+    world = WorldBuilder("1.18.2", x=(-32, 32), y=(0, 32), z=(-32, 32))
+    world.fill(-32, 0, -32, 31, 31, 31, "stone")
+    world.fill(0, 8, 0, 8, 9, 0, "air")
+    world.fill(9, 8, -8, 24, 12, 8, "air")
+    return world
+
+
+def test_hurt_and_unable_to_heal_it_walls_in_rather_than_run_past_the_zombie() -> None:
+    # Seed 910006 at hard: 11.7 health, food 16 and nothing to eat, three blocks down its stair with a
+    # zombie on the rim; the run's only way out went up the stair past it (hit to 7.2, then 2.7 by
+    # a second, dead at the third).
+    blocks = (("iron_pickaxe", 1), ("cobblestone", 16))
+    d = Driver(dead_end(), 11.0, (Vec3(3.5, 8.0, 0.5),), hotbar=blocks)   # 11 health, nothing to eat
+    d.food = 16
+    executor = flee()
+    d.run(executor, 40)
+    assert executor.phase in ("seal", "rest")
+    assert d.at.x <= 0.5 + 0.2                         # never a step toward the zombie
+    assert d.placed() == {(1, 8, 0), (1, 9, 0)} and executor.status == "ok"     # the walls stay
+    # Fed, the same at 14.5 health (seed 780031, four blocks down its stair: hit twice on the way up);
+    # at full health a hit costs less than walls that stay (seed 780043: walled into a surface pit).
+    fed = Driver(dead_end(), 14.5, (Vec3(3.5, 8.0, 0.5),), hotbar=blocks)
+    executor = flee()
+    fed.run(executor, 40)
+    assert fed.at.x <= 0.5 + 0.2 and fed.placed() == {(1, 8, 0), (1, 9, 0)}
+    full = Driver(dead_end(), 20.0, (Vec3(3.5, 8.0, 0.5),), hotbar=blocks)
+    executor = flee()
+    full.run(executor, 10)
+    assert executor.phase == "run" and not full.placed()
+    # With the zombie behind it (in a dead end of its own west), the way out does not pass it: it runs.
+    world = dead_end()
+    world.fill(-4, 8, 0, -1, 9, 0, "air")
+    away = Driver(world, 11.0, (Vec3(-3.5, 8.0, 0.5),), hotbar=blocks)
+    away.food = 16
+    executor = flee()
+    away.run(executor, 10)
+    assert executor.wary and executor.phase == "run" and not away.placed() and away.at.x > 0.5
+
+
+def test_hurt_a_meal_is_cut_short_only_by_a_hostile_close_by() -> None:
+    # Seed 780031 at hard: 8.5 health, raw beef carried; each meal was cut short by a zombie 16 blocks
+    # off (it needs some 150 ticks to come; a meal takes 32), then a flight, nine times, until the
+    # player was cornered at the world's edge. Other tasks still stop for one in sight.
+    from engine.decision.autopilot import Autopilot
+    from engine.decision.providers import MockProvider
+    world = tunnel()
+    autopilot = Autopilot(MockProvider(), world.terrain())
+    d = Driver(world, 8.5, (Vec3(15.5, 8.0, 0.5),), hotbar=(("iron_pickaxe", 1), ("beef", 4)))
+    d.food = 13
+    counts = {"iron_pickaxe": 1, "beef": 4}
+    autopilot.executor = make_executor(Choice(ActionName.EAT), 80, 1)
+    assert not autopilot._threatened(d.snap(), TUNNEL, counts)
+    autopilot.executor = make_executor(Choice(ActionName.MINE_BLOCK, ("diamond_ore",)), 400, 1)
+    assert autopilot._threatened(d.snap(), TUNNEL, counts)
+    d.mobs = [Vec3(3.5, 8.0, 0.5)]
+    autopilot.executor = make_executor(Choice(ActionName.EAT), 80, 1)
+    assert autopilot._threatened(d.snap(), TUNNEL, counts)
+
+
+def test_walled_in_the_autopilot_neither_flees_nor_stops_work_for_a_mob_outside() -> None:
+    # Seed 910006 (main before this fix) after the wary shelter: three zombies stood on the rim of
+    # the stair for 40,000 ticks; fleeing them again from behind the wall would only wall in again.
+    from engine.decision.autopilot import Autopilot
+    from engine.decision.providers import MockProvider
+    world = tunnel()
+    world.fill(-1, 8, 0, -1, 9, 0, "cobblestone").fill(1, 8, 0, 1, 9, 0, "cobblestone")
+    autopilot = Autopilot(MockProvider(), world.terrain())
+    d = Driver(world, 11.0, (Vec3(2.5, 8.0, 0.5),), hotbar=(("iron_pickaxe", 1), ("cobblestone", 16)))
+    counts = {"iron_pickaxe": 1, "cobblestone": 16}
+    assert autopilot.state(d.snap(), counts, 1, True).hostiles == ()
+    autopilot.executor = make_executor(Choice(ActionName.MINE_BLOCK, ("diamond_ore",)), 400, 1)
+    assert not autopilot._threatened(d.snap(), TUNNEL, counts)
+    world.set(1, 9, 0, "air")                       # a wall gone: the zombie is a threat again
+    autopilot.terrain.sync()
+    assert autopilot.state(d.snap(), counts, 1, True).hostiles != ()
+    assert autopilot._threatened(d.snap(), TUNNEL, counts)

@@ -15,6 +15,7 @@ from engine.decision.catalog import ActionName, Choice
 from engine.decision.executors import ExecContext, Mine, make_executor
 from engine.decision.executors.safety import edge_beyond, floor_unsafe, sealed, step_cells, unsafe
 from engine.decision.executors.underground import MineOre
+from engine.decision.pit import trapped
 from engine.decision.perception import BlockFinder
 from engine.events import SlotItem
 from engine.motion.astar import SearchOptions
@@ -291,3 +292,18 @@ def test_a_stair_down_never_digs_the_block_an_overhanging_body_stands_on() -> No
         if y == math.floor(at.y) - 1:                      # a block at the feet's floor level
             assert not (at.x - 0.3 < x + 1 and at.x + 0.3 > x and at.z - 0.3 < z + 1 and at.z + 0.3 > z), \
                 ((x, y, z), at)
+
+
+def test_a_diamond_straight_below_is_reached_by_a_stair_the_body_can_climb_back() -> None:
+    # Seed 910019 under water: the diamond lay 29 blocks under the stair's foot; each stair down
+    # was followed by a level step back into the ore's column, which dug the floor the body had
+    # stood on there: a shaft 29 deep, the pit check pillared up it, and the table set down at
+    # its foot was out of reach (three diamonds, no pickaxe in 48,000 ticks).
+    world = rock()
+    world.fill(-32, 24, -32, 31, 31, 31, "air")            # open ground at y 24
+    world.set(0, 12, 0, "deepslate_diamond_ore")
+    d = Driver(world, Vec3(0.5, 24.0, 0.5))
+    ex = mine()
+    d.run(ex, 3000)
+    assert ex.status == "ok", (ex.status, ex.refusals)
+    assert not trapped(d.terrain, d.at)
