@@ -127,19 +127,44 @@ def _raw(item: str, inv: dict[str, int], s: DecisionState) -> Choice:
     return Choice(ActionName.GATHER_WOOD) if kind == "log" else Choice(ActionName.MINE_BLOCK, (kind,))
 
 
-def _kit(goal: str, wanted: int, inv: dict[str, int], s: DecisionState) -> Choice | None:
+KIT_DEPTH = 8         # recipe levels the kit looks down (vanilla's deepest everyday tree has 4)
+
+
+def _deep_dig(step: Choice | None) -> bool:
+    return step is not None and step.action is ActionName.MINE_BLOCK and step.args[0] in DUG_FOR
+
+
+def _kit(goal: str, wanted: int, inv: dict[str, int], s: DecisionState, depth: int = 0) -> Choice | None:
     """Before going below ground for the goal's deep ingredient: the first step toward carrying
-    its other ingredients and, when it needs one, a crafting table (no wood down there)."""
+    everything else its recipe tree needs and, when a recipe of it needs one, a crafting table (no
+    wood, and no furnace, down there). An ingredient that itself needs the deep drop (a repeater's
+    redstone torch, a map's compass) is looked into in turn rather than answered with the dig, so
+    the stone and the iron ingots are made up here. Spends from ``inv`` what it counts as had, so
+    two ingredients do not count the same items; each recipe is visited once per need, so the
+    work is linear in the tree, and depth-bounded."""
     recipe = RECIPES.get(goal)
-    if recipe is None:
+    if recipe is None or depth > KIT_DEPTH:
         return None
-    crafts = math.ceil(max(0, wanted - count(goal, inv)) / recipe.count)
+    have = min(count(goal, inv), wanted)
+    spend(goal, have, inv)
+    crafts = math.ceil((wanted - have) / recipe.count)
+    if crafts <= 0:
+        return None
     for ingredient, n in recipe.needs:
-        if ingredient not in DEEP_DROPS:
-            step = plan(ingredient, n * crafts, dict(inv), s)
-            if step is not None:
-                return step
-    if recipe.needs_table and inv.get("crafting_table", 0) == 0:
+        if ingredient in DEEP_DROPS:
+            spend(ingredient, n * crafts, inv)
+            continue
+        trial = dict(inv)
+        step = plan(ingredient, n * crafts, trial, s)
+        if step is None:
+            inv.clear()
+            inv.update(trial)
+            continue
+        if _deep_dig(step):
+            step = _kit(ingredient, n * crafts, inv, s, depth + 1)
+        if step is not None:
+            return step
+    if recipe.needs_table and inv.get("crafting_table", 0) == 0 and s.counts().get("crafting_table", 0) == 0:
         return plan("crafting_table", 1, dict(inv), s)
     return None
 
@@ -244,8 +269,8 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
     short = count(goal, inv) < wanted
     if short:
         step = plan(goal, wanted, dict(inv), state)
-        if step is not None and step.action is ActionName.MINE_BLOCK and step.args[0] in DUG_FOR:
-            step = _kit(goal, wanted, inv, state) or step
+        if _deep_dig(step):
+            step = _kit(goal, wanted, dict(inv), state) or step
         if step is not None:
             d = pick(step, 0.9, 0.3, "ladder: " + (state.milestone or "done"))
             if d is not None:
