@@ -130,6 +130,16 @@ def _raw(item: str, inv: dict[str, int], s: DecisionState) -> Choice:
 KIT_DEPTH = 8         # recipe levels the kit looks down (vanilla's deepest everyday tree has 4)
 
 
+# What digging below brings up, and what the furnace makes of it (raw gold's ingots); not coal, which
+# the surface's outcrops show too (a torch's coal says nothing of where the player has been).
+DUG_UP = (DEEP_DROPS | frozenset(out for out, raw in SMELTS.items() if any(m in DEEP_DROPS for m in members(raw)))) \
+    - {"coal"}
+
+
+def _dug_below(counts: dict[str, int]) -> bool:
+    return any(counts.get(item, 0) > 0 for item in DUG_UP)
+
+
 def _deep_dig(step: Choice | None) -> bool:
     return step is not None and step.action is ActionName.MINE_BLOCK and step.args[0] in DUG_FOR
 
@@ -164,7 +174,11 @@ def _kit(goal: str, wanted: int, inv: dict[str, int], s: DecisionState, depth: i
             step = _kit(ingredient, n * crafts, inv, s, depth + 1)
         if step is not None:
             return step
-    if recipe.needs_table and inv.get("crafting_table", 0) == 0 and s.counts().get("crafting_table", 0) == 0:
+    # Once something dug below is carried (the clock's gold, smelted where it was found), the player
+    # has been down: a table left by the furnace it made there serves, and wood is up out of reach
+    # (seed 1004's clock walked in circles for wood). Before the descent the table is carried down.
+    if recipe.needs_table and inv.get("crafting_table", 0) == 0 and s.counts().get("crafting_table", 0) == 0 \
+            and not _dug_below(s.counts()):
         return plan("crafting_table", 1, dict(inv), s)
     return None
 

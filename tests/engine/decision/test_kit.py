@@ -52,3 +52,13 @@ def test_what_one_ingredient_counts_another_does_not() -> None:
 def test_the_crafting_table_is_carried_for_a_table_recipe_down_the_tree() -> None:
     s = state("map", {"iron_pickaxe": 1, "paper": 8, "iron_ingot": 4, "oak_planks": 4})
     assert kit(s) == Choice(ActionName.CRAFT, ("crafting_table",))
+
+
+def test_once_down_the_table_is_not_made_again() -> None:
+    # Seed 1004's clock: the gold smelted below ground by a table and furnace placed there; the
+    # redstone dig comes next, not a walk up for wood to make a second table.
+    down = state("clock", {"iron_pickaxe": 1, "gold_ingot": 4, "oak_planks": 4}, table_near=True)
+    assert kit(down) is None
+    assert heuristic(down, legal_actions(down)).choice == Choice(ActionName.MINE_BLOCK, ("redstone_ore",))
+    up = state("clock", {"iron_pickaxe": 1, "oak_planks": 4, "coal": 3}, table_near=True)
+    assert kit(up) == Choice(ActionName.CRAFT, ("crafting_table",))
