@@ -152,6 +152,8 @@ def _kit(goal: str, wanted: int, inv: dict[str, int], s: DecisionState, depth: i
     the stone and the iron ingots are made up here. Spends from ``inv`` what it counts as had, so
     two ingredients do not count the same items; each recipe is visited once per need, so the
     work is linear in the tree, and depth-bounded."""
+    if goal in SMELTS:
+        return _smelt_kit(goal, wanted, inv, s)
     recipe = RECIPES.get(goal)
     if recipe is None or depth > KIT_DEPTH:
         return None
@@ -179,6 +181,27 @@ def _kit(goal: str, wanted: int, inv: dict[str, int], s: DecisionState, depth: i
     # (seed 1004's clock walked in circles for wood). Before the descent the table is carried down.
     if recipe.needs_table and inv.get("crafting_table", 0) == 0 and s.counts().get("crafting_table", 0) == 0 \
             and not _dug_below(s.counts()):
+        return plan("crafting_table", 1, dict(inv), s)
+    return None
+
+
+def _smelt_kit(item: str, wanted: int, inv: dict[str, int], s: DecisionState) -> Choice | None:
+    """A smelted ingredient whose raw is dug below (gold ingots): the fuel carried down, and a table
+    to make the furnace of the cobblestone the descent brings up (seed 1004's golden helmet smelted
+    five raw gold with three planks and walked about below for wood)."""
+    have = min(count(item, inv), wanted)
+    spend(item, have, inv)
+    if wanted - have <= 0:
+        return None
+    trial = dict(inv)
+    step = plan("#planks", math.ceil((wanted - have) / FUEL["oak_planks"]), trial, s)
+    if step is not None:
+        return step
+    inv.clear()
+    inv.update(trial)
+    carried = s.counts()
+    if not (carried.get("furnace", 0) or carried.get("crafting_table", 0) or inv.get("crafting_table", 0)
+            or _dug_below(carried)):
         return plan("crafting_table", 1, dict(inv), s)
     return None
 

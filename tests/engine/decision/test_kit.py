@@ -60,5 +60,17 @@ def test_once_down_the_table_is_not_made_again() -> None:
     down = state("clock", {"iron_pickaxe": 1, "gold_ingot": 4, "oak_planks": 4}, table_near=True)
     assert kit(down) is None
     assert heuristic(down, legal_actions(down)).choice == Choice(ActionName.MINE_BLOCK, ("redstone_ore",))
-    up = state("clock", {"iron_pickaxe": 1, "oak_planks": 4, "coal": 3}, table_near=True)
+    up = state("clock", {"iron_pickaxe": 1, "oak_planks": 8, "coal": 3}, table_near=True)   # 4 burn the gold
     assert kit(up) == Choice(ActionName.CRAFT, ("crafting_table",))
+
+
+def test_the_fuel_for_a_deep_smelt_is_carried_down() -> None:
+    # Five raw gold for a golden helmet smelt with four planks (1.5 items a plank): three are not enough.
+    short = state("golden_helmet", {"iron_pickaxe": 1, "crafting_table": 1, "oak_planks": 3, "oak_log": 1})
+    assert kit(short) == Choice(ActionName.CRAFT, ("oak_planks",))
+    ready = state("golden_helmet", {"iron_pickaxe": 1, "crafting_table": 1, "oak_planks": 4})
+    assert kit(ready) is None
+    assert heuristic(ready, legal_actions(ready)).choice == Choice(ActionName.MINE_BLOCK, ("gold_ore",))
+    # The ingots alone as the goal: the fuel, and a table to make the furnace below.
+    ingots = state("gold_ingot", {"iron_pickaxe": 1, "oak_planks": 5})
+    assert kit(ingots) == Choice(ActionName.CRAFT, ("crafting_table",))
