@@ -127,19 +127,81 @@ def _raw(item: str, inv: dict[str, int], s: DecisionState) -> Choice:
     return Choice(ActionName.GATHER_WOOD) if kind == "log" else Choice(ActionName.MINE_BLOCK, (kind,))
 
 
-def _kit(goal: str, wanted: int, inv: dict[str, int], s: DecisionState) -> Choice | None:
+KIT_DEPTH = 8         # recipe levels the kit looks down (vanilla's deepest everyday tree has 4)
+
+
+# What digging below brings up, and what the furnace makes of it (raw gold's ingots); not coal, which
+# the surface's outcrops show too (a torch's coal says nothing of where the player has been).
+DUG_UP = (DEEP_DROPS | frozenset(out for out, raw in SMELTS.items() if any(m in DEEP_DROPS for m in members(raw)))) \
+    - {"coal"}
+
+
+def _dug_below(counts: dict[str, int]) -> bool:
+    return any(counts.get(item, 0) > 0 for item in DUG_UP)
+
+
+def _deep_dig(step: Choice | None) -> bool:
+    return step is not None and step.action is ActionName.MINE_BLOCK and step.args[0] in DUG_FOR
+
+
+def _kit(goal: str, wanted: int, inv: dict[str, int], s: DecisionState, depth: int = 0) -> Choice | None:
     """Before going below ground for the goal's deep ingredient: the first step toward carrying
-    its other ingredients and, when it needs one, a crafting table (no wood down there)."""
+    everything else its recipe tree needs and, when a recipe of it needs one, a crafting table (no
+    wood, and no furnace, down there). An ingredient that itself needs the deep drop (a repeater's
+    redstone torch, a map's compass) is looked into in turn rather than answered with the dig, so
+    the stone and the iron ingots are made up here. Spends from ``inv`` what it counts as had, so
+    two ingredients do not count the same items; each recipe is visited once per need, so the
+    work is linear in the tree, and depth-bounded."""
+    if goal in SMELTS:
+        return _smelt_kit(goal, wanted, inv, s)
     recipe = RECIPES.get(goal)
-    if recipe is None:
+    if recipe is None or depth > KIT_DEPTH:
         return None
-    crafts = math.ceil(max(0, wanted - count(goal, inv)) / recipe.count)
+    have = min(count(goal, inv), wanted)
+    spend(goal, have, inv)
+    crafts = math.ceil((wanted - have) / recipe.count)
+    if crafts <= 0:
+        return None
     for ingredient, n in recipe.needs:
-        if ingredient not in DEEP_DROPS:
-            step = plan(ingredient, n * crafts, dict(inv), s)
-            if step is not None:
-                return step
-    if recipe.needs_table and inv.get("crafting_table", 0) == 0:
+        if ingredient in DEEP_DROPS:
+            spend(ingredient, n * crafts, inv)
+            continue
+        trial = dict(inv)
+        step = plan(ingredient, n * crafts, trial, s)
+        if step is None:
+            inv.clear()
+            inv.update(trial)
+            continue
+        if _deep_dig(step):
+            step = _kit(ingredient, n * crafts, inv, s, depth + 1)
+        if step is not None:
+            return step
+    # Once something dug below is carried (the clock's gold, smelted where it was found), the player
+    # has been down: a table left by the furnace it made there serves, and wood is up out of reach
+    # (seed 1004's clock walked in circles for wood). Before the descent the table is carried down.
+    if recipe.needs_table and inv.get("crafting_table", 0) == 0 and s.counts().get("crafting_table", 0) == 0 \
+            and not _dug_below(s.counts()):
+        return plan("crafting_table", 1, dict(inv), s)
+    return None
+
+
+def _smelt_kit(item: str, wanted: int, inv: dict[str, int], s: DecisionState) -> Choice | None:
+    """A smelted ingredient whose raw is dug below (gold ingots): the fuel carried down, and a table
+    to make the furnace of the cobblestone the descent brings up (seed 1004's golden helmet smelted
+    five raw gold with three planks and walked about below for wood)."""
+    have = min(count(item, inv), wanted)
+    spend(item, have, inv)
+    if wanted - have <= 0:
+        return None
+    trial = dict(inv)
+    step = plan("#planks", math.ceil((wanted - have) / FUEL["oak_planks"]), trial, s)
+    if step is not None:
+        return step
+    inv.clear()
+    inv.update(trial)
+    carried = s.counts()
+    if not (carried.get("furnace", 0) or carried.get("crafting_table", 0) or inv.get("crafting_table", 0)
+            or _dug_below(carried)):
         return plan("crafting_table", 1, dict(inv), s)
     return None
 
@@ -244,8 +306,8 @@ def heuristic(state: DecisionState, legal: tuple[Choice, ...], source: str = "mo
     short = count(goal, inv) < wanted
     if short:
         step = plan(goal, wanted, dict(inv), state)
-        if step is not None and step.action is ActionName.MINE_BLOCK and step.args[0] in DUG_FOR:
-            step = _kit(goal, wanted, inv, state) or step
+        if _deep_dig(step):
+            step = _kit(goal, wanted, dict(inv), state) or step
         if step is not None:
             d = pick(step, 0.9, 0.3, "ladder: " + (state.milestone or "done"))
             if d is not None:
