@@ -168,6 +168,10 @@ class Smelt(Executor):
             out, state = self.move()
             if state is NavState.FAILED:
                 self.status = "no path"
+                # A furnace of ours the player cannot reach (left on the surface, the player now
+                # deep below) would be chosen again by every smelt: its job is forgotten, as one
+                # out of range is, so the plan can build a furnace where the player is.
+                ctx.smelting.pop(self.furnace, None)
             elif state is NavState.ARRIVED:
                 self.phase = "load"
             return out

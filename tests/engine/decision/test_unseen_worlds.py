@@ -306,3 +306,27 @@ def test_pillaring_out_of_a_wider_pit_walks_onto_the_middle_of_the_cell_first() 
             break
     assert at.y >= 3.0
     assert not checker.violations, checker.violations
+
+
+def test_a_job_in_a_furnace_the_player_cannot_reach_is_forgotten_so_a_furnace_is_built_below() -> None:
+    # get_items seed 1004, gold_ingot: the surface furnace's iron job was still ours when the raw
+    # gold came up from below; every smelt walked toward that furnace, found no path, and the
+    # suppressed action left the episode idle.
+    job_at = (10, 1, 0)
+    world = flat(job_at[0])
+    for x in (-1, 0, 1):
+        for z in (-1, 0, 1):
+            for y in (1, 2, 3):
+                if (x, z) != (0, 0) or y == 3:
+                    world.set(x, y, z, "stone")
+    terrain = world.terrain()
+    smelting = {job_at: ("iron_ingot", 2, 0)}
+    ctx = ExecContext(snapshot(Vec3(0.5, 1.0, 0.5), {"raw_gold": 3, "oak_planks": 2}), terrain, BlockFinder(terrain),
+                      1, 0.05, set(), SearchOptions(max_nodes=2500), smelting, np.random.default_rng(0))
+    smelt = make_executor(Choice(ActionName.SMELT, ("gold_ingot",)), 900, 1)
+    for _ in range(40):
+        smelt.step(ctx)
+        if smelt.status is not None:
+            break
+    assert smelt.status == "no path"
+    assert not smelting
