@@ -168,6 +168,13 @@ def needs_food(s: DecisionState) -> bool:
     return hungry and food_stock(s.counts()) < LOW_STOCK
 
 
+def unable_to_heal(s: DecisionState) -> bool:
+    """Hurt below HURT_FLOOR, fed too little to regenerate, nothing to eat: one lava step or one
+    zombie from death (seed 920019 dug for diamonds at 4.5 health and food 17 with a cow 27
+    blocks off, beyond the hungry hunt's HUNT_RADIUS, and a lava push killed it)."""
+    return s.health < HURT_FLOOR and s.food < REGEN_FOOD and food_stock(s.counts()) == 0
+
+
 def stocking(s: DecisionState) -> bool:
     """The ladder is done and the food in hand is short of what the autopilot hands back with.
     Only after the iron pickaxe: a goal of its own is handed back as soon as it is in hand."""
@@ -262,7 +269,9 @@ def _fight(s: DecisionState) -> list[Args]:
     if stocking(s) or hunting_for_goal(s):
         out += [(eid,) for eid, d in s.animals if d <= GAME_SIGHT]
     elif needs_food(s):
-        out += [(eid,) for eid, d in s.animals if d <= HUNT_RADIUS]
+        # Unable to heal, the hunt goes as far as game is seen: food first, the ladder after.
+        radius = GAME_SIGHT if unable_to_heal(s) else HUNT_RADIUS
+        out += [(eid,) for eid, d in s.animals if d <= radius]
     if s.goal is not None:
         # A goal's own hunt (wool for a bed, leather for a book): the animals whose loot it needs.
         wanted = tree(s.goal[0])

@@ -330,3 +330,17 @@ def test_a_job_in_a_furnace_the_player_cannot_reach_is_forgotten_so_a_furnace_is
             break
     assert smelt.status == "no path"
     assert not smelting
+
+
+def test_hurt_with_nothing_to_eat_and_too_little_food_to_heal_it_hunts_game_beyond_the_usual_radius() -> None:
+    # Seed 920019 under lava: at 4.5 health and food 17 (no regeneration) with nothing to eat, a cow
+    # 27 blocks off was beyond the hungry hunt's 24 blocks; the player went down for diamonds as it
+    # was and a lava push killed it.
+    cow = (77, 27.0)
+    hurt = state(health=4.5, food=17, inventory=(("iron_pickaxe", 1),), milestone="diamond_pickaxe", animals=(cow,))
+    legal = legal_actions(hurt)
+    assert Choice(ActionName.FIGHT, (77,)) in legal
+    assert heuristic(hurt, legal).choice == Choice(ActionName.FIGHT, (77,))
+    # With health to spare, or food to eat, the ladder is not pulled that far.
+    for fine in (attrs.evolve(hurt, health=15.0), attrs.evolve(hurt, inventory=(("iron_pickaxe", 1), ("bread", 1)))):
+        assert Choice(ActionName.FIGHT, (77,)) not in legal_actions(fine)
