@@ -76,6 +76,9 @@ _VALUES = frozenset({"@cardinal", "@dimname", "@modename"})
 # A topic phrase that opens with a question word asks: "which way im facing", "how far underground am i".
 _WH_WORDS = frozenset({"what", "which", "where", "how", "who", "wat", "wut", "wich"})
 _ABOUT_A_NAME = frozenset({"@online", "@nearby", "@distance"})
+# What is near or how far: about people only when a person is asked for ("附近有谁", "anyone near").
+_THINGS_AROUND = frozenset({"@nearby", "@distance"})
+_PEOPLE = frozenset({"@who", "@players", "@player", "@any", "@online"})
 
 
 def _names_then_asks(analysis: Analysis) -> bool:
@@ -292,8 +295,16 @@ class SemanticIndex:
             return False  # "谁穿着钻石盔甲", "who has the most hearts": someone else's state
         if set(analysis.features) <= _WHAT_IS_IT:
             return False  # "what is the autopilot", "自动驾驶是什么": what the thing is, not how it is doing
+        features = analysis.features
+        if "@what" in features and named <= _THINGS_AROUND and not _PEOPLE.intersection(features):
+            return False  # "附近有什么", "what's nearby": things around the player, not who
+        if "@full" in features and "@howmuch" in features:
+            return False  # "满血是多少", "how much is full health": the game's maximum, not the player's value
+        if language == "zh" and "@what" in features and "@howmuch" not in features and not analysis.speaker and not (
+            _PERSONS.intersection(features) or analysis.has(TermKind.SLOT) or named <= _ABOUT_US
+        ):
+            return False  # "饱食度是什么" may ask what hunger is; "我的饱食度是什么" asks the player's
         if language == "en":
-            features = analysis.features
             if not _PERSONS.intersection(features) and not analysis.has(TermKind.SLOT) and not named <= _ABOUT_US:
                 return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
             if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features) and not (
