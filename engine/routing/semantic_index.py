@@ -246,12 +246,13 @@ class SemanticIndex:
         if short is not None and not self.anchored(analysis, language, match.module_id):
             agreed = self._agreed(analysis, language, config)
             return Verdict(short, match) if agreed is None else agreed
-        if "@where" in analysis.features and not analysis.must_cover() and not analysis.speaker and not (
+        if "@where" in analysis.features and analysis.must_cover() <= _VALUES and not analysis.speaker and not (
             _PERSONS.intersection(analysis.features)
         ):
             # "where is", "在哪": where is what? The question is cut off before its
-            # subject, whatever example it resembles. (The vocabulary drops 我 as
-            # filler; ``speaker`` says whether the text had it.)
+            # subject, whatever example it resembles; "末地在哪", "where is the end"
+            # ask where a place is, not where the player is. (The vocabulary drops
+            # 我 as filler; ``speaker`` says whether the text had it.)
             return Verdict(Reason.LOW_COVERAGE, match)
         return Verdict(Reason.DIRECT, match)
 
