@@ -306,7 +306,9 @@ class SemanticIndex:
         ):
             return False  # "饱食度是什么" may ask what hunger is; "我的饱食度是什么" asks the player's
         if language == "en":
-            if not _PERSONS.intersection(features) and not analysis.has(TermKind.SLOT) and not named <= _ABOUT_US:
+            if not (_PERSONS.intersection(features) or analysis.speaker or analysis.has(TermKind.SLOT)) and not (
+                named <= _ABOUT_US
+            ):
                 return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
             if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features) and not (
                 analysis.terms[0].surface.split(" ", 1)[0] in _WH_WORDS or _names_then_asks(analysis)

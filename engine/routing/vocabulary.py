@@ -68,6 +68,7 @@ _CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
 _CLAUSE_CUT = re.compile(r"[,，、.。?!;？！；]")
 _LOOKS = frozenset({"looking", "lookin", "doing"})
 _DOERS = ("@autopilot", "@progress")  # "what is the autopilot doing" asks what it does
+_EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", "i've"})
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
 K = TypeVar("K", str, tuple[str, ...])
 
@@ -333,7 +334,9 @@ class Vocabulary:
         restated = bool(breaks) and _restated(terms, cuts)
         kept = governed(tuple(terms))
         kind = mood(normalized, chinese)
-        speaker = chinese and names_speaker(normalized)
+        # 我 is filler and "where am i" one phrase: ``speaker`` keeps that the player was named.
+        speaker = names_speaker(normalized) if chinese else any(
+            word in _EN_SPEAKER for term in kept for word in term.surface.split(" "))
         if not restated:
             return Analysis(kept, breaks, mood=kind, speaker=speaker)
         return Analysis(kept, 0, _shifted(terms, kept, cuts), mood=kind, speaker=speaker)
