@@ -78,6 +78,7 @@ _WH_WORDS = frozenset({"what", "which", "where", "how", "who", "wat", "wut", "wi
 _ABOUT_A_NAME = frozenset({"@online", "@nearby", "@distance"})
 # What is near or how far: about people only when a person is asked for ("附近有谁", "anyone near").
 _THINGS_AROUND = frozenset({"@nearby", "@distance"})
+_WHERE_I_AM = "agent:position"
 _PEOPLE = frozenset({"@who", "@players", "@player", "@any", "@online"})
 
 
@@ -299,12 +300,18 @@ class SemanticIndex:
         features = analysis.features
         if "@what" in features and named <= _THINGS_AROUND and not _PEOPLE.intersection(features):
             return False  # "附近有什么", "what's nearby": things around the player, not who
+        if language == "zh" and "@where" in features and analysis.speaker and not analysis.has(TermKind.SLOT) and (
+            module_id != _WHERE_I_AM
+        ):
+            return False  # "我在哪，血多少": "我在哪" asks where the player is (我 is filler), a second request
         if "@full" in features and "@howmuch" in features:
             return False  # "满血是多少", "how much is full health": the game's maximum, not the player's value
-        if language == "zh" and "@what" in features and "@howmuch" not in features and not analysis.speaker and not (
-            _PERSONS.intersection(features) or analysis.has(TermKind.SLOT) or named <= _ABOUT_US
+        if language == "zh" and set(features) - named == {"@what"} and not analysis.speaker and not (
+            analysis.has(TermKind.SLOT) or named <= _ABOUT_US
         ):
-            return False  # "饱食度是什么" may ask what hunger is; "我的饱食度是什么" asks the player's
+            # "饱食度是什么" (是 is filler) may ask what hunger is; "我的饱食度是什么" asks the
+            # player's, "背包里有啥" what is in it.
+            return False
         if language == "en":
             if not (_PERSONS.intersection(features) or analysis.speaker or analysis.has(TermKind.SLOT)) and not (
                 named <= _ABOUT_US

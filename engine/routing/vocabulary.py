@@ -123,13 +123,15 @@ def _how_it_looks(terms: list[Term]) -> None:
         del terms[-1]
 
 
-def _restated(terms: list[Term], cuts: list[int]) -> bool:
+def _restated(terms: list[Term], cuts: list[int], speaker: bool = False) -> bool:
     """Whether the sentences of a line ask one thing: "am i hungry? whats my food bar at".
 
     Every sentence that names something names something they all share, and
     no sentence has a write; a sentence that names nothing ("how many", "what
     r u for") only asks about the others. "where am i? how hungry am i" names
-    two things: two requests.
+    two things: two requests. ``speaker``: a Chinese line that names the player,
+    where a bare "在哪" sentence is "我在哪" (the vocabulary drops 我), which asks
+    where the player is: "我在哪？Alex在哪" is two requests.
     """
     named: list[set[str]] = []
     for start, end in zip([0, *cuts], [*cuts, len(terms)]):
@@ -137,6 +139,8 @@ def _restated(terms: list[Term], cuts: list[int]) -> bool:
         if any(t.kind is TermKind.WRITE for t in part):
             return False
         things = {t.feature for t in part if t.kind in (TermKind.TOPIC, TermKind.SLOT)}
+        if not things and speaker and any(t.feature == "@where" for t in part):
+            things = {"@position"}
         if things:
             named.append(things)
     return not named or bool(set.intersection(*named))
@@ -331,12 +335,12 @@ class Vocabulary:
             i += 1
         self._name_players(terms)
         _how_it_looks(terms)
-        restated = bool(breaks) and _restated(terms, cuts)
         kept = governed(tuple(terms))
         kind = mood(normalized, chinese)
         # 我 is filler and "where am i" one phrase: ``speaker`` keeps that the player was named.
         speaker = names_speaker(normalized) if chinese else any(
             word in _EN_SPEAKER for term in kept for word in term.surface.split(" "))
+        restated = bool(breaks) and _restated(terms, cuts, chinese and speaker)
         if not restated:
             return Analysis(kept, breaks, mood=kind, speaker=speaker)
         return Analysis(kept, 0, _shifted(terms, kept, cuts), mood=kind, speaker=speaker)
