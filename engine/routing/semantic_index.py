@@ -79,6 +79,7 @@ _ABOUT_A_NAME = frozenset({"@online", "@nearby", "@distance"})
 # What is near or how far: about people only when a person is asked for ("附近有谁", "anyone near").
 _THINGS_AROUND = frozenset({"@nearby", "@distance"})
 _WHERE_I_AM = "agent:position"
+_HOW_TO_USE = "agent:help"
 _PEOPLE = frozenset({"@who", "@players", "@player", "@any", "@online"})
 
 
@@ -304,6 +305,8 @@ class SemanticIndex:
             module_id != _WHERE_I_AM
         ):
             return False  # "我在哪，血多少": "我在哪" asks where the player is (我 is filler), a second request
+        if "@how" in features and "@work" in features and module_id != _HOW_TO_USE:
+            return False  # "自动驾驶怎么用", "how does the inbox work": how to use it is help's, not its state
         if "@full" in features and "@howmuch" in features:
             return False  # "满血是多少", "how much is full health": the game's maximum, not the player's value
         if language == "zh" and set(features) - named == {"@what"} and not analysis.speaker and not (

@@ -61,6 +61,13 @@ _ASKS_WHERE = frozenset({"@where", "@distance"})
 _ZH_NICKNAME = "小阿老"
 # Last characters of place nouns ("出生点", "村庄", "要塞门", "矿洞"): such a run names no player.
 _ZH_PLACE_ENDS = frozenset("点地家村庄门洞塔城堡站场房屋处口殿井坑湖河海山岛林谷窟室楼塞基营")
+# Roles and relations ("管理员", "队友", "服主", "我哥"): whoever they are, they are not a nickname.
+_ZH_ROLE_ENDS = frozenset("友员主")
+_ZH_ROLES = frozenset({"管理", "管理猿", "腐竹", "老板", "兄弟", "老婆", "老公", "对象", "同学", "哥哥", "姐姐", "弟弟",
+                       "妹妹", "爸爸", "妈妈", "我哥", "我姐", "我弟", "我妹", "师傅", "徒弟", "大佬", "萌新", "新人",
+                       "主播", "房管", "版主", "客服"})
+_EN_ROLES = frozenset({"admin", "admins", "mod", "mods", "op", "ops", "owner", "staff", "moderator", "moderators",
+                       "helper", "dev", "devs", "teammate", "teammates", "host", "sibling", "bestie", "gf", "bf"})
 # Spellings players type for a word; each is also a phrase of the same feature on its own.
 _CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "what": ("wat", "wut", "wht"), "you": ("u", "ya", "yu"), "your": ("ur",), "are": ("r",), "where": ("wher",),
@@ -390,7 +397,9 @@ class Vocabulary:
         asks = {t.feature for t in terms} & _ASKS_WHERE
         for i, term in enumerate(terms):
             word = term.surface
-            if term.kind is not TermKind.UNKNOWN or word in self._dictionary or not _NAME_SHAPE.fullmatch(word):
+            if term.kind is not TermKind.UNKNOWN or word in self._dictionary or word in _EN_ROLES or not (
+                _NAME_SHAPE.fullmatch(word)
+            ):
                 continue
             before = terms[i - 1].feature if i else None
             after = terms[i + 1].feature if i + 1 < len(terms) else None
@@ -410,6 +419,8 @@ class Vocabulary:
         name = "".join(t.surface for t in terms[:run])
         if name[-1] in _ZH_PLACE_ENDS:
             return  # "出生点离我多远", "村子在哪": a place, not a nickname
+        if name[-1] in _ZH_ROLE_ENDS or name in _ZH_ROLES:
+            return  # "管理在线吗", "我朋友在线吗": a role or a relation names nobody the module can look up
         after = [t.feature for t in terms[run:]]
         if after[0] in _AFTER_A_NAME or name[0] in _ZH_NICKNAME and after[0] == "@in" and after[-1] in ("@where", "@in"):
             terms[:run] = [Term(name, PLAYER_FEATURE, TermKind.SLOT)]
