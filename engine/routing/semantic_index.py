@@ -59,8 +59,9 @@ _PLAYER_STATE = frozenset({
     "@position", "@dimension", "@dimname", "@facing", "@cardinal", "@health", "@food", "@xp", "@gamemode",
     "@modename", "@inventory", "@hold", "@status",
 })
-# "你在线不", "are you online": whether the assistant is on is not who is on the server.
-_ASKED_OF_YOU = _PLAYER_STATE | {"@online"}
+# "你在线不", "are you online": whether the assistant is on is not who is on the server;
+# "你有消息吗", "有人私聊你吗": the assistant's mail is not the player's.
+_ASKED_OF_YOU = _PLAYER_STATE | {"@online", "@inbox"}
 # English words that name nothing a module could be wrong about: adverbs of time and
 # degree, "number of". Unknown to the vocabulary, they still do not stop a request anchored
 # by its topics ("whats the next milestone", "number of torches i have"); in the thresholds'
@@ -134,11 +135,12 @@ def _about_the_assistant(analysis: Analysis) -> bool:
 
     The modules read the player's own state; asked of "you" with no "I"/"my"
     (Chinese drops 我 as filler, so ``speaker`` says whether it was there) and
-    no player named, the line asks something else: small talk, or the model's turn.
+    no player named, the line asks something else: small talk, or the model's turn. An item
+    does not make it the player's ("你背包里有几个钻石", "are you holding diamonds").
     """
     features = analysis.features
     return ("@you" in features and "@self" not in features and not analysis.speaker
-            and not analysis.has(TermKind.SLOT) and bool(_ASKED_OF_YOU.intersection(features)))
+            and "@player" not in features and bool(_ASKED_OF_YOU.intersection(features)))
 
 
 def _and_joins_names(analysis: Analysis) -> bool:
