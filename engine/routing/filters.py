@@ -42,6 +42,8 @@ ZH_FILTER_WORDS: dict[TermKind, tuple[str, ...]] = {
         # "Steve上线了告诉我": an event, then what to do once it happens (no 如果 needed).
         "了告诉我", "了通知我", "了提醒我", "了叫我", "了喊我", "了跟我说", "了说一声", "就告诉我", "就通知我",
         "就提醒我", "就叫我", "时告诉我", "时通知我", "时提醒我",
+        # Later, not now: "过会儿看看背包" asks for something at a time still to come.
+        "过会", "过会儿", "过一会", "过一会儿", "一会儿", "等会", "等会儿", "待会", "待会儿", "稍后", "晚点", "迟点",
     ),
     TermKind.REFERENCE: (
         "那个", "这个", "那", "这", "它", "它们", "他", "她", "他们", "那里", "这里", "那儿", "这儿",
