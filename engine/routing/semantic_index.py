@@ -69,7 +69,7 @@ _ASKED_OF_YOU = _PLAYER_STATE | {"@online", "@inbox"}
 _LIGHT_WORDS = frozenset({
     "w:next", "w:already", "w:yet", "w:still", "w:ever", "w:number", "w:total", "w:amount", "w:going", "w:along",
     "w:lost", "w:currently", "w:anymore", "w:overall", "w:exactly", "w:precisely", "w:approximately",
-    "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically", "w:low", "w:high",
+    "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically", "w:low", "w:high", "w:located", "w:situated",
 })
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})
@@ -81,6 +81,8 @@ _ABOUT_A_NAME = frozenset({"@online", "@nearby", "@distance"})
 _THINGS_AROUND = frozenset({"@nearby", "@distance"})
 _WHERE_I_AM = "agent:position"
 _HOW_TO_USE = "agent:help"
+_LADDER = "agent:progress"
+_NEAREST = frozenset({"nearest", "closest", "最近", "最近的", "离我最近"})
 _PEOPLE = frozenset({"@who", "@players", "@player", "@any", "@online"})
 
 
@@ -309,6 +311,8 @@ class SemanticIndex:
             return False  # "我在哪，血多少": "我在哪" asks where the player is (我 is filler), a second request
         if "@how" in features and "@work" in features and module_id != _HOW_TO_USE:
             return False  # "自动驾驶怎么用", "how does the inbox work": how to use it is help's, not its state
+        if module_id == _LADDER and any(t.surface in _NEAREST for t in analysis.terms):
+            return False  # "how far is the nearest iron": a place in the world, not a step of the ladder
         if "@full" in features and "@howmuch" in features:
             return False  # "满血是多少", "how much is full health": the game's maximum, not the player's value
         if language == "zh" and set(features) - named == {"@what"} and not analysis.speaker and not (
