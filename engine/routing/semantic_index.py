@@ -311,6 +311,9 @@ class SemanticIndex:
             return False  # "我在哪，血多少": "我在哪" asks where the player is (我 is filler), a second request
         if "@how" in features and "@work" in features and module_id != _HOW_TO_USE:
             return False  # "自动驾驶怎么用", "how does the inbox work": how to use it is help's, not its state
+        terms = analysis.terms
+        if any(a.feature == "@dimname" and b.feature == "@position" for a, b in zip(terms, terms[1:])):
+            return False  # "下界坐标多少", "my nether coords": coordinates in another dimension, converted
         if module_id == _LADDER and any(t.surface in _NEAREST for t in analysis.terms):
             return False  # "how far is the nearest iron": a place in the world, not a step of the ladder
         if "@full" in features and "@howmuch" in features:

@@ -42,6 +42,9 @@ def route(runtime: AssistantRuntime, text: str) -> str | None:
         "你背包里有几个钻石", "are you holding diamonds", "有人私聊你吗",
         # Later, not now.
         "过会儿看看背包",
+        # Coordinates in another dimension; the nearest of something is a place, not a ladder step;
+        # blocks of an item are counted, not walked.
+        "下界坐标多少", "what are my nether coords", "how far is the nearest iron",
     ],
 )
 def test_these_kinds_stay_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
@@ -56,6 +59,8 @@ def test_these_kinds_stay_with_the_model(shared_runtime: AssistantRuntime, text:
         ("Alex在哪", "agent:players"), ("小明在线吗", "agent:players"), ("is kev online", "agent:players"),
         ("怎么用", "agent:help"), ("what are you good for", "agent:help"), ("我的坐标多少", "agent:position"),
         ("can you check how many diamonds i have", "agent:inventory"), ("where am i right now", "agent:position"),
+        ("我在下界吗", "agent:position"), ("how close is the bot to an iron pickaxe", "agent:progress"),
+        ("how many blocks of cobblestone do i have", "agent:inventory"), ("how many blocks away is alex", "agent:players"),
     ],
 )
 def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
