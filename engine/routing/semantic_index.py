@@ -79,9 +79,8 @@ _WH_WORDS = frozenset({"what", "which", "where", "how", "who", "wat", "wut", "wi
 _ABOUT_A_NAME = frozenset({"@online", "@nearby", "@distance"})
 # What is near or how far: about people only when a person is asked for ("附近有谁", "anyone near").
 _THINGS_AROUND = frozenset({"@nearby", "@distance"})
-_WHERE_I_AM = "agent:position"
-_HOW_TO_USE = "agent:help"
-_LADDER = "agent:progress"
+# Where the player is: "我在哪个维度" asks where as much as "我在哪".
+_PLACE_TOPICS = frozenset({"@position", "@dimension", "@dimname", "@facing", "@cardinal"})
 _NEAREST = frozenset({"nearest", "closest", "最近", "最近的", "离我最近"})
 _PEOPLE = frozenset({"@who", "@players", "@player", "@any", "@online"})
 
@@ -160,6 +159,34 @@ def _and_joins_names(analysis: Analysis) -> bool:
         elif term.kind is TermKind.TOPIC or term.kind is TermKind.SLOT:
             side = True
     return side
+
+
+def _asks_something_else(analysis: Analysis, language: str, named: frozenset[str]) -> bool:
+    """Lines whose topics one module uses but whose shape asks something no module answers.
+
+    Each check reads the line's shape (which words sit together), never a line's words.
+    """
+    features = analysis.features
+    terms = analysis.terms
+    if "@what" in features and named <= _THINGS_AROUND and not _PEOPLE.intersection(features):
+        return True  # "附近有什么", "what's nearby": things around the player, not who
+    if language == "zh" and "@where" in features and analysis.speaker and not analysis.has(TermKind.SLOT) and not (
+        named <= _PLACE_TOPICS
+    ):
+        return True  # "我在哪，血多少": "我在哪" asks where the player is (我 is filler), a second request
+    if "@how" in features and "@work" in features and "@help" not in named:
+        return True  # "自动驾驶怎么用", "how does the inbox work": how to use it is help's, not its state
+    if any(a.feature == "@dimname" and b.feature == "@position" for a, b in zip(terms, terms[1:])):
+        return True  # "下界坐标多少", "my nether coords": coordinates in another dimension, converted
+    if "@item" in features and any(t.surface in _NEAREST for t in terms):
+        return True  # "how far is the nearest iron": a place in the world, not the player's or the ladder's
+    if "@full" in features and "@howmuch" in features:
+        return True  # "满血是多少", "how much is full health": the game's maximum, not the player's value
+    # "饱食度是什么" (是 is filler) may ask what hunger is; "我的饱食度是什么" asks the
+    # player's, "背包里有啥" what is in it.
+    return language == "zh" and set(features) - named == {"@what"} and not analysis.speaker and not (
+        analysis.has(TermKind.SLOT) or named <= _ABOUT_US
+    )
 
 
 class SemanticIndex:
@@ -302,28 +329,9 @@ class SemanticIndex:
             return False  # "谁穿着钻石盔甲", "who has the most hearts": someone else's state
         if set(analysis.features) <= _WHAT_IS_IT:
             return False  # "what is the autopilot", "自动驾驶是什么": what the thing is, not how it is doing
-        features = analysis.features
-        if "@what" in features and named <= _THINGS_AROUND and not _PEOPLE.intersection(features):
-            return False  # "附近有什么", "what's nearby": things around the player, not who
-        if language == "zh" and "@where" in features and analysis.speaker and not analysis.has(TermKind.SLOT) and (
-            module_id != _WHERE_I_AM
-        ):
-            return False  # "我在哪，血多少": "我在哪" asks where the player is (我 is filler), a second request
-        if "@how" in features and "@work" in features and module_id != _HOW_TO_USE:
-            return False  # "自动驾驶怎么用", "how does the inbox work": how to use it is help's, not its state
-        terms = analysis.terms
-        if any(a.feature == "@dimname" and b.feature == "@position" for a, b in zip(terms, terms[1:])):
-            return False  # "下界坐标多少", "my nether coords": coordinates in another dimension, converted
-        if module_id == _LADDER and any(t.surface in _NEAREST for t in analysis.terms):
-            return False  # "how far is the nearest iron": a place in the world, not a step of the ladder
-        if "@full" in features and "@howmuch" in features:
-            return False  # "满血是多少", "how much is full health": the game's maximum, not the player's value
-        if language == "zh" and set(features) - named == {"@what"} and not analysis.speaker and not (
-            analysis.has(TermKind.SLOT) or named <= _ABOUT_US
-        ):
-            # "饱食度是什么" (是 is filler) may ask what hunger is; "我的饱食度是什么" asks the
-            # player's, "背包里有啥" what is in it.
+        if _asks_something_else(analysis, language, named):
             return False
+        features = analysis.features
         if language == "en":
             if not (_PERSONS.intersection(features) or analysis.speaker or analysis.has(TermKind.SLOT)) and not (
                 named <= _ABOUT_US
