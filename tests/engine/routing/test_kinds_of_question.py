@@ -79,6 +79,20 @@ def test_more_english_ways_to_ask(shared_runtime: AssistantRuntime, text: str, m
     assert route(shared_runtime, text) == module
 
 
+@pytest.mark.parametrize(
+    "text, module",
+    [("你能报坐标吗", "agent:position"), ("你能帮我看看进度吗", "agent:progress"), ("你可以告诉我谁在线吗", "agent:players"),
+     ("你能看消息吗", "agent:inbox")],
+)
+def test_a_polite_chinese_request_to_read_is_the_request(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(shared_runtime, text) == module
+
+
+@pytest.mark.parametrize("text", ["你能帮我看看Alex的背包吗", "你能报一下你的坐标吗", "你能查一下钻石怎么合成吗"])
+def test_the_same_request_about_someone_else_stays_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert route(shared_runtime, text) is None
+
+
 def test_a_pronoun_is_never_the_slipped_character() -> None:
     readings = {"我": ("wo",), "握": ("wo",), "着": ("zhe",), "学": ("xue",), "血": ("xue",), "量": ("liang",)}
     index = HomophoneIndex(["握着", "血量"], readings)
