@@ -45,6 +45,8 @@ def route(runtime: AssistantRuntime, text: str) -> str | None:
         # Coordinates in another dimension; the nearest of something is a place, not a ladder step;
         # blocks of an item are counted, not walked.
         "下界坐标多少", "what are my nether coords", "how far is the nearest iron",
+        # Short of (差, 缺) is not left (剩): how many more are needed, for a goal the line does not name.
+        "我还差几个钻石", "还缺几个铁",
     ],
 )
 def test_these_kinds_stay_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
@@ -59,7 +61,7 @@ def test_these_kinds_stay_with_the_model(shared_runtime: AssistantRuntime, text:
         ("Alex在哪", "agent:players"), ("小明在线吗", "agent:players"), ("is kev online", "agent:players"),
         ("怎么用", "agent:help"), ("what are you good for", "agent:help"), ("我的坐标多少", "agent:position"),
         ("can you check how many diamonds i have", "agent:inventory"), ("where am i right now", "agent:position"),
-        ("我在下界吗", "agent:position"), ("how close is the bot to an iron pickaxe", "agent:progress"),
+        ("我在下界吗", "agent:position"), ("我还有几个钻石", "agent:inventory"), ("离铁镐还差多少", "agent:progress"), ("how close is the bot to an iron pickaxe", "agent:progress"),
         ("how many blocks of cobblestone do i have", "agent:inventory"), ("how many blocks away is alex", "agent:players"),
     ],
 )
