@@ -46,7 +46,7 @@ def route(runtime: AssistantRuntime, text: str) -> str | None:
         # blocks of an item are counted, not walked.
         "下界坐标多少", "what are my nether coords", "how far is the nearest iron",
         # Short of (差, 缺) is not left (剩): how many more are needed, for a goal the line does not name.
-        "我还差几个钻石", "还缺几个铁",
+        "我还差几个钻石", "还缺几个铁", "how many diamonds do i still need", "how many iron do i need for armor",
     ],
 )
 def test_these_kinds_stay_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
