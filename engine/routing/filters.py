@@ -170,6 +170,7 @@ def _goal_only(rest: tuple[Term, ...]) -> bool:
     """The rest of the line is a goal to reach (a level, a milestone, an item), with no verb."""
     return bool(rest) and all(t.feature in _GOAL_WORDS for t in rest) and rest[-1].kind in _NOUNS
 _ASKED = frozenset({TermKind.TOPIC, TermKind.SLOT})
+_SUBJECTS = frozenset({"i", "we", "you", "u", "ya", "he", "she", "it", "they", "bot", "autopilot"})
 _STOPS = frozenset({TermKind.WRITE, TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND})
 
 
@@ -178,6 +179,8 @@ def _without_purpose(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     for i, term in enumerate(terms):
         if term.feature != "@purpose":
             continue
+        if i and terms[i - 1].surface.rsplit(" ", 1)[-1] in _SUBJECTS:
+            return terms  # "where am i going to find iron": the question's own verb, not a purpose
         head = terms[:i]
         if any(t.kind in _ASKED for t in head) and not any(t.kind in _STOPS for t in head):
             return head

@@ -50,6 +50,7 @@ _EN_HOW_TO = re.compile(
 _EN_DEFINITION = re.compile(
     r"^(?:what|wat|wut)(?:'s|s| is| are) (?:an? [a-z]+(?: [a-z]+)?|(?!(?:you|u|ya|this|it|the bot)\b)(?:the |a |an )?[a-z]+(?: [a-z]+)? (?:for|used for))$"
 )
+_EN_I_KNOW = ("i know ", "i already know ", "i knew ", "ik ", "i kno ")
 _ZH_HOW = ("怎么", "怎样", "如何", "咋")
 _ZH_HOW_TO_VERBS = ("查看", "查", "看", "知道", "打开", "找到", "显示", "调出")
 _TRAILING = frozenset("啊呀哦哈嘞咯喽哇~～")
@@ -77,7 +78,8 @@ def mood(normalized: str, chinese: bool) -> Mood:
     ):
         return Mood.HOW_TO
     if not chinese:
-        return Mood.ASKS
+        # "i know where i am": the player says what they know ("i don't know…" is filler and asks).
+        return Mood.STATES if normalized.startswith(_EN_I_KNOW) else Mood.ASKS
     if _zh_how_to(normalized):
         return Mood.HOW_TO
     return Mood.STATES if is_statement(normalized) else Mood.ASKS

@@ -47,6 +47,8 @@ def route(runtime: AssistantRuntime, text: str) -> str | None:
         "下界坐标多少", "what are my nether coords", "how far is the nearest iron",
         # Short of (差, 缺) is not left (剩): how many more are needed, for a goal the line does not name.
         "我还差几个钻石", "还缺几个铁", "how many diamonds do i still need", "how many iron do i need for armor",
+        # "going to" after the question's subject is its verb, not a purpose clause; "i know" states.
+        "where am i going to find iron", "how am i gonna survive", "i know where i am",
     ],
 )
 def test_these_kinds_stay_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
@@ -63,6 +65,7 @@ def test_these_kinds_stay_with_the_model(shared_runtime: AssistantRuntime, text:
         ("can you check how many diamonds i have", "agent:inventory"), ("where am i right now", "agent:position"),
         ("我在下界吗", "agent:position"), ("我还有几个钻石", "agent:inventory"), ("离铁镐还差多少", "agent:progress"), ("how close is the bot to an iron pickaxe", "agent:progress"),
         ("how many blocks of cobblestone do i have", "agent:inventory"), ("how many blocks away is alex", "agent:players"),
+        ("what y level am i at, trying to strip mine", "agent:position"), ("idk where i am", "agent:position"),
     ],
 )
 def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
