@@ -74,7 +74,8 @@ _LIGHT_WORDS = frozenset({
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})
 _VALUES = frozenset({"@cardinal", "@dimname", "@modename"})
-# A topic phrase that opens with a question word asks: "which way im facing", "how far underground am i".
+# A topic phrase that opens with a question word asks, wherever it stands: "which way im facing",
+# "how far underground am i", "lost lol where am i".
 _WH_WORDS = frozenset({"what", "which", "where", "how", "who", "wat", "wut", "wich"})
 _ABOUT_A_NAME = frozenset({"@online", "@nearby", "@distance"})
 # What is near or how far: about people only when a person is asked for ("附近有谁", "anyone near").
@@ -338,7 +339,7 @@ class SemanticIndex:
             ):
                 return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
             if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features) and not (
-                analysis.terms[0].surface.split(" ", 1)[0] in _WH_WORDS or _names_then_asks(analysis)
+                any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms) or _names_then_asks(analysis)
             ):
                 return False  # "my inventory is full lol" says something; it asks nothing
         # Only modules that may answer directly compete. Reject samples differ from a

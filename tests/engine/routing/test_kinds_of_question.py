@@ -49,6 +49,7 @@ def route(runtime: AssistantRuntime, text: str) -> str | None:
         "我还差几个钻石", "还缺几个铁", "how many diamonds do i still need", "how many iron do i need for armor",
         # "going to" after the question's subject is its verb, not a purpose clause; "i know" states.
         "where am i going to find iron", "how am i gonna survive", "i know where i am",
+        "i love how my health is low", "funny how my inventory is full",
     ],
 )
 def test_these_kinds_stay_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
@@ -78,6 +79,7 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("health + hunger pls", "agent:status"), ("hp & food", "agent:status"),
         ("how am i doing health wise", "agent:status"), ("what did i miss", "agent:inbox"),
         ("what are you able to do", "agent:help"), ("what kind of stuff can i ask", "agent:help"),
+        ("lost lol where am i", "agent:position"), ("which dim am i in", "agent:position"),
     ],
 )
 def test_more_english_ways_to_ask(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
