@@ -50,6 +50,8 @@ def route(runtime: AssistantRuntime, text: str) -> str | None:
         # "going to" after the question's subject is its verb, not a purpose clause; "i know" states.
         "where am i going to find iron", "how am i gonna survive", "i know where i am",
         "i love how my health is low", "funny how my inventory is full",
+        # "这是哪里" is the player's place; "这是哪个方块" and "这是哪位" are not (哪位 is a word, not a slip of 哪里).
+        "这是哪个方块", "这是哪位", "钻石在第几层",
     ],
 )
 def test_these_kinds_stay_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
@@ -80,6 +82,7 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("how am i doing health wise", "agent:status"), ("what did i miss", "agent:inbox"),
         ("what are you able to do", "agent:help"), ("what kind of stuff can i ask", "agent:help"),
         ("lost lol where am i", "agent:position"), ("which dim am i in", "agent:position"),
+        ("这是哪里", "agent:position"), ("我在第几层", "agent:position"),
     ],
 )
 def test_more_english_ways_to_ask(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
