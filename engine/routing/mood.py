@@ -48,7 +48,8 @@ _EN_HOW_TO = re.compile(
     r"(?:check|see|view|find|look|know|tell|get(?! help)|show|open|read|display)\b"
 )
 _EN_DEFINITION = re.compile(
-    r"^(?:what|wat|wut)(?:'s|s| is| are) (?:an? [a-z]+(?: [a-z]+)?|(?!(?:you|u|ya|this|it|the bot)\b)(?:the |a |an )?[a-z]+(?: [a-z]+)? (?:for|used for))$"
+    r"^(?:what|wat|wut)(?:'s|s| is| are) (?:an? [a-z]+(?: [a-z]+)?"
+    r"|(?!(?:you|u|ya|this|it|the bot)\b)(?:the |a |an )?[a-z]+(?: [a-z]+)? (?:for|used for))$"
 )
 _EN_I_KNOW = ("i know ", "i already know ", "i knew ", "ik ", "i kno ")
 _ZH_HOW = ("怎么", "怎样", "如何", "咋")
