@@ -42,6 +42,8 @@ ZH_FILTER_WORDS: dict[TermKind, tuple[str, ...]] = {
         # "Steve上线了告诉我": an event, then what to do once it happens (no 如果 needed).
         "了告诉我", "了通知我", "了提醒我", "了叫我", "了喊我", "了跟我说", "了说一声", "就告诉我", "就通知我",
         "就提醒我", "就叫我", "时告诉我", "时通知我", "时提醒我",
+        # Later, not now: "过会儿看看背包" asks for something at a time still to come.
+        "过会", "过会儿", "过一会", "过一会儿", "一会儿", "等会", "等会儿", "待会", "待会儿", "稍后", "晚点", "迟点",
     ),
     TermKind.REFERENCE: (
         "那个", "这个", "那", "这", "它", "它们", "他", "她", "他们", "那里", "这里", "那儿", "这儿",
@@ -168,6 +170,7 @@ def _goal_only(rest: tuple[Term, ...]) -> bool:
     """The rest of the line is a goal to reach (a level, a milestone, an item), with no verb."""
     return bool(rest) and all(t.feature in _GOAL_WORDS for t in rest) and rest[-1].kind in _NOUNS
 _ASKED = frozenset({TermKind.TOPIC, TermKind.SLOT})
+_SUBJECTS = frozenset({"i", "we", "you", "u", "ya", "he", "she", "it", "they", "bot", "autopilot"})
 _STOPS = frozenset({TermKind.WRITE, TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND})
 
 
@@ -176,6 +179,8 @@ def _without_purpose(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     for i, term in enumerate(terms):
         if term.feature != "@purpose":
             continue
+        if i and terms[i - 1].surface.rsplit(" ", 1)[-1] in _SUBJECTS:
+            return terms  # "where am i going to find iron": the question's own verb, not a purpose
         head = terms[:i]
         if any(t.kind in _ASKED for t in head) and not any(t.kind in _STOPS for t in head):
             return head

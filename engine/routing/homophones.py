@@ -10,7 +10,9 @@ looked up the same way; a window that is no word but shares a mask with
 words of exactly one meaning (longest windows first, the typed characters'
 commonest readings before their others) is that word, typed with one slip.
 Only content words are repair targets (topics and item names): never filler,
-a filter word or a write.
+a filter word or a write. A pronoun (我, 你, 他…) is never the slipped
+character: it is the IME's first choice for its sound and typed on purpose,
+so "我着火了吗" is not "握着 火".
 
 Readings come from ``data/pinyin.txt.gz`` (GB2312's 6,763 characters, see
 ``scripts/gen_pinyin.py``). Work per unknown character is bounded: at most
@@ -25,6 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
 
 MAX_WORD = 4
+PRONOUNS = frozenset("我你您他她它俺咱")
 _Mask = tuple[str, str, str]  # (before, reading, after)
 
 
@@ -54,8 +57,10 @@ class HomophoneIndex:
             for mask in self._masks(word):
                 self._by_mask.setdefault(mask, set()).add(word)
 
-    def _masks(self, text: str, commonest: bool = False) -> Iterator[_Mask]:
+    def _masks(self, text: str, commonest: bool = False, typed: bool = False) -> Iterator[_Mask]:
         for i, char in enumerate(text):
+            if typed and char in PRONOUNS:
+                continue
             readings = self._readings.get(char, ())
             for reading in readings[:1] if commonest else readings:
                 yield text[:i], reading, text[i + 1:]
@@ -72,7 +77,7 @@ class HomophoneIndex:
                     window = run[start: start + length]
                     if window in self._words:
                         continue
-                    for mask in self._masks(window, commonest):
+                    for mask in self._masks(window, commonest, typed=True):
                         for word in self._by_mask.get(mask, ()):
                             found.setdefault(self._meaning.get(word, word), (start, window, word))
                 if len(found) == 1:

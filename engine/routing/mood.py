@@ -13,7 +13,8 @@ How this works, first match wins:
   about those words; the quoted words are not the player's request.
 * **How-to**: "how do i check my health", "怎么查看自己的血量" ask how the game
   shows something, not for the value; "what is a milestone" asks what the word
-  means (an indefinite article: "what is the milestone" still asks for it).
+  means (an indefinite article: "what is the milestone" still asks for it),
+  and "what's the inbox for" what it is for.
 * **Statement** (Chinese): past its final particles (啊, 呀, 哦…) the line ends
   in 了 or 啦, or says what the player is, has or does ("我在下界", "我有钻石",
   "我没在下界", "我现在在下界"), or how something is ("我的血量是满的": 是…的,
@@ -46,7 +47,11 @@ _EN_HOW_TO = re.compile(
     r"\bhow (?:do|does|can|could|should|would|to)(?: (?:i|you|u|we|one|people|players))? "
     r"(?:check|see|view|find|look|know|tell|get(?! help)|show|open|read|display)\b"
 )
-_EN_DEFINITION = re.compile(r"^(?:what|wat|wut)(?:'s|s| is| are) an? [a-z]+(?: [a-z]+)?$")
+_EN_DEFINITION = re.compile(
+    r"^(?:what|wat|wut)(?:'s|s| is| are) (?:an? [a-z]+(?: [a-z]+)?"
+    r"|(?!(?:you|u|ya|this|it|the bot)\b)(?:the |a |an )?[a-z]+(?: [a-z]+)? (?:for|used for))$"
+)
+_EN_I_KNOW = ("i know ", "i already know ", "i knew ", "ik ", "i kno ")
 _ZH_HOW = ("怎么", "怎样", "如何", "咋")
 _ZH_HOW_TO_VERBS = ("查看", "查", "看", "知道", "打开", "找到", "显示", "调出")
 _TRAILING = frozenset("啊呀哦哈嘞咯喽哇~～")
@@ -74,7 +79,8 @@ def mood(normalized: str, chinese: bool) -> Mood:
     ):
         return Mood.HOW_TO
     if not chinese:
-        return Mood.ASKS
+        # "i know where i am": the player says what they know ("i don't know…" is filler and asks).
+        return Mood.STATES if normalized.startswith(_EN_I_KNOW) else Mood.ASKS
     if _zh_how_to(normalized):
         return Mood.HOW_TO
     return Mood.STATES if is_statement(normalized) else Mood.ASKS

@@ -59,8 +59,9 @@ _PLAYER_STATE = frozenset({
     "@position", "@dimension", "@dimname", "@facing", "@cardinal", "@health", "@food", "@xp", "@gamemode",
     "@modename", "@inventory", "@hold", "@status",
 })
-# "你在线不", "are you online": whether the assistant is on is not who is on the server.
-_ASKED_OF_YOU = _PLAYER_STATE | {"@online"}
+# "你在线不", "are you online": whether the assistant is on is not who is on the server;
+# "你有消息吗", "有人私聊你吗": the assistant's mail is not the player's.
+_ASKED_OF_YOU = _PLAYER_STATE | {"@online", "@inbox"}
 # English words that name nothing a module could be wrong about: adverbs of time and
 # degree, "number of". Unknown to the vocabulary, they still do not stop a request anchored
 # by its topics ("whats the next milestone", "number of torches i have"); in the thresholds'
@@ -69,13 +70,21 @@ _LIGHT_WORDS = frozenset({
     "w:next", "w:already", "w:yet", "w:still", "w:ever", "w:number", "w:total", "w:amount", "w:going", "w:along",
     "w:lost", "w:currently", "w:anymore", "w:overall", "w:exactly", "w:precisely", "w:approximately",
     "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically", "w:low", "w:high",
+    "w:located", "w:situated",
 })
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})
 _VALUES = frozenset({"@cardinal", "@dimname", "@modename"})
-# A topic phrase that opens with a question word asks: "which way im facing", "how far underground am i".
+# A topic phrase that opens with a question word asks, wherever it stands: "which way im facing",
+# "how far underground am i", "lost lol where am i".
 _WH_WORDS = frozenset({"what", "which", "where", "how", "who", "wat", "wut", "wich"})
 _ABOUT_A_NAME = frozenset({"@online", "@nearby", "@distance"})
+# What is near or how far: about people only when a person is asked for ("附近有谁", "anyone near").
+_THINGS_AROUND = frozenset({"@nearby", "@distance"})
+# Where the player is: "我在哪个维度" asks where as much as "我在哪".
+_PLACE_TOPICS = frozenset({"@position", "@dimension", "@dimname", "@facing", "@cardinal"})
+_NEAREST = frozenset({"nearest", "closest", "最近", "最近的", "离我最近"})
+_PEOPLE = frozenset({"@who", "@players", "@player", "@any", "@online"})
 
 
 def _names_then_asks(analysis: Analysis) -> bool:
@@ -129,11 +138,12 @@ def _about_the_assistant(analysis: Analysis) -> bool:
 
     The modules read the player's own state; asked of "you" with no "I"/"my"
     (Chinese drops 我 as filler, so ``speaker`` says whether it was there) and
-    no player named, the line asks something else: small talk, or the model's turn.
+    no player named, the line asks something else: small talk, or the model's turn. An item
+    does not make it the player's ("你背包里有几个钻石", "are you holding diamonds").
     """
     features = analysis.features
     return ("@you" in features and "@self" not in features and not analysis.speaker
-            and not analysis.has(TermKind.SLOT) and bool(_ASKED_OF_YOU.intersection(features)))
+            and "@player" not in features and bool(_ASKED_OF_YOU.intersection(features)))
 
 
 def _and_joins_names(analysis: Analysis) -> bool:
@@ -151,6 +161,34 @@ def _and_joins_names(analysis: Analysis) -> bool:
         elif term.kind is TermKind.TOPIC or term.kind is TermKind.SLOT:
             side = True
     return side
+
+
+def _asks_something_else(analysis: Analysis, language: str, named: frozenset[str]) -> bool:
+    """Lines whose topics one module uses but whose shape asks something no module answers.
+
+    Each check reads the line's shape (which words sit together), never a line's words.
+    """
+    features = analysis.features
+    terms = analysis.terms
+    if "@what" in features and named <= _THINGS_AROUND and not _PEOPLE.intersection(features):
+        return True  # "附近有什么", "what's nearby": things around the player, not who
+    if language == "zh" and "@where" in features and analysis.speaker and not analysis.has(TermKind.SLOT) and not (
+        named <= _PLACE_TOPICS
+    ):
+        return True  # "我在哪，血多少": "我在哪" asks where the player is (我 is filler), a second request
+    if "@how" in features and "@work" in features and "@help" not in named:
+        return True  # "自动驾驶怎么用", "how does the inbox work": how to use it is help's, not its state
+    if any(a.feature == "@dimname" and b.feature == "@position" for a, b in zip(terms, terms[1:])):
+        return True  # "下界坐标多少", "my nether coords": coordinates in another dimension, converted
+    if "@item" in features and any(t.surface in _NEAREST for t in terms):
+        return True  # "how far is the nearest iron": a place in the world, not the player's or the ladder's
+    if "@full" in features and "@howmuch" in features:
+        return True  # "满血是多少", "how much is full health": the game's maximum, not the player's value
+    # "饱食度是什么" (是 is filler) may ask what hunger is; "我的饱食度是什么" asks the
+    # player's, "背包里有啥" what is in it.
+    return language == "zh" and set(features) - named == {"@what"} and not analysis.speaker and not (
+        analysis.has(TermKind.SLOT) or named <= _ABOUT_US
+    )
 
 
 class SemanticIndex:
@@ -243,12 +281,13 @@ class SemanticIndex:
         if short is not None and not self.anchored(analysis, language, match.module_id):
             agreed = self._agreed(analysis, language, config)
             return Verdict(short, match) if agreed is None else agreed
-        if "@where" in analysis.features and not analysis.must_cover() and not analysis.speaker and not (
+        if "@where" in analysis.features and analysis.must_cover() <= _VALUES and not analysis.speaker and not (
             _PERSONS.intersection(analysis.features)
         ):
             # "where is", "在哪": where is what? The question is cut off before its
-            # subject, whatever example it resembles. (The vocabulary drops 我 as
-            # filler; ``speaker`` says whether the text had it.)
+            # subject, whatever example it resembles; "末地在哪", "where is the end"
+            # ask where a place is, not where the player is. (The vocabulary drops
+            # 我 as filler; ``speaker`` says whether the text had it.)
             return Verdict(Reason.LOW_COVERAGE, match)
         return Verdict(Reason.DIRECT, match)
 
@@ -292,12 +331,16 @@ class SemanticIndex:
             return False  # "谁穿着钻石盔甲", "who has the most hearts": someone else's state
         if set(analysis.features) <= _WHAT_IS_IT:
             return False  # "what is the autopilot", "自动驾驶是什么": what the thing is, not how it is doing
+        if _asks_something_else(analysis, language, named):
+            return False
+        features = analysis.features
         if language == "en":
-            features = analysis.features
-            if not _PERSONS.intersection(features) and not analysis.has(TermKind.SLOT) and not named <= _ABOUT_US:
+            if not (_PERSONS.intersection(features) or analysis.speaker or analysis.has(TermKind.SLOT)) and not (
+                named <= _ABOUT_US
+            ):
                 return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
             if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features) and not (
-                analysis.terms[0].surface.split(" ", 1)[0] in _WH_WORDS or _names_then_asks(analysis)
+                any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms) or _names_then_asks(analysis)
             ):
                 return False  # "my inventory is full lol" says something; it asks nothing
         # Only modules that may answer directly compete. Reject samples differ from a

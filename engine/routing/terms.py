@@ -52,7 +52,7 @@ class Analysis:
     sentences: tuple[int, ...] = ()
     # Read from the text (``engine/routing/mood.py``): the terms drop quotes, 了 and 我.
     mood: Mood = Mood.ASKS  # a request, or a quote, a how-to question, a statement
-    speaker: bool = False  # "我在哪": the line names the player, though as filler
+    speaker: bool = False  # "我在哪", "how am i doing": the player is named, as filler or inside a phrase
     features: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:

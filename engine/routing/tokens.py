@@ -43,6 +43,7 @@ _TOKEN = re.compile(
     r"|(?P<skip>[0-9_]++)"
     r"|(?P<han>[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]++)"
     r"|(?P<stop>[?!;。？！；]++)"
+    r"|(?P<and>[+&])"
 )
 
 # Whole-word spellings, with and without the apostrophe players often skip.
@@ -105,6 +106,8 @@ def tokenize(normalized: str) -> list[RawToken]:
             out.append(RawToken(text, Script.HAN))
         elif kind == "skip":
             continue
+        elif kind == "and":
+            out.append(RawToken("and", Script.LATIN))  # "health + hunger", "hp & food"
         elif kind == "slot":
             out.append(RawToken(text[1:-1], Script.SLOT))
         else:

@@ -61,6 +61,13 @@ _ASKS_WHERE = frozenset({"@where", "@distance"})
 _ZH_NICKNAME = "小阿老"
 # Last characters of place nouns ("出生点", "村庄", "要塞门", "矿洞"): such a run names no player.
 _ZH_PLACE_ENDS = frozenset("点地家村庄门洞塔城堡站场房屋处口殿井坑湖河海山岛林谷窟室楼塞基营")
+# Roles and relations ("管理员", "队友", "服主", "我哥"): whoever they are, they are not a nickname.
+_ZH_ROLE_ENDS = frozenset("友员主")
+_ZH_ROLES = frozenset({"管理", "管理猿", "腐竹", "老板", "兄弟", "老婆", "老公", "对象", "同学", "哥哥", "姐姐", "弟弟",
+                       "妹妹", "爸爸", "妈妈", "我哥", "我姐", "我弟", "我妹", "师傅", "徒弟", "大佬", "萌新", "新人",
+                       "主播", "房管", "版主", "客服"})
+_EN_ROLES = frozenset({"admin", "admins", "mod", "mods", "op", "ops", "owner", "staff", "moderator", "moderators",
+                       "helper", "dev", "devs", "teammate", "teammates", "host", "sibling", "bestie", "gf", "bf"})
 # Spellings players type for a word; each is also a phrase of the same feature on its own.
 _CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "what": ("wat", "wut", "wht"), "you": ("u", "ya", "yu"), "your": ("ur",), "are": ("r",), "where": ("wher",),
@@ -68,6 +75,7 @@ _CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
 _CLAUSE_CUT = re.compile(r"[,，、.。?!;？！；]")
 _LOOKS = frozenset({"looking", "lookin", "doing"})
 _DOERS = ("@autopilot", "@progress")  # "what is the autopilot doing" asks what it does
+_EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", "i've"})
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
 K = TypeVar("K", str, tuple[str, ...])
 
@@ -122,13 +130,15 @@ def _how_it_looks(terms: list[Term]) -> None:
         del terms[-1]
 
 
-def _restated(terms: list[Term], cuts: list[int]) -> bool:
+def _restated(terms: list[Term], cuts: list[int], speaker: bool = False) -> bool:
     """Whether the sentences of a line ask one thing: "am i hungry? whats my food bar at".
 
     Every sentence that names something names something they all share, and
     no sentence has a write; a sentence that names nothing ("how many", "what
     r u for") only asks about the others. "where am i? how hungry am i" names
-    two things: two requests.
+    two things: two requests. ``speaker``: a Chinese line that names the player,
+    where a bare "在哪" sentence is "我在哪" (the vocabulary drops 我), which asks
+    where the player is: "我在哪？Alex在哪" is two requests.
     """
     named: list[set[str]] = []
     for start, end in zip([0, *cuts], [*cuts, len(terms)]):
@@ -136,6 +146,8 @@ def _restated(terms: list[Term], cuts: list[int]) -> bool:
         if any(t.kind is TermKind.WRITE for t in part):
             return False
         things = {t.feature for t in part if t.kind in (TermKind.TOPIC, TermKind.SLOT)}
+        if not things and speaker and any(t.feature == "@where" for t in part):
+            things = {"@position"}
         if things:
             named.append(things)
     return not named or bool(set.intersection(*named))
@@ -330,10 +342,12 @@ class Vocabulary:
             i += 1
         self._name_players(terms)
         _how_it_looks(terms)
-        restated = bool(breaks) and _restated(terms, cuts)
         kept = governed(tuple(terms))
         kind = mood(normalized, chinese)
-        speaker = chinese and names_speaker(normalized)
+        # 我 is filler and "where am i" one phrase: ``speaker`` keeps that the player was named.
+        speaker = names_speaker(normalized) if chinese else any(
+            word in _EN_SPEAKER for term in kept for word in term.surface.split(" "))
+        restated = bool(breaks) and _restated(terms, cuts, chinese and speaker)
         if not restated:
             return Analysis(kept, breaks, mood=kind, speaker=speaker)
         return Analysis(kept, 0, _shifted(terms, kept, cuts), mood=kind, speaker=speaker)
@@ -383,7 +397,9 @@ class Vocabulary:
         asks = {t.feature for t in terms} & _ASKS_WHERE
         for i, term in enumerate(terms):
             word = term.surface
-            if term.kind is not TermKind.UNKNOWN or word in self._dictionary or not _NAME_SHAPE.fullmatch(word):
+            if term.kind is not TermKind.UNKNOWN or word in self._dictionary or word in _EN_ROLES or not (
+                _NAME_SHAPE.fullmatch(word)
+            ):
                 continue
             before = terms[i - 1].feature if i else None
             after = terms[i + 1].feature if i + 1 < len(terms) else None
@@ -403,6 +419,8 @@ class Vocabulary:
         name = "".join(t.surface for t in terms[:run])
         if name[-1] in _ZH_PLACE_ENDS:
             return  # "出生点离我多远", "村子在哪": a place, not a nickname
+        if name[-1] in _ZH_ROLE_ENDS or name in _ZH_ROLES:
+            return  # "管理在线吗", "我朋友在线吗": a role or a relation names nobody the module can look up
         after = [t.feature for t in terms[run:]]
         if after[0] in _AFTER_A_NAME or name[0] in _ZH_NICKNAME and after[0] == "@in" and after[-1] in ("@where", "@in"):
             terms[:run] = [Term(name, PLAYER_FEATURE, TermKind.SLOT)]

@@ -1,0 +1,115 @@
+"""Kinds of line that looked like a module's question but ask something else (issue 23, fifth round).
+
+Each kind found with fresh probe lines; each rule is checked both ways: the lines of that
+kind stay with the model, and the module's own question next to them still goes direct.
+"""
+from __future__ import annotations
+
+import pytest
+
+from engine.assistant import AssistantRuntime
+from engine.routing.evaluation import fixture_snapshot
+from engine.routing.homophones import HomophoneIndex
+from engine.routing.router import ScopeState
+from engine.routing.tokens import tokenize
+
+
+def route(runtime: AssistantRuntime, text: str) -> str | None:
+    lang = "en" if text.isascii() else "zh"
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    return runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # What a thing is or is for, not the player's value.
+        "饱食度是什么", "收件箱是干嘛的", "what's the inbox for", "what are milestones for",
+        # Things around the player, not people; a place, not the player.
+        "附近有什么", "末地在哪", "where is the end",
+        # The game's maximum, an item's attribute, advice, why.
+        "满血是多少", "在线人数上限多少", "我的护甲值多少", "how much air do i have", "我该吃什么",
+        "我怎么在下界", "is my position right",
+        # A pronoun is typed on purpose: 我着火 is not 握着 火.
+        "我着火了吗",
+        # Two requests: "我在哪" asks where the player is though 我 is filler.
+        "我在哪，血多少", "谁在线，我在哪", "我在哪？Alex在哪",
+        # A role or relation is no nickname.
+        "管理在线吗", "我朋友在线吗", "is the admin online",
+        # How to use a feature is help's question, not the feature's state.
+        "自动驾驶怎么用",
+        # The assistant's own things, with an item named too.
+        "你背包里有几个钻石", "are you holding diamonds", "有人私聊你吗",
+        # Later, not now.
+        "过会儿看看背包",
+        # Coordinates in another dimension; the nearest of something is a place, not a ladder step;
+        # blocks of an item are counted, not walked.
+        "下界坐标多少", "what are my nether coords", "how far is the nearest iron",
+        # Short of (差, 缺) is not left (剩): how many more are needed, for a goal the line does not name.
+        "我还差几个钻石", "还缺几个铁", "how many diamonds do i still need", "how many iron do i need for armor",
+        # "going to" after the question's subject is its verb, not a purpose clause; "i know" states.
+        "where am i going to find iron", "how am i gonna survive", "i know where i am",
+        "i love how my health is low", "funny how my inventory is full",
+        # "这是哪里" is the player's place; "这是哪个方块" and "这是哪位" are not (哪位 is a word, not a slip of 哪里).
+        "这是哪个方块", "这是哪位", "钻石在第几层",
+    ],
+)
+def test_these_kinds_stay_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert route(shared_runtime, text) is None
+
+
+@pytest.mark.parametrize(
+    "text, module",
+    [
+        ("坐标是什么", "agent:position"), ("背包里都有啥东西", "agent:inventory"), ("附近有谁", "agent:players"),
+        ("anyone nearby", "agent:players"), ("血满了吗", "agent:status"), ("我在哪", "agent:position"),
+        ("Alex在哪", "agent:players"), ("小明在线吗", "agent:players"), ("is kev online", "agent:players"),
+        ("怎么用", "agent:help"), ("what are you good for", "agent:help"), ("我的坐标多少", "agent:position"),
+        ("can you check how many diamonds i have", "agent:inventory"), ("where am i right now", "agent:position"),
+        ("我在下界吗", "agent:position"), ("我还有几个钻石", "agent:inventory"), ("离铁镐还差多少", "agent:progress"), ("how close is the bot to an iron pickaxe", "agent:progress"),
+        ("how many blocks of cobblestone do i have", "agent:inventory"), ("how many blocks away is alex", "agent:players"),
+        ("what y level am i at, trying to strip mine", "agent:position"), ("idk where i am", "agent:position"),
+    ],
+)
+def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(shared_runtime, text) == module
+
+
+@pytest.mark.parametrize(
+    "text, module",
+    [
+        ("health + hunger pls", "agent:status"), ("hp & food", "agent:status"),
+        ("how am i doing health wise", "agent:status"), ("what did i miss", "agent:inbox"),
+        ("what are you able to do", "agent:help"), ("what kind of stuff can i ask", "agent:help"),
+        ("lost lol where am i", "agent:position"), ("which dim am i in", "agent:position"),
+        ("这是哪里", "agent:position"), ("我在第几层", "agent:position"),
+    ],
+)
+def test_more_english_ways_to_ask(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(shared_runtime, text) == module
+
+
+@pytest.mark.parametrize(
+    "text, module",
+    [("你能报坐标吗", "agent:position"), ("你能帮我看看进度吗", "agent:progress"), ("你可以告诉我谁在线吗", "agent:players"),
+     ("你能看消息吗", "agent:inbox")],
+)
+def test_a_polite_chinese_request_to_read_is_the_request(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(shared_runtime, text) == module
+
+
+@pytest.mark.parametrize("text", ["你能帮我看看Alex的背包吗", "你能报一下你的坐标吗", "你能查一下钻石怎么合成吗"])
+def test_the_same_request_about_someone_else_stays_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert route(shared_runtime, text) is None
+
+
+def test_a_pronoun_is_never_the_slipped_character() -> None:
+    readings = {"我": ("wo",), "握": ("wo",), "着": ("zhe",), "学": ("xue",), "血": ("xue",), "量": ("liang",)}
+    index = HomophoneIndex(["握着", "血量"], readings)
+    assert index.repair("我着", 1) is None
+    assert index.repair("学量", 0) == (0, "学量", "血量")
+
+
+def test_plus_and_ampersand_join_like_and() -> None:
+    assert [t.text for t in tokenize("health + hunger")] == ["health", "and", "hunger"]
+    assert [t.text for t in tokenize("hp&food")] == ["hp", "and", "food"]
