@@ -164,15 +164,18 @@ def healing_hurt(health: float, food: int, counts: dict[str, int]) -> bool:
 
 
 def needs_food(s: DecisionState) -> bool:
-    hungry = s.food <= HUNT_BELOW or (s.health < MAX_HEALTH and s.food < REGEN_FOOD)
+    # Below HURT_FLOOR a full bar is not enough: the bar falls under REGEN_FOOD after two or three
+    # health points healed, so a player that hurt with nothing to eat goes for food first.
+    hungry = s.food <= HUNT_BELOW or (s.health < MAX_HEALTH and s.food < REGEN_FOOD) or s.health < HURT_FLOOR
     return hungry and food_stock(s.counts()) < LOW_STOCK
 
 
 def unable_to_heal(s: DecisionState) -> bool:
-    """Hurt below HURT_FLOOR, fed too little to regenerate, nothing to eat: one lava step or one
-    zombie from death (seed 920019 dug for diamonds at 4.5 health and food 17 with a cow 27
-    blocks off, beyond the hungry hunt's HUNT_RADIUS, and a lava push killed it)."""
-    return s.health < HURT_FLOOR and s.food < REGEN_FOOD and food_stock(s.counts()) == 0
+    """Hurt below HURT_FLOOR with nothing to eat: regeneration from the bar alone stops after two
+    or three health points, and the player stays one lava step or one zombie from death (seed
+    920019 dug for diamonds at 4.5 health and food 17 with a cow 27 blocks off, beyond the hungry
+    hunt's HUNT_RADIUS, and a lava push killed it; 920002 went below at 2.9 health and food 19)."""
+    return s.health < HURT_FLOOR and food_stock(s.counts()) == 0
 
 
 def stocking(s: DecisionState) -> bool:

@@ -344,3 +344,13 @@ def test_hurt_with_nothing_to_eat_and_too_little_food_to_heal_it_hunts_game_beyo
     # With health to spare, or food to eat, the ladder is not pulled that far.
     for fine in (attrs.evolve(hurt, health=15.0), attrs.evolve(hurt, inventory=(("iron_pickaxe", 1), ("bread", 1)))):
         assert Choice(ActionName.FIGHT, (77,)) not in legal_actions(fine)
+
+
+def test_badly_hurt_with_a_full_bar_and_nothing_to_eat_it_hunts_before_going_on() -> None:
+    # Seed 920002 under lava: at 2.9 health and food 19 (a bar that heals two or three points and
+    # then stops) with nothing to eat, it went below for diamonds with a cow 15 blocks off.
+    hurt = state(health=2.9, food=19, inventory=(("iron_pickaxe", 1),), milestone="diamond_pickaxe",
+                 animals=((78, 15.0),))
+    legal = legal_actions(hurt)
+    assert heuristic(hurt, legal).choice == Choice(ActionName.FIGHT, (78,))
+    assert Choice(ActionName.FIGHT, (78,)) not in legal_actions(attrs.evolve(hurt, health=13.0))
