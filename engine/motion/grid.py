@@ -185,6 +185,28 @@ class Terrain:
                 return UNKNOWN_CELL
         return cells[((y & 15) << 8) | ((z & 15) << 4) | (x & 15)]
 
+    def any_cell(self, x0: int, x1: int, y0: int, y1: int, z0: int, z1: int, mask: int) -> bool:
+        """Some cell of the box x0..x1, y0..y1, z0..z1 (inclusive) has one of the ``mask`` bits.
+        As ``cell`` over each; a box inside one section (a body's, nearly always) looks the
+        section up once instead of once a cell: the reflexes ask this twice a decision."""
+        key = (x0 >> 4, y0 >> 4, z0 >> 4)
+        if key != (x1 >> 4, y1 >> 4, z1 >> 4):
+            cell = self.cell
+            return any(cell(x, y, z) & mask for x in range(x0, x1 + 1) for z in range(z0, z1 + 1)
+                       for y in range(y0, y1 + 1))
+        cells = self._cells.get(key)
+        if cells is None:
+            cells = self.section_cells(key)
+            if cells is None:
+                return bool(UNKNOWN_CELL & mask)
+        for y in range(y0 & 15, (y1 & 15) + 1):
+            for z in range(z0 & 15, (z1 & 15) + 1):
+                row = (y << 8) | (z << 4)
+                for x in range(x0 & 15, (x1 & 15) + 1):
+                    if cells[row | x] & mask:
+                        return True
+        return False
+
     def top(self, x: int, y: int, z: int) -> float:
         """Collision top of a cell in block units (0 = no collision); unknown cells are full."""
         key = (x >> 4, y >> 4, z >> 4)

@@ -110,12 +110,9 @@ def support_unknown(terrain: Terrain, x: float, y: float, z: float) -> bool:
 def touching(terrain: Terrain, x: float, y: float, z: float, mask: int, grow: float = 0.0) -> bool:
     """Some cell overlapping the box (grown by ``grow``) has one of the ``mask`` class bits."""
     x0, y0, z0, x1, y1, z1 = body_box(x, y, z)
-    for cx in range(math.floor(x0 - grow + EPS), math.floor(x1 + grow - EPS) + 1):
-        for cz in range(math.floor(z0 - grow + EPS), math.floor(z1 + grow - EPS) + 1):
-            for cy in range(math.floor(y0 - grow + EPS), math.floor(y1 + grow - EPS) + 1):
-                if terrain.cell(cx, cy, cz) & mask:
-                    return True
-    return False
+    floor = math.floor
+    return terrain.any_cell(floor(x0 - grow + EPS), floor(x1 + grow - EPS), floor(y0 - grow + EPS),
+                            floor(y1 + grow - EPS), floor(z0 - grow + EPS), floor(z1 + grow - EPS), mask)
 
 
 def in_water(terrain: Terrain, x: float, y: float, z: float) -> bool:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+from typing import ClassVar
+
 import attrs
 
 from engine.motion import grid as g
@@ -47,6 +49,7 @@ class _GoalDryLand:
 @attrs.frozen
 class DrowningReflex:
     name: str = "drowning"
+    reads_velocity: ClassVar[bool] = False   # its trigger: see ReflexEngine._candidate
     cooldown: float = 3.0
     timeout: float = 20.0
     threshold: int = 100          # 5 seconds of breath left

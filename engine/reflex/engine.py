@@ -139,6 +139,10 @@ class ReflexEngine:
         self.cooling: dict[str, float] = {}
         # (now, reflex, event), for logs and tests; bounded: a session may last for weeks.
         self.history: deque[tuple[float, str, Event]] = deque(maxlen=HISTORY_LIMIT)
+        # Reflexes whose trigger was false with ``_still`` (all the inputs but the velocity,
+        # the terrain and its revision): asked again at once, they would say false again.
+        self._still: tuple[object, ...] | None = None
+        self._quiet: set[str] = set()
 
     # Switches --------------------------------------------------------------------------------
 
@@ -240,18 +244,32 @@ class ReflexEngine:
         return self._decision(candidate, True, released, out.move, items + out.items)
 
     def _candidate(self, ctx: ReflexContext, autopilot: bool) -> Reflex | None:
-        if ctx.inputs.game_mode in (1, 3):
+        """The highest reflex that fires. Decisions come twice a tick while the player moves (on
+        its movement packet and on the tick, where only the velocity is new), so a trigger that
+        does not read the velocity (``reads_velocity`` False) and was false for the same inputs,
+        terrain and terrain revision is not asked again: triggers are functions of those alone."""
+        i = ctx.inputs
+        if i.game_mode in (1, 3):
             return None
+        terrain = ctx.terrain
+        still = (i.position, i.on_ground, i.health, i.food, i.air, i.burning, i.inventory, i.held_slot,
+                 i.hostile_mobs, i.game_mode, i.min_y, terrain, terrain.store.revision)
+        if still != self._still:
+            self._still = still
+            self._quiet = set()
+        quiet = self._quiet
         for reflex in self.reflexes:
             if reflex is self.active:
                 # Reflexes below the active one cannot preempt it: stop looking.
                 return None
             if not autopilot and reflex.name not in self.enabled:
                 continue
-            if reflex.name in self.cooling:
+            if reflex.name in self.cooling or reflex.name in quiet:
                 continue
             if reflex.triggered(ctx):
                 return reflex
+            if not getattr(reflex, "reads_velocity", True):
+                quiet.add(reflex.name)
         return None
 
     def _priority(self, reflex: Reflex) -> int:

@@ -8,6 +8,8 @@ Release: not burning and not touching fire, or the path ends.
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 import attrs
 
 from engine.motion import grid as g
@@ -35,6 +37,7 @@ def _released(ctx: ReflexContext, at: Vec3) -> bool:
 @attrs.frozen
 class FireReflex:
     name: str = "fire"
+    reads_velocity: ClassVar[bool] = False   # its trigger: see ReflexEngine._candidate
     cooldown: float = 3.0
     timeout: float = 10.0
 

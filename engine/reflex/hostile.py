@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 
+from typing import ClassVar
+
 import attrs
 
 from engine.motion.cells import FLOOR, SHAPE, TALL, UNKNOWN
@@ -90,6 +92,7 @@ class GoalOutOfReach:
 @attrs.frozen
 class HostileReflex:
     name: str = "hostile"
+    reads_velocity: ClassVar[bool] = False   # its trigger: see ReflexEngine._candidate
     cooldown: float = 2.0
     timeout: float = 15.0
     point_blank: float = 3.0

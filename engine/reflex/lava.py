@@ -14,6 +14,8 @@ Release: out of the lava and in the water (or standing in a safe cell), or the p
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 import attrs
 
 from engine.motion import grid as g
@@ -64,6 +66,7 @@ def _released_in_water(ctx: ReflexContext, at: Vec3) -> bool:
 @attrs.frozen
 class LavaReflex:
     name: str = "lava"
+    reads_velocity: ClassVar[bool] = False   # its trigger: see ReflexEngine._candidate
     cooldown: float = 3.0
     timeout: float = 15.0
 

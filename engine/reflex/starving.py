@@ -17,6 +17,8 @@ Release: the meal is done, or the player changed slot themselves (eating was can
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 import attrs
 
 from engine.actions import ItemAction
@@ -41,6 +43,7 @@ def food_slot(inputs: ReflexInputs, cooked_only: bool = False) -> tuple[int, str
 @attrs.frozen
 class StarvingReflex:
     name: str = "starving"
+    reads_velocity: ClassVar[bool] = False   # its trigger: see ReflexEngine._candidate
     cooldown: float = 2.0
     timeout: float = 5.0
     threshold: int = 6        # at 6 the player can no longer sprint
@@ -60,6 +63,7 @@ class StarvingReflex:
 @attrs.frozen
 class HealReflex:
     name: str = "heal"
+    reads_velocity: ClassVar[bool] = False   # its trigger: see ReflexEngine._candidate
     cooldown: float = 2.0
     timeout: float = 5.0
     heal_below: float = 20.0

@@ -8,6 +8,7 @@ a ``LayoutError`` at compile time. Adding a kind is one function and one entry.
 """
 from __future__ import annotations
 
+import struct
 import uuid as uuid_mod
 from typing import Any, Callable
 
@@ -117,6 +118,7 @@ def container(build: Build, fields: list[dict[str, Any]]) -> Codec:
         else:
             codec = build(kind)
         compiled.append((name, codec.decode, codec.encode))
+    steps = _fixed_runs(fields, compiled)
 
     def dec_container(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
         if len(stack) >= MAX_NESTING:
@@ -124,7 +126,7 @@ def container(build: Build, fields: list[dict[str, Any]]) -> Codec:
         result: dict[str, Any] = {}
         stack.append(result)
         try:
-            for name, dec, _ in compiled:
+            for name, dec in steps:
                 value, pos = dec(data, pos, stack)
                 if name is None:
                     if isinstance(value, dict):
@@ -144,6 +146,58 @@ def container(build: Build, fields: list[dict[str, Any]]) -> Codec:
             stack.pop()
 
     return Codec(dec_container, enc_container)
+
+
+# Fixed-size kinds a run of fields can read with one struct call (struct's "?" is any nonzero
+# byte, as ``_dec_bool``); the name always means the primitive (``LayoutCompiler._compile_named``).
+_RUN_FORMATS: dict[str, str] = {**{k: v.format.lstrip(">") for k, v in FIXED.items()}, "bool": "?"}
+
+
+def _fixed_runs(fields: list[dict[str, Any]],
+                compiled: list[tuple[str | None, Decoder, Encoder]]) -> list[tuple[str | None, Decoder]]:
+    """The container's decoding steps: two or more named fixed-size fields in a row become one
+    step that unpacks them with one struct call and stores them in the container being built
+    (the top of the stack), so it is an anonymous step returning None. Movement packets are
+    mostly such runs (sync_entity_position: nine numbers and a bool). Same values, same order;
+    on a short buffer the fields' own decoders run, so the error is the same too."""
+    steps: list[tuple[str | None, Decoder]] = []
+    run: list[tuple[str, str, Decoder]] = []
+
+    def close() -> None:
+        if len(run) >= 2:
+            steps.append((None, _run_decoder([(n, f, d) for n, f, d in run])))
+        else:
+            steps.extend((n, d) for n, _, d in run)
+        run.clear()
+
+    for field, (name, dec, _) in zip(fields, compiled):
+        kind = field["type"]
+        fmt = _RUN_FORMATS.get(kind) if isinstance(kind, str) else None
+        if fmt is None or name is None:
+            close()
+            steps.append((name, dec))
+        else:
+            run.append((name, fmt, dec))
+    close()
+    return steps
+
+
+def _run_decoder(run: list[tuple[str, str, Decoder]]) -> Decoder:
+    names = tuple(n for n, _, _ in run)
+    unpack_from = struct.Struct(">" + "".join(f for _, f, _ in run)).unpack_from
+    size = struct.calcsize(">" + "".join(f for _, f, _ in run))
+    one_by_one = [(n, d) for n, _, d in run]
+
+    def dec_run(data: Buffer, pos: int, stack: Stack) -> tuple[Any, int]:
+        top = stack[-1]
+        if pos + size > len(data):
+            for name, dec in one_by_one:  # raises where the field that does not fit starts
+                top[name], pos = dec(data, pos, stack)
+            return None, pos
+        top.update(zip(names, unpack_from(data, pos)))
+        return None, pos + size
+
+    return dec_run
 
 
 def switch(build: Build, args: dict[str, Any]) -> Codec:
