@@ -129,6 +129,20 @@ def test_attack(codec: VersionCodec, sneaking: bool) -> None:
         assert f["sneaking"] is sneaking
 
 
+@pytest.mark.parametrize("off_hand", [False, True])
+def test_interact_entity(codec: VersionCodec, off_hand: bool) -> None:
+    if "mouse" not in codec.field_types("play", TO_SERVER, "use_entity"):  # 26.1: lpVec3 layout
+        with pytest.raises(ValueError, match=codec.version):
+            codec.interact_entity(77, off_hand=off_hand)
+        return
+    f = read(codec, "use_entity", codec.interact_entity(77, off_hand=off_hand, sneaking=True))
+    assert f["target"] == 77 and f["mouse"] == 0 and f.get("x") is None
+    if has(codec, "use_entity", "hand"):
+        assert f["hand"] == (1 if off_hand else 0)
+    if has(codec, "use_entity", "sneaking"):
+        assert f["sneaking"] is True
+
+
 def test_respawn(codec: VersionCodec) -> None:
     f = read(codec, "client_command", codec.respawn())
     (value,) = f.values()
