@@ -3,11 +3,14 @@ grazing, a sheared sheep killed drops no wool, and nothing else answers the inte
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from engine import actions as acts
 from engine import events as ev
+from engine.decision.providers import MockProvider
 from engine.events import SlotItem
-from engine.sim.records import Animal
+from engine.sim.episode import run_episode
+from engine.sim.records import Animal, SimOptions
 from engine.sim.world import SimWorld
 
 
@@ -82,3 +85,22 @@ def test_a_sheared_sheep_killed_drops_mutton_but_no_wool() -> None:
     assert sheep.entity_id not in world.animals
     items = {d.item for d in world.drops.values()}
     assert "mutton" in items and "white_wool" not in items
+
+
+def test_the_autopilot_carrying_shears_shears_its_sheep_before_the_kill(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.sim import world as sim_world
+    sheared: list[int] = []
+    shear = sim_world._HANDLERS[acts.InteractEntity]
+
+    def spy(world: SimWorld, a: acts.InteractEntity, t: int, out: list[ev.Event]) -> None:
+        sheared.append(a.entity_id)
+        shear(world, a, t, out)
+
+    monkeypatch.setitem(sim_world._HANDLERS, acts.InteractEntity, spy)
+    options = SimOptions(start_items=(("shears", 1),))
+    with_shears = run_episode(1000, 6000, MockProvider(), options, stop_when_done=True, goal="3 white_wool")
+    assert with_shears.milestones.get("white_wool") is not None and not with_shears.deaths
+    assert sheared  # one sheep's 1-3 wool and its kill's none: fewer sheep than wool
+    sheared.clear()
+    without = run_episode(1000, 6000, MockProvider(), SimOptions(), stop_when_done=True, goal="3 white_wool")
+    assert not sheared and without.milestones["white_wool"] > with_shears.milestones["white_wool"]
