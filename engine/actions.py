@@ -219,6 +219,15 @@ class AttackEntity:
 
 
 @attrs.frozen
+class InteractEntity:
+    """use_entity (interact) on an entity with the held item: shears on a sheep. From 26.1 the
+    packet also says where the entity was clicked; the proxy sends a point mid-body."""
+
+    entity_id: int
+    off_hand: bool = False
+
+
+@attrs.frozen
 class Respawn:
     """client_command 0 (perform respawn) after death."""
 
@@ -227,7 +236,8 @@ class Respawn:
 ItemAction = SelectHotbar | SwapToHotbar | UseHeldItem | ReleaseHeldItem   # what a meal or a reflex does with the hand
 Action = (ReplyToPlayer | ForwardChat | MeasurePing | SwitchServer | Kick | AdminCommand | SetControl | InjectMovement
           | SelectHotbar | UseHeldItem | ReleaseHeldItem | StartDigging | FinishDigging | SwingArm | PlaceBlock
-          | UseBlock | SwapToHotbar | CraftItem | SmeltStart | SmeltCollect | AttackEntity | Respawn)
+          | UseBlock | SwapToHotbar | CraftItem | SmeltStart | SmeltCollect | AttackEntity | InteractEntity
+          | Respawn)
 ACTIONS: tuple[type, ...] = Action.__args__
 
 

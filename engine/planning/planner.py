@@ -25,7 +25,7 @@ from collections.abc import Iterable
 import attrs
 
 from engine.planning.book import CraftRecipe, RecipeBook
-from engine.planning.sources import NOT_CRAFTED, dimension
+from engine.planning.sources import NOT_CRAFTED, SHEARED, dimension
 
 STATIONS = ("crafting_table", "furnace")
 FUEL_PER_ITEM = 1.5          # items one plank smelts (vanilla: 300 ticks of a 200-tick job)
@@ -73,7 +73,9 @@ class Step:
             where = "" if self.source == self.item else f" ({self.source})"
             return f"gather {self.count} {self.item}{where}{how}"
         if self.kind == "hunt":
-            return f"hunt {self.source} for {self.count} {self.item}"
+            shears = f", {self.tool} on each first ({SHEARED[self.item][1]}-{SHEARED[self.item][2]} a shearing)" \
+                if self.tool and self.item in SHEARED else ""
+            return f"hunt {self.source} for {self.count} {self.item}{shears}"
         if self.kind == "smelt":
             return f"smelt {self.count} {self.source} into {self.item}"
         return f"craft {self.count} {self.item}"
@@ -258,7 +260,8 @@ class _Walk:
                 self.keep(way.tool, depth)       # any tool that harvests it will do (a better one too)
             self.steps.append(Step("gather", item, missing, way.source, way.tool, way.source in self.seen))
         elif way.kind == "hunt":
-            self.steps.append(Step("hunt", item, missing, way.source))
+            shears = "shears" if item in SHEARED and self.inv.get("shears", 0) > 0 else None
+            self.steps.append(Step("hunt", item, missing, way.source, shears))
         elif way.kind == "smelt":
             self.need(way.source, missing, depth + 1)
             self.need(self.p.abilities.fuel, math.ceil(missing / FUEL_PER_ITEM), depth + 1)

@@ -8,6 +8,7 @@ charcoal is ``coal`` with metadata 1, so smelting a log gives ``coal``).
 * ``SMELTING``: output → inputs (any one, an item or a tag), vanilla's furnace recipes for
   what a player asks for (ingots, charcoal, stone, glass, cooked food, bricks...).
 * ``MOB_DROPS``: item → the mobs whose loot has it (vanilla loot tables).
+* ``SHEARED``: item → the animal shears take it from, and how many a shearing gives.
 * ``NETHER``/``END``: blocks and mobs found only in that dimension: an item that comes
   only from them is out of reach (the autopilot stays in the overworld).
 * ``NOT_CRAFTED``: items made by other stations (the smithing table's netherite upgrade)
@@ -83,6 +84,11 @@ NETHER = frozenset({
 })
 END = frozenset({"end_stone", "chorus_plant", "chorus_flower", "purpur_block", "dragon_egg", "shulker",
                  "ender_dragon", "end_rod"})
+
+# Shearing: item → (animal, fewest, most) a shearing drops, vanilla Sheep.shear (1.18.2 and 26.1:
+# 1 + nextInt(3) wool). The shears come first, then the kill (a sheared sheep drops no wool):
+# engine.decision.executors.living.Fight.
+SHEARED: dict[str, tuple[str, int, int]] = {"white_wool": ("sheep", 1, 3), "wool": ("sheep", 1, 3)}
 
 # Drops by chance that minecraft-data's block list leaves out: item → blocks (any tool).
 CHANCE_DROPS: dict[str, tuple[str, ...]] = {

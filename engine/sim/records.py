@@ -65,6 +65,7 @@ class Animal:
     z: float
     health: float
     goal: tuple[float, float] | None = None        # where it strolls to
+    sheared: bool = False                          # a sheep without its wool until it eats grass
 
 
 @attrs.define

@@ -65,3 +65,7 @@ COW_STROLL_RANGE = 5
 COW_SPEED = 0.1
 COW_DROPS = (1, 3)          # raw beef per cow (vanilla's loot table, no looting)
 ANIMAL_IDS = 50_000
+# Shearing, vanilla 1.18.2 Sheep.shear: 1 + nextInt(3) wool. A sheared adult's EatBlockGoal
+# starts with chance 1/1000 a tick and regrows the wool; the 40-tick eating animation is left out.
+SHEAR_WOOL = (1, 3)
+REGROW_CHANCE = 1 / 1000

@@ -25,7 +25,7 @@ from engine.sim.hazards import push_target
 from engine.sim.surface import spawn_sheep
 from engine.sim.strata import min_y
 from engine.sim.underground import Underground
-from engine.sim.rules import (AIR_REFILL, COW_SPEED, COW_STROLL_CHANCE, COW_STROLL_RANGE, DAMAGE_EXHAUSTION, DAY,
+from engine.sim.rules import (AIR_REFILL, REGROW_CHANCE, COW_SPEED, COW_STROLL_CHANCE, COW_STROLL_RANGE, DAMAGE_EXHAUSTION, DAY,
                               DROWN_AT, DROWN_DAMAGE, EXHAUSTION_CAP, EXHAUSTION_STEP, EYE, FAST_HEAL_SATURATION, MOB_EYE,
                               FAST_HEAL_TICKS, FIRE_DAMAGE, HEIGHT, INVULNERABLE_TICKS, LAVA_DAMAGE, LAVA_FIRE_TICKS,
                               MAX_AIR, MAX_FOOD, MAX_HEALTH, MOB_DAMAGE_SCALE, NIGHT, PLAYER_ID, REACH, SLEEP_TICKS,
@@ -69,6 +69,7 @@ class ServerWorld:
         # own: the cows' strolls and beef are what they were before.
         self.flock_rng = np.random.default_rng((seed, 4))
         self.loot_rng = np.random.default_rng((seed, 5))
+        self.shear_rng = np.random.default_rng((seed, 6))  # shearing's wool and the regrowth
         self.animals.update(spawn_sheep(lambda x, y, z: walkable(self.store, self.table, x, y, z), self.heights,
                                              self.flock_rng))
         self.tick_no = 0
@@ -312,6 +313,8 @@ class ServerWorld:
 
     def _animals(self, t: int, out: list[ev.Event]) -> None:
         for a in self.animals.values():
+            if a.sheared and self.shear_rng.random() < REGROW_CHANCE:
+                a.sheared = False
             rng = self.animal_rng if a.kind == "cow" else self.flock_rng
             if a.goal is None:
                 if rng.random() < COW_STROLL_CHANCE:

@@ -50,7 +50,7 @@ from engine.sim.server import ServerWorld
 from engine.sim.surface import animal_loot, loot
 from engine.sim.rules import (ATTACK_EXHAUSTION, BED_NIGHT, COW_DROPS, COW_SPEED, EYE, HEIGHT, JUMP_EXHAUSTION,
                               MAX_FOOD, MINE_EXHAUSTION, SPRINT_EXHAUSTION, SPRINT_JUMP_EXHAUSTION, VERSION,
-                              WATER_EXHAUSTION)
+                              SHEAR_WOOL, WATER_EXHAUSTION)
 from engine.sim.records import Drop, Mob, SimOptions, SmeltJob
 from engine.world.vanilla import HOTBAR_FIRST_SLOT
 
@@ -285,12 +285,28 @@ class SimWorld(ServerWorld):
         if target.kind in GAME:
             lo, hi = COW_DROPS
             loot.append((GAME[target.kind], int(self.animal_rng.integers(lo, hi + 1))))
-        loot += animal_loot(target.kind, self.loot_rng)
+        loot += [(item, n) for item, n in animal_loot(target.kind, self.loot_rng)
+                 if not (target.sheared and item == "white_wool")]
         for item, n in loot:
             if n > 0:
                 drop = Drop(self._new_id(), item, n, target.x, target.y, target.z, t)
                 self.drops[drop.entity_id] = drop
                 out.append(ev.EntitySpawned(drop.entity_id, "item", drop.x, drop.y, drop.z))
+
+    def _interact(self, a: acts.InteractEntity, t: int, out: list[ev.Event]) -> None:
+        """Shears on an unsheared sheep: the wool drops beside it (the only interaction modelled)."""
+        target = self.animals.get(a.entity_id)
+        if target is None or self.player.dead or not self._reach(target.x, target.y + 1.0, target.z, 4.0):
+            self._reject("interact refused")
+            return
+        if a.off_hand or target.kind != "sheep" or target.sheared or self.held_item() != "shears":
+            return  # vanilla: nothing happens
+        target.sheared = True
+        lo, hi = SHEAR_WOOL
+        drop = Drop(self._new_id(), "white_wool", int(self.shear_rng.integers(lo, hi + 1)),
+                    target.x, target.y + 1.0, target.z, t)
+        self.drops[drop.entity_id] = drop
+        out.append(ev.EntitySpawned(drop.entity_id, "item", drop.x, drop.y, drop.z))
 
     def _respawn(self, a: acts.Respawn, t: int, out: list[ev.Event]) -> None:
         if not self.player.dead:
@@ -329,6 +345,7 @@ _HANDLERS: dict[type, Callable[[SimWorld, Any, int, list[ev.Event]], None]] = {
     acts.SmeltStart: SimWorld._smelt,
     acts.SmeltCollect: SimWorld._collect,
     acts.AttackEntity: SimWorld._attack,
+    acts.InteractEntity: SimWorld._interact,
     acts.UseBlock: SimWorld._use_block,
     acts.Respawn: SimWorld._respawn,
 }

@@ -282,6 +282,25 @@ class VersionCodec:
             fields["sneaking"] = sneaking
         return self.build("play", TO_SERVER, "use_entity", **fields)
 
+    def interact_entity(self, entity_id: int, *, off_hand: bool = False, sneaking: bool = False,
+                        point: tuple[float, float, float] = (0.0, 0.5, 0.0)) -> bytes:
+        """Right-click an entity (shears on a sheep): use_entity with mouse 0, the hand from 1.9.
+
+        26.1 dropped the mouse/x/y/z switch: every interaction carries ``point``, where on the
+        entity it was clicked relative to its feet, as an lpVec3 (proxy.protocol.lp_vec3).
+        """
+        types = self.field_types("play", TO_SERVER, "use_entity")
+        fields: Fields = {"target": entity_id}
+        if "mouse" in types:
+            fields["mouse"] = 0  # 0 interact, 1 attack, 2 interact at (which alone carries a point)
+        if "location" in types:
+            fields["location"] = dict(zip("xyz", point))
+        if "hand" in types:  # 1.8 has no off hand
+            fields["hand"] = self._enum("use_entity", "hand", 1 if off_hand else 0)
+        if "sneaking" in types:
+            fields["sneaking"] = sneaking
+        return self.build("play", TO_SERVER, "use_entity", **fields)
+
     def sprint(self, entity_id: int, on: bool) -> bytes:
         """entity_action start/stop sprinting: what a client's sprint key sends (the action's number
         changed in 26.1, so it goes by name)."""

@@ -222,6 +222,11 @@ class Actuator:
             self.item_packets(codec.attack(op.entity_id))
             self.item_packets(codec.swing())
 
+    def _interact(self, op: acts.InteractEntity) -> None:
+        if (codec := self.conn.codec) is not None:
+            self.item_packets(codec.interact_entity(op.entity_id, off_hand=op.off_hand))
+            self.item_packets(codec.swing())
+
     def _respawn(self, op: acts.Respawn) -> None:
         if (codec := self.conn.codec) is not None:
             self.item_packets(codec.respawn())
@@ -253,6 +258,7 @@ HANDLERS: dict[type, Callable[[Actuator, Any], None]] = {
     acts.PlaceBlock: Actuator._place,
     acts.UseBlock: Actuator._use_block,
     acts.AttackEntity: Actuator._attack,
+    acts.InteractEntity: Actuator._interact,
     acts.Respawn: Actuator._respawn,
     acts.SwapToHotbar: Actuator._window_op,
     acts.CraftItem: Actuator._window_op,

@@ -12,7 +12,7 @@ import struct
 import uuid as uuid_mod
 from typing import Any, Callable
 
-from proxy.protocol import nbt
+from proxy.protocol import lp_vec3, nbt
 from proxy.protocol.errors import LayoutError, PeerError
 from proxy.protocol.layout_codec import (FIELD_LIMITS, MAX_ARRAY, MAX_BUFFER, MAX_NESTING, Buffer, Codec, Decoder,
                                          Encoder, Stack, check_count)
@@ -474,6 +474,7 @@ _SIMPLE: dict[str, Codec] = {
     "optionalNbt": _nbt_codec(named=True, optional=True),
     "anonymousNbt": _nbt_codec(named=False, optional=False),
     "anonOptionalNbt": _nbt_codec(named=False, optional=True),
+    "lpVec3": lp_vec3.CODEC,
 }
 
 

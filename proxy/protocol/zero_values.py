@@ -30,6 +30,8 @@ def zero_value(layout: Any, named: dict[str, Any]) -> Any:
             return b""
         if layout == "string":
             return ""
+        if layout == "lpVec3":
+            return {"x": 0.0, "y": 0.0, "z": 0.0}
         if layout in named:
             return zero_value(named[layout], named)
         raise KeyError(f"no zero value for {layout}")

@@ -25,9 +25,10 @@ SEED = 0
 DEADLINE_S = 45.0       # the simulator needs ~230 ticks (12 s at 20 Hz); the rest is room for a loaded CI
 
 
-def _get(tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, item: str, steps: str) -> tuple[Any, Any, int, float]:
-    """Seed 0's world on 26.1 through the proxy; the player says ``!get ITEM`` and the autopilot
-    hands back with it. (server, bot, the server's mark, seconds the goal took)"""
+def _get(tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, item: str, steps: str,
+         give: str | None = None) -> tuple[Any, Any, int, float]:
+    """Seed 0's world on 26.1 through the proxy; the player (given ``give`` first) says ``!get ITEM``
+    and the autopilot hands back with it. (server, bot, the server's mark, seconds the goal took)"""
     version = "26.1"
     server = start_server(peer_pool, version, export_world(SEED, tmp_path))
     assert server.port is not None
@@ -35,6 +36,8 @@ def _get(tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, item: str, ste
     bot = join(peer_pool, proxy, version)
     server.wait_login(PLAYER)
     server_mark, mark = server.mark(), bot.mark()
+    if give is not None:
+        server.run(f"/give {PLAYER} {give} 1")
     bot.chat(f"!get {item}")
     bot.wait_chat(f"getting {item} in {steps}", since=mark)
     started = time.monotonic()
@@ -65,5 +68,18 @@ def test_get_white_wool_hunts_a_sheep_of_the_exported_world(tmp_path: Path, peer
     server, _, server_mark, _ = _get(tmp_path, peer_pool, proxy_factory, "white_wool", "1 step")
     died = server.wait_for("mob_died", since=server_mark, kind="sheep")
     assert [e["kind"] for e in server.find_all("mob_died", since=server_mark)] == ["sheep"], died
+    assert server.deaths(PLAYER, since=server_mark) == []
+    assert _trouble(server, server_mark) == {}
+
+
+def test_get_white_wool_shears_the_sheep_when_shears_are_carried(tmp_path: Path, peer_pool: PeerPool,
+                                                                 proxy_factory: Any) -> None:
+    """With shears, the hunt's first right click shears the sheep (use_entity with 26.1's lpVec3
+    point, from the proxy's codec): the server's sheep is shorn and its 1-3 wool handed back."""
+    server, _, server_mark, _ = _get(tmp_path, peer_pool, proxy_factory, "white_wool", "1 step", give="shears")
+    sheared = server.wait_for("sheared", since=server_mark, player=PLAYER)
+    assert 1 <= sheared["count"] <= 3
+    assert len(server.find_all("sheared", since=server_mark)) == 1
+    assert server.find_all("shear_refused", since=server_mark, reason="not_shears") == []
     assert server.deaths(PLAYER, since=server_mark) == []
     assert _trouble(server, server_mark) == {}

@@ -35,6 +35,22 @@ def test_dig_swing_attack_and_respawn_reach_the_server(version: str) -> None:
         assert finish["sequence"] == start["sequence"] + 1      # 1.19+: each block action has its own number
 
 
+@pytest.mark.parametrize("version", ["1.8.8", "1.18.2", "26.1"])
+def test_interact_entity_reaches_the_server_as_use_entity_interact(version: str) -> None:
+    rig = Rig(version)
+    rig.login("alice")
+    assert rig.upstream is not None
+    rig.upstream.received()
+    rig.bridge.perform([acts.InteractEntity(42)])
+    sent = rig.upstream.received()
+    assert _names(rig, sent, TO_SERVER) == ["use_entity", "arm_animation"]
+    fields = rig.codec.decode("play", TO_SERVER, "use_entity", sent[0])
+    assert fields["target"] == 42
+    assert fields.get("mouse", 0) == 0 and fields.get("hand", 0) in (0, "main_hand")
+    if "location" in fields:  # 26.1: where on the sheep it was clicked, mid-body
+        assert fields["location"] == pytest.approx({"x": 0.0, "y": 0.5, "z": 0.0}, abs=1e-4)
+
+
 def test_a_crafting_table_window_is_worked_by_the_proxy_and_never_shown_to_the_player() -> None:
     rig = Rig("1.18.2")
     rig.login("alice")

@@ -129,6 +129,20 @@ def test_attack(codec: VersionCodec, sneaking: bool) -> None:
         assert f["sneaking"] is sneaking
 
 
+@pytest.mark.parametrize("off_hand", [False, True])
+def test_interact_entity(codec: VersionCodec, off_hand: bool) -> None:
+    f = read(codec, "use_entity", codec.interact_entity(77, off_hand=off_hand, sneaking=True, point=(0.25, 0.75, -0.5)))
+    assert f["target"] == 77
+    if has(codec, "use_entity", "mouse"):  # until 1.21.11: interact, no point
+        assert f["mouse"] == 0 and f.get("x") is None
+    else:  # 26.1+: the point as an lpVec3, 15 bits over [-1, 1]
+        assert f["location"] == pytest.approx({"x": 0.25, "y": 0.75, "z": -0.5}, abs=1e-4)
+    if has(codec, "use_entity", "hand"):
+        assert f["hand"] in ((1, "off_hand") if off_hand else (0, "main_hand"))
+    if has(codec, "use_entity", "sneaking"):
+        assert f["sneaking"] is True
+
+
 def test_respawn(codec: VersionCodec) -> None:
     f = read(codec, "client_command", codec.respawn())
     (value,) = f.values()

@@ -46,23 +46,39 @@ class Eat(Executor):
 
 
 class Fight(Executor):
+    """Walk up to a mob or game animal and hit it until it is gone. A sheep is sheared first when
+    shears are carried: the shearing drops 1-3 wool and the kill still its mutton (a sheared
+    sheep drops no wool), so a shearing before the kill only ever adds wool."""
+
     def __init__(self, choice: Choice, timeout: int, tick: int, entity_id: int) -> None:
         super().__init__(choice, timeout, tick)
         self.entity_id = entity_id
         self.next_hit = 0
         self.armed = False
+        self.shorn = False  # the shears were used on it (or there was nothing to shear)
 
     def run(self, ctx: ExecContext) -> list[Action]:
         mob = next((e for e in ctx.snapshot.entities if e.entity_id == self.entity_id), None)
         if mob is None:
             self.status = "ok"
             return []
-        if not self.armed:
+        close = mob.position.distance_to(ctx.position) <= 3.0
+        if not self.shorn:
+            if mob.kind.removeprefix("minecraft:") != "sheep" or not ctx.counts().get("shears"):
+                self.shorn = True
+            elif close:
+                ops = hold(ctx, "shears")
+                if ops:
+                    return ops
+                self.shorn = True
+                self.next_hit = ctx.tick + 12
+                return [acts.InteractEntity(self.entity_id)]
+        if self.shorn and not self.armed:
             self.armed = True
             ops = hold(ctx, best_pickaxe(ctx.counts()))
             if ops:
                 return ops
-        if mob.position.distance_to(ctx.position) <= 3.0:
+        if close:
             if ctx.tick >= self.next_hit:
                 self.next_hit = ctx.tick + 12
                 return [acts.AttackEntity(self.entity_id)]

@@ -27,6 +27,16 @@ def test_the_flat_names_gather_sand_cane_wheat_gravel_and_hunt_sheep_and_cows_fo
     assert "gather 1 flint (gravel) by hand" in _steps(version, "flint_and_steel")
 
 
+@pytest.mark.parametrize("version,wool", [("1.12.2", "wool"), ("1.18.2", "white_wool"), ("26.1", "white_wool")])
+def test_carried_shears_go_on_each_sheep_before_the_kill(version: str, wool: str) -> None:
+    plan = planner_for(version).plan(wool, 3, {"shears": 1}, frozenset())
+    assert isinstance(plan, Plan), plan
+    assert [s.text() for s in plan.steps] == [f"hunt sheep for 3 {wool}, shears on each first (1-3 a shearing)"]
+    assert plan.steps[0].tool == "shears"
+    without = planner_for(version).plan(wool, 3, {}, frozenset())
+    assert isinstance(without, Plan) and without.steps[0].tool is None
+
+
 @pytest.mark.parametrize("version", ["1.8.9", "1.12.2"])
 def test_the_legacy_names_are_reeds_wool_and_bed(version: str) -> None:
     assert _steps(version, "bed")[0] == "hunt sheep for 3 wool"
