@@ -15,15 +15,20 @@ def _names(rig: Rig, packets: list[bytes], direction: str) -> list[str]:
     return [rig.codec.table.packet_name("play", direction, packet_id(p)) or "?" for p in packets]
 
 
-@pytest.mark.parametrize("version", ["1.12.2", "1.18.2", "1.21.4"])
-def test_dig_swing_attack_and_respawn_reach_the_server(version: str) -> None:
+def _performed(version: str, actions: list[acts.Action]) -> tuple[Rig, list[bytes]]:
+    """A logged-in player's bridge performs ``actions``: the rig and what reached the server."""
     rig = Rig(version)
     rig.login("alice")
     assert rig.upstream is not None
     rig.upstream.received()
-    rig.bridge.perform([acts.StartDigging(3, 64, -2, 1), acts.FinishDigging(3, 64, -2, 1),
-                        acts.AttackEntity(42), acts.Respawn()])
-    sent = rig.upstream.received()
+    rig.bridge.perform(actions)
+    return rig, rig.upstream.received()
+
+
+@pytest.mark.parametrize("version", ["1.12.2", "1.18.2", "1.21.4"])
+def test_dig_swing_attack_and_respawn_reach_the_server(version: str) -> None:
+    rig, sent = _performed(version, [acts.StartDigging(3, 64, -2, 1), acts.FinishDigging(3, 64, -2, 1),
+                                     acts.AttackEntity(42), acts.Respawn()])
     assert _names(rig, sent, TO_SERVER) == ["block_dig", "arm_animation", "block_dig",
                                            "attack" if rig.codec.table.packet_id("play", TO_SERVER, "attack")
                                            is not None else "use_entity", "arm_animation", "client_command"]
@@ -37,12 +42,7 @@ def test_dig_swing_attack_and_respawn_reach_the_server(version: str) -> None:
 
 @pytest.mark.parametrize("version", ["1.8.8", "1.18.2", "26.1"])
 def test_interact_entity_reaches_the_server_as_use_entity_interact(version: str) -> None:
-    rig = Rig(version)
-    rig.login("alice")
-    assert rig.upstream is not None
-    rig.upstream.received()
-    rig.bridge.perform([acts.InteractEntity(42)])
-    sent = rig.upstream.received()
+    rig, sent = _performed(version, [acts.InteractEntity(42)])
     assert _names(rig, sent, TO_SERVER) == ["use_entity", "arm_animation"]
     fields = rig.codec.decode("play", TO_SERVER, "use_entity", sent[0])
     assert fields["target"] == 42
