@@ -29,7 +29,7 @@ def _join(version: str, tmp_path: Path, server_factory, bot_factory, proxy_facto
     bot = bot_factory(proxy.port, username=PLAYER, version=version, respawn=respawn)
     server.wait_login(PLAYER)
     if isinstance(server, SquidServer):   # else its login's last step could pull the player back later
-        server.settle_login(PLAYER, lambda: bot.look(0.5))
+        server.settle_login(PLAYER, lambda i: bot.look(0.5 + 0.4 * i))
     time.sleep(1.0)  # the chunks around the player arrive
     start = server.server_position(PLAYER)
     return server, bot, (math.floor(start.x), math.floor(start.y), math.floor(start.z))
