@@ -165,7 +165,7 @@ def healing_hurt(health: float, food: int, counts: dict[str, int]) -> bool:
 
 def needs_food(s: DecisionState) -> bool:
     # Below HURT_FLOOR a full bar is not enough: the bar falls under REGEN_FOOD after two or three
-    # health points healed, so a player that hurt with nothing to eat goes for food first.
+    # health points healed, so a player this hurt with nothing to eat goes for food first.
     hungry = s.food <= HUNT_BELOW or (s.health < MAX_HEALTH and s.food < REGEN_FOOD) or s.health < HURT_FLOOR
     return hungry and food_stock(s.counts()) < LOW_STOCK
 

@@ -166,11 +166,8 @@ def _kit(goal: str, wanted: int, inv: dict[str, int], s: DecisionState, depth: i
         if ingredient in DEEP_DROPS:
             spend(ingredient, n * crafts, inv)
             continue
-        trial = dict(inv)
-        step = plan(ingredient, n * crafts, trial, s)
+        step = _plan_spending(ingredient, n * crafts, inv, s)
         if step is None:
-            inv.clear()
-            inv.update(trial)
             continue
         if _deep_dig(step):
             step = _kit(ingredient, n * crafts, inv, s, depth + 1)
@@ -185,6 +182,17 @@ def _kit(goal: str, wanted: int, inv: dict[str, int], s: DecisionState, depth: i
     return None
 
 
+def _plan_spending(item: str, n: int, inv: dict[str, int], s: DecisionState) -> Choice | None:
+    """The first step toward ``n`` ``item``, or None when ``inv`` already has all of it: then what
+    that takes is spent from ``inv``, so the kit's next ingredient does not count it again."""
+    trial = dict(inv)
+    step = plan(item, n, trial, s)
+    if step is None:
+        inv.clear()
+        inv.update(trial)
+    return step
+
+
 def _smelt_kit(item: str, wanted: int, inv: dict[str, int], s: DecisionState) -> Choice | None:
     """A smelted ingredient whose raw is dug below (gold ingots): the fuel carried down, and a table
     to make the furnace of the cobblestone the descent brings up (seed 1004's golden helmet smelted
@@ -193,12 +201,9 @@ def _smelt_kit(item: str, wanted: int, inv: dict[str, int], s: DecisionState) ->
     spend(item, have, inv)
     if wanted - have <= 0:
         return None
-    trial = dict(inv)
-    step = plan("#planks", math.ceil((wanted - have) / FUEL["oak_planks"]), trial, s)
+    step = _plan_spending("#planks", math.ceil((wanted - have) / FUEL["oak_planks"]), inv, s)
     if step is not None:
         return step
-    inv.clear()
-    inv.update(trial)
     carried = s.counts()
     if not (carried.get("furnace", 0) or carried.get("crafting_table", 0) or inv.get("crafting_table", 0)
             or _dug_below(carried)):

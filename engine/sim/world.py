@@ -168,9 +168,7 @@ class SimWorld(ServerWorld):
                     above += 1
             y = self.fall_to(a.x, a.y, a.z)
             for item, n in drops:
-                drop = Drop(self._new_id(), item, n, a.x + 0.5, y, a.z + 0.5, t)
-                self.drops[drop.entity_id] = drop
-                out.append(ev.EntitySpawned(drop.entity_id, "item", drop.x, drop.y, drop.z))
+                self._spawn_drop(item, n, a.x + 0.5, y, a.z + 0.5, t, out)
 
     def _place(self, a: acts.PlaceBlock, t: int, out: list[ev.Event]) -> None:
         p = self.player
@@ -289,9 +287,7 @@ class SimWorld(ServerWorld):
                  if not (target.sheared and item == "white_wool")]
         for item, n in loot:
             if n > 0:
-                drop = Drop(self._new_id(), item, n, target.x, target.y, target.z, t)
-                self.drops[drop.entity_id] = drop
-                out.append(ev.EntitySpawned(drop.entity_id, "item", drop.x, drop.y, drop.z))
+                self._spawn_drop(item, n, target.x, target.y, target.z, t, out)
 
     def _interact(self, a: acts.InteractEntity, t: int, out: list[ev.Event]) -> None:
         """Shears on an unsheared sheep: the wool drops beside it (the only interaction modelled)."""
@@ -303,10 +299,14 @@ class SimWorld(ServerWorld):
             return  # vanilla: nothing happens
         target.sheared = True
         lo, hi = SHEAR_WOOL
-        drop = Drop(self._new_id(), "white_wool", int(self.shear_rng.integers(lo, hi + 1)),
-                    target.x, target.y + 1.0, target.z, t)
+        self._spawn_drop("white_wool", int(self.shear_rng.integers(lo, hi + 1)), target.x, target.y + 1.0, target.z,
+                         t, out)
+
+    def _spawn_drop(self, item: str, n: int, x: float, y: float, z: float, t: int, out: list[ev.Event]) -> None:
+        """An item stack on the ground, as a server spawns one (a dug block's, a kill's, a shearing's)."""
+        drop = Drop(self._new_id(), item, n, x, y, z, t)
         self.drops[drop.entity_id] = drop
-        out.append(ev.EntitySpawned(drop.entity_id, "item", drop.x, drop.y, drop.z))
+        out.append(ev.EntitySpawned(drop.entity_id, "item", x, y, z))
 
     def _respawn(self, a: acts.Respawn, t: int, out: list[ev.Event]) -> None:
         if not self.player.dead:
