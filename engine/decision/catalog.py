@@ -16,8 +16,8 @@ from typing import ClassVar
 import attrs
 
 from engine.decision.goals import tree
-from engine.decision.knowledge import (FUEL, GAME, LADDER_RECIPES, LADDER_SMELTS, LOOT, RECIPES, SMELTS, SURFACE_KINDS,
-                                      count, pickaxe_tier)
+from engine.decision.knowledge import (FUEL, GAME, LADDER_RECIPES, LADDER_SMELTS, RECIPES, SMELTS, SURFACE_KINDS,
+                                      count, loot_of, pickaxe_tier)
 from engine.decision.state import DecisionState
 from engine.world.food import FOODS
 from engine.world.vanilla import REGEN_FOOD
@@ -276,10 +276,11 @@ def _fight(s: DecisionState) -> list[Args]:
         radius = GAME_SIGHT if unable_to_heal(s) else HUNT_RADIUS
         out += [(eid,) for eid, d in s.animals if d <= radius]
     if s.goal is not None:
-        # A goal's own hunt (wool for a bed, leather for a book): the animals whose loot it needs.
+        # A goal's own hunt (wool for a bed, leather for a book): the animals whose loot it needs
+        # (a shorn sheep's is mutton only, so a goal of wool leaves it alone).
         wanted = tree(s.goal[0])
         out += [(eid,) for eid, kind, d in s.game
-                if d <= GAME_SIGHT and wanted & set(LOOT.get(kind, ())) and (eid,) not in out]
+                if d <= GAME_SIGHT and wanted & set(loot_of(kind)) and (eid,) not in out]
     return out
 
 

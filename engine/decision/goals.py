@@ -15,7 +15,8 @@ import functools
 
 import attrs
 
-from engine.decision.knowledge import FAMILIES, RECIPES, SMELTS, members, planner_for
+from engine.decision.knowledge import FAMILIES, RECIPES, SHEARABLE, SMELTS, members, planner_for
+from engine.planning.sources import SHEARED
 from engine.decision.ladder import Ladder, Milestone
 from engine.planning.planner import OutOfReach, Plan
 
@@ -68,7 +69,8 @@ def goal_ladder(goal: Goal, plan: Plan | None) -> Ladder:
 
 @functools.cache
 def tree(item: str) -> frozenset[str]:
-    """Every item (not tag) the recipes and furnace recipes of ``item`` may need, ``item`` included."""
+    """Every item (not tag) the recipes and furnace recipes of ``item`` may need, ``item`` included,
+    and the shears for wool."""
     seen: set[str] = set()
     todo = [item]
     while todo:
@@ -84,5 +86,7 @@ def tree(item: str) -> frozenset[str]:
                     todo.append("crafting_table")
             if m in SMELTS:
                 todo += [SMELTS[m], "furnace"]
+            if m in SHEARED and SHEARED[m][0] in SHEARABLE:
+                todo.append("shears")       # wool is shorn: the shears are made for it
     return frozenset(seen)
 

@@ -21,8 +21,8 @@ import math
 import attrs
 
 from engine.decision.catalog import DUG_FOR, ActionName, Choice, healing_hurt, needs_food, stocking
-from engine.decision.knowledge import BLOCKS, FAMILIES, FUEL, GATHERED_KINDS, KINDS, PICKAXES, RECIPES, SMELTS, count, \
-    members, pickaxe_tier, planner, spend
+from engine.decision.knowledge import BLOCKS, FAMILIES, FUEL, GATHERED_KINDS, KINDS, PICKAXES, RECIPES, \
+    SHEARED_PREFIX, SMELTS, count, members, pickaxe_tier, planner, spend
 from engine.decision.state import DecisionState
 from engine.world.food import FOODS
 
@@ -109,13 +109,19 @@ def _raw(item: str, inv: dict[str, int], s: DecisionState) -> Choice:
     to it, as the action that gathers it: dig its block (with the tool first), or hunt. Without
     one the executors can take (a goal checked by the planner has one), look around."""
     way = planner().ways.get(item) or planner("legacy").ways.get(item)
-    if way is None or way.kind not in ("gather", "hunt"):
+    if way is None or way.kind not in ("gather", "hunt", "shear"):
         return Choice(ActionName.EXPLORE)
-    if way.kind == "hunt":
+    if way.kind == "shear" and way.tool is not None and s.counts().get(way.tool, 0) == 0:
+        step = plan(way.tool, 1, inv, s)
+        if step is not None:
+            return step
+    if way.kind in ("hunt", "shear"):
         # The animal whose loot it is (a sheep for wool), the nearest first; a state without a
-        # goal's game (the ladder's) hunts the nearest food animal as before.
-        prey = [eid for eid, kind, _ in s.game if kind == way.source] if s.game else \
-            [eid for eid, _ in s.animals]
+        # goal's game (the ladder's) hunts the nearest food animal as before. Shearing goes to a
+        # woolly one only (``fight`` with shears shears it); a kill takes a shorn one as well.
+        prey = [eid for eid, kind, _ in s.game
+                if kind == way.source or (way.kind == "hunt" and kind == SHEARED_PREFIX + way.source)] \
+            if s.game else [eid for eid, _ in s.animals]
         return Choice(ActionName.FIGHT, (prey[0],)) if prey else Choice(ActionName.EXPLORE)
     if way.tool is not None and way.tool in PICKAXES and pickaxe_tier(s.counts()) < PICKAXES[way.tool][0]:
         step = plan(way.tool, 1, inv, s)

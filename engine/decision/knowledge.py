@@ -24,6 +24,7 @@ import attrs
 
 from engine.planning.book import book, table_for
 from engine.planning.planner import Abilities, Planner
+from engine.planning.sources import SHEARED
 
 # Overworld tree species, in the order the agent prefers them when it may pick
 # (all are equal; the order only keeps choices deterministic).
@@ -139,6 +140,18 @@ LOOT: dict[str, tuple[str, ...]] = {
     "cow": ("beef", "leather"),
     "sheep": ("mutton", "white_wool", "wool"),        # ``wool`` (metadata 0 white) before 1.13
 }
+# Animals a goal's plan shears (``Fight`` with shears carried shears a woolly one and leaves it standing).
+SHEARABLE = frozenset({"sheep"})
+SHEARED_PREFIX = "sheared_"     # the decision state's kind for a shorn animal (the server's metadata flag)
+
+
+def loot_of(kind: str) -> tuple[str, ...]:
+    """What killing (or shearing) an animal of a decision state's kind gives: a shorn sheep
+    (``sheared_sheep``) its mutton only, as vanilla's loot table drops no wool from it."""
+    base = kind.removeprefix(SHEARED_PREFIX)
+    if base == kind:
+        return LOOT.get(kind, ())
+    return tuple(i for i in LOOT.get(base, ()) if SHEARED.get(i, ("",))[0] != base)
 
 PICKAXES: dict[str, tuple[int, float]] = {   # tier, speed
     "wooden_pickaxe": (1, 2.0), "stone_pickaxe": (2, 4.0), "iron_pickaxe": (3, 6.0), "diamond_pickaxe": (4, 8.0),
@@ -233,6 +246,7 @@ PLANTS = frozenset({"sugar_cane", "wheat"})
 GATHERED_KINDS = ("log", "stone", "iron_ore", "diamond_ore", "gold_ore", "redstone_ore", "coal_ore") + SURFACE_KINDS
 ABILITIES = Abilities(gather=frozenset(b for kind in GATHERED_KINDS for b in KINDS[kind]),
                       hunt=frozenset(LOOT), hunted=frozenset(i for items in LOOT.values() for i in items), fuel="#planks",
+                      shear=SHEARABLE,
                       prefer=tuple(b for kind in GATHERED_KINDS for b in KINDS[kind]),
                       # Coal shows in some outcrops only, and is dug for (MineOre) otherwise: charcoal
                       # stays the torch's way, coal is gathered for a goal only coal makes.

@@ -315,6 +315,7 @@ class ServerWorld:
         for a in self.animals.values():
             if a.sheared and self.shear_rng.random() < REGROW_CHANCE:
                 a.sheared = False
+                out.append(ev.EntitySheared(a.entity_id, False))     # the wool byte's metadata
             rng = self.animal_rng if a.kind == "cow" else self.flock_rng
             if a.goal is None:
                 if rng.random() < COW_STROLL_CHANCE:

@@ -298,6 +298,7 @@ class SimWorld(ServerWorld):
         if a.off_hand or target.kind != "sheep" or target.sheared or self.held_item() != "shears":
             return  # vanilla: nothing happens
         target.sheared = True
+        out.append(ev.EntitySheared(target.entity_id, True))     # the wool byte's metadata, as vanilla sends it
         lo, hi = SHEAR_WOOL
         self._spawn_drop("white_wool", int(self.shear_rng.integers(lo, hi + 1)), target.x, target.y + 1.0, target.z,
                          t, out)
