@@ -167,7 +167,10 @@ async function shear () {
     await pickUp(wool, 0)
     await sleep(1500) // the other pieces of the shearing, if any
     await pickUp(wool, counts()[wool] - 1)
-    return { wool: counts()[wool] }
+    // mineflayer's own reading of the sheep's metadata: the wool byte's 0x10 (index 13 on 1.12.2).
+    const keys = bot.registry.entitiesByName.sheep.metadataKeys
+    const index = keys ? keys.indexOf('wool') : 13
+    return { wool: counts()[wool], shornFlag: Boolean((sheep.metadata[index] || 0) & 0x10) }
   })
   await step('shorn', async () => {
     const before = counts()[wool]

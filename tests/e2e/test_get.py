@@ -1,5 +1,6 @@
-"""``!get chest`` and ``!get white_wool`` end to end: a goal's own recipe (minecraft-data's 3x3
-shape) and a goal's hunt (a sheep of the exported world) through the proxy.
+"""``!get chest``, ``!get mutton`` and ``!get white_wool`` end to end: a goal's own recipe
+(minecraft-data's 3x3 shape), a goal's hunt (a sheep of the exported world) and its shearing
+through the proxy.
 
 Seed 0's world, exported from the simulator, on the survival-rules test server (as
 test_ladder.py). A mineflayer player who stands still says ``!get chest``; the autopilot must
@@ -61,11 +62,11 @@ def test_get_chest_through_the_proxy(tmp_path: Path, peer_pool: PeerPool, proxy_
     assert "milestone 4/4 reached (chest)" in " ".join(bot.chats())
 
 
-def test_get_white_wool_hunts_a_sheep_of_the_exported_world(tmp_path: Path, peer_pool: PeerPool,
-                                                            proxy_factory: Any) -> None:
+def test_get_mutton_hunts_a_sheep_of_the_exported_world(tmp_path: Path, peer_pool: PeerPool,
+                                                        proxy_factory: Any) -> None:
     """The sheep of the simulator's world come with its file: the goal's hunt finds one on the real
-    stack, the server's sheep dies and drops its wool (the simulator: 173 ticks on seed 0)."""
-    server, _, server_mark, _ = _get(tmp_path, peer_pool, proxy_factory, "white_wool", "1 step")
+    stack, the server's sheep dies and drops its mutton (wool is shorn, with shears: below)."""
+    server, _, server_mark, _ = _get(tmp_path, peer_pool, proxy_factory, "mutton", "1 step")
     died = server.wait_for("mob_died", since=server_mark, kind="sheep")
     assert [e["kind"] for e in server.find_all("mob_died", since=server_mark)] == ["sheep"], died
     assert server.deaths(PLAYER, since=server_mark) == []
@@ -74,12 +75,14 @@ def test_get_white_wool_hunts_a_sheep_of_the_exported_world(tmp_path: Path, peer
 
 def test_get_white_wool_shears_the_sheep_when_shears_are_carried(tmp_path: Path, peer_pool: PeerPool,
                                                                  proxy_factory: Any) -> None:
-    """With shears, the hunt's first right click shears the sheep (use_entity with 26.1's lpVec3
-    point, from the proxy's codec): the server's sheep is shorn and its 1-3 wool handed back."""
+    """With shears, the goal's right click shears the sheep (use_entity with 26.1's lpVec3 point, from
+    the proxy's codec): the server's sheep is shorn, left standing (the proxy reads its shorn flag
+    from the sheep's metadata), and its 1-3 wool handed back."""
     server, _, server_mark, _ = _get(tmp_path, peer_pool, proxy_factory, "white_wool", "1 step", give="shears")
     sheared = server.wait_for("sheared", since=server_mark, player=PLAYER)
     assert 1 <= sheared["count"] <= 3
     assert len(server.find_all("sheared", since=server_mark)) == 1
+    assert server.find_all("mob_died", since=server_mark) == []
     assert server.find_all("shear_refused", since=server_mark, reason="not_shears") == []
     assert server.deaths(PLAYER, since=server_mark) == []
     assert _trouble(server, server_mark) == {}
