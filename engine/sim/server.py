@@ -20,6 +20,7 @@ from engine.motion.checker import MovementChecker
 from engine.motion.grid import Terrain
 from engine.world.blocks import BlockFlag, BlockStore, BlockTable
 from engine.world.food import EAT_TICKS, FOODS
+from engine.sim.farming import Crops
 from engine.sim.generation import Generation, walkable
 from engine.sim.hazards import push_target
 from engine.sim.surface import spawn_sheep
@@ -72,6 +73,7 @@ class ServerWorld:
         self.shear_rng = np.random.default_rng((seed, 6))  # shearing's wool and the regrowth
         self.animals.update(spawn_sheep(lambda x, y, z: walkable(self.store, self.table, x, y, z), self.heights,
                                              self.flock_rng))
+        self.crops = Crops(self.store, self.table, np.random.default_rng((seed, 7)))   # planted crops' growth
         self.tick_no = 0
         self.deaths: list[tuple[int, str]] = []
         self.damage_taken: dict[str, float] = {}
@@ -309,6 +311,9 @@ class ServerWorld:
             self._food(out)
         self._mobs(t, out)
         self._animals(t, out)
+        grown = self.crops.tick(t)
+        if grown:
+            out.append(ev.BlocksChanged(tuple(grown)))
         return out
 
     def _animals(self, t: int, out: list[ev.Event]) -> None:
