@@ -119,7 +119,10 @@ class Crops:
                 if dx or dz:
                     g /= 4.0
                 f += g
-        same = (lambda dx, dz: self._name(x + dx, y, z + dz) == crop)
+
+        def same(dx: int, dz: int) -> bool:
+            return self._name(x + dx, y, z + dz) == crop
+
         east_west = same(-1, 0) or same(1, 0)
         north_south = same(0, -1) or same(0, 1)
         if east_west and north_south:
