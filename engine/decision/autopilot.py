@@ -41,7 +41,7 @@ from engine.decision.executors import BED_RANGE, JOB_RANGE, ExecContext, Executo
     step_aside
 from engine.decision.heuristic import Decision, heuristic
 from engine.decision.goals import DEFAULT_GOAL, Goal, goal_ladder, resolve
-from engine.decision.knowledge import GAME, KINDS, GATHERED_KINDS, LOOT, PLANTS, SHEARED_PREFIX, SURFACE_KINDS
+from engine.decision.knowledge import GAME, GOAL_KINDS, KINDS, GATHERED_KINDS, LOOT, PLANTS, SHEARED_PREFIX
 from engine.planning.planner import OutOfReach, Plan
 from engine.decision.logs import EpisodeLog
 from engine.decision.perception import BlockFinder, Query
@@ -450,7 +450,7 @@ class Autopilot:
         blacklist changes: an idle player deciding again costs nothing."""
         # A goal of its own looks for the surface kinds too (sand, cane, wheat...): the iron
         # pickaxe's states and legal lists stay what they were.
-        kinds = RESOURCES if self.goal == DEFAULT_GOAL else RESOURCES + SURFACE_KINDS
+        kinds = RESOURCES if self.goal == DEFAULT_GOAL else RESOURCES + GOAL_KINDS
         key = (self.terrain.store.revision, pos.x, pos.y, pos.z, frozenset(self.blacklist), kinds)
         if self._known_memo is not None and self._known_memo[0] == key:
             return self._known_memo[1]

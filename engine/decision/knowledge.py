@@ -24,7 +24,7 @@ import attrs
 
 from engine.planning.book import book, table_for
 from engine.planning.planner import Abilities, Planner
-from engine.planning.sources import SHEARED
+from engine.planning.sources import CROPS, SHEARED
 
 # Overworld tree species, in the order the agent prefers them when it may pick
 # (all are equal; the order only keeps choices deterministic).
@@ -235,10 +235,18 @@ LEGACY_VARIANTS: dict[str, tuple[int, ...]] = {"stone": (0,)}
 MATURE: dict[str, int] = {"wheat": 7}
 # Surface kinds a goal's plan may gather (the decision state reports them only for such a goal).
 SURFACE_KINDS = ("sand", "gravel", "sugar_cane", "wheat")
+# Crops still growing (any age but the ripe one): what a farm planted for a goal is waiting on. The
+# decision state reports them for a goal as it does the surface kinds; nothing digs them.
+YOUNG: dict[str, str] = {"young_wheat": "wheat"}
+KINDS.update({kind: (crop,) for kind, crop in YOUNG.items()})
 # Plants: no collision, standing on the ground. Looked for without the finder's ``exposed`` rule
 # (a face open and a ledge level with the block's top, against digging pits): picking a plant
 # opens no pit.
-PLANTS = frozenset({"sugar_cane", "wheat"})
+PLANTS = frozenset({"sugar_cane", "wheat"} | set(YOUNG))
+# Farming (executors.farming.Farm): the hoes that till, and what a crop's item is grown from.
+HOES = tuple(f"{m}_hoe" for m in ("wooden", "stone", "iron", "golden", "diamond", "netherite"))
+FARMED: dict[str, str] = {item: seed for item, (seed, _) in CROPS.items()}      # wheat → wheat_seeds
+GOAL_KINDS = SURFACE_KINDS + tuple(YOUNG)     # what a goal's decision state reports besides the ladder's
 
 
 # What the executors can do by themselves, for the planner (engine.planning): the block kinds

@@ -9,6 +9,7 @@ charcoal is ``coal`` with metadata 1, so smelting a log gives ``coal``).
   what a player asks for (ingots, charcoal, stone, glass, cooked food, bricks...).
 * ``MOB_DROPS``: item → the mobs whose loot has it (vanilla loot tables).
 * ``SHEARED``: item → the animal shears take it from, and how many a shearing gives.
+* ``CROPS``: items a planted seed grows into (wheat), and the seed.
 * ``FROM_LIVING``: items a living animal gives (milk, eggs), which no way reaches: the reason.
 * ``NETHER``/``END``: blocks and mobs found only in that dimension: an item that comes
   only from them is out of reach (the autopilot stays in the overworld).
@@ -98,6 +99,11 @@ FROM_LIVING: dict[str, str] = {
     "milk_bucket": "milked from a cow with a bucket",
     **{egg: "laid by a chicken every 5 to 10 minutes" for egg in ("egg", "brown_egg", "blue_egg")},
 }
+
+# Crops a player plants: the crop's item → (the seed planted, the block it grows as). Vanilla
+# CropBlock: a seed on farmland (a hoe's tilling, water within 4 for moisture) grows through 8 ages
+# on random ticks, about 7 x 4,096 ticks from seed to ripe at best (engine.sim.farming).
+CROPS: dict[str, tuple[str, str]] = {"wheat": ("wheat_seeds", "wheat")}
 
 # Drops by chance that minecraft-data's block list leaves out: item → blocks (any tool).
 CHANCE_DROPS: dict[str, tuple[str, ...]] = {
