@@ -54,4 +54,8 @@ def test_the_autopilot_tills_and_plants_its_seeds_beside_the_pond() -> None:
     assert len(crops) == 4 and world.count("wheat_seeds") == 0
     for x, y, z in crops:
         assert world.block(x, y - 1, z) == "farmland" and world.crops.moist(x, y - 1, z)
+        # East-west rows with bare farmland north and south: no crop halves another's speed.
+        assert world.crops.growth_speed((x, y, z), "wheat") >= 5.5
+        assert all(world.block(x + dx, y, z + dz) != "wheat" for dx, dz in ((0, 1), (0, -1), (1, 1), (1, -1),
+                                                                            (-1, 1), (-1, -1)))
     assert not {"till refused", "plant refused"} & set(world.rejected)
