@@ -243,8 +243,11 @@ KINDS.update({kind: (crop,) for kind, crop in YOUNG.items()})
 # (a face open and a ledge level with the block's top, against digging pits): picking a plant
 # opens no pit.
 PLANTS = frozenset({"sugar_cane", "wheat"} | set(YOUNG))
-# Farming (executors.farming.Farm): the hoes that till, and what a crop's item is grown from.
+# Farming (executors.farming.Farm, and the simulator's): the hoes that till, what they till (vanilla
+# HoeItem.TILLABLES from 1.13, ``grass_path`` before 1.17; 1.8-1.12's grass block is ``grass``, a
+# name 1.13-1.20.2 give the plant, so it is left out), and what a crop's item is grown from.
 HOES = tuple(f"{m}_hoe" for m in ("wooden", "stone", "iron", "golden", "diamond", "netherite"))
+TILLABLE = frozenset({"grass_block", "dirt", "dirt_path", "grass_path"})
 FARMED: dict[str, str] = {item: seed for item, (seed, _) in CROPS.items()}      # wheat → wheat_seeds
 GOAL_KINDS = SURFACE_KINDS + tuple(YOUNG)     # what a goal's decision state reports besides the ladder's
 

@@ -24,16 +24,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.decision.knowledge import MATURE, TILLABLE
+from engine.planning.sources import CROPS
 from engine.world.blocks import BlockStore, BlockTable
 
 RANDOM_TICK_SPEED = 3          # the gamerule's default
 SECTION_BLOCKS = 16 ** 3
 RANDOM_TICK_CHANCE = RANDOM_TICK_SPEED / SECTION_BLOCKS
 WATER_REACH = 4                # FarmBlock.isNearWater: x and z within 4, y 0 to 1 above
-TILLABLE = frozenset({"grass_block", "dirt_path", "dirt"})
-HOES = frozenset(f"{m}_hoe" for m in ("wooden", "stone", "iron", "golden", "diamond", "netherite"))
-SEEDS: dict[str, str] = {"wheat_seeds": "wheat"}         # the item and the crop it plants
-MAX_AGE: dict[str, int] = {"wheat": 7}
+SEEDS: dict[str, str] = {seed: crop for seed, crop in CROPS.values()}      # the item and the crop it plants
+MAX_AGE: dict[str, int] = dict(MATURE)                                    # wheat: 7
 
 Pos = tuple[int, int, int]
 

@@ -39,14 +39,14 @@ from typing import Any
 from engine import events as ev
 from engine import actions as acts
 from engine.actions import InjectMovement, ReleaseHeldItem, SelectHotbar, UseHeldItem
-from engine.decision.knowledge import ATTACK_DAMAGE, BLOCKS, FUEL, GAME, RECIPES, SMELT_TICKS, SMELTS, \
+from engine.decision.knowledge import ATTACK_DAMAGE, BLOCKS, FUEL, GAME, HOES, RECIPES, SMELT_TICKS, SMELTS, \
     dig_ticks, harvestable, members, spend
 from engine.decision.knowledge import count as family_count
 from engine.motion import grid as g
 from engine.motion import physics as ph
 from engine.motion.checker import Movement
 from engine.world.food import FOODS
-from engine.sim.farming import HOES, SEEDS, plant, till
+from engine.sim.farming import SEEDS, plant, till
 from engine.sim.server import ServerWorld
 from engine.sim.surface import animal_loot, loot
 from engine.sim.rules import (ATTACK_EXHAUSTION, BED_NIGHT, COW_DROPS, COW_SPEED, EYE, HEIGHT, JUMP_EXHAUSTION,

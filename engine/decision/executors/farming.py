@@ -22,14 +22,13 @@ import math
 from engine import actions as acts
 from engine.actions import Action
 from engine.decision.catalog import Choice
-from engine.decision.knowledge import FARMED, HOES
+from engine.decision.knowledge import FARMED, HOES, TILLABLE
 from engine.decision.perception import GoalReach
 from engine.motion.navigator import NavState
 from engine.decision.executors.base import ExecContext, Executor, Pos, hold
 
 SEARCH = 32            # blocks round the player (across) looked at for water
 WATER_REACH = 4        # FarmBlock.isNearWater
-TILLABLE = frozenset({"grass_block", "dirt", "dirt_path", "grass_path"})   # ``grass_path`` before 1.17
 CONFIRM_WAIT = 10      # ticks for the server's block change after a use
 # Rows, not a field: a crop beside another north or south, or on a diagonal, grows at half the speed
 # (CropBlock.getGrowthSpeed), so crops go east-west in rows with bare farmland tilled north and south
