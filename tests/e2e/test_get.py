@@ -17,13 +17,17 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.ladder import PLAYER, SERVER_TROUBLE, STALE_ONLY, export_world, join, start_server
+import attrs
+
+from tests.e2e.ladder import OPTIONS, PLAYER, SERVER_TROUBLE, STALE_ONLY, VIEW_DISTANCE, export_world, join, \
+    start_server
 from tests.e2e.peers import PeerPool
 
 pytestmark = pytest.mark.e2e
 
 SEED = 0
 DEADLINE_S = 45.0       # the simulator needs ~230 ticks (12 s at 20 Hz); the rest is room for a loaded CI
+FARM_DEADLINE_S = 75.0  # bread by farming: ~35 s here (wood for the table, the crops' sped-up growth)
 
 
 def _get(tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, item: str, steps: str,
@@ -84,5 +88,35 @@ def test_get_white_wool_shears_the_sheep_when_shears_are_carried(tmp_path: Path,
     assert len(server.find_all("sheared", since=server_mark)) == 1
     assert server.find_all("mob_died", since=server_mark) == []
     assert server.find_all("shear_refused", since=server_mark, reason="not_shears") == []
+    assert server.deaths(PLAYER, since=server_mark) == []
+    assert _trouble(server, server_mark) == {}
+
+
+def test_get_bread_plants_the_seeds_in_hand_where_no_wheat_grows(tmp_path: Path, peer_pool: PeerPool,
+                                                                  proxy_factory: Any) -> None:
+    """Seed 0's world without its grown farm; the player holds a hoe and three seeds: the autopilot
+    tills the ground by the pond and plants them (farm(wheat)), waits while they grow (the server's
+    random ticks sped up, vanilla's gamerule at 2048: seconds, not a day), picks the ripe wheat and
+    bakes the bread at a table of its own."""
+    version = "26.1"
+    world = export_world(SEED, tmp_path, attrs.evolve(OPTIONS, farm=False))
+    server = peer_pool.world(version, gamemode="survival", view_distance=VIEW_DISTANCE,
+                             extra_args=("--rules", "survival", "--world", str(world), "--random-tick-speed", "2048"))
+    assert server.port is not None
+    proxy = proxy_factory(server.port)
+    bot = join(peer_pool, proxy, version)
+    server.wait_login(PLAYER)
+    server_mark, mark = server.mark(), bot.mark()
+    server.run(f"/give {PLAYER} wooden_hoe 1")
+    server.run(f"/give {PLAYER} wheat_seeds 3")
+    bot.chat("!get bread")
+    bot.wait_chat("getting bread in", since=mark)
+    bot.wait_chat("Autopilot finished: bread in hand", since=mark, timeout=FARM_DEADLINE_S)
+    assert server.inventory(PLAYER).get("bread", 0) >= 1, server.inventory(PLAYER)
+    server.wait_for("crop_grew", since=server_mark, age=7)
+    planted = server.find_all("planted", since=server_mark, player=PLAYER)
+    tilled = server.find_all("tilled", since=server_mark, player=PLAYER)
+    # The three seeds, and the seeds each ripe crop gives back while the others still grow (replanted).
+    assert len(planted) >= 3 and len(tilled) >= 3, (planted, tilled)
     assert server.deaths(PLAYER, since=server_mark) == []
     assert _trouble(server, server_mark) == {}
