@@ -4,8 +4,9 @@ How this works. ``Abilities`` say what the agent can do by itself: which blocks 
 executors gather and which animals it hunts. ``Planner`` first finds, once per book and
 abilities, the cheapest *way* to every item (a fixed point, as Bellman-Ford over the recipe
 graph): gather a block that drops it (with the cheapest tool that harvests it), hunt an
-animal, shear one (wool: the shears made once, the sheep left standing), smelt an input (with fuel and a furnace), or craft a recipe (with a crafting table
-for the 3x3 grid). An item no way reaches has no way. Every edge costs something, so the
+animal, shear one (wool: the shears made once, the sheep left standing), smelt an input
+(with fuel and a furnace), or craft a recipe (with a crafting table for the 3x3 grid). An
+item no way reaches has no way. Every edge costs something, so the
 cheapest ways never form a cycle (nine nuggets from an ingot from nine nuggets).
 
 ``plan(goal, n, counts, seen)`` then walks the ways from the goal down, taking what the
