@@ -11,8 +11,10 @@ fresh spawn, the mock provider, episodes end when the autopilot hands back or at
 An item the planner finds out of reach in the simulator's world (it has oak trees, stone, iron
 ore and some coal in its outcrops, a beach with sugar cane, gravel, a grown wheat farm, cows and
 sheep, and the deep world below when the plan digs coal, gold, redstone or diamonds, as ``mcagent
-sim`` plays it; no spiders, apples or Nether) is not played: the report gives the planner's reason and does not count it as reached. Per item: episodes that
-reached it, the median tick, deaths and movement-checker violations.
+sim`` plays it; no spiders, chickens, apples or Nether) is not played: the report gives the planner's reason and does not count it as reached. Per item: episodes that
+reached it, the median tick, deaths and movement-checker violations. ``--no-farm`` leaves the grown
+farm out (wheat is then what the player plants: give it seeds with ``--start-items wheat_seeds:6``;
+the crops take about a day to ripen, so give it ``--ticks 72000``).
 """
 from __future__ import annotations
 
