@@ -4,14 +4,17 @@ Usage:
     .venv/bin/python bench/get_items.py                          # every item, 5 seeds from 1000
     .venv/bin/python bench/get_items.py --items "16 torch,shield" --seeds 3 --first-seed 0
     .venv/bin/python bench/get_items.py --jobs 2 --json
+    .venv/bin/python bench/get_items.py --items "6 bread" --no-farm --start-items wheat_seeds:6 --ticks 72000
 
 Each item is played as ``mcagent sim --goal <item>`` plays it (``!autopilot on <item>`` from a
 fresh spawn, the mock provider, episodes end when the autopilot hands back or at ``--ticks``).
 An item the planner finds out of reach in the simulator's world (it has oak trees, stone, iron
 ore and some coal in its outcrops, a beach with sugar cane, gravel, a grown wheat farm, cows and
 sheep, and the deep world below when the plan digs coal, gold, redstone or diamonds, as ``mcagent
-sim`` plays it; no spiders, apples or Nether) is not played: the report gives the planner's reason and does not count it as reached. Per item: episodes that
-reached it, the median tick, deaths and movement-checker violations.
+sim`` plays it; no spiders, chickens, apples or Nether) is not played: the report gives the planner's reason and does not count it as reached. Per item: episodes that
+reached it, the median tick, deaths and movement-checker violations. ``--no-farm`` leaves the grown
+farm out (wheat is then what the player plants: give it seeds with ``--start-items wheat_seeds:6``;
+the crops take about a day to ripen, so give it ``--ticks 72000``).
 """
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ ITEMS = (
     "iron_ingot", "iron_pickaxe", "iron_sword", "iron_axe", "shield", "bucket", "shears", "iron_helmet",
     "iron_boots", "iron_bars", "minecart", "hopper",
     # food
-    "cooked_beef", "8 bread", "cooked_mutton", "sugar", "hay_block",
+    "cooked_beef", "8 bread", "cooked_mutton", "mutton", "sugar", "hay_block", "wooden_hoe",
     # the surface: beaches, gravel, the farm, the flock
     "sand", "glass", "glass_bottle", "sandstone", "flint", "flint_and_steel", "paper", "book", "bookshelf",
     "white_wool", "white_bed", "white_carpet", "painting", "white_banner", "leather", "leather_chestplate",
@@ -49,13 +52,13 @@ ITEMS = (
     "diamond_pickaxe", "redstone", "compass", "clock", "coal", "coal_block", "redstone_torch", "piston", "repeater",
     "rail", "powered_rail", "map",
     # what the simulated world cannot provide (the planner says why)
-    "golden_apple", "netherite_pickaxe", "bow",
+    "golden_apple", "netherite_pickaxe", "bow", "fishing_rod", "lead", "cake", "cookie",
 )
 
 
-def play(job: tuple[str, int, int]) -> dict[str, Any]:
-    goal, seed, ticks = job
-    options = SimOptions(underground=underground_for(goal))
+def play(job: tuple[str, int, int, bool, tuple[tuple[str, int], ...]]) -> dict[str, Any]:
+    goal, seed, ticks, farm, start_items = job
+    options = SimOptions(underground=underground_for(goal), farm=farm, start_items=start_items)
     result = run_episode(seed, ticks, MockProvider(), options, stop_when_done=True, goal=goal)
     item = goal.split()[-1]
     return {"goal": goal, "seed": seed, "tick": result.milestones.get(item), "ticks": result.ticks,
@@ -70,17 +73,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ticks", type=int, default=24_000)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-farm", action="store_true", help="no grown wheat farm: wheat only as planted")
+    parser.add_argument("--start-items", default="", help="more of the kit at spawn, e.g. wheat_seeds:6,shears:1")
     args = parser.parse_args(argv)
+    try:
+        start = tuple((name, int(n)) for name, _, n in (i.strip().partition(":") for i in args.start_items.split(",")
+                                                         if i.strip()))
+    except ValueError:
+        parser.error(f"--start-items: not item:count pairs: {args.start_items!r}")
     goals = [g.strip() for g in args.items.split(",") if g.strip()]
     rows: dict[str, dict[str, Any]] = {}
-    jobs: list[tuple[str, int, int]] = []
+    jobs: list[tuple[str, int, int, bool, tuple[tuple[str, int], ...]]] = []
     for goal in goals:
         names = milestone_names(goal)
         if isinstance(names, str):
             rows[goal] = {"goal": goal, "reached": 0, "episodes": 0, "out_of_reach": names}
         else:
             rows[goal] = {"goal": goal, "reached": 0, "episodes": 0, "ticks": [], "deaths": 0, "violations": 0}
-            jobs += [(goal, seed, args.ticks) for seed in range(args.first_seed, args.first_seed + args.seeds)]
+            jobs += [(goal, seed, args.ticks, not args.no_farm, start)
+                     for seed in range(args.first_seed, args.first_seed + args.seeds)]
     with ProcessPoolExecutor(args.jobs) as pool:
         for done in pool.map(play, jobs):
             row = rows[done["goal"]]

@@ -118,6 +118,14 @@ class OwnMetadata:
 
 
 @attrs.frozen
+class EntitySheared:
+    """An animal's shorn flag from its metadata (a sheep's wool byte, 0x10): shorn, or grown back."""
+
+    entity_id: int
+    sheared: bool
+
+
+@attrs.frozen
 class EntitySpawned:
     entity_id: int
     kind: str
@@ -253,6 +261,7 @@ Event = (
     | PlayerUnlisted
     | EntitySpawned
     | OwnMetadata
+    | EntitySheared
     | EntityMoved
     | EntityMovedBy
     | EntitiesRemoved

@@ -215,8 +215,10 @@ function layouts (mcData) {
   // metadataKeys) holding `value`. minecraft-data names the keys only from 1.13 on; before,
   // the keys and the numbered types are vanilla 1.12's (Entity: 0 flags byte, 1 air varint;
   // EntityItem: 6 item stack).
-  const LEGACY_METADATA = { shared_flags: [0, 0], air_supply: [1, 1], item: [6, 5] }
-  const METADATA_TYPES = { shared_flags: 'byte', air_supply: 'int', item: 'item_stack' }
+  // Index and type id where minecraft-data has no metadataKeys (before 1.19.4): the sheep's wool
+  // byte is 13 on 1.10-1.13 (the survival server's legacy version is 1.12.2).
+  const LEGACY_METADATA = { shared_flags: [0, 0], air_supply: [1, 1], item: [6, 5], wool: [13, 0] }
+  const METADATA_TYPES = { shared_flags: 'byte', air_supply: 'int', item: 'item_stack', wool: 'byte' }
   function metadataEntry (entityName, field, value) {
     const entity = mcData.entitiesByName[entityName]
     const keys = entity && entity.metadataKeys

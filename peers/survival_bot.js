@@ -19,7 +19,9 @@
 // time has passed). --scenario shear: with shears in the hotbar and a sheep near (the test
 // summons it), bot.activateEntity the sheep (mineflayer's own right click), walk into the wool
 // (1-3 white wool), then once more on the shorn sheep: step "shorn", no wool.
-// --scenario idle: stands still (the test hurts it: a fall, lava, a zombie)
+// --scenario farm: with a wooden hoe and wheat seeds, till the grass east of the feet, plant a seed,
+// watch it grow (the test speeds random ticks up) and dig the ripe crop: steps till, plant, grow,
+// harvest. --scenario idle: stands still (the test hurts it: a fall, lava, a zombie)
 // and reports its health as it changes: {"event":"health","health":H,"food":F}.
 // stdout: {"event":"spawn"}, {"event":"step","name":S,"ok":B[,"error":E][,...]} per step,
 // {"event":"done","ok":B,"inventory":{item: count},"food":F} at the end; the process then exits.
@@ -167,7 +169,10 @@ async function shear () {
     await pickUp(wool, 0)
     await sleep(1500) // the other pieces of the shearing, if any
     await pickUp(wool, counts()[wool] - 1)
-    return { wool: counts()[wool] }
+    // mineflayer's own reading of the sheep's metadata: the wool byte's 0x10 (index 13 on 1.12.2).
+    const keys = bot.registry.entitiesByName.sheep.metadataKeys
+    const index = keys ? keys.indexOf('wool') : 13
+    return { wool: counts()[wool], shornFlag: Boolean((sheep.metadata[index] || 0) & 0x10) }
   })
   await step('shorn', async () => {
     const before = counts()[wool]
@@ -178,6 +183,42 @@ async function shear () {
   })
 }
 
+// Farming: the hoe on the grass east of the feet, the seeds on the farmland (mineflayer's own
+// bot.activateBlock, its right click on the top face), the crop watched as mineflayer reads the
+// server's block changes until ripe (the test speeds random ticks up), then dug and its drops
+// walked into.
+async function farm () {
+  await until('a hoe and seeds', () => counts().wooden_hoe && counts().wheat_seeds, 20000)
+  const ground = bot.entity.position.offset(1, -1, 0).floored()
+  const above = ground.offset(0, 1, 0)
+  await hold('wooden_hoe')
+  await step('till', async () => {
+    await bot.activateBlock(bot.blockAt(ground))
+    await until('farmland', () => bot.blockAt(ground).name === 'farmland', 5000)
+    return { block: bot.blockAt(ground).name }
+  })
+  await hold('wheat_seeds')
+  await step('plant', async () => {
+    const before = counts().wheat_seeds
+    await bot.activateBlock(bot.blockAt(ground))
+    await until('wheat', () => bot.blockAt(above).name === 'wheat', 5000)
+    await until('a seed spent', () => (counts().wheat_seeds || 0) === before - 1, 5000)
+    return { age: Number(bot.blockAt(above).getProperties().age), seeds: counts().wheat_seeds || 0 }
+  })
+  await step('grow', async () => {
+    await until('ripe wheat', () => Number(bot.blockAt(above).getProperties().age) === 7, 30000)
+    return { age: Number(bot.blockAt(above).getProperties().age) }
+  })
+  await step('harvest', async () => {
+    const seeds = counts().wheat_seeds || 0
+    await hold(null)
+    await bot.dig(bot.blockAt(above))
+    await pickUp('wheat', 0)
+    await pickUp('wheat_seeds', seeds)
+    return { wheat: counts().wheat, seeds: counts().wheat_seeds }
+  })
+}
+
 async function idle () {
   bot.on('health', () => emit({ event: 'health', health: bot.health, food: bot.food }))
   await step('idle', () => sleep(Number(args.seconds) * 1000))
@@ -185,7 +226,7 @@ async function idle () {
 
 bot.once('spawn', () => {
   emit({ event: 'spawn', x: bot.entity.position.x, y: bot.entity.position.y, z: bot.entity.position.z })
-  const scenario = { live: run, fast, shear, idle }[args.scenario]
+  const scenario = { live: run, fast, shear, farm, idle }[args.scenario]
   scenario().then(
     () => emit({ event: 'done', ok: true, inventory: counts(), food: bot.food, health: bot.health }),
     (err) => { log('failed:', err && err.stack); emit({ event: 'done', ok: false, error: String(err && err.message), inventory: counts(), food: bot.food }) }

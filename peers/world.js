@@ -9,7 +9,7 @@
 //   node peers/world.js --port 0 --version 1.21.8 [--gamemode creative|survival] [--view-distance 2]
 //        [--online-mode true --session-server URL [--services-key PEMFILE] [--enforce-secure-profile true]]
 //        [--record-chat true] [--rules basic|survival [--world FILE] [--seed N] [--mobs true|false]
-//        [--difficulty peaceful|easy|normal|hard]]
+//        [--difficulty peaceful|easy|normal|hard] [--random-tick-speed N]]
 //
 // Online mode verifies every player with the session server at URL (hasJoined), as a
 // vanilla server does with Mojang's; --services-key is the public key profile keys must be
@@ -43,7 +43,8 @@
 // (windows.js); digging with dig times, a too-early finish delayed (digging.js); drops as item
 // entities the player walks into (items.js); hurt with invulnerable time, lava, fire and
 // drowning (body.js); hunger and eating (hunger.js); cows and, with --mobs true (the default),
-// zombies at night (mobs.js). --world FILE plays a `mcagent-world/1` file (docs/world-file.md:
+// zombies at night (mobs.js); tilling, planting and crops growing on random ticks (farming.js,
+// --random-tick-speed: vanilla's gamerule, 3). --world FILE plays a `mcagent-world/1` file (docs/world-file.md:
 // the simulator's world for a seed) instead of the superflat world; --seed seeds drops and
 // spawns; --difficulty overrides the file's (normal without a file). Its stdin commands: window
 // (the open window's slots, cursor and state id), furnace (a furnace's slots, burn time and
@@ -110,7 +111,8 @@ try {
     world: '',
     seed: '0',
     mobs: 'true',
-    difficulty: ''
+    difficulty: '',
+    'random-tick-speed': '3' // vanilla's gamerule: random ticks a 16^3 section gets each tick (crops grow on them)
   })
 } catch (err) {
   emit({ event: 'error', fatal: true, message: err.message })
@@ -688,6 +690,11 @@ function onPlace (player, packet) {
     return
   }
   const held = heldItem(player)
+  if (rules && !player.dead && packet.location !== undefined &&
+      rules.useOn(player, packet.location, packet.direction, held, () => take(player, HOTBAR[0] + player.heldSlot, 1))) {
+    acknowledge(player, packet)
+    return
+  }
   if (player.dead || !held || !registry.blocksByName[held.name] || packet.location === undefined) return
   const face = [[0, -1, 0], [0, 1, 0], [0, 0, -1], [0, 0, 1], [-1, 0, 0], [1, 0, 0]][packet.direction]
   if (!face) return
@@ -1135,7 +1142,7 @@ if (args.rules === 'survival') {
     packets,
     Item,
     Block: requirePeer('prismarine-block')(registry),
-    options: { seed: Number(args.seed) || 0, mobs: args.mobs !== 'false', difficulty },
+    options: { seed: Number(args.seed) || 0, mobs: args.mobs !== 'false', difficulty, randomTickSpeed: Number(args['random-tick-speed']) },
     world: {
       newEntityId: () => nextEntityId++,
       players: () => [...players.values()].filter((p) => p.inPlay),

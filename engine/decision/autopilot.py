@@ -41,7 +41,7 @@ from engine.decision.executors import BED_RANGE, JOB_RANGE, ExecContext, Executo
     step_aside
 from engine.decision.heuristic import Decision, heuristic
 from engine.decision.goals import DEFAULT_GOAL, Goal, goal_ladder, resolve
-from engine.decision.knowledge import GAME, KINDS, GATHERED_KINDS, LOOT, PLANTS, SURFACE_KINDS
+from engine.decision.knowledge import GAME, GOAL_KINDS, KINDS, GATHERED_KINDS, LOOT, PLANTS, SHEARED_PREFIX
 from engine.planning.planner import OutOfReach, Plan
 from engine.decision.logs import EpisodeLog
 from engine.decision.perception import BlockFinder, Query
@@ -412,7 +412,10 @@ class Autopilot:
                     if e.kind == "item" and e.entity_id not in self.ignored and e.position.distance_to(pos) <= 16.0)
         game: list[tuple[int, str, float]] = []
         if self.goal != DEFAULT_GOAL:
-            game = sorted(((e.entity_id, e.kind.removeprefix("minecraft:"), e.position.distance_to(pos))
+            # A shorn sheep is ``sheared_sheep`` (its loot is mutton only: ``loot_of``), so a goal
+            # that shears for wool does not walk back to it.
+            game = sorted(((e.entity_id, SHEARED_PREFIX * e.sheared + e.kind.removeprefix("minecraft:"),
+                            e.position.distance_to(pos))
                            for e in snapshot.entities if e.kind.removeprefix("minecraft:") in LOOT and not e.hostile),
                           key=lambda h: h[2])
         return DecisionState(
@@ -447,7 +450,7 @@ class Autopilot:
         blacklist changes: an idle player deciding again costs nothing."""
         # A goal of its own looks for the surface kinds too (sand, cane, wheat...): the iron
         # pickaxe's states and legal lists stay what they were.
-        kinds = RESOURCES if self.goal == DEFAULT_GOAL else RESOURCES + SURFACE_KINDS
+        kinds = RESOURCES if self.goal == DEFAULT_GOAL else RESOURCES + GOAL_KINDS
         key = (self.terrain.store.revision, pos.x, pos.y, pos.z, frozenset(self.blacklist), kinds)
         if self._known_memo is not None and self._known_memo[0] == key:
             return self._known_memo[1]

@@ -1,4 +1,4 @@
-"""The 14-action catalog and the legal-action filter.
+"""The 15-action catalog and the legal-action filter.
 
 Each ``ActionSpec`` names an action, the type of its argument, its timeout in
 ticks and the precondition over a ``DecisionState``. ``legal_actions(state)``
@@ -16,8 +16,8 @@ from typing import ClassVar
 import attrs
 
 from engine.decision.goals import tree
-from engine.decision.knowledge import (FUEL, GAME, LADDER_RECIPES, LADDER_SMELTS, LOOT, RECIPES, SMELTS, SURFACE_KINDS,
-                                      count, pickaxe_tier)
+from engine.decision.knowledge import (FARMED, FUEL, GAME, HOES, LADDER_RECIPES, LADDER_SMELTS, RECIPES, SMELTS,
+                                      SURFACE_KINDS, count, loot_of, pickaxe_tier)
 from engine.decision.state import DecisionState
 from engine.world.food import FOODS
 from engine.world.vanilla import REGEN_FOOD
@@ -48,6 +48,7 @@ class ActionName:
     FLEE: ClassVar["ActionName"]
     FIGHT: ClassVar["ActionName"]
     IDLE: ClassVar["ActionName"]
+    FARM: ClassVar["ActionName"]
 
     def __repr__(self) -> str:
         return f"ActionName({self.value!r})"
@@ -94,6 +95,7 @@ ActionName.FOLLOW = _NAMES["follow"] = ActionName("follow")
 ActionName.FLEE = _NAMES["flee"] = ActionName("flee")
 ActionName.FIGHT = _NAMES["fight"] = ActionName("fight")
 ActionName.IDLE = _NAMES["idle"] = ActionName("idle")
+ActionName.FARM = _NAMES["farm"] = ActionName("farm")
 BUILTIN_ACTIONS = frozenset(_NAMES)
 
 
@@ -276,15 +278,26 @@ def _fight(s: DecisionState) -> list[Args]:
         radius = GAME_SIGHT if unable_to_heal(s) else HUNT_RADIUS
         out += [(eid,) for eid, d in s.animals if d <= radius]
     if s.goal is not None:
-        # A goal's own hunt (wool for a bed, leather for a book): the animals whose loot it needs.
+        # A goal's own hunt (wool for a bed, leather for a book): the animals whose loot it needs
+        # (a shorn sheep's is mutton only, so a goal of wool leaves it alone).
         wanted = tree(s.goal[0])
         out += [(eid,) for eid, kind, d in s.game
-                if d <= GAME_SIGHT and wanted & set(LOOT.get(kind, ())) and (eid,) not in out]
+                if d <= GAME_SIGHT and wanted & set(loot_of(kind)) and (eid,) not in out]
     return out
 
 
 def _idle(s: DecisionState) -> list[Args]:
     return [()]
+
+
+def _farm(s: DecisionState) -> list[Args]:
+    """Plant a crop the goal needs: its seeds and a hoe carried (the executor looks for moist ground)."""
+    if s.goal is None:
+        return []
+    counts = s.counts()
+    wanted = tree(s.goal[0])
+    return [(crop,) for crop, seed in FARMED.items()
+            if crop in wanted and counts.get(seed, 0) > 0 and any(counts.get(h, 0) for h in HOES)]
 
 
 CATALOG: dict[ActionName, ActionSpec] = {spec.name: spec for spec in (
@@ -302,8 +315,9 @@ CATALOG: dict[ActionName, ActionSpec] = {spec.name: spec for spec in (
     ActionSpec(ActionName.FLEE, (), 300, _flee),
     ActionSpec(ActionName.FIGHT, (int,), 400, _fight),     # a hunt walks up to 24 blocks first
     ActionSpec(ActionName.IDLE, (), 40, _idle),
+    ActionSpec(ActionName.FARM, (str,), 900, _farm),       # till and plant every seed carried beside water
 )}
-assert len(CATALOG) == 14
+assert len(CATALOG) == 15
 
 
 def legal_actions(state: DecisionState, suppressed: frozenset[ActionName] = frozenset()) -> tuple[Choice, ...]:

@@ -15,7 +15,8 @@ import functools
 
 import attrs
 
-from engine.decision.knowledge import FAMILIES, RECIPES, SMELTS, members, planner_for
+from engine.decision.knowledge import FAMILIES, FARMED, HOES, RECIPES, SHEARABLE, SMELTS, members, planner_for
+from engine.planning.sources import SHEARED
 from engine.decision.ladder import Ladder, Milestone
 from engine.planning.planner import OutOfReach, Plan
 
@@ -68,7 +69,8 @@ def goal_ladder(goal: Goal, plan: Plan | None) -> Ladder:
 
 @functools.cache
 def tree(item: str) -> frozenset[str]:
-    """Every item (not tag) the recipes and furnace recipes of ``item`` may need, ``item`` included."""
+    """Every item (not tag) the recipes and furnace recipes of ``item`` may need, ``item`` included,
+    the shears for wool, and a crop's seed and a hoe."""
     seen: set[str] = set()
     todo = [item]
     while todo:
@@ -84,5 +86,9 @@ def tree(item: str) -> frozenset[str]:
                     todo.append("crafting_table")
             if m in SMELTS:
                 todo += [SMELTS[m], "furnace"]
+            if m in SHEARED and SHEARED[m][0] in SHEARABLE:
+                todo.append("shears")       # wool is shorn: the shears are made for it
+            if m in FARMED:
+                todo += [FARMED[m], HOES[0]]     # a crop is planted when none is found grown
     return frozenset(seen)
 

@@ -21,8 +21,8 @@ import math
 import attrs
 
 from engine.decision.catalog import DUG_FOR, ActionName, Choice, healing_hurt, needs_food, stocking
-from engine.decision.knowledge import BLOCKS, FAMILIES, FUEL, GATHERED_KINDS, KINDS, PICKAXES, RECIPES, SMELTS, count, \
-    members, pickaxe_tier, planner, spend
+from engine.decision.knowledge import BLOCKS, FAMILIES, FARMED, FUEL, GATHERED_KINDS, HOES, KINDS, PICKAXES, RECIPES, \
+    SHEARED_PREFIX, SMELTS, YOUNG, count, members, pickaxe_tier, planner, spend
 from engine.decision.state import DecisionState
 from engine.world.food import FOODS
 
@@ -109,14 +109,24 @@ def _raw(item: str, inv: dict[str, int], s: DecisionState) -> Choice:
     to it, as the action that gathers it: dig its block (with the tool first), or hunt. Without
     one the executors can take (a goal checked by the planner has one), look around."""
     way = planner().ways.get(item) or planner("legacy").ways.get(item)
-    if way is None or way.kind not in ("gather", "hunt"):
+    if way is None or way.kind not in ("gather", "hunt", "shear"):
         return Choice(ActionName.EXPLORE)
-    if way.kind == "hunt":
+    if way.kind == "shear" and way.tool is not None and s.counts().get(way.tool, 0) == 0:
+        step = plan(way.tool, 1, inv, s)
+        if step is not None:
+            return step
+    if way.kind in ("hunt", "shear"):
         # The animal whose loot it is (a sheep for wool), the nearest first; a state without a
-        # goal's game (the ladder's) hunts the nearest food animal as before.
-        prey = [eid for eid, kind, _ in s.game if kind == way.source] if s.game else \
-            [eid for eid, _ in s.animals]
+        # goal's game (the ladder's) hunts the nearest food animal as before. Shearing goes to a
+        # woolly one only (``fight`` with shears shears it); a kill takes a shorn one as well.
+        prey = [eid for eid, kind, _ in s.game
+                if kind == way.source or (way.kind == "hunt" and kind == SHEARED_PREFIX + way.source)] \
+            if s.game else [eid for eid, _ in s.animals]
         return Choice(ActionName.FIGHT, (prey[0],)) if prey else Choice(ActionName.EXPLORE)
+    if item in FARMED and s.distance(way.source) is None:
+        step = _farm(item, inv, s)
+        if step is not None:
+            return step
     if way.tool is not None and way.tool in PICKAXES and pickaxe_tier(s.counts()) < PICKAXES[way.tool][0]:
         step = plan(way.tool, 1, inv, s)
         if step is not None:
@@ -125,6 +135,20 @@ def _raw(item: str, inv: dict[str, int], s: DecisionState) -> Choice:
     if kind is None:
         return Choice(ActionName.EXPLORE)
     return Choice(ActionName.GATHER_WOOD) if kind == "log" else Choice(ActionName.MINE_BLOCK, (kind,))
+
+
+def _farm(item: str, inv: dict[str, int], s: DecisionState) -> Choice | None:
+    """No ripe crop known: plant the seeds in hand (a hoe made first), or wait for a crop of ours
+    growing; None (look around) with neither. A grown crop found later is picked as before."""
+    counts = s.counts()
+    if counts.get(FARMED[item], 0) > 0:
+        if not any(counts.get(h, 0) for h in HOES):
+            return plan(HOES[0], 1, inv, s)
+        return Choice(ActionName.FARM, (item,))
+    growing = next((kind for kind, crop in YOUNG.items() if crop == item), None)
+    if growing is not None and s.distance(growing) is not None:
+        return Choice(ActionName.IDLE)
+    return None
 
 
 KIT_DEPTH = 8         # recipe levels the kit looks down (vanilla's deepest everyday tree has 4)

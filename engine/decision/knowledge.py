@@ -24,6 +24,7 @@ import attrs
 
 from engine.planning.book import book, table_for
 from engine.planning.planner import Abilities, Planner
+from engine.planning.sources import CROPS, SHEARED
 
 # Overworld tree species, in the order the agent prefers them when it may pick
 # (all are equal; the order only keeps choices deterministic).
@@ -139,6 +140,18 @@ LOOT: dict[str, tuple[str, ...]] = {
     "cow": ("beef", "leather"),
     "sheep": ("mutton", "white_wool", "wool"),        # ``wool`` (metadata 0 white) before 1.13
 }
+# Animals a goal's plan shears (``Fight`` with shears carried shears a woolly one and leaves it standing).
+SHEARABLE = frozenset({"sheep"})
+SHEARED_PREFIX = "sheared_"     # the decision state's kind for a shorn animal (the server's metadata flag)
+
+
+def loot_of(kind: str) -> tuple[str, ...]:
+    """What killing (or shearing) an animal of a decision state's kind gives: a shorn sheep
+    (``sheared_sheep``) its mutton only, as vanilla's loot table drops no wool from it."""
+    base = kind.removeprefix(SHEARED_PREFIX)
+    if base == kind:
+        return LOOT.get(kind, ())
+    return tuple(i for i in LOOT.get(base, ()) if SHEARED.get(i, ("",))[0] != base)
 
 PICKAXES: dict[str, tuple[int, float]] = {   # tier, speed
     "wooden_pickaxe": (1, 2.0), "stone_pickaxe": (2, 4.0), "iron_pickaxe": (3, 6.0), "diamond_pickaxe": (4, 8.0),
@@ -222,10 +235,21 @@ LEGACY_VARIANTS: dict[str, tuple[int, ...]] = {"stone": (0,)}
 MATURE: dict[str, int] = {"wheat": 7}
 # Surface kinds a goal's plan may gather (the decision state reports them only for such a goal).
 SURFACE_KINDS = ("sand", "gravel", "sugar_cane", "wheat")
+# Crops still growing (any age but the ripe one): what a farm planted for a goal is waiting on. The
+# decision state reports them for a goal as it does the surface kinds; nothing digs them.
+YOUNG: dict[str, str] = {"young_wheat": "wheat"}
+KINDS.update({kind: (crop,) for kind, crop in YOUNG.items()})
 # Plants: no collision, standing on the ground. Looked for without the finder's ``exposed`` rule
 # (a face open and a ledge level with the block's top, against digging pits): picking a plant
 # opens no pit.
-PLANTS = frozenset({"sugar_cane", "wheat"})
+PLANTS = frozenset({"sugar_cane", "wheat"} | set(YOUNG))
+# Farming (executors.farming.Farm, and the simulator's): the hoes that till, what they till (vanilla
+# HoeItem.TILLABLES from 1.13, ``grass_path`` before 1.17; 1.8-1.12's grass block is ``grass``, a
+# name 1.13-1.20.2 give the plant, so it is left out), and what a crop's item is grown from.
+HOES = tuple(f"{m}_hoe" for m in ("wooden", "stone", "iron", "golden", "diamond", "netherite"))
+TILLABLE = frozenset({"grass_block", "dirt", "dirt_path", "grass_path"})
+FARMED: dict[str, str] = {item: seed for item, (seed, _) in CROPS.items()}      # wheat → wheat_seeds
+GOAL_KINDS = SURFACE_KINDS + tuple(YOUNG)     # what a goal's decision state reports besides the ladder's
 
 
 # What the executors can do by themselves, for the planner (engine.planning): the block kinds
@@ -233,6 +257,7 @@ PLANTS = frozenset({"sugar_cane", "wheat"})
 GATHERED_KINDS = ("log", "stone", "iron_ore", "diamond_ore", "gold_ore", "redstone_ore", "coal_ore") + SURFACE_KINDS
 ABILITIES = Abilities(gather=frozenset(b for kind in GATHERED_KINDS for b in KINDS[kind]),
                       hunt=frozenset(LOOT), hunted=frozenset(i for items in LOOT.values() for i in items), fuel="#planks",
+                      shear=SHEARABLE,
                       prefer=tuple(b for kind in GATHERED_KINDS for b in KINDS[kind]),
                       # Coal shows in some outcrops only, and is dug for (MineOre) otherwise: charcoal
                       # stays the torch's way, coal is gathered for a goal only coal makes.

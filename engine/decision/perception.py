@@ -29,7 +29,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from engine.decision.knowledge import KINDS, LEGACY_VARIANTS, MATURE
+from engine.decision.knowledge import KINDS, LEGACY_VARIANTS, MATURE, YOUNG
 from engine.motion import grid as g
 from engine.motion.grid import Terrain
 from engine.world.blocks import BlockFlag, BlockStore, SectionKey
@@ -104,7 +104,11 @@ class BlockFinder:
                     continue
                 states = table.states_of(block)
                 variants = LEGACY_VARIANTS.get(block) if legacy else None
-                if block in MATURE and len(states) > MATURE[block]:
+                if kind in YOUNG and block in MATURE and len(states) > MATURE[block]:
+                    # A crop still growing: every age but the ripe one (1.8-1.12's metadata 0-7).
+                    for age in range(MATURE[block]):
+                        self._code[states.start + age] = index + 1
+                elif block in MATURE and len(states) > MATURE[block]:
                     self._code[states.start + MATURE[block]] = index + 1
                 elif variants is not None and len(states) == 16:
                     for meta in variants:

@@ -4,13 +4,14 @@ How this works. ``Abilities`` say what the agent can do by itself: which blocks 
 executors gather and which animals it hunts. ``Planner`` first finds, once per book and
 abilities, the cheapest *way* to every item (a fixed point, as Bellman-Ford over the recipe
 graph): gather a block that drops it (with the cheapest tool that harvests it), hunt an
-animal, smelt an input (with fuel and a furnace), or craft a recipe (with a crafting table
-for the 3x3 grid). An item no way reaches has no way. Every edge costs something, so the
+animal, shear one (wool: the shears made once, the sheep left standing), smelt an input
+(with fuel and a furnace), or craft a recipe (with a crafting table for the 3x3 grid). An
+item no way reaches has no way. Every edge costs something, so the
 cheapest ways never form a cycle (nine nuggets from an ingot from nine nuggets).
 
 ``plan(goal, n, counts, seen)`` then walks the ways from the goal down, taking what the
 inventory holds first (a copy of it: what one branch uses another cannot), and lists the
-steps leaves first: gather or hunt, then craft and smelt, each with its count. Tools, the
+steps leaves first: gather, hunt or shear, then craft and smelt, each with its count. Tools, the
 crafting table and the furnace are needed once and not used up; a table or furnace in
 ``seen`` (near the player) need not be made. ``seen`` also makes a block source the world
 model has seen cheaper than one it has not, and marks gather steps "seen". An item without
@@ -25,7 +26,7 @@ from collections.abc import Iterable
 import attrs
 
 from engine.planning.book import CraftRecipe, RecipeBook
-from engine.planning.sources import NOT_CRAFTED, SHEARED, dimension
+from engine.planning.sources import FROM_LIVING, NOT_CRAFTED, SHEARED, dimension
 
 STATIONS = ("crafting_table", "furnace")
 FUEL_PER_ITEM = 1.5          # items one plank smelts (vanilla: 300 ticks of a 200-tick job)
@@ -40,6 +41,7 @@ class Abilities:
     gather: frozenset[str]                 # blocks the executors dig up
     hunt: frozenset[str] = frozenset()     # animals the executors hunt
     hunted: frozenset[str] = frozenset()   # what a hunt brings back (a cow's beef, not its leather)
+    shear: frozenset[str] = frozenset()    # animals the executors shear (sources.SHEARED's)
     fuel: str = "#planks"                  # what a smelt burns
     # Blocks to prefer when ways cost the same, first first (oak before birch: a barrel of oak
     # slabs, not of whichever species sorts first).
@@ -51,19 +53,19 @@ class Abilities:
 
 @attrs.frozen
 class Way:
-    kind: str                        # "gather", "hunt", "smelt", "craft"
+    kind: str                        # "gather", "hunt", "shear", "smelt", "craft"
     cost: float
     source: str = ""                 # block, animal or smelting input
-    tool: str | None = None          # gather: the tool to hold
+    tool: str | None = None          # gather: the tool to hold; shear: the shears
     recipe: CraftRecipe | None = None
 
 
 @attrs.frozen
 class Step:
-    kind: str                 # "gather", "hunt", "smelt", "craft"
+    kind: str                 # "gather", "hunt", "shear", "smelt", "craft"
     item: str
     count: int                # items to get by this step
-    source: str = ""          # gather: the block; hunt: the animal; smelt: the input
+    source: str = ""          # gather: the block; hunt, shear: the animal; smelt: the input
     tool: str | None = None
     seen: bool = False        # gather: the world model has seen such a block
 
@@ -76,6 +78,9 @@ class Step:
             shears = f", {self.tool} on each first ({SHEARED[self.item][1]}-{SHEARED[self.item][2]} a shearing)" \
                 if self.tool and self.item in SHEARED else ""
             return f"hunt {self.source} for {self.count} {self.item}{shears}"
+        if self.kind == "shear":
+            _, low, high = SHEARED[self.item]
+            return f"shear {self.source} for {self.count} {self.item} ({low}-{high} a shearing)"
         if self.kind == "smelt":
             return f"smelt {self.count} {self.source} into {self.item}"
         return f"craft {self.count} {self.item}"
@@ -134,6 +139,11 @@ class Planner:
         for mob in book.mob_drops.get(item, ()):
             if mob in ab.hunt and item in ab.hunted:
                 yield Way("hunt", 4.0, mob)
+        if item in SHEARED and SHEARED[item][0] in ab.shear:
+            # The shears are a tool as a pickaxe is (made once, a tenth of their cost a use): a
+            # shearing gives 1-3 wool and leaves the sheep to regrow it, where a kill gives one.
+            tool_cost = self._cost("shears")
+            yield Way("shear", 1.0 + tool_cost / 10, SHEARED[item][0], "shears")
         for raw in book.smelting.get(item, ()):
             fuel = self._cost(ab.fuel) / FUEL_PER_ITEM
             yield Way("smelt", 1.0 + self._cost(raw) + fuel + self._cost("furnace") / 10, raw)
@@ -185,6 +195,8 @@ class Planner:
             base, ingot = NOT_CRAFTED[item]
             upgrade = ingot if not self.reachable(ingot) else base
             return f"needs {upgrade} (a smithing-table upgrade): " + self._why_link(upgrade, depth, visiting)
+        if item in FROM_LIVING:
+            return f"{item} is {FROM_LIVING[item]}, which the autopilot does not do"
         if any(book.mob_drops.get(m) or any(self._source(s.block, m) for s in book.dropped_by.get(m, ()))
                for m in book.members(item)):
             return self._why_raw(item)
@@ -262,6 +274,9 @@ class _Walk:
         elif way.kind == "hunt":
             shears = "shears" if item in SHEARED and self.inv.get("shears", 0) > 0 else None
             self.steps.append(Step("hunt", item, missing, way.source, shears))
+        elif way.kind == "shear":
+            self.keep("shears", depth)
+            self.steps.append(Step("shear", item, missing, way.source, "shears"))
         elif way.kind == "smelt":
             self.need(way.source, missing, depth + 1)
             self.need(self.p.abilities.fuel, math.ceil(missing / FUEL_PER_ITEM), depth + 1)

@@ -9,6 +9,8 @@ charcoal is ``coal`` with metadata 1, so smelting a log gives ``coal``).
   what a player asks for (ingots, charcoal, stone, glass, cooked food, bricks...).
 * ``MOB_DROPS``: item → the mobs whose loot has it (vanilla loot tables).
 * ``SHEARED``: item → the animal shears take it from, and how many a shearing gives.
+* ``CROPS``: items a planted seed grows into (wheat), and the seed.
+* ``FROM_LIVING``: items a living animal gives (milk, eggs), which no way reaches: the reason.
 * ``NETHER``/``END``: blocks and mobs found only in that dimension: an item that comes
   only from them is out of reach (the autopilot stays in the overworld).
 * ``NOT_CRAFTED``: items made by other stations (the smithing table's netherite upgrade)
@@ -61,7 +63,7 @@ SMELTING: dict[str, dict[str, tuple[str, ...]]] = {
 MOB_DROPS: dict[str, tuple[str, ...]] = {
     "beef": ("cow", "mooshroom"), "leather": ("cow", "mooshroom", "horse", "llama"),
     "porkchop": ("pig",), "mutton": ("sheep",), "chicken": ("chicken",), "feather": ("chicken",),
-    "egg": ("chicken",), "rabbit": ("rabbit",), "rabbit_hide": ("rabbit",), "rabbit_foot": ("rabbit",),
+    "rabbit": ("rabbit",), "rabbit_hide": ("rabbit",), "rabbit_foot": ("rabbit",),
     "white_wool": ("sheep",), "wool": ("sheep",),
     "string": ("spider", "cave_spider"), "spider_eye": ("spider", "cave_spider", "witch"),
     "bone": ("skeleton", "stray"), "arrow": ("skeleton", "stray"), "gunpowder": ("creeper", "ghast", "witch"),
@@ -89,6 +91,19 @@ END = frozenset({"end_stone", "chorus_plant", "chorus_flower", "purpur_block", "
 # 1 + nextInt(3) wool). The shears come first, then the kill (a sheared sheep drops no wool):
 # engine.decision.executors.living.Fight.
 SHEARED: dict[str, tuple[str, int, int]] = {"white_wool": ("sheep", 1, 3), "wool": ("sheep", 1, 3)}
+
+# Taken from a living animal rather than its loot, which the executors do not do: item → how. A
+# chicken's loot is feathers and meat (vanilla's loot table); its eggs are laid, one every 6,000 to
+# 12,000 ticks (Chicken.aiStep's eggTime). Milk is a bucket used on a cow (Cow.mobInteract).
+FROM_LIVING: dict[str, str] = {
+    "milk_bucket": "milked from a cow with a bucket",
+    **{egg: "laid by a chicken every 5 to 10 minutes" for egg in ("egg", "brown_egg", "blue_egg")},
+}
+
+# Crops a player plants: the crop's item → (the seed planted, the block it grows as). Vanilla
+# CropBlock: a seed on farmland (a hoe's tilling, water within 4 for moisture) grows through 8 ages
+# on random ticks, about 7 x 4,096 ticks from seed to ripe at best (engine.sim.farming).
+CROPS: dict[str, tuple[str, str]] = {"wheat": ("wheat_seeds", "wheat")}
 
 # Drops by chance that minecraft-data's block list leaves out: item → blocks (any tool).
 CHANCE_DROPS: dict[str, tuple[str, ...]] = {

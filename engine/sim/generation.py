@@ -95,7 +95,7 @@ class Generation:
         # they were before there was a surface.
         surface = Surface(self.table, np.random.default_rng((self.seed, 3)), blocks, ground, rocky,
                           self.ponds, self.pools)
-        surface.run()
+        surface.run(farm=self.options.farm)
         self.features.update(surface.features)
         self.heights = ground
         if o.underground is not None:

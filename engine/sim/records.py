@@ -31,6 +31,7 @@ class SimOptions:
     anti_xray: float = 0.0
     start_items: tuple[tuple[str, int], ...] = ()     # more of the body's kit at spawn and respawn (hotbar)
     dark_mobs: bool = True              # zombies spawn in the dark underground (the underground worlds)
+    farm: bool = True                   # the village-like wheat farm, grown (without: only what is planted)
 
 
 @attrs.define

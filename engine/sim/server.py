@@ -20,6 +20,7 @@ from engine.motion.checker import MovementChecker
 from engine.motion.grid import Terrain
 from engine.world.blocks import BlockFlag, BlockStore, BlockTable
 from engine.world.food import EAT_TICKS, FOODS
+from engine.sim.farming import Crops
 from engine.sim.generation import Generation, walkable
 from engine.sim.hazards import push_target
 from engine.sim.surface import spawn_sheep
@@ -72,6 +73,7 @@ class ServerWorld:
         self.shear_rng = np.random.default_rng((seed, 6))  # shearing's wool and the regrowth
         self.animals.update(spawn_sheep(lambda x, y, z: walkable(self.store, self.table, x, y, z), self.heights,
                                              self.flock_rng))
+        self.crops = Crops(self.store, self.table, np.random.default_rng((seed, 7)))   # planted crops' growth
         self.tick_no = 0
         self.deaths: list[tuple[int, str]] = []
         self.damage_taken: dict[str, float] = {}
@@ -309,12 +311,16 @@ class ServerWorld:
             self._food(out)
         self._mobs(t, out)
         self._animals(t, out)
+        grown = self.crops.tick(t)
+        if grown:
+            out.append(ev.BlocksChanged(tuple(grown)))
         return out
 
     def _animals(self, t: int, out: list[ev.Event]) -> None:
         for a in self.animals.values():
             if a.sheared and self.shear_rng.random() < REGROW_CHANCE:
                 a.sheared = False
+                out.append(ev.EntitySheared(a.entity_id, False))     # the wool byte's metadata
             rng = self.animal_rng if a.kind == "cow" else self.flock_rng
             if a.goal is None:
                 if rng.random() < COW_STROLL_CHANCE:

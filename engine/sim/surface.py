@@ -13,8 +13,9 @@ player finds them in the first minutes:
   the outcrops' stone only, as a hillside shows coal where its rock comes to light; drawn last, so
   everything above is where it was;
 * one village-like wheat farm, grown: two rows of farmland each side of a water channel, ripe
-  wheat on them. Nothing grows in the simulator; a farm found, as in a village, is the honest
-  stand-in (seeds from grass, tilling and random-tick growth are not simulated).
+  wheat on them (``SimOptions.farm``; without it, wheat is what the player plants: tilling,
+  planting and random-tick growth are ``engine.sim.farming``; seeds from grass are not simulated,
+  as there is no grass to break).
 
 ``loot`` is what those blocks drop when broken (gravel's flint one time in ten, ripe wheat's
 wheat and 1 to 4 seeds, a young crop one seed); ``spawn_sheep`` puts a flock on the grass.
@@ -54,12 +55,13 @@ class Surface:
         self.air = table.state_for("air")
         self.features: dict[str, list[tuple[int, int, int]]] = {}
 
-    def run(self) -> None:
+    def run(self, farm: bool = True) -> None:
         for pond in self.ponds:
             self._beach(pond)
         for _ in range(2):
             self._gravel()
-        self._farm()
+        if farm:
+            self._farm()
         self._coal()
 
     # -- placement -------------------------------------------------------------------------------

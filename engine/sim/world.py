@@ -39,13 +39,14 @@ from typing import Any
 from engine import events as ev
 from engine import actions as acts
 from engine.actions import InjectMovement, ReleaseHeldItem, SelectHotbar, UseHeldItem
-from engine.decision.knowledge import ATTACK_DAMAGE, BLOCKS, FUEL, GAME, RECIPES, SMELT_TICKS, SMELTS, \
+from engine.decision.knowledge import ATTACK_DAMAGE, BLOCKS, FUEL, GAME, HOES, RECIPES, SMELT_TICKS, SMELTS, \
     dig_ticks, harvestable, members, spend
 from engine.decision.knowledge import count as family_count
 from engine.motion import grid as g
 from engine.motion import physics as ph
 from engine.motion.checker import Movement
 from engine.world.food import FOODS
+from engine.sim.farming import SEEDS, plant, till
 from engine.sim.server import ServerWorld
 from engine.sim.surface import animal_loot, loot
 from engine.sim.rules import (ATTACK_EXHAUSTION, BED_NIGHT, COW_DROPS, COW_SPEED, EYE, HEIGHT, JUMP_EXHAUSTION,
@@ -172,6 +173,9 @@ class SimWorld(ServerWorld):
 
     def _place(self, a: acts.PlaceBlock, t: int, out: list[ev.Event]) -> None:
         p = self.player
+        if a.item in SEEDS:
+            self._plant(a, t, out)
+            return
         if self.held_item() != a.item or self.block(a.x, a.y, a.z) != "air" or not self.solid(*a.against) \
                 or not self._reach(a.x + 0.5, a.y + 0.5, a.z + 0.5):
             self._reject("place refused")
@@ -188,11 +192,31 @@ class SimWorld(ServerWorld):
         self.underground.placed(a.x, a.y, a.z, a.item)
         out += [ev.BlocksChanged(((a.x, a.y, a.z, state),)), self._inventory()]
 
+    def _plant(self, a: acts.PlaceBlock, t: int, out: list[ev.Event]) -> None:
+        """Seeds used on farmland's top face: a crop of age 0 above it (``farming.plant``)."""
+        state = plant(self.store, self.table, a.item, a.x, a.y, a.z) \
+            if self.held_item() == a.item and a.face == 1 and a.against == (a.x, a.y - 1, a.z) else None
+        if state is None or self.player.dead or not self._reach(a.x + 0.5, a.y + 0.5, a.z + 0.5) \
+                or not self.take(a.item, 1):
+            self._reject("plant refused")
+            return
+        self.store.set_block(a.x, a.y, a.z, state)
+        self.crops.planted((a.x, a.y, a.z), t)
+        out += [ev.BlocksChanged(((a.x, a.y, a.z, state),)), self._inventory()]
+
     def _use_block(self, a: acts.UseBlock, t: int, out: list[ev.Event]) -> None:
         """Vanilla's BedBlock.use / ServerPlayer.startSleepInBed: only at night, within 3 blocks
         across and 2 up or down, with no monster within 8 across and 5 up or down; the refusals
-        are the action-bar messages vanilla shows."""
+        are the action-bar messages vanilla shows. A hoe held tills the block (``farming.till``)."""
         p = self.player
+        if self.held_item() in HOES:
+            state = till(self.store, self.table, a.x, a.y, a.z, a.face)
+            if state is None or p.dead or not self._reach(a.x + 0.5, a.y + 0.5, a.z + 0.5):
+                self._reject("till refused")
+                return
+            self.store.set_block(a.x, a.y, a.z, state)
+            out.append(ev.BlocksChanged(((a.x, a.y, a.z, state),)))
+            return
         name = self.block(a.x, a.y, a.z) or ""
         if p.dead or not name.endswith("bed"):
             self._reject("use refused")
@@ -298,6 +322,7 @@ class SimWorld(ServerWorld):
         if a.off_hand or target.kind != "sheep" or target.sheared or self.held_item() != "shears":
             return  # vanilla: nothing happens
         target.sheared = True
+        out.append(ev.EntitySheared(target.entity_id, True))     # the wool byte's metadata, as vanilla sends it
         lo, hi = SHEAR_WOOL
         self._spawn_drop("white_wool", int(self.shear_rng.integers(lo, hi + 1)), target.x, target.y + 1.0, target.z,
                          t, out)

@@ -20,7 +20,7 @@ from engine.world.snapshot import EntityView, PlayerState, Vec3, WorldSnapshot
 INVENTORY_SLOTS = 46
 # Events that change only the entities, or only the player list (every other one may change
 # the player's own state, and a respawn the entities too: those drop every part).
-ENTITY_EVENTS = (ev.EntitySpawned, ev.EntityMoved, ev.EntityMovedBy, ev.EntitiesRemoved)
+ENTITY_EVENTS = (ev.EntitySpawned, ev.EntityMoved, ev.EntityMovedBy, ev.EntitiesRemoved, ev.EntitySheared)
 PLAYER_LIST_EVENTS = (ev.PlayerListed, ev.PlayerUnlisted)
 
 
@@ -96,6 +96,10 @@ class WorldModel:
                     self.burning = burning
                 if air is not None:
                     self.air = air
+            case ev.EntitySheared(entity_id=eid, sheared=sheared):
+                old = self.entities.get(eid)
+                if old is not None:
+                    self.entities[eid] = attrs.evolve(old, sheared=sheared)
             case ev.EntityMoved(entity_id=eid):
                 old = self.entities.get(eid)
                 if old is not None:

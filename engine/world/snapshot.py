@@ -28,6 +28,7 @@ class EntityView:
     uuid: str | None = None
     name: str | None = None
     category: str = ""
+    sheared: bool = False      # a sheep shorn (its metadata's wool byte), until it grows the wool back
 
     @property
     def hostile(self) -> bool:

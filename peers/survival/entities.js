@@ -5,7 +5,7 @@
 // Every entity is shown to every player in play (the test worlds are a few chunks wide): when
 // it appears, when a player joins or respawns (a respawn gives the client a fresh level), as it
 // moves (an absolute position: sync_entity_position from 1.21.2, entity_teleport before) and
-// when it goes.
+// when it goes; a sheep's shorn flag as its metadata's wool byte.
 
 const crypto = require('crypto')
 
@@ -19,6 +19,16 @@ module.exports = function createEntities ({ registry, packets, Item, newEntityId
       const stack = Item.toNotch(new Item(registry.itemsByName[e.item].id, e.count))
       player.client.write('entity_metadata', { entityId: e.id, metadata: [packets.metadataEntry('item', 'item', stack)] })
     }
+    if (e.kind === 'sheep' && e.shorn) woolTo(player, e)
+  }
+
+  // A sheep's wool byte (Sheep.DATA_WOOL_ID: 0x10 sheared, the low bits its colour, white 0).
+  function woolTo (player, e) {
+    player.client.write('entity_metadata', { entityId: e.id, metadata: [packets.metadataEntry('sheep', 'wool', e.shorn ? 0x10 : 0)] })
+  }
+
+  function wool (e) {
+    for (const p of viewers()) woolTo(p, e)
   }
 
   function add (fields) {
@@ -60,5 +70,5 @@ module.exports = function createEntities ({ registry, packets, Item, newEntityId
     }
   }
 
-  return { all, add, moved, remove, showAll, status, hurt, get: (id) => all.get(id) }
+  return { all, add, moved, remove, showAll, status, hurt, wool, get: (id) => all.get(id) }
 }

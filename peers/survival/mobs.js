@@ -24,8 +24,8 @@
 // first and a sheep ignores) within reach, holding shears, on a sheep that is not shorn drops
 // 1-3 white wool at the sheep; the sheep is shorn until it eats grass (EatBlockGoal: an adult
 // tries once in 1000 ticks, on a grass block, which becomes dirt) and grows its wool back.
-// Not modelled: knockback, panic, pathfinding round obstacles, light levels, the shears'
-// wear, the shorn flag in the sheep's metadata (clients draw every sheep woolly).
+// The shorn flag goes to clients in the sheep's metadata (its wool byte, as vanilla's). Not
+// modelled: knockback, panic, pathfinding round obstacles, light levels, the shears' wear.
 //
 // Events: {"event":"mob_spawned","entity":E,"kind":K,"x","y","z"}, {"event":"mob_hurt","entity":E,
 // "kind":K,"damage":D,"health":H,"by":P}, {"event":"mob_died","entity":E,"kind":K},
@@ -206,6 +206,7 @@ module.exports = function createMobs ({ entities, items, blockAt, setBlock, wool
       return
     }
     e.shorn = true
+    entities.wool(e)
     const n = SHEAR_WOOL[0] + Math.floor(random() * (SHEAR_WOOL[1] - SHEAR_WOOL[0] + 1))
     for (let i = 0; i < n; i++) items.spawn(wool, 1, e.x, e.y + 1, e.z, 10)
     emit({ event: 'sheared', player: player.username, entity: id, count: n })
@@ -218,6 +219,7 @@ module.exports = function createMobs ({ entities, items, blockAt, setBlock, wool
     if (blockAt(under).name !== 'grass_block' && blockAt(under).name !== 'grass') return
     setBlock(under, 'dirt')
     sheep.shorn = false
+    entities.wool(sheep)
     emit({ event: 'wool_grown', entity: sheep.id })
   }
 

@@ -1,6 +1,7 @@
 'use strict'
 // The survival rules world.js plays by with --rules survival, put together: digging, dropped
-// items, the body (hurt, lava, fire, drowning), hunger and eating, cows, sheep (shorn too) and zombies. Windows
+// items, the body (hurt, lava, fire, drowning), hunger and eating, cows, sheep (shorn too) and zombies,
+// farming (tilling, planting, wheat growing on random ticks). Windows
 // (crafting and furnaces) are windows.js, wired by world.js itself.
 //
 // `world` is world.js's narrow face: players (in play), newEntityId, blockAt, touching,
@@ -13,6 +14,7 @@ const createDigging = require('./digging')
 const createBody = require('./body')
 const createHunger = require('./hunger')
 const createMobs = require('./mobs')
+const createFarming = require('./farming')
 
 // A small seeded generator (mulberry32), so a --seed gives the same drops and spawns.
 function seeded (seed) {
@@ -74,11 +76,21 @@ module.exports = function createRules ({ registry, packets, Item, Block, world, 
     mobsOn: () => options.mobs
   })
 
+  const farming = createFarming({
+    registry,
+    blockAt: world.blockAt,
+    setBlock: world.setBlock,
+    emit: world.emit,
+    random,
+    tickSpeed: options.randomTickSpeed
+  })
+
   function breakBlock (player, pos) {
     const block = world.blockAt(pos)
     world.removeBlock(pos, (at, stack) => items.dropBlock(at, stack))
     hunger.exhaust(player, MINE_EXHAUSTION)
-    for (const stack of items.dropsOf(block, world.heldItem(player))) items.dropBlock(pos, stack)
+    const drops = farming.dropsOf(block) || items.dropsOf(block, world.heldItem(player))
+    for (const stack of drops) items.dropBlock(pos, stack)
   }
 
   function join (player, start) {
@@ -135,6 +147,7 @@ module.exports = function createRules ({ registry, packets, Item, Block, world, 
     }
     items.tick(players)
     mobs.tick(players, age)
+    farming.tick()
   }
 
   return {
@@ -148,6 +161,8 @@ module.exports = function createRules ({ registry, packets, Item, Block, world, 
     useItem: (p) => hunger.use(p),
     attack: (p, id) => mobs.attack(p, id, age),
     interact: (p, id) => mobs.interact(p, id),
+    // A hoe or seeds used on a block: true when it tilled or planted (or seeds did nothing).
+    useOn: (p, pos, direction, held, take) => farming.useOn(p, pos, direction, held, take),
     summon: (kind, x, y, z) => mobs.spawn(kind, x, y, z),
     spawnItem: (name, count, x, y, z) => items.spawn(name, count, x, y, z, 0),
     dropFrom: (p, stack) => items.dropFrom(p, stack),

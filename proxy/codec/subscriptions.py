@@ -58,8 +58,8 @@ TO_CLIENT_PLAY: tuple[str, ...] = (
     "system_chat",
     "declare_commands",
     "update_time",  # day or night: the autopilot sleeps only at night
-    "entity_metadata",  # only the player's own entity is read (air, burning); the connection
-                        # forwards every other entity's metadata after peeking its id
+    "entity_metadata",  # only the player's own entity (air, burning) and known sheep (shorn) are
+                        # read; the connection forwards every other entity's after peeking its id
 )
 
 # Entity movements: the most frequent server packets (every mob's every step). The world model

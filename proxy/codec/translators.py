@@ -12,10 +12,10 @@ import math
 from typing import Any, Callable
 
 from engine import events as ev
+from proxy.codec import metadata
 from proxy.codec.versioned import Fields, VersionCodec, pick
 from proxy.codec.window_packets import PlayerSlotChanged, SlotChanged, inventory_slot, window_update
 from proxy.protocol.tables import TO_CLIENT, TO_SERVER
-from proxy.protocol.wire import read_varint
 
 Translator = Callable[[VersionCodec, Fields], list[ev.Event]]
 
@@ -173,50 +173,28 @@ def _spawn(codec: VersionCodec, f: Fields, table: dict[int, tuple[str, str]] | N
 
 
 def _own_metadata(codec: VersionCodec, f: Fields) -> list[ev.Event]:
-    """Read the leading metadata entries: index 0 (flags byte, 0x01 = on fire) and
-    index 1 (air). Entries after the first one we cannot size are left unread."""
+    """The player's own metadata: index 0 (flags byte, 0x01 = on fire) and index 1 (air), read
+    as far as ``proxy.codec.metadata.entries`` can size the entries."""
     raw = f.get("metadata")
     if not isinstance(raw, (bytes, bytearray)):
         return []
-    burning: bool | None = None
-    air: int | None = None
-    pos = 0
-    # 1.8's entries pack type << 5 | index in one byte and end with 0x7f (the layout's end value).
-    legacy = codec.table.named_types.get("entityMetadata", ["", {}])[1].get("endVal") == 0x7F
-    while pos < len(raw):
-        key = raw[pos]
-        pos += 1
-        if legacy:
-            if key == 0x7F:
-                break
-            kind, index = key >> 5, key & 0x1F
-            if kind == 0 and pos < len(raw):
-                value = raw[pos]
-                pos += 1
-            elif kind == 1 and pos + 2 <= len(raw):
-                value = int.from_bytes(raw[pos:pos + 2], "big", signed=True)
-                pos += 2
-            else:
-                break
-        else:
-            if key == 0xFF:
-                break
-            index = key
-            kind, pos = read_varint(raw, pos)
-            if kind == 0 and pos < len(raw):
-                value = raw[pos]
-                pos += 1
-            elif kind == 1:
-                value, pos = read_varint(raw, pos)
-            else:
-                break
-        if index == 0 and kind == 0:
-            burning = bool(value & 0x01)
-        elif index == 1 and kind == 1:
-            air = int(value)
+    read = metadata.entries(codec.table, bytes(raw))
+    burning = bool(int(read[0]) & 0x01) if isinstance(read.get(0), int) else None
+    air = int(read[1]) if isinstance(read.get(1), int) else None
     if burning is None and air is None:
         return []
     return [ev.OwnMetadata(burning, air)]
+
+
+def sheep_metadata(codec: VersionCodec, f: Fields) -> list[ev.Event]:
+    """A sheep's metadata (the connection passes a known sheep's on): its wool byte's shorn bit."""
+    raw = f.get("metadata")
+    if not isinstance(raw, (bytes, bytearray)):
+        return []
+    wool = metadata.entries(codec.table, bytes(raw)).get(metadata.wool_index(codec.protocol))
+    if not isinstance(wool, int):
+        return []
+    return [ev.EntitySheared(int(f["entityId"]), bool(wool & metadata.SHEARED_BIT))]
 
 
 def _teleport(codec: VersionCodec, f: Fields) -> list[ev.Event]:

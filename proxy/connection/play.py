@@ -244,6 +244,11 @@ class PlayRelay:
         if name == "entity_metadata" and not self._is_own_entity(frame):
             conn.send_frame(frame)  # another entity's: forward as it came
             conn.fast_frames += 1
+            if self._is_sheep(frame):  # its shorn flag: a goal shearing for wool leaves a shorn one alone
+                fields = self.codec.decode(State.PLAY, TO_CLIENT, name, frame.packet)
+                now = conn.clock.seconds()
+                for event in translators.sheep_metadata(self.codec, fields):
+                    conn.perform(self.session.handle(event, now))
             return
         if self.players_only and name in ENTITY_MOVES and _entity_id(frame) not in self.session.world.entities:
             conn.send_frame(frame)  # not a player's: nothing reads where it went
@@ -356,6 +361,10 @@ class PlayRelay:
     def _is_own_entity(self, frame: Frame) -> bool:
         own = self.session.world.entity_id
         return own is not None and _entity_id(frame) == own
+
+    def _is_sheep(self, frame: Frame) -> bool:
+        entity = self.session.world.entities.get(_entity_id(frame))
+        return entity is not None and entity.kind.removeprefix("minecraft:") == "sheep"
 
     def _window_packet(self, name: str, fields: dict[str, Any], now: float) -> bool:
         """Feed a window packet to the sequencer; True when it answers the agent's own window

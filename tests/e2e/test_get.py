@@ -1,5 +1,6 @@
-"""``!get chest`` and ``!get white_wool`` end to end: a goal's own recipe (minecraft-data's 3x3
-shape) and a goal's hunt (a sheep of the exported world) through the proxy.
+"""``!get chest``, ``!get mutton`` and ``!get white_wool`` end to end: a goal's own recipe
+(minecraft-data's 3x3 shape), a goal's hunt (a sheep of the exported world) and its shearing
+through the proxy.
 
 Seed 0's world, exported from the simulator, on the survival-rules test server (as
 test_ladder.py). A mineflayer player who stands still says ``!get chest``; the autopilot must
@@ -16,13 +17,17 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.ladder import PLAYER, SERVER_TROUBLE, STALE_ONLY, export_world, join, start_server
+import attrs
+
+from tests.e2e.ladder import OPTIONS, PLAYER, SERVER_TROUBLE, STALE_ONLY, VIEW_DISTANCE, export_world, join, \
+    start_server
 from tests.e2e.peers import PeerPool
 
 pytestmark = pytest.mark.e2e
 
 SEED = 0
 DEADLINE_S = 45.0       # the simulator needs ~230 ticks (12 s at 20 Hz); the rest is room for a loaded CI
+FARM_DEADLINE_S = 75.0  # bread by farming: ~35 s here (wood for the table, the crops' sped-up growth)
 
 
 def _get(tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, item: str, steps: str,
@@ -61,11 +66,11 @@ def test_get_chest_through_the_proxy(tmp_path: Path, peer_pool: PeerPool, proxy_
     assert "milestone 4/4 reached (chest)" in " ".join(bot.chats())
 
 
-def test_get_white_wool_hunts_a_sheep_of_the_exported_world(tmp_path: Path, peer_pool: PeerPool,
-                                                            proxy_factory: Any) -> None:
+def test_get_mutton_hunts_a_sheep_of_the_exported_world(tmp_path: Path, peer_pool: PeerPool,
+                                                        proxy_factory: Any) -> None:
     """The sheep of the simulator's world come with its file: the goal's hunt finds one on the real
-    stack, the server's sheep dies and drops its wool (the simulator: 173 ticks on seed 0)."""
-    server, _, server_mark, _ = _get(tmp_path, peer_pool, proxy_factory, "white_wool", "1 step")
+    stack, the server's sheep dies and drops its mutton (wool is shorn, with shears: below)."""
+    server, _, server_mark, _ = _get(tmp_path, peer_pool, proxy_factory, "mutton", "1 step")
     died = server.wait_for("mob_died", since=server_mark, kind="sheep")
     assert [e["kind"] for e in server.find_all("mob_died", since=server_mark)] == ["sheep"], died
     assert server.deaths(PLAYER, since=server_mark) == []
@@ -74,12 +79,44 @@ def test_get_white_wool_hunts_a_sheep_of_the_exported_world(tmp_path: Path, peer
 
 def test_get_white_wool_shears_the_sheep_when_shears_are_carried(tmp_path: Path, peer_pool: PeerPool,
                                                                  proxy_factory: Any) -> None:
-    """With shears, the hunt's first right click shears the sheep (use_entity with 26.1's lpVec3
-    point, from the proxy's codec): the server's sheep is shorn and its 1-3 wool handed back."""
+    """With shears, the goal's right click shears the sheep (use_entity with 26.1's lpVec3 point, from
+    the proxy's codec): the server's sheep is shorn, left standing (the proxy reads its shorn flag
+    from the sheep's metadata), and its 1-3 wool handed back."""
     server, _, server_mark, _ = _get(tmp_path, peer_pool, proxy_factory, "white_wool", "1 step", give="shears")
     sheared = server.wait_for("sheared", since=server_mark, player=PLAYER)
     assert 1 <= sheared["count"] <= 3
     assert len(server.find_all("sheared", since=server_mark)) == 1
+    assert server.find_all("mob_died", since=server_mark) == []
     assert server.find_all("shear_refused", since=server_mark, reason="not_shears") == []
+    assert server.deaths(PLAYER, since=server_mark) == []
+    assert _trouble(server, server_mark) == {}
+
+
+def test_get_bread_plants_the_seeds_in_hand_where_no_wheat_grows(tmp_path: Path, peer_pool: PeerPool,
+                                                                  proxy_factory: Any) -> None:
+    """Seed 0's world without its grown farm; the player holds a hoe and three seeds: the autopilot
+    tills the ground by the pond and plants them (farm(wheat)), waits while they grow (the server's
+    random ticks sped up, vanilla's gamerule at 2048: seconds, not a day), picks the ripe wheat and
+    bakes the bread at a table of its own."""
+    version = "26.1"
+    world = export_world(SEED, tmp_path, attrs.evolve(OPTIONS, farm=False))
+    server = peer_pool.world(version, gamemode="survival", view_distance=VIEW_DISTANCE,
+                             extra_args=("--rules", "survival", "--world", str(world), "--random-tick-speed", "2048"))
+    assert server.port is not None
+    proxy = proxy_factory(server.port)
+    bot = join(peer_pool, proxy, version)
+    server.wait_login(PLAYER)
+    server_mark, mark = server.mark(), bot.mark()
+    server.run(f"/give {PLAYER} wooden_hoe 1")
+    server.run(f"/give {PLAYER} wheat_seeds 3")
+    bot.chat("!get bread")
+    bot.wait_chat("getting bread in", since=mark)
+    bot.wait_chat("Autopilot finished: bread in hand", since=mark, timeout=FARM_DEADLINE_S)
+    assert server.inventory(PLAYER).get("bread", 0) >= 1, server.inventory(PLAYER)
+    server.wait_for("crop_grew", since=server_mark, age=7)
+    planted = server.find_all("planted", since=server_mark, player=PLAYER)
+    tilled = server.find_all("tilled", since=server_mark, player=PLAYER)
+    # The three seeds, and the seeds each ripe crop gives back while the others still grow (replanted).
+    assert len(planted) >= 3 and len(tilled) >= 3, (planted, tilled)
     assert server.deaths(PLAYER, since=server_mark) == []
     assert _trouble(server, server_mark) == {}

@@ -3,7 +3,7 @@
 mineflayer 4.39 on its own (``peers/survival_bot.js --scenario shear``): with shears in hand,
 ``bot.activateEntity`` on a sheep (mineflayer's own right click: use_entity "interact_at" then
 "interact" until 1.21.x, the one use_entity of 26.1) shears it as vanilla does: 1-3 white wool
-dropped and picked up, the sheep alive and shorn, a second right click gives nothing (on stone,
+dropped and picked up, the sheep alive and shorn (its metadata's wool byte, as mineflayer reads it), a second right click gives nothing (on stone,
 where it cannot graze its wool back).
 """
 from __future__ import annotations
@@ -45,5 +45,6 @@ def test_mineflayer_shears_a_sheep_for_one_to_three_wool_once(peer_pool: PeerPoo
     assert len(server.find_all("sheared", since=mark)) == 1
     assert server.find_all("mob_died", since=mark) == []
     assert steps["shear"]["wool"] == sheared["count"] == server.inventory(PLAYER).get(wool)
+    assert steps["shear"]["shornFlag"] is True        # the wool byte, as mineflayer reads the metadata
     (sheep,) = [e for e in server.request("entities")["entities"] if e["kind"] == "sheep"]
     assert sheep["shorn"] is True and server.find_all("wool_grown", since=mark) == []

@@ -18,7 +18,7 @@ server left the player.
 Where they live: ``base`` (the context, the hand, ``Executor``, ``Walk`` and its goals),
 ``gathering`` (``Mine``, ``Collect``), ``making`` (``Craft``, ``Place``, ``Smelt``),
 ``living`` (``Eat``, ``Fight``, ``Follow``, ``Sleep``, ``Wait``), ``shelter`` (``Flee``: run, or
-wall in to heal); ``EXECUTORS`` here maps
+wall in to heal), ``farming`` (``Farm``: till and plant); ``EXECUTORS`` here maps
 every catalog action to one of them.
 """
 from __future__ import annotations
@@ -30,6 +30,7 @@ from engine.decision.executors.base import (JOB_RANGE, MAX_PLANS, TABLE_RANGE, E
                                             aside_goal, explore_goal, hold)
 from engine.decision.executors.gathering import FALL_LIMIT, Collect, Mine, resting_cell
 from engine.decision.executors.living import BED_RANGE, BED_REACH, WAKE_WAIT, Eat, Fight, Follow, Sleep, Wait
+from engine.decision.executors.farming import Farm
 from engine.decision.executors.making import Craft, Place, Smelt
 from engine.decision.executors.shelter import Flee
 from engine.decision.executors.underground import ORE_TIMEOUT, UNDERGROUND_KINDS, MineOre, family
@@ -37,7 +38,7 @@ from engine.motion.goals import GoalNear
 
 __all__ = [
     "BED_RANGE", "BED_REACH", "EXECUTORS", "FALL_LIMIT", "JOB_RANGE", "MAX_PLANS", "TABLE_RANGE", "WAKE_WAIT",
-    "Collect", "Craft", "Eat", "ExecContext", "Executor", "ExecutorFactory", "Fight", "Flee", "Follow", "Mine", "Place",
+    "Collect", "Craft", "Eat", "ExecContext", "Executor", "ExecutorFactory", "Farm", "Fight", "Flee", "Follow", "Mine", "Place",
     "Pos", "Sleep", "Smelt", "Wait", "Walk", "hold", "make_executor", "resting_cell", "step_aside",
 ]
 
@@ -65,6 +66,7 @@ EXECUTORS: dict[ActionName, ExecutorFactory] = {
     ActionName.SLEEP: lambda c, timeout, tick: Sleep(c, timeout, tick),
     ActionName.FOLLOW: lambda c, timeout, tick: Follow(c, timeout, tick, str(c.args[0]) if c.args else None),
     ActionName.IDLE: lambda c, timeout, tick: Wait(c, timeout, tick),
+    ActionName.FARM: lambda c, timeout, tick: Farm(c, timeout, tick, str(c.args[0])),
 }
 
 

@@ -45,10 +45,15 @@ class Eat(Executor):
         return list(self.meal.cancel()) if was is None and self.meal is not None else []
 
 
+SHEAR_WAIT = 20        # ticks after the shears' click for the server's shorn flag
+
+
 class Fight(Executor):
-    """Walk up to a mob or game animal and hit it until it is gone. A sheep is sheared first when
-    shears are carried: the shearing drops 1-3 wool and the kill still its mutton (a sheared
-    sheep drops no wool), so a shearing before the kill only ever adds wool."""
+    """Walk up to a mob or game animal and hit it until it is gone; a woolly sheep, with shears
+    carried, is sheared instead and left standing. The shearing drops 1-3 wool (vanilla
+    ``Sheep.shear``) where a kill drops one, and the sheep grows it back: the fight ends ok when
+    the server flags the sheep shorn (its metadata), and a shorn sheep is fought to the kill
+    (its mutton)."""
 
     def __init__(self, choice: Choice, timeout: int, tick: int, entity_id: int) -> None:
         super().__init__(choice, timeout, tick)
@@ -56,22 +61,28 @@ class Fight(Executor):
         self.next_hit = 0
         self.armed = False
         self.shorn = False  # the shears were used on it (or there was nothing to shear)
+        self.shearing: int | None = None    # the tick of the shears' click
 
     def run(self, ctx: ExecContext) -> list[Action]:
         mob = next((e for e in ctx.snapshot.entities if e.entity_id == self.entity_id), None)
         if mob is None:
             self.status = "ok"
             return []
+        if self.shearing is not None:
+            if mob.sheared:
+                self.status = "ok"
+            elif ctx.tick - self.shearing > SHEAR_WAIT:
+                self.status = "not sheared"
+            return []
         close = mob.position.distance_to(ctx.position) <= 3.0
         if not self.shorn:
-            if mob.kind.removeprefix("minecraft:") != "sheep" or not ctx.counts().get("shears"):
+            if mob.kind.removeprefix("minecraft:") != "sheep" or mob.sheared or not ctx.counts().get("shears"):
                 self.shorn = True
             elif close:
                 ops = hold(ctx, "shears")
                 if ops:
                     return ops
-                self.shorn = True
-                self.next_hit = ctx.tick + 12
+                self.shearing = ctx.tick
                 return [acts.InteractEntity(self.entity_id)]
         if self.shorn and not self.armed:
             self.armed = True

@@ -4,11 +4,11 @@ from engine.decision.ladder import NAMES, Ladder
 from tests.engine.decision.states import state
 
 
-def test_the_catalog_has_the_14_actions() -> None:
-    assert len(CATALOG) == 14
+def test_the_catalog_has_the_15_actions() -> None:
+    assert len(CATALOG) == 15
     assert {a.value for a in CATALOG} == {
         "explore", "gather_wood", "mine_block", "collect_drops", "craft", "smelt", "place_block", "eat", "sleep",
-        "go_to", "follow", "flee", "fight", "idle"}
+        "go_to", "follow", "flee", "fight", "idle", "farm"}
 
 
 def test_no_craft_without_ingredients_and_no_table_recipe_without_a_table() -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.decision.knowledge import ABILITIES, KINDS, PLANTS, SURFACE_KINDS, planner_for
+from engine.decision.knowledge import ABILITIES, GOAL_KINDS, KINDS, PLANTS, SURFACE_KINDS, planner_for
 from engine.planning.planner import OutOfReach, Plan
 from engine.world.blocks import BlockTable
 
@@ -20,7 +20,8 @@ def _steps(version: str, goal: str) -> list[str]:
 @pytest.mark.parametrize("version", ["1.18.2", "26.1"])
 def test_the_flat_names_gather_sand_cane_wheat_gravel_and_hunt_sheep_and_cows_for_goals(version: str) -> None:
     assert _steps(version, "bread")[0] == "gather 3 wheat by hand"
-    assert _steps(version, "white_bed")[0] == "hunt sheep for 3 white_wool"
+    assert "shear sheep for 3 white_wool (1-3 a shearing)" in _steps(version, "white_bed")
+    assert "hunt sheep for 1 mutton" in _steps(version, "cooked_mutton")
     assert "hunt cow for 1 leather" in _steps(version, "book")
     assert _steps(version, "book")[0] == "gather 3 sugar_cane by hand"
     assert "smelt 1 sand into glass" in _steps(version, "glass")
@@ -28,18 +29,43 @@ def test_the_flat_names_gather_sand_cane_wheat_gravel_and_hunt_sheep_and_cows_fo
 
 
 @pytest.mark.parametrize("version,wool", [("1.12.2", "wool"), ("1.18.2", "white_wool"), ("26.1", "white_wool")])
-def test_carried_shears_go_on_each_sheep_before_the_kill(version: str, wool: str) -> None:
+def test_wool_is_shorn_with_shears_made_when_none_are_carried(version: str, wool: str) -> None:
     plan = planner_for(version).plan(wool, 3, {"shears": 1}, frozenset())
     assert isinstance(plan, Plan), plan
-    assert [s.text() for s in plan.steps] == [f"hunt sheep for 3 {wool}, shears on each first (1-3 a shearing)"]
+    assert [s.text() for s in plan.steps] == [f"shear sheep for 3 {wool} (1-3 a shearing)"]
     assert plan.steps[0].tool == "shears"
     without = planner_for(version).plan(wool, 3, {}, frozenset())
-    assert isinstance(without, Plan) and without.steps[0].tool is None
+    assert isinstance(without, Plan)
+    texts = [s.text() for s in without.steps]
+    assert texts[-2:] == ["craft 1 shears", f"shear sheep for 3 {wool} (1-3 a shearing)"]
+    assert "smelt 2 raw_iron into iron_ingot" in texts or "smelt 2 iron_ore into iron_ingot" in texts
+
+
+def test_the_shears_are_in_a_wool_goals_tree_and_a_shorn_sheep_gives_mutton_only() -> None:
+    from engine.decision.goals import tree
+    from engine.decision.knowledge import loot_of
+    assert {"shears", "iron_ingot"} <= tree("white_wool") and "shears" in tree("white_bed")
+    assert "shears" not in tree("cooked_mutton")
+    assert loot_of("sheep") == ("mutton", "white_wool", "wool")
+    assert loot_of("sheared_sheep") == ("mutton",)
+    assert loot_of("sheared_cow") == ("beef", "leather") and loot_of("zombie") == ()
+
+
+@pytest.mark.parametrize("goal, why", [
+    ("cake", "needs milk_bucket: milk_bucket is milked from a cow with a bucket, which the autopilot does not do"),
+    ("egg", "egg is laid by a chicken every 5 to 10 minutes, which the autopilot does not do"),
+    ("cookie", "needs cocoa_beans: needs a block: cocoa_beans comes from the block cocoa"),
+])
+def test_cake_and_cookie_have_their_recipes_and_say_what_they_lack(goal: str, why: str) -> None:
+    p = planner_for("26.1")
+    assert goal == "egg" or goal in p.book.recipes
+    result = p.plan(goal, 1, {}, frozenset())
+    assert isinstance(result, OutOfReach) and why in result.reason, result
 
 
 @pytest.mark.parametrize("version", ["1.8.9", "1.12.2"])
 def test_the_legacy_names_are_reeds_wool_and_bed(version: str) -> None:
-    assert _steps(version, "bed")[0] == "hunt sheep for 3 wool"
+    assert "shear sheep for 3 wool (1-3 a shearing)" in _steps(version, "bed")
     assert _steps(version, "paper")[0] == "gather 3 reeds by hand"
     assert _steps(version, "bread")[0] == "gather 3 wheat by hand"
     assert planner_for(version).plan("white_bed", 1, {}, frozenset()) == OutOfReach(
@@ -52,7 +78,7 @@ def test_every_surface_kind_names_a_block_of_every_version(version: str) -> None
     names = table.names()
     for kind in SURFACE_KINDS:
         assert any(b in names for b in KINDS[kind]), (version, kind)
-    assert PLANTS <= set(SURFACE_KINDS)
+    assert PLANTS <= set(GOAL_KINDS)        # the surface's plants and the young crops a farm waits on
     # The ripe age is a state of its own: the eighth of wheat's (age 0-7, or metadata 0-15).
     assert len(table.states_of("wheat")) >= 8
 

@@ -87,20 +87,41 @@ def test_a_sheared_sheep_killed_drops_mutton_but_no_wool() -> None:
     assert "mutton" in items and "white_wool" not in items
 
 
-def test_the_autopilot_carrying_shears_shears_its_sheep_before_the_kill(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_autopilot_shears_its_sheep_for_wool_and_makes_the_shears_first(monkeypatch: pytest.MonkeyPatch) -> None:
     from engine.sim import world as sim_world
     sheared: list[int] = []
-    shear = sim_world._HANDLERS[acts.InteractEntity]
+    hit: list[int] = []
+    shear, attack = sim_world._HANDLERS[acts.InteractEntity], sim_world._HANDLERS[acts.AttackEntity]
 
-    def spy(world: SimWorld, a: acts.InteractEntity, t: int, out: list[ev.Event]) -> None:
+    def spy_shear(world: SimWorld, a: acts.InteractEntity, t: int, out: list[ev.Event]) -> None:
         sheared.append(a.entity_id)
         shear(world, a, t, out)
 
-    monkeypatch.setitem(sim_world._HANDLERS, acts.InteractEntity, spy)
+    def spy_attack(world: SimWorld, a: acts.AttackEntity, t: int, out: list[ev.Event]) -> None:
+        if a.entity_id in world.animals and world.animals[a.entity_id].kind == "sheep":
+            hit.append(a.entity_id)
+        attack(world, a, t, out)
+
+    monkeypatch.setitem(sim_world._HANDLERS, acts.InteractEntity, spy_shear)
+    monkeypatch.setitem(sim_world._HANDLERS, acts.AttackEntity, spy_attack)
     options = SimOptions(start_items=(("shears", 1),))
     with_shears = run_episode(1000, 6000, MockProvider(), options, stop_when_done=True, goal="3 white_wool")
     assert with_shears.milestones.get("white_wool") is not None and not with_shears.deaths
-    assert sheared  # one sheep's 1-3 wool and its kill's none: fewer sheep than wool
+    assert sheared and not hit        # shorn, left standing: no sheep is hit
     sheared.clear()
     without = run_episode(1000, 6000, MockProvider(), SimOptions(), stop_when_done=True, goal="3 white_wool")
-    assert not sheared and without.milestones["white_wool"] > with_shears.milestones["white_wool"]
+    assert without.milestones["shears"] < without.milestones["white_wool"]      # the shears made first
+    assert sheared and not hit and not without.deaths
+
+
+def test_a_shearing_and_a_regrowth_send_the_sheeps_shorn_flag() -> None:
+    world, sheep = _by_a_sheep()
+    out = world.apply([acts.InteractEntity(sheep.entity_id)], 5)
+    assert ev.EntitySheared(sheep.entity_id, True) in out
+    world.shear_rng = np.random.default_rng(0)
+    grown: list[ev.Event] = []
+    t = 6
+    while sheep.sheared:
+        grown += world.tick(t)
+        t += 1
+    assert ev.EntitySheared(sheep.entity_id, False) in grown

@@ -17,7 +17,7 @@ def _events(seed: int, count: int) -> list[ev.Event]:
     kinds = ["zombie", "cow", "player", "minecraft:creeper"]
     for _ in range(count):
         eid = rng.randint(2, 8)
-        roll = rng.randrange(13)
+        roll = rng.randrange(14)
         out.append([
             lambda: ev.PositionSet(rng.uniform(-5, 5), 64.0, rng.uniform(-5, 5), 0.0, 0.0,
                                    from_server=rng.random() < 0.3, on_ground=rng.random() < 0.5),
@@ -34,6 +34,7 @@ def _events(seed: int, count: int) -> list[ev.Event]:
             lambda: ev.Respawned(0, rng.choice(["minecraft:overworld", "minecraft:the_nether"])),
             lambda: ev.ClientSettings(rng.choice(["en_us", "de_de"])),
             lambda: ev.TimeUpdated(0, rng.randrange(24000)),
+            lambda: ev.EntitySheared(eid, rng.random() < 0.5),
         ][roll]())
     return out
 
