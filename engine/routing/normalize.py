@@ -2,13 +2,20 @@
 
 NFKC folds full-width forms (``？``, ``ｉｄ``, full-width digits) into their
 ASCII forms so an IME's output and a keyboard's output match; casefold makes
-``Where Am I`` and ``where am i`` the same request. Surrounding punctuation
-carries no intent, so ``where am i?`` and ``where am i`` share one cache key.
+``Where Am I`` and ``where am i`` the same request. Traditional characters are
+folded into simplified ones (坐標 → 坐标, 背包裡有什麼 → 背包里有什么): the
+vocabulary, the item names and the examples are simplified, and a player on a
+Taiwanese or Hong Kong server asks the same things (``data/traditional.txt.gz``,
+from OpenCC, see ``scripts/gen_traditional.py``; GB2312's characters are never
+changed). Surrounding punctuation carries no intent, so ``where am i?`` and
+``where am i`` share one cache key.
 """
 from __future__ import annotations
 
+import gzip
 import re
 import unicodedata
+from importlib import resources
 
 _SPACES = re.compile(r"\s+")
 # Curly quotes typed by phones and some IMEs; the tokenizer expects ASCII ones.
@@ -16,6 +23,14 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": 
 _EDGE_PUNCTUATION = " \t\"'.,!?;:。，！？；：、…~-*()[]<>「」『』"
 
 
+def _load_traditional() -> dict[int, str]:
+    data = resources.files("engine.routing").joinpath("data", "traditional.txt.gz").read_bytes()
+    return {ord(line[0]): line[1] for line in gzip.decompress(data).decode("utf-8").splitlines() if len(line) == 2}
+
+
+_TRADITIONAL = _load_traditional()
+
+
 def normalize_text(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
+    folded = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold().translate(_TRADITIONAL)
     return _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION)
