@@ -40,6 +40,7 @@ from engine.routing.homophones import HomophoneIndex, load_readings
 from engine.routing.clauses import focus
 from engine.routing.mood import Mood, mood, names_speaker
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
+from engine.routing.sentences import how_it_looks, restated as one_request, shifted
 from engine.routing.terms import Analysis, Term, TermKind
 from engine.routing.tokens import RawToken, Script, english_words, tokenize
 
@@ -73,8 +74,6 @@ _CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "what": ("wat", "wut", "wht"), "you": ("u", "ya", "yu"), "your": ("ur",), "are": ("r",), "where": ("wher",),
 }
 _CLAUSE_CUT = re.compile(r"[,，、.。?!;？！；]")
-_LOOKS = frozenset({"looking", "lookin", "doing"})
-_DOERS = ("@autopilot", "@progress")  # "what is the autopilot doing" asks what it does
 _EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", "i've"})
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
 K = TypeVar("K", str, tuple[str, ...])
@@ -119,53 +118,6 @@ class _Entry:
 
 
 _FILLER = _Entry(None, None)
-
-
-def _how_it_looks(terms: list[Term]) -> None:
-    """"how's my health looking", "how's my food bar doing": after another topic, a final
-    "looking"/"doing" asks how that topic is, not which way the player faces or what one does."""
-    if len(terms) >= 2 and terms[-1].surface in _LOOKS and terms[-1].feature in ("@facing", "@doing") and (
-        terms[-2].kind is TermKind.TOPIC and terms[-2].feature not in (terms[-1].feature, *_DOERS)
-    ):
-        del terms[-1]
-
-
-def _restated(terms: list[Term], cuts: list[int], speaker: bool = False) -> bool:
-    """Whether the sentences of a line ask one thing: "am i hungry? whats my food bar at".
-
-    Every sentence that names something names something they all share, and
-    no sentence has a write; a sentence that names nothing ("how many", "what
-    r u for") only asks about the others. "where am i? how hungry am i" names
-    two things: two requests. ``speaker``: a Chinese line that names the player,
-    where a bare "在哪" sentence is "我在哪" (the vocabulary drops 我), which asks
-    where the player is: "我在哪？Alex在哪" is two requests.
-    """
-    named: list[set[str]] = []
-    for start, end in zip([0, *cuts], [*cuts, len(terms)]):
-        part = terms[start:end]
-        if any(t.kind is TermKind.WRITE for t in part):
-            return False
-        things = {t.feature for t in part if t.kind in (TermKind.TOPIC, TermKind.SLOT)}
-        if not things and speaker and any(t.feature == "@where" for t in part):
-            things = {"@position"}
-        if things:
-            named.append(things)
-    return not named or bool(set.intersection(*named))
-
-
-def _shifted(terms: list[Term], kept: tuple[Term, ...], cuts: list[int]) -> tuple[int, ...]:
-    """``cuts`` (indexes into ``terms``) as indexes into ``kept``, which drops some terms in order."""
-    out: list[int] = []
-    j = 0
-    pending = iter(cuts)
-    cut = next(pending, None)
-    for i, term in enumerate(terms):
-        while cut is not None and cut == i:
-            out.append(j)
-            cut = next(pending, None)
-        if j < len(kept) and kept[j] is term:
-            j += 1
-    return tuple(dict.fromkeys(c for c in out if 0 < c < len(kept)))
 
 
 class VocabularyError(ValueError):
@@ -341,16 +293,16 @@ class Vocabulary:
                 cuts.append(len(terms))
             i += 1
         self._name_players(terms)
-        _how_it_looks(terms)
+        how_it_looks(terms)
         kept = governed(tuple(terms))
         kind = mood(normalized, chinese)
         # 我 is filler and "where am i" one phrase: ``speaker`` keeps that the player was named.
         speaker = names_speaker(normalized) if chinese else any(
             word in _EN_SPEAKER for term in kept for word in term.surface.split(" "))
-        restated = bool(breaks) and _restated(terms, cuts, chinese and speaker)
+        restated = bool(breaks) and one_request(terms, cuts, chinese and speaker)
         if not restated:
             return Analysis(kept, breaks, mood=kind, speaker=speaker)
-        return Analysis(kept, 0, _shifted(terms, kept, cuts), mood=kind, speaker=speaker)
+        return Analysis(kept, 0, shifted(terms, kept, cuts), mood=kind, speaker=speaker)
 
     def _english(
         self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term]
