@@ -63,6 +63,8 @@ _BACK_WITHIN = frozenset({"it", "its", "它", "这个", "这"})
 _ZH_STATES = frozenset({"满", "饱", "够"})
 _ZH_PLACES = frozenset({"@dimname", "@dimension"})
 _HERE_AND_NOW = frozenset({"@gamemode", "@dimension"})
+_ZH_HERE = frozenset({"这", "这里", "这儿"})
+_HERE_IS = frozenset({"@dimname", "@where"})
 
 
 def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
@@ -79,6 +81,8 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
       "that" after a noun and before "i"/"you" opens a clause that narrows the
       noun, so it and any negation inside that clause govern the noun, not the
       request.
+    * "这"/"这里" right before a dimension's name or "where" ("这是下界不", "我这是到哪了")
+      is the player's own place, as "this" in "what dimension is this".
     * "there" next to a form of "be" ("is there a help menu") says something
       exists; "it"/"its"/"这个" after an item or player named earlier in the
       line points at that name; a final "this" after "what dimension/game mode is"
@@ -137,6 +141,8 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 terms[i - 2].feature in _HERE_AND_NOW
             ):
                 here.add(i)  # "what game mode is this", "what dimension is this": the one the player is in
+            elif surface in _ZH_HERE and i + 1 < len(terms) and terms[i + 1].feature in _HERE_IS:
+                here.add(i)  # "这是下界不", "我这是到哪了": here is the player's own place
             elif surface == "again" and has_noun:
                 drop.add(i)  # "my coords again": asked once more, about what the line names
         elif kind is TermKind.CONDITION:

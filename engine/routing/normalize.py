@@ -31,6 +31,15 @@ def _load_traditional() -> dict[int, str]:
 _TRADITIONAL = _load_traditional()
 
 
+_FINAL_MARK = re.compile(r"[?？][\s?？!！.。~～]*$")
+
+
+def ends_with_question_mark(text: str) -> bool:
+    """"i am hungry?", "我饿了？": a final question mark, which normalizing strips, makes a
+    line shaped like a statement a question."""
+    return _FINAL_MARK.search(text) is not None
+
+
 def normalize_text(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold().translate(_TRADITIONAL)
     return _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION)

@@ -7,7 +7,9 @@ vocabulary's Chinese topic phrases and the characters' commonest readings
 
 * the full pinyin of a phrase of two to four characters ("zuobiao", "beibao"),
   when it is at least five letters long;
-* the initials of a two- or three-character phrase ("zb", "jyz").
+* the initials of a two- or three-character phrase ("zb", "jyz"), read only in a
+  line that also has Chinese characters: in an English line "bf", "gn" and "ms"
+  are chat of their own.
 
 A spelling is kept only when it cannot mean anything else: it is no word the
 English lexicon already knows and no common English word (``guard``: "bang",
@@ -21,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 MIN_FULL = 5  # shorter full pinyin ("xue", "ren") is too often an English word or a name
+INITIALS_MAX = 3  # a spelling this short is initials: read only in a line with Chinese characters
 _FULL_CHARS = range(2, 5)
-_INITIAL_CHARS = range(2, 4)
+_INITIAL_CHARS = range(2, INITIALS_MAX + 1)
 
 
 def _spellings(phrase: str, readings: Mapping[str, tuple[str, ...]]) -> list[str]:

@@ -77,7 +77,7 @@ _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})
 _VALUES = frozenset({"@cardinal", "@dimname", "@modename"})
 # A topic phrase that opens with a question word asks, wherever it stands: "which way im facing",
 # "how far underground am i", "lost lol where am i".
-_WH_WORDS = frozenset({"what", "which", "where", "how", "who", "wat", "wut", "wich"})
+_WH_WORDS = frozenset({"what", "which", "where", "how", "who", "wat", "wut", "wich", "whatcha", "watcha"})
 _ABOUT_A_NAME = frozenset({"@online", "@nearby", "@distance"})
 # What is near or how far: about people only when a person is asked for ("附近有谁", "anyone near").
 _THINGS_AROUND = frozenset({"@nearby", "@distance"})
@@ -335,14 +335,16 @@ class SemanticIndex:
             return False
         features = analysis.features
         if language == "en":
-            if not (_PERSONS.intersection(features) or analysis.speaker or analysis.has(TermKind.SLOT)) and not (
+            if not (_PERSONS.intersection(features) or "@who" in features or analysis.speaker
+                    or analysis.has(TermKind.SLOT)) and not (
                 named <= _ABOUT_US
             ):
                 return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
             if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features) and not (
                 any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms) or _names_then_asks(analysis)
+                or analysis.marked
             ):
-                return False  # "my inventory is full lol" says something; it asks nothing
+                return False  # "my inventory is full lol" says something; it asks nothing ("i am hungry?" asks)
         # Only modules that may answer directly compete. Reject samples differ from a
         # module's requests by a word the request would have ("dog", a player): with
         # no unknown word here, only a reject that is the best match stops it, and

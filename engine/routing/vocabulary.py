@@ -39,6 +39,7 @@ from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS, governed
 from engine.routing.homophones import HomophoneIndex, load_readings
 from engine.routing.clauses import focus
 from engine.routing.mood import Mood, mood, names_speaker
+from engine.routing.pinyin_words import INITIALS_MAX, pinyin_words
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
 from engine.routing.sentences import how_it_looks, restated as one_request, shifted
 from engine.routing.terms import Analysis, Term, TermKind
@@ -72,6 +73,7 @@ _EN_ROLES = frozenset({"admin", "admins", "mod", "mods", "op", "ops", "owner", "
 # Spellings players type for a word; each is also a phrase of the same feature on its own.
 _CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "what": ("wat", "wut", "wht"), "you": ("u", "ya", "yu"), "your": ("ur",), "are": ("r",), "where": ("wher",),
+    "how": ("hw",), "my": ("mah",),
 }
 _CLAUSE_CUT = re.compile(r"[,，、.。?!;？！；]")
 _EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", "i've"})
@@ -203,6 +205,11 @@ class Vocabulary:
         meaning = {words[0]: entry.feature for words, entry in self._en.items() if len(words) == 1 and entry.feature}
         self.spelling = SpellingIndex(self._en_words, guard, meaning)
         self._dictionary = frozenset(guard)
+        # "zuobiao", "zb": a Chinese topic typed in pinyin, when it can mean nothing else.
+        spelled = pinyin_words({w: e.feature for w, e in self._zh.items()},
+                               [w for w, e in self._zh.items() if e.kind is TermKind.TOPIC], readings,
+                               self._en_words | self._dictionary)
+        self._pinyin = {w: _Entry(f, TermKind.TOPIC) for w, f in spelled.items()}
         content = (TermKind.TOPIC, TermKind.SLOT)
         # Item names are distinct meanings although all are the @item slot; topics share their feature.
         zh_meaning = {w: (w if e.kind is TermKind.SLOT else e.feature or w) for w, e in self._zh.items() if e.kind in content}
@@ -237,9 +244,11 @@ class Vocabulary:
         )
 
     def analyze(
-        self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None
+        self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None,
+        marked: bool = False,
     ) -> Analysis:
-        analysis = self._analyze(normalized, names, spelling)
+        """``marked``: the text ended with a question mark (``ends_with_question_mark``)."""
+        analysis = self._analyze(normalized, names, spelling, marked)
         # A line with a context clause ("about to craft, how many planks do i have"): only
         # worth a second look when something in it is unknown or a write.
         if analysis.mood is Mood.ASKS and _CLAUSE_CUT.search(normalized) and any(
@@ -251,7 +260,8 @@ class Vocabulary:
         return analysis
 
     def _analyze(
-        self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None
+        self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None,
+        marked: bool = False,
     ) -> Analysis:
         """Terms of already-normalized text; ``names`` are lower-cased player names to treat as slots.
 
@@ -265,6 +275,7 @@ class Vocabulary:
         cuts: list[int] = []
         chinese = False
         tokens = self._corrected(tokenize(normalized), names, budget)
+        han = any(t.script is Script.HAN for t in tokens)  # pinyin initials ("zb") only beside Chinese
         i = 0
         n = len(tokens)
         while i < n:
@@ -279,7 +290,7 @@ class Vocabulary:
                 i += 2
                 continue
             if script is Script.LATIN:
-                i = self._english(tokens, i, names, terms)
+                i = self._english(tokens, i, names, terms, han)
                 continue
             if script is Script.HAN:
                 chinese = True
@@ -296,16 +307,18 @@ class Vocabulary:
         how_it_looks(terms)
         kept = governed(tuple(terms))
         kind = mood(normalized, chinese)
+        if marked and kind is Mood.STATES:
+            kind = Mood.ASKS  # "我饿了？", "我在下界？": said as a statement, asked with the mark
         # 我 is filler and "where am i" one phrase: ``speaker`` keeps that the player was named.
         speaker = names_speaker(normalized) if chinese else any(
             word in _EN_SPEAKER for term in kept for word in term.surface.split(" "))
         restated = bool(breaks) and one_request(terms, cuts, chinese and speaker)
         if not restated:
-            return Analysis(kept, breaks, mood=kind, speaker=speaker)
-        return Analysis(kept, 0, shifted(terms, kept, cuts), mood=kind, speaker=speaker)
+            return Analysis(kept, breaks, mood=kind, speaker=speaker, marked=marked)
+        return Analysis(kept, 0, shifted(terms, kept, cuts), mood=kind, speaker=speaker, marked=marked)
 
     def _english(
-        self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term]
+        self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term], han: bool = False
     ) -> int:
         # Longest lexicon phrase over consecutive Latin tokens.
         word = tokens[start].text
@@ -324,6 +337,10 @@ class Vocabulary:
             out.append(Term(word, PLAYER_FEATURE, TermKind.SLOT))
             return start + 1
         entry = self._en.get((word,))
+        if entry is None and han:
+            entry = self._zh.get(word)  # "我现在多少y": a Chinese phrase in Latin letters
+        if entry is None and (han or len(word) > INITIALS_MAX):
+            entry = self._pinyin.get(word)
         if entry is None and word.startswith("minecraft:"):
             entry = _Entry(ITEM_FEATURE, TermKind.SLOT)
         if entry is None and _NICK.fullmatch(word):
@@ -383,7 +400,7 @@ class Vocabulary:
         known = self._en_words
         for i, token in enumerate(tokens):
             word = token.text
-            if token.script is Script.LATIN and word not in known and word not in names:
+            if token.script is Script.LATIN and word not in known and word not in names and word not in self._pinyin:
                 plain = _unleet(word, known)
                 if plain is not None:
                     tokens[i] = RawToken(plain, Script.LATIN)
