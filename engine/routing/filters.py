@@ -64,6 +64,7 @@ _ZH_STATES = frozenset({"满", "饱", "够"})
 _ZH_PLACES = frozenset({"@dimname", "@dimension"})
 _HERE_AND_NOW = frozenset({"@gamemode", "@dimension"})
 _ZH_HERE = frozenset({"这", "这里", "这儿"})
+_DETERMINERS = frozenset({"this", "that", "these", "those", "这个", "那个", "这", "那"})
 _HERE_IS = frozenset({"@dimname", "@where"})
 
 
@@ -81,6 +82,8 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
       "that" after a noun and before "i"/"you" opens a clause that narrows the
       noun, so it and any negation inside that clause govern the noun, not the
       request.
+    * A demonstrative right before an item or player it points at ("那个金苹果的id", "this
+      diamond's id") is a determiner: the line names the thing.
     * "这"/"这里" right before a dimension's name or "where" ("这是下界不", "我这是到哪了")
       is the player's own place, as "this" in "what dimension is this".
     * "there" next to a form of "be" ("is there a help menu") says something
@@ -141,6 +144,8 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 terms[i - 2].feature in _HERE_AND_NOW
             ):
                 here.add(i)  # "what game mode is this", "what dimension is this": the one the player is in
+            elif surface in _DETERMINERS and i + 1 < len(terms) and terms[i + 1].kind is TermKind.SLOT:
+                drop.add(i)  # "那个金苹果的id", "this diamond's id": the line names what it points at
             elif surface in _ZH_HERE and i + 1 < len(terms) and terms[i + 1].feature in _HERE_IS:
                 here.add(i)  # "这是下界不", "我这是到哪了": here is the player's own place
             elif surface == "again" and has_noun:

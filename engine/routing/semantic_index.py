@@ -208,6 +208,8 @@ class SemanticIndex:
         # Per language and module: every unigram feature its examples use (what is
         # "familiar" to the module, for the intent cache).
         self._familiar: dict[tuple[str, str], frozenset[str]] = {}
+        # Per language, the modules with an example that names the player ("我有几个{item}").
+        self._spoken: set[tuple[str, str]] = set()
         for lang in languages:
             entries: list[tuple[str, Sequence[str]]] = []
             for spec in specs:
@@ -217,6 +219,8 @@ class SemanticIndex:
                     if analysis.terms:
                         entries.append((spec.label, features_of(analysis)))
                         familiar.update(analysis.features)
+                        if analysis.speaker:
+                            self._spoken.add((lang, spec.label))
                 self._familiar[(lang, spec.label)] = frozenset(familiar)
             self.indexes[lang] = LexicalIndex(entries, backend)
             self.example_counts[lang] = len(entries)
@@ -323,8 +327,10 @@ class SemanticIndex:
         named = analysis.must_cover() - _LIGHT_WORDS
         if not named or any(f.startswith(("w:", "c:")) for f in named):
             return False
-        if not any(t.kind is TermKind.TOPIC for t in analysis.terms) or not _and_joins_names(analysis):
-            return False
+        if not any(t.kind is TermKind.TOPIC or analysis.speaker and t.feature == "@item" for t in analysis.terms) or not (
+            _and_joins_names(analysis)
+        ):
+            return False  # a topic, or an item the player calls theirs ("我的钻石呢"), is named
         if len(analysis.terms) == 1 and analysis.features[0] in _VALUES:
             return False  # "北", "下界", "creative": a value on its own asks nothing about it
         if "@who" in analysis.features and _PLAYER_STATE.intersection(named):
@@ -352,6 +358,11 @@ class SemanticIndex:
         # verb, which the write filter has already stopped.
         owners = [label for (lang, label), familiar in self._familiar.items()
                   if lang == language and label in self.direct_labels and named <= familiar]
+        if len(owners) > 1 and analysis.speaker:
+            # "我的钻石呢": the player's own thing, so a module whose examples never speak of
+            # the player (an id lookup: "钻石的id") is no owner of it.
+            spoken = [label for label in owners if (language, label) in self._spoken]
+            owners = spoken if len(spoken) == 1 else owners
         return owners == [module_id]
 
     def unfamiliar(self, analysis: Analysis, language: str, module_id: str) -> frozenset[str]:

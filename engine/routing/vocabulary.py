@@ -56,6 +56,7 @@ _PARTICLES = "吗呢啊呀吧嘛么啦呗哈"  # "还没", "都没有": a statem
 # A Minecraft name that no word is spelled like: an underscore, or three letters then digits.
 _NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}[a-z_]*[0-9]+)")
 _COLLAPSING = frozenset({TermKind.TOPIC, TermKind.FUNCTION})
+_NAMED = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _NAME_SHAPE = re.compile(r"[a-z0-9_]{3,16}")
 _BEFORE_A_NAME = frozenset({"@be", "@distance", None})
 _AFTER_A_NAME = frozenset({"@online", "@nearby", "@distance"})
@@ -75,6 +76,10 @@ _CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "what": ("wat", "wut", "wht"), "you": ("u", "ya", "yu"), "your": ("ur",), "are": ("r",), "where": ("wher",),
     "how": ("hw",), "my": ("mah",),
 }
+# Whom the line is said to, not whom it is about: "我在哪啊兄弟", "兄弟，我在哪", after a particle or a
+# mark at the end, before a mark at the start ("我兄弟在线吗" keeps its brother).
+_VOCATIVES = "兄弟们|兄弟|哥们儿|哥们|老铁|老哥|大佬|大哥|宝子|家人们|朋友们|各位"
+_ZH_VOCATIVE = re.compile(rf"(?<=[啊呀呢吗吧嘛哦哈啦,，!！?？ ])(?:{_VOCATIVES})$|^(?:{_VOCATIVES})(?=[,，!！ ])")
 _CLAUSE_CUT = re.compile(r"[,，、.。?!;？！；]")
 _EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", "i've"})
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
@@ -120,6 +125,15 @@ class _Entry:
 
 
 _FILLER = _Entry(None, None)
+
+
+def _with_as_and(terms: list[Term]) -> None:
+    """"血量跟饥饿值", "Alex跟我多远": 跟 between two things named is "and"/"from", not "follow".
+
+    Only between a topic or slot and a topic; "跟着我", "跟Alex走", "血量跟我说一下" keep the write."""
+    for i in range(1, len(terms) - 1):
+        if terms[i].surface == "跟" and terms[i - 1].kind in _NAMED and terms[i + 1].kind is TermKind.TOPIC:
+            terms[i] = Term("跟", "@and", TermKind.FUNCTION)
 
 
 class VocabularyError(ValueError):
@@ -270,6 +284,7 @@ class Vocabulary:
         per-request budget when None).
         """
         budget = spelling if spelling is not None else SpellingBudget()
+        normalized = _ZH_VOCATIVE.sub("", normalized)
         terms: list[Term] = []
         breaks = 0
         cuts: list[int] = []
@@ -304,6 +319,7 @@ class Vocabulary:
                 cuts.append(len(terms))
             i += 1
         self._name_players(terms)
+        _with_as_and(terms)
         how_it_looks(terms)
         kept = governed(tuple(terms))
         kind = mood(normalized, chinese)
