@@ -57,6 +57,8 @@ _PARTICLES = "吗呢啊呀吧嘛么啦呗哈"  # "还没", "都没有": a statem
 _NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}[a-z_]*[0-9]+)")
 _COLLAPSING = frozenset({TermKind.TOPIC, TermKind.FUNCTION})
 _NAMED = frozenset({TermKind.TOPIC, TermKind.SLOT})
+_OPENS = frozenset({"open", "打开"})
+_VIEWS = frozenset({"@inbox", "@inventory", "@help"})
 _NAME_SHAPE = re.compile(r"[a-z0-9_]{3,16}")
 _BEFORE_A_NAME = frozenset({"@be", "@distance", None})
 _AFTER_A_NAME = frozenset({"@online", "@nearby", "@distance"})
@@ -108,6 +110,20 @@ def _unleet(word: str, known: Collection[str]) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+_STRETCHED = re.compile(r"(.)\1\1+")
+
+
+def _unstretched(word: str, known: Collection[str]) -> str | None:
+    """"whereeee", "iiii", "coooords", "hppp": a letter held down is the word the lexicon knows."""
+    if not _STRETCHED.search(word):
+        return None
+    for keep in (r"\1\1", r"\1"):
+        plain = _STRETCHED.sub(keep, word)
+        if plain in known:
+            return plain
+    return None
+
+
 class VocabularyFile(pydantic.BaseModel):
     """``engine/routing/data/vocabulary-<lang>.json``."""
 
@@ -127,13 +143,23 @@ class _Entry:
 _FILLER = _Entry(None, None)
 
 
-def _with_as_and(terms: list[Term]) -> None:
-    """"血量跟饥饿值", "Alex跟我多远": 跟 between two things named is "and"/"from", not "follow".
+def _word_senses(terms: list[Term]) -> None:
+    """Write words that, where they stand, write nothing.
 
-    Only between a topic or slot and a topic; "跟着我", "跟Alex走", "血量跟我说一下" keep the write."""
-    for i in range(1, len(terms) - 1):
-        if terms[i].surface == "跟" and terms[i - 1].kind in _NAMED and terms[i + 1].kind is TermKind.TOPIC:
+    * "血量跟饥饿值", "Alex跟我多远": 跟 between a topic or slot and a topic is "and"/"from", not
+      "follow" ("跟着我", "跟Alex走", "血量跟我说一下" keep the write).
+    * "open my inbox", "打开背包": opening a list the player reads (mail, inventory, help) shows it
+      ("打开自动驾驶", "open the chest" keep the write).
+    """
+    for i in range(len(terms) - 1, -1, -1):
+        surface = terms[i].surface
+        after = terms[i + 1] if i + 1 < len(terms) else None
+        if after is not None and after.feature == "@self" and i + 2 < len(terms):
+            after = terms[i + 2]
+        if surface == "跟" and 0 < i and terms[i - 1].kind in _NAMED and after is not None and after.kind is TermKind.TOPIC:
             terms[i] = Term("跟", "@and", TermKind.FUNCTION)
+        elif surface in _OPENS and after is not None and after.feature in _VIEWS:
+            del terms[i]
 
 
 class VocabularyError(ValueError):
@@ -319,7 +345,7 @@ class Vocabulary:
                 cuts.append(len(terms))
             i += 1
         self._name_players(terms)
-        _with_as_and(terms)
+        _word_senses(terms)
         how_it_looks(terms)
         kept = governed(tuple(terms))
         kind = mood(normalized, chinese)
@@ -417,7 +443,7 @@ class Vocabulary:
         for i, token in enumerate(tokens):
             word = token.text
             if token.script is Script.LATIN and word not in known and word not in names and word not in self._pinyin:
-                plain = _unleet(word, known)
+                plain = _unleet(word, known) or _unstretched(word, known)
                 if plain is not None:
                     tokens[i] = RawToken(plain, Script.LATIN)
                     continue
