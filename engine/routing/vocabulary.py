@@ -58,7 +58,12 @@ _NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}
 _COLLAPSING = frozenset({TermKind.TOPIC, TermKind.FUNCTION})
 _NAMED = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _OPENS = frozenset({"open", "打开"})
-_VIEWS = frozenset({"@inbox", "@inventory", "@help"})
+# The assistant's own lists: "open inbox" is the inbox notice's button. Opening the inventory is
+# the game client's screen, which may be what the player wants done: that stays a write.
+_VIEWS = frozenset({"@inbox", "@help"})
+_GIVES = frozenset({"给", "give"})
+# Values that can only be told, never handed over ("给我经验", "give me hp" ask for the thing).
+_VALUES_TOLD = frozenset({"@position", "@id", "@status", "@dimension", "@facing"})
 _NAME_SHAPE = re.compile(r"[a-z0-9_]{3,16}")
 _BEFORE_A_NAME = frozenset({"@be", "@distance", None})
 _AFTER_A_NAME = frozenset({"@online", "@nearby", "@distance"})
@@ -148,9 +153,18 @@ def _word_senses(terms: list[Term]) -> None:
 
     * "血量跟饥饿值", "Alex跟我多远": 跟 between a topic or slot and a topic is "and"/"from", not
       "follow" ("跟着我", "跟Alex走", "血量跟我说一下" keep the write).
-    * "open my inbox", "打开背包": opening a list the player reads (mail, inventory, help) shows it
-      ("打开自动驾驶", "open the chest" keep the write).
+    * "open my inbox", "打开消息": opening the assistant's own list (mail, help) shows it
+      ("打开背包", "打开自动驾驶", "open the chest" keep the write).
+    * "给个坐标", "给我钻石的id", "give coords": giving the player a value they read is telling it,
+      when the line ends in that value and names no one else ("给我钻石", "给Alex我的坐标" keep it).
     """
+    if terms and terms[-1].feature in _VALUES_TOLD and not any(t.feature == "@player" for t in terms):
+        for i, term in enumerate(terms[:-1]):
+            if term.surface in _GIVES and terms[i + 1].kind in _NAMED and not any(
+                t.kind is TermKind.WRITE for t in terms[i + 1:]
+            ):
+                del terms[i]
+                break
     for i in range(len(terms) - 1, -1, -1):
         surface = terms[i].surface
         after = terms[i + 1] if i + 1 < len(terms) else None
