@@ -70,7 +70,7 @@ _LIGHT_WORDS = frozenset({
     "w:next", "w:already", "w:yet", "w:still", "w:ever", "w:number", "w:total", "w:amount", "w:going", "w:along",
     "w:lost", "w:currently", "w:anymore", "w:overall", "w:exactly", "w:precisely", "w:approximately",
     "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically", "w:low", "w:high",
-    "w:located", "w:situated",
+    "w:located", "w:situated", "w:done", "w:finished", "w:complete", "w:completed",
 })
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})
@@ -91,7 +91,7 @@ def _names_then_asks(analysis: Analysis) -> bool:
     """"alex online?", "steve nearby": a player, then whether they are on or near, is the question."""
     terms = analysis.terms
     return len(terms) == 2 and terms[0].feature == "@player" and terms[1].feature in _ABOUT_A_NAME
-_QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players"})  # "anyone on?"
+_QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players", "@whether"})  # "anyone on?"
 
 
 @attrs.frozen

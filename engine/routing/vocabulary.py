@@ -62,6 +62,9 @@ _OPENS = frozenset({"open", "打开"})
 # the game client's screen, which may be what the player wants done: that stays a write.
 _VIEWS = frozenset({"@inbox", "@help"})
 _GIVES = frozenset({"给", "give"})
+_HOLD_ON = frozenset({"wait", "hold on", "hang on", "hold up"})
+_ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch", "@be", "@do", "@can", "@have"})
+_ASKING_WORDS = frozenset({"what", "where", "who", "how", "which", "whats", "wheres", "whos", "hows"})
 # Values that can only be told, never handed over ("给我经验", "give me hp" ask for the thing).
 _VALUES_TOLD = frozenset({"@position", "@id", "@status", "@dimension", "@facing"})
 _NAME_SHAPE = re.compile(r"[a-z0-9_]{3,16}")
@@ -155,9 +158,15 @@ def _word_senses(terms: list[Term]) -> None:
       "follow" ("跟着我", "跟Alex走", "血量跟我说一下" keep the write).
     * "open my inbox", "打开消息": opening the assistant's own list (mail, help) shows it
       ("打开背包", "打开自动驾驶", "open the chest" keep the write).
+    * "wait where am i", "hold on, am i hungry": a line that opens with "wait"/"hold on" and goes on
+      with a question pauses, it does not ask to stop ("wait here" keeps the write).
     * "给个坐标", "给我钻石的id", "give coords": giving the player a value they read is telling it,
       when the line ends in that value and names no one else ("给我钻石", "给Alex我的坐标" keep it).
     """
+    if len(terms) > 1 and terms[0].surface in _HOLD_ON and (
+        terms[1].feature in _ASKING or terms[1].surface.split(" ", 1)[0] in _ASKING_WORDS
+    ):
+        del terms[0]  # "wait where am i", "hold on, what's my hp": a pause before a question, not "stop"
     if terms and terms[-1].feature in _VALUES_TOLD and not any(t.feature == "@player" for t in terms):
         for i, term in enumerate(terms[:-1]):
             if term.surface in _GIVES and terms[i + 1].kind in _NAMED and not any(
