@@ -87,9 +87,12 @@ _CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "how": ("hw",), "my": ("mah",),
 }
 # Whom the line is said to, not whom it is about: "我在哪啊兄弟", "兄弟，我在哪", after a particle or a
-# mark at the end, before a mark at the start ("我兄弟在线吗" keeps its brother).
+# mark at the end, before a mark at the start ("我兄弟在线吗" keeps its brother); and a hesitation
+# before a mark at the start ("那个，我血量多少": no reference to anything).
 _VOCATIVES = "兄弟们|兄弟|哥们儿|哥们|老铁|老哥|大佬|大哥|宝子|家人们|朋友们|各位"
-_ZH_VOCATIVE = re.compile(rf"(?<=[啊呀呢吗吧嘛哦哈啦,，!！?？ ])(?:{_VOCATIVES})$|^(?:{_VOCATIVES})(?=[,，!！ ])")
+_ZH_VOCATIVE = re.compile(
+    rf"(?<=[啊呀呢吗吧嘛哦哈啦,，!！?？ ])(?:{_VOCATIVES})$|^(?:{_VOCATIVES}|那个|这个|那啥|就是说|就是)(?=[,，!！ 、])"
+)
 _CLAUSE_CUT = re.compile(r"[,，、.。?!;？！；]")
 _EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", "i've"})
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
