@@ -92,6 +92,7 @@ _CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
 _VOCATIVES = "兄弟们|兄弟|哥们儿|哥们|老铁|老哥|大佬|大哥|宝子|家人们|朋友们|各位"
 _ZH_VOCATIVE = re.compile(
     rf"(?<=[啊呀呢吗吧嘛哦哈啦,，!！?？ ])(?:{_VOCATIVES})$|^(?:{_VOCATIVES}|那个|这个|那啥|就是说|就是)(?=[,，!！ 、])"
+    rf"|^(?:{_VOCATIVES})(?=[我你])"
 )
 _CLAUSE_CUT = re.compile(r"[,，、.。?!;？！；]")
 _EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", "i've"})
@@ -161,6 +162,8 @@ def _word_senses(terms: list[Term]) -> None:
       "follow" ("跟着我", "跟Alex走", "血量跟我说一下" keep the write).
     * "open my inbox", "打开消息": opening the assistant's own list (mail, help) shows it
       ("打开背包", "打开自动驾驶", "open the chest" keep the write).
+    * "穿的啥装备": 装备 after "what" is the gear; "收件箱有东西吗": 东西 after the mailbox is
+      what it holds, not the inventory ("需要吃东西" keeps it).
     * "wait where am i", "hold on, am i hungry": a line that opens with "wait"/"hold on" and goes on
       with a question pauses, it does not ask to stop ("wait here" keeps the write).
     * "给个坐标", "给我钻石的id", "give coords": giving the player a value they read is telling it,
@@ -186,6 +189,10 @@ def _word_senses(terms: list[Term]) -> None:
             terms[i] = Term("跟", "@and", TermKind.FUNCTION)
         elif surface in _OPENS and after is not None and after.feature in _VIEWS:
             del terms[i]
+        elif surface == "装备" and i and terms[i - 1].feature == "@what":
+            terms[i] = Term(surface, "@inventory", TermKind.TOPIC)  # "穿的啥装备": the gear, not "equip"
+        elif surface == "东西" and any(t.feature == "@inbox" for t in terms[:i]):
+            del terms[i]  # "收件箱有东西吗": things in the mailbox, not the inventory
 
 
 class VocabularyError(ValueError):
