@@ -71,6 +71,7 @@ _LIGHT_WORDS = frozenset({
     "w:lost", "w:currently", "w:anymore", "w:overall", "w:exactly", "w:precisely", "w:approximately",
     "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically", "w:low", "w:high",
     "w:located", "w:situated", "w:done", "w:finished", "w:complete", "w:completed",
+    "w:almost", "w:nearly",
 })
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})

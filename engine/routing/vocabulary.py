@@ -37,7 +37,7 @@ import pydantic
 
 from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS, governed
 from engine.routing.homophones import HomophoneIndex, load_readings
-from engine.routing.clauses import focus
+from engine.routing.clauses import focus, may_have_clauses
 from engine.routing.mood import Mood, mood, names_speaker
 from engine.routing.pinyin_words import INITIALS_MAX, pinyin_words
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
@@ -62,6 +62,7 @@ _OPENS = frozenset({"open", "打开"})
 # the game client's screen, which may be what the player wants done: that stays a write.
 _VIEWS = frozenset({"@inbox", "@help"})
 _GIVES = frozenset({"给", "give"})
+_INFLECTIONS = frozenset({"ed", "d", "ing"})
 _HOLD_ON = frozenset({"wait", "hold on", "hang on", "hold up"})
 _ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch", "@be", "@do", "@can", "@have"})
 _ASKING_WORDS = frozenset({"what", "where", "who", "how", "which", "whats", "wheres", "whos", "hows"})
@@ -94,7 +95,6 @@ _ZH_VOCATIVE = re.compile(
     rf"(?<=[啊呀呢吗吧嘛哦哈啦,，!！?？ ])(?:{_VOCATIVES})$|^(?:{_VOCATIVES}|那个|这个|那啥|就是说|就是)(?=[,，!！ 、])"
     rf"|^(?:{_VOCATIVES})(?=[我你])"
 )
-_CLAUSE_CUT = re.compile(r"[,，、.。?!;？！；]")
 _EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", "i've"})
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
 K = TypeVar("K", str, tuple[str, ...])
@@ -324,7 +324,7 @@ class Vocabulary:
         analysis = self._analyze(normalized, names, spelling, marked)
         # A line with a context clause ("about to craft, how many planks do i have"): only
         # worth a second look when something in it is unknown or a write.
-        if analysis.mood is Mood.ASKS and _CLAUSE_CUT.search(normalized) and any(
+        if analysis.mood is Mood.ASKS and may_have_clauses(normalized) and any(
             t.kind is TermKind.UNKNOWN or t.kind is TermKind.WRITE for t in analysis.terms
         ):
             found = focus(normalized, lambda clause: self._analyze(clause, names, None))
@@ -481,9 +481,17 @@ class Vocabulary:
                     tokens[i] = RawToken(plain, Script.LATIN)
                     continue
                 corrected = self.spelling.correct(word, budget)
-                if corrected is not None:
+                if corrected is not None and not self._past_of_a_write(word, corrected):
                     tokens[i] = RawToken(corrected, Script.LATIN)
         return tokens
+
+    def _past_of_a_write(self, word: str, corrected: str) -> bool:
+        """"respawned", "teleported": a write verb's past or ongoing form says what happened,
+        it asks for nothing; it is no typo of the verb."""
+        entry = self._en.get((corrected,))
+        return entry is not None and entry.kind is TermKind.WRITE and word.startswith(corrected) and (
+            word[len(corrected):] in _INFLECTIONS
+        )
 
     def _chinese(self, run: str, out: list[Term], last: bool, budget: SpellingBudget) -> None:
         if last:
