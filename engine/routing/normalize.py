@@ -41,5 +41,7 @@ def ends_with_question_mark(text: str) -> bool:
 
 
 def normalize_text(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold().translate(_TRADITIONAL)
+    folded = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
+    if not folded.isascii():
+        folded = folded.translate(_TRADITIONAL)
     return _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION)

@@ -343,7 +343,8 @@ class Vocabulary:
         per-request budget when None).
         """
         budget = spelling if spelling is not None else SpellingBudget()
-        normalized = _ZH_VOCATIVE.sub("", normalized)
+        if not normalized.isascii():
+            normalized = _ZH_VOCATIVE.sub("", normalized)
         terms: list[Term] = []
         breaks = 0
         cuts: list[int] = []
