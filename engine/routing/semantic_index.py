@@ -86,6 +86,7 @@ _THINGS_AROUND = frozenset({"@nearby", "@distance"})
 _PLACE_TOPICS = frozenset({"@position", "@dimension", "@dimname", "@facing", "@cardinal"})
 _NEAREST = frozenset({"nearest", "closest", "最近", "最近的", "离我最近"})
 _PEOPLE = frozenset({"@who", "@players", "@player", "@any", "@online"})
+_DOERS = frozenset({"@you", "@we", "@autopilot", "@progress"})
 
 
 def _names_then_asks(analysis: Analysis) -> bool:
@@ -145,6 +146,18 @@ def _about_the_assistant(analysis: Analysis) -> bool:
     features = analysis.features
     return ("@you" in features and "@self" not in features and not analysis.speaker
             and "@player" not in features and bool(_ASKED_OF_YOU.intersection(features)))
+
+
+def _what_the_player_does(analysis: Analysis) -> bool:
+    """"我在干嘛", "what am i doing": what the player is doing, which no module knows.
+
+    What the assistant or the autopilot is doing is progress's; asked of the player, with
+    neither named, it is small talk or the model's turn.
+    """
+    features = analysis.features
+    return "@doing" in features and (analysis.speaker or "@self" in features) and not (
+        _DOERS.intersection(features)
+    )
 
 
 def _and_joins_names(analysis: Analysis) -> bool:
@@ -268,7 +281,7 @@ class SemanticIndex:
             return Verdict(_FILTER_REASONS[blocked], match)
         if analysis.mood is not Mood.ASKS:
             return Verdict(Reason.NOT_ASKED, match)
-        if _about_the_assistant(analysis):
+        if _about_the_assistant(analysis) or _what_the_player_does(analysis):
             return Verdict(Reason.TOPIC_GAP, match)
         if match.module_id.startswith(REJECT_PREFIX):
             return Verdict(Reason.REJECTED, match)

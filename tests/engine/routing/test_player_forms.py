@@ -74,6 +74,9 @@ def test_a_question_typed_after_other_words_is_a_clause_of_its_own() -> None:
         # The player's own item; a question typed after what happened, without a comma.
         ("我的钻石呢", "agent:inventory"), ("bro i keep taking damage how much health do i have", "agent:status"),
         ("i think im lost lol where am i", "agent:position"), ("did steve log off", "agent:players"),
+        # What the bot is doing, in more words.
+        ("bot在做啥呢", "agent:progress"), ("自动驾驶做到哪了", "agent:progress"),
+        ("how's it going with the autopilot", "agent:progress"),
     ],
 )
 def test_these_forms_go_direct(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
@@ -99,6 +102,8 @@ def test_these_forms_go_direct(shared_runtime: AssistantRuntime, text: str, modu
         "craft a pickaxe how many sticks do i have", "the village is how far",
         # Pinyin initials that mean two things; a past write verb is no request, but no question either.
         "zb多少", "bb", "just respawned", "我的钻石被偷了",
+        # What the player (not the bot) is doing; how it is going, with no one named.
+        "我在干嘛", "我在做啥", "what am i doing", "how's it going", "Alex在做啥",
     ],
 )
 def test_these_stay_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
