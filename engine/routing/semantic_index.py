@@ -87,6 +87,7 @@ _PLACE_TOPICS = frozenset({"@position", "@dimension", "@dimname", "@facing", "@c
 _NEAREST = frozenset({"nearest", "closest", "最近", "最近的", "离我最近"})
 _PEOPLE = frozenset({"@who", "@players", "@player", "@any", "@online"})
 _DOERS = frozenset({"@you", "@we", "@autopilot", "@progress"})
+_COUNTS = frozenset({"@have", "@howmuch", "@left"})
 
 
 def _names_then_asks(analysis: Analysis) -> bool:
@@ -146,6 +147,15 @@ def _about_the_assistant(analysis: Analysis) -> bool:
     features = analysis.features
     return ("@you" in features and "@self" not in features and not analysis.speaker
             and "@player" not in features and bool(_ASKED_OF_YOU.intersection(features)))
+
+
+def _own_items_counted(analysis: Analysis) -> bool:
+    """"我的火把还有吗", "我还剩几个钻石": the player's own items, with a word that counts or holds them.
+
+    Without one ("我的箱子呢") the item may be a placed block somewhere in the world.
+    """
+    features = analysis.features
+    return analysis.speaker and "@item" in features and bool(_COUNTS.intersection(features))
 
 
 def _what_the_player_does(analysis: Analysis) -> bool:
@@ -341,10 +351,10 @@ class SemanticIndex:
         named = analysis.must_cover() - _LIGHT_WORDS
         if not named or any(f.startswith(("w:", "c:")) for f in named):
             return False
-        if not any(t.kind is TermKind.TOPIC or analysis.speaker and t.feature == "@item" for t in analysis.terms) or not (
+        if not (any(t.kind is TermKind.TOPIC for t in analysis.terms) or _own_items_counted(analysis)) or not (
             _and_joins_names(analysis)
         ):
-            return False  # a topic, or an item the player calls theirs ("我的钻石呢"), is named
+            return False  # a topic, or items the player counts as theirs ("我的火把还有吗"), is named
         if len(analysis.terms) == 1 and analysis.features[0] in _VALUES:
             return False  # "北", "下界", "creative": a value on its own asks nothing about it
         if "@who" in analysis.features and _PLAYER_STATE.intersection(named):

@@ -72,7 +72,7 @@ def test_a_question_typed_after_other_words_is_a_clause_of_its_own() -> None:
         ("could you check if alex is online", "agent:players"), ("那个金苹果的id", "agent:item"),
         ("这是下界不", "agent:position"), ("我这是在哪", "agent:position"), ("这个ai能干嘛", "agent:help"),
         # The player's own item; a question typed after what happened, without a comma.
-        ("我的钻石呢", "agent:inventory"), ("bro i keep taking damage how much health do i have", "agent:status"),
+        ("我的火把还有吗", "agent:inventory"), ("bro i keep taking damage how much health do i have", "agent:status"),
         ("i think im lost lol where am i", "agent:position"), ("did steve log off", "agent:players"),
         # What the bot is doing, in more words.
         ("bot在做啥呢", "agent:progress"), ("自动驾驶做到哪了", "agent:progress"),
@@ -101,7 +101,7 @@ def test_these_forms_go_direct(shared_runtime: AssistantRuntime, text: str, modu
         "tell alex how much health do i have", "go home where am i", "steve how much health do i have",
         "craft a pickaxe how many sticks do i have", "the village is how far",
         # Pinyin initials that mean two things; a past write verb is no request, but no question either.
-        "zb多少", "bb", "just respawned", "我的钻石被偷了",
+        "zb多少", "bb", "just respawned", "我的钻石被偷了", "我的箱子呢",
         # What the player (not the bot) is doing; how it is going, with no one named.
         "我在干嘛", "我在做啥", "what am i doing", "how's it going", "Alex在做啥",
     ],
