@@ -31,7 +31,8 @@ def _load_traditional() -> dict[int, str]:
 _TRADITIONAL = _load_traditional()
 
 
-_FINAL_MARK = re.compile(r"[?？][\s?？!！.。~～]*$")
+# The mark may be followed by a laugh or a plea: "im hungry? lol".
+_FINAL_MARK = re.compile(r"[?？][\s?？!！.。~～]*(?:(?:lol|lmao|xd|haha|pls|plz|bro|rn)[\s?？!！.。~～]*)*$")
 
 
 def ends_with_question_mark(text: str) -> bool:

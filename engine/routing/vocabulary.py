@@ -63,6 +63,7 @@ _OPENS = frozenset({"open", "打开"})
 _VIEWS = frozenset({"@inbox", "@help"})
 _GIVES = frozenset({"给", "give"})
 _INFLECTIONS = frozenset({"ed", "d", "ing"})
+_TAGS = frozenset({"right", "yeah", "yes", "ya", "correct", "innit", "yea", "ye"})
 _HOLD_ON = frozenset({"wait", "hold on", "hang on", "hold up"})
 _ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch", "@be", "@do", "@can", "@have"})
 _ASKING_WORDS = frozenset({"what", "where", "who", "how", "which", "whats", "wheres", "whos", "hows"})
@@ -378,6 +379,8 @@ class Vocabulary:
                 breaks += 1
                 cuts.append(len(terms))
             i += 1
+        if marked and terms and terms[-1].surface in _TAGS and terms[-1].kind is TermKind.UNKNOWN:
+            del terms[-1]  # "im in the nether right?": a tag asking to confirm what was said
         self._name_players(terms)
         _word_senses(terms)
         how_it_looks(terms)

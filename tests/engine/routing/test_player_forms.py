@@ -75,7 +75,8 @@ def test_a_question_typed_after_other_words_is_a_clause_of_its_own() -> None:
         ("我的火把还有吗", "agent:inventory"), ("bro i keep taking damage how much health do i have", "agent:status"),
         ("i think im lost lol where am i", "agent:position"), ("did steve log off", "agent:players"),
         # What the bot is doing, in more words.
-        ("bot在做啥呢", "agent:progress"), ("自动驾驶做到哪了", "agent:progress"),
+        ("我在下界对吧", "agent:position"), ("我在主世界是吧", "agent:position"),
+        ("im in the nether right?", "agent:position"), ("bot在做啥呢", "agent:progress"), ("自动驾驶做到哪了", "agent:progress"),
         ("how's it going with the autopilot", "agent:progress"),
     ],
 )
@@ -104,6 +105,8 @@ def test_these_forms_go_direct(shared_runtime: AssistantRuntime, text: str, modu
         "zb多少", "bb", "just respawned", "我的钻石被偷了", "我的箱子呢",
         # What the player (not the bot) is doing; how it is going, with no one named.
         "我在干嘛", "我在做啥", "what am i doing", "how's it going", "Alex在做啥",
+        # A confirming tag on a question about someone else or the assistant; "right" as a direction.
+        "你是机器人对吧", "Alex在下界对吧", "turn right", "am i right?",
     ],
 )
 def test_these_stay_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
