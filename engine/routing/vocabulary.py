@@ -523,6 +523,9 @@ class Vocabulary:
                 # ("在不在线" is "在线"); the 不/没 is no negation.
                 i += 2
                 continue
+            if i + 4 < n and run[i + 2] in _A_NOT_A and run[i + 3: i + 5] == run[i: i + 2] and run[i: i + 2] in self._zh:
+                i += 3  # "在线不在线", "满血没满血": the same with a word of two characters
+                continue
             for length in range(min(self._zh_max, n - i), 0, -1):
                 entry = self._zh.get(run[i: i + length])
                 if entry is not None:

@@ -75,7 +75,7 @@ def test_a_question_typed_after_other_words_is_a_clause_of_its_own() -> None:
         ("我的火把还有吗", "agent:inventory"), ("bro i keep taking damage how much health do i have", "agent:status"),
         ("i think im lost lol where am i", "agent:position"), ("did steve log off", "agent:players"),
         # What the bot is doing, in more words.
-        ("我在下界对吧", "agent:position"), ("我在主世界是吧", "agent:position"),
+        ("我在下界对吧", "agent:position"), ("我在主世界是吧", "agent:position"), ("Alex在线不在线", "agent:players"),
         ("im in the nether right?", "agent:position"), ("bot在做啥呢", "agent:progress"), ("自动驾驶做到哪了", "agent:progress"),
         ("how's it going with the autopilot", "agent:progress"),
     ],
