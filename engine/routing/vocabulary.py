@@ -41,6 +41,8 @@ from engine.routing.clauses import focus, may_have_clauses
 from engine.routing.mood import Mood, mood, names_speaker
 from engine.routing.pinyin_words import INITIALS_MAX, pinyin_words
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
+from engine.routing.chat_forms import CHAT_SPELLINGS, unleet, unstretched
+from engine.routing.senses import TAGS, without_vocatives, word_senses
 from engine.routing.sentences import how_it_looks, restated as one_request, shifted
 from engine.routing.terms import Analysis, Term, TermKind
 from engine.routing.tokens import RawToken, Script, english_words, tokenize
@@ -56,19 +58,7 @@ _PARTICLES = "吗呢啊呀吧嘛么啦呗哈"  # "还没", "都没有": a statem
 # A Minecraft name that no word is spelled like: an underscore, or three letters then digits.
 _NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}[a-z_]*[0-9]+)")
 _COLLAPSING = frozenset({TermKind.TOPIC, TermKind.FUNCTION})
-_NAMED = frozenset({TermKind.TOPIC, TermKind.SLOT})
-_OPENS = frozenset({"open", "打开"})
-# The assistant's own lists: "open inbox" is the inbox notice's button. Opening the inventory is
-# the game client's screen, which may be what the player wants done: that stays a write.
-_VIEWS = frozenset({"@inbox", "@help"})
-_GIVES = frozenset({"给", "give"})
 _INFLECTIONS = frozenset({"ed", "d", "ing"})
-_TAGS = frozenset({"right", "yeah", "yes", "ya", "correct", "innit", "yea", "ye"})
-_HOLD_ON = frozenset({"wait", "hold on", "hang on", "hold up"})
-_ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch", "@be", "@do", "@can", "@have"})
-_ASKING_WORDS = frozenset({"what", "where", "who", "how", "which", "whats", "wheres", "whos", "hows"})
-# Values that can only be told, never handed over ("给我经验", "give me hp" ask for the thing).
-_VALUES_TOLD = frozenset({"@position", "@id", "@status", "@dimension", "@facing"})
 _NAME_SHAPE = re.compile(r"[a-z0-9_]{3,16}")
 _BEFORE_A_NAME = frozenset({"@be", "@distance", None})
 _AFTER_A_NAME = frozenset({"@online", "@nearby", "@distance"})
@@ -83,19 +73,6 @@ _ZH_ROLES = frozenset({"管理", "管理猿", "腐竹", "老板", "兄弟", "老
                        "主播", "房管", "版主", "客服"})
 _EN_ROLES = frozenset({"admin", "admins", "mod", "mods", "op", "ops", "owner", "staff", "moderator", "moderators",
                        "helper", "dev", "devs", "teammate", "teammates", "host", "sibling", "bestie", "gf", "bf"})
-# Spellings players type for a word; each is also a phrase of the same feature on its own.
-_CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
-    "what": ("wat", "wut", "wht"), "you": ("u", "ya", "yu"), "your": ("ur",), "are": ("r",), "where": ("wher",),
-    "how": ("hw",), "my": ("mah",),
-}
-# Whom the line is said to, not whom it is about: "我在哪啊兄弟", "兄弟，我在哪", after a particle or a
-# mark at the end, before a mark at the start ("我兄弟在线吗" keeps its brother); and a hesitation
-# before a mark at the start ("那个，我血量多少": no reference to anything).
-_VOCATIVES = "兄弟们|兄弟|哥们儿|哥们|老铁|老哥|大佬|大哥|宝子|家人们|朋友们|各位"
-_ZH_VOCATIVE = re.compile(
-    rf"(?<=[啊呀呢吗吧嘛哦哈啦,，!！?？ ])(?:{_VOCATIVES})$|^(?:{_VOCATIVES}|那个|这个|那啥|就是说|就是)(?=[,，!！ 、])"
-    rf"|^(?:{_VOCATIVES})(?=[我你])"
-)
 _EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", "i've"})
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
 K = TypeVar("K", str, tuple[str, ...])
@@ -105,36 +82,6 @@ class _FeatureSpec(pydantic.BaseModel):
     model_config = pydantic.ConfigDict(extra="forbid")
     kind: Literal["topic", "function", "write"]
     phrases: list[str]
-
-
-# Chat spelling with digits for letters ("wh0", "c00rds", "h3lp"); 1 may be i or l.
-_LEET = str.maketrans("03457", "oeast")
-_DIGITS = frozenset("013457")
-
-
-def _unleet(word: str, known: Collection[str]) -> str | None:
-    """The vocabulary word a word spelled with digits for letters stands for, if exactly that."""
-    if not _DIGITS.intersection(word) or not any(c.isalpha() for c in word) or "_" in word:
-        return None
-    plain = word.translate(_LEET)
-    if "1" not in plain:
-        return plain if plain in known else None
-    found = {p for p in (plain.replace("1", "i"), plain.replace("1", "l")) if p in known}
-    return found.pop() if len(found) == 1 else None
-
-
-_STRETCHED = re.compile(r"(.)\1\1+")
-
-
-def _unstretched(word: str, known: Collection[str]) -> str | None:
-    """"whereeee", "iiii", "coooords", "hppp": a letter held down is the word the lexicon knows."""
-    if not _STRETCHED.search(word):
-        return None
-    for keep in (r"\1\1", r"\1"):
-        plain = _STRETCHED.sub(keep, word)
-        if plain in known:
-            return plain
-    return None
 
 
 class VocabularyFile(pydantic.BaseModel):
@@ -154,46 +101,6 @@ class _Entry:
 
 
 _FILLER = _Entry(None, None)
-
-
-def _word_senses(terms: list[Term]) -> None:
-    """Write words that, where they stand, write nothing.
-
-    * "血量跟饥饿值", "Alex跟我多远": 跟 between a topic or slot and a topic is "and"/"from", not
-      "follow" ("跟着我", "跟Alex走", "血量跟我说一下" keep the write).
-    * "open my inbox", "打开消息": opening the assistant's own list (mail, help) shows it
-      ("打开背包", "打开自动驾驶", "open the chest" keep the write).
-    * "穿的啥装备": 装备 after "what" is the gear; "收件箱有东西吗": 东西 after the mailbox is
-      what it holds, not the inventory ("需要吃东西" keeps it).
-    * "wait where am i", "hold on, am i hungry": a line that opens with "wait"/"hold on" and goes on
-      with a question pauses, it does not ask to stop ("wait here" keeps the write).
-    * "给个坐标", "给我钻石的id", "give coords": giving the player a value they read is telling it,
-      when the line ends in that value and names no one else ("给我钻石", "给Alex我的坐标" keep it).
-    """
-    if len(terms) > 1 and terms[0].surface in _HOLD_ON and (
-        terms[1].feature in _ASKING or terms[1].surface.split(" ", 1)[0] in _ASKING_WORDS
-    ):
-        del terms[0]  # "wait where am i", "hold on, what's my hp": a pause before a question, not "stop"
-    if terms and terms[-1].feature in _VALUES_TOLD and not any(t.feature == "@player" for t in terms):
-        for i, term in enumerate(terms[:-1]):
-            if term.surface in _GIVES and terms[i + 1].kind in _NAMED and not any(
-                t.kind is TermKind.WRITE for t in terms[i + 1:]
-            ):
-                del terms[i]
-                break
-    for i in range(len(terms) - 1, -1, -1):
-        surface = terms[i].surface
-        after = terms[i + 1] if i + 1 < len(terms) else None
-        if after is not None and after.feature == "@self" and i + 2 < len(terms):
-            after = terms[i + 2]
-        if surface == "跟" and 0 < i and terms[i - 1].kind in _NAMED and after is not None and after.kind is TermKind.TOPIC:
-            terms[i] = Term("跟", "@and", TermKind.FUNCTION)
-        elif surface in _OPENS and after is not None and after.feature in _VIEWS:
-            del terms[i]
-        elif surface == "装备" and i and terms[i - 1].feature == "@what":
-            terms[i] = Term(surface, "@inventory", TermKind.TOPIC)  # "穿的啥装备": the gear, not "equip"
-        elif surface == "东西" and any(t.feature == "@inbox" for t in terms[:i]):
-            del terms[i]  # "收件箱有东西吗": things in the mailbox, not the inventory
 
 
 class VocabularyError(ValueError):
@@ -258,7 +165,7 @@ class Vocabulary:
         for words, entry in list(defined_en.items()):
             if len(words) >= 2:
                 for i, word in enumerate(words):
-                    for variant in _CHAT_SPELLINGS.get(word, ()):
+                    for variant in CHAT_SPELLINGS.get(word, ()):
                         defined_en.setdefault((*words[:i], variant, *words[i + 1:]), entry)
         self._en.update(defined_en)
         self._zh.update(defined_zh)
@@ -344,8 +251,7 @@ class Vocabulary:
         per-request budget when None).
         """
         budget = spelling if spelling is not None else SpellingBudget()
-        if not normalized.isascii():
-            normalized = _ZH_VOCATIVE.sub("", normalized)
+        normalized = without_vocatives(normalized)
         terms: list[Term] = []
         breaks = 0
         cuts: list[int] = []
@@ -379,10 +285,10 @@ class Vocabulary:
                 breaks += 1
                 cuts.append(len(terms))
             i += 1
-        if marked and terms and terms[-1].surface in _TAGS and terms[-1].kind is TermKind.UNKNOWN:
+        if marked and terms and terms[-1].surface in TAGS and terms[-1].kind is TermKind.UNKNOWN:
             del terms[-1]  # "im in the nether right?": a tag asking to confirm what was said
         self._name_players(terms)
-        _word_senses(terms)
+        word_senses(terms)
         how_it_looks(terms)
         kept = governed(tuple(terms))
         kind = mood(normalized, chinese)
@@ -480,7 +386,7 @@ class Vocabulary:
         for i, token in enumerate(tokens):
             word = token.text
             if token.script is Script.LATIN and word not in known and word not in names and word not in self._pinyin:
-                plain = _unleet(word, known) or _unstretched(word, known)
+                plain = unleet(word, known) or unstretched(word, known)
                 if plain is not None:
                     tokens[i] = RawToken(plain, Script.LATIN)
                     continue
