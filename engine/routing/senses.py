@@ -24,6 +24,7 @@ _ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch", "@be", "@do"
 _ASKING_WORDS = frozenset({"what", "where", "who", "how", "which", "whats", "wheres", "whos", "hows"})
 # Values that can only be told, never handed over ("给我经验", "give me hp" ask for the thing).
 _VALUES_TOLD = frozenset({"@position", "@id", "@status", "@dimension", "@facing"})
+_TRIGGERS = _HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西"}
 # A confirming tag after a question mark: "im in the nether right?".
 TAGS = frozenset({"right", "yeah", "yes", "ya", "correct", "innit", "yea", "ye"})
 
@@ -56,6 +57,8 @@ def word_senses(terms: list[Term]) -> None:
     * "给个坐标", "给我钻石的id", "give coords": giving the player a value they read is telling it,
       when the line ends in that value and names no one else ("给我钻石", "给Alex我的坐标" keep it).
     """
+    if not any(t.surface in _TRIGGERS for t in terms):
+        return  # most lines: none of the words below, nothing to read
     if len(terms) > 1 and terms[0].surface in _HOLD_ON and (
         terms[1].feature in _ASKING or terms[1].surface.split(" ", 1)[0] in _ASKING_WORDS
     ):
