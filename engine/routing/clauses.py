@@ -5,7 +5,9 @@ creeper, how much health do i have now", "准备合成，我有多少木板", "a
 hearing footsteps". The clause that names something (a topic or a slot) is the
 question; the others only say what happened or what the player is about to do.
 
-How this works: the normalized line is cut at commas and sentence punctuation;
+How this works: the normalized line is cut at commas and sentence punctuation, and
+before an English question about the player that opens after other words ("bro i keep
+taking damage how much health do i have": typed without a comma);
 each clause is analyzed on its own. When exactly one clause asks (a question
 word, a question's opening, "?" or a Chinese question marker), names something,
 and every other clause is *context*, the line is read as that clause alone; every
@@ -39,6 +41,41 @@ _NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOU
 _ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _OPENS_A_QUESTION = frozenset({"@be", "@do", "@can", "@any"})
 _PAST = frozenset({"was", "were", "been"})  # "was away for a bit": says what happened
+# Typed without a comma: "bro i keep taking damage how much health do i have", "i think im lost lol
+# where am i". A question about the player that opens after other words starts a clause of its own,
+# unless the word before it makes it part of the sentence ("the village is how far", "tell me where
+# am i", "and how many").
+_EN_QUESTION = re.compile(
+    r"(?<=[a-z0-9']) (?=(?:how (?:much|many)|where (?:am|r) i|what(?:'s|s| is| are) my|whats my|am i|do i (?:have|got)"
+    r"|is my)\b)"
+)
+_NO_CUT_AFTER = frozenset({
+    "is", "are", "was", "were", "am", "be", "been", "of", "to", "and", "or", "if", "when", "whether", "tell", "know",
+    "wonder", "see", "check", "ask", "asked", "asking", "me", "show", "says", "said", "say", "but", "so", "then",
+})
+
+# Words of a question that has begun: a later "do i have" is part of it.
+_ASKS_ALREADY = frozenset({
+    "how", "what", "whats", "what's", "wat", "wut", "where", "wheres", "where's", "who", "whos", "who's", "which", "am",
+    "do", "does", "did", "is", "are", "can", "could", "r",
+})
+
+
+def may_have_clauses(normalized: str) -> bool:
+    """Whether the line may hold more than one clause: a mark between words, or a question
+    about the player that opens after other words."""
+    return _CUT.search(normalized) is not None or _EN_QUESTION.search(normalized) is not None
+
+
+def _question_cuts(text: str) -> list[str]:
+    """``text`` cut once, before a question about the player that opens after words that ask nothing."""
+    for found in _EN_QUESTION.finditer(text):
+        words = text[:found.start()].split()
+        if any(w in _ASKS_ALREADY for w in words):
+            break  # "how much health do i have": the question began before
+        if words and words[-1] not in _NO_CUT_AFTER:
+            return [text[:found.start()].strip(), text[found.end():].strip()]
+    return [text]
 
 
 def clauses(normalized: str) -> list[tuple[str, bool]]:
@@ -48,11 +85,13 @@ def clauses(normalized: str) -> list[tuple[str, bool]]:
     for cut in _CUT.finditer(normalized):
         text = normalized[start:cut.start()].strip()
         if text:
-            out.append((text, "?" in cut.group() or "？" in cut.group()))
+            *heads, last = _question_cuts(text)
+            out.extend((head, False) for head in heads)
+            out.append((last, "?" in cut.group() or "？" in cut.group()))
         start = cut.end()
     tail = normalized[start:].strip()
     if tail:
-        out.append((tail, False))
+        out.extend((part, False) for part in _question_cuts(tail))
     return out
 
 

@@ -63,6 +63,8 @@ _BACK_WITHIN = frozenset({"it", "its", "它", "这个", "这"})
 _ZH_STATES = frozenset({"满", "饱", "够"})
 _ZH_PLACES = frozenset({"@dimname", "@dimension"})
 _HERE_AND_NOW = frozenset({"@gamemode", "@dimension"})
+_ZH_HERE = frozenset({"这", "这里", "这儿"})
+_DETERMINERS = frozenset({"this", "that", "these", "those", "这个", "那个", "这", "那"})
 
 
 def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
@@ -79,6 +81,10 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
       "that" after a noun and before "i"/"you" opens a clause that narrows the
       noun, so it and any negation inside that clause govern the noun, not the
       request.
+    * A demonstrative right before an item or player it points at ("那个金苹果的id", "this
+      diamond's id") is a determiner: the line names the thing.
+    * "这"/"这里" right before a dimension's name or "(在)where" ("这是下界不", "我这是在哪")
+      is the player's own place, as "this" in "what dimension is this".
     * "there" next to a form of "be" ("is there a help menu") says something
       exists; "it"/"its"/"这个" after an item or player named earlier in the
       line points at that name; a final "this" after "what dimension/game mode is"
@@ -118,7 +124,7 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
         kind, surface = term.kind, term.surface
         if kind is TermKind.REFERENCE:
             if surface in _DEMONSTRATIVES and features <= _ABOUT_THE_ASSISTANT and (
-                "@work" in features or {"@can", "@do"} <= features
+                "@work" in features or {"@can", "@do"} <= features or "@help" in features
             ):
                 drop.add(i)
             elif (surface in _RELATIVES and 0 < i < len(terms) - 1 and terms[i - 1].kind in _NOUNS
@@ -137,6 +143,14 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 terms[i - 2].feature in _HERE_AND_NOW
             ):
                 here.add(i)  # "what game mode is this", "what dimension is this": the one the player is in
+            elif surface in _DETERMINERS and i + 1 < len(terms) and terms[i + 1].feature == "@you":
+                drop.add(i)  # "这个ai能干嘛": the tokenizer splits "这个ai", which is the assistant
+            elif surface in _DETERMINERS and i + 1 < len(terms) and terms[i + 1].kind is TermKind.SLOT:
+                drop.add(i)  # "那个金苹果的id", "this diamond's id": the line names what it points at
+            elif surface in _ZH_HERE and i + 1 < len(terms) and terms[i + 1].feature == "@dimname":
+                here.add(i)  # "这是下界不": here is the player's own place
+            elif surface in _ZH_HERE and [t.feature for t in terms[i + 1:i + 3]] in (["@where"], ["@in", "@where"]):
+                drop.add(i)  # "我这是到哪了", "我这是在哪": where the player is
             elif surface == "again" and has_noun:
                 drop.add(i)  # "my coords again": asked once more, about what the line names
         elif kind is TermKind.CONDITION:

@@ -10,9 +10,9 @@ looked up the same way; a window that is no word but shares a mask with
 words of exactly one meaning (longest windows first, the typed characters'
 commonest readings before their others) is that word, typed with one slip.
 Only content words are repair targets (topics and item names): never filler,
-a filter word or a write. A pronoun (我, 你, 他…) is never the slipped
-character: it is the IME's first choice for its sound and typed on purpose,
-so "我着火了吗" is not "握着 火".
+a filter word or a write. A pronoun (我, 你, 他…), 好 or a common adverb (很, 太, 也…)
+is never the slipped character: it is the IME's first choice for its sound and
+typed on purpose, so "我着火了吗" is not "握着 火", "钻石好多" not "钻石镐 多".
 
 Readings come from ``data/pinyin.txt.gz`` (GB2312's 6,763 characters, see
 ``scripts/gen_pinyin.py``). Work per unknown character is bounded: at most
@@ -28,6 +28,9 @@ from importlib import resources
 
 MAX_WORD = 4
 PRONOUNS = frozenset("我你您他她它俺咱")
+# Also typed on purpose, each a word of its own: 好 and common adverbs. "我的钻石好多" is not
+# 钻石镐 (镐 is read hao too) followed by 多.
+_PLAIN = PRONOUNS | frozenset("好很太真也就才")
 _Mask = tuple[str, str, str]  # (before, reading, after)
 
 
@@ -59,7 +62,7 @@ class HomophoneIndex:
 
     def _masks(self, text: str, commonest: bool = False, typed: bool = False) -> Iterator[_Mask]:
         for i, char in enumerate(text):
-            if typed and char in PRONOUNS:
+            if typed and char in _PLAIN:
                 continue
             readings = self._readings.get(char, ())
             for reading in readings[:1] if commonest else readings:

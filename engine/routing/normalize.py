@@ -2,13 +2,20 @@
 
 NFKC folds full-width forms (``？``, ``ｉｄ``, full-width digits) into their
 ASCII forms so an IME's output and a keyboard's output match; casefold makes
-``Where Am I`` and ``where am i`` the same request. Surrounding punctuation
-carries no intent, so ``where am i?`` and ``where am i`` share one cache key.
+``Where Am I`` and ``where am i`` the same request. Traditional characters are
+folded into simplified ones (坐標 → 坐标, 背包裡有什麼 → 背包里有什么): the
+vocabulary, the item names and the examples are simplified, and a player on a
+Taiwanese or Hong Kong server asks the same things (``data/traditional.txt.gz``,
+from OpenCC, see ``scripts/gen_traditional.py``; GB2312's characters are never
+changed). Surrounding punctuation carries no intent, so ``where am i?`` and
+``where am i`` share one cache key.
 """
 from __future__ import annotations
 
+import gzip
 import re
 import unicodedata
+from importlib import resources
 
 _SPACES = re.compile(r"\s+")
 # Curly quotes typed by phones and some IMEs; the tokenizer expects ASCII ones.
@@ -16,6 +23,35 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": 
 _EDGE_PUNCTUATION = " \t\"'.,!?;:。，！？；：、…~-*()[]<>「」『』"
 
 
+def _load_traditional() -> dict[int, str]:
+    data = resources.files("engine.routing").joinpath("data", "traditional.txt.gz").read_bytes()
+    return {ord(line[0]): line[1] for line in gzip.decompress(data).decode("utf-8").splitlines() if len(line) == 2}
+
+
+_TRADITIONAL = _load_traditional()
+
+
+_AFTER_MARK = " \t\r\n!！.。~～"
+# The mark may be followed by a laugh or a plea: "im hungry? lol".
+_LAUGHS = ("lol", "lmao", "xd", "haha", "pls", "plz", "bro", "rn")
+
+
+def ends_with_question_mark(text: str) -> bool:
+    """"i am hungry?", "我饿了？": a final question mark, which normalizing strips, makes a
+    line shaped like a statement a question. Linear in the text: a few strips from its end."""
+    tail = text.rstrip(_AFTER_MARK)
+    for _ in range(4):
+        if tail.endswith(("?", "？")):
+            return True
+        laugh = next((w for w in _LAUGHS if tail.casefold().endswith(w)), None)
+        if laugh is None:
+            return False
+        tail = tail[: -len(laugh)].rstrip(_AFTER_MARK)
+    return False
+
+
 def normalize_text(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
+    if not folded.isascii():
+        folded = folded.translate(_TRADITIONAL)
     return _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION)

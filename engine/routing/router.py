@@ -37,7 +37,7 @@ from engine.modules.registry import ModuleRegistry, Registered
 from engine.routing.cache import CacheKey, IntentCache, make_key
 from engine.routing.config import Mode, SemanticConfig
 from engine.routing.filters import blocking_filter
-from engine.routing.normalize import normalize_text
+from engine.routing.normalize import ends_with_question_mark, normalize_text
 from engine.routing.semantic_index import Match, SemanticIndex
 from engine.routing.stats import LatestMatch, Reason, RoutingStats
 from engine.routing.terms import Analysis
@@ -112,9 +112,12 @@ class Router:
     def analyze(self, normalized: str, snapshot: WorldSnapshot) -> Analysis:
         return self.vocabulary.analyze(normalized, ParseContext.player_names(snapshot))
 
-    def parse_context(self, normalized: str, snapshot: WorldSnapshot, language: str) -> ParseContext:
+    def parse_context(
+        self, normalized: str, snapshot: WorldSnapshot, language: str, marked: bool = False
+    ) -> ParseContext:
+        """``marked``: the request's text ended with a question mark, which ``normalized`` has lost."""
         names = ParseContext.player_names(snapshot)
-        return ParseContext(snapshot, language, self.vocabulary.analyze(normalized, names), names)
+        return ParseContext(snapshot, language, self.vocabulary.analyze(normalized, names, marked=marked), names)
 
     def route(
         self,
@@ -149,7 +152,7 @@ class Router:
             if number is not None:
                 line = options[number - 1] if 1 <= number <= len(options) else None
                 return Route(Reason.OPTION, language, command_line=line)
-        ctx = self.parse_context(normalized, snapshot, language)
+        ctx = self.parse_context(normalized, snapshot, language, ends_with_question_mark(text))
         analysis = ctx.analysis
         phrase = self.registry.phrase(normalized)
         if phrase is not None:

@@ -70,14 +70,15 @@ _LIGHT_WORDS = frozenset({
     "w:next", "w:already", "w:yet", "w:still", "w:ever", "w:number", "w:total", "w:amount", "w:going", "w:along",
     "w:lost", "w:currently", "w:anymore", "w:overall", "w:exactly", "w:precisely", "w:approximately",
     "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically", "w:low", "w:high",
-    "w:located", "w:situated",
+    "w:located", "w:situated", "w:done", "w:finished", "w:complete", "w:completed",
+    "w:almost", "w:nearly",
 })
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})
 _VALUES = frozenset({"@cardinal", "@dimname", "@modename"})
 # A topic phrase that opens with a question word asks, wherever it stands: "which way im facing",
 # "how far underground am i", "lost lol where am i".
-_WH_WORDS = frozenset({"what", "which", "where", "how", "who", "wat", "wut", "wich"})
+_WH_WORDS = frozenset({"what", "which", "where", "how", "who", "wat", "wut", "wich", "whatcha", "watcha"})
 _ABOUT_A_NAME = frozenset({"@online", "@nearby", "@distance"})
 # What is near or how far: about people only when a person is asked for ("附近有谁", "anyone near").
 _THINGS_AROUND = frozenset({"@nearby", "@distance"})
@@ -85,13 +86,15 @@ _THINGS_AROUND = frozenset({"@nearby", "@distance"})
 _PLACE_TOPICS = frozenset({"@position", "@dimension", "@dimname", "@facing", "@cardinal"})
 _NEAREST = frozenset({"nearest", "closest", "最近", "最近的", "离我最近"})
 _PEOPLE = frozenset({"@who", "@players", "@player", "@any", "@online"})
+_DOERS = frozenset({"@you", "@we", "@autopilot", "@progress"})
+_COUNTS = frozenset({"@have", "@howmuch", "@left"})
 
 
 def _names_then_asks(analysis: Analysis) -> bool:
     """"alex online?", "steve nearby": a player, then whether they are on or near, is the question."""
     terms = analysis.terms
     return len(terms) == 2 and terms[0].feature == "@player" and terms[1].feature in _ABOUT_A_NAME
-_QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players"})  # "anyone on?"
+_QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players", "@whether"})  # "anyone on?"
 
 
 @attrs.frozen
@@ -144,6 +147,27 @@ def _about_the_assistant(analysis: Analysis) -> bool:
     features = analysis.features
     return ("@you" in features and "@self" not in features and not analysis.speaker
             and "@player" not in features and bool(_ASKED_OF_YOU.intersection(features)))
+
+
+def _own_items_counted(analysis: Analysis) -> bool:
+    """"我的火把还有吗", "我还剩几个钻石": the player's own items, with a word that counts or holds them.
+
+    Without one ("我的箱子呢") the item may be a placed block somewhere in the world.
+    """
+    features = analysis.features
+    return analysis.speaker and "@item" in features and bool(_COUNTS.intersection(features))
+
+
+def _what_the_player_does(analysis: Analysis) -> bool:
+    """"我在干嘛", "what am i doing": what the player is doing, which no module knows.
+
+    What the assistant or the autopilot is doing is progress's; asked of the player, with
+    neither named, it is small talk or the model's turn.
+    """
+    features = analysis.features
+    return "@doing" in features and (analysis.speaker or "@self" in features) and not (
+        _DOERS.intersection(features)
+    )
 
 
 def _and_joins_names(analysis: Analysis) -> bool:
@@ -208,6 +232,8 @@ class SemanticIndex:
         # Per language and module: every unigram feature its examples use (what is
         # "familiar" to the module, for the intent cache).
         self._familiar: dict[tuple[str, str], frozenset[str]] = {}
+        # Per language, the modules with an example that names the player ("我有几个{item}").
+        self._spoken: set[tuple[str, str]] = set()
         for lang in languages:
             entries: list[tuple[str, Sequence[str]]] = []
             for spec in specs:
@@ -217,6 +243,8 @@ class SemanticIndex:
                     if analysis.terms:
                         entries.append((spec.label, features_of(analysis)))
                         familiar.update(analysis.features)
+                        if analysis.speaker:
+                            self._spoken.add((lang, spec.label))
                 self._familiar[(lang, spec.label)] = frozenset(familiar)
             self.indexes[lang] = LexicalIndex(entries, backend)
             self.example_counts[lang] = len(entries)
@@ -263,7 +291,7 @@ class SemanticIndex:
             return Verdict(_FILTER_REASONS[blocked], match)
         if analysis.mood is not Mood.ASKS:
             return Verdict(Reason.NOT_ASKED, match)
-        if _about_the_assistant(analysis):
+        if _about_the_assistant(analysis) or _what_the_player_does(analysis):
             return Verdict(Reason.TOPIC_GAP, match)
         if match.module_id.startswith(REJECT_PREFIX):
             return Verdict(Reason.REJECTED, match)
@@ -323,8 +351,10 @@ class SemanticIndex:
         named = analysis.must_cover() - _LIGHT_WORDS
         if not named or any(f.startswith(("w:", "c:")) for f in named):
             return False
-        if not any(t.kind is TermKind.TOPIC for t in analysis.terms) or not _and_joins_names(analysis):
-            return False
+        if not (any(t.kind is TermKind.TOPIC for t in analysis.terms) or _own_items_counted(analysis)) or not (
+            _and_joins_names(analysis)
+        ):
+            return False  # a topic, or items the player counts as theirs ("我的火把还有吗"), is named
         if len(analysis.terms) == 1 and analysis.features[0] in _VALUES:
             return False  # "北", "下界", "creative": a value on its own asks nothing about it
         if "@who" in analysis.features and _PLAYER_STATE.intersection(named):
@@ -335,14 +365,16 @@ class SemanticIndex:
             return False
         features = analysis.features
         if language == "en":
-            if not (_PERSONS.intersection(features) or analysis.speaker or analysis.has(TermKind.SLOT)) and not (
+            if not (_PERSONS.intersection(features) or "@who" in features or analysis.speaker
+                    or analysis.has(TermKind.SLOT)) and not (
                 named <= _ABOUT_US
             ):
                 return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
             if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features) and not (
                 any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms) or _names_then_asks(analysis)
+                or analysis.marked
             ):
-                return False  # "my inventory is full lol" says something; it asks nothing
+                return False  # "my inventory is full lol" says something; it asks nothing ("i am hungry?" asks)
         # Only modules that may answer directly compete. Reject samples differ from a
         # module's requests by a word the request would have ("dog", a player): with
         # no unknown word here, only a reject that is the best match stops it, and
@@ -350,6 +382,11 @@ class SemanticIndex:
         # verb, which the write filter has already stopped.
         owners = [label for (lang, label), familiar in self._familiar.items()
                   if lang == language and label in self.direct_labels and named <= familiar]
+        if len(owners) > 1 and analysis.speaker:
+            # "我的钻石呢": the player's own thing, so a module whose examples never speak of
+            # the player (an id lookup: "钻石的id") is no owner of it.
+            spoken = [label for label in owners if (language, label) in self._spoken]
+            owners = spoken if len(spoken) == 1 else owners
         return owners == [module_id]
 
     def unfamiliar(self, analysis: Analysis, language: str, module_id: str) -> frozenset[str]:

@@ -53,6 +53,7 @@ class Analysis:
     # Read from the text (``engine/routing/mood.py``): the terms drop quotes, 了 and 我.
     mood: Mood = Mood.ASKS  # a request, or a quote, a how-to question, a statement
     speaker: bool = False  # "我在哪", "how am i doing": the player is named, as filler or inside a phrase
+    marked: bool = False  # the line ended with a question mark ("i am hungry?"), which normalizing strips
     features: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:

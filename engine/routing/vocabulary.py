@@ -37,9 +37,13 @@ import pydantic
 
 from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS, governed
 from engine.routing.homophones import HomophoneIndex, load_readings
-from engine.routing.clauses import focus
+from engine.routing.clauses import focus, may_have_clauses
 from engine.routing.mood import Mood, mood, names_speaker
+from engine.routing.pinyin_words import INITIALS_MAX, pinyin_words
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
+from engine.routing.chat_forms import CHAT_SPELLINGS, unleet, unstretched
+from engine.routing.senses import TAGS, without_vocatives, word_senses
+from engine.routing.sentences import how_it_looks, restated as one_request, shifted
 from engine.routing.terms import Analysis, Term, TermKind
 from engine.routing.tokens import RawToken, Script, english_words, tokenize
 
@@ -54,6 +58,7 @@ _PARTICLES = "吗呢啊呀吧嘛么啦呗哈"  # "还没", "都没有": a statem
 # A Minecraft name that no word is spelled like: an underscore, or three letters then digits.
 _NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}[a-z_]*[0-9]+)")
 _COLLAPSING = frozenset({TermKind.TOPIC, TermKind.FUNCTION})
+_INFLECTIONS = frozenset({"ed", "d", "ing"})
 _NAME_SHAPE = re.compile(r"[a-z0-9_]{3,16}")
 _BEFORE_A_NAME = frozenset({"@be", "@distance", None})
 _AFTER_A_NAME = frozenset({"@online", "@nearby", "@distance"})
@@ -68,13 +73,6 @@ _ZH_ROLES = frozenset({"管理", "管理猿", "腐竹", "老板", "兄弟", "老
                        "主播", "房管", "版主", "客服"})
 _EN_ROLES = frozenset({"admin", "admins", "mod", "mods", "op", "ops", "owner", "staff", "moderator", "moderators",
                        "helper", "dev", "devs", "teammate", "teammates", "host", "sibling", "bestie", "gf", "bf"})
-# Spellings players type for a word; each is also a phrase of the same feature on its own.
-_CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
-    "what": ("wat", "wut", "wht"), "you": ("u", "ya", "yu"), "your": ("ur",), "are": ("r",), "where": ("wher",),
-}
-_CLAUSE_CUT = re.compile(r"[,，、.。?!;？！；]")
-_LOOKS = frozenset({"looking", "lookin", "doing"})
-_DOERS = ("@autopilot", "@progress")  # "what is the autopilot doing" asks what it does
 _EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", "i've"})
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
 K = TypeVar("K", str, tuple[str, ...])
@@ -84,22 +82,6 @@ class _FeatureSpec(pydantic.BaseModel):
     model_config = pydantic.ConfigDict(extra="forbid")
     kind: Literal["topic", "function", "write"]
     phrases: list[str]
-
-
-# Chat spelling with digits for letters ("wh0", "c00rds", "h3lp"); 1 may be i or l.
-_LEET = str.maketrans("03457", "oeast")
-_DIGITS = frozenset("013457")
-
-
-def _unleet(word: str, known: Collection[str]) -> str | None:
-    """The vocabulary word a word spelled with digits for letters stands for, if exactly that."""
-    if not _DIGITS.intersection(word) or not any(c.isalpha() for c in word) or "_" in word:
-        return None
-    plain = word.translate(_LEET)
-    if "1" not in plain:
-        return plain if plain in known else None
-    found = {p for p in (plain.replace("1", "i"), plain.replace("1", "l")) if p in known}
-    return found.pop() if len(found) == 1 else None
 
 
 class VocabularyFile(pydantic.BaseModel):
@@ -119,53 +101,6 @@ class _Entry:
 
 
 _FILLER = _Entry(None, None)
-
-
-def _how_it_looks(terms: list[Term]) -> None:
-    """"how's my health looking", "how's my food bar doing": after another topic, a final
-    "looking"/"doing" asks how that topic is, not which way the player faces or what one does."""
-    if len(terms) >= 2 and terms[-1].surface in _LOOKS and terms[-1].feature in ("@facing", "@doing") and (
-        terms[-2].kind is TermKind.TOPIC and terms[-2].feature not in (terms[-1].feature, *_DOERS)
-    ):
-        del terms[-1]
-
-
-def _restated(terms: list[Term], cuts: list[int], speaker: bool = False) -> bool:
-    """Whether the sentences of a line ask one thing: "am i hungry? whats my food bar at".
-
-    Every sentence that names something names something they all share, and
-    no sentence has a write; a sentence that names nothing ("how many", "what
-    r u for") only asks about the others. "where am i? how hungry am i" names
-    two things: two requests. ``speaker``: a Chinese line that names the player,
-    where a bare "在哪" sentence is "我在哪" (the vocabulary drops 我), which asks
-    where the player is: "我在哪？Alex在哪" is two requests.
-    """
-    named: list[set[str]] = []
-    for start, end in zip([0, *cuts], [*cuts, len(terms)]):
-        part = terms[start:end]
-        if any(t.kind is TermKind.WRITE for t in part):
-            return False
-        things = {t.feature for t in part if t.kind in (TermKind.TOPIC, TermKind.SLOT)}
-        if not things and speaker and any(t.feature == "@where" for t in part):
-            things = {"@position"}
-        if things:
-            named.append(things)
-    return not named or bool(set.intersection(*named))
-
-
-def _shifted(terms: list[Term], kept: tuple[Term, ...], cuts: list[int]) -> tuple[int, ...]:
-    """``cuts`` (indexes into ``terms``) as indexes into ``kept``, which drops some terms in order."""
-    out: list[int] = []
-    j = 0
-    pending = iter(cuts)
-    cut = next(pending, None)
-    for i, term in enumerate(terms):
-        while cut is not None and cut == i:
-            out.append(j)
-            cut = next(pending, None)
-        if j < len(kept) and kept[j] is term:
-            j += 1
-    return tuple(dict.fromkeys(c for c in out if 0 < c < len(kept)))
 
 
 class VocabularyError(ValueError):
@@ -230,7 +165,7 @@ class Vocabulary:
         for words, entry in list(defined_en.items()):
             if len(words) >= 2:
                 for i, word in enumerate(words):
-                    for variant in _CHAT_SPELLINGS.get(word, ()):
+                    for variant in CHAT_SPELLINGS.get(word, ()):
                         defined_en.setdefault((*words[:i], variant, *words[i + 1:]), entry)
         self._en.update(defined_en)
         self._zh.update(defined_zh)
@@ -251,6 +186,11 @@ class Vocabulary:
         meaning = {words[0]: entry.feature for words, entry in self._en.items() if len(words) == 1 and entry.feature}
         self.spelling = SpellingIndex(self._en_words, guard, meaning)
         self._dictionary = frozenset(guard)
+        # "zuobiao", "zb": a Chinese topic typed in pinyin, when it can mean nothing else.
+        spelled = pinyin_words({w: e.feature for w, e in self._zh.items()},
+                               [w for w, e in self._zh.items() if e.kind is TermKind.TOPIC], readings,
+                               self._en_words | self._dictionary)
+        self._pinyin = {w: _Entry(f, TermKind.TOPIC) for w, f in spelled.items()}
         content = (TermKind.TOPIC, TermKind.SLOT)
         # Item names are distinct meanings although all are the @item slot; topics share their feature.
         zh_meaning = {w: (w if e.kind is TermKind.SLOT else e.feature or w) for w, e in self._zh.items() if e.kind in content}
@@ -285,12 +225,14 @@ class Vocabulary:
         )
 
     def analyze(
-        self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None
+        self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None,
+        marked: bool = False,
     ) -> Analysis:
-        analysis = self._analyze(normalized, names, spelling)
+        """``marked``: the text ended with a question mark (``ends_with_question_mark``)."""
+        analysis = self._analyze(normalized, names, spelling, marked)
         # A line with a context clause ("about to craft, how many planks do i have"): only
         # worth a second look when something in it is unknown or a write.
-        if analysis.mood is Mood.ASKS and _CLAUSE_CUT.search(normalized) and any(
+        if analysis.mood is Mood.ASKS and may_have_clauses(normalized) and any(
             t.kind is TermKind.UNKNOWN or t.kind is TermKind.WRITE for t in analysis.terms
         ):
             found = focus(normalized, lambda clause: self._analyze(clause, names, None))
@@ -299,7 +241,8 @@ class Vocabulary:
         return analysis
 
     def _analyze(
-        self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None
+        self, normalized: str, names: Collection[str] = (), spelling: SpellingBudget | None = None,
+        marked: bool = False,
     ) -> Analysis:
         """Terms of already-normalized text; ``names`` are lower-cased player names to treat as slots.
 
@@ -308,11 +251,13 @@ class Vocabulary:
         per-request budget when None).
         """
         budget = spelling if spelling is not None else SpellingBudget()
+        normalized = without_vocatives(normalized)
         terms: list[Term] = []
         breaks = 0
         cuts: list[int] = []
         chinese = False
         tokens = self._corrected(tokenize(normalized), names, budget)
+        han = any(t.script is Script.HAN for t in tokens)  # pinyin initials ("zb") only beside Chinese
         i = 0
         n = len(tokens)
         while i < n:
@@ -327,7 +272,7 @@ class Vocabulary:
                 i += 2
                 continue
             if script is Script.LATIN:
-                i = self._english(tokens, i, names, terms)
+                i = self._english(tokens, i, names, terms, han)
                 continue
             if script is Script.HAN:
                 chinese = True
@@ -340,20 +285,25 @@ class Vocabulary:
                 breaks += 1
                 cuts.append(len(terms))
             i += 1
+        if marked and terms and terms[-1].surface in TAGS and terms[-1].kind is TermKind.UNKNOWN:
+            del terms[-1]  # "im in the nether right?": a tag asking to confirm what was said
         self._name_players(terms)
-        _how_it_looks(terms)
+        word_senses(terms)
+        how_it_looks(terms)
         kept = governed(tuple(terms))
         kind = mood(normalized, chinese)
+        if marked and kind is Mood.STATES:
+            kind = Mood.ASKS  # "我饿了？", "我在下界？": said as a statement, asked with the mark
         # 我 is filler and "where am i" one phrase: ``speaker`` keeps that the player was named.
         speaker = names_speaker(normalized) if chinese else any(
             word in _EN_SPEAKER for term in kept for word in term.surface.split(" "))
-        restated = bool(breaks) and _restated(terms, cuts, chinese and speaker)
+        restated = bool(breaks) and one_request(terms, cuts, chinese and speaker)
         if not restated:
-            return Analysis(kept, breaks, mood=kind, speaker=speaker)
-        return Analysis(kept, 0, _shifted(terms, kept, cuts), mood=kind, speaker=speaker)
+            return Analysis(kept, breaks, mood=kind, speaker=speaker, marked=marked)
+        return Analysis(kept, 0, shifted(terms, kept, cuts), mood=kind, speaker=speaker, marked=marked)
 
     def _english(
-        self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term]
+        self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term], han: bool = False
     ) -> int:
         # Longest lexicon phrase over consecutive Latin tokens.
         word = tokens[start].text
@@ -372,6 +322,10 @@ class Vocabulary:
             out.append(Term(word, PLAYER_FEATURE, TermKind.SLOT))
             return start + 1
         entry = self._en.get((word,))
+        if entry is None and han:
+            entry = self._zh.get(word)  # "我现在多少y": a Chinese phrase in Latin letters
+        if entry is None and (han or len(word) > INITIALS_MAX):
+            entry = self._pinyin.get(word)
         if entry is None and word.startswith("minecraft:"):
             entry = _Entry(ITEM_FEATURE, TermKind.SLOT)
         if entry is None and _NICK.fullmatch(word):
@@ -431,15 +385,23 @@ class Vocabulary:
         known = self._en_words
         for i, token in enumerate(tokens):
             word = token.text
-            if token.script is Script.LATIN and word not in known and word not in names:
-                plain = _unleet(word, known)
+            if token.script is Script.LATIN and word not in known and word not in names and word not in self._pinyin:
+                plain = unleet(word, known) or unstretched(word, known)
                 if plain is not None:
                     tokens[i] = RawToken(plain, Script.LATIN)
                     continue
                 corrected = self.spelling.correct(word, budget)
-                if corrected is not None:
+                if corrected is not None and not self._past_of_a_write(word, corrected):
                     tokens[i] = RawToken(corrected, Script.LATIN)
         return tokens
+
+    def _past_of_a_write(self, word: str, corrected: str) -> bool:
+        """"respawned", "teleported": a write verb's past or ongoing form says what happened,
+        it asks for nothing; it is no typo of the verb."""
+        entry = self._en.get((corrected,))
+        return entry is not None and entry.kind is TermKind.WRITE and word.startswith(corrected) and (
+            word[len(corrected):] in _INFLECTIONS
+        )
 
     def _chinese(self, run: str, out: list[Term], last: bool, budget: SpellingBudget) -> None:
         if last:
@@ -466,6 +428,9 @@ class Vocabulary:
                 # follows, so "X不" is dropped and matching goes on from the second X
                 # ("在不在线" is "在线"); the 不/没 is no negation.
                 i += 2
+                continue
+            if i + 4 < n and run[i + 2] in _A_NOT_A and run[i + 3: i + 5] == run[i: i + 2] and run[i: i + 2] in self._zh:
+                i += 3  # "在线不在线", "满血没满血": the same with a word of two characters
                 continue
             for length in range(min(self._zh_max, n - i), 0, -1):
                 entry = self._zh.get(run[i: i + length])

@@ -177,6 +177,6 @@ def test_a_phrase_defined_twice_with_different_meanings_is_refused() -> None:
 def test_digits_are_letters_only_when_they_spell_a_vocabulary_word(shared_runtime: AssistantRuntime) -> None:
     # "alex_99" is a player's name, "r0fl" spells no vocabulary word: both stay as they are;
     # "b0at" is the item.
-    assert "w:r0fl" in analyze(shared_runtime, "r0fl where am i").features
+    assert "w:r0fl" in analyze(shared_runtime, "where am i r0fl").features
     assert ITEM_FEATURE in analyze(shared_runtime, "do i have a b0at").features
     assert analyze(shared_runtime, "is alex_99 online").features[1] == PLAYER_FEATURE

@@ -1,0 +1,85 @@
+"""Words whose sense depends on where they stand, read once the terms are known.
+
+How this works: the vocabulary gives each phrase one meaning, so 跟 is "follow", 给 "give",
+"open" and "wait" are writes. Where such a word stands between things it cannot act on, it
+means something else: ``word_senses`` rewrites those terms in place, each rule looking only at
+the word's neighbours (like the governed filters). A write word that may act on what follows
+keeps its meaning, so the write filter still stops the line. ``without_vocatives`` drops, from
+a Chinese line's text, whom it is said to ("…啊兄弟") and a hesitation that opens it ("那个，").
+"""
+from __future__ import annotations
+
+import re
+
+from engine.routing.terms import Term, TermKind
+
+_NAMED = frozenset({TermKind.TOPIC, TermKind.SLOT})
+_OPENS = frozenset({"open", "打开"})
+# The assistant's own lists: "open inbox" is the inbox notice's button. Opening the inventory is
+# the game client's screen, which may be what the player wants done: that stays a write.
+_VIEWS = frozenset({"@inbox", "@help"})
+_GIVES = frozenset({"给", "give"})
+_HOLD_ON = frozenset({"wait", "hold on", "hang on", "hold up"})
+_ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch", "@be", "@do", "@can", "@have"})
+_ASKING_WORDS = frozenset({"what", "where", "who", "how", "which", "whats", "wheres", "whos", "hows"})
+# Values that can only be told, never handed over ("给我经验", "give me hp" ask for the thing).
+_VALUES_TOLD = frozenset({"@position", "@id", "@status", "@dimension", "@facing"})
+_TRIGGERS = _HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西"}
+# A confirming tag after a question mark: "im in the nether right?".
+TAGS = frozenset({"right", "yeah", "yes", "ya", "correct", "innit", "yea", "ye"})
+
+# Whom the line is said to, not whom it is about: "我在哪啊兄弟", "兄弟，我在哪", after a particle or a
+# mark at the end, before a mark at the start ("我兄弟在线吗" keeps its brother); and a hesitation
+# before a mark at the start ("那个，我血量多少": no reference to anything).
+_VOCATIVES = "兄弟们|兄弟|哥们儿|哥们|老铁|老哥|大佬|大哥|宝子|家人们|朋友们|各位"
+_ZH_VOCATIVE = re.compile(
+    rf"(?<=[啊呀呢吗吧嘛哦哈啦,，!！?？ ])(?:{_VOCATIVES})$|^(?:{_VOCATIVES}|那个|这个|那啥|就是说|就是)(?=[,，!！ 、])"
+    rf"|^(?:{_VOCATIVES})(?=[我你])"
+)
+
+
+def without_vocatives(text: str) -> str:
+    """A Chinese line without whom it is said to and without an opening hesitation."""
+    return _ZH_VOCATIVE.sub("", text) if not text.isascii() else text
+
+
+def word_senses(terms: list[Term]) -> None:
+    """Write words that, where they stand, write nothing.
+
+    * "血量跟饥饿值", "Alex跟我多远": 跟 between a topic or slot and a topic is "and"/"from", not
+      "follow" ("跟着我", "跟Alex走", "血量跟我说一下" keep the write).
+    * "open my inbox", "打开消息": opening the assistant's own list (mail, help) shows it
+      ("打开背包", "打开自动驾驶", "open the chest" keep the write).
+    * "穿的啥装备": 装备 after "what" is the gear; "收件箱有东西吗": 东西 after the mailbox is
+      what it holds, not the inventory ("需要吃东西" keeps it).
+    * "wait where am i", "hold on, am i hungry": a line that opens with "wait"/"hold on" and goes on
+      with a question pauses, it does not ask to stop ("wait here" keeps the write).
+    * "给个坐标", "给我钻石的id", "give coords": giving the player a value they read is telling it,
+      when the line ends in that value and names no one else ("给我钻石", "给Alex我的坐标" keep it).
+    """
+    if not any(t.surface in _TRIGGERS for t in terms):
+        return  # most lines: none of the words below, nothing to read
+    if len(terms) > 1 and terms[0].surface in _HOLD_ON and (
+        terms[1].feature in _ASKING or terms[1].surface.split(" ", 1)[0] in _ASKING_WORDS
+    ):
+        del terms[0]  # "wait where am i", "hold on, what's my hp": a pause before a question, not "stop"
+    if terms and terms[-1].feature in _VALUES_TOLD and not any(t.feature == "@player" for t in terms):
+        for i, term in enumerate(terms[:-1]):
+            if term.surface in _GIVES and terms[i + 1].kind in _NAMED and not any(
+                t.kind is TermKind.WRITE for t in terms[i + 1:]
+            ):
+                del terms[i]
+                break
+    for i in range(len(terms) - 1, -1, -1):
+        surface = terms[i].surface
+        after = terms[i + 1] if i + 1 < len(terms) else None
+        if after is not None and after.feature == "@self" and i + 2 < len(terms):
+            after = terms[i + 2]
+        if surface == "跟" and 0 < i and terms[i - 1].kind in _NAMED and after is not None and after.kind is TermKind.TOPIC:
+            terms[i] = Term("跟", "@and", TermKind.FUNCTION)
+        elif surface in _OPENS and after is not None and after.feature in _VIEWS:
+            del terms[i]
+        elif surface == "装备" and i and terms[i - 1].feature == "@what":
+            terms[i] = Term(surface, "@inventory", TermKind.TOPIC)  # "穿的啥装备": the gear, not "equip"
+        elif surface == "东西" and any(t.feature == "@inbox" for t in terms[:i]):
+            del terms[i]  # "收件箱有东西吗": things in the mailbox, not the inventory
