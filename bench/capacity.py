@@ -310,10 +310,12 @@ def gc_pauses(pauses: list[list[float]], start: float, end: float) -> dict[str, 
 
 
 def gc_row(pauses: list[list[float]], joins: float, start: float, end: float) -> dict[str, Any]:
-    """A path's garbage-collection figures: by generation in the measuring window and from
-    the first join to the window's end, and the window's headline figures."""
+    """A path's garbage-collection figures: by generation in the measuring window, from the
+    first join to the window's end and after it (the players leaving, the idle release), and
+    the window's headline figures."""
     window = gc_pauses(pauses, start, end)
-    return {"gc": {"window": window, "players_in": gc_pauses(pauses, joins, end)},
+    return {"gc": {"window": window, "players_in": gc_pauses(pauses, joins, end),
+                   "leaving": gc_pauses(pauses, end, float("inf"))},
             "gc_max_pause_ms": max(g["max_ms"] for g in window.values()),
             "gc_full_collections": window["2"]["count"], "gc_full_max_ms": window["2"]["max_ms"]}
 

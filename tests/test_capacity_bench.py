@@ -84,6 +84,7 @@ def test_the_gc_figures_cut_the_window_out_of_the_pauses() -> None:
     assert window["2"] == {"count": 2, "total_ms": 90.0, "max_ms": 60.0, "over_50ms": 1}
     assert window["0"]["count"] == 1 and window["1"]["max_ms"] == 4.0
     assert row["gc"]["players_in"]["2"]["count"] == 3  # the 200 ms one while joining too
+    assert row["gc"]["leaving"]["2"] == {"count": 1, "total_ms": 1500.0, "max_ms": 1500.0, "over_50ms": 1}
     assert (row["gc_max_pause_ms"], row["gc_full_collections"], row["gc_full_max_ms"]) == (60.0, 2, 60.0)
 
 
