@@ -100,3 +100,17 @@ def test_the_timed_proxy_writes_each_collection(tmp_path: Path) -> None:
     pauses = json.loads(out.read_text())["pauses"]
     assert pauses, "importing the proxy runs young collections"
     assert all(len(p) == 3 and p[1] in (0, 1, 2) and p[2] >= 0 for p in pauses)
+
+
+def test_the_in_process_gc_timing_reports_each_generation_and_lets_go_of_the_policy() -> None:
+    import gc
+
+    import capacity_inprocess
+
+    hooks = list(gc.callbacks)
+    found = capacity_inprocess.gc_pauses(_capture("1.20.1"), "off", 1, policy=True)
+    assert found["players"] == 1 and found["policy"] is True
+    assert set(found["gc"]) == {"0", "1", "2"}
+    assert all(set(g) == {"count", "total_ms", "max_ms"} for g in found["gc"].values())
+    assert found["gc"]["0"]["count"] > 0  # a recorded session allocates enough for young collections
+    assert gc.get_freeze_count() == 0 and gc.callbacks == hooks  # the timing hook and the policy are gone

@@ -38,7 +38,7 @@ from typing import Any, Callable, Protocol
 
 from proxy.operations import heap
 
-YOUNG_THRESHOLD = 7000
+YOUNG_THRESHOLD = 2000
 THAW_AFTER_DEPARTURES = 8
 THAW_SHARE_OF_PLAYERS = 0.25
 THAW_DELAY_SECONDS = 1.0  # the closing connection is still on the stack when it reports
