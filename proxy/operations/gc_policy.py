@@ -12,8 +12,10 @@ How this works:
 
 - At start-up (everything imported, the server built) the heap is collected once and
   **frozen** (``gc.freeze``): module tables, protocol data and the like are never walked again.
-- After each automatic full collection, whatever survived it is frozen too (on the next
-  reactor turn, not inside the collector). So the next full collection walks only what
+- After each automatic full collection, whatever survived it is frozen too, at the policy's
+  next check (every ``CHECK_SECONDS`` on the reactor): the collector's callback only raises a
+  flag, since a collection may run in any thread (the account store's workers) and in the
+  middle of any code, the reactor's own included. So the next full collection walks only what
   became long-lived since the last one: its pause follows the growth of the heap, not its size.
 - Frozen objects are still freed by reference counting; only **cycles** among them are not
   (a closed connection and its session refer to each other). So when players leave, their
@@ -43,6 +45,7 @@ YOUNG_THRESHOLD = 2000
 THAW_AFTER_DEPARTURES = 8
 THAW_SHARE_OF_PLAYERS = 0.25
 THAW_DELAY_SECONDS = 1.0  # the closing connection is still on the stack when it reports
+CHECK_SECONDS = 1.0
 
 
 class Collector(Protocol):
@@ -77,7 +80,8 @@ class GcPolicy:
         self.freezes = 0
         self.thaws = 0
         self._old_threshold: tuple[int, int, int] | None = None
-        self._freeze_due: Any = None
+        self._freeze_wanted = False  # set by the collector's callback, in whichever thread
+        self._check_due: Any = None
         self._thaw_due: Any = None
         self._own_collection = False
 
@@ -91,6 +95,7 @@ class GcPolicy:
         self.gc.set_threshold(self.young_threshold, t1, t2)
         self._collect_and_freeze()
         self.gc.callbacks.append(self._observe)
+        self._check_due = self.clock.callLater(CHECK_SECONDS, self._check)
 
     def stop(self) -> None:
         """Back to the collector's defaults; everything frozen is walked again."""
@@ -99,10 +104,10 @@ class GcPolicy:
         self.started = False
         if self._observe in self.gc.callbacks:
             self.gc.callbacks.remove(self._observe)
-        for due in (self._freeze_due, self._thaw_due):
+        for due in (self._check_due, self._thaw_due):
             if due is not None and due.active():
                 due.cancel()
-        self._freeze_due = self._thaw_due = None
+        self._check_due = self._thaw_due = None
         self.gc.unfreeze()
         if self._old_threshold is not None:
             self.gc.set_threshold(*self._old_threshold)
@@ -125,13 +130,17 @@ class GcPolicy:
         return self.release_pages()
 
     def _observe(self, phase: str, info: dict[str, Any]) -> None:
-        # In the collector's own call: only note it; freezing waits for the reactor's next turn.
-        if (phase == "stop" and info.get("generation") == 2 and not self._own_collection
-                and self._freeze_due is None):
-            self._freeze_due = self.clock.callLater(0, self._freeze_survivors)
+        # Inside the collector's call, in any thread: only a flag (an attribute store).
+        if phase == "stop" and info.get("generation") == 2 and not self._own_collection:
+            self._freeze_wanted = True
+
+    def _check(self) -> None:
+        self._check_due = self.clock.callLater(CHECK_SECONDS, self._check)
+        if self._freeze_wanted:
+            self._freeze_survivors()
 
     def _freeze_survivors(self) -> None:
-        self._freeze_due = None
+        self._freeze_wanted = False
         if self.started:
             self.gc.freeze()
             self.freezes += 1

@@ -11,7 +11,7 @@ from twisted.internet.task import Clock
 from twisted.python.failure import Failure
 
 from proxy.operations import gc_policy
-from proxy.operations.gc_policy import THAW_DELAY_SECONDS, GcPolicy
+from proxy.operations.gc_policy import CHECK_SECONDS, THAW_DELAY_SECONDS, GcPolicy
 from proxy.server import RELEASE_AFTER_SECONDS
 from proxy.testing import Rig
 
@@ -69,26 +69,43 @@ def test_start_collects_then_freezes_and_raises_the_young_threshold() -> None:
 
 
 def test_stop_unfreezes_and_restores_the_thresholds() -> None:
-    policy, fake, _, _ = _policy()
+    policy, fake, clock, _ = _policy()
     policy.start()
     policy.stop()
     assert fake.calls[-1] == "unfreeze"
     assert fake.threshold == (700, 10, 10) and fake.callbacks == []
+    assert clock.getDelayedCalls() == []  # the check stopped too
 
 
-def test_survivors_of_an_automatic_full_collection_are_frozen_on_the_next_turn() -> None:
+def test_survivors_of_an_automatic_full_collection_are_frozen_at_the_next_check() -> None:
     policy, fake, clock, _ = _policy()
     policy.start()
     fake.calls.clear()
     fake.automatic(0)
     fake.automatic(1)
-    clock.advance(0)
+    clock.advance(CHECK_SECONDS)
     assert fake.calls == []  # young collections freeze nothing
     fake.automatic(2)
     fake.automatic(2)
     assert fake.calls == []  # never inside the collector's call
-    clock.advance(0)
-    assert fake.calls == ["freeze"]  # two full collections before the turn: one freeze
+    clock.advance(CHECK_SECONDS)
+    assert fake.calls == ["freeze"]  # two full collections before the check: one freeze
+    clock.advance(CHECK_SECONDS * 3)
+    assert fake.calls == ["freeze"]  # nothing new: nothing more
+
+
+def test_a_collection_in_another_thread_only_raises_the_flag() -> None:
+    import threading
+
+    policy, fake, clock, _ = _policy()
+    policy.start()
+    fake.calls.clear()
+    worker = threading.Thread(target=fake.automatic, args=(2,))
+    worker.start()
+    worker.join()
+    assert fake.calls == [] and clock.getDelayedCalls() and len(clock.getDelayedCalls()) == 1  # only the check
+    clock.advance(CHECK_SECONDS)
+    assert fake.calls == ["freeze"]
 
 
 def test_the_policys_own_collection_schedules_no_freeze() -> None:
@@ -96,7 +113,7 @@ def test_the_policys_own_collection_schedules_no_freeze() -> None:
     policy.start()
     policy.release()
     fake.calls.clear()
-    clock.advance(0)
+    clock.advance(CHECK_SECONDS)
     assert fake.calls == []
 
 
