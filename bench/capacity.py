@@ -298,14 +298,17 @@ def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
 
 def gc_pauses(pauses: list[list[float]], start: float, end: float) -> dict[str, dict[str, float]]:
     """The collections that began between ``start`` and ``end`` (monotonic seconds), by
-    generation: how many, their total and longest pause, and how many held the process
-    over 50 ms (a chat round trip's whole budget)."""
+    generation: how many, their total and longest pause, how many held the process over
+    50 ms (a chat round trip's whole budget), and the most CPU time one took (``max_cpu_ms``:
+    a longest pause far above it was the process waiting for its core, not the collector)."""
     out: dict[str, dict[str, float]] = {}
     for generation in (0, 1, 2):
-        took = [d for t, g, d in pauses if g == generation and start <= t <= end]
-        out[str(generation)] = {"count": len(took), "total_ms": round(1000 * sum(took), 1),
-                                "max_ms": round(1000 * max(took, default=0.0), 1),
-                                "over_50ms": sum(1 for d in took if d > 0.05)}
+        took = [p for p in pauses if p[1] == generation and start <= p[0] <= end]
+        walls = [p[2] for p in took]
+        out[str(generation)] = {"count": len(took), "total_ms": round(1000 * sum(walls), 1),
+                                "max_ms": round(1000 * max(walls, default=0.0), 1),
+                                "over_50ms": sum(1 for d in walls if d > 0.05),
+                                "max_cpu_ms": round(1000 * max((p[3] for p in took if len(p) > 3), default=0.0), 1)}
     return out
 
 

@@ -74,17 +74,17 @@ def test_a_replay_client_logs_in_plays_and_gets_its_chat_answered(version: str,
 def test_the_gc_figures_cut_the_window_out_of_the_pauses() -> None:
     import capacity
 
-    # [start, generation, seconds]: before the joins, while joining, in the window, after.
-    pauses = [[1.0, 2, 0.9], [5.0, 2, 0.2], [5.5, 0, 0.001], [10.0, 1, 0.004], [11.0, 2, 0.06],
-              [12.0, 2, 0.03], [13.0, 0, 0.002], [20.0, 2, 1.5]]
+    # [start, generation, seconds, cpu seconds]: before the joins, while joining, in the window, after.
+    pauses = [[1.0, 2, 0.9, 0.9], [5.0, 2, 0.2, 0.2], [5.5, 0, 0.001, 0.001], [10.0, 1, 0.004, 0.004],
+              [11.0, 2, 0.06, 0.02], [12.0, 2, 0.03, 0.025], [13.0, 0, 0.002, 0.002], [20.0, 2, 1.5, 1.5]]
     row = capacity.gc_row(pauses, joins=4.0, start=9.0, end=15.0)
     window = row["gc"]["window"]
     assert set(window) == {"0", "1", "2"}
-    assert set(window["2"]) == {"count", "total_ms", "max_ms", "over_50ms"}
-    assert window["2"] == {"count": 2, "total_ms": 90.0, "max_ms": 60.0, "over_50ms": 1}
+    assert window["2"] == {"count": 2, "total_ms": 90.0, "max_ms": 60.0, "over_50ms": 1, "max_cpu_ms": 25.0}
     assert window["0"]["count"] == 1 and window["1"]["max_ms"] == 4.0
     assert row["gc"]["players_in"]["2"]["count"] == 3  # the 200 ms one while joining too
-    assert row["gc"]["leaving"]["2"] == {"count": 1, "total_ms": 1500.0, "max_ms": 1500.0, "over_50ms": 1}
+    assert row["gc"]["leaving"]["2"] == {"count": 1, "total_ms": 1500.0, "max_ms": 1500.0, "over_50ms": 1,
+                                         "max_cpu_ms": 1500.0}
     assert (row["gc_max_pause_ms"], row["gc_full_collections"], row["gc_full_max_ms"]) == (60.0, 2, 60.0)
 
 
@@ -99,7 +99,7 @@ def test_the_timed_proxy_writes_each_collection(tmp_path: Path) -> None:
     assert done.returncode != 0  # no such config: the proxy says so and stops
     pauses = json.loads(out.read_text())["pauses"]
     assert pauses, "importing the proxy runs young collections"
-    assert all(len(p) == 3 and p[1] in (0, 1, 2) and p[2] >= 0 for p in pauses)
+    assert all(len(p) == 4 and p[1] in (0, 1, 2) and p[2] >= 0 and p[3] >= 0 for p in pauses)
 
 
 def test_the_in_process_gc_timing_reports_each_generation_and_lets_go_of_the_policy() -> None:

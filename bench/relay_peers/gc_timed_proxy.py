@@ -8,7 +8,9 @@ of the machine, so the bench can cut the measuring window out of them); the prox
 ``python -m proxy.operations.cli`` would, from whatever tree is first on ``sys.path`` (the
 bench's ``--proxy-tree`` puts a before tree there), so both trees are timed by this same
 hook. At exit (the bench stops the proxy with SIGINT) ``OUT.json`` gets one
-``[start, generation, seconds]`` per collection. The hook's cost is two clock reads per
+``[start, generation, seconds, cpu seconds]`` per collection: the pause on the wall clock (what
+the players wait) and the thread's CPU time in it (what the collector did; on a busy machine
+the rest is time the process was not scheduled). The hook's cost is four clock reads per
 collection; collections run hundreds of times a second at most.
 """
 from __future__ import annotations
@@ -24,15 +26,15 @@ from typing import Any
 
 def main() -> None:
     out = Path(sys.argv[1])
-    pauses: list[tuple[float, int, float]] = []
-    began = [0.0]
+    pauses: list[tuple[float, int, float, float]] = []
+    began = [0.0, 0.0]
 
     def timed(phase: str, info: dict[str, Any]) -> None:
-        now = time.monotonic()
+        now, cpu = time.monotonic(), time.thread_time()
         if phase == "start":
-            began[0] = now
+            began[:] = [now, cpu]
         else:
-            pauses.append((began[0], int(info["generation"]), now - began[0]))
+            pauses.append((began[0], int(info["generation"]), now - began[0], cpu - began[1]))
 
     gc.callbacks.append(timed)
     sys.argv = ["mcagent", *sys.argv[2:]]
@@ -40,7 +42,7 @@ def main() -> None:
         runpy.run_module("proxy.operations.cli", run_name="__main__", alter_sys=True)
     finally:
         gc.callbacks.remove(timed)
-        out.write_text(json.dumps({"pauses": [[round(t, 4), g, round(d, 6)] for t, g, d in pauses]}))
+        out.write_text(json.dumps({"pauses": [[round(t, 4), g, round(d, 6), round(c, 6)] for t, g, d, c in pauses]}))
 
 
 if __name__ == "__main__":
