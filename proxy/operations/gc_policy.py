@@ -16,7 +16,8 @@ How this works:
   next check (every ``CHECK_SECONDS`` on the reactor): the collector's callback only raises a
   flag, since a collection may run in any thread (the account store's workers) and in the
   middle of any code, the reactor's own included. So the next full collection walks only what
-  became long-lived since the last one: its pause follows the growth of the heap, not its size.
+  became long-lived since the last one: its pause follows the growth of the heap, not its size
+  (100 players: full collections of 141–166 ms of CPU while they played, now at most ~34).
 - Frozen objects are still freed by reference counting; only **cycles** among them are not
   (a closed connection and its session refer to each other). So when players leave, their
   frozen state may wait: after ``thaw_after`` departures, or a quarter of the players now
@@ -24,7 +25,7 @@ How this works:
   That one pause is the price of a player's memory coming back while others play; it is
   paid per batch of departures instead of every time the heap grows by a quarter.
 - When the last player has left (``release``: the server calls it once idle) the policy
-  thaws, collects, and has glibc give free pages back (``heap.release``), so the memory after
+  thaws, collects, and has glibc give free pages back (``heap.trim``), so the memory after
   everyone left is what it would be without freezing.
 - The young generation's threshold is raised from 700 to ``YOUNG_THRESHOLD`` (2000, CPython
   3.13's own default): a third as many young passes for the same total time, with the same
