@@ -24,7 +24,10 @@ relay's RSS then is the baseline; N players join over ``--ramp`` seconds, and af
 relay's CPU time (/proc), its engine ticks (metrics endpoint) and its RSS are read; the
 players leave and, once the proxy has closed every connection and run its memory release,
 the RSS is read again when settled. The machine's load average is
-reported: on a shared machine the figures are noisy.
+reported: on a shared machine the figures are noisy. Every garbage collection of the proxy
+is timed (``relay_peers/gc_timed_proxy.py``): ``gc`` in each row has, by generation, the
+count, total and longest pause in the window and since the first join.
+``--proxy-tree DIR`` runs the proxy from another checkout (a before tree), timed the same way.
 """
 from __future__ import annotations
 
@@ -92,9 +95,10 @@ class Relay:
     """The process between the replay clients and the replay server (none for ``direct``)."""
 
     def __init__(self, path: str, upstream: int, players: int, workdir: Path, profile: Path | None,
-                 heap: Path | None = None, trace: bool = True) -> None:
+                 heap: Path | None = None, trace: bool = True, tree: Path = REPO) -> None:
         self.path = path
         self.heap = heap
+        self.gc_file: Path | None = None
         self.heap_marks = 0
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = upstream
@@ -120,18 +124,22 @@ class Relay:
         config_file = workdir / f"proxy-{path}.json"
         config_file.write_text(json.dumps(config))
         run = ["run", "--config", str(config_file), "--metrics", f"127.0.0.1:{metrics}"]
-        cmd = [sys.executable, "-m", "proxy.operations.cli", *run]
+        self.gc_file = workdir / f"gc-{path}.json"
+        cmd = [sys.executable, str(HERE / "relay_peers" / "gc_timed_proxy.py"), str(self.gc_file), *run]
         if heap is not None:
+            self.gc_file = None
             cmd = [sys.executable, str(HERE / "relay_peers" / "traced_proxy.py"), str(heap),
                    *([] if trace else ["--no-trace"]), *run]
         elif profile is not None:
             profile.mkdir(parents=True, exist_ok=True)
+            self.gc_file = None
             cmd = [sys.executable, "-m", "cProfile", "-o", str(profile / f"{path}.prof"), "-m",
                    "proxy.operations.cli", *run]
         self.logfile = workdir / f"proxy-{path}.log"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MCAGENT_")}
+        env["PYTHONPATH"] = os.pathsep.join([str(tree), *filter(None, [env.get("PYTHONPATH")])])
         with open(self.logfile, "wb") as out:
-            self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
-                                         env={k: v for k, v in os.environ.items() if not k.startswith("MCAGENT_")})
+            self.proc = subprocess.Popen(cmd, cwd=tree, stdout=out, stderr=subprocess.STDOUT, env=env)
         pin(self.proc.pid, RELAY_CPU)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -212,13 +220,15 @@ def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
     pin(gen.pid, LOAD_CPU)
     lines = Line(gen)
     relay: Relay | None = None
+    pauses: list[list[float]] | None = None
     try:
         hello = lines.next(60)
         if not hello or hello.get("event") != "listening":
             raise RuntimeError(f"replay did not start: {hello}")
         profile = Path(args.profile) / f"{args.version}-{args.players}" if args.profile and path in ("off", "all") else None
         heap = Path(args.heap) / f"{args.version}-{args.players}-{path}" if args.heap and path in ("off", "all") else None
-        relay = Relay(path, int(hello["port"]), args.players, workdir, profile, heap, args.heap_lines > 0)
+        relay = Relay(path, int(hello["port"]), args.players, workdir, profile, heap, args.heap_lines > 0,
+                      Path(args.proxy_tree).resolve() if args.proxy_tree else REPO)
 
         def send(**cmd: Any) -> None:
             assert gen.stdin is not None
@@ -236,6 +246,7 @@ def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         pid = relay.pid
         baseline = settled_rss(pid) if pid else None
         marks = [relay.heap_mark()]
+        joins = time.monotonic()
         send(cmd="run", port=relay.port, players=args.players, ramp=args.ramp, settle=args.settle, window=args.window)
         start = expect("window_start", args.ramp + args.settle + 120)
         # CPU first (at the window's edge), then the ticks, each with its own time: a busy
@@ -254,6 +265,8 @@ def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
     finally:
         if relay is not None:
             relay.stop()
+            if relay.gc_file is not None and relay.gc_file.exists():
+                pauses = json.loads(relay.gc_file.read_text())["pauses"]
         if gen.stdin is not None:
             gen.stdin.close()
         stop(gen)
@@ -276,9 +289,38 @@ def measure(path: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         row.update(rss_baseline_mib=round(baseline / MIB, 1), rss_loaded_mib=round(loaded / MIB, 1),
                    rss_per_player_mib=round((loaded - baseline) / MIB / max(players, 1), 2),
                    rss_after_leave_mib=round(after / MIB, 1), left_over_mib=round((after - baseline) / MIB, 1))
+    if pauses is not None:
+        row.update(gc_row(pauses, joins, t0, t1))
     if heap is not None:
         row["heap"] = heap_report(heap, [m or {} for m in marks], args.heap_lines)
     return row
+
+
+def gc_pauses(pauses: list[list[float]], start: float, end: float) -> dict[str, dict[str, float]]:
+    """The collections that began between ``start`` and ``end`` (monotonic seconds), by
+    generation: how many, their total and longest pause, how many held the process over
+    50 ms (a chat round trip's whole budget), and the most CPU time one took (``max_cpu_ms``:
+    a longest pause far above it was the process waiting for its core, not the collector)."""
+    out: dict[str, dict[str, float]] = {}
+    for generation in (0, 1, 2):
+        took = [p for p in pauses if p[1] == generation and start <= p[0] <= end]
+        walls = [p[2] for p in took]
+        out[str(generation)] = {"count": len(took), "total_ms": round(1000 * sum(walls), 1),
+                                "max_ms": round(1000 * max(walls, default=0.0), 1),
+                                "over_50ms": sum(1 for d in walls if d > 0.05),
+                                "max_cpu_ms": round(1000 * max((p[3] for p in took if len(p) > 3), default=0.0), 1)}
+    return out
+
+
+def gc_row(pauses: list[list[float]], joins: float, start: float, end: float) -> dict[str, Any]:
+    """A path's garbage-collection figures: by generation in the measuring window, from the
+    first join to the window's end and after it (the players leaving, the idle release), and
+    the window's headline figures."""
+    window = gc_pauses(pauses, start, end)
+    return {"gc": {"window": window, "players_in": gc_pauses(pauses, joins, end),
+                   "leaving": gc_pauses(pauses, end, float("inf"))},
+            "gc_max_pause_ms": max(g["max_ms"] for g in window.values()),
+            "gc_full_collections": window["2"]["count"], "gc_full_max_ms": window["2"]["max_ms"]}
 
 
 def heap_report(folder: Path, marks: list[dict[str, Any]], lines: int) -> dict[str, Any]:
@@ -326,7 +368,8 @@ def table(result: dict[str, Any]) -> str:
     cols = [("path", "path"), ("players", "N"), ("cpu_ms_per_player_s", "CPU ms/player·s"),
             ("players_per_core", "players/core"), ("cpu_vs_raw", "×raw"), ("tick_hz", "ticks Hz"),
             ("chat_added_ms_p50", "chat +p50 ms"), ("chat_added_ms_p99", "chat +p99 ms"),
-            ("delivered", "delivered"), ("rss_per_player_mib", "MiB/player"), ("left_over_mib", "left over MiB")]
+            ("delivered", "delivered"), ("rss_per_player_mib", "MiB/player"), ("left_over_mib", "left over MiB"),
+            ("gc_full_collections", "full gcs"), ("gc_max_pause_ms", "gc max ms")]
     lines = [f"Minecraft {result['version']}, {result['players']} players, load average "
              f"{result['load_average_before']} -> {result['load_average_after']} on {result['cpus']} CPUs",
              "| " + " | ".join(h for _, h in cols) + " |", "|" + "---|" * len(cols)]
@@ -355,6 +398,7 @@ def main() -> int:
                    "prints what grew by source line (its figures include tracemalloc's own cost)")
     r.add_argument("--heap-lines", type=int, default=25,
                    help="with --heap: lines to show; 0: no tracemalloc, only RSS, glibc's and pymalloc's figures")
+    r.add_argument("--proxy-tree", help="run the proxy from this checkout (a before tree; default: this one)")
     r.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.command == "record":

@@ -15,6 +15,10 @@ prints cProfile's top functions.
 
 ``--leave N`` measures memory instead: N players in at once, then all leave (RSS before,
 loaded and after, and how many closed sessions are still held).
+
+``--gc N`` times the garbage collector instead (``gc.callbacks``): N players replayed one after
+another into one proxy, all kept, the collections by generation (count, total and longest
+pause); ``--gc-policy`` runs them under ``proxy.operations.gc_policy`` as ``mcagent run`` does.
 """
 from __future__ import annotations
 
@@ -164,6 +168,40 @@ def leave(capture: recording.Capture, features: str, players: int, trim: bool = 
             "release_ms": [round(1000 * t, 1) for t in took], **traced}
 
 
+def gc_pauses(capture: recording.Capture, features: str, players: int, policy: bool) -> dict[str, Any]:
+    """``players`` sessions replayed one after another into one proxy, all kept; every
+    collection meanwhile timed, by generation."""
+    from proxy.operations.gc_policy import GcPolicy
+
+    limits = {"connections_per_ip": 0, "packets_per_second": 0, "packet_burst_per_second": 0}
+    first = Rig(str(capture.header["version"]), features=FEATURES[features], login_rate_limit_seconds=0,
+                limits=limits, max_players=players + 10)
+    took: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    began = [0.0]
+
+    def timed(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            took[int(info["generation"])].append(time.perf_counter() - began[0])
+
+    gc_policy = GcPolicy(first.reactor) if policy else None
+    if gc_policy is not None:
+        gc_policy.start()
+    gc.callbacks.append(timed)
+    try:
+        rigs = [first] + [first.another() for _ in range(players - 1)]
+        for i, rig in enumerate(rigs):
+            replay(capture, features, rig=rig, name=f"Replayed{i}")
+    finally:
+        gc.callbacks.remove(timed)
+        if gc_policy is not None:
+            gc_policy.stop()
+    return {"players": players, "policy": policy, "rss_mib": round(rss_mib(), 1),
+            "gc": {str(g): {"count": len(d), "total_ms": round(1000 * sum(d), 1),
+                            "max_ms": round(1000 * max(d, default=0.0), 1)} for g, d in took.items()}}
+
+
 def _leave(rig: Rig) -> None:
     """The client closes its connection, as a player quitting does."""
     assert rig.client is not None
@@ -183,9 +221,16 @@ def main() -> int:
                         help="with --leave: the server does not release memory when the last player leaves")
     parser.add_argument("--trace", type=int, default=0, metavar="LINES",
                         help="with --leave: tracemalloc, the LINES source lines that grew most (RSS then includes its cost)")
+    parser.add_argument("--gc", type=int, metavar="N",
+                        help="time the garbage collector instead: N players replayed into one proxy, all kept")
+    parser.add_argument("--gc-policy", action="store_true", help="with --gc: under the proxy's gc policy")
     args = parser.parse_args()
     path = REPO / "bench" / "data" / f"capacity-{args.version}.mcrec.xz"
     capture = recording.decode(path.read_bytes(), str(path))
+    if args.gc:
+        print(json.dumps({"version": args.version, "features": args.features,
+                          **gc_pauses(capture, args.features, args.gc, args.gc_policy)}))
+        return 0
     if args.leave:
         found = leave(capture, args.features, args.leave, args.trim, args.trace)
         heaps = {k: found.pop(k) for k in ("heap_loaded", "heap_left") if k in found}

@@ -155,6 +155,8 @@ class ProxyServer(protocol.ServerFactory):
         # proxy.operations.heap.release (memory back to the system once every player left).
         self.release_memory: Callable[[], object] | None = None
         self._release_later: Any = None
+        # Told of each closed session with the players still in (`mcagent run`: the gc policy).
+        self.session_closed_hook: Callable[[int], object] | None = None
         self.listening = False
         self.upstream_rtt: float | None = None
         self.routing = routing  # routing diagnostics, when the assistant routes locally
@@ -326,6 +328,8 @@ class ProxyServer(protocol.ServerFactory):
                 self.closed_reflex_firings[name] = self.closed_reflex_firings.get(name, 0) + count
             for name, count in conn.session.pilot.decision_counts().items():
                 self.closed_autopilot_decisions[name] = self.closed_autopilot_decisions.get(name, 0) + count
+            if self.session_closed_hook is not None:
+                self.session_closed_hook(self.player_count())
             if self.release_memory is not None and self.player_count() == 0 and self._release_later is None:
                 # Later, not now: the closing connection (and its world model) is still referenced here.
                 self._release_later = self.clock.callLater(RELEASE_AFTER_SECONDS, self._release_if_idle)

@@ -265,6 +265,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     reactor.callWhenRunning(lambda: signal.signal(signal.SIGTERM, lambda *a: reactor.callFromThread(stop)))
     reactor.callWhenRunning(lambda: signal.signal(signal.SIGINT, lambda *a: reactor.callFromThread(stop)))
+    from proxy.operations import gc_policy
+
+    gc_policy.install(server, reactor)  # last: what start-up built is frozen (see the module)
     reactor.run()
     return exit_code[0]
 

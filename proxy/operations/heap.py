@@ -38,11 +38,16 @@ def _malloc_trim() -> Callable[[int], int] | None:
 def release() -> bool:
     """Collect garbage and return free heap pages to the system; True if glibc trimmed."""
     gc.collect()
-    trim = _malloc_trim()
-    if trim is None:
+    return trim()
+
+
+def trim() -> bool:
+    """Return free heap pages to the system (no collection); True if glibc trimmed."""
+    give_back = _malloc_trim()
+    if give_back is None:
         return False
     try:
-        trim(0)
+        give_back(0)
     except OSError:
         return False
     return True
