@@ -9,6 +9,7 @@ from engine.motion import physics as ph
 from engine.reflex.engine import ReflexEngine
 from engine.reflex.inputs import ReflexInputs
 from engine.reflex.testing import run_reflexes
+from engine.motion.worlds import WorldBuilder
 from engine.world.snapshot import Vec3
 
 from tests.engine.motion import terrains
@@ -18,7 +19,7 @@ from tests.engine.motion import terrains
 SECOND_HIT = 10
 
 
-def pushed_pool():  # type: ignore[no-untyped-def]
+def pushed_pool() -> WorldBuilder:
     """The simulator's surface pool: lava 3x3, two deep, its top level with the floor (y 0 and -1);
     the pond two blocks past its east side, as a lava episode lays them out."""
     world = terrains.flat().fill(-1, -1, -1, 1, 0, 1, "lava").fill(-1, -2, -1, 1, -2, 1, "stone")
