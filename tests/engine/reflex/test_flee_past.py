@@ -50,3 +50,15 @@ def test_a_way_round_is_taken_over_the_shorter_way_past_the_zombie() -> None:
     assert nearest_pass(run.packets, ZOMBIE) >= 2.0 - 1e-9
     end = run.final.position
     assert end.z < -10 and math.hypot(end.x - ZOMBIE.x, end.z - ZOMBIE.z) >= 16
+
+
+def test_at_the_dead_end_with_the_zombie_at_its_mouth_it_lets_go_without_a_step_toward_it() -> None:
+    # Nowhere out of its reach on this side: no flight (the old one ran east through it); the
+    # autopilot, not the reflex, walls the player in or fights.
+    t = rock_with_a_tunnel().terrain()
+    zombie = Vec3(-0.5, 1.0, 0.5)
+    inputs = ReflexInputs(position=Vec3(-2.5, 1.0, 0.5), on_ground=True, hostile_mobs=(Mob(7, "zombie", zombie),))
+    run = run_reflexes(ReflexEngine(), t, inputs, 40, stop_when_idle=True)
+    assert run.decisions[0].reflex == "hostile"
+    assert any(d.released == "hostile" for d in run.decisions[:3])
+    assert all(math.hypot(p.x - zombie.x, p.z - zombie.z) >= 2.0 - 1e-9 for p in run.packets)
