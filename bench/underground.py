@@ -11,7 +11,8 @@ autopilot starts for ``mine_block diamond_ore``. Reported per setting and diffic
 ``milestones.diamond_pickaxe`` (``reached`` and ``median_tick``; ``diamonds``: the first diamond carried, the goal's ``diamond`` milestone), ``deaths`` by cause and
 ``violations`` (movement checker), and what the safety rules refused (``refusals``) and the
 fake ores found (``fakes``, with ``--anti-xray``), and a lava or water episode's pushes (``pushes``:
-``surface``, into the pool beside spawn; ``below``, a misstep into a fluid within reach underground). ``--progress FILE`` appends one JSON line
+``surface``, into the pool beside spawn; ``below``, a misstep into a fluid within reach underground), and the
+health lost by cause over the episodes (``damage``: lava and fire over the pushes is a push's cost). ``--progress FILE`` appends one JSON line
 per episode as it ends.
 """
 from __future__ import annotations
@@ -45,7 +46,13 @@ def one(job: tuple[int, str, str, int, str, float]) -> dict[str, Any]:
         if isinstance(autopilot.executor, MineOre):
             mines[id(autopilot.executor)] = autopilot.executor
 
-    e = run_episode(seed, ticks, options=options, on_tick=on_tick, stop_when_done=True, goal="diamond_pickaxe")
+    damage: dict[str, float] = {}
+
+    def on_end(world: Any) -> None:
+        damage.update(world.damage_taken)
+
+    e = run_episode(seed, ticks, options=options, on_tick=on_tick, stop_when_done=True, goal="diamond_pickaxe",
+                    on_end=on_end)
     milestones = dict(e.milestones)
     if "diamond" in milestones:
         milestones["diamonds"] = milestones.pop("diamond")
@@ -55,7 +62,7 @@ def one(job: tuple[int, str, str, int, str, float]) -> dict[str, Any]:
             refusals[k] = refusals.get(k, 0) + v
     return {"seed": seed, "setting": setting, "difficulty": difficulty, "milestones": milestones,
             "deaths": e.deaths, "violations": e.violations, "fakes": sum(len(m.fakes) for m in mines.values()),
-            "refusals": refusals, "ticks": e.ticks, "pushes": e.pushes}
+            "refusals": refusals, "ticks": e.ticks, "pushes": e.pushes, "damage": damage}
 
 
 def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -71,13 +78,17 @@ def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         deaths: dict[str, int] = {}
         refusals: dict[str, int] = {}
         pushes: dict[str, int] = {}
+        damage: dict[str, float] = {}
         for r in runs:
+            for k, v in r.get("damage", {}).items():
+                damage[k] = round(damage.get(k, 0.0) + v, 1)
             for table, source in ((deaths, r["deaths"]), (refusals, r["refusals"]), (pushes, r.get("pushes", {}))):
                 for k, v in source.items():
                     table[k] = table.get(k, 0) + v
         rows.append({"difficulty": difficulty, "setting": setting, "episodes": len(runs), "milestones": milestones,
                      "deaths": deaths, "violations": sum(r["violations"] for r in runs),
                      "fakes": sum(r["fakes"] for r in runs), "refusals": refusals, "pushes": pushes,
+                     "damage": damage,
                      "failed_seeds": [r["seed"] for r in runs if "diamond_pickaxe" not in r["milestones"]
                                       or r["deaths"] or r["violations"]]})
     return rows

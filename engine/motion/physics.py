@@ -9,7 +9,8 @@ whether to jump or swim up; vertical velocity follows vanilla:
 * on land: a jump sets vy = 0.42; after moving, vy = (vy - 0.08) * 0.98;
 * in water: swimming up adds 0.04, after moving vy = vy * 0.8 - 0.02, which
   settles at 0.1 blocks a tick up or down (1.8 values; later versions rise
-  faster, so these are legal everywhere); in lava the drag is 0.5;
+  faster, so these are legal everywhere); in lava the drag is 0.5, and holding
+  jump rises at the hop's 0.3 a tick (``LAVA_RISE``: the lava escape's gain);
 * on a ladder or vine: vy is at least -0.15; pushing into it or holding jump
   sets vy = 0.2 after moving (if still on it), which climbs 0.1176 a tick;
 * touching a wall while swimming up with room above hops out with vy = 0.3.
@@ -51,6 +52,10 @@ WATER_SPEED = 0.098           # 0.02 acceleration against 0.8 drag
 # and most of the player's health. A vanilla server does not model fluid drag in its
 # movement check (it bounds speed far above walking), so the lava escape walks.
 LAVA_SPEED = WALK_SPEED
+# Nor does it model the drag on the way up: holding jump in lava rises at the hop's speed, 0.3
+# a tick (vanilla's swim-up there nets 0.04 a tick, so a player one block under
+# a pool's rim needs 10 ticks to reach the hop's height, and takes a second hit at the 10th).
+LAVA_RISE = FLUID_HOP
 LADDER_AXIS_SPEED = 0.15      # vanilla clamps each horizontal axis on a ladder
 
 Box = tuple[float, float, float, float, float, float]
@@ -237,7 +242,10 @@ def max_speed(where: str, sprint: bool = False) -> float:
 def advance(terrain: Terrain, body: Body, controls: Controls) -> TickResult:
     where = medium(terrain, body)
     dx, dz, vy = controls.dx, controls.dz, body.vy
-    if where in ("water", "lava"):
+    if where == "lava":
+        if controls.jump:
+            vy = max(vy, LAVA_RISE)
+    elif where == "water":
         if controls.jump:
             vy += SWIM_UP
     elif where == "ladder":

@@ -10,6 +10,12 @@ cannot hit from where it stands: ``out_of_reach`` blocks away, or two blocks
 above or below it (a melee mob reaches about 1.4 blocks). A player walled in
 (``walled_in``: every cell a melee mob could hit from is a full block, as the
 autopilot's shelter leaves it) is out of every mob's reach: nothing to flee.
+Round the mobs, not past them: A* knows blocks, not mobs, so the flight's search
+takes the cells that would pass a hostile (nearer it than the flight starts and
+within ``PASSING``, at a height it can hit: ``Sidestep``) last, and a way round
+the mob it flees and any other is found first when there is one. With none (a
+tunnel whose mouth the mob stands in) it still runs past: a zombie is outrun at a
+sprint and costs a hit at most, where a dead end keeps it hitting.
 Release: the mob is ``flee_to`` blocks away or gone, or the path ends.
 The cooldown is short: another mob (or the same one) at point-blank range
 keeps hitting, and every second without a reflex costs health.
@@ -23,7 +29,7 @@ from typing import ClassVar
 import attrs
 
 from engine.motion.cells import FLOOR, SHAPE, TALL, UNKNOWN
-from engine.motion.goals import GoalAway
+from engine.motion.goals import Goal, GoalAway
 from engine.motion.grid import Terrain
 from engine.motion.navigator import Navigator, NavState
 from engine.actions import ItemAction
@@ -39,6 +45,11 @@ OUT_OF_REACH_BELOW = 2.0
 # with the player's feet or head) is within reach of a player in the middle of the cell, diagonals too.
 AROUND = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 Cell = tuple[int, int, int]
+# A flight's step this near a hostile, and nearer it than the flight started, passes it (a zombie
+# hits from about 1.4 blocks, and walks toward the player while it passes).
+PASSING = 3.0
+# Added to the search's estimate at such a cell: every other way is searched first.
+PASS_LAST = 1000.0
 
 
 def reach_cells(x: int, y: int, z: int) -> tuple[Cell, ...]:
@@ -90,6 +101,33 @@ class GoalOutOfReach:
 
 
 @attrs.frozen
+class Sidestep:
+    """``goal``, round the hostiles rather than past them: a cell that passes one (``passes``) is
+    searched last (an estimate far too high keeps A* off it while any other way is open) and is
+    never the end. ``mobs``: each hostile's feet and the distance within which a cell passes it
+    (the flight's start's distance from it, at most PASSING)."""
+
+    goal: Goal
+    mobs: tuple[tuple[float, float, float, float], ...]
+
+    def passes(self, x: int, y: int, z: int) -> bool:
+        return any(abs(y - my) < OUT_OF_REACH_BELOW and math.hypot(x + 0.5 - mx, z + 0.5 - mz) < limit
+                   for mx, my, mz, limit in self.mobs)
+
+    def reached(self, x: int, y: int, z: int) -> bool:
+        return self.goal.reached(x, y, z) and not self.passes(x, y, z)
+
+    def heuristic(self, x: int, y: int, z: int) -> float:
+        return self.goal.heuristic(x, y, z) + (PASS_LAST if self.passes(x, y, z) else 0.0)
+
+
+def sidestep(goal: Goal, mobs: tuple[Mob, ...], at: Vec3) -> Sidestep:
+    cx, cz = math.floor(at.x) + 0.5, math.floor(at.z) + 0.5
+    return Sidestep(goal, tuple((m.position.x, m.position.y, m.position.z,
+                                 min(PASSING, math.hypot(cx - m.position.x, cz - m.position.z))) for m in mobs))
+
+
+@attrs.frozen
 class HostileReflex:
     name: str = "hostile"
     reads_velocity: ClassVar[bool] = False   # its trigger: see ReflexEngine._candidate
@@ -128,12 +166,15 @@ class _Flee:
         self.reflex = reflex
         self.planned_from = mob.position
         self.cornered = False          # no way to get flee_to away: keep out of its reach instead
-        goal = GoalAway(mob.position.x, mob.position.z, reflex.flee_to)
+        goal = self._round(ctx, GoalAway(mob.position.x, mob.position.z, reflex.flee_to), ctx.inputs.position)
         self.navigator = Navigator(ctx.terrain, ctx.inputs.position, goal, REFLEX_SEARCH, sprint=True,
                                    clock=ctx.clock, on_ground=ctx.inputs.on_ground)
 
     def _mob_now(self, ctx: ReflexContext) -> Mob | None:
         return next((m for m in ctx.inputs.hostile_mobs if m.entity_id == self.mob.entity_id), None)
+
+    def _round(self, ctx: ReflexContext, goal: Goal, at: Vec3) -> Sidestep:
+        return sidestep(goal, ctx.inputs.hostile_mobs, at)
 
     def _goal(self, at: Vec3) -> GoalAway | GoalOutOfReach:
         if self.cornered:
@@ -148,7 +189,7 @@ class _Flee:
             if moved or caught_up:
                 # The mob followed: flee from where it is now.
                 self.planned_from = mob.position
-                self.navigator.set_goal(self._goal(mob.position))
+                self.navigator.set_goal(self._round(ctx, self._goal(mob.position), self.navigator.position))
         replan_if_off_path(self.navigator)
         move = self.navigator.tick()
         if self.navigator.state is NavState.FAILED and not self.cornered:
@@ -156,7 +197,7 @@ class _Flee:
             self.cornered = True
             where = mob.position if mob is not None else self.planned_from
             self.planned_from = where
-            self.navigator.set_goal(self._goal(where))
+            self.navigator.set_goal(self._round(ctx, self._goal(where), self.navigator.position))
         return ReflexOutput(move=move)
 
     def done(self, ctx: ReflexContext) -> bool:
