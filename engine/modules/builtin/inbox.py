@@ -63,8 +63,8 @@ def no_item(text: str, ctx: ParseContext) -> Empty | None:
         return EMPTY if "from" in words and words.index("from") + 1 < len(words) and (
             words[words.index("from") + 1] == terms[sender].surface) else None
     after = terms[sender + 1:]
-    return EMPTY if any(t.surface == "me" or " me" in t.surface or "给我" in t.surface or "找我" in t.surface
-                        for t in after) else None
+    # "me" after the sender, or a Chinese message word that holds 我 ("给我留言", "找过我", "私我").
+    return EMPTY if any(t.surface == "me" or " me" in t.surface or "我" in t.surface for t in after) else None
 
 
 class InboxModule(Module[Empty]):
