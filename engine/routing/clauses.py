@@ -5,7 +5,8 @@ creeper, how much health do i have now", "准备合成，我有多少木板", "a
 hearing footsteps". The clause that names something (a topic or a slot) is the
 question; the others only say what happened or what the player is about to do.
 
-How this works: the normalized line is cut at commas and sentence punctuation, and
+How this works: the normalized line is cut at commas and sentence punctuation (and a
+space between Chinese characters, where Chinese players put a comma), and
 before an English question about the player that opens after other words ("bro i keep
 taking damage how much health do i have": typed without a comma);
 each clause is analyzed on its own. When exactly one clause asks (a question
@@ -35,7 +36,9 @@ from collections.abc import Callable
 from engine.routing.mood import Mood, asks_in
 from engine.routing.terms import Analysis, TermKind
 
-_CUT = re.compile(r"[,，、.。?!;？！；]+")
+# Chinese players type a space where a comma goes: "血还剩多少 刚被苦力怕炸".
+_CUT = re.compile(r"[,，、.。?!;？！；]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])")
+_A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")  # "有没有下雨", "是不是": a question of its own
 _NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE})
 _ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
@@ -115,7 +118,7 @@ def focus(normalized: str, analyze: Callable[[str], Analysis]) -> Analysis | Non
 
 def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
     terms = analysis.terms
-    return asked or asks_in(text) or bool(_ASKING.intersection(analysis.features)) or bool(terms) and (
+    return asked or asks_in(text) or _A_NOT_A.search(text) is not None or bool(_ASKING.intersection(analysis.features)) or bool(terms) and (
         terms[0].feature in _OPENS_A_QUESTION and terms[0].surface not in _PAST
     )
 
