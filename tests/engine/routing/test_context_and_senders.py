@@ -51,6 +51,9 @@ def test_a_space_between_chinese_characters_cuts_a_clause() -> None:
         ("what step is the speedrun bot at", "agent:progress"), ("机器人还有几步完成", "agent:progress"),
         ("have i got a diamond pickaxe", "agent:inventory"), ("i have how many diamonds", "agent:inventory"),
         ("how much food do i have left now", "agent:status"), ("how many online in total", "agent:players"),
+        # Polite openings of non-native English; "hav".
+        ("may i ask where i am", "agent:position"), ("would you mind telling me my coordinates", "agent:position"),
+        ("hw many torches i hav", "agent:inventory"),
     ],
 )
 def test_these_go_direct(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
@@ -78,6 +81,7 @@ def test_these_go_direct(shared_runtime: AssistantRuntime, text: str, module: st
         "alex has how many diamonds", "how much food does alex have left", "have i got to eat",
         "你有什么问题吗", "我有个问题", "帮我干活", "帮我完成这个任务", "我完成任务了", "我好无聊", "大佬带带我",
         "给我钻石好不好", "介绍一下下界", "教教我怎么挖钻石",
+        "could you please give me diamonds", "are you able to help me build a house", "i hav to go",
     ],
 )
 def test_these_stay_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
