@@ -54,6 +54,9 @@ def test_a_space_between_chinese_characters_cuts_a_clause() -> None:
         # Polite openings of non-native English; "hav".
         ("may i ask where i am", "agent:position"), ("would you mind telling me my coordinates", "agent:position"),
         ("hw many torches i hav", "agent:inventory"),
+        # The autopilot by the names players give it; "give me an update on" asks.
+        ("自动挂机到第几步了", "agent:progress"), ("自动跑图进行到哪了呀", "agent:progress"),
+        ("can you give me an update on the autopilot progress", "agent:progress"),
     ],
 )
 def test_these_go_direct(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
@@ -82,6 +85,8 @@ def test_these_go_direct(shared_runtime: AssistantRuntime, text: str, module: st
         "你有什么问题吗", "我有个问题", "帮我干活", "帮我完成这个任务", "我完成任务了", "我好无聊", "大佬带带我",
         "给我钻石好不好", "介绍一下下界", "教教我怎么挖钻石",
         "could you please give me diamonds", "are you able to help me build a house", "i hav to go",
+        "开启自动挂机", "关掉自动跑图", "自动挂机怎么开", "自动挂机是什么", "keep me updated on the autopilot",
+        "速通机器人怎么做", "我卡在哪一步了",
     ],
 )
 def test_these_stay_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
