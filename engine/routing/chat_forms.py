@@ -12,7 +12,7 @@ from collections.abc import Collection
 # Spellings players type for a word; each is also a phrase of the same feature on its own.
 CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "what": ("wat", "wut", "wht"), "you": ("u", "ya", "yu"), "your": ("ur",), "are": ("r",), "where": ("wher",),
-    "how": ("hw",), "my": ("mah",),
+    "how": ("hw",), "my": ("mah",), "have": ("hav", "hve"),
 }
 
 # Chat spelling with digits for letters ("wh0", "c00rds", "h3lp"); 1 may be i or l.

@@ -5,7 +5,8 @@ creeper, how much health do i have now", "准备合成，我有多少木板", "a
 hearing footsteps". The clause that names something (a topic or a slot) is the
 question; the others only say what happened or what the player is about to do.
 
-How this works: the normalized line is cut at commas and sentence punctuation, and
+How this works: the normalized line is cut at commas and sentence punctuation (and a
+space between Chinese characters, where Chinese players put a comma), and
 before an English question about the player that opens after other words ("bro i keep
 taking damage how much health do i have": typed without a comma);
 each clause is analyzed on its own. When exactly one clause asks (a question
@@ -33,14 +34,19 @@ import re
 from collections.abc import Callable
 
 from engine.routing.mood import Mood, asks_in
-from engine.routing.terms import Analysis, TermKind
+from engine.routing.terms import Analysis, Term, TermKind
 
-_CUT = re.compile(r"[,，、.。?!;？！；]+")
+# Chinese players type a space where a comma goes: "血还剩多少 刚被苦力怕炸".
+_CUT = re.compile(r"[,，、.。?!;？！；]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])")
+_A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")  # "有没有下雨", "是不是": a question of its own
 _NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE})
 _ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _OPENS_A_QUESTION = frozenset({"@be", "@do", "@can", "@any"})
 _PAST = frozenset({"was", "were", "been"})  # "was away for a bit": says what happened
+_PAST_ASKS = frozenset({"@any", "@self", "@you", "@players"})  # "were there any messages", "was i"
+# A verb's potential complement negated: 挖不动, 看不了, 找不到: the player cannot.
+_ZH_CANNOT = re.compile(r"[\u4e00-\u9fff]不[了动到见着住]")
 # Typed without a comma: "bro i keep taking damage how much health do i have", "i think im lost lol
 # where am i". A question about the player that opens after other words starts a clause of its own,
 # unless the word before it makes it part of the sentence ("the village is how far", "tell me where
@@ -107,7 +113,7 @@ def focus(normalized: str, analyze: Callable[[str], Analysis]) -> Analysis | Non
     if len(asking) != 1 or not any(t.kind in _NAMES for t in analyses[asking[0]].terms):
         return None
     for i, analysis in enumerate(analyses):
-        if i != asking[0] and not _context(analysis):
+        if i != asking[0] and not _context(analysis, parts[i][0]):
             return None
     chosen = analyses[asking[0]]
     return chosen if chosen.mood is Mood.ASKS else None
@@ -115,17 +121,45 @@ def focus(normalized: str, analyze: Callable[[str], Analysis]) -> Analysis | Non
 
 def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
     terms = analysis.terms
-    return asked or asks_in(text) or bool(_ASKING.intersection(analysis.features)) or bool(terms) and (
-        terms[0].feature in _OPENS_A_QUESTION and terms[0].surface not in _PAST
+    if asked or asks_in(text) or _A_NOT_A.search(text) is not None:
+        return True
+    if _inability(terms, text):
+        return False  # "cant break anything": says what the player cannot do
+    return bool(_ASKING.intersection(analysis.features)) or bool(terms) and (
+        terms[0].feature in _OPENS_A_QUESTION and (
+            terms[0].surface not in _PAST or len(terms) > 1 and terms[1].feature in _PAST_ASKS
+        )
     )
 
 
-def _context(analysis: Analysis) -> bool:
-    terms = analysis.terms
+def _inability(terms: tuple[Term, ...], text: str) -> set[int]:
+    """Terms of a statement that the player cannot do something: "i cant break anything",
+    "挖不动方块", "看不了f3". The negation and the verb it governs ask for nothing to be done
+    (normalizing spells "cant" "can not"); "can't you …" asks the assistant, so is none."""
+    out: set[int] = set()
+    for i, term in enumerate(terms):
+        if term.kind is not TermKind.NEGATION:
+            continue
+        if term.surface == "not" and i > 0 and terms[i - 1].feature == "@can" and (
+            i + 1 == len(terms) or terms[i + 1].feature not in ("@you", "@self")
+        ):
+            out.update((i - 1, i))
+            if i + 1 < len(terms) and terms[i + 1].kind is TermKind.WRITE:
+                out.add(i + 1)
+        elif term.surface == "不" and len(_ZH_CANNOT.findall(text)) == text.count("不") and "没" not in text:
+            out.add(i)
+            if i > 0 and terms[i - 1].kind is TermKind.WRITE:
+                out.add(i - 1)
+    return out
+
+
+def _context(analysis: Analysis, text: str) -> bool:
+    unable = _inability(analysis.terms, text)
+    terms = tuple(t for i, t in enumerate(analysis.terms) if i not in unable)
     if analysis.mood is not Mood.ASKS and analysis.mood is not Mood.STATES:
         return False
     if any(t.kind in _NOT_CONTEXT or t.feature == "@player" for t in terms):
         return False  # "alex wants to know, …": someone else is in it
     if any(t.kind in _NAMES for t in terms) and not any(t.kind is TermKind.UNKNOWN for t in terms):
         return False  # "where am i, show my inventory": a second request, not what happened
-    return not any(t.kind is TermKind.WRITE for t in terms) or terms[0].feature == "@purpose"
+    return not any(t.kind is TermKind.WRITE for t in terms) or bool(terms) and terms[0].feature == "@purpose"

@@ -104,6 +104,9 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
       that opens with the purpose ("trying to mine, where are diamonds", "我想
       去下界") keeps every word, and its write still stops it.
 
+    * "while/when i was …" closing a line about the inbox: when the messages came
+      ("did anyone msg me while i was in the dungeon"); the clause is dropped.
+
     * "until"/"till" before a noun that ends the line: "how much xp until next
       level", "steps left till the iron pickaxe" — a preposition measuring the way
       to a goal, not a condition on an event ("until it gets dark" has a verb).
@@ -156,6 +159,12 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
         elif kind is TermKind.CONDITION:
             if surface in _UP_TO and i > 0 and _goal_only(terms[i + 1:]):
                 drop.add(i)
+            elif surface in _PAST_TIME and "@inbox" in features and i > 0 and (
+                [t.surface for t in terms[i + 1:i + 3]] in (["i", "was"], ["i", "were"])
+            ):
+                # "did anyone msg me while i was in the dungeon": when the messages came, which
+                # is what the inbox keeps; a past time is no condition on anything to be done.
+                drop.update(range(i, len(terms)))
         elif kind is TermKind.NEGATION:
             if i > relative_from:
                 drop.add(i)
@@ -176,6 +185,7 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
 
 _GOVERNABLE = frozenset({TermKind.REFERENCE, TermKind.NEGATION, TermKind.CONDITION})
 _UP_TO = frozenset({"until", "till", "til"})
+_PAST_TIME = frozenset({"while", "when"})
 # Words of a goal's noun phrase that are no verb and no person: "next level".
 _GOAL_WORDS = frozenset({"w:next", "@progress", "@xp", "@item"})
 

@@ -53,6 +53,7 @@ NUMBER_FEATURE = "#num"
 _SLOT_FEATURES = {"player": PLAYER_FEATURE, "item": ITEM_FEATURE, "number": NUMBER_FEATURE}
 _A_NOT_A = "不没"
 _QUESTION_TAILS = ("没有", "没")
+_DONE_TO = ("过我", "过你")  # "找过我没": 过 and its object before the tail
 _NOT_YET = "还都也并从就"
 _PARTICLES = "吗呢啊呀吧嘛么啦呗哈"  # "还没", "都没有": a statement that something did not happen
 # A Minecraft name that no word is spelled like: an underscore, or three letters then digits.
@@ -463,7 +464,7 @@ class Vocabulary:
         """A final 没/没有 asks "or not?" ("有人找我没", "饿了没有呢"): dropped like 吗; so does a
         final 不 after a topic or state ("在线不").
 
-        Only after 有 earlier in the run, 了 or a topic word, and not after an adverb that
+        Only after 有 earlier in the run, 了, 过 ("来过没", "找过我没": has it happened), or a topic word, and not after an adverb that
         makes it a statement ("还没", "都没有", "也没有"), which stays a negation.
         """
         end = len(run)
@@ -472,7 +473,8 @@ class Vocabulary:
         for tail in _QUESTION_TAILS:
             head = end - len(tail)
             if head >= 2 and run[head:end] == tail and run[head - 1] not in _NOT_YET and (
-                "有" in run[:head] or run[head - 1] == "了" or self._ends_with_topic(run[:head])
+                "有" in run[:head] or run[head - 1] in "了过" or run[head - 2:head] in _DONE_TO
+                or self._ends_with_topic(run[:head])
             ):
                 return run[:head] + run[end:]
         head = end - 1

@@ -17,6 +17,7 @@ EXAMPLES_EN = (
     "what features do you have", "how does this bot work",    "how can you help", "how can you help me",
     "how does this work", "how does this thing work", "what can this thing do", "how do i use this",
     "what questions can i ask", "help menu", "show the help menu",
+    "what can this ai do", "how do i use the assistant", "help me use you",
 )
 EXAMPLES_ZH = (
     "帮助", "帮助一下", "求帮助", "你能做什么", "你可以做什么", "你能干什么", "你会做什么", "有什么功能",

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 from engine.modules import messages as m
-from engine.modules.builtin.common import EMPTY, Empty, no_arguments
-from engine.modules.declarations import AgentCommand, ModuleRouting, RoutingProfile
+from engine.modules.builtin.common import EMPTY, Empty
+from engine.modules.declarations import AgentCommand, ModuleRouting, ParseContext, RoutingProfile
 from engine.modules.module import Access, Module, ModuleContext, ModuleResult
+from engine.routing.normalize import normalize_text
+from engine.routing.vocabulary import ITEM_FEATURE, PLAYER_FEATURE
 
 EXAMPLES_EN = (
     "inbox", "my inbox", "check my inbox", "read my inbox", "what is in my inbox",
@@ -21,6 +23,9 @@ EXAMPLES_EN = (
     "any messages while i was away", "what did i miss while i was away", "did anyone leave me a message",
     "do i have unread mail", "mail i have not read",
     "what messages did i get",
+    # From one named player: the inbox lists every kept message, that player's among them.
+    "did {player} message me", "did {player} msg me", "did {player} pm me", "did {player} send me a message",
+    "any messages from {player}", "did {player} leave me a message",
 )
 EXAMPLES_ZH = (
     "收件箱", "我的收件箱", "消息", "我的消息", "有消息吗", "有新消息吗", "有没有消息", "有没有新消息",
@@ -30,8 +35,36 @@ EXAMPLES_ZH = (
     "谁找我", "谁找过我", "有人找过我吗", "有人找我", "有消息", "有新消息", "有人私聊我", "有人私信我",
     "有没有人私信我", "有人留言吗", "有留言吗", "有没有通知", "通知呢", "消息呢",    "消息有吗", "通知有吗",    "有什么新消息", "有什么消息", "消息有哪些", "通知有哪些",
     "我不在的时候有人找我吗", "有人给我留言吗", "看看信箱", "有没有未读的信",
+    "{player}给我发消息了吗", "{player}有没有给我留言", "{player}给我留言了吗", "{player}私聊我了吗", "{player}找过我吗",
 )
 SHOWN = 8
+
+
+def no_item(text: str, ctx: ParseContext) -> Empty | None:
+    # A named item is no inbox question. A named player must be the sender of a
+    # message to the asker ("did Alex message me", "Alex有没有给我留言", "any msgs
+    # from Alex"): every kept message is listed, that player's among them. The other
+    # direction ("did you message Alex", "did Alex read my message", "Alex收到我的消息了吗")
+    # asks what this module does not keep.
+    terms = ctx.analysis.terms
+    if any(term.feature == ITEM_FEATURE for term in terms):
+        return None
+    named = [n for n, term in enumerate(terms) if term.feature == PLAYER_FEATURE]
+    if not named:
+        return EMPTY
+    inbox = [n for n, term in enumerate(terms) if term.feature == "@inbox"]
+    if len(named) > 1 or not inbox:
+        return None
+    sender = named[0]
+    if any(term.feature == "@can" for term in terms[:sender]):
+        return None  # "can Alex message me" asks what Alex may do
+    if inbox[0] < sender:
+        words = normalize_text(text).split()
+        return EMPTY if "from" in words and words.index("from") + 1 < len(words) and (
+            words[words.index("from") + 1] == terms[sender].surface) else None
+    after = terms[sender + 1:]
+    # "me" after the sender, or a Chinese message word that holds 我 ("给我留言", "找过我", "私我").
+    return EMPTY if any(t.surface == "me" or " me" in t.surface or "我" in t.surface for t in after) else None
 
 
 class InboxModule(Module[Empty]):
@@ -44,7 +77,7 @@ class InboxModule(Module[Empty]):
             .command(AgentCommand.literal(EMPTY, "inbox", "inbox", "收件箱",
                                           description="messages kept for you while you were busy or away",
                                           aliases=("mail", "messages"), description_zh="你忙碌或离开时为你保留的消息"))
-            .semantic(RoutingProfile.read(no_arguments, EXAMPLES_EN, EXAMPLES_ZH))
+            .semantic(RoutingProfile.read(no_item, EXAMPLES_EN, EXAMPLES_ZH))
             .shortcut("shortcut.inbox", EMPTY)
         )
 

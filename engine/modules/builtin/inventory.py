@@ -34,6 +34,7 @@ EXAMPLES_EN = (
     "what am i holding right now", "my inventory pls", "what is in my inventory right now",    "any {item}", "any {item} on me", "do i have any {item} on me",    "got {item}", "what is in the inventory",
     "what armor am i wearing", "do i have a pickaxe", "do i still have my elytra", "do i have any food",
     "what gear do i have", "do i have any {item} left", "got any {item} left",
+    "how many {item} i have left", "i have how many {item}", "have i got {item}", "have i got a {item}", "how many {item} i got left",
 )
 EXAMPLES_ZH = (
     "背包", "我的背包", "背包里有什么", "我的背包里有什么", "我背包里有什么", "背包里都有什么", "物品栏",

@@ -12,7 +12,7 @@ EXAMPLES_EN = (
     "how much health do i have left", "how many hearts do i have", "how many hearts", "hp", "my hp",
     "what is my hp", "how much hp do i have", "how much hp", "health left",
     "am i hungry", "how hungry am i", "hunger", "my hunger", "what is my hunger", "food", "my food",
-    "what is my food", "food level", "my food level", "what is my food level", "how much food do i have",
+    "what is my food", "food level", "my food level", "what is my food level", "how much food do i have", "how much food do i have left",
     "what is my saturation",
     "xp", "my xp", "what is my xp", "how much xp do i have", "experience", "my experience",
     "level", "my level", "what is my level", "what level am i", "my xp level", "what is my xp level",
