@@ -1,6 +1,6 @@
-"""``!get chest``, ``!get mutton`` and ``!get white_wool`` end to end: a goal's own recipe
-(minecraft-data's 3x3 shape), a goal's hunt (a sheep of the exported world) and its shearing
-through the proxy.
+"""``!get chest``, ``!get mutton``, ``!get white_wool``, ``!get 16 torch`` and ``!get iron_sword``
+end to end: a goal's own recipe (minecraft-data's 3x3 shape), a goal's hunt (a sheep of the
+exported world) and its shearing, a count, and a goal past the furnace, through the proxy.
 
 Seed 0's world, exported from the simulator, on the survival-rules test server (as
 test_ladder.py). A mineflayer player who stands still says ``!get chest``; the autopilot must
@@ -27,13 +27,15 @@ pytestmark = pytest.mark.e2e
 
 SEED = 0
 DEADLINE_S = 45.0       # the simulator needs ~230 ticks (12 s at 20 Hz); the rest is room for a loaded CI
+IRON_DEADLINE_S = 240.0  # 16 torch and iron_sword: the simulator needs ~1,900 and ~1,500 ticks (95 and 75 s at 20 Hz)
 FARM_DEADLINE_S = 75.0  # bread by farming: ~35 s here (wood for the table, the crops' sped-up growth)
 
 
 def _get(tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, item: str, steps: str,
-         give: str | None = None) -> tuple[Any, Any, int, float]:
-    """Seed 0's world on 26.1 through the proxy; the player (given ``give`` first) says ``!get ITEM``
-    and the autopilot hands back with it. (server, bot, the server's mark, seconds the goal took)"""
+         give: str | None = None, count: int = 1, deadline: float = DEADLINE_S) -> tuple[Any, Any, int, float]:
+    """Seed 0's world on 26.1 through the proxy; the player (given ``give`` first: "item" or
+    "item N") says ``!get [COUNT] ITEM`` and the autopilot hands back with them.
+    (server, bot, the server's mark, seconds the goal took)"""
     version = "26.1"
     server = start_server(peer_pool, version, export_world(SEED, tmp_path))
     assert server.port is not None
@@ -42,13 +44,14 @@ def _get(tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, item: str, ste
     server.wait_login(PLAYER)
     server_mark, mark = server.mark(), bot.mark()
     if give is not None:
-        server.run(f"/give {PLAYER} {give} 1")
-    bot.chat(f"!get {item}")
-    bot.wait_chat(f"getting {item} in {steps}", since=mark)
+        server.run(f"/give {PLAYER} {give if ' ' in give else give + ' 1'}")
+    label = item if count == 1 else f"{count} {item}"
+    bot.chat(f"!get {label}")
+    bot.wait_chat(f"getting {label} in {steps}", since=mark)
     started = time.monotonic()
-    bot.wait_chat(f"Autopilot finished: {item} in hand", since=mark, timeout=DEADLINE_S)
+    bot.wait_chat(f"Autopilot finished: {label} in hand", since=mark, timeout=deadline)
     seconds = time.monotonic() - started
-    assert server.inventory(PLAYER).get(item, 0) >= 1, server.inventory(PLAYER)
+    assert server.inventory(PLAYER).get(item, 0) >= count, server.inventory(PLAYER)
     return server, bot, server_mark, seconds
 
 
@@ -64,6 +67,26 @@ def test_get_chest_through_the_proxy(tmp_path: Path, peer_pool: PeerPool, proxy_
     assert server.deaths(PLAYER, since=server_mark) == []
     assert _trouble(server, server_mark) == {}, seconds
     assert "milestone 4/4 reached (chest)" in " ".join(bot.chats())
+
+
+def test_get_16_torch_from_nothing_makes_charcoal_for_four_crafts(tmp_path: Path, peer_pool: PeerPool,
+                                                                  proxy_factory: Any) -> None:
+    """A count: sixteen torches are four crafts of four (minecraft-data's recipe gives 4); the coal
+    for them is charcoal, smelted from logs in a furnace of the player's own cobblestone."""
+    server, bot, server_mark, seconds = _get(tmp_path, peer_pool, proxy_factory, "torch", "",
+                                             count=16, deadline=IRON_DEADLINE_S)
+    assert server.deaths(PLAYER, since=server_mark) == []
+    assert _trouble(server, server_mark) == {}, seconds
+
+
+def test_get_iron_sword_from_nothing_mines_smelts_and_crafts_it(tmp_path: Path, peer_pool: PeerPool,
+                                                                proxy_factory: Any) -> None:
+    """Past the furnace from an empty inventory: wood, a table, a wooden then a stone pickaxe, iron
+    ore dug by the server's rules, smelted in a placed furnace, the sword crafted at the table."""
+    server, bot, server_mark, seconds = _get(tmp_path, peer_pool, proxy_factory, "iron_sword", "",
+                                             deadline=IRON_DEADLINE_S)
+    assert server.deaths(PLAYER, since=server_mark) == []
+    assert _trouble(server, server_mark) == {}, seconds
 
 
 def test_get_mutton_hunts_a_sheep_of_the_exported_world(tmp_path: Path, peer_pool: PeerPool,
