@@ -29,6 +29,7 @@ from engine.actions import Action, ForwardChat
 from engine.session import Session
 from proxy.codec import translators
 from proxy.codec.leftovers import Leftovers
+from proxy.codec.movement import MovementReader
 from proxy.codec.server_links import ServerLinks
 from proxy.config import LINK_KINDS
 from proxy.codec.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload, LazyColumn
@@ -77,6 +78,7 @@ class PlayRelay:
         if self.links is not None and self.links.play_id is not None:
             self._scan_table = _marked(self._scan_table, frozenset({self.links.play_id}))
         self._c2s = codec.subscribed[TO_SERVER]
+        self.movement = MovementReader(codec)
         self._s2c = codec.subscribed[TO_CLIENT]
         self._dimension: str | None = None
         self._world: deque[tuple[str, bytes]] = deque()  # world packets not decoded yet, in order
@@ -99,6 +101,9 @@ class PlayRelay:
                 self.client_ping.answered(_payload(frame), conn.clock.seconds())
             conn.fast_frames += 1
             conn.to_server_frame(frame)
+            return
+        if name in CLIENT_MOVEMENT:
+            self._client_movement(name, frame)
             return
         signed = self.signed
         if signed is not None and name in SIGNED_CHAT_PACKETS:
@@ -123,9 +128,6 @@ class PlayRelay:
         if name == "teleport_confirm" and int(fields.get("teleportId", -1)) in OWN_TELEPORT_IDS:
             conn.actuator.confirmed(int(fields["teleportId"]))
             return  # the client confirmed one of our sync positions: the server never sent it
-        if name in CLIENT_MOVEMENT and conn.actuator.holds_movement(conn.clock.seconds()):
-            conn.held_movement += 1  # the agent drives: the client's own movement is held back
-            return
         actions: list[Action] = []
         now = conn.clock.seconds()
         for event in translators.events(self.codec, TO_SERVER, name, fields):
@@ -142,6 +144,27 @@ class PlayRelay:
                 conn.to_server_packet(ack)
             if signed is not None:
                 self._send(signed.kept(name, fields), frame)
+        conn.perform(actions)
+
+    def _client_movement(self, name: str, frame: Frame) -> None:
+        """The client's own movement (about one packet a tick): read by ``MovementReader``, or
+        by the layout decoder for what it was not compiled for."""
+        conn = self.conn
+        conn.decoded_frames += 1
+        _check_size(name, frame)
+        packet = frame.packet
+        events = self.movement.events(name, packet)
+        if events is None:
+            events = translators.events(self.codec, TO_SERVER, name,
+                                        self.codec.decode(State.PLAY, TO_SERVER, name, packet))
+        now = conn.clock.seconds()
+        if conn.actuator.holds_movement(now):
+            conn.held_movement += 1  # the agent drives: the client's own movement is held back
+            return
+        actions: list[Action] = []
+        for event in events:
+            actions.extend(self.session.handle(event, now))
+        conn.to_server_frame(frame)
         conn.perform(actions)
 
     @staticmethod
