@@ -340,9 +340,10 @@ class Connection:
         if self.play is not None:
             self.play.new_read()
         try:
-            reader.feed(data)
             if self.states.server is State.PLAY and self.play is not None and reader.threshold == self.writer.threshold:
-                self.play.server_batch(reader)
+                self.play.server_batch(reader, data)
+            else:
+                reader.feed(data)
             while not self.states.closed:
                 frame = reader.next_frame()
                 if frame is None:

@@ -208,13 +208,14 @@ class PlayRelay:
         return self.session.may_take(text, self.conn.clock.seconds())
 
     # -- from the server -------------------------------------------------------------
-    def server_batch(self, reader: Framing) -> None:
-        """The fast path in bulk: runs of frames nobody subscribed to go out in one write."""
+    def server_batch(self, reader: Framing, data: bytes) -> None:
+        """The fast path in bulk: a server read's runs of frames nobody subscribed to go out in
+        one write each (a read that is one such run, as the bytes it came as)."""
         conn = self.conn
         write = conn.io.write_client
         seal = conn.writer.seal
         before = reader.frames_in
-        items = reader.drain(self._scan_table, self.session.world.entities if self.players_only else None)
+        items = reader.drain_read(data, self._scan_table, self.session.world.entities if self.players_only else None)
         surfaced = 0
         for item in items:
             if conn.states.closed:

@@ -106,6 +106,16 @@ class Framing:
             self._offset = 0
         self._buffer += data
 
+    def _plain(self, data: bytes) -> bytes:
+        """A read counted, decrypted and shown to the tap (``feed``'s first half)."""
+        self.bytes_in += len(data)
+        if self._cipher is not None:
+            data = self._cipher.decrypt(data)
+        if self.tap is not None:
+            self.tap(data)
+        return data
+
+
     def _length_at(self, pos: int) -> tuple[int, int] | None:
         """The frame length VarInt at ``pos`` and where the frame body starts;
         None while the prefix is incomplete (not an error: more bytes will come)."""
@@ -218,6 +228,25 @@ class Framing:
         self._offset = pos
         self.frames_in += count
         return out
+
+    def drain_read(self, data: bytes, interesting: bytes,
+                   entities: Container[int] | None = None) -> list["Frame | bytes"]:
+        """``feed(data)`` then ``drain``, without copying what needs no copy: when nothing of an
+        earlier read is pending, ``data`` is scanned where it is, so a read of whole frames
+        nobody must see (most reads) comes back as ``[data]`` itself, and only from the first
+        frame that surfaces on is it buffered."""
+        if self._offset < len(self._buffer):  # a frame begun in an earlier read
+            self.feed(data)
+            return self.drain(interesting, entities)
+        data = self._plain(data)
+        pos, skipped = frame_scan.scan(data, 0, self.threshold >= 0, interesting, self.max_frame, entities)
+        self.frames_in += skipped
+        if pos >= len(data):
+            return [data]
+        del self._buffer[:]
+        self._buffer += data
+        self._offset = pos
+        return ([data[:pos]] if pos else []) + self.drain(interesting, entities)
 
     def frames(self) -> Iterator[Frame]:
         while True:
