@@ -7,7 +7,8 @@ goes through ``apply`` so the order of packets is the only source of truth.
 A snapshot is built from three parts, each kept until an event changes it: the player's
 own state, the entities, the player list. The tick and every reflex check on the player's
 own movement read a snapshot (up to ~40 a second with the reflexes on): when nothing changed
-in between, the same snapshot is returned, and a mob's move rebuilds only the entities.
+in between, the same snapshot is returned; a mob's move rebuilds only the entities, the
+player's own movement and look only the player's state.
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ INVENTORY_SLOTS = 46
 # the player's own state, and a respawn the entities too: those drop every part).
 ENTITY_EVENTS = (ev.EntitySpawned, ev.EntityMoved, ev.EntityMovedBy, ev.EntitiesRemoved)
 PLAYER_LIST_EVENTS = (ev.PlayerListed, ev.PlayerUnlisted)
+# The player's own position and look: only the player's own state changes.
+OWN_MOVES = (ev.PositionSet, ev.LookSet)
 
 
 class WorldModel:
@@ -55,10 +58,16 @@ class WorldModel:
 
     def apply(self, event: ev.Event) -> None:
         self._snapshot = None
+        if type(event) is ev.PositionSet:  # the most frequent (the client's own movement): its own state only
+            self._player = None
+            self._set_position(event)
+            return
         if isinstance(event, ENTITY_EVENTS):
             self._entities = None
         elif isinstance(event, PLAYER_LIST_EVENTS):
             self._online = None
+        elif isinstance(event, OWN_MOVES):
+            self._player = None
         else:
             self._player = self._entities = self._online = None
         match event:

@@ -17,7 +17,7 @@ def _events(seed: int, count: int) -> list[ev.Event]:
     kinds = ["zombie", "cow", "player", "minecraft:creeper"]
     for _ in range(count):
         eid = rng.randint(2, 8)
-        roll = rng.randrange(13)
+        roll = rng.randrange(14)
         out.append([
             lambda: ev.PositionSet(rng.uniform(-5, 5), 64.0, rng.uniform(-5, 5), 0.0, 0.0,
                                    from_server=rng.random() < 0.3, on_ground=rng.random() < 0.5),
@@ -34,6 +34,7 @@ def _events(seed: int, count: int) -> list[ev.Event]:
             lambda: ev.Respawned(0, rng.choice(["minecraft:overworld", "minecraft:the_nether"])),
             lambda: ev.ClientSettings(rng.choice(["en_us", "de_de"])),
             lambda: ev.TimeUpdated(0, rng.randrange(24000)),
+            lambda: ev.LookSet(rng.uniform(-180, 180), rng.uniform(-90, 90), rng.random() < 0.5),
         ][roll]())
     return out
 
@@ -67,3 +68,9 @@ def test_parts_are_kept_until_their_events() -> None:
     walked = model.snapshot()
     assert walked.player is not moved.player and walked.player.position is not None
     assert walked.player.position.x == 3.0
+    # The player's own movement and look rebuild the player's state only.
+    assert walked.entities is moved.entities and walked.online_players is moved.online_players
+    model.apply(ev.LookSet(90.0, 10.0, False))
+    looked = model.snapshot()
+    assert looked.player.yaw == 90.0 and looked.player is not walked.player
+    assert looked.entities is moved.entities and looked.online_players is moved.online_players
