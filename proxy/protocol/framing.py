@@ -145,6 +145,8 @@ class Framing:
         buf = self._buffer
         pos = self._offset
         end = len(buf)
+        if pos >= end:  # nothing buffered (after most reads)
+            return None
         found = self._length_at(pos)
         if found is None:
             return None
