@@ -444,7 +444,8 @@ class Connection:
             # The autopilot's bug need not cost the player the connection: stop it, hand back control.
             self.log.failure("autopilot tick failed for {player}; autopilot stopped", player=self.player_name)
             actions = session.release("The autopilot stopped after an internal error (logged)", now)
-        self.perform(actions)
+        if actions:
+            self.perform(actions)
         if self.windows is not None and self.windows.busy:
             for packet in self.windows.tick(now):
                 self.actuator.item_packets(packet)

@@ -165,7 +165,8 @@ class PlayRelay:
         for event in events:
             actions.extend(self.session.handle(event, now))
         conn.to_server_frame(frame)
-        conn.perform(actions)
+        if actions:
+            conn.perform(actions)
 
     @staticmethod
     def _signed_forward(signed: SignedChatRelay, name: str, fields: dict[str, Any]) -> Handled:
