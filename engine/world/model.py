@@ -12,7 +12,6 @@ player's own movement and look only the player's state.
 """
 from __future__ import annotations
 
-import attrs
 
 from engine import events as ev
 from engine.events import SlotItem
@@ -62,6 +61,10 @@ class WorldModel:
             self._player = None
             self._set_position(event)
             return
+        if type(event) is ev.EntityMoved or type(event) is ev.EntityMovedBy:  # a mob's step: the entities only
+            self._entities = None
+            self._move_entity(event)
+            return
         if isinstance(event, ENTITY_EVENTS):
             self._entities = None
         elif isinstance(event, PLAYER_LIST_EVENTS):
@@ -105,15 +108,8 @@ class WorldModel:
                     self.burning = burning
                 if air is not None:
                     self.air = air
-            case ev.EntityMoved(entity_id=eid):
-                old = self.entities.get(eid)
-                if old is not None:
-                    self.entities[eid] = attrs.evolve(old, position=Vec3(event.x, event.y, event.z))
-            case ev.EntityMovedBy(entity_id=eid, dx=dx, dy=dy, dz=dz):
-                old = self.entities.get(eid)
-                if old is not None:
-                    p = old.position
-                    self.entities[eid] = attrs.evolve(old, position=Vec3(p.x + dx, p.y + dy, p.z + dz))
+            case ev.EntityMoved() | ev.EntityMovedBy():
+                self._move_entity(event)
             case ev.EntitiesRemoved(entity_ids=ids):
                 for eid in ids:
                     self.entities.pop(eid, None)
@@ -130,6 +126,18 @@ class WorldModel:
                     self.inventory[slot] = item
             case _:
                 pass
+
+    def _move_entity(self, event: ev.EntityMoved | ev.EntityMovedBy) -> None:
+        old = self.entities.get(event.entity_id)
+        if old is None:
+            return
+        if isinstance(event, ev.EntityMoved):
+            position = Vec3(event.x, event.y, event.z)
+        else:
+            p = old.position
+            position = Vec3(p.x + event.dx, p.y + event.dy, p.z + event.dz)
+        # What attrs.evolve(old, position=position) builds, without its per-call field walk.
+        self.entities[event.entity_id] = EntityView(old.entity_id, old.kind, position, old.uuid, old.name, old.category)
 
     def _set_position(self, event: ev.PositionSet) -> None:
         rel = event.relative

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 from engine import events as ev
 from engine.events import SlotItem
 from engine.world.model import WorldModel
+from engine.world.snapshot import Vec3
 
 
 def _events(seed: int, count: int) -> list[ev.Event]:
@@ -74,3 +76,32 @@ def test_parts_are_kept_until_their_events() -> None:
     looked = model.snapshot()
     assert looked.player.yaw == 90.0 and looked.player is not walked.player
     assert looked.entities is moved.entities and looked.online_players is moved.online_players
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_entity_moves_keep_every_other_field(seed: int) -> None:
+    """An entity's move (absolute or by a delta) changes its position only: the entity equals
+    ``attrs.evolve`` of the one before with the new position, whatever its fields were."""
+    rng = random.Random(seed)
+    model = WorldModel("alice", "1.21.11")
+    model.apply(ev.PlayerListed("u3", "bob"))
+    for eid in range(2, 6):
+        model.apply(ev.EntitySpawned(eid, rng.choice(["zombie", "cow", "player"]), 1.0, 2.0, 3.0,
+                                     uuid=rng.choice([None, "u3", f"u{eid}"]),
+                                     category=rng.choice(["hostile", "passive", ""])))
+    for _ in range(200):
+        eid = rng.randint(1, 6)  # 1 and 6: not kept, nothing happens
+        before = dict(model.entities)
+        old = before.get(eid)
+        event: ev.EntityMoved | ev.EntityMovedBy
+        if rng.random() < 0.5:
+            event = ev.EntityMoved(eid, rng.uniform(-9, 9), 64.0, rng.uniform(-9, 9))
+            position = Vec3(event.x, event.y, event.z)
+        else:
+            event = ev.EntityMovedBy(eid, rng.uniform(-1, 1), 0.25, rng.uniform(-1, 1))
+            position = (Vec3(old.position.x + event.dx, old.position.y + event.dy, old.position.z + event.dz)
+                        if old is not None else Vec3(0.0, 0.0, 0.0))
+        model.apply(event)
+        if old is not None:
+            before[eid] = attrs.evolve(old, position=position)
+        assert model.entities == before
