@@ -223,10 +223,20 @@ class Connection:
                 # relay exists): before that, an encryption response may turn the rest of
                 # the buffer into ciphertext, whose length prefixes mean nothing yet.
                 room = rate.room()
-                over = rate.exceeded_by(self.reader.whole_frames(room + 1))
+                whole = self.reader.whole_frames(room + 1)
+                over = rate.exceeded_by(whole)
                 if over is not None:
                     self._too_many_packets(over)
                     return
+                # Counted at once: no frame this read gives can exceed what is left (in play
+                # the framing does not change between them), so none is checked on its own.
+                rate.add(whole)
+                while not self.states.closed:
+                    frame = self.reader.next_frame()
+                    if frame is None:
+                        break
+                    self._client_frame(frame)
+                return
             while not self.states.closed:
                 frame = self.reader.next_frame()
                 if frame is None:
