@@ -18,6 +18,7 @@ real process (``capacity.py run``) adds them, for the proxy and the raw relay al
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import sys
@@ -84,16 +85,22 @@ def login(capture: recording.Capture, features: str) -> tuple[Rig, Any]:
 
 
 def replay(capture: recording.Capture, features: str, plan: list[tuple[int, bool, bytes, int]],
-           around: Callable[[str, Callable[[], None]], None] | None = None) -> float:
+           around: Callable[[str, Callable[[], None]], None] | None = None,
+           writes: Counter[str] | None = None) -> float:
     """Feed ``plan`` through a fresh proxy; the CPU seconds it took. ``around(side, call)``, if
-    given, runs each read and tick itself (to count what happens inside)."""
+    given, runs each read and tick itself (to count what happens inside); ``writes`` counts the
+    writes to each leg's transport."""
     rig, upstream = login(capture, features)
     assert rig.client is not None
     clock = rig.reactor
     if around is not None:  # the proxy's tick itself, without the memory clock's own work
         tick = rig.server.tick
         rig.server._tick.f = lambda: around("tick", tick)
+
     to_proxy = {True: upstream.proto.dataReceived, False: rig.client.proto.dataReceived}
+    if writes is not None:
+        for name, transport in (("to_client", rig.client.transport), ("to_server", upstream.transport)):
+            transport.write = _counted(transport.write, writes, name)
     client_out, server_out = rig.client.transport, upstream.transport
     t0 = clock.seconds()
     cpu0 = time.process_time()
@@ -110,6 +117,13 @@ def replay(capture: recording.Capture, features: str, plan: list[tuple[int, bool
     cpu = time.process_time() - cpu0
     assert not rig.bridge.states.closed, rig.bridge.close_reason
     return cpu
+
+
+def _counted(write: Callable[[bytes], None], counter: Counter[str], name: str) -> Callable[[bytes], None]:
+    def counted(data: bytes) -> None:
+        counter[name] += 1
+        write(data)
+    return counted
 
 
 def count_calls(capture: recording.Capture, features: str, plan: list[tuple[int, bool, bytes, int]]) -> dict[str, Any]:
@@ -131,7 +145,11 @@ def count_calls(capture: recording.Capture, features: str, plan: list[tuple[int,
             sys.setprofile(None)
             side[0] = "none"
 
+    collections = [g["collections"] for g in gc.get_stats()]
     replay(capture, features, plan, around)
+    collections = [g["collections"] - before for g, before in zip(gc.get_stats(), collections)]
+    writes: Counter[str] = Counter()
+    replay(capture, features, plan, writes=writes)  # again, unprofiled: the writes to each leg
     frames = {"client": sum(n for _, to_client, _, n in plan if not to_client),
               "server": sum(n for _, to_client, _, n in plan if to_client)}
     out: dict[str, Any] = {}
@@ -139,7 +157,13 @@ def count_calls(capture: recording.Capture, features: str, plan: list[tuple[int,
         out[name] = {"reads": runs[name], "frames": frames[name],
                      "calls_per_read": round(counts[name] / max(runs[name], 1), 2),
                      "calls_per_frame": round(counts[name] / max(frames[name], 1), 2)}
+    # Writes (each a send() in the real process) per read: the client's reads go to the server.
+    out["client"]["writes_per_read"] = round(writes["to_server"] / max(runs["client"], 1), 3)
+    out["server"]["writes_per_read"] = round(writes["to_client"] / max(runs["server"], 1), 3)
     out["tick"] = {"ticks": runs["tick"], "calls_per_tick": round(counts["tick"] / max(runs["tick"], 1), 2)}
+    # The collector runs a young collection per gen0 threshold (700) of new container objects
+    # net of those freed: a coarse, deterministic count of what the replay allocates and keeps.
+    out["gc_collections"] = collections
     out["calls_per_frame"] = round((counts["client"] + counts["server"] + counts["tick"])
                                    / max(frames["client"] + frames["server"], 1), 2)
     return out

@@ -120,6 +120,7 @@ class Connection:
         self.switch: SwitchHooks | None = None  # a move to another backend in progress (proxy.network.switch)
         self.driving = False  # the agent moves the player; the client's movement is held back
         self.held_movement = 0
+        self._held: list[bytes] | None = None  # client writes held while a server read is handled
         self.fast_frames = 0
         self.decoded_frames = 0
         self.swallowed = 0
@@ -180,17 +181,35 @@ class Connection:
         return self.server.admin_command(self, line)
 
     # -- writing -----------------------------------------------------------------------
+    def write_client(self, data: bytes) -> None:
+        """Sealed bytes to the client, now or, while a server read is handled, at its end."""
+        if self._held is not None:
+            self._held.append(data)
+        else:
+            self.io.write_client(data)
+
+    def hold_client(self) -> None:
+        """Join what goes to the client until ``release_client`` into one write: one server read
+        that forwards runs and surfaced frames, and what their handling says, is one send."""
+        if self._held is None:
+            self._held = []
+
+    def release_client(self) -> None:
+        held, self._held = self._held, None
+        if held:
+            self.io.write_client(held[0] if len(held) == 1 else b"".join(held))
+
     def send_packet(self, packet: bytes) -> None:
         """One whole packet of ours to the client."""
         if not self.states.closed:
-            self.io.write_client(self.writer.seal(self.writer.frame(packet)))
+            self.write_client(self.writer.seal(self.writer.frame(packet)))
 
     def send_frame(self, frame: Frame) -> None:
         """A server frame to the client, as it came unless the thresholds differ."""
         if self.states.closed:
             return
         if self.server_reader.threshold == self.writer.threshold:
-            self.io.write_client(self.writer.seal(frame.raw))
+            self.write_client(self.writer.seal(frame.raw))
         else:
             self.send_packet(frame.packet)
 
@@ -399,6 +418,7 @@ class Connection:
             self.close_reason = "kicked by the server"
             self.close_category = "kicked_by_server"
             self.states.close()
+            self.release_client()
             self.io.close_client(graceful=False)
             return
         if self.failover.old_upstream_lost(why):
@@ -481,6 +501,7 @@ class Connection:
         """
         if self.states.closed:
             return
+        self.release_client()  # what was held goes before the reason, and before the close
         self.close_reason = text
         self.close_category = category
         message = f"[mcagent] {text}"

@@ -213,22 +213,37 @@ class PlayRelay:
         """The fast path in bulk: a server read's runs of frames nobody subscribed to go out in
         one write each (a read that is one such run, as the bytes it came as)."""
         conn = self.conn
-        write = conn.io.write_client
         seal = conn.writer.seal
         before = reader.frames_in
         items = reader.drain_read(data, self._scan_table, self.session.world.entities if self.players_only else None)
-        surfaced = 0
-        for item in items:
-            if conn.states.closed:
-                return
-            if isinstance(item, bytes):
-                write(seal(item, frames=0))
-            else:
-                surfaced += 1
-                conn.server_frame(item)
+        if len(items) == 1 and isinstance(items[0], bytes):  # most reads: one run, one write
+            conn.io.write_client(seal(items[0], frames=0))
+            surfaced = 0
+        else:
+            surfaced = self._server_items(items)
         in_runs = reader.frames_in - before - surfaced
         conn.fast_frames += in_runs
         conn.writer.frames_out += in_runs
+
+    def _server_items(self, items: list[Frame | bytes]) -> int:
+        """Runs and surfaced frames of one read, in order, what goes to the client joined into one
+        write (``Connection.hold_client``); the number of frames surfaced."""
+        conn = self.conn
+        seal = conn.writer.seal
+        surfaced = 0
+        conn.hold_client()
+        try:
+            for item in items:
+                if conn.states.closed:
+                    break
+                if isinstance(item, bytes):
+                    conn.write_client(seal(item, frames=0))
+                else:
+                    surfaced += 1
+                    conn.server_frame(item)
+        finally:
+            conn.release_client()
+        return surfaced
 
     def server_configuration(self, frame: Frame) -> None:
         if self.links is not None and frame.packet_id == self.links.configuration_id:
