@@ -29,6 +29,7 @@ from engine.actions import Action, ForwardChat
 from engine.session import Session
 from proxy.codec import translators
 from proxy.codec.leftovers import Leftovers
+from proxy.codec.entity_moves import EntityMoveReader
 from proxy.codec.movement import MovementReader
 from proxy.codec.server_links import ServerLinks
 from proxy.config import LINK_KINDS
@@ -79,6 +80,7 @@ class PlayRelay:
             self._scan_table = _marked(self._scan_table, frozenset({self.links.play_id}))
         self._c2s = codec.subscribed[TO_SERVER]
         self.movement = MovementReader(codec)
+        self.entity_moves = EntityMoveReader(codec)
         self._s2c = codec.subscribed[TO_CLIENT]
         self._dimension: str | None = None
         self._world: deque[tuple[str, bytes]] = deque()  # world packets not decoded yet, in order
@@ -285,10 +287,17 @@ class PlayRelay:
             conn.send_frame(frame)  # another entity's: forward as it came
             conn.fast_frames += 1
             return
-        if self.players_only and name in ENTITY_MOVES and _entity_id(frame) not in self.session.world.entities:
-            conn.send_frame(frame)  # not a player's: nothing reads where it went
-            conn.fast_frames += 1
-            return
+        if name in ENTITY_MOVES:
+            if self.players_only and _entity_id(frame) not in self.session.world.entities:
+                conn.send_frame(frame)  # not a player's: nothing reads where it went
+                conn.fast_frames += 1
+                return
+            moved = self.entity_moves.events(name, frame.packet)
+            if moved is not None:  # (else the layout decoder below reads it and names its error)
+                conn.decoded_frames += 1
+                conn.send_frame(frame)
+                self._handle(moved)
+                return
         conn.decoded_frames += 1
         now = conn.clock.seconds()
         if name in WORLD_TO_CLIENT:
@@ -321,6 +330,14 @@ class PlayRelay:
                 continue
             actions.extend(self.session.handle(event, now))
         conn.perform(actions)
+
+    def _handle(self, events: list[ev.Event]) -> None:
+        now = self.conn.clock.seconds()
+        actions: list[Action] = []
+        for event in events:
+            actions.extend(self.session.handle(event, now))
+        if actions:
+            self.conn.perform(actions)
 
     # -- the block world, in slices ---------------------------------------------------
     def new_read(self) -> None:
