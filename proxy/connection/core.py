@@ -182,15 +182,13 @@ class Connection:
 
     # -- writing -----------------------------------------------------------------------
     def write_client(self, data: bytes) -> None:
-        """Sealed bytes to the client, now or, while a server read is handled, at its end."""
+        """Sealed bytes to the client, now or, while held (one server read: one send), at release."""
         if self._held is not None:
             self._held.append(data)
         else:
             self.io.write_client(data)
 
     def hold_client(self) -> None:
-        """Join what goes to the client until ``release_client`` into one write: one server read
-        that forwards runs and surfaced frames, and what their handling says, is one send."""
         if self._held is None:
             self._held = []
 
@@ -247,20 +245,13 @@ class Connection:
                 if over is not None:
                     self._too_many_packets(over)
                     return
-                # Counted at once: no frame this read gives can exceed what is left (in play
-                # the framing does not change between them), so none is checked on its own.
-                rate.add(whole)
-                while not self.states.closed:
-                    frame = self.reader.next_frame()
-                    if frame is None:
-                        break
-                    self._client_frame(frame)
-                return
+                rate.add(whole)  # at once: in play none of these frames can exceed what is left
+            counted = self.play is not None
             while not self.states.closed:
                 frame = self.reader.next_frame()
                 if frame is None:
                     break
-                over = rate.count()
+                over = None if counted else rate.count()
                 if over is not None:
                     self._too_many_packets(over)
                     return
@@ -418,7 +409,6 @@ class Connection:
             self.close_reason = "kicked by the server"
             self.close_category = "kicked_by_server"
             self.states.close()
-            self.release_client()
             self.io.close_client(graceful=False)
             return
         if self.failover.old_upstream_lost(why):
@@ -474,14 +464,14 @@ class Connection:
             # The autopilot's bug need not cost the player the connection: stop it, hand back control.
             self.log.failure("autopilot tick failed for {player}; autopilot stopped", player=self.player_name)
             actions = session.release("The autopilot stopped after an internal error (logged)", now)
-        if actions:
-            self.perform(actions)
+        self.perform(actions)
         if self.windows is not None and self.windows.busy:
             for packet in self.windows.tick(now):
                 self.actuator.item_packets(packet)
 
     def perform(self, actions: list[Action] | list[Any]) -> None:
-        self.actuator.perform(actions)
+        if actions:  # (most ticks and packets: none)
+            self.actuator.perform(actions)
 
     def say(self, *lines: str) -> None:
         self.actuator.show(reply(*lines))
