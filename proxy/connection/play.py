@@ -3,7 +3,7 @@
 How this works: in play, a frame whose packet id nobody subscribed to is written to
 the other leg as the bytes it came as (re-framed only if the legs' compression
 thresholds differ); from the server, whole runs of such frames go out in one write
-(``server_batch``). A subscribed frame is decoded by the ``VersionCodec`` into engine
+(``server_batch``), and everything one server read sends the client is one write. A subscribed frame is decoded by the ``VersionCodec`` into engine
 events for the ``Session``, whose actions the connection's ``Actuator`` performs. Only
 chat from the client can be swallowed, and only when the session does not ask to
 forward it; while the agent drives, the client's own movement is held back. Block world

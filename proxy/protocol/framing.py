@@ -6,7 +6,9 @@ yields complete ``Frame`` objects; a frame keeps the exact bytes it arrived as,
 so the proxy can forward it without re-packing. ``Frame.packet_id`` looks only at
 the first bytes (inflating at most a few bytes of a compressed frame), and
 ``Frame.packet`` gives the whole uncompressed packet when someone decodes it.
-``Writer.frame(packet)`` frames an outgoing packet with this leg's compression.
+``drain``/``drain_read`` split what is buffered into runs to forward unseen and frames to
+surface (the fast path; ``drain_read`` scans a read where it is, without copying a read that
+is all such runs). ``Writer.frame(packet)`` frames an outgoing packet with this leg's compression.
 Every size limit is checked here, in one place, and a violation is a PeerError.
 """
 from __future__ import annotations
@@ -114,7 +116,6 @@ class Framing:
         if self.tap is not None:
             self.tap(data)
         return data
-
 
     def _length_at(self, pos: int) -> tuple[int, int] | None:
         """The frame length VarInt at ``pos`` and where the frame body starts;
