@@ -17,9 +17,9 @@ from engine.motion.driver import NavigatorDriver
 from engine.motion.goals import GoalBlock, GoalFollow
 from engine.motion.grid import Terrain
 from engine.reflex.engine import ReflexDecision, ReflexEngine
-from engine.reflex.inputs import ReflexInputs
+from engine.reflex.inputs import Mob, ReflexInputs, hostile_mobs
 from engine.world.blocks import BlockStore, BlockTable
-from engine.world.snapshot import Vec3, WorldSnapshot
+from engine.world.snapshot import EntityView, Vec3, WorldSnapshot
 
 FOLLOW_RADIUS = 2.5
 # Columns kept around the player (Chebyshev distance in chunks), so memory stays bounded
@@ -88,6 +88,10 @@ class Control:
         self._last: Vec3 | None = None
         self._loads = 0
         self.velocity = Vec3(0.0, 0.0, 0.0)
+        # The hostile mobs of the last entities seen: the world keeps its entities tuple until an
+        # entity event, so the reflex checks on the player's own movement filter it once.
+        self._entities_seen: tuple[EntityView, ...] | None = None
+        self._hostile: tuple[Mob, ...] = ()
 
     # -- the block world ---------------------------------------------------------------
     def world_event(self, event: ev.Event) -> list[tuple[int, int, int]]:
@@ -168,7 +172,11 @@ class Control:
         terrain = self.terrain
         if terrain is None or not self.reflexes_may_fire(autopilot):
             return None
-        inputs = ReflexInputs.from_snapshot(snapshot, velocity=self.velocity, min_y=self.min_y)
+        entities = snapshot.entities
+        if entities is not self._entities_seen:
+            self._entities_seen = entities
+            self._hostile = hostile_mobs(entities)
+        inputs = ReflexInputs.from_snapshot(snapshot, velocity=self.velocity, min_y=self.min_y, hostile=self._hostile)
         if inputs is None:
             return None
         pos = inputs.position

@@ -68,9 +68,11 @@ class ReflexInputs:
 
     @staticmethod
     def from_snapshot(snapshot: WorldSnapshot, *, air: int | None = None, burning: bool | None = None,
-                      velocity: Vec3 = Vec3(0.0, 0.0, 0.0), min_y: int = 0) -> "ReflexInputs | None":
+                      velocity: Vec3 = Vec3(0.0, 0.0, 0.0), min_y: int = 0,
+                      hostile: tuple[Mob, ...] | None = None) -> "ReflexInputs | None":
         """None until the player has a position. ``air``/``burning`` default to the
-        snapshot's own, where the world model keeps them (entity metadata)."""
+        snapshot's own, where the world model keeps them (entity metadata); ``hostile``, to
+        ``hostile_mobs(snapshot.entities)`` (a caller that kept it for these entities passes it)."""
         player = snapshot.player
         if player.position is None:
             return None
@@ -88,7 +90,7 @@ class ReflexInputs:
             burning=burning,
             inventory=player.inventory,
             held_slot=player.held_slot,
-            hostile_mobs=hostile_mobs(snapshot.entities),
+            hostile_mobs=hostile_mobs(snapshot.entities) if hostile is None else hostile,
             velocity=velocity,
             game_mode=player.game_mode,
             min_y=min_y,

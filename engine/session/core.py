@@ -91,6 +91,13 @@ class Session:
         return self.chat.left
 
     def handle(self, event: ev.Event, now: float) -> list[Action]:
+        if type(event) is ev.PositionSet and not event.from_server:
+            # The client's own movement, about one a tick: what the general path below does with it.
+            self.world.apply(event)
+            return self._reflex_now(now)
+        if type(event) is ev.EntityMoved or type(event) is ev.EntityMovedBy:
+            self.world.apply(event)  # a mob's step, the commonest server event: only the world reads it
+            return []
         if isinstance(event, WORLD_EVENTS):
             for x, y, z in self.control.world_event(event):
                 changed = getattr(self.driver, "block_changed", None)

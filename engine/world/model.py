@@ -7,7 +7,8 @@ goes through ``apply`` so the order of packets is the only source of truth.
 A snapshot is built from three parts, each kept until an event changes it: the player's
 own state, the entities, the player list. The tick and every reflex check on the player's
 own movement read a snapshot (up to ~40 a second with the reflexes on): when nothing changed
-in between, the same snapshot is returned, and a mob's move rebuilds only the entities.
+in between, the same snapshot is returned; a mob's move rebuilds only the entities, the
+player's own movement and look only the player's state.
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ INVENTORY_SLOTS = 46
 # the player's own state, and a respawn the entities too: those drop every part).
 ENTITY_EVENTS = (ev.EntitySpawned, ev.EntityMoved, ev.EntityMovedBy, ev.EntitiesRemoved, ev.EntitySheared)
 PLAYER_LIST_EVENTS = (ev.PlayerListed, ev.PlayerUnlisted)
+# The player's own position and look: only the player's own state changes.
+OWN_MOVES = (ev.PositionSet, ev.LookSet)
 
 
 class WorldModel:
@@ -55,10 +58,20 @@ class WorldModel:
 
     def apply(self, event: ev.Event) -> None:
         self._snapshot = None
+        if type(event) is ev.PositionSet:  # the most frequent (the client's own movement): its own state only
+            self._player = None
+            self._set_position(event)
+            return
+        if type(event) is ev.EntityMoved or type(event) is ev.EntityMovedBy:  # a mob's step: the entities only
+            self._entities = None
+            self._move_entity(event)
+            return
         if isinstance(event, ENTITY_EVENTS):
             self._entities = None
         elif isinstance(event, PLAYER_LIST_EVENTS):
             self._online = None
+        elif isinstance(event, OWN_MOVES):
+            self._player = None
         else:
             self._player = self._entities = self._online = None
         match event:
@@ -100,15 +113,8 @@ class WorldModel:
                 old = self.entities.get(eid)
                 if old is not None:
                     self.entities[eid] = attrs.evolve(old, sheared=sheared)
-            case ev.EntityMoved(entity_id=eid):
-                old = self.entities.get(eid)
-                if old is not None:
-                    self.entities[eid] = attrs.evolve(old, position=Vec3(event.x, event.y, event.z))
-            case ev.EntityMovedBy(entity_id=eid, dx=dx, dy=dy, dz=dz):
-                old = self.entities.get(eid)
-                if old is not None:
-                    p = old.position
-                    self.entities[eid] = attrs.evolve(old, position=Vec3(p.x + dx, p.y + dy, p.z + dz))
+            case ev.EntityMoved() | ev.EntityMovedBy():
+                self._move_entity(event)
             case ev.EntitiesRemoved(entity_ids=ids):
                 for eid in ids:
                     self.entities.pop(eid, None)
@@ -125,6 +131,19 @@ class WorldModel:
                     self.inventory[slot] = item
             case _:
                 pass
+
+    def _move_entity(self, event: ev.EntityMoved | ev.EntityMovedBy) -> None:
+        old = self.entities.get(event.entity_id)
+        if old is None:
+            return
+        if isinstance(event, ev.EntityMoved):
+            position = Vec3(event.x, event.y, event.z)
+        else:
+            p = old.position
+            position = Vec3(p.x + event.dx, p.y + event.dy, p.z + event.dz)
+        # What attrs.evolve(old, position=position) builds, without its per-call field walk.
+        self.entities[event.entity_id] = EntityView(old.entity_id, old.kind, position, old.uuid, old.name, old.category,
+                                                         old.sheared)
 
     def _set_position(self, event: ev.PositionSet) -> None:
         rel = event.relative

@@ -120,6 +120,7 @@ class Connection:
         self.switch: SwitchHooks | None = None  # a move to another backend in progress (proxy.network.switch)
         self.driving = False  # the agent moves the player; the client's movement is held back
         self.held_movement = 0
+        self._held: list[bytes] | None = None  # client writes held while a server read is handled
         self.fast_frames = 0
         self.decoded_frames = 0
         self.swallowed = 0
@@ -180,17 +181,33 @@ class Connection:
         return self.server.admin_command(self, line)
 
     # -- writing -----------------------------------------------------------------------
+    def write_client(self, data: bytes) -> None:
+        """Sealed bytes to the client, now or, while held (one server read: one send), at release."""
+        if self._held is not None:
+            self._held.append(data)
+        else:
+            self.io.write_client(data)
+
+    def hold_client(self) -> None:
+        if self._held is None:
+            self._held = []
+
+    def release_client(self) -> None:
+        held, self._held = self._held, None
+        if held:
+            self.io.write_client(held[0] if len(held) == 1 else b"".join(held))
+
     def send_packet(self, packet: bytes) -> None:
         """One whole packet of ours to the client."""
         if not self.states.closed:
-            self.io.write_client(self.writer.seal(self.writer.frame(packet)))
+            self.write_client(self.writer.seal(self.writer.frame(packet)))
 
     def send_frame(self, frame: Frame) -> None:
         """A server frame to the client, as it came unless the thresholds differ."""
         if self.states.closed:
             return
         if self.server_reader.threshold == self.writer.threshold:
-            self.io.write_client(self.writer.seal(frame.raw))
+            self.write_client(self.writer.seal(frame.raw))
         else:
             self.send_packet(frame.packet)
 
@@ -223,15 +240,18 @@ class Connection:
                 # relay exists): before that, an encryption response may turn the rest of
                 # the buffer into ciphertext, whose length prefixes mean nothing yet.
                 room = rate.room()
-                over = rate.exceeded_by(self.reader.whole_frames(room + 1))
+                whole = self.reader.whole_frames(room + 1)
+                over = rate.exceeded_by(whole)
                 if over is not None:
                     self._too_many_packets(over)
                     return
+                rate.add(whole)  # at once: in play none of these frames can exceed what is left
+            counted = self.play is not None
             while not self.states.closed:
                 frame = self.reader.next_frame()
                 if frame is None:
                     break
-                over = rate.count()
+                over = None if counted else rate.count()
                 if over is not None:
                     self._too_many_packets(over)
                     return
@@ -340,9 +360,10 @@ class Connection:
         if self.play is not None:
             self.play.new_read()
         try:
-            reader.feed(data)
             if self.states.server is State.PLAY and self.play is not None and reader.threshold == self.writer.threshold:
-                self.play.server_batch(reader)
+                self.play.server_batch(reader, data)
+            else:
+                reader.feed(data)
             while not self.states.closed:
                 frame = reader.next_frame()
                 if frame is None:
@@ -449,7 +470,8 @@ class Connection:
                 self.actuator.item_packets(packet)
 
     def perform(self, actions: list[Action] | list[Any]) -> None:
-        self.actuator.perform(actions)
+        if actions:  # (most ticks and packets: none)
+            self.actuator.perform(actions)
 
     def say(self, *lines: str) -> None:
         self.actuator.show(reply(*lines))
@@ -469,6 +491,7 @@ class Connection:
         """
         if self.states.closed:
             return
+        self.release_client()  # what was held goes before the reason, and before the close
         self.close_reason = text
         self.close_category = category
         message = f"[mcagent] {text}"

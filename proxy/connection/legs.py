@@ -141,12 +141,14 @@ class ClientLeg(protocol.Protocol):
         self._wanted: CandidateSink | None = None  # the switch whose connection is being opened
         self._timers: list[Delayed] = []
         self._read_timer: Delayed | None = None
+        self._frame_at = 0.0  # when the client's last whole frame came (the read timeout counts from it)
         self._throttles: list[Throttle] = []
 
     # -- Twisted's side ------------------------------------------------------------------
     def connectionMade(self) -> None:
         _no_delay(self.transport)
         self.server.connections.add(self.connection)
+        self._frame_at = self.server.clock.seconds()
         self._read_timer = self.server.clock.callLater(self.server.config.read_timeout_seconds, self.timeoutConnection)
         self._later(self.server.config.limits.login_deadline_seconds, self._login_deadline)
 
@@ -155,14 +157,20 @@ class ClientLeg(protocol.Protocol):
         if conn.states.closed:
             return
         # Only whole packets count as activity: a trickle of bytes (slowloris) does not
-        # keep a connection open past the read timeout.
+        # keep a connection open past the read timeout. The timer is not moved on every read
+        # (three calls into the reactor per read): it looks at the last frame's time when due.
         frames = conn.reader.frames_in
         conn.client_data(data)
-        if conn.reader.frames_in != frames and self._read_timer is not None and self._read_timer.active():
-            self._read_timer.reset(self.server.config.read_timeout_seconds)
+        if conn.reader.frames_in != frames:
+            self._frame_at = self.server.clock.seconds()
 
     def timeoutConnection(self) -> None:
-        """Nothing whole from the client for read_timeout_seconds."""
+        """Nothing whole from the client for read_timeout_seconds (else wait from its last frame)."""
+        clock = self.server.clock
+        left = self._frame_at + self.server.config.read_timeout_seconds - clock.seconds()
+        if left > 0.001:  # (a millisecond: not a float's last bits of the same instant)
+            self._read_timer = clock.callLater(left, self.timeoutConnection)
+            return
         conn = self.connection
         log.info("{player} from {peer} timed out", player=conn.player_name or "?", peer=self.peer())
         if self._waiting_for_server():

@@ -3,7 +3,7 @@
 How this works: in play, a frame whose packet id nobody subscribed to is written to
 the other leg as the bytes it came as (re-framed only if the legs' compression
 thresholds differ); from the server, whole runs of such frames go out in one write
-(``server_batch``). A subscribed frame is decoded by the ``VersionCodec`` into engine
+(``server_batch``), and everything one server read sends the client is one write. A subscribed frame is decoded by the ``VersionCodec`` into engine
 events for the ``Session``, whose actions the connection's ``Actuator`` performs. Only
 chat from the client can be swallowed, and only when the session does not ask to
 forward it; while the agent drives, the client's own movement is held back. Block world
@@ -29,6 +29,8 @@ from engine.actions import Action, ForwardChat
 from engine.session import Session
 from proxy.codec import translators
 from proxy.codec.leftovers import Leftovers
+from proxy.codec.entity_moves import EntityMoveReader
+from proxy.codec.movement import MovementReader
 from proxy.codec.server_links import ServerLinks
 from proxy.config import LINK_KINDS
 from proxy.codec.chunks import BlockChanges, ChunkColumn, ChunkDecoder, ChunkUnload, LazyColumn
@@ -77,6 +79,8 @@ class PlayRelay:
         if self.links is not None and self.links.play_id is not None:
             self._scan_table = _marked(self._scan_table, frozenset({self.links.play_id}))
         self._c2s = codec.subscribed[TO_SERVER]
+        self.movement = MovementReader(codec)
+        self.entity_moves = EntityMoveReader(codec)
         self._s2c = codec.subscribed[TO_CLIENT]
         self._dimension: str | None = None
         self._world: deque[tuple[str, bytes]] = deque()  # world packets not decoded yet, in order
@@ -99,6 +103,9 @@ class PlayRelay:
                 self.client_ping.answered(_payload(frame), conn.clock.seconds())
             conn.fast_frames += 1
             conn.to_server_frame(frame)
+            return
+        if name in CLIENT_MOVEMENT:
+            self._client_movement(name, frame)
             return
         signed = self.signed
         if signed is not None and name in SIGNED_CHAT_PACKETS:
@@ -123,9 +130,6 @@ class PlayRelay:
         if name == "teleport_confirm" and int(fields.get("teleportId", -1)) in OWN_TELEPORT_IDS:
             conn.actuator.confirmed(int(fields["teleportId"]))
             return  # the client confirmed one of our sync positions: the server never sent it
-        if name in CLIENT_MOVEMENT and conn.actuator.holds_movement(conn.clock.seconds()):
-            conn.held_movement += 1  # the agent drives: the client's own movement is held back
-            return
         actions: list[Action] = []
         now = conn.clock.seconds()
         for event in translators.events(self.codec, TO_SERVER, name, fields):
@@ -143,6 +147,28 @@ class PlayRelay:
             if signed is not None:
                 self._send(signed.kept(name, fields), frame)
         conn.perform(actions)
+
+    def _client_movement(self, name: str, frame: Frame) -> None:
+        """The client's own movement (about one packet a tick): read by ``MovementReader``, or
+        by the layout decoder for what it was not compiled for."""
+        conn = self.conn
+        conn.decoded_frames += 1
+        _check_size(name, frame)
+        packet = frame.packet
+        events = self.movement.events(name, packet)
+        if events is None:
+            events = translators.events(self.codec, TO_SERVER, name,
+                                        self.codec.decode(State.PLAY, TO_SERVER, name, packet))
+        now = conn.clock.seconds()
+        if conn.actuator.holds_movement(now):
+            conn.held_movement += 1  # the agent drives: the client's own movement is held back
+            return
+        actions: list[Action] = []
+        for event in events:
+            actions.extend(self.session.handle(event, now))
+        conn.to_server_frame(frame)
+        if actions:
+            conn.perform(actions)
 
     @staticmethod
     def _signed_forward(signed: SignedChatRelay, name: str, fields: dict[str, Any]) -> Handled:
@@ -185,25 +211,41 @@ class PlayRelay:
         return self.session.may_take(text, self.conn.clock.seconds())
 
     # -- from the server -------------------------------------------------------------
-    def server_batch(self, reader: Framing) -> None:
-        """The fast path in bulk: runs of frames nobody subscribed to go out in one write."""
+    def server_batch(self, reader: Framing, data: bytes) -> None:
+        """The fast path in bulk: a server read's runs of frames nobody subscribed to go out in
+        one write each (a read that is one such run, as the bytes it came as)."""
         conn = self.conn
-        write = conn.io.write_client
         seal = conn.writer.seal
         before = reader.frames_in
-        items = reader.drain(self._scan_table, self.session.world.entities if self.players_only else None)
-        surfaced = 0
-        for item in items:
-            if conn.states.closed:
-                return
-            if isinstance(item, bytes):
-                write(seal(item, frames=0))
-            else:
-                surfaced += 1
-                conn.server_frame(item)
+        items = reader.drain_read(data, self._scan_table, self.session.world.entities if self.players_only else None)
+        if len(items) == 1 and isinstance(items[0], bytes):  # most reads: one run, one write
+            conn.io.write_client(seal(items[0], frames=0))
+            surfaced = 0
+        else:
+            surfaced = self._server_items(items)
         in_runs = reader.frames_in - before - surfaced
         conn.fast_frames += in_runs
         conn.writer.frames_out += in_runs
+
+    def _server_items(self, items: list[Frame | bytes]) -> int:
+        """Runs and surfaced frames of one read, in order, what goes to the client joined into one
+        write (``Connection.hold_client``); the number of frames surfaced."""
+        conn = self.conn
+        seal = conn.writer.seal
+        surfaced = 0
+        conn.hold_client()
+        try:
+            for item in items:
+                if conn.states.closed:
+                    break
+                if isinstance(item, bytes):
+                    conn.write_client(seal(item, frames=0))
+                else:
+                    surfaced += 1
+                    conn.server_frame(item)
+        finally:
+            conn.release_client()
+        return surfaced
 
     def server_configuration(self, frame: Frame) -> None:
         if self.links is not None and frame.packet_id == self.links.configuration_id:
@@ -250,10 +292,17 @@ class PlayRelay:
                 for event in translators.sheep_metadata(self.codec, fields):
                     conn.perform(self.session.handle(event, now))
             return
-        if self.players_only and name in ENTITY_MOVES and _entity_id(frame) not in self.session.world.entities:
-            conn.send_frame(frame)  # not a player's: nothing reads where it went
-            conn.fast_frames += 1
-            return
+        if name in ENTITY_MOVES:
+            if self.players_only and _entity_id(frame) not in self.session.world.entities:
+                conn.send_frame(frame)  # not a player's: nothing reads where it went
+                conn.fast_frames += 1
+                return
+            moved = self.entity_moves.events(name, frame.packet)
+            if moved is not None:  # (else the layout decoder below reads it and names its error)
+                conn.decoded_frames += 1
+                conn.send_frame(frame)
+                self._handle(moved)
+                return
         conn.decoded_frames += 1
         now = conn.clock.seconds()
         if name in WORLD_TO_CLIENT:
@@ -286,6 +335,14 @@ class PlayRelay:
                 continue
             actions.extend(self.session.handle(event, now))
         conn.perform(actions)
+
+    def _handle(self, events: list[ev.Event]) -> None:
+        now = self.conn.clock.seconds()
+        actions: list[Action] = []
+        for event in events:
+            actions.extend(self.session.handle(event, now))
+        if actions:
+            self.conn.perform(actions)
 
     # -- the block world, in slices ---------------------------------------------------
     def new_read(self) -> None:

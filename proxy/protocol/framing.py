@@ -6,7 +6,9 @@ yields complete ``Frame`` objects; a frame keeps the exact bytes it arrived as,
 so the proxy can forward it without re-packing. ``Frame.packet_id`` looks only at
 the first bytes (inflating at most a few bytes of a compressed frame), and
 ``Frame.packet`` gives the whole uncompressed packet when someone decodes it.
-``Writer.frame(packet)`` frames an outgoing packet with this leg's compression.
+``drain``/``drain_read`` split what is buffered into runs to forward unseen and frames to
+surface (the fast path; ``drain_read`` scans a read where it is, without copying a read that
+is all such runs). ``Writer.frame(packet)`` frames an outgoing packet with this leg's compression.
 Every size limit is checked here, in one place, and a violation is a PeerError.
 """
 from __future__ import annotations
@@ -106,6 +108,15 @@ class Framing:
             self._offset = 0
         self._buffer += data
 
+    def _plain(self, data: bytes) -> bytes:
+        """A read counted, decrypted and shown to the tap (``feed``'s first half)."""
+        self.bytes_in += len(data)
+        if self._cipher is not None:
+            data = self._cipher.decrypt(data)
+        if self.tap is not None:
+            self.tap(data)
+        return data
+
     def _length_at(self, pos: int) -> tuple[int, int] | None:
         """The frame length VarInt at ``pos`` and where the frame body starts;
         None while the prefix is incomplete (not an error: more bytes will come)."""
@@ -135,6 +146,8 @@ class Framing:
         buf = self._buffer
         pos = self._offset
         end = len(buf)
+        if pos >= end:  # nothing buffered (after most reads)
+            return None
         found = self._length_at(pos)
         if found is None:
             return None
@@ -218,6 +231,25 @@ class Framing:
         self._offset = pos
         self.frames_in += count
         return out
+
+    def drain_read(self, data: bytes, interesting: bytes,
+                   entities: Container[int] | None = None) -> list["Frame | bytes"]:
+        """``feed(data)`` then ``drain``, without copying what needs no copy: when nothing of an
+        earlier read is pending, ``data`` is scanned where it is, so a read of whole frames
+        nobody must see (most reads) comes back as ``[data]`` itself, and only from the first
+        frame that surfaces on is it buffered."""
+        if self._offset < len(self._buffer):  # a frame begun in an earlier read
+            self.feed(data)
+            return self.drain(interesting, entities)
+        data = self._plain(data)
+        pos, skipped = frame_scan.scan(data, 0, self.threshold >= 0, interesting, self.max_frame, entities)
+        self.frames_in += skipped
+        if pos >= len(data):
+            return [data]
+        del self._buffer[:]
+        self._buffer += data
+        self._offset = pos
+        return ([data[:pos]] if pos else []) + self.drain(interesting, entities)
 
     def frames(self) -> Iterator[Frame]:
         while True:

@@ -59,6 +59,11 @@ class PacketRate:
             return AVERAGE
         return None
 
+    def add(self, packets: int) -> None:
+        """Count ``packets`` already checked with ``exceeded_by``."""
+        self._count += packets
+        self._second_count += packets
+
     def count(self) -> str | None:
         """One more packet; the allowance it exceeds, or None."""
         self._count += 1

@@ -97,21 +97,20 @@ PRE_PLAY_BUDGET = 128 * 1024
 class ConnectionStates:
     """The two legs' states of one connection (see the module docstring)."""
 
-    __slots__ = ("client", "server", "_table", "_pre_play_bytes")
+    __slots__ = ("client", "server", "closed", "_table", "_pre_play_bytes")
 
     def __init__(self) -> None:
         self.client = State.HANDSHAKING
         self.server = State.HANDSHAKING
+        # The client leg is closed (``client is State.CLOSED``): read on every read and frame,
+        # so kept as a field, set wherever ``client`` changes (``sent``, ``close``).
+        self.closed = False
         self._table = TRANSITIONS
         self._pre_play_bytes = 0
 
     def use_legacy(self) -> None:
         """The version has no configuration phase (before 1.20.2)."""
         self._table = LEGACY
-
-    @property
-    def closed(self) -> bool:
-        return self.client is State.CLOSED
 
     @property
     def server_left(self) -> bool:
@@ -132,6 +131,7 @@ class ConnectionStates:
         client, server = change
         if client is not None:
             self.client = client
+            self.closed = client is State.CLOSED
         if server is not None:
             self.server = server
         return True
@@ -139,6 +139,7 @@ class ConnectionStates:
     def close(self) -> None:
         self.client = State.CLOSED
         self.server = State.CLOSED
+        self.closed = True
 
     def check_pre_play(self, packet: str | None, size: int) -> None:
         """Raise PeerError for a client packet its pre-play state does not allow, or for

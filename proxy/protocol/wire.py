@@ -33,6 +33,13 @@ def _read_var(data: bytes | bytearray | memoryview, pos: int, max_bytes: int, bi
 
 
 def read_varint(data: bytes | bytearray | memoryview, pos: int) -> tuple[int, int]:
+    # One byte (ids, lengths, small numbers: most VarInts) without the loop; the same answers.
+    try:
+        byte = data[pos]
+    except IndexError:
+        raise PeerError("truncated varint") from None
+    if byte < 0x80:
+        return byte, pos + 1
     return _read_var(data, pos, MAX_VARINT_BYTES, 32, "varint")
 
 

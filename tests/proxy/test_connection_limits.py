@@ -245,3 +245,20 @@ def test_packets_within_both_allowances_all_go_on() -> None:
         rig.reactor.advance(1)
     assert not rig.client.transport.disconnecting
     assert len(rig.upstream.received()) == 3000
+
+
+def test_the_read_timeout_counts_from_the_last_whole_frame() -> None:
+    """The timer is not moved on every read: when due it waits again from the last whole frame
+    (ClientLeg.timeoutConnection), so the connection closes read_timeout_seconds after it."""
+    rig = Rig("1.18.2", read_timeout_seconds=10, limits={"login_deadline_seconds": 600})
+    rig.login()
+    assert rig.client is not None
+    keep_alive = build_packet(rig.codec, "play", "toServer", "keep_alive", keepAliveId=1)
+    for _ in range(5):  # a frame every 4 s: the first timer comes due between two of them
+        rig.reactor.advance(4)
+        rig.client_send(keep_alive)
+    rig.reactor.advance(9.5)  # 9.5 s after the last frame
+    assert not rig.client.transport.disconnecting
+    rig.reactor.advance(1)
+    assert rig.client.transport.disconnecting
+    assert rig.bridge.close_category == "timeout"

@@ -1,13 +1,15 @@
 """Framing and wire types: property tests over arbitrary packets and chunkings."""
 from __future__ import annotations
 
+from typing import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from proxy.protocol.errors import PeerError
 from proxy.protocol.framing import Framing, Writer
-from proxy.protocol.wire import pack_varint, pack_varlong, read_varint, read_varlong
+from proxy.protocol.wire import _read_var, pack_varint, pack_varlong, read_varint, read_varlong
 
 packet = st.builds(lambda pid, body: pack_varint(pid) + body,
                    st.integers(min_value=0, max_value=0x7FF), st.binary(max_size=3000))
@@ -18,6 +20,30 @@ packets = st.lists(packet, min_size=1, max_size=12)
 def test_varint_round_trip(value: int) -> None:
     data = pack_varint(value)
     assert read_varint(data, 0) == (value, len(data))
+
+
+def _varint_outcome(read: Callable[[], tuple[int, int]]) -> tuple[int, int] | str:
+    try:
+        return read()
+    except PeerError as exc:
+        return str(exc)
+
+
+@given(st.binary(max_size=8), st.integers(min_value=0, max_value=9))
+def test_read_varint_answers_as_the_loop_does(data: bytes, pos: int) -> None:
+    """Its one-byte shortcut gives the general loop's value, or its error, on any bytes."""
+    assert (_varint_outcome(lambda: read_varint(data, pos))
+            == _varint_outcome(lambda: _read_var(data, pos, 5, 32, "varint")))
+
+
+def test_read_varint_answers_as_the_loop_does_for_every_first_byte() -> None:
+    for first in range(256):
+        for tail in (b"", b"\x00", b"\x80\x01", b"\xff" * 5):
+            for head in (b"", b"\x05"):
+                data = head + bytes([first]) + tail
+                for pos in range(len(head) + 2):
+                    assert (_varint_outcome(lambda: read_varint(data, pos))
+                            == _varint_outcome(lambda: _read_var(data, pos, 5, 32, "varint"))), (data, pos)
 
 
 @given(st.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1))

@@ -84,3 +84,24 @@ def test_a_server_kick_closes_only_the_servers_leg(legacy: bool) -> None:
     assert s.server_left and not s.playing and s.client is State.PLAY  # nothing of ours may follow
     s.close()
     assert not s.server_left and s.closed
+
+
+@pytest.mark.parametrize("legacy", [False, True])
+def test_closed_is_the_client_leg_being_closed_after_every_packet(legacy: bool) -> None:
+    """``closed`` is a field kept with ``client``: after any sequence of packets from either side
+    (every packet name of the table, in random order) and a close, it equals ``client is CLOSED``."""
+    import random
+
+    from proxy.protocol.states import LEGACY, TRANSITIONS
+
+    names = sorted({(side, packet) for side, _, packet in (LEGACY if legacy else TRANSITIONS)}, key=str)
+    rng = random.Random(25)
+    for _ in range(200):
+        s = _states(legacy=legacy)
+        for _ in range(12):
+            side, packet = rng.choice(names)
+            s.sent(side, packet)
+            assert s.closed == (s.client is State.CLOSED)
+        if rng.random() < 0.3:
+            s.close()
+        assert s.closed == (s.client is State.CLOSED)

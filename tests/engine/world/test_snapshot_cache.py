@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 from engine import events as ev
 from engine.events import SlotItem
 from engine.world.model import WorldModel
+from engine.world.snapshot import Vec3
 
 
 def _events(seed: int, count: int) -> list[ev.Event]:
@@ -17,7 +19,7 @@ def _events(seed: int, count: int) -> list[ev.Event]:
     kinds = ["zombie", "cow", "player", "minecraft:creeper"]
     for _ in range(count):
         eid = rng.randint(2, 8)
-        roll = rng.randrange(14)
+        roll = rng.randrange(15)
         out.append([
             lambda: ev.PositionSet(rng.uniform(-5, 5), 64.0, rng.uniform(-5, 5), 0.0, 0.0,
                                    from_server=rng.random() < 0.3, on_ground=rng.random() < 0.5),
@@ -35,6 +37,7 @@ def _events(seed: int, count: int) -> list[ev.Event]:
             lambda: ev.ClientSettings(rng.choice(["en_us", "de_de"])),
             lambda: ev.TimeUpdated(0, rng.randrange(24000)),
             lambda: ev.EntitySheared(eid, rng.random() < 0.5),
+            lambda: ev.LookSet(rng.uniform(-180, 180), rng.uniform(-90, 90), rng.random() < 0.5),
         ][roll]())
     return out
 
@@ -68,3 +71,48 @@ def test_parts_are_kept_until_their_events() -> None:
     walked = model.snapshot()
     assert walked.player is not moved.player and walked.player.position is not None
     assert walked.player.position.x == 3.0
+    # The player's own movement and look rebuild the player's state only.
+    assert walked.entities is moved.entities and walked.online_players is moved.online_players
+    model.apply(ev.LookSet(90.0, 10.0, False))
+    looked = model.snapshot()
+    assert looked.player.yaw == 90.0 and looked.player is not walked.player
+    assert looked.entities is moved.entities and looked.online_players is moved.online_players
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_entity_moves_keep_every_other_field(seed: int) -> None:
+    """An entity's move (absolute or by a delta) changes its position only: the entity equals
+    ``attrs.evolve`` of the one before with the new position, whatever its fields were."""
+    rng = random.Random(seed)
+    model = WorldModel("alice", "1.21.11")
+    model.apply(ev.PlayerListed("u3", "bob"))
+    for eid in range(2, 6):
+        model.apply(ev.EntitySpawned(eid, rng.choice(["zombie", "cow", "player"]), 1.0, 2.0, 3.0,
+                                     uuid=rng.choice([None, "u3", f"u{eid}"]),
+                                     category=rng.choice(["hostile", "passive", ""])))
+    for _ in range(200):
+        eid = rng.randint(1, 6)  # 1 and 6: not kept, nothing happens
+        before = dict(model.entities)
+        old = before.get(eid)
+        event: ev.EntityMoved | ev.EntityMovedBy
+        if rng.random() < 0.5:
+            event = ev.EntityMoved(eid, rng.uniform(-9, 9), 64.0, rng.uniform(-9, 9))
+            position = Vec3(event.x, event.y, event.z)
+        else:
+            event = ev.EntityMovedBy(eid, rng.uniform(-1, 1), 0.25, rng.uniform(-1, 1))
+            position = (Vec3(old.position.x + event.dx, old.position.y + event.dy, old.position.z + event.dz)
+                        if old is not None else Vec3(0.0, 0.0, 0.0))
+        model.apply(event)
+        if old is not None:
+            before[eid] = attrs.evolve(old, position=position)
+        assert model.entities == before
+
+
+def test_a_shorn_sheep_stays_shorn_when_it_moves() -> None:
+    """The moves' fast path rebuilds the entity's view field by field: the shorn flag is one of them."""
+    model = WorldModel("me")
+    for event in (ev.JoinedGame(1, 0, "minecraft:overworld"), ev.EntitySpawned(7, "sheep", 1.0, 64.0, 1.0),
+                  ev.EntitySheared(7, True), ev.EntityMoved(7, 2.0, 64.0, 1.0), ev.EntityMovedBy(7, 0.5, 0.0, 0.0)):
+        model.apply(event)
+    assert model.entities[7].sheared
+    assert model.entities[7].position == Vec3(2.5, 64.0, 1.0)
