@@ -2,29 +2,18 @@
 layout decoder and the translators give, on every supported version."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from proxy.codec import translators
 from proxy.codec.entity_moves import EntityMoveReader
 from proxy.codec.subscriptions import ENTITY_MOVES
 from proxy.codec.versioned import VersionCodec
-from proxy.protocol.errors import PeerError
 from proxy.protocol.states import State
 from proxy.protocol.tables import TO_CLIENT, table_for_version
 from proxy.protocol.versions import SUPPORTED
 from proxy.protocol.wire import pack_varint
+from tests.proxy.fast_readers import assert_agrees_on_random_bytes
 
 VERSIONS = [v.name for v in SUPPORTED]
-
-
-def _reference(codec: VersionCodec, name: str, packet: bytes) -> str:
-    try:
-        fields = codec.decode(State.PLAY, TO_CLIENT, name, packet)
-    except PeerError as exc:
-        return f"PeerError: {exc}"
-    return repr(translators.events(codec, TO_CLIENT, name, fields))  # repr: NaN equals itself
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -39,22 +28,7 @@ def test_every_version_reads_its_entity_moves_without_the_layout_decoder(version
 @pytest.mark.parametrize("version", VERSIONS)
 def test_the_events_equal_the_layout_decoders_on_random_bytes(version: str) -> None:
     codec = VersionCodec(table_for_version(version))
-    reader = EntityMoveReader(codec)
-    rng = random.Random(version)
-    for name in sorted(reader.compiled):
-        pid = codec.table.packet_id(State.PLAY, TO_CLIENT, name)
-        assert pid is not None
-        head = pack_varint(pid)
-        for length in range(0, 80):
-            for _ in range(6):
-                body = bytes(rng.choice((0, 1, 2, 3, 0x80, 0xFF, rng.randrange(256))) for _ in range(length))
-                packet = head + body
-                fast = reader.events(name, packet)
-                expected = _reference(codec, name, packet)
-                if fast is None:  # too short: the layout decoder reads it and names the error
-                    assert expected.startswith("PeerError"), (name, packet.hex())
-                else:
-                    assert repr(fast) == expected, (name, packet.hex())
+    assert_agrees_on_random_bytes(codec, EntityMoveReader(codec), TO_CLIENT, version, lengths=80, tries=6)
 
 
 def test_what_it_was_not_compiled_for_goes_to_the_layout_decoder() -> None:
