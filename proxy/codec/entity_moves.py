@@ -21,6 +21,7 @@ from engine import events as ev
 from proxy.codec.subscriptions import ENTITY_MOVES
 from proxy.codec.versioned import VersionCodec
 from proxy.protocol.errors import PeerError
+from proxy.protocol.layout import container_fields
 from proxy.protocol.states import State
 from proxy.protocol.tables import TO_CLIENT
 from proxy.protocol.wire import FIXED, read_varint
@@ -84,15 +85,13 @@ class EntityMoveReader:
 def _compile(pid: int, layout: Any, wide: bool) -> _Compiled | None:
     """The struct and the places of the coordinates, when ``layout`` is the entity id and then
     fixed-size numbers with x, y, z (or dX, dY, dZ) among them; None otherwise."""
-    if not (isinstance(layout, list) and len(layout) == 2 and layout[0] == "container"):
-        return None
-    fields = layout[1]
-    if not fields or any(not isinstance(f, dict) for f in fields):
+    fields = container_fields(layout)
+    if fields is None:
         return None
     if fields[0].get("name") != "entityId" or fields[0].get("type") != "varint":
         return None
     rest = fields[1:]
-    kinds = [f.get("type") for f in rest]
+    kinds: list[Any] = [f.get("type") for f in rest]
     if any(not isinstance(k, str) or k not in _FORMATS for k in kinds):
         return None
     names = [f.get("name") for f in rest]

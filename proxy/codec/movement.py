@@ -21,6 +21,7 @@ from typing import Any
 from engine import events as ev
 from proxy.codec.subscriptions import CLIENT_MOVEMENT
 from proxy.codec.versioned import VersionCodec
+from proxy.protocol.layout import container_fields
 from proxy.protocol.states import State
 from proxy.protocol.tables import TO_SERVER
 
@@ -78,10 +79,8 @@ class MovementReader:
 def _shape(layout: Any, named: dict[str, Any]) -> tuple[tuple[str, ...], int] | None:
     """The fields before the on-ground flag and the flag's bit, when ``layout`` is one of the
     shapes above; None otherwise."""
-    if not (isinstance(layout, list) and len(layout) == 2 and layout[0] == "container"):
-        return None
-    fields = layout[1]
-    if not fields or any(not isinstance(f, dict) for f in fields):
+    fields = container_fields(layout)
+    if fields is None:
         return None
     names = tuple(f.get("name") for f in fields[:-1])
     if names not in _ORDERS or any(f.get("type") != {"d": "f64", "f": "f32"}[_FORMATS[n]]

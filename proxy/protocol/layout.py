@@ -20,6 +20,17 @@ from proxy.protocol.errors import LayoutError
 from proxy.protocol.layout_codec import Buffer, Codec, Stack
 
 
+def container_fields(layout: Any) -> list[dict[str, Any]] | None:
+    """A packet layout's fields when it is a plain ``["container", [field, ...]]`` of field
+    objects (the shape the one-struct readers compile); None for anything else."""
+    if not (isinstance(layout, list) and len(layout) == 2 and layout[0] == "container"):
+        return None
+    fields = layout[1]
+    if not isinstance(fields, list) or not fields or any(not isinstance(f, dict) for f in fields):
+        return None
+    return fields
+
+
 class LayoutCompiler:
     """Compiles layouts of one protocol version (its named types are given)."""
 
