@@ -22,6 +22,15 @@ def _counting(rig: Rig) -> list[bytes]:
     return writes
 
 
+def _playing() -> tuple[Rig, list[bytes]]:
+    """A 1.18.2 player in play, the client's writes counted from now on."""
+    rig = Rig("1.18.2")
+    rig.login()
+    assert rig.client is not None
+    rig.client.received()
+    return rig, _counting(rig)
+
+
 def _unread(rig: Rig) -> bytes:
     """A packet nobody reads (the view distance: a VarInt), built by hand."""
     pid = rig.codec.table.packet_id("play", "toClient", "update_view_distance")
@@ -37,11 +46,8 @@ def _read(rig: Rig, *packets: bytes) -> bytes:
 
 
 def test_a_read_with_runs_and_read_frames_is_one_write_of_the_same_bytes() -> None:
-    rig = Rig("1.18.2")
-    rig.login()
+    rig, writes = _playing()
     assert rig.client is not None
-    rig.client.received()
-    writes = _counting(rig)
     codec = rig.codec
     fast = _unread(rig)
     health = build_packet(codec, "play", "toClient", "update_health", health=17.0, food=12, foodSaturation=2.0)
@@ -53,11 +59,8 @@ def test_a_read_with_runs_and_read_frames_is_one_write_of_the_same_bytes() -> No
 
 
 def test_a_disconnect_in_the_middle_of_a_read_sends_what_was_held_first() -> None:
-    rig = Rig("1.18.2")
-    rig.login()
+    rig, writes = _playing()
     assert rig.client is not None
-    rig.client.received()
-    writes = _counting(rig)
     codec = rig.codec
     fast = _unread(rig)
     health = build_packet(codec, "play", "toClient", "update_health", health=17.0, food=12, foodSaturation=2.0)
@@ -70,11 +73,8 @@ def test_a_disconnect_in_the_middle_of_a_read_sends_what_was_held_first() -> Non
 
 
 def test_a_disconnect_while_writes_are_held_sends_them_before_the_reason() -> None:
-    rig = Rig("1.18.2")
-    rig.login()
+    rig, writes = _playing()
     assert rig.client is not None
-    rig.client.received()
-    writes = _counting(rig)
     conn = rig.bridge
     conn.hold_client()
     conn.send_packet(_unread(rig))
