@@ -412,7 +412,7 @@ class SemanticIndex:
             return None
         module_id = prediction.label
         named = frozenset(f for f in analysis.must_cover() - _LIGHT_WORDS if not f.startswith(("w:", "c:")))
-        if analysis.breaks or not (named and _asks(analysis, language, normalized)) or not (
+        if analysis.breaks or analysis.sentences or not (named and _asks(analysis, language, normalized)) or not (
             _shaped_to_ask(analysis, language, named)
         ):
             return None
