@@ -35,7 +35,7 @@ from engine.routing.clauses import asking_clauses
 from engine.routing.config import SemanticConfig, Thresholds
 from engine.routing.filters import blocking_filter
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend, LabelScore, LexicalIndex
-from engine.routing.line_model import LineModel, line_features, sure
+from engine.routing.line_model import NONE, LineModel, line_features, sure
 from engine.routing.mood import Mood, asks_in
 from engine.routing.normalize import normalize_text
 from engine.routing.scores import meets
@@ -371,7 +371,22 @@ class SemanticIndex:
             # ask where a place is, not where the player is. (The vocabulary drops
             # 我 as filler; ``speaker`` says whether the text had it.)
             return Verdict(Reason.LOW_COVERAGE, match)
+        if short is not None and self._doubted(analysis, language, config, normalized):
+            return Verdict(Reason.DOUBTED, match)
         return Verdict(Reason.DIRECT, match)
+
+    def _doubted(self, analysis: Analysis, language: str, config: SemanticConfig, normalized: str) -> bool:
+        """Anchoring let a line through that the line model is sure is the model's turn.
+
+        Anchoring reads what a line names, not what the rest of it says ("does my brother
+        have torches" names an item and a count); a line the model has learned to leave
+        alone stays with the model service. Lines that pass the thresholds are an example's
+        near copies and are not doubted.
+        """
+        if self.line_model is None or config.line_model is None or not normalized:
+            return False
+        prediction = self.line_model.predict(language, line_features(analysis, normalized))
+        return prediction is not None and prediction.label == NONE and meets(prediction.probability, config.line_model)
 
     def _agreed(self, analysis: Analysis, language: str, config: SemanticConfig) -> Verdict | None:
         """A restated request whose sentences, each on its own, go direct to one module.

@@ -22,6 +22,7 @@ class Reason(enum.Enum):
     CACHE_HIT = "CACHE_HIT"
     DIRECT = "DIRECT"
     LEARNED = "LEARNED"                  # the thresholds refused; the line model was sure (``line_model.py``)
+    DOUBTED = "DOUBTED"                  # anchoring passed; the line model was sure it is the model's turn
     SHADOW_DIRECT = "SHADOW_DIRECT"      # SHADOW mode: would have gone direct
     EMPTY = "EMPTY"                      # nothing but filler
     TOO_LONG = "TOO_LONG"

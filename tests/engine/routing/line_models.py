@@ -13,4 +13,5 @@ def sure_of(label: str, language: str, vouched: tuple[str, ...] = (), probabilit
     weights = np.tile(np.array([[0.5, 0.0]], dtype=np.float32), (len(vouched), 1))
     # Each vouched word adds to the label's logit; the bias is lowered to keep ``probability``.
     bias[0] -= 0.5 * len(vouched)
-    return LineModel({language: LanguageModel((label, NONE), rows, weights, bias)}, "test")
+    other = "agent:help" if label == NONE else NONE
+    return LineModel({language: LanguageModel((label, other), rows, weights, bias)}, "test")

@@ -79,6 +79,15 @@ def test_a_sure_model_does_not_decide_these(
     assert route(runtime, sure_of(module, lang, vouched), text, lang).module_id is None
 
 
+def test_a_model_sure_it_is_the_models_turn_doubts_what_anchoring_let_through(runtime: AssistantRuntime) -> None:
+    doubting = sure_of(NONE, "en")
+    assert route(runtime, None, "how many hearts am i on").module_id == "agent:status"  # anchored
+    assert route(runtime, doubting, "how many hearts am i on").reason is Reason.DOUBTED
+    assert route(runtime, sure_of(NONE, "en", probability=0.8), "how many hearts am i on").module_id == "agent:status"
+    # An example's near copy passes the thresholds: not doubted.
+    assert route(runtime, doubting, "where am i").reason is Reason.DIRECT
+
+
 def test_filters_come_before_it(runtime: AssistantRuntime) -> None:
     for text in ("don't tell me where i am yeet", "if it gets dark where am i yeet"):
         assert route(runtime, sure_of("agent:position", "en", ("w:yeet",)), text).reason.name.startswith("FILTERED")
