@@ -316,8 +316,11 @@ class LocalAssistant:
 
     def _below_free_chat(self, route: Route) -> bool:
         """Extended mode: a direct match must also clear the higher free-chat threshold."""
-        if self.preferences.mode is not ConversationMode.EXTENDED or route.reason is not Reason.DIRECT \
-                or route.match is None:
+        if self.preferences.mode is not ConversationMode.EXTENDED or route.match is None:
+            return False
+        if route.reason is Reason.LEARNED:
+            return True  # the thresholds refused it: free chat needs more than that
+        if route.reason is not Reason.DIRECT:
             return False
         free = self.runtime.free_chat
         return not (meets(route.match.score, free.score) and meets(route.match.margin, free.margin))

@@ -28,6 +28,7 @@ from engine.modules.items import ItemTable
 from engine.modules.registry import ModuleRegistry
 from engine.routing.cache import IntentCache
 from engine.routing.config import ALGORITHM, ROUTING_MODES, Mode, ReloadReport, SemanticConfig, load_or_create, reload
+from engine.routing import line_model
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend
 from engine.routing.router import Router
 from engine.routing.semantic_index import SemanticIndex
@@ -86,15 +87,23 @@ class AssistantRuntime:
         # The index is built once, from the examples and languages of this start;
         # starting with mode OFF builds none (enabling it later needs a restart).
         self.index: SemanticIndex | None = None
+        model_warning: tuple[str, ...] = ()
         if config.mode is not Mode.OFF:
-            self.index = SemanticIndex(self.vocabulary, registry.index_specs(config.examples), config.languages, backend)
+            model = None
+            if config.line_model is not None:
+                try:
+                    model = line_model.builtin()
+                except line_model.LineModelError as exc:
+                    model_warning = (f"line model not loaded, the thresholds alone decide: {exc}",)
+            self.index = SemanticIndex(
+                self.vocabulary, registry.index_specs(config.examples), config.languages, backend, model)
         self.cache = IntentCache(config.cache_entries, config.entries_per_player, config.cache_seconds)
         self.stats = RoutingStats(observe_routing_seconds)
         self.router = Router(config, registry, self.vocabulary, self.index, self.cache, self.stats, perf_counter)
         self.warnings = tuple(
             f"examples for {key} ignored: no module with a semantic profile has that id"
             for key in registry.unknown_example_targets(config.examples)
-        ) + tuple(f"extension {name} not loaded: {why}" for name, why in self.extensions.failed)
+        ) + tuple(f"extension {name} not loaded: {why}" for name, why in self.extensions.failed) + model_warning
         self._scopes = itertools.count(1)
 
     @classmethod

@@ -119,6 +119,14 @@ def focus(normalized: str, analyze: Callable[[str], Analysis]) -> Analysis | Non
     return chosen if chosen.mood is Mood.ASKS else None
 
 
+def asking_clauses(normalized: str, analyze: Callable[[str], Analysis]) -> int:
+    """How many clauses of the line ask something (0 or 1 for a line of one clause)."""
+    parts = clauses(normalized)
+    if len(parts) < 2:
+        return len(parts)
+    return sum(1 for text, asked in parts if _asks(text, asked, analyze(text)))
+
+
 def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
     terms = analysis.terms
     if asked or asks_in(text) or _A_NOT_A.search(text) is not None:

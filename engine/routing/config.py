@@ -68,6 +68,9 @@ class SemanticConfig(_Strict):
     cache_entries: int = pydantic.Field(1024, alias="cacheEntries", gt=0)
     cache_seconds: int = pydantic.Field(300, alias="cacheSeconds", gt=0)
     entries_per_player: int = pydantic.Field(32, alias="entriesPerPlayer", gt=0)
+    # The line model's least probability for a direct answer on a line the thresholds refused
+    # (``engine/routing/line_model.py``); null: the thresholds alone decide.
+    line_model: float | None = pydantic.Field(0.9, alias="lineModel", ge=0.5, le=1.0)
 
     @pydantic.field_validator("mode", mode="before")
     @classmethod

@@ -36,6 +36,7 @@ import pydantic
 
 from engine.routing.config import ConfigError, SemanticConfig, default_config, load
 from engine.routing.language import detect_language
+from engine.routing.line_model import LineModel, LineModelError
 from engine.routing.normalize import normalize_text
 from engine.routing.router import ScopeState
 from engine.routing.stats import Reason
@@ -91,11 +92,15 @@ def fixture_snapshot(locale: str) -> WorldSnapshot:
     return WorldSnapshot("Tester", locale, player, ("Alex", "Notch", "Steve", "Tester"), (alex,))
 
 
-def evaluate(lines: Iterable[CorpusLine], config: SemanticConfig | None = None) -> list[Outcome]:
+def evaluate(lines: Iterable[CorpusLine], config: SemanticConfig | None = None,
+             line_model: LineModel | None = None) -> list[Outcome]:
+    """``line_model``: one to use instead of the shipped one (one trained without a corpus, say)."""
     # Imported here so `--help` stays fast and the module has no import cycle with the assistant.
     from engine.assistant import AssistantRuntime
 
     runtime = AssistantRuntime(config or default_config())
+    if line_model is not None and runtime.index is not None:
+        runtime.index.line_model = line_model
     known = {normalize_text(sentence) for spec in runtime.registry.index_specs(runtime.config.examples)
              for sentences in spec.examples.values() for sentence in sentences}
     known.update(normalize_text(p) for entry in runtime.registry.modules()
@@ -212,17 +217,19 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="mcagent routing eval", description="Measure local routing on an annotated corpus.")
     parser.add_argument("corpus", type=Path, help="JSONL: {text, lang, expect, tag?} per line")
     parser.add_argument("--config", type=Path, help="system-semantic.json (default: built-in defaults)")
+    parser.add_argument("--line-model", type=Path, help="a line model to use instead of the shipped one")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     try:
         config = load(args.config) if args.config else default_config()
         lines = read_corpus(args.corpus)
-    except (ConfigError, ValueError, OSError) as exc:
+        model = LineModel.load(args.line_model) if args.line_model else None
+    except (ConfigError, LineModelError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     from engine.modules.builtin import WRITE_MODULES
 
-    summary = summarize(evaluate(lines, config), frozenset(WRITE_MODULES))
+    summary = summarize(evaluate(lines, config, model), frozenset(WRITE_MODULES))
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=2))
     else:

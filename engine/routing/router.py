@@ -14,8 +14,9 @@ How this works, in order; the first step that decides wins:
    must still be direct-capable and its parser must read the arguments again
    from *this* text, or the hit counts for nothing.
 5. **Lexical match**: vocabulary → TF-IDF → ``SemanticIndex.decide``; a
-   direct verdict still needs the module's parser to succeed. In SHADOW the
-   would-be direct answer is only counted.
+   direct verdict (DIRECT, or LEARNED from the line model on a line the
+   thresholds refused) still needs the module's parser to succeed. In SHADOW
+   the would-be direct answer is only counted.
 6. Otherwise the request falls back (model or honest "not sure"), carrying
    the local candidates whose arguments parse.
 
@@ -174,10 +175,10 @@ class Router:
                 value = self._parse(entry, text, ctx) if entry is not None and entry.direct_capable else None
                 if entry is not None and value is not None:
                     return Route(Reason.CACHE_HIT, language, module_id=entry.id, args=value, key=key)
-        verdict = self.index.decide(analysis, language, config)
+        verdict = self.index.decide(analysis, language, config, normalized)
         reason = verdict.reason
         match = verdict.match
-        if reason is Reason.DIRECT and match is not None:
+        if (reason is Reason.DIRECT or reason is Reason.LEARNED) and match is not None:
             entry = self.registry.get(match.module_id)
             value = self._parse(entry, text, ctx) if entry is not None and entry.direct_capable else None
             if value is None:

@@ -16,6 +16,11 @@ wide margin). ``decide`` then applies, in order:
    match scores exactly 1.0: ``engine/routing/scores.py``);
 4. every topic, unknown word and slot of the input appears in the winning example.
 
+A line the thresholds refuse may still go direct when what it names belongs to
+the module and nothing else (``anchored``), when its sentences each go to one
+module (``_agreed``), or when the line model is sure of a module and the line is
+one question that names nothing another module owns (``_learned``).
+
 Coverage is the IDF-weighted share of the input's distinct unigram features
 present in the winning example: similarity alone would let a short example
 match a long request that only shares its keywords.
@@ -26,10 +31,12 @@ from collections.abc import Collection, Mapping, Sequence
 
 import attrs
 
+from engine.routing.clauses import asking_clauses
 from engine.routing.config import SemanticConfig, Thresholds
 from engine.routing.filters import blocking_filter
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend, LabelScore, LexicalIndex
-from engine.routing.mood import Mood
+from engine.routing.line_model import NONE, LineModel, line_features, sure
+from engine.routing.mood import Mood, asks_in
 from engine.routing.normalize import normalize_text
 from engine.routing.scores import meets
 from engine.routing.stats import Reason
@@ -116,6 +123,7 @@ class Match:
     coverage: float
     uncovered: frozenset[str]  # topics/unknown words/slots of the input missing from the best example
     ranking: tuple[LabelScore[str], ...]
+    learned: float | None = None  # the line model's probability, when it chose the module
 
     @property
     def margin(self) -> float:
@@ -215,6 +223,47 @@ def _asks_something_else(analysis: Analysis, language: str, named: frozenset[str
     )
 
 
+def _shaped_to_ask(analysis: Analysis, language: str, named: frozenset[str]) -> bool:
+    """What anchoring and the line model both ask of a line's shape: it names something a
+    module answers and asks it, in words no rule reads as another question (``named``: its
+    topics and slots)."""
+    if not (any(t.kind is TermKind.TOPIC for t in analysis.terms) or _own_items_counted(analysis)) or not (
+        _and_joins_names(analysis)
+    ):
+        return False  # a topic, or items the player counts as theirs ("我的火把还有吗"), is named
+    if len(analysis.terms) == 1 and analysis.features[0] in _VALUES:
+        return False  # "北", "下界", "creative": a value on its own asks nothing about it
+    if "@who" in analysis.features and _PLAYER_STATE.intersection(named):
+        return False  # "谁穿着钻石盔甲", "who has the most hearts": someone else's state
+    if set(analysis.features) <= _WHAT_IS_IT:
+        return False  # "what is the autopilot", "自动驾驶是什么": what the thing is, not how it is doing
+    if _asks_something_else(analysis, language, named):
+        return False
+    features = analysis.features
+    if language == "en":
+        if not (_PERSONS.intersection(features) or "@who" in features or analysis.speaker
+                or analysis.has(TermKind.SLOT)) and not (
+            named <= _ABOUT_US
+        ):
+            return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
+        if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features) and not (
+            any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms) or _names_then_asks(analysis)
+            or analysis.marked
+        ):
+            return False  # "my inventory is full lol" says something; it asks nothing ("i am hungry?" asks)
+    return True
+
+
+def _asks(analysis: Analysis, language: str, normalized: str) -> bool:
+    """A question word or opening, a question mark, or (Chinese) a question marker: the line asks."""
+    features = analysis.features
+    return analysis.marked or bool(_QUESTION_WORDS.intersection(features)) or (
+        bool(features) and features[0] in _QUESTION_OPENERS
+    ) or any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms) or (
+        language == "zh" and asks_in(normalized)
+    )
+
+
 class SemanticIndex:
     def __init__(
         self,
@@ -222,8 +271,10 @@ class SemanticIndex:
         specs: Sequence[IndexSpec],
         languages: Collection[str],
         backend: Backend = DEFAULT_BACKEND,
+        line_model: LineModel | None = None,
     ) -> None:
         self.vocabulary = vocabulary
+        self.line_model = line_model
         self.direct_labels = frozenset(s.label for s in specs if s.direct and not s.label.startswith(REJECT_PREFIX))
         self._limits_for: SemanticConfig | None = None
         self._limits: dict[tuple[str, str], Thresholds] = {}
@@ -278,7 +329,8 @@ class SemanticIndex:
             ranking=tuple(ranked),
         )
 
-    def decide(self, analysis: Analysis, language: str, config: SemanticConfig) -> Verdict:
+    def decide(self, analysis: Analysis, language: str, config: SemanticConfig, normalized: str = "") -> Verdict:
+        """``normalized``: the line's text, for the line model; without it the model is not asked."""
         if language not in self.indexes:
             return Verdict(Reason.UNSUPPORTED_LANGUAGE, None)
         if not analysis.terms:
@@ -308,6 +360,8 @@ class SemanticIndex:
         # Anchoring is asked only of a match the thresholds would refuse.
         if short is not None and not self.anchored(analysis, language, match.module_id):
             agreed = self._agreed(analysis, language, config)
+            if agreed is None:
+                agreed = self._learned(analysis, language, config, normalized, match)
             return Verdict(short, match) if agreed is None else agreed
         if "@where" in analysis.features and analysis.must_cover() <= _VALUES and not analysis.speaker and not (
             _PERSONS.intersection(analysis.features)
@@ -317,7 +371,22 @@ class SemanticIndex:
             # ask where a place is, not where the player is. (The vocabulary drops
             # 我 as filler; ``speaker`` says whether the text had it.)
             return Verdict(Reason.LOW_COVERAGE, match)
+        if short is not None and self._doubted(analysis, language, config, normalized):
+            return Verdict(Reason.DOUBTED, match)
         return Verdict(Reason.DIRECT, match)
+
+    def _doubted(self, analysis: Analysis, language: str, config: SemanticConfig, normalized: str) -> bool:
+        """Anchoring let a line through that the line model is sure is the model's turn.
+
+        Anchoring reads what a line names, not what the rest of it says ("does my brother
+        have torches" names an item and a count); a line the model has learned to leave
+        alone stays with the model service. Lines that pass the thresholds are an example's
+        near copies and are not doubted.
+        """
+        if self.line_model is None or config.line_model is None or not normalized:
+            return False
+        prediction = self.line_model.predict(language, line_features(analysis, normalized))
+        return prediction is not None and prediction.label == NONE and meets(prediction.probability, config.line_model)
 
     def _agreed(self, analysis: Analysis, language: str, config: SemanticConfig) -> Verdict | None:
         """A restated request whose sentences, each on its own, go direct to one module.
@@ -340,6 +409,43 @@ class SemanticIndex:
         modules = {v.match.module_id for v in verdicts if v.match is not None}
         return verdicts[0] if len(modules) == 1 else None
 
+    def _learned(
+        self, analysis: Analysis, language: str, config: SemanticConfig, normalized: str, match: Match
+    ) -> Verdict | None:
+        """The line model's module for a line the thresholds refused, when it is sure and the line allows.
+
+        The line must ask (a question word or opening, a question mark, a Chinese question
+        marker), be one request (no second sentence or clause that asks, no "and" before a
+        second question), and name no topic that another module's examples use and the
+        chosen module's do not ("我在哪 谁在线" names two modules' topics). Filters, mood and
+        reject samples have already had their say.
+        """
+        if self.line_model is None or config.line_model is None or not normalized:
+            return None
+        prediction = self.line_model.predict(language, line_features(analysis, normalized))
+        if prediction is None or not sure(prediction, config.line_model) or prediction.label not in self.direct_labels:
+            return None
+        module_id = prediction.label
+        named = frozenset(f for f in analysis.must_cover() - _LIGHT_WORDS if not f.startswith(("w:", "c:")))
+        if analysis.breaks or analysis.sentences or not (named and _asks(analysis, language, normalized)) or not (
+            _shaped_to_ask(analysis, language, named)
+        ):
+            return None
+        features = analysis.features
+        if "@and" in features and _QUESTION_WORDS.intersection(features[features.index("@and") + 1:]):
+            return None  # "how many diamonds do i have and whats the id of …": two questions
+        if asking_clauses(normalized, self.vocabulary.analyze) > 1:
+            return None  # "在线几个人 有没有下雨"
+        familiar = self._familiar.get((language, module_id), frozenset())
+        if any(t.kind is TermKind.TOPIC and t.feature in named and t.feature not in familiar for t in analysis.terms):
+            return None  # "在线人数上限多少", "do i need … for armor": a topic the module never answers
+        if "@progress" in named and analysis.speaker and not _DOERS.intersection(features) - {"@progress"}:
+            return None  # "我卡在哪一步了": the player's own step, not the autopilot's
+        unknown = [f for f in features if f.startswith(("w:", "c:"))]
+        if not self.line_model.vouches(language, unknown, module_id):
+            return None  # "my friend's inventory", "is my position right": a word it has no evidence for
+        return Verdict(Reason.LEARNED, attrs.evolve(match, module_id=module_id, learned=prediction.probability))
+
     def anchored(self, analysis: Analysis, language: str, module_id: str) -> bool:
         """Whether what the request names belongs to this module and to nothing else.
 
@@ -351,30 +457,8 @@ class SemanticIndex:
         named = analysis.must_cover() - _LIGHT_WORDS
         if not named or any(f.startswith(("w:", "c:")) for f in named):
             return False
-        if not (any(t.kind is TermKind.TOPIC for t in analysis.terms) or _own_items_counted(analysis)) or not (
-            _and_joins_names(analysis)
-        ):
-            return False  # a topic, or items the player counts as theirs ("我的火把还有吗"), is named
-        if len(analysis.terms) == 1 and analysis.features[0] in _VALUES:
-            return False  # "北", "下界", "creative": a value on its own asks nothing about it
-        if "@who" in analysis.features and _PLAYER_STATE.intersection(named):
-            return False  # "谁穿着钻石盔甲", "who has the most hearts": someone else's state
-        if set(analysis.features) <= _WHAT_IS_IT:
-            return False  # "what is the autopilot", "自动驾驶是什么": what the thing is, not how it is doing
-        if _asks_something_else(analysis, language, named):
+        if not _shaped_to_ask(analysis, language, named):
             return False
-        features = analysis.features
-        if language == "en":
-            if not (_PERSONS.intersection(features) or "@who" in features or analysis.speaker
-                    or analysis.has(TermKind.SLOT)) and not (
-                named <= _ABOUT_US
-            ):
-                return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
-            if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features) and not (
-                any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms) or _names_then_asks(analysis)
-                or analysis.marked
-            ):
-                return False  # "my inventory is full lol" says something; it asks nothing ("i am hungry?" asks)
         # Only modules that may answer directly compete. Reject samples differ from a
         # module's requests by a word the request would have ("dog", a player): with
         # no unknown word here, only a reject that is the best match stops it, and

@@ -21,6 +21,8 @@ class Reason(enum.Enum):
     EXPLICIT = "EXPLICIT"                # a registered explicit phrase
     CACHE_HIT = "CACHE_HIT"
     DIRECT = "DIRECT"
+    LEARNED = "LEARNED"                  # the thresholds refused; the line model was sure (``line_model.py``)
+    DOUBTED = "DOUBTED"                  # anchoring passed; the line model was sure it is the model's turn
     SHADOW_DIRECT = "SHADOW_DIRECT"      # SHADOW mode: would have gone direct
     EMPTY = "EMPTY"                      # nothing but filler
     TOO_LONG = "TOO_LONG"
@@ -45,7 +47,7 @@ class Reason(enum.Enum):
     CACHE_WRITE_DROPPED = "CACHE_WRITE_DROPPED"
 
 
-LOCAL_PATHS = frozenset({Reason.OPTION, Reason.EXPLICIT, Reason.CACHE_HIT, Reason.DIRECT})
+LOCAL_PATHS = frozenset({Reason.OPTION, Reason.EXPLICIT, Reason.CACHE_HIT, Reason.DIRECT, Reason.LEARNED})
 
 
 @attrs.frozen

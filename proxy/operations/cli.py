@@ -346,9 +346,12 @@ def cmd_versions(args: argparse.Namespace) -> int:
 def cmd_routing(args: argparse.Namespace, rest: list[str]) -> int:
     try:
         from engine.routing.evaluation import main as evaluation_main
+        from engine.routing.line_training import main as training_main
     except ImportError:
-        print("mcagent: the routing evaluator is not installed in this build", file=sys.stderr)
+        print("mcagent: the routing tools are not installed in this build", file=sys.stderr)
         return 2
+    if rest[:1] == ["train"]:
+        return int(training_main(rest[1:]))
     return int(evaluation_main(rest))
 
 
@@ -457,7 +460,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--config", help="config file to read console.host/port/token from")
     c.add_argument("--connect", help="HOST:PORT of the console")
     c.add_argument("--token", help="console token (default: MCAGENT_CONSOLE_TOKEN or the config)")
-    sub.add_parser("routing", help="routing tools: mcagent routing eval CORPUS.jsonl [--config F] [--json]",
+    sub.add_parser("routing", help="routing tools: mcagent routing eval CORPUS.jsonl [--config F] [--line-model F] [--json]; "
+                   "mcagent routing train [--check]",
                    add_help=False)
     from proxy.operations import accounts_cli as account_cli
 

@@ -5,6 +5,7 @@ from engine.llm.modes import ConversationMode, parse_mode
 from engine.llm.testing import text_body, tool_body
 from tests.engine.conftest import make_snapshot
 from tests.engine.llm.conftest import RigFactory, asks, text
+from tests.engine.routing.line_models import sure_of
 
 UNSURE = "where in the world am i yeet"
 CHIT_CHAT = "hey assistant how is your day going"
@@ -44,6 +45,18 @@ def test_standard_answers_borderline_locally_extended_asks_the_model(rig_factory
     # A confident match still goes direct in extended mode.
     assert "You are at" in text(rig.ask(assistant, "where am i"))
     assert rig.calls == 1
+
+
+def test_extended_asks_the_model_what_only_the_line_model_was_sure_of(rig_factory: RigFactory) -> None:
+    rig = rig_factory(default=tool_body("agent_position"))
+    assistant = rig.assistant()
+    assert rig.runtime.index is not None
+    rig.runtime.index.line_model = sure_of("agent:position", "en", ("w:yeet",))
+    assert "You are at" in text(rig.ask(assistant, UNSURE))
+    assert rig.calls == 0  # standard: the line model's answer goes direct
+    rig.command(assistant, "!mode extended")
+    assert "You are at" in text(rig.ask(assistant, UNSURE))
+    assert rig.calls == 1  # extended: the thresholds refused it, so the model is asked
 
 
 def test_extended_chats_when_nothing_routes_and_keeps_the_conversation(rig_factory: RigFactory) -> None:

@@ -11,6 +11,7 @@ SEED_DEFAULTS = {
     "mode": "ENFORCE", "maxCharacters": 240, "minCoverage": 0.9,
     "defaultThreshold": {"score": 0.9, "margin": 0.15}, "languages": ["zh", "en"],
     "lexicalThresholds": {}, "examples": {}, "cacheEntries": 1024, "cacheSeconds": 300, "entriesPerPlayer": 32,
+    "lineModel": 0.9,  # ours, not the seed's: the line model's least probability (null turns it off)
 }
 REPO_CONFIG = Path(__file__).resolve().parents[3] / "config" / "system-semantic.json"
 
@@ -42,6 +43,7 @@ def test_load_or_create_writes_defaults_on_first_run(tmp_path: Path) -> None:
         ({"lexicalThresholds": {"agent:status@fr": {"score": 0.5}}}, "lexicalThresholds", "agent:status@fr"),
         ({"cacheEntries": 0}, "cacheEntries", "0"),
         ({"entriesPerPlayer": -3}, "entriesPerPlayer", "-3"),
+        ({"lineModel": 0.2}, "lineModel", "0.2"),
         ({"cacheSeconds": 0}, "cacheSeconds", "0"),
         ({"maxCharacters": 0}, "maxCharacters", "0"),
         ({"mode": "LOUD"}, "mode", "LOUD"),
