@@ -166,3 +166,11 @@ def test_metrics_on_a_taken_port_is_logged_and_the_proxy_serves_on(proxies: Call
         assert f"127.0.0.1:{port}: [Errno 98] Address already in use" in line
         assert _serves(proxy.port)
         assert "Unhandled error" not in proxy.log_text()
+
+
+def test_console_attach_to_port_zero_asks_for_the_printed_port(tmp_path: Path) -> None:
+    path = tmp_path / "proxy.json"
+    path.write_text(json.dumps({"console": {"port": 0, "token": TOKEN}}))
+    result = subprocess.run([sys.executable, "-m", "proxy.operations.cli", "console", "--config", str(path)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2 and "console.port is 0" in result.stderr and "--connect" in result.stderr
