@@ -29,6 +29,11 @@ class Address(Strict):
     port: int = Field(25565, ge=1, le=65535)
 
 
+class ListenAddress(Address):
+    # Where the proxy opens a port; 0 lets the OS pick one (the real port is printed at start).
+    port: int = Field(25565, ge=0, le=65535)
+
+
 class StatusConfig(Strict):
     passthrough: bool = True  # show the upstream's MOTD, player count and version
     motd: str = "A Minecraft server behind mcagent"  # used when passthrough is off or upstream is down
@@ -57,7 +62,7 @@ class ConsoleConfig(Strict):
     # A TCP console port; off when port is None. The token may instead come from
     # the MCAGENT_CONSOLE_TOKEN environment variable.
     host: str = "127.0.0.1"
-    port: int | None = Field(None, ge=1, le=65535)
+    port: int | None = Field(None, ge=0, le=65535)  # 0: a free port, printed at start
     token: str | None = Field(None, min_length=12)
     allow_remote: bool = False  # binding a non-loopback address needs this
 
@@ -296,7 +301,7 @@ class ServerLink(Strict):
 class ProxyConfig(Strict):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    listen: Address = Address(host="127.0.0.1", port=25566)
+    listen: ListenAddress = ListenAddress(host="127.0.0.1", port=25566)
     upstream: Address = DEFAULT_UPSTREAM  # one backend: the one-entry form of servers
     # A network (docs/network.md): name -> "host:port" or {address, forwarding, allow}; players land on
     # the first of ``try`` that answers (or of ``forced_hosts[the host they typed]``).
@@ -474,11 +479,14 @@ def load(path: Path | None) -> ProxyConfig:
         raise ConfigError(_describe(exc, path)) from None
 
 
-def parse_address(text: str, default_host: str = "127.0.0.1") -> Address:
+def parse_address(text: str, default_host: str = "127.0.0.1", listen: bool = False) -> Address:
+    """``HOST:PORT`` (or ``PORT``); an address to ``listen`` on may give port 0 (a free one)."""
     host, sep, port = text.rpartition(":")
     if not sep:
         host, port = default_host, text
+    kind = ListenAddress if listen else Address
     try:
-        return Address(host=host or default_host, port=int(port))
+        return kind(host=host or default_host, port=int(port))
     except (ValueError, ValidationError):
-        raise ConfigError(f"bad address {text!r}: expected HOST:PORT") from None
+        low = 0 if listen else 1
+        raise ConfigError(f"bad address {text!r}: expected HOST:PORT with a port from {low} to 65535") from None

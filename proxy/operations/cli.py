@@ -37,7 +37,7 @@ def _load_config(args: argparse.Namespace) -> Any:
         config = load(Path(args.config) if args.config else None)
         updates: dict[str, Any] = {}
         if args.listen:
-            updates["listen"] = parse_address(args.listen)
+            updates["listen"] = parse_address(args.listen, listen=True)
         if args.upstream:
             updates["upstream"] = parse_address(args.upstream)
         if updates:
@@ -136,14 +136,28 @@ def make_reload(server: Any, config_path: Path | None, overrides: dict[str, Any]
     return reload
 
 
+def _metrics_address(args: argparse.Namespace) -> Any:
+    from proxy.config import ConfigError, parse_address
+
+    if not args.metrics:
+        return None
+    try:
+        return parse_address(args.metrics, listen=True)
+    except ConfigError as exc:
+        print(f"mcagent: --metrics: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     config = _load_config(args)
+    metrics_address = _metrics_address(args)
     reactor = _install_reactor()
     from twisted.internet.endpoints import TCP4ServerEndpoint
     from twisted.logger import Logger, globalLogBeginner, jsonFileLogObserver, textFileLogObserver
 
     from proxy.operations.console import ConsoleCommands, LogRing
     from proxy.operations.console_io import TcpConsoleFactory, console_token, start_terminal_console
+    from proxy.operations.listen_failure import listen_error, stop_soon
 
     log = Logger(namespace="mcagent")
     metrics = None
@@ -225,22 +239,23 @@ def cmd_run(args: argparse.Namespace) -> int:
         announce(f"mcagent: connect your Minecraft client to {config.listen.host}:{port.getHost().port}")
 
     def failed(failure: Any) -> None:
-        print(f"mcagent: cannot listen on {config.listen.host}:{config.listen.port}: {failure.getErrorMessage()}",
+        print(f"mcagent: cannot listen on {config.listen.host}:{config.listen.port}: {listen_error(failure)}",
               file=sys.stderr, flush=True)
         exit_code[0] = 1
-        reactor.stop()
+        stop_soon(reactor)
 
     endpoint.listen(server).addCallbacks(listening, failed)
 
-    if metrics is not None:
-        from proxy.config import parse_address
+    if metrics is not None and metrics_address is not None:
         from proxy.operations.metrics import site
 
-        address = parse_address(args.metrics)
+        address = metrics_address
         if address.host not in ("127.0.0.1", "localhost", "::1"):
             log.warn("metrics listen on non-loopback {host}", host=address.host)
-        TCP4ServerEndpoint(reactor, address.port, interface=address.host).listen(site(server, metrics)).addCallback(
-            lambda port: announce(f"mcagent: metrics on http://{address.host}:{port.getHost().port}/metrics"))
+        TCP4ServerEndpoint(reactor, address.port, interface=address.host).listen(site(server, metrics)).addCallbacks(
+            lambda port: announce(f"mcagent: metrics on http://{address.host}:{port.getHost().port}/metrics"),
+            lambda failure: log.error("metrics cannot listen on {host}:{port}: {why}", host=address.host,
+                                      port=address.port, why=listen_error(failure)))
 
     if config.console.port is not None:
         token = console_token(config.console.token)
@@ -253,8 +268,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             if host not in ("127.0.0.1", "localhost", "::1"):
                 log.warn("the admin console listens on non-loopback {host}", host=host)
             TCP4ServerEndpoint(reactor, config.console.port, interface=host).listen(
-                TcpConsoleFactory(commands, token, reactor)).addCallback(
-                lambda port: announce(f"mcagent: console on {host}:{port.getHost().port}"))
+                TcpConsoleFactory(commands, token, reactor)).addCallbacks(
+                lambda port: announce(f"mcagent: console on {host}:{port.getHost().port}"),
+                lambda failure: log.error("console cannot listen on {host}:{port}: {why}", host=host,
+                                          port=config.console.port, why=listen_error(failure)))
 
     if config.dashboard.port is not None:
         from proxy.dashboard import service as dashboard
@@ -313,6 +330,10 @@ def cmd_console(args: argparse.Namespace) -> int:
     if args.connect:
         address = parse_address(args.connect)
         host, port = address.host, address.port
+    elif config.console.port == 0:
+        print("mcagent: console.port is 0 (the port the proxy printed at start is not in the config): "
+              "pass --connect HOST:PORT", file=sys.stderr)
+        return 2
     elif config.console.port is not None:
         host, port = config.console.host, config.console.port
     else:
@@ -403,6 +424,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
         log_file.write(line)
         if '"ready"' in line:
             ready = True
+            server_port = _ready_port(line, server_port)  # --server-port 0: the one the OS gave
             break
     if not ready:
         child.kill()
@@ -432,6 +454,17 @@ def cmd_dev(args: argparse.Namespace) -> int:
         log_file.close()
 
 
+def _ready_port(line: str, asked: int) -> int:
+    """The port in the embedded server's ``{"event":"ready","port":P}`` line (``asked`` without one)."""
+    import json
+
+    try:
+        port = json.loads(line).get("port")
+    except (ValueError, AttributeError):
+        return asked
+    return port if isinstance(port, int) and port > 0 else asked
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(prog="mcagent", description="A Minecraft protocol proxy with an agent inside.")
@@ -444,7 +477,7 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--metrics", help="serve Prometheus /metrics and /healthz on HOST:PORT (off by default)")
         p.add_argument("--no-console", action="store_true", help="no interactive console on this terminal")
         if name == "dev":
-            p.add_argument("--server-port", type=int, default=25565)
+            p.add_argument("--server-port", type=int, default=25565, help="the embedded server's port (0: a free one)")
             p.add_argument("--version", default="1.18.2", help="the embedded server's Minecraft version (1.8.8 -> 1.21.4 on flying-squid, "
                            "1.21.5 -> 26.1 on peers/world.js)")
             p.add_argument("--gamemode", default="creative", choices=["creative", "survival"])

@@ -17,6 +17,7 @@ Install the peers first with ``scripts/install-peers.sh``.
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import json
 import os
@@ -26,7 +27,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from proxy.operations import node_peers
 from proxy.operations.node_peers import NEWEST_FOR_SQUID, install_root, squid_speaks, version_key  # noqa: F401  (re-exported)
@@ -77,12 +78,23 @@ class Position(NamedTuple):
 def free_port(host: str = "127.0.0.1") -> int:
     """A TCP port that was free a moment ago (the OS picks it).
 
-    Prefer letting the peer bind port 0 (``SquidServer.start(port=None)``), which
-    has no race; use this for components that need a port number up front.
+    Another process may bind it before the component it is handed to does. Prefer letting
+    the component bind port 0 and report the port it got (``SquidServer.start(port=None)``;
+    the proxy: ``ProxyProcess.port``, ``port_of``); use this only for programs that cannot
+    (nginx), and for nothing when a port that refuses is wanted (``refusing_port``).
     """
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def refusing_port(host: str = "127.0.0.1") -> Iterator[int]:
+    """A port where connections are refused for as long as the block runs: bound here, never
+    listened on, so no other process can take it and answer."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        yield int(s.getsockname()[1])
 
 
 def _check_installed(d: Path, names: Iterable[str]) -> Path:

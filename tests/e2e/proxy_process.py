@@ -1,8 +1,16 @@
-"""The real mcagent proxy as a child process, for end-to-end tests."""
+"""The real mcagent proxy as a child process, for end-to-end tests.
+
+Every port the proxy opens is port 0 unless a test says otherwise: the proxy binds it and
+prints the port the OS gave (``connect your Minecraft client to HOST:PORT``, ``metrics on
+http://HOST:PORT/metrics``, ``console on HOST:PORT``, ``dashboard on http://HOST:PORT/``),
+and the harness reads it from that line. A port picked here and bound later by the proxy
+could be taken in between by any other process on the machine.
+"""
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -12,17 +20,29 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.peers import free_port
-
 ROOT = Path(__file__).resolve().parents[2]
+READY = "mcagent: connect your Minecraft client to "
+# What each listener prints once its port is open (proxy/operations/cli.py, proxy/dashboard/service.py).
+ANNOUNCED = {"proxy": READY, "metrics": "mcagent: metrics on http://", "console": "mcagent: console on ",
+             "dashboard": "mcagent: dashboard on http://"}
+
+
+def announced_port(line: str, what: str = "proxy") -> int | None:
+    """The port in ``what``'s announcement, or None if ``line`` is not that announcement."""
+    prefix = ANNOUNCED[what]
+    at = line.find(prefix)
+    if at < 0:
+        return None
+    found = re.match(r"[^\s/]+:(\d+)", line[at + len(prefix):])
+    return int(found.group(1)) if found else None
 
 
 class ProxyProcess:
     def __init__(self, upstream_port: int, extra_args: tuple[str, ...] = (), **config: Any) -> None:
-        self.port = free_port()
+        self.port = 0  # the real one once the proxy has announced it
         self.upstream_port = upstream_port
         base: dict[str, Any] = {
-            "listen": {"host": "127.0.0.1", "port": self.port},
+            "listen": {"host": "127.0.0.1", "port": 0},
             "upstream": {"host": "127.0.0.1", "port": upstream_port},
             "login_rate_limit_seconds": 0,
         }
@@ -39,16 +59,22 @@ class ProxyProcess:
             env=dict(os.environ, PYTHONUNBUFFERED="1"),
         )
         threading.Thread(target=self._read, daemon=True).start()
-        if not self._ready.wait(30):
+        # Set by the announcement, or by the end of the output (the proxy exited: no need to wait on).
+        if not self._ready.wait(30) or not self.port:
             self.close()
             raise RuntimeError("mcagent did not start:\n" + "\n".join(self.lines[-30:]))
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip("\n"))
-            if "connect your Minecraft client" in line:
-                self._ready.set()
+        try:
+            for line in self.proc.stdout:
+                self.lines.append(line.rstrip("\n"))
+                port = announced_port(line)
+                if port is not None and not self._ready.is_set():
+                    self.port = port
+                    self._ready.set()
+        finally:
+            self._ready.set()
 
     def log_text(self) -> str:
         return "\n".join(self.lines)
@@ -61,6 +87,12 @@ class ProxyProcess:
                     return line
             time.sleep(0.05)
         raise TimeoutError(f"{fragment!r} not in the proxy log:\n" + "\n".join(self.lines[-30:]))
+
+    def port_of(self, what: str, timeout: float = 10.0) -> int:
+        """The port ``what`` (metrics, console, dashboard) listens on, from its announcement."""
+        port = announced_port(self.wait_log(ANNOUNCED[what], timeout), what)
+        assert port is not None, f"no port in the {what} announcement:\n{self.log_text()}"
+        return port
 
     def rewrite_config(self, text: str) -> None:
         self.config_path.write_text(text)

@@ -12,25 +12,28 @@ import threading
 import time
 from pathlib import Path
 
-from tests.e2e.peers import Bot, free_port
-from tests.e2e.proxy_process import ROOT
+from tests.e2e.peers import Bot
+from tests.e2e.proxy_process import ROOT, announced_port
 
 
 def test_the_demo_keeps_the_servers_output_off_the_terminal_and_stops_on_ctrl_c(peers_installed: Path) -> None:
-    server_port, port = free_port(), free_port()
+    # Port 0 for both: the embedded server and the proxy each bind a free port and print it.
     proc = subprocess.Popen(
-        [sys.executable, "-m", "proxy.operations.cli", "dev", "--no-console", "--server-port", str(server_port),
-         "--listen", f"127.0.0.1:{port}"],
+        [sys.executable, "-m", "proxy.operations.cli", "dev", "--no-console", "--server-port", "0",
+         "--listen", "127.0.0.1:0"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
         env=dict(os.environ, PYTHONUNBUFFERED="1", NODE_PATH=str(peers_installed)))
     lines: list[str] = []
+    ports: list[int] = []
     ready = threading.Event()
 
     def read() -> None:
         assert proc.stdout is not None
         for line in proc.stdout:
             lines.append(line)
-            if "connect your Minecraft client" in line:
+            port = announced_port(line)
+            if port is not None:
+                ports.append(port)
                 ready.set()
 
     threading.Thread(target=read, daemon=True).start()
@@ -40,7 +43,8 @@ def test_the_demo_keeps_the_servers_output_off_the_terminal_and_stops_on_ctrl_c(
         found = re.search(r"its output goes to (\S+)", "".join(lines))
         assert found, "".join(lines)
         log_path = Path(found.group(1))
-        bot.connect(port=port, username="demo", version="1.18.2", timeout=60)
+        assert re.search(r"on 127\.0\.0\.1:[1-9]\d*; its output", "".join(lines)), "".join(lines)  # the real port
+        bot.connect(port=ports[0], username="demo", version="1.18.2", timeout=60)
         bot.quit()
         time.sleep(2)  # a client gone: flying-squid writes its EPIPE trace, if any, now
         proc.send_signal(signal.SIGINT)

@@ -13,7 +13,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tests.e2e.peers import free_port
 from tests.e2e.proxy_process import ROOT
 
 TOKEN = "console-token-for-tests"
@@ -41,9 +40,8 @@ def _console(port: int, token: str, *lines: str) -> list[str]:
 
 def test_tcp_console_refuses_a_wrong_token_and_answers_the_right_one(squid_factory, bot_factory, proxy_factory) -> None:
     server = squid_factory("1.18.2")
-    console_port = free_port()
-    proxy = proxy_factory(server.port, console={"port": console_port, "token": TOKEN})
-    proxy.wait_log(f"console on 127.0.0.1:{console_port}")
+    proxy = proxy_factory(server.port, console={"port": 0, "token": TOKEN})
+    console_port = proxy.port_of("console")
     assert _console(console_port, "not-the-token")[-1] == "denied: wrong token"
     bot_factory(proxy.port, username="erin", version="1.18.2")
     lines = _console(console_port, TOKEN, "sessions", "status")
@@ -56,10 +54,9 @@ def test_the_console_token_and_admin_secret_never_reach_the_log(squid_factory, b
     # Invariant 8 against the real process: both secrets are used (a wrong and a right console
     # login, a wrong and a right admin login in game), then the whole log is searched.
     server = squid_factory("1.18.2")
-    console_port = free_port()
-    proxy = proxy_factory(server.port, console={"port": console_port, "token": TOKEN}, admins=["gina"],
+    proxy = proxy_factory(server.port, console={"port": 0, "token": TOKEN}, admins=["gina"],
                           admin_secret=ADMIN_SECRET)
-    proxy.wait_log(f"console on 127.0.0.1:{console_port}")
+    console_port = proxy.port_of("console")
     assert _console(console_port, "not-the-token")[-1] == "denied: wrong token"
     bot = bot_factory(proxy.port, username="gina", version="1.18.2")
     bot.chat("!admin login not-the-secret")
@@ -77,9 +74,8 @@ def test_the_console_token_and_admin_secret_never_reach_the_log(squid_factory, b
 
 def test_reload_with_a_broken_file_keeps_serving(squid_factory, bot_factory, proxy_factory) -> None:
     server = squid_factory("1.18.2")
-    console_port = free_port()
-    proxy = proxy_factory(server.port, console={"port": console_port, "token": TOKEN})
-    proxy.wait_log(f"console on 127.0.0.1:{console_port}")
+    proxy = proxy_factory(server.port, console={"port": 0, "token": TOKEN})
+    console_port = proxy.port_of("console")
     good = json.loads(proxy.config_path.read_text())
     proxy.rewrite_config(json.dumps({**good, "max_players": "lots"}))
     lines = _console(console_port, TOKEN, "reload")
@@ -94,9 +90,8 @@ def test_reload_with_a_broken_file_keeps_serving(squid_factory, bot_factory, pro
 
 def test_metrics_show_the_bots_traffic(squid_factory, bot_factory, proxy_factory) -> None:
     server = squid_factory("1.18.2")
-    metrics_port = free_port()
-    proxy = proxy_factory(server.port, extra_args=("--metrics", f"127.0.0.1:{metrics_port}"))
-    proxy.wait_log(f"metrics on http://127.0.0.1:{metrics_port}/metrics")
+    proxy = proxy_factory(server.port, extra_args=("--metrics", "127.0.0.1:0"))
+    metrics_port = proxy.port_of("metrics")
     bots = [bot_factory(proxy.port, username=f"m{i}", version="1.18.2") for i in range(2)]
     for bot in bots:
         bot.chat("!help")
@@ -127,8 +122,7 @@ def test_sigterm_during_play_tells_players_and_exits_zero(squid_factory, bot_fac
 def test_console_on_a_terminal_with_line_editing(squid_factory, tmp_path: Path) -> None:
     server = squid_factory("1.18.2")
     config = tmp_path / "proxy.json"
-    port = free_port()
-    config.write_text(json.dumps({"listen": {"host": "127.0.0.1", "port": port},
+    config.write_text(json.dumps({"listen": {"host": "127.0.0.1", "port": 0},
                                   "upstream": {"host": "127.0.0.1", "port": server.port}}))
     main_fd, child_fd = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "proxy.operations.cli", "run", "--config", str(config)], cwd=ROOT,

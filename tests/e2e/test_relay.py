@@ -74,11 +74,12 @@ def test_upstream_killed_mid_game_gives_a_reason(version: str, squid_factory, bo
 
 
 def test_upstream_down_at_login_gives_a_reason(bot_factory, proxy_factory) -> None:
-    from tests.e2e.peers import free_port
+    from tests.e2e.peers import refusing_port
 
-    proxy = proxy_factory(free_port())
-    bot = bot_factory(proxy.port, username="carol", version="1.18.2", wait_spawn=False)
-    kicked = bot.wait_kicked(timeout=15)
+    with refusing_port() as down:
+        proxy = proxy_factory(down)
+        bot = bot_factory(proxy.port, username="carol", version="1.18.2", wait_spawn=False)
+        kicked = bot.wait_kicked(timeout=15)
     assert "Cannot reach the server" in kicked["reason"]
 
 

@@ -3,18 +3,22 @@
 nginx binds its upstream side to 127.0.0.5, so an instance that ignored the
 PROXY header would log 127.0.0.5; with it, each instance sees the bot's real
 address (127.0.0.1).
+
+nginx cannot listen on port 0 and say which port it got, so the test opens the front
+socket itself and hands it over (nginx's ``NGINX`` variable, the way it passes its
+sockets to a new binary on upgrade): no other process can take the port in between.
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import socket
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
-
-from tests.e2e.peers import free_port
 
 STREAM_MODULE = Path("/usr/lib/nginx/modules/ngx_stream_module.so")
 
@@ -42,7 +46,10 @@ def test_two_instances_behind_nginx_see_real_client_addresses(
     server = squid_factory("1.18.2")
     a = proxy_factory(server.port, proxy_protocol=True)
     b = proxy_factory(server.port, proxy_protocol=True)
-    front = free_port()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    front = listener.getsockname()[1]
     (tmp_path / "logs").mkdir()
     conf = tmp_path / "nginx.conf"
     conf.write_text(f"""
@@ -50,7 +57,7 @@ load_module {STREAM_MODULE};
 worker_processes 1;
 daemon off;
 pid {tmp_path}/nginx.pid;
-error_log {tmp_path}/logs/error.log warn;
+error_log {tmp_path}/logs/error.log notice;
 events {{ worker_connections 64; }}
 stream {{
     upstream mcagents {{
@@ -65,18 +72,20 @@ stream {{
     }}
 }}
 """)
-    nginx = subprocess.Popen([nginx_binary, "-c", str(conf), "-p", str(tmp_path)],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    with listener:
+        nginx = subprocess.Popen([nginx_binary, "-c", str(conf), "-p", str(tmp_path)], pass_fds=(listener.fileno(),),
+                                 env=dict(os.environ, NGINX=f"{listener.fileno()};"),
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
+        # Connections wait in the socket's backlog until nginx accepts: ready is its worker started.
+        error_log = tmp_path / "logs" / "error.log"
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                import socket
-
-                socket.create_connection(("127.0.0.1", front), timeout=0.5).close()
+        while nginx.poll() is None and time.monotonic() < deadline:
+            if error_log.exists() and "start worker process" in error_log.read_text():
                 break
-            except OSError:
-                time.sleep(0.1)
+            time.sleep(0.05)
+        log = error_log.read_text() if error_log.exists() else ""
+        assert nginx.poll() is None and "start worker process" in log, log  # a bind of its own would fail: taken
         names = ["lb1", "lb2", "lb3", "lb4"]
         bots = [bot_factory(front, username=n, version="1.18.2") for n in names]
         for bot, name in zip(bots, names):

@@ -20,7 +20,7 @@ import pytest
 from proxy.protocol.handshake import LOGIN, Handshake, build_handshake
 from proxy.protocol.wire import pack_string, pack_varint, read_varint
 from proxy.protocol.versions import LOGIN_CHAT, SUPPORTED
-from tests.e2e.peers import free_port
+from tests.e2e.peers import refusing_port
 
 _wanted = [v for v in os.environ.get("MCAGENT_E2E_VERSIONS", "").split(",") if v and v != "all"]
 LOGIN_CHAT_VERSIONS = [v.name for v in SUPPORTED if v.verified == LOGIN_CHAT and (not _wanted or v.name in _wanted)]
@@ -69,8 +69,9 @@ def _login_refusal(port: int, protocol: int) -> str:
 def test_a_refused_protocol_is_told_the_nearest_release(protocol: int, release: str | None, nearest: str,
                                                         proxy_factory) -> None:
     # No server behind the proxy: a refusal never opens an upstream connection.
-    proxy = proxy_factory(free_port())
-    text = _login_refusal(proxy.port, protocol)
+    with refusing_port() as down:
+        proxy = proxy_factory(down)
+        text = _login_refusal(proxy.port, protocol)
     assert f"protocol {protocol}" in text and "1.8 to 26.2" in text
     assert f"nearest supported release is {nearest}" in text
     if release is not None:

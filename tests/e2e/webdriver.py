@@ -1,23 +1,24 @@
 """Headless Chromium driven through Debian's chromedriver, over the W3C WebDriver HTTP protocol.
 
 WebDriver is plain JSON over HTTP, so httpx (already a dependency) is the whole
-client: no selenium, no new package. ``Browser`` starts chromedriver on a free
-port, opens one session with the flags scripts/bootstrap.sh's --with-browser
+client: no selenium, no new package. ``Browser`` starts chromedriver on port 0 (it
+names the port it got), opens one session with the flags scripts/bootstrap.sh's --with-browser
 block expects, and offers the few commands the dashboard tests need.
 """
 from __future__ import annotations
 
 import base64
+import queue
+import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
-
-from tests.e2e.peers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -42,13 +43,15 @@ class WebDriverError(Exception):
 
 class Browser:
     def __init__(self) -> None:
-        self.port = free_port()
         self.profile = tempfile.TemporaryDirectory(prefix="mcagent-chromium-")
-        self.driver = subprocess.Popen([shutil.which("chromedriver") or "chromedriver", f"--port={self.port}"],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=30.0)
+        # Port 0: chromedriver binds a free port and names it ("... started successfully on port N.").
+        self.driver = subprocess.Popen([shutil.which("chromedriver") or "chromedriver", "--port=0"],
+                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.http = httpx.Client(timeout=30.0)
         self.session = ""
         try:
+            self.port = self._announced_port()
+            self.http.base_url = httpx.URL(f"http://127.0.0.1:{self.port}")
             self._wait_ready()
             caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
                 "binary": str(CHROMIUM), "args": [*FLAGS, f"--user-data-dir={self.profile.name}"]}}}}
@@ -56,6 +59,27 @@ class Browser:
         except Exception:
             self.close()
             raise
+
+    def _announced_port(self) -> int:
+        """The port chromedriver prints once it listens; its output is drained after that."""
+        announced: queue.Queue[int | None] = queue.Queue()
+
+        def read() -> None:
+            assert self.driver.stdout is not None
+            for line in self.driver.stdout:
+                found = re.search(r"started successfully on port (\d+)", line)
+                if found:
+                    announced.put(int(found.group(1)))
+            announced.put(None)  # it exited
+
+        threading.Thread(target=read, daemon=True).start()
+        try:
+            port = announced.get(timeout=15)
+        except queue.Empty:
+            port = None
+        if port is None:
+            raise WebDriverError("chromedriver did not start")
+        return port
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + 15

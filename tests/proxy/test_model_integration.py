@@ -18,7 +18,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.peers import free_port
 from tests.e2e.proxy_process import ProxyProcess
 from tests.llm_server import Reply, ScriptedModelServer, text_body, tool_body
 from tests.proxy.model_rig import FakeUpstream, RawClient, summary
@@ -53,10 +52,10 @@ def test_a_slow_model_reply_does_not_delay_forwarding_keepalives_or_ticks(
 ) -> None:
     monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
     model.push(Reply(body=tool_body("agent_position"), delay=10.0))
-    metrics_port = free_port()
-    proxy = ProxyProcess(upstream.port, ("--metrics", f"127.0.0.1:{metrics_port}"),
+    proxy = ProxyProcess(upstream.port, ("--metrics", "127.0.0.1:0"),
                          llm={"base_url": model.base_url, "timeout_seconds": 30})
     try:
+        metrics_port = proxy.port_of("metrics")
         client = RawClient(proxy.port)
         assert upstream.logged_in.wait(10) and client.in_play.wait(10)
         time.sleep(2.0)
