@@ -48,7 +48,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(1, str(REPO))
 
-from relay import HTTP, Line, cpu_seconds, free_port, pin, stop  # noqa: E402
+from relay import HTTP, METRICS_READY, PROXY_READY, Line, announced_port, cpu_seconds, pin, stop  # noqa: E402
 
 from proxy.server import RELEASE_AFTER_SECONDS  # noqa: E402
 
@@ -114,16 +114,14 @@ class Relay:
                 raise RuntimeError(f"raw relay did not start: {line}")
             self.port = int(line["port"])
             return
-        self.port = free_port()
-        metrics = free_port()
-        config = {"listen": {"host": "127.0.0.1", "port": self.port},
+        config = {"listen": {"host": "127.0.0.1", "port": 0},
                   "upstream": {"host": "127.0.0.1", "port": upstream},
                   "online_mode": False, "login_rate_limit_seconds": 0, "max_players": players + 10,
                   "limits": {"connections_per_ip": 0, "packets_per_second": 0, "packet_burst_per_second": 0},
                   "features": FEATURES[path], "autopilot": {"log_dir": None}}
         config_file = workdir / f"proxy-{path}.json"
         config_file.write_text(json.dumps(config))
-        run = ["run", "--config", str(config_file), "--metrics", f"127.0.0.1:{metrics}"]
+        run = ["run", "--config", str(config_file), "--metrics", "127.0.0.1:0"]
         self.gc_file = workdir / f"gc-{path}.json"
         cmd = [sys.executable, str(HERE / "relay_peers" / "gc_timed_proxy.py"), str(self.gc_file), *run]
         if heap is not None:
@@ -144,7 +142,9 @@ class Relay:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             text = self.logfile.read_text(errors="replace")
-            if "connect your Minecraft client to" in text and "metrics on" in text:
+            port, metrics = announced_port(text, PROXY_READY), announced_port(text, METRICS_READY)
+            if port is not None and metrics is not None:
+                self.port = port
                 self.metrics = f"http://127.0.0.1:{metrics}/metrics"
                 return
             if self.proc.poll() is not None:

@@ -97,6 +97,21 @@ def log(*parts: Any) -> None:
     print(*parts, file=sys.stderr, flush=True)
 
 
+def announced_port(text: str, prefix: str) -> int | None:
+    """The port after ``prefix`` ("…connect your Minecraft client to ", "mcagent: metrics on http://") in a log.
+
+    The proxy binds port 0 and announces what it got: a port picked here and bound
+    there later could be taken in between by another process.
+    """
+    at = text.find(prefix)
+    found = re.match(r"[^\s/]+:(\d+)", text[at + len(prefix):]) if at >= 0 else None
+    return int(found.group(1)) if found else None
+
+
+PROXY_READY = "connect your Minecraft client to "
+METRICS_READY = "mcagent: metrics on http://"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -264,7 +279,6 @@ class Relay:
             return True
         # mcagent: the real CLI, with logins not rate-limited (several logins from 127.0.0.1 in a row)
         # and no packet rate limit (the floods are the point)
-        self.port = free_port()
         config = self.workdir / "mcagent-bench.json"
         base: dict[str, Any] = {}
         default = REPO / "config" / "proxy.json"
@@ -275,9 +289,8 @@ class Relay:
         if self.online is not None:
             base.update(self.online.proxy_config(self.args.encrypt))
         config.write_text(json.dumps(base), encoding="utf-8")
-        metrics_port = free_port()
-        run = ["run", "--config", str(config), "--listen", f"127.0.0.1:{self.port}", "--upstream", upstream,
-               "--metrics", f"127.0.0.1:{metrics_port}"]
+        run = ["run", "--config", str(config), "--listen", "127.0.0.1:0", "--upstream", upstream,
+               "--metrics", "127.0.0.1:0"]
         if self.args.profile and not self.args.py_spy:
             prof = Path(self.args.profile).resolve()
             prof.mkdir(parents=True, exist_ok=True)
@@ -294,9 +307,11 @@ class Relay:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             text = self.logfile.read_text(errors="replace")
-            if "connect your Minecraft client to" in text and "mcagent: metrics on" in text:
+            port, metrics_port = announced_port(text, PROXY_READY), announced_port(text, METRICS_READY)
+            if port is not None and metrics_port is not None:
                 if self.online is not None and f"logs in as the Microsoft account {ACCOUNT}" not in text:
                     break  # it did not find the signed-in account
+                self.port = port
                 self.metrics_url = f"http://127.0.0.1:{metrics_port}/metrics"
                 return True
             if self.proc.poll() is not None:
