@@ -48,7 +48,8 @@ try {
     port: '25565',
     username: 'bot',
     version: '1.18.2',
-    respawn: 'true'
+    respawn: 'true',
+    locale: '' // the client's language setting (en_us when empty, as mineflayer sends)
   })
 } catch (err) {
   emit({ event: 'error', fatal: true, message: err.message })
@@ -71,6 +72,9 @@ const bot = mineflayer.createBot({
   logErrors: false,
   checkTimeoutInterval: 30000
 })
+// Sent in the client settings at login, as a player's game language is. The settings
+// plugin exists once mineflayer has loaded its plugins ('inject_allowed', before login).
+if (args.locale) bot.once('inject_allowed', () => { bot.settings.locale = args.locale })
 
 function chatMessage () {
   if (!ChatMessage && bot.registry) ChatMessage = requirePeer('prismarine-chat')(bot.registry)

@@ -598,15 +598,17 @@ class Bot(ClientProcess):
         version: str = DEFAULT_VERSION,
         timeout: float = 30.0,
         respawn: bool = True,
+        locale: str = "",
     ) -> "Bot":
         """Start the bot and wait until it has spawned. Raises PeerError if it is
         kicked or disconnected first (the reason is in the message). ``respawn=False``:
-        the bot leaves a death screen to whoever else may answer it (the proxy's autopilot)."""
-        self.start_process(host, port, username, version, respawn)
+        the bot leaves a death screen to whoever else may answer it (the proxy's autopilot).
+        ``locale``: the game language its client settings say ("zh_cn"); mineflayer's en_US if empty."""
+        self.start_process(host, port, username, version, respawn, locale)
         return self.wait_spawn(timeout)
 
     def start_process(self, host: str, port: int, username: str, version: str = DEFAULT_VERSION,
-                      respawn: bool = True) -> "Bot":
+                      respawn: bool = True, locale: str = "") -> "Bot":
         """Start the bot without waiting (for tests that expect a failed login)."""
         if len(username) > 16:
             raise ValueError(f"Minecraft usernames have at most 16 characters: {username!r}")
@@ -621,6 +623,7 @@ class Bot(ClientProcess):
                 "--username", username,
                 "--version", version,
                 "--respawn", "true" if respawn else "false",
+                *(("--locale", locale) if locale else ()),
             ],  # fmt: skip
             peers_dir=mineflayer_dir(version),
         )
@@ -741,14 +744,15 @@ class PeerPool:
         timeout: float = 30.0,
         wait_spawn: bool = True,
         respawn: bool = True,
+        locale: str = "",
     ) -> Bot:
         bot = Bot()
         self.peers.append(bot)
         username = username or self.unique_username()
         if wait_spawn:
             return bot.connect(host=host, port=port, username=username, version=version, timeout=timeout,
-                               respawn=respawn)
-        return bot.start_process(host, port, username, version, respawn)
+                               respawn=respawn, locale=locale)
+        return bot.start_process(host, port, username, version, respawn, locale)
 
     def close(self) -> None:
         # Bots first, so the server sees them leave; close in parallel to save time.

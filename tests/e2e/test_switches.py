@@ -39,7 +39,7 @@ def test_history_off_costs_a_model_call_again_and_memory_clear_and_ai_off_forget
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("DEEPSEEK_API_KEY", KEY)
-    model.push(*[tool_body("agent_position")] * 5)
+    model.push(*[tool_body("agent_position")] * 6)
     server = squid_factory("1.18.2")
     proxy = proxy_factory(server.port, llm={"base_url": model.base_url})
     bot = bot_factory(proxy.port, username="alice", version="1.18.2")
@@ -66,6 +66,12 @@ def test_history_off_costs_a_model_call_again_and_memory_clear_and_ai_off_forget
     ask(bot, "!ai on", "External AI is on")
     ask(bot, f"@ai {PARAPHRASE}", "You are at")
     assert len(model.requests) == 5  # forgotten: the repeat costs a model call again
+    ask(bot, f"@ai {PARAPHRASE}", "You are at")
+    assert len(model.requests) == 5  # remembered again
+    ask(bot, "!mode extended", "Conversation mode is now extended")
+    ask(bot, "!mode standard", "Conversation mode is now standard")
+    ask(bot, f"@ai {PARAPHRASE}", "You are at")
+    assert len(model.requests) == 6  # a mode change is a preference change: forgotten too
 
     help_text = "\n".join(bot.chats(since=0))
     mark = bot.mark()
