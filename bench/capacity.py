@@ -48,8 +48,9 @@ REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(1, str(REPO))
 
-from relay import HTTP, METRICS_READY, PROXY_READY, Line, announced_port, cpu_seconds, pin, stop  # noqa: E402
+from relay import HTTP, Line, cpu_seconds, pin, stop  # noqa: E402
 
+from proxy.operations.announcements import announced_port  # noqa: E402
 from proxy.server import RELEASE_AFTER_SECONDS  # noqa: E402
 
 RELAY_CPU, LOAD_CPU = 1, 0
@@ -142,7 +143,7 @@ class Relay:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             text = self.logfile.read_text(errors="replace")
-            port, metrics = announced_port(text, PROXY_READY), announced_port(text, METRICS_READY)
+            port, metrics = announced_port(text, "proxy"), announced_port(text, "metrics")
             if port is not None and metrics is not None:
                 self.port = port
                 self.metrics = f"http://127.0.0.1:{metrics}/metrics"

@@ -56,6 +56,7 @@ from mcwire import WireError, load_version, workload_stream  # noqa: E402
 
 sys.path.insert(0, str(REPO))
 from proxy.operations import node_peers  # noqa: E402
+from proxy.operations.announcements import announced_port  # noqa: E402
 
 PATHS = ("direct", "raw", "quarry", "mcagent")
 FLOODS = ("small", "big", "chat")
@@ -95,21 +96,6 @@ SKIPPED = {
 
 def log(*parts: Any) -> None:
     print(*parts, file=sys.stderr, flush=True)
-
-
-def announced_port(text: str, prefix: str) -> int | None:
-    """The port after ``prefix`` ("…connect your Minecraft client to ", "mcagent: metrics on http://") in a log.
-
-    The proxy binds port 0 and announces what it got: a port picked here and bound
-    there later could be taken in between by another process.
-    """
-    at = text.find(prefix)
-    found = re.match(r"[^\s/]+:(\d+)", text[at + len(prefix):]) if at >= 0 else None
-    return int(found.group(1)) if found else None
-
-
-PROXY_READY = "connect your Minecraft client to "
-METRICS_READY = "mcagent: metrics on http://"
 
 
 def free_port() -> int:
@@ -307,7 +293,7 @@ class Relay:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             text = self.logfile.read_text(errors="replace")
-            port, metrics_port = announced_port(text, PROXY_READY), announced_port(text, METRICS_READY)
+            port, metrics_port = announced_port(text, "proxy"), announced_port(text, "metrics")
             if port is not None and metrics_port is not None:
                 if self.online is not None and f"logs in as the Microsoft account {ACCOUNT}" not in text:
                     break  # it did not find the signed-in account

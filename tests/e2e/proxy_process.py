@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -20,21 +19,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from proxy.operations.announcements import ANNOUNCED, announced_port
+
 ROOT = Path(__file__).resolve().parents[2]
-READY = "mcagent: connect your Minecraft client to "
-# What each listener prints once its port is open (proxy/operations/cli.py, proxy/dashboard/service.py).
-ANNOUNCED = {"proxy": READY, "metrics": "mcagent: metrics on http://", "console": "mcagent: console on ",
-             "dashboard": "mcagent: dashboard on http://"}
-
-
-def announced_port(line: str, what: str = "proxy") -> int | None:
-    """The port in ``what``'s announcement, or None if ``line`` is not that announcement."""
-    prefix = ANNOUNCED[what]
-    at = line.find(prefix)
-    if at < 0:
-        return None
-    found = re.match(r"[^\s/]+:(\d+)", line[at + len(prefix):])
-    return int(found.group(1)) if found else None
+READY = ANNOUNCED["proxy"]
 
 
 class ProxyProcess:
