@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.routing.line_model import BUILTIN, NONE, LanguageModel, LineModel, LineModelError, line_features
+from engine.routing.semantic_index import REJECT_PREFIX, IndexSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPORA = tuple(ROOT / "tests" / "data" / "routing" / f"{name}.jsonl"
@@ -48,13 +49,10 @@ _FILL = {
 Sample = tuple[str, str, str]  # language, label, text
 
 
-def example_samples(specs: Iterable[object], languages: Sequence[str]) -> list[Sample]:
-    """The module examples and reject samples as samples (``IndexSpec``s, as the index gets them)."""
-    from engine.routing.semantic_index import REJECT_PREFIX, IndexSpec
-
+def example_samples(specs: Iterable[IndexSpec], languages: Sequence[str]) -> list[Sample]:
+    """The module examples and reject samples as samples (the specs the index is built from)."""
     out: list[Sample] = []
     for spec in specs:
-        assert isinstance(spec, IndexSpec)
         label = spec.label if spec.direct and not spec.label.startswith(REJECT_PREFIX) else NONE
         for lang in languages:
             for n, sentence in enumerate(spec.examples.get(lang, ())):

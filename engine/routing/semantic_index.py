@@ -35,7 +35,7 @@ from engine.routing.clauses import asking_clauses
 from engine.routing.config import SemanticConfig, Thresholds
 from engine.routing.filters import blocking_filter
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend, LabelScore, LexicalIndex
-from engine.routing.line_model import NONE, LineModel, line_features, sure
+from engine.routing.line_model import NONE, LineModel, Prediction, line_features, sure
 from engine.routing.mood import Mood, asks_in
 from engine.routing.normalize import normalize_text
 from engine.routing.scores import meets
@@ -246,22 +246,22 @@ def _shaped_to_ask(analysis: Analysis, language: str, named: frozenset[str]) -> 
             named <= _ABOUT_US
         ):
             return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
-        if features[0] not in _QUESTION_OPENERS and not _QUESTION_WORDS.intersection(features) and not (
-            any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms) or _names_then_asks(analysis)
-            or analysis.marked
-        ):
+        if not (_asks_in_words(analysis) or _names_then_asks(analysis)):
             return False  # "my inventory is full lol" says something; it asks nothing ("i am hungry?" asks)
     return True
 
 
-def _asks(analysis: Analysis, language: str, normalized: str) -> bool:
-    """A question word or opening, a question mark, or (Chinese) a question marker: the line asks."""
+def _asks_in_words(analysis: Analysis) -> bool:
+    """A question word, a question's opening, a wh-word opening a phrase, or a question mark."""
     features = analysis.features
     return analysis.marked or bool(_QUESTION_WORDS.intersection(features)) or (
         bool(features) and features[0] in _QUESTION_OPENERS
-    ) or any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms) or (
-        language == "zh" and asks_in(normalized)
-    )
+    ) or any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms)
+
+
+def _asks(analysis: Analysis, language: str, normalized: str) -> bool:
+    """The line asks: in words, or (Chinese) with a question marker."""
+    return _asks_in_words(analysis) or (language == "zh" and asks_in(normalized))
 
 
 class SemanticIndex:
@@ -383,10 +383,18 @@ class SemanticIndex:
         alone stays with the model service. Lines that pass the thresholds are an example's
         near copies and are not doubted.
         """
+        found = self._prediction(analysis, language, config, normalized)
+        return found is not None and found[0].label == NONE and meets(found[0].probability, found[1])
+
+    def _prediction(
+        self, analysis: Analysis, language: str, config: SemanticConfig, normalized: str
+    ) -> tuple[Prediction, float] | None:
+        """The line model's label for the line and the least probability it must reach to be
+        acted on; None when there is no model, it is off, it has no such language or no text came."""
         if self.line_model is None or config.line_model is None or not normalized:
-            return False
+            return None
         prediction = self.line_model.predict(language, line_features(analysis, normalized))
-        return prediction is not None and prediction.label == NONE and meets(prediction.probability, config.line_model)
+        return None if prediction is None else (prediction, config.line_model)
 
     def _agreed(self, analysis: Analysis, language: str, config: SemanticConfig) -> Verdict | None:
         """A restated request whose sentences, each on its own, go direct to one module.
@@ -415,16 +423,16 @@ class SemanticIndex:
         """The line model's module for a line the thresholds refused, when it is sure and the line allows.
 
         The line must ask (a question word or opening, a question mark, a Chinese question
-        marker), be one request (no second sentence or clause that asks, no "and" before a
-        second question), and name no topic that another module's examples use and the
-        chosen module's do not ("我在哪 谁在线" names two modules' topics). Filters, mood and
-        reject samples have already had their say.
+        marker), be one request (one sentence, one clause that asks, no "and" before a second
+        question), have the shape anchoring asks for, name no topic the chosen module's
+        examples never use ("在线人数上限多少"), not be the player's own step, and have only
+        unknown words the model has evidence for. Filters, mood and reject samples have
+        already had their say.
         """
-        if self.line_model is None or config.line_model is None or not normalized:
+        found = self._prediction(analysis, language, config, normalized)
+        if found is None or self.line_model is None or not sure(*found) or found[0].label not in self.direct_labels:
             return None
-        prediction = self.line_model.predict(language, line_features(analysis, normalized))
-        if prediction is None or not sure(prediction, config.line_model) or prediction.label not in self.direct_labels:
-            return None
+        prediction = found[0]
         module_id = prediction.label
         named = frozenset(f for f in analysis.must_cover() - _LIGHT_WORDS if not f.startswith(("w:", "c:")))
         if analysis.breaks or analysis.sentences or not (named and _asks(analysis, language, normalized)) or not (
