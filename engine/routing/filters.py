@@ -111,14 +111,18 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
       level", "steps left till the iron pickaxe" — a preposition measuring the way
       to a goal, not a condition on an event ("until it gets dark" has a verb).
 
-    Writes are never governed away (except inside such a purpose clause), and neither is a negation of the request
+    * A write word that asks what happened or how far something got (``_asked_not_done``):
+      "did steve send me anything", "自动跑图跑到哪一步了".
+
+    Other writes are never governed away (nor inside such a purpose clause), and neither is a negation of the request
     ("don't tell me", "别显示") nor a condition on what will happen ("if my
     health drops"): those words keep stopping the line.
     """
     terms = _without_purpose(terms)
-    if not any(t.kind in _GOVERNABLE for t in terms):
+    asked = _asked_not_done(terms)
+    if not asked and not any(t.kind in _GOVERNABLE for t in terms):
         return terms
-    drop: set[int] = set()
+    drop: set[int] = asked
     here: set[int] = set()  # "this" that is the player's own place or mode: read as "i"
     features = {t.feature for t in terms if t.kind not in _GOVERNABLE}
     relative_from = len(terms)
@@ -142,6 +146,10 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 drop.add(i)  # "the vault block, what's its id": what it names is in the line
             elif surface == "its" and any(t.kind is TermKind.TOPIC for t in terms[:i]):
                 drop.add(i)  # "where's the autopilot at in its plan": a possessive of what was named
+            elif surface in _PERSONAL and any(t.feature == "@player" for t in terms[:i]):
+                drop.add(i)  # "is steve still on or did he leave": the player the line named
+            elif surface == "it" and _DOERS.intersection(t.feature for t in terms[:i]):
+                drop.add(i)  # "has the autopilot got iron, what step is it on": the autopilot named before
             elif surface == "this" and i == len(terms) - 1 and i >= 2 and terms[i - 1].feature == "@be" and (
                 terms[i - 2].feature in _HERE_AND_NOW
             ):
@@ -184,6 +192,36 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
 
 
 _GOVERNABLE = frozenset({TermKind.REFERENCE, TermKind.NEGATION, TermKind.CONDITION})
+_PERSONAL = frozenset({"he", "she", "him", "her", "his", "hers"})
+_DOERS = frozenset({"@autopilot", "@progress"})
+# Who did it, in "did steve send me", "what did you save": a subject between "did" and a verb.
+_DID_SUBJECTS = frozenset({"@player", "@self", "@you", "@we", "@players", "@autopilot"})
+# Where a reach ends, in "跑到哪一步了", "进度到多少了": a question, not a destination.
+_REACHED = frozenset({"@progress", "@where", "@howmuch", "@what"})
+
+
+def _asked_not_done(terms: tuple[Term, ...]) -> set[int]:
+    """Write words that ask what happened or how far something got, which asks for nothing to be done.
+
+    * "did <someone> <verb>": "did steve send me anything", "what messages did you save for
+      me" ask about the past; a request would have no "did" before its subject.
+    * A move that reaches a question, after the autopilot or its progress: "自动跑图跑到哪一步了",
+      "进度到多少了", "速通bot走到哪一步了" ask how far it got; "带我去下界" (no question after
+      the verb) and "跑到哪里去挖铁" (a second write) still stop.
+    """
+    found: set[int] = set()
+    for i, term in enumerate(terms):
+        if term.kind is not TermKind.WRITE:
+            continue
+        if i >= 2 and terms[i - 2].surface == "did" and (
+            terms[i - 1].feature in _DID_SUBJECTS or terms[i - 1].kind is TermKind.UNKNOWN  # a name it does not know
+        ):
+            found.add(i)
+        elif term.feature == "@move" and i + 1 < len(terms) and terms[i + 1].feature in _REACHED and (
+            _DOERS.intersection(t.feature for t in terms[:i])
+        ) and sum(t.kind is TermKind.WRITE for t in terms) == 1:
+            found.add(i)
+    return found
 _UP_TO = frozenset({"until", "till", "til"})
 _PAST_TIME = frozenset({"while", "when"})
 # Words of a goal's noun phrase that are no verb and no person: "next level".

@@ -242,19 +242,20 @@ def _shaped_to_ask(analysis: Analysis, language: str, named: frozenset[str]) -> 
     features = analysis.features
     if language == "en":
         if not (_PERSONS.intersection(features) or "@who" in features or analysis.speaker
-                or analysis.has(TermKind.SLOT)) and not (
-            named <= _ABOUT_US
+                or analysis.has(TermKind.SLOT) or analysis.requested) and not (
+            named <= _ABOUT_US or named - {"@doing"} <= _ABOUT_US and bool(_DOERS.intersection(named))
         ):
-            return False  # "what is xp" may ask what xp is; "what is my xp" asks about the player
+            return False  # "what is xp" may ask what xp is; "what is my xp", "xp pls" ask about the player
         if not (_asks_in_words(analysis) or _names_then_asks(analysis)):
             return False  # "my inventory is full lol" says something; it asks nothing ("i am hungry?" asks)
     return True
 
 
 def _asks_in_words(analysis: Analysis) -> bool:
-    """A question word, a question's opening, a wh-word opening a phrase, or a question mark."""
+    """A question word, a question's opening, a wh-word opening a phrase, a question mark, or a
+    request to be shown ("check my …", "… pls")."""
     features = analysis.features
-    return analysis.marked or bool(_QUESTION_WORDS.intersection(features)) or (
+    return analysis.marked or analysis.requested or bool(_QUESTION_WORDS.intersection(features)) or (
         bool(features) and features[0] in _QUESTION_OPENERS
     ) or any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms)
 

@@ -54,6 +54,9 @@ class Analysis:
     mood: Mood = Mood.ASKS  # a request, or a quote, a how-to question, a statement
     speaker: bool = False  # "我在哪", "how am i doing": the player is named, as filler or inside a phrase
     marked: bool = False  # the line ended with a question mark ("i am hungry?"), which normalizing strips
+    # It asks to be shown something: "check my inventory for …", "hunger bar status pls"
+    # (the read verb and the please are filler, so the terms no longer say it).
+    requested: bool = False
     features: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:

@@ -75,6 +75,12 @@ _ZH_ROLES = frozenset({"管理", "管理猿", "腐竹", "老板", "兄弟", "老
 _EN_ROLES = frozenset({"admin", "admins", "mod", "mods", "op", "ops", "owner", "staff", "moderator", "moderators",
                        "helper", "dev", "devs", "teammate", "teammates", "host", "sibling", "bestie", "gf", "bf"})
 _EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", "i've"})
+# A request to be shown something: a read verb opening the line ("check my inventory for
+# pearls"; "tell" only with "me": "tell steve where i am" passes something on), or a please
+# closing a line that is no statement ("hunger bar status pls", not "my inventory is full pls").
+_EN_OPENER = re.compile(r"(?:(?:please|pls|plz) )?(?:check|show|tell me|list|display|view|read|let me see|lemme see)\b")
+_EN_PLEASE = re.compile(r"\b(?:please|pls|plz|pleas|plez)$")
+_EN_STATES_BE = re.compile(r"\b(?:is|are|am|im|i'm|was|were)\b")
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
 K = TypeVar("K", str, tuple[str, ...])
 
@@ -299,9 +305,12 @@ class Vocabulary:
         speaker = names_speaker(normalized) if chinese else any(
             word in _EN_SPEAKER for term in kept for word in term.surface.split(" "))
         restated = bool(breaks) and one_request(terms, cuts, chinese and speaker)
+        requested = not chinese and (_EN_OPENER.match(normalized) is not None or (
+            _EN_PLEASE.search(normalized) is not None and _EN_STATES_BE.search(normalized) is None))
         if not restated:
-            return Analysis(kept, breaks, mood=kind, speaker=speaker, marked=marked)
-        return Analysis(kept, 0, shifted(terms, kept, cuts), mood=kind, speaker=speaker, marked=marked)
+            return Analysis(kept, breaks, mood=kind, speaker=speaker, marked=marked, requested=requested)
+        return Analysis(kept, 0, shifted(terms, kept, cuts), mood=kind, speaker=speaker, marked=marked,
+                        requested=requested)
 
     def _english(
         self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term], han: bool = False

@@ -152,3 +152,45 @@ def test_this_after_what_dimension_or_mode_is_the_players_own(shared_runtime: As
 @pytest.mark.parametrize("text", ["what block is this", "what item is this", "what is this", "is this the nether"])
 def test_other_this_still_refers_back(shared_runtime: AssistantRuntime, text: str) -> None:
     assert blocked(shared_runtime, text) is TermKind.REFERENCE
+
+
+# Pronouns whose antecedent is in the line, writes that ask what happened or how far something
+# got (issue 23, ninth round): the line is a plain question.
+@pytest.mark.parametrize(
+    "text",
+    ["is steve still logged in or did he leave", "is alex nearby or did she wander off, how far",
+     "has the autopilot got iron yet, what step is it on", "did steve send me anything while i was gone",
+     "what messages did you save for me", "自动跑图跑到哪一步了", "进度到多少了"],
+)
+def test_what_the_line_itself_names_or_asks_about_does_not_stop_it(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocked(shared_runtime, text) is None
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("what is he holding", TermKind.REFERENCE),  # nobody named: "he" is someone from earlier
+        ("where is she", TermKind.REFERENCE),
+        ("did you see that", TermKind.REFERENCE),
+        ("send me a diamond", TermKind.WRITE),  # no "did": a request
+        ("where is alex, give alex a diamond", TermKind.WRITE),
+        ("自动驾驶跑到村庄", TermKind.WRITE),  # the move reaches a place, not a question
+        ("跑到哪里去挖铁", TermKind.WRITE),  # a second write
+        ("带我跑到哪一步", TermKind.WRITE),
+    ],
+)
+def test_pronouns_and_writes_about_something_else_still_stop(
+    shared_runtime: AssistantRuntime, text: str, kind: TermKind
+) -> None:
+    assert blocked(shared_runtime, text) is kind
+
+
+# A read verb opening the line, or a please closing one that states nothing, asks to be shown.
+@pytest.mark.parametrize(
+    "text, module",
+    [("check my inventory for ender pearls", "agent:inventory"), ("hunger bar status pls", "agent:status"),
+     ("my inventory is full pls", None), ("tell steve where i am", None), ("what is xp", None)],
+)
+def test_a_request_to_be_shown_asks(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    snapshot = fixture_snapshot("en_us")
+    assert shared_runtime.router.route(text, "en", ScopeState("t"), snapshot, now=0.0).module_id == module

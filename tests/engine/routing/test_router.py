@@ -160,8 +160,9 @@ def test_an_unknown_word_that_may_be_a_topic_blocks_the_cache(
 
 
 # "和 血量 经验 模式" opens with "and" (it continues another line), so it is not anchored and the
-# model decides; "血量 经验 和 模式" itself now goes direct (test_anchored.py).
-@pytest.mark.parametrize("text, locale", [("hp xp and gamemode pls", "en_us"), ("和 血量 经验 模式", "zh_cn")])
+# model decides; "血量 经验 和 模式" itself now goes direct (test_anchored.py), as does "hp xp and
+# gamemode pls" (the please asks for it).
+@pytest.mark.parametrize("text, locale", [("hp xp and gamemode", "en_us"), ("和 血量 经验 模式", "zh_cn")])
 def test_topics_familiar_to_the_module_are_cached_though_no_one_example_has_them_all(
     with_model: AssistantRuntime, model: FakeModel, text: str, locale: str
 ) -> None:
