@@ -65,6 +65,9 @@ _ZH_PLACES = frozenset({"@dimname", "@dimension"})
 _HERE_AND_NOW = frozenset({"@gamemode", "@dimension"})
 _ZH_HERE = frozenset({"这", "这里", "这儿"})
 _DETERMINERS = frozenset({"this", "that", "these", "those", "这个", "那个", "这", "那"})
+_EARLIER = frozenset({"earlier", "刚才", "刚刚", "上次"})
+_ZH_THAT = frozenset({"那", "那个", "这", "这个"})
+_STEP_NAMES = frozenset({"@dimname", "@item"})  # what a milestone is named for
 
 
 def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
@@ -156,12 +159,18 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 here.add(i)  # "what game mode is this", "what dimension is this": the one the player is in
             elif surface in _DETERMINERS and i + 1 < len(terms) and terms[i + 1].feature == "@you":
                 drop.add(i)  # "这个ai能干嘛": the tokenizer splits "这个ai", which is the assistant
+            elif surface in _ZH_THAT and 0 < i < len(terms) - 1 and terms[i + 1].feature == "@progress" and (
+                terms[i - 1].feature in _STEP_NAMES
+            ):
+                drop.add(i)  # "到下界那一步没有", "铁那个阶段": the step the line names
             elif surface in _DETERMINERS and i + 1 < len(terms) and terms[i + 1].kind is TermKind.SLOT:
                 drop.add(i)  # "那个金苹果的id", "this diamond's id": the line names what it points at
             elif surface in _ZH_HERE and i + 1 < len(terms) and terms[i + 1].feature == "@dimname":
                 here.add(i)  # "这是下界不": here is the player's own place
             elif surface in _ZH_HERE and [t.feature for t in terms[i + 1:i + 3]] in (["@where"], ["@in", "@where"]):
                 drop.add(i)  # "我这是到哪了", "我这是在哪": where the player is
+            elif surface in _EARLIER and "@inbox" in features:
+                drop.add(i)  # "steve刚才给我发消息了没", "did anyone msg me earlier": when the messages came
             elif surface == "again" and has_noun:
                 drop.add(i)  # "my coords again": asked once more, about what the line names
         elif kind is TermKind.CONDITION:

@@ -78,7 +78,8 @@ _LIGHT_WORDS = frozenset({
     "w:lost", "w:currently", "w:anymore", "w:overall", "w:exactly", "w:precisely", "w:approximately",
     "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically", "w:low", "w:high",
     "w:located", "w:situated", "w:done", "w:finished", "w:complete", "w:completed",
-    "w:almost", "w:nearly",
+    "w:almost", "w:nearly", "w:miss", "w:missed", "w:yesterday", "w:today", "w:tonight", "w:first", "w:second",
+    "w:last", "w:final",
 })
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})

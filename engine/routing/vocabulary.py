@@ -52,9 +52,11 @@ PLAYER_FEATURE = "@player"
 NUMBER_FEATURE = "#num"
 _SLOT_FEATURES = {"player": PLAYER_FEATURE, "item": ITEM_FEATURE, "number": NUMBER_FEATURE}
 _A_NOT_A = "不没"
-_QUESTION_TAILS = ("没有", "没")
+_QUESTION_TAILS = ("没有", "莫得", "没得", "没")  # 莫得, 没得: 没有 in south-western speech
 _DONE_TO = ("过我", "过你")  # "找过我没": 过 and its object before the tail
 _NOT_YET = "还都也并从就"
+# "拿到铁了没 在第几步": whether it happened, asked before a second phrase of the same question.
+_ASKED_DONE = ("了没", "了没有", "了莫得", "了没得")
 _PARTICLES = "吗呢啊呀吧嘛么啦呗哈"  # "还没", "都没有": a statement that something did not happen
 # A Minecraft name that no word is spelled like: an underscore, or three letters then digits.
 _NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}[a-z_]*[0-9]+)")
@@ -414,7 +416,7 @@ class Vocabulary:
         )
 
     def _chinese(self, run: str, out: list[Term], last: bool, budget: SpellingBudget) -> None:
-        if last:
+        if last or run.endswith(_ASKED_DONE):
             run = self._without_question_tail(run)
         segments = list(self._segments(run))
         unknown = [i for i, _, entry in segments if entry is None]

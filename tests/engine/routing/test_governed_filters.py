@@ -194,3 +194,20 @@ def test_pronouns_and_writes_about_something_else_still_stop(
 def test_a_request_to_be_shown_asks(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
     snapshot = fixture_snapshot("en_us")
     assert shared_runtime.router.route(text, "en", ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+# 莫得/没得 are 没有 in south-western speech; "了没" asks whether it happened, even before a
+# second phrase; a past time in a line about messages says when they came.
+@pytest.mark.parametrize("text", ["有莫得人在线哦", "有人私聊我没得", "alex上线了没 在哪", "steve刚才给我发消息了没",
+                                  "did anyone msg me earlier", "铁那个阶段过了没", "自动驾驶在下界那一步吗"])
+def test_dialect_questions_and_times_of_messages_do_not_stop_the_line(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert blocked(shared_runtime, text) is None
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [("我还没有", TermKind.NEGATION), ("我背包里什么都没有", TermKind.NEGATION), ("那个坐标是多少", TermKind.REFERENCE),
+     ("what did you say earlier", TermKind.REFERENCE), ("刚才那个是什么", TermKind.REFERENCE)],
+)
+def test_statements_and_references_back_still_stop(shared_runtime: AssistantRuntime, text: str, kind: TermKind) -> None:
+    assert blocked(shared_runtime, text) is kind
