@@ -66,6 +66,8 @@ _PLAYER_STATE = frozenset({
     "@position", "@dimension", "@dimname", "@facing", "@cardinal", "@health", "@food", "@xp", "@gamemode",
     "@modename", "@inventory", "@hold", "@status",
 })
+# What only the player's own client knows: another player's is not in the snapshot.
+_OWN_STATE = frozenset({"@health", "@food", "@xp", "@gamemode", "@modename", "@inventory", "@hold", "@status"})
 # "你在线不", "are you online": whether the assistant is on is not who is on the server;
 # "你有消息吗", "有人私聊你吗": the assistant's mail is not the player's.
 _ASKED_OF_YOU = _PLAYER_STATE | {"@online", "@inbox"}
@@ -236,6 +238,8 @@ def _shaped_to_ask(analysis: Analysis, language: str, named: frozenset[str]) -> 
         return False  # "北", "下界", "creative": a value on its own asks nothing about it
     if "@who" in analysis.features and _PLAYER_STATE.intersection(named):
         return False  # "谁穿着钻石盔甲", "who has the most hearts": someone else's state
+    if "@player" in named and _OWN_STATE.intersection(named):
+        return False  # "steve还剩多少血", "alex是几级": a named player's state, which no module reads
     if set(analysis.features) <= _WHAT_IS_IT:
         return False  # "what is the autopilot", "自动驾驶是什么": what the thing is, not how it is doing
     if _asks_something_else(analysis, language, named):

@@ -18,6 +18,7 @@ from engine.routing.config import default_config
 from engine.routing.evaluation import fixture_snapshot
 from engine.routing.line_model import NONE, LineModel, LineModelError
 from engine.routing.router import Route, ScopeState
+from engine.routing.normalize import normalize_text
 from engine.routing.stats import Reason
 from tests.engine.routing.line_models import sure_of
 
@@ -145,3 +146,19 @@ def test_a_model_that_does_not_load_leaves_the_thresholds_to_decide(monkeypatch:
     runtime = AssistantRuntime(default_config())
     assert runtime.index is not None and runtime.index.line_model is None
     assert any("line model not loaded" in w for w in runtime.warnings)
+
+
+@pytest.mark.parametrize("text, module", [("steve还剩多少血", "agent:status"), ("steve背包里有几个钻石", "agent:inventory"),
+                                          ("alex是几级", "agent:status")])
+def test_a_named_players_own_state_is_not_learned(runtime: AssistantRuntime, text: str, module: str) -> None:
+    # Only the player's own client knows its health or inventory. The parser would refuse the
+    # line too (so the route says nothing); the index's own verdict shows the model did not pick it.
+    assert runtime.index is not None
+    normalized = normalize_text(text)
+    analysis = runtime.router.analyze(normalized, fixture_snapshot("zh_cn"))
+    runtime.index.line_model = sure_of(module, "zh")
+    try:
+        verdict = runtime.index.decide(analysis, "zh", runtime.router.config, normalized)
+    finally:
+        runtime.index.line_model = line_model.builtin()
+    assert verdict.reason is not Reason.LEARNED
