@@ -22,8 +22,9 @@ when it:
 * asks nothing: no question word, does not open like a question ("is it
   raining"), no "?" after it and no Chinese question marker (吗, 呢, 谁, 几…);
   two questions are two requests,
-* has no write, unless it opens with a purpose ("about to craft", "准备附魔"):
-  "go home, where am i" is a command and a question.
+* has no write, unless it opens with a purpose ("about to craft", "准备附魔") or says
+  what the player just did ("刚去吃饭了", "i was mining"): "go home, where am i" is a
+  command and a question.
 
 Otherwise the whole line is analyzed as before. Each clause is one more
 analysis of part of the text, so the cost stays linear in the line.
@@ -37,7 +38,7 @@ from engine.routing.mood import Mood, asks_in
 from engine.routing.terms import Analysis, Term, TermKind
 
 # Chinese players type a space where a comma goes: "血还剩多少 刚被苦力怕炸".
-_CUT = re.compile(r"[,，、.。?!;？！；]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])")
+_CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])")
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")  # "有没有下雨", "是不是": a question of its own
 _NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE})
@@ -161,6 +162,11 @@ def _inability(terms: tuple[Term, ...], text: str) -> set[int]:
     return out
 
 
+# What the player just did or was doing: "刚去吃饭了", "i was mining", "just got killed by a
+# skeleton" say what happened; its verb asks for nothing ("just take me home" is no such opening).
+_JUST_DID = ("刚", "我刚", "i just ", "i was ", "was ", "just got ", "i got ", "got ")
+
+
 def _context(analysis: Analysis, text: str) -> bool:
     unable = _inability(analysis.terms, text)
     terms = tuple(t for i, t in enumerate(analysis.terms) if i not in unable)
@@ -170,4 +176,6 @@ def _context(analysis: Analysis, text: str) -> bool:
         return False  # "alex wants to know, …": someone else is in it
     if any(t.kind in _NAMES for t in terms) and not any(t.kind is TermKind.UNKNOWN for t in terms):
         return False  # "where am i, show my inventory": a second request, not what happened
-    return not any(t.kind is TermKind.WRITE for t in terms) or bool(terms) and terms[0].feature == "@purpose"
+    return not any(t.kind is TermKind.WRITE for t in terms) or bool(terms) and terms[0].feature == "@purpose" or (
+        text.startswith(_JUST_DID)
+    )

@@ -122,8 +122,8 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     health drops"): those words keep stopping the line.
     """
     terms = _without_purpose(terms)
-    asked = _asked_not_done(terms)
-    if not asked and not any(t.kind in _GOVERNABLE for t in terms):
+    asked, sent = _asked_not_done(terms)
+    if not asked and not sent and not any(t.kind in _GOVERNABLE for t in terms):
         return terms
     drop: set[int] = asked
     here: set[int] = set()  # "this" that is the player's own place or mode: read as "i"
@@ -167,8 +167,10 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 drop.add(i)  # "那个金苹果的id", "this diamond's id": the line names what it points at
             elif surface in _ZH_HERE and i + 1 < len(terms) and terms[i + 1].feature == "@dimname":
                 here.add(i)  # "这是下界不": here is the player's own place
-            elif surface in _ZH_HERE and [t.feature for t in terms[i + 1:i + 3]] in (["@where"], ["@in", "@where"]):
-                drop.add(i)  # "我这是到哪了", "我这是在哪": where the player is
+            elif surface in _ZH_HERE and [t.feature for t in terms[i + 1:i + 3]] in (
+                ["@where"], ["@in", "@where"], ["@in", "@what"]
+            ):
+                drop.add(i)  # "我这是到哪了", "我这是在哪(个世界)": where the player is
             elif surface in _EARLIER and "@inbox" in features:
                 drop.add(i)  # "steve刚才给我发消息了没", "did anyone msg me earlier": when the messages came
             elif surface == "again" and has_noun:
@@ -194,43 +196,51 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 drop.add(i)
                 if i > 0 and terms[i - 1].surface == "还":  # "还没满": not yet full
                     drop.add(i - 1)
-    if not drop and not here:
+    if not drop and not here and not sent:
         return terms
-    return tuple(Term(t.surface, "@self", TermKind.FUNCTION) if i in here else t
+    return tuple(Term(t.surface, "@self", TermKind.FUNCTION) if i in here
+                 else Term(t.surface, "@inbox", TermKind.TOPIC) if i in sent else t
                  for i, t in enumerate(terms) if i not in drop)
 
 
 _GOVERNABLE = frozenset({TermKind.REFERENCE, TermKind.NEGATION, TermKind.CONDITION})
-_PERSONAL = frozenset({"he", "she", "him", "her", "his", "hers"})
+_PERSONAL = frozenset({"he", "she", "him", "her", "his", "hers", "他", "她"})
 _DOERS = frozenset({"@autopilot", "@progress"})
 # Who did it, in "did steve send me", "what did you save": a subject between "did" and a verb.
 _DID_SUBJECTS = frozenset({"@player", "@self", "@you", "@we", "@players", "@autopilot"})
+_SEND = frozenset({"send", "sent", "write", "wrote"})
 # Where a reach ends, in "跑到哪一步了", "进度到多少了": a question, not a destination.
 _REACHED = frozenset({"@progress", "@where", "@howmuch", "@what"})
 
 
-def _asked_not_done(terms: tuple[Term, ...]) -> set[int]:
-    """Write words that ask what happened or how far something got, which asks for nothing to be done.
+def _asked_not_done(terms: tuple[Term, ...]) -> tuple[set[int], set[int]]:
+    """Write words that ask what happened or how far something got, which asks for nothing to be done:
+    (those to drop, those that say a message was sent to the player).
 
-    * "did <someone> <verb>": "did steve send me anything", "what messages did you save for
-      me" ask about the past; a request would have no "did" before its subject.
+    * "did <someone> <verb>": "what messages did you save for me" asks about the past; a
+      request would have no "did" before its subject. "did steve send me anything" asks
+      what was sent to the player: its messages.
     * A move that reaches a question, after the autopilot or its progress: "自动跑图跑到哪一步了",
       "进度到多少了", "速通bot走到哪一步了" ask how far it got; "带我去下界" (no question after
       the verb) and "跑到哪里去挖铁" (a second write) still stop.
     """
     found: set[int] = set()
+    sent: set[int] = set()
     for i, term in enumerate(terms):
         if term.kind is not TermKind.WRITE:
             continue
         if i >= 2 and terms[i - 2].surface == "did" and (
             terms[i - 1].feature in _DID_SUBJECTS or terms[i - 1].kind is TermKind.UNKNOWN  # a name it does not know
         ):
-            found.add(i)
+            if term.surface in _SEND and i + 1 < len(terms) and terms[i + 1].feature == "@self":
+                sent.add(i)
+            else:
+                found.add(i)
         elif term.feature == "@move" and i + 1 < len(terms) and terms[i + 1].feature in _REACHED and (
             _DOERS.intersection(t.feature for t in terms[:i])
         ) and sum(t.kind is TermKind.WRITE for t in terms) == 1:
             found.add(i)
-    return found
+    return found, sent
 _UP_TO = frozenset({"until", "till", "til"})
 _PAST_TIME = frozenset({"while", "when"})
 # Words of a goal's noun phrase that are no verb and no person: "next level".

@@ -461,7 +461,11 @@ class SemanticIndex:
         return Verdict(Reason.LEARNED, attrs.evolve(match, module_id=module_id, learned=prediction.probability))
 
     def anchored(self, analysis: Analysis, language: str, module_id: str) -> bool:
-        """Whether what the request names belongs to this module and to nothing else.
+        """Whether what the request names belongs to this module and to nothing else (``owner``)."""
+        return self.owner(analysis, language) == module_id
+
+    def owner(self, analysis: Analysis, language: str) -> str | None:
+        """The one module that what the request names belongs to, if any.
 
         Every topic and slot of the request is used by the module's examples,
         by no other module's and no reject sample's, the request has no unknown
@@ -470,9 +474,9 @@ class SemanticIndex:
         """
         named = analysis.must_cover() - _LIGHT_WORDS
         if not named or any(f.startswith(("w:", "c:")) for f in named):
-            return False
+            return None
         if not _shaped_to_ask(analysis, language, named):
-            return False
+            return None
         # Only modules that may answer directly compete. Reject samples differ from a
         # module's requests by a word the request would have ("dog", a player): with
         # no unknown word here, only a reject that is the best match stops it, and
@@ -485,7 +489,7 @@ class SemanticIndex:
             # the player (an id lookup: "钻石的id") is no owner of it.
             spoken = [label for label in owners if (language, label) in self._spoken]
             owners = spoken if len(spoken) == 1 else owners
-        return owners == [module_id]
+        return owners[0] if len(owners) == 1 else None
 
     def unfamiliar(self, analysis: Analysis, language: str, module_id: str) -> frozenset[str]:
         """Topics, slots and unknown words of the request that no example of the module uses.

@@ -211,3 +211,19 @@ def test_dialect_questions_and_times_of_messages_do_not_stop_the_line(shared_run
 )
 def test_statements_and_references_back_still_stop(shared_runtime: AssistantRuntime, text: str, kind: TermKind) -> None:
     assert blocked(shared_runtime, text) is kind
+
+
+# What the player just did, said around a question, is context even with a verb in it; an
+# imperative is not ("just take me home" asks for something to be done).
+@pytest.mark.parametrize(
+    "text, lang, module",
+    [("i was mining, where am i", "en", "agent:position"), ("刚去吃饭了 有没有人找我", "zh", "agent:inbox"),
+     ("有人给我发信息吗 刚在打副本", "zh", "agent:inbox"), ("just take me home, where am i", "en", None),
+     ("带我回家 我在哪", "zh", None), ("did alex send me anything", "en", "agent:inbox"),
+     ("did steve send me a diamond", "en", None), ("我这是在哪个世界", "zh", "agent:position"), ("他在哪", "zh", None),
+     ("for the stream: what stage is the autopilot at", "en", "agent:progress"), ("note: take me home", "en", None)],
+)
+def test_what_the_player_just_did_is_context(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                             module: str | None) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
