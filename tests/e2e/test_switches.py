@@ -150,7 +150,7 @@ def test_typed_names_pick_a_cards_option_and_a_notices_button_and_other_chat_rea
     bot = bot_factory(proxy.port, username="dora", version="1.18.2")
     server.wait_login("dora")
 
-    ask(bot, "@ai what do i carry with me", "1. !inv - held item and inventory")
+    ask(bot, "@ai what do i carry on my trip", "1. !inv - held item and inventory")
     mark = server.mark()
     bot.chat("hello there")  # no option's name: ordinary chat, for the server
     server.wait_chat("hello there", player="dora", since=mark)

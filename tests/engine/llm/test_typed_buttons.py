@@ -18,7 +18,7 @@ from tests.engine.llm.conftest import Rig, RigFactory, buttons, click, text
 
 PHRASES = load_phrases(Path(__file__).resolve().parents[3] / "config" / "notification-buttons.json")
 SHORTCUTS_CARD = "my garden"  # nothing matches: the card lists every read-only shortcut
-INVENTORY_CARD = "what do i carry with me"  # one candidate, !inv, below the direct threshold
+INVENTORY_CARD = "what do i carry on my trip"  # one candidate, !inv, below the direct threshold
 INVENTORY = "Your inventory is empty"
 MILESTONE = "Autopilot: milestone 2/9 reached (log)."
 
