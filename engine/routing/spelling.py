@@ -146,7 +146,9 @@ class SpellingIndex:
         if len(close) > 1:
             # Dropped and swapped letters are the commonest typos: "blok" is block
             # rather than book, "hepl" help rather than hell.
-            close = [c for c in close if len(c) > len(word) or sorted(c) == sorted(word)]
+            # When neither is such a typo, the words stay candidates: "corrds" is cords or coords,
+            # one meaning either way.
+            close = [c for c in close if len(c) > len(word) or sorted(c) == sorted(word)] or close
         if len(close) > 1 and len({self._meaning.get(c, c) for c in close}) == 1:
             close = [min(close)]
         answer = close[0] if len(close) == 1 else None

@@ -16,7 +16,8 @@ def features(runtime: AssistantRuntime, text: str) -> tuple[str, ...]:
 @pytest.mark.parametrize(
     "typo, feature",
     [("hepl", "@help"), ("proggress", "@progress"), ("invetory", "@inventory"), ("inevntory", "@inventory"),
-     ("coordinats", "@position"), ("mesages", "@inbox"), ("helth", "@health")],
+     ("coordinats", "@position"), ("mesages", "@inbox"), ("helth", "@health"),
+     ("corrds", "@position")],  # cords or coords: a tie of one meaning
 )
 def test_a_typo_reads_as_the_word(shared_runtime: AssistantRuntime, typo: str, feature: str) -> None:
     assert feature in features(shared_runtime, typo)
