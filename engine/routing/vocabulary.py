@@ -110,6 +110,13 @@ class _Entry:
 
 
 _FILLER = _Entry(None, None)
+# Words said between the words of a question: "where tf am i", "how many do i even have".
+_INTERJECTIONS = frozenset({
+    "tf", "actually", "even", "lol", "lmao", "lmfao", "bruh", "dude", "fam", "ngl", "tbh", "fr", "lowkey", "kinda",
+    "rn", "atm", "btw", "tho", "though", "um", "umm", "uh", "uhh", "erm", "hm", "hmm", "welp", "yo", "yoo", "ayo",
+    "really", "rly", "exactly", "quickly", "kindly", "currently", "pls", "pleas", "plss", "thx", "ty", "tysm",
+})
+_INTERJECTION_PAIRS = frozenset({("the", "heck"), ("the", "hell"), ("the", "fuck"), ("on", "earth"), ("tha", "hell")})
 
 
 class VocabularyError(ValueError):
@@ -192,6 +199,11 @@ class Vocabulary:
         # phrases are matched: "wher am i" reads "where am i", "emerald blok id"
         # the item "emerald block".
         self._en_words = frozenset(w for words in self._en for w in words)
+        # Interjections that are filler and no part of any phrase are dropped before phrases
+        # are matched, so "where tf am i" still reads "where am i".
+        in_phrases = {w for words in self._en if len(words) > 1 for w in words}
+        self._interjections = frozenset(w for w in _INTERJECTIONS
+                                        if self._en.get((w,)) is _FILLER and w not in in_phrases)
         meaning = {words[0]: entry.feature for words, entry in self._en.items() if len(words) == 1 and entry.feature}
         self.spelling = SpellingIndex(self._en_words, guard, meaning)
         self._dictionary = frozenset(guard)
@@ -265,7 +277,7 @@ class Vocabulary:
         breaks = 0
         cuts: list[int] = []
         chinese = False
-        tokens = self._corrected(tokenize(normalized), names, budget)
+        tokens = self._without_interjections(self._corrected(tokenize(normalized), names, budget), names)
         han = any(t.script is Script.HAN for t in tokens)  # pinyin initials ("zb") only beside Chinese
         i = 0
         n = len(tokens)
@@ -390,6 +402,23 @@ class Vocabulary:
         after = [t.feature for t in terms[run:]]
         if after[0] in _AFTER_A_NAME or name[0] in _ZH_NICKNAME and after[0] == "@in" and after[-1] in ("@where", "@in"):
             terms[:run] = [Term(name, PLAYER_FEATURE, TermKind.SLOT)]
+
+    def _without_interjections(self, tokens: list[RawToken], names: Collection[str]) -> list[RawToken]:
+        """The tokens without interjections ("tf", "the hell"), which would split a phrase."""
+        out: list[RawToken] = []
+        i = 0
+        while i < len(tokens):
+            token = tokens[i]
+            if token.script is Script.LATIN and token.text not in names:
+                if i + 1 < len(tokens) and (token.text, tokens[i + 1].text) in _INTERJECTION_PAIRS:
+                    i += 2
+                    continue
+                if token.text in self._interjections:
+                    i += 1
+                    continue
+            out.append(token)
+            i += 1
+        return out
 
     def _corrected(self, tokens: list[RawToken], names: Collection[str], budget: SpellingBudget) -> list[RawToken]:
         # The corrected word replaces the token, so phrases and parsers read it

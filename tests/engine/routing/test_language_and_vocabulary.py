@@ -180,3 +180,12 @@ def test_digits_are_letters_only_when_they_spell_a_vocabulary_word(shared_runtim
     assert "w:r0fl" in analyze(shared_runtime, "where am i r0fl").features
     assert ITEM_FEATURE in analyze(shared_runtime, "do i have a b0at").features
     assert analyze(shared_runtime, "is alex_99 online").features[1] == PLAYER_FEATURE
+
+
+@pytest.mark.parametrize("text", ["where tf am i", "where the heck am i", "where on earth am i", "whre am i"])
+def test_an_interjection_inside_a_phrase_does_not_split_it(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert [t.feature for t in analyze(shared_runtime, text).terms] == ["@position"]
+
+
+def test_an_interjection_that_is_a_players_name_is_kept(shared_runtime: AssistantRuntime) -> None:
+    assert PLAYER_FEATURE in [t.feature for t in analyze(shared_runtime, "where is yo", names=("yo",)).terms]
