@@ -25,6 +25,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "players.near": ("Near you: {list}.", "你附近：{list}。"),
     "players.none_near": ("No other player is in sight.", "视野内没有其他玩家。"),
     "players.distance": ("{name} is {distance} blocks away.", "{name} 离你 {distance} 格。"),
+    "players.distance_at": ("{name} is {distance} blocks away, at {x}, {y}, {z}.",
+                            "{name} 离你 {distance} 格，在 {x}, {y}, {z}。"),
     "players.online_not_seen": ("{name} is online but not within sight, so I can't tell the distance.",
                                 "{name} 在线，但不在视野内，无法得知距离。"),
     "players.not_online": ("{name} is not online.", "{name} 不在线。"),

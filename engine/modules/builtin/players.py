@@ -27,6 +27,9 @@ EXAMPLES_EN = (
     "who is nearest", "who is nearest to me", "who is the nearest player", "any players online", "any players around",
     "anyone around", "anyone here", "is {player} around", "players around me", "how many players are there",    "anyone on", "anyone else on", "who is on the server", "who is in the server",
     "how many people on", "how many ppl online", "who is on rn",
+    # A named player's whereabouts: the answer gives where they stand when they are in sight.
+    "{player} coords", "what are {player}'s coords", "{player}'s location", "where is {player} located",
+    "{player}'s position", "what is {player}'s position",
 )
 EXAMPLES_ZH = (
     "谁在线", "有谁在线", "谁在线上", "谁在玩", "在线玩家", "在线的玩家", "在线玩家有哪些", "有哪些玩家在线",
@@ -39,6 +42,7 @@ EXAMPLES_ZH = (
     "服务器有几个人", "服务器有多少人", "服务器上有谁", "最近的玩家是谁", "离我最近的玩家", "离我最近的是谁",
     "附近有谁在", "附近有人", "谁在附近", "{player}在不在", "{player}在吗", "{player}在哪里", "{player}离我有多远",
     "{player}多远",    "谁离我最近", "谁离我近",    "有谁在", "服务器几个人", "离我近的玩家",
+    "{player}的坐标", "{player}坐标多少", "{player}在哪个位置", "{player}的位置", "{player}现在在哪",
 )
 
 
@@ -50,6 +54,8 @@ class PlayersQuery:
 def parse_players(_text: str, ctx: ParseContext) -> PlayersQuery | None:
     if any(t.feature == ITEM_FEATURE for t in ctx.analysis.terms):
         return None
+    if ctx.analysis.speaker and any(t.feature == "@position" for t in ctx.analysis.terms):
+        return None  # "tell steve where i am", "send alex my coords": the player's own position, passed on
     named = players_named(ctx)
     # A name that is no one online ("is alex_99 on"): answered as not online.
     online = ctx.players or ParseContext.player_names(ctx.snapshot)
@@ -94,7 +100,12 @@ class PlayersModule(Module[PlayersQuery]):
             wanted = args.name.lower()
             for name, distance in near:
                 if name.lower() == wanted:
-                    return ModuleResult((m.say(lang, "players.distance", name=name, distance=fmt(distance)),))
+                    # Where they stand too: "where is alex", "alex's coords" ask for it.
+                    seen = next((e.position for e in snap.entities if e.kind == "player" and e.name == name), None)
+                    if seen is None:
+                        return ModuleResult((m.say(lang, "players.distance", name=name, distance=fmt(distance)),))
+                    return ModuleResult((m.say(lang, "players.distance_at", name=name, distance=fmt(distance),
+                                               x=fmt(seen.x), y=fmt(seen.y), z=fmt(seen.z)),))
             online = {n.lower(): n for n in snap.online_players}
             if wanted in online:
                 return ModuleResult((m.say(lang, "players.online_not_seen", name=online[wanted]),))

@@ -42,7 +42,10 @@ def test_status(assistant: LocalAssistant) -> None:
 def test_players_online_near_and_distance(assistant: LocalAssistant) -> None:
     reply = text(assistant.request("who is online", make_snapshot(), 0.0))
     assert "3 online: Alex, Steve, Tester." in reply and "Alex (10 m)" in reply
-    assert text(assistant.request("how far is alex", make_snapshot(), 0.0)) == "Alex is 10 blocks away."
+    assert text(assistant.request("how far is alex", make_snapshot(), 0.0)) == "Alex is 10 blocks away, at 20.5, 64, -20.2."
+    assert text(assistant.request("alex的坐标", make_snapshot("zh_cn"), 0.0)) == "Alex 离你 10 格，在 20.5, 64, -20.2。"
+    assert text(assistant.request("tell alex where i am", make_snapshot(), 0.0)) != text(
+        assistant.request("where is alex", make_snapshot(), 0.0))  # the player's own position, passed on
     assert "online but not within sight" in text(command(assistant, "players", "steve", make_snapshot(), 0.0))
     assert "Notch is not online" in text(command(assistant, "players", "Notch", make_snapshot(), 0.0))
 
@@ -165,4 +168,4 @@ def test_unknown_command_is_not_ours(assistant: LocalAssistant) -> None:
 
 def test_nearby_players_distance_formatting(assistant: LocalAssistant) -> None:
     snap = make_snapshot(near=(("Steve", Vec3(13.5, 68.0, -20.25)),))
-    assert text(assistant.request("how far is steve", snap, 0.0)) == "Steve is 5 blocks away."
+    assert text(assistant.request("how far is steve", snap, 0.0)) == "Steve is 5 blocks away, at 13.5, 68, -20.2."
