@@ -144,12 +144,13 @@ def test_zh_tell_me_without_an_event_is_no_condition(shared_runtime: AssistantRu
     assert blocked(shared_runtime, text) is not TermKind.CONDITION
 
 
-@pytest.mark.parametrize("text", ["what game mode is this", "what dimension is this"])
+# "is this the nether" as "这是下界不": the place the player is in.
+@pytest.mark.parametrize("text", ["what game mode is this", "what dimension is this", "is this the nether"])
 def test_this_after_what_dimension_or_mode_is_the_players_own(shared_runtime: AssistantRuntime, text: str) -> None:
     assert blocked(shared_runtime, text) is None
 
 
-@pytest.mark.parametrize("text", ["what block is this", "what item is this", "what is this", "is this the nether"])
+@pytest.mark.parametrize("text", ["what block is this", "what item is this", "what is this", "is this a nether fortress"])
 def test_other_this_still_refers_back(shared_runtime: AssistantRuntime, text: str) -> None:
     assert blocked(shared_runtime, text) is TermKind.REFERENCE
 
@@ -225,5 +226,16 @@ def test_statements_and_references_back_still_stop(shared_runtime: AssistantRunt
 )
 def test_what_the_player_just_did_is_context(shared_runtime: AssistantRuntime, text: str, lang: str,
                                              module: str | None) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    ("tell me if im in the nether", "en", "agent:position"), ("is this the nether", "en", "agent:position"),
+    ("面包还够吃吗，剩几个", "zh", "agent:inventory"), ("tell me if my health drops", "en", None),
+    ("tell me if someone messages me", "en", None),
+])
+def test_whether_the_player_is_somewhere_is_no_condition(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                                         module: str | None) -> None:
     snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
     assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
