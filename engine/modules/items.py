@@ -334,6 +334,14 @@ class ItemNames:
             flat[item_id] = (en, tuple(older), zh_names)
             entries.append(_Entry(ItemInfo(item_id, en, zh_names, None, block_only), mask, tuple(older), item_id,
                                   False))
+        # An id's words name the item too, as players read them in commands: "music disc creator"
+        # (every disc is "Music Disc"), "netherite upgrade smithing template", "experience bottle".
+        for item_id, (en, older_en, _) in flat.items():
+            words = item_id.split(":", 1)[-1].replace("_", " ")
+            if words != en.lower() and words not in (o.lower() for o in older_en) and (
+                words not in short_names.get(item_id, ())
+            ):
+                short_names.setdefault(item_id, []).append(words)
         for item_id, meta, en, mask, flattened, block_only in doc["legacy"]:
             zh_names = ()
             aliases: tuple[str, ...] = ()

@@ -23,6 +23,15 @@ def test_lookup_by_every_spelling(shared_runtime: AssistantRuntime) -> None:
     assert [i.id for i in items.lookup("diamonds")] == ["minecraft:diamond"]
 
 
+def test_an_ids_words_name_the_item(shared_runtime: AssistantRuntime) -> None:
+    # Every disc is "Music Disc" and the template's name is "Netherite Upgrade": players read the id.
+    items = shared_runtime.items
+    for words, item_id in (("music disc creator", "minecraft:music_disc_creator"),
+                           ("netherite upgrade smithing template", "minecraft:netherite_upgrade_smithing_template"),
+                           ("experience bottle", "minecraft:experience_bottle"), ("ender eye", "minecraft:ender_eye")):
+        assert [i.id for i in items.lookup(words)] == [item_id], words
+
+
 def test_search_unique_or_several(shared_runtime: AssistantRuntime) -> None:
     items = shared_runtime.items
     assert [i.id for i in items.search("Oak Planks")] == ["minecraft:oak_planks"]
