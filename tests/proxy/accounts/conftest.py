@@ -1,6 +1,7 @@
 """Fixtures for the account tests: the fake services, a fake clock, and stores wired to both."""
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -61,3 +62,14 @@ def make_store(account_services: AccountServices, fake_time: FakeTime,  # noqa: 
     yield make
     for store in made:
         store.close()
+
+
+@pytest.fixture
+def refused_port() -> Iterator[int]:
+    """A loopback port that refuses connections for the whole test: bound, never listening.
+
+    A port bound and closed again (the old helper) could be taken by another process before the
+    test connected to it."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        yield int(s.getsockname()[1])

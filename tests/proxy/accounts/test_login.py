@@ -1,7 +1,6 @@
 """The device-code sign-in against local services: pending then authorised, and every failure by its name."""
 from __future__ import annotations
 
-import socket
 import uuid
 from pathlib import Path
 
@@ -128,14 +127,9 @@ def test_a_client_id_microsoft_does_not_know(account_services: AccountServices, 
         make_store(settings={"client_id": "0000000048000000"}).login(None, lambda code: None)
 
 
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
-
-def test_no_network_names_the_host(account_services: AccountServices, make_store: StoreFactory) -> None:
-    dead = f"http://127.0.0.1:{_closed_port()}/oauth20_connect.srf"
+def test_no_network_names_the_host(account_services: AccountServices, make_store: StoreFactory, refused_port: int) -> None:
+    dead = f"http://127.0.0.1:{refused_port}/oauth20_connect.srf"
     with pytest.raises(errors.ServiceUnreachable) as info:
         make_store(settings={"device_code_url": dead}).login(None, lambda code: None)
     assert "cannot reach Microsoft sign-in (127.0.0.1)" in str(info.value) and "network" in info.value.action

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import socket
 import traceback
 from pathlib import Path
 from typing import Any
@@ -22,15 +21,10 @@ def _failure_texts(exc: AccountError) -> list[str]:
     return [str(exc), repr(exc), exc.message, exc.action, exc.detail, "".join(traceback.format_exception(exc))]
 
 
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 def test_no_token_leaves_in_text_after_login_refresh_and_failures(
         account_services: AccountServices, make_store: StoreFactory, fake_time: FakeTime, cache_file: Path,
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], refused_port: int) -> None:
     lines: list[dict[str, Any]] = []  # the store's own log lines, with no redaction in front
     texts: list[str] = []
     learned: list[str] = []
@@ -64,7 +58,7 @@ def test_no_token_leaves_in_text_after_login_refresh_and_failures(
     account_services.clear_failures()
 
     # No network, to a URL whose query holds something secret-looking.
-    dead = make_store(settings={"profile_url": f"http://127.0.0.1:{_closed_port()}/minecraft/profile?key=sk-query"},
+    dead = make_store(settings={"profile_url": f"http://127.0.0.1:{refused_port}/minecraft/profile?key=sk-query"},
                       log=Logger(namespace="mcagent.accounts", observer=lines.append), on_secret=learned.append)
     account_services.next_sign_in("Steve")
     with pytest.raises(ServiceUnreachable) as offline:
