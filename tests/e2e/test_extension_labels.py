@@ -15,25 +15,10 @@ from typing import Any
 import pytest
 
 from engine.modules.extensions import GROUP
+from tests.e2e.components import hovers
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mcagent-origin"
 RAW_KEY = "example.origin"
-
-
-def hovers(component: Any) -> list[str]:
-    """Every hover text in a chat component: a card's buttons say there what each option is."""
-    found: list[str] = []
-    if isinstance(component, dict):
-        event = component.get("hoverEvent") or component.get("hover_event")
-        if isinstance(event, dict):
-            contents = event.get("contents", event.get("value"))
-            found.append(contents.get("text", "") if isinstance(contents, dict) else str(contents))
-        for child in component.get("extra", []) or []:
-            found += hovers(child)
-    elif isinstance(component, list):
-        for child in component:
-            found += hovers(child)
-    return found
 
 
 def card_labels(bot: Any, line: str) -> list[str]:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.llm_server import ScriptedModelServer, tool_body
+from tests.e2e.components import clicks
 
 PARAPHRASE = "where in the world am i yeet"  # the local router is not sure (low score): it needs the model
 KEY = "sk-e2e-0a1b2c3d4e5f60718293a4b5c6d7e8f9"
@@ -25,26 +26,6 @@ def coordinates(text: str) -> tuple[int, int, int]:
     found = re.search(r"at (-?[\d.]+), (-?[\d.]+), (-?[\d.]+)", text)
     assert found, text
     return tuple(math.floor(float(v)) for v in found.groups())  # type: ignore[return-value]
-
-
-def clicks(component: Any) -> list[str]:
-    """Every run_command value in a chat component (JSON text or already parsed)."""
-    if isinstance(component, str):
-        try:
-            component = json.loads(component)
-        except ValueError:
-            return []
-    found: list[str] = []
-    if isinstance(component, dict):
-        event = component.get("clickEvent") or component.get("click_event")
-        if isinstance(event, dict) and event.get("action") == "run_command":
-            found.append(str(event.get("value") or event.get("command")))
-        for child in component.get("extra", []) or []:
-            found += clicks(child)
-    elif isinstance(component, list):
-        for child in component:
-            found += clicks(child)
-    return found
 
 
 def test_a_paraphrase_goes_to_the_model_once_and_is_answered(
