@@ -81,7 +81,7 @@ _LIGHT_WORDS = frozenset({
     "w:roughly", "w:okay", "w:alright", "w:seem", "w:seems", "w:wise", "w:basically", "w:low", "w:high",
     "w:located", "w:situated", "w:done", "w:finished", "w:complete", "w:completed",
     "w:almost", "w:nearly", "w:miss", "w:missed", "w:yesterday", "w:today", "w:tonight", "w:first", "w:second",
-    "w:last", "w:final",
+    "w:last", "w:final", "w:with", "w:everything", "w:all", "w:from", "w:into",
 })
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})
