@@ -53,12 +53,17 @@ class HomophoneIndex:
         self._meaning = meaning
         self._words: set[str] = set()
         self._by_mask: dict[_Mask, set[str]] = {}
+        self._by_sound: dict[tuple[str, str], set[str]] = {}  # two-character words by both readings
         for word in words:
             if not 2 <= len(word) <= MAX_WORD:
                 continue
             self._words.add(word)
             for mask in self._masks(word):
                 self._by_mask.setdefault(mask, set()).add(word)
+            if len(word) == 2:
+                for first in readings.get(word[0], ()):
+                    for second in readings.get(word[1], ()):
+                        self._by_sound.setdefault((first, second), set()).add(word)
 
     def _masks(self, text: str, commonest: bool = False, typed: bool = False) -> Iterator[_Mask]:
         for i, char in enumerate(text):
@@ -68,8 +73,28 @@ class HomophoneIndex:
             for reading in readings[:1] if commonest else readings:
                 yield text[:i], reading, text[i + 1:]
 
-    def repair(self, run: str, position: int) -> tuple[int, str, str] | None:
-        """``(start, window, word)`` for the slip around ``run[position]``, or None when none or several fit."""
+    def repair(self, run: str, position: int, unknown: frozenset[int] = frozenset()) -> tuple[int, str, str] | None:
+        """``(start, window, word)`` for the slip around ``run[position]``, or None when none or several fit.
+
+        ``unknown``: the run's positions segmentation left unknown. Two unknown characters side by
+        side may be a two-character word with both slipped, as voice input types it ("学两" is
+        血量), when exactly one word's meaning sounds like them.
+        """
+        one = self._one_slip(run, position)
+        if one is not None or not unknown:
+            return one
+        found: dict[str, tuple[int, str, str]] = {}
+        for start in (position - 1, position):
+            window = run[max(start, 0): start + 2]
+            if start < 0 or len(window) < 2 or not {start, start + 1} <= unknown or _PLAIN.intersection(window):
+                continue
+            for first in self._readings.get(window[0], ())[:1]:
+                for second in self._readings.get(window[1], ())[:1]:
+                    for word in self._by_sound.get((first, second), ()):
+                        found.setdefault(self._meaning.get(word, word), (start, window, word))
+        return next(iter(found.values())) if len(found) == 1 else None
+
+    def _one_slip(self, run: str, position: int) -> tuple[int, str, str] | None:
         n = len(run)
         for length in range(min(MAX_WORD, n), 1, -1):
             # The typed characters' commonest readings first ("搞" is gao before

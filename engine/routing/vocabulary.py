@@ -493,7 +493,7 @@ class Vocabulary:
                 break
             budget.words_left -= 1
             budget.words += 1
-            found = self.homophones.repair(run, position)
+            found = self.homophones.repair(run, position, frozenset(unknown))
             if found is not None:
                 start, window, word = found
                 run = run[:start] + word + run[start + len(window):]
