@@ -9,6 +9,9 @@ character unknown, the windows of two to ``MAX_WORD`` characters around it are
 looked up the same way; a window that is no word but shares a mask with
 words of exactly one meaning (longest windows first, the typed characters'
 commonest readings before their others) is that word, typed with one slip.
+Voice input slips whole words: two unknown characters side by side whose
+commonest readings are those of exactly one two-character word's meaning
+("学两", xue liang) are that word (血量).
 Only content words are repair targets (topics and item names): never filler,
 a filter word or a write. A pronoun (我, 你, 他…), 好 or a common adverb (很, 太, 也…)
 is never the slipped character: it is the IME's first choice for its sound and

@@ -81,3 +81,13 @@ def test_a_slip_that_fits_words_of_two_meanings_is_not_repaired() -> None:
     assert index.repair("cd", 0) is None
     same = HomophoneIndex({"ad": "one", "bd": "one"}, readings, {"ad": "one", "bd": "one"})
     assert same.repair("cd", 0) in {(0, "cd", "ad"), (0, "cd", "bd")}
+
+
+@pytest.mark.parametrize("text", ["我学两多少", "我的学两"])
+def test_a_word_whose_two_characters_both_slipped_reads_as_the_word(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert "@health" in features(shared_runtime, text)
+
+
+@pytest.mark.parametrize("text", ["天气怎么样", "学校在哪"])
+def test_two_unknown_characters_that_sound_like_no_word_stay_unknown(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert [f for f in features(shared_runtime, text) if f.startswith("c:")][:2] == [f"c:{text[0]}", f"c:{text[1]}"]
