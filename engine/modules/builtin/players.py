@@ -84,7 +84,7 @@ class PlayersModule(Module[PlayersQuery]):
             ModuleRouting[PlayersQuery].defaults()
             .command(AgentCommand.parsed("players", parse_command_args, lambda q: q.name or "",
                                          usage="!players [name]",
-                                         description="who is online, who is near and how far",
+                                         description="who is online, who is near, how far and where",
                                          aliases=("online", "who"), description_zh="谁在线、谁在附近、有多远",
                                          args=(Arg("name", ArgKind.PLAYER, optional=True,
                                                    description="one player to locate"),)))
