@@ -16,7 +16,7 @@ Per table:
   the grid rows with ``A`` for the first ingredient of ``needs``, ``B`` the second... (``""``
   for shapeless). minecraft-data spells a recipe that takes any planks as one recipe per
   species; those that differ only in members of one of engine/decision/knowledge.py's
-  families (``#planks``, ``#logs``, ``#stone_tool_materials``) are folded into one recipe
+  families (``#planks``, ``#logs``, ``#stone_tool_materials``, ``#coals``) are folded into one recipe
   naming the family, so a chest needs ``#planks`` while an oak fence keeps ``oak_planks``;
 * ``blocks``: block -> ``[drops, tools]``: the items it drops and the tools that harvest it
   (empty: the hand will do). Blocks that drop nothing are left out.
@@ -38,7 +38,7 @@ from engine.decision.knowledge import FAMILIES  # noqa: E402
 from minecraft_data import NPM_PACKAGE, NpmPackage  # noqa: E402
 
 OUT = ROOT / "engine" / "planning" / "data" / "recipes.json"
-FOLDED = ("#planks", "#logs", "#stone_tool_materials")
+FOLDED = ("#planks", "#logs", "#stone_tool_materials", "#coals")
 TABLES = {"legacy": "1.12.2"}          # and "flat": the newest release in the package
 
 

@@ -90,7 +90,10 @@ def plan(item: str, qty: int, inv: dict[str, int], s: DecisionState) -> Choice |
             return _ensure("furnace", inv, s)
         return Choice(ActionName.SMELT, (item,))
     if item in FAMILIES:
-        item = _member_to_make(item, inv)
+        member = _member_to_make(item, inv)
+        if member not in RECIPES:
+            return plan(member, missing, inv, s)   # a family got another way (#coals: charcoal is smelted)
+        item = member
     if item not in RECIPES:
         return _raw(item, inv, s)
     recipe = RECIPES[item]
@@ -242,7 +245,11 @@ def _member_to_make(tag: str, inv: dict[str, int]) -> str:
     for m in made:
         if all(count(i, inv) >= n for i, n in RECIPES[m].needs):
             return m
-    return made[0]
+    if made:
+        return made[0]
+    # No member is crafted (#coals): the one the planner gets most cheaply (charcoal: coal is scarce).
+    ways = planner().ways
+    return min(members(tag), key=lambda m: ways[m].cost if m in ways else math.inf)
 
 
 def _ensure(block: str, inv: dict[str, int], s: DecisionState) -> Choice:

@@ -44,6 +44,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "#planks": tuple(f"{s}_planks" for s in SPECIES) + ("crimson_planks", "warped_planks", "bamboo_planks",
                                                         "planks"),
     "#stone_tool_materials": ("cobblestone", "cobbled_deepslate", "blackstone"),
+    # Vanilla's #coals: a torch or a campfire takes either; the planner spends what is carried first.
+    "#coals": ("coal", "charcoal"),
     # Smelt into iron ingots: raw iron (1.17+), or the ore itself (before 1.17, and ore mined with silk touch).
     "#iron_raw": ("raw_iron", "iron_ore", "deepslate_iron_ore"),
     **{f"#{s}_logs": _species_logs(s) for s in SPECIES},

@@ -79,6 +79,18 @@ def test_get_16_torch_from_nothing_makes_charcoal_for_four_crafts(tmp_path: Path
     assert _trouble(server, server_mark) == {}, seconds
 
 
+def test_get_torch_with_coal_carried_burns_no_logs(tmp_path: Path, peer_pool: PeerPool,
+                                                   proxy_factory: Any) -> None:
+    """Vanilla's torch takes coal or charcoal (#coals): the coal the player carries makes them, so
+    the plan is wood, planks, sticks and the craft: no furnace, no charcoal."""
+    server, _, server_mark, _ = _get(tmp_path, peer_pool, proxy_factory, "torch", "4 steps", give="coal 2",
+                                     count=4)
+    held = server.inventory(PLAYER)
+    assert held.get("coal", 0) == 1 and "furnace" not in held and "charcoal" not in held, held
+    assert server.deaths(PLAYER, since=server_mark) == []
+    assert _trouble(server, server_mark) == {}
+
+
 def test_get_iron_sword_from_nothing_mines_smelts_and_crafts_it(tmp_path: Path, peer_pool: PeerPool,
                                                                 proxy_factory: Any) -> None:
     """Past the furnace from an empty inventory: wood, a table, a wooden then a stone pickaxe, iron

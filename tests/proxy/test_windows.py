@@ -56,6 +56,7 @@ def recipes(codec: VersionCodec) -> dict[tuple[tuple[int, int, str], ...], Item]
         pick: ("wooden_pickaxe", 1),
         ring: ("furnace", 1),
         ((0, 0, "charcoal"), (1, 0, "stick")): ("torch", 4),      # vanilla's torch, a goal's recipe
+        ((0, 0, "coal"), (1, 0, "stick")): ("torch", 4),
     }
 
 
@@ -548,4 +549,13 @@ def test_a_goals_recipe_is_laid_out_as_minecraft_data_shapes_it(version: str) ->
     assert link.seq.outcome is not None and link.seq.outcome.ok, link.seq.outcome
     assert link.clicks() == [(36, 0, 0), (1, 1, 0), (36, 0, 0), (37, 0, 0), (3, 1, 0), (37, 0, 0), (0, 0, 1)]
     assert link.server.inv == {36: ("charcoal", 1), 37: ("stick", 2), 44: ("torch", 4)}
+    link.check_clean()
+
+
+@pytest.mark.parametrize("version", ["1.18.2", "26.1"])
+def test_a_torch_takes_the_coal_the_player_carries(version: str) -> None:
+    link = Link(version, {36: ("coal", 2), 37: ("stick", 3)})
+    link.run(CraftItem("torch", 1, None))
+    assert link.seq.outcome is not None and link.seq.outcome.ok, link.seq.outcome
+    assert link.server.inv == {36: ("coal", 1), 37: ("stick", 2), 44: ("torch", 4)}
     link.check_clean()

@@ -93,6 +93,13 @@ def test_stone_and_iron_milestones_accept_deepslate_and_pre_1_17_ore() -> None:
     assert ladder.current == "iron_ingot"
 
 
+def test_coal_carried_makes_the_torches_and_none_carried_smelts_charcoal() -> None:
+    s = state(inventory=(("coal", 2), ("stick", 2)))
+    assert plan("torch", 8, dict(s.inventory), s) == Choice(ActionName.CRAFT, ("torch",))
+    bare = state(inventory=(("stick", 2), ("furnace", 1), ("oak_planks", 4), ("oak_log", 2)))
+    assert plan("torch", 8, dict(bare.inventory), bare) != Choice(ActionName.CRAFT, ("torch",))
+
+
 def test_birch_logs_craft_birch_planks_and_the_craft_op_names_them() -> None:
     s = state(inventory=(("birch_log", 2),))
     legal = legal_actions(s)

@@ -53,6 +53,16 @@ def test_sixteen_torches_from_nothing_burn_logs_into_charcoal(flat: Planner) -> 
     assert step(plan, "gather", "cobblestone").source == "stone"
 
 
+def test_torches_take_the_coal_carried_before_any_log_is_burned(flat: Planner) -> None:
+    # minecraft-data spells the torch twice (coal, charcoal); the book folds them into #coals.
+    assert [r.needs for r in book("flat").recipes["torch"]] == [(("#coals", 1), ("stick", 1))]
+    assert planned(flat, "torch", 16, {"coal": 4, "stick": 4}).steps == (Step("craft", "torch", 16),)
+    short = planned(flat, "torch", 16, {"coal": 1, "stick": 4})    # the other three are charcoal
+    assert step(short, "smelt", "charcoal").count == 3 and short.steps[-1] == Step("craft", "torch", 16)
+    campfire = {n for r in book("flat").recipes["campfire"] for n, _ in r.needs}
+    assert "#coals" in campfire and not {"coal", "charcoal"} & campfire
+
+
 def test_counts_follow_recipe_yields_and_the_inventory(flat: Planner) -> None:
     plan = planned(flat, "stick", 5)          # 4 a craft: two crafts, four planks, one log
     assert plan.steps == (Step("gather", "oak_log", 1, "oak_log"), Step("craft", "oak_planks", 4),
