@@ -316,7 +316,7 @@ class Vocabulary:
         if marked and kind is Mood.STATES:
             kind = Mood.ASKS  # "我饿了？", "我在下界？": said as a statement, asked with the mark
         # 我 is filler and "where am i" one phrase: ``speaker`` keeps that the player was named.
-        speaker = names_speaker(normalized) if chinese else any(
+        speaker = names_speaker(_before_purpose(normalized, terms, kept)) if chinese else any(
             word in _EN_SPEAKER for term in kept for word in term.surface.split(" "))
         restated = bool(breaks) and one_request(terms, cuts, chinese and speaker)
         requested = not chinese and (_EN_OPENER.match(normalized) is not None or (
@@ -540,3 +540,19 @@ class Vocabulary:
         if kind in _COLLAPSING and out and out[-1].feature == feature:
             return
         out.append(Term(surface, feature, kind))
+
+
+def _before_purpose(normalized: str, terms: list[Term], kept: tuple[Term, ...]) -> str:
+    """The text the kept terms came from when a trailing purpose clause was dropped ("alex在哪个位置
+    我要去找她": the player named in the purpose is not the one asking about a position); else all of it."""
+    if not kept or len(kept) >= len(terms) or tuple(terms[:len(kept)]) != kept or (
+        terms[len(kept)].feature != "@purpose"
+    ):
+        return normalized
+    at = 0
+    for term in kept:
+        found = normalized.find(term.surface, at)
+        if found < 0:
+            return normalized
+        at = found + len(term.surface)
+    return normalized[:at]

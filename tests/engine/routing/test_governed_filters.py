@@ -83,6 +83,9 @@ def test_sentences_that_ask_two_things_stay_a_compound(shared_runtime: Assistant
         ("whats my hp, trying to fight the wither", "en", "agent:status"),
         ("查下我的y值，想挖钻石", "zh", "agent:position"),
         ("我血量多少，准备打末影龙", "zh", "agent:status"),
+        # The 我 of the purpose is not the asker's own position: the named player's is asked.
+        ("alex在哪个位置 我要去找她", "zh", "agent:players"),
+        ("我的坐标 我要去找alex", "zh", "agent:position"),
     ],
 )
 def test_a_purpose_clause_after_a_question_is_not_the_request(
