@@ -33,7 +33,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # inventory
     "inventory.held": ("In your hand: {item}.", "手上拿着：{item}。"),
     "inventory.held_empty": ("Your hand is empty.", "你手上是空的。"),
-    "inventory.contents": ("Inventory ({stacks} stacks): {list}.", "背包（{stacks} 组）：{list}。"),
+    "inventory.contents": ("Inventory ({stacks} stacks, {free} of {slots} slots free): {list}.",
+                           "背包（{stacks} 组，{slots} 格中空 {free} 格）：{list}。"),
     "inventory.empty": ("Your inventory is empty (or I have not seen it yet).", "背包是空的（或还没收到背包数据）。"),
     "inventory.count": ("You have {count} × {item}.", "你有 {count} 个{item}。"),
     "inventory.count_none": ("You have no {item}.", "你没有{item}。"),

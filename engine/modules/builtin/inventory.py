@@ -35,6 +35,9 @@ EXAMPLES_EN = (
     "what armor am i wearing", "do i have a pickaxe", "do i still have my elytra", "do i have any food",
     "what gear do i have", "do i have any {item} left", "got any {item} left",
     "how many {item} i have left", "i have how many {item}", "have i got {item}", "have i got a {item}", "how many {item} i got left",
+    # Room for more: the overview says how many slots are free.
+    "is my inventory full", "how many free slots do i have", "how much space in my inventory", "do i have room in my inventory",
+    "any free slots", "is my inv full",
 )
 EXAMPLES_ZH = (
     "背包", "我的背包", "背包里有什么", "我的背包里有什么", "我背包里有什么", "背包里都有什么", "物品栏",
@@ -48,10 +51,13 @@ EXAMPLES_ZH = (
     "{item}还有多少", "{item}还剩多少", "还剩多少{item}", "背包里有啥", "背包有什么", "手里拿着啥", "手上是什么",
     "拿着什么", "快捷栏有什么", "副手是什么", "主手是什么",    "身上带了什么", "我身上带了啥",    "拿着什么东西", "手里拿着什么东西", "{item}还有吗", "{item}有吗",
     "我穿的什么装备", "背包里有没有镐子", "我有没有钻石",
+    "背包满了吗", "背包还有空位吗", "还有几个空格", "背包还有多少格", "背包满没满",
 )
 
 # Window 0: 5–8 armor, 9–35 main inventory, 36–44 hotbar, 45 offhand.
 CONTENT_SLOTS = range(9, 46)
+# Where picked-up items can go (main inventory and hotbar): "how many free slots", "is my inventory full".
+STORAGE_SLOTS = range(9, 45)
 SHOWN = 12
 
 
@@ -148,7 +154,10 @@ class InventoryModule(Module[InventoryQuery]):
             shown = ", ".join(f"{self._name(item, lang)} × {count}" for item, count in ranked[:SHOWN])
             if len(ranked) > SHOWN:
                 shown += f", … (+{len(ranked) - SHOWN})"
-            lines.append(m.say(lang, "inventory.contents", stacks=stacks, list=shown))
+            free = sum(1 for i in STORAGE_SLOTS if i >= len(player.inventory) or player.inventory[i] is None
+                       or player.inventory[i].count <= 0)
+            lines.append(m.say(lang, "inventory.contents", stacks=stacks, list=shown, free=free,
+                               slots=len(STORAGE_SLOTS)))
         else:
             lines.append(m.say(lang, "inventory.empty"))
         return ModuleResult(tuple(lines))

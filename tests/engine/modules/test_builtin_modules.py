@@ -60,6 +60,10 @@ def test_inventory_held_contents_and_counts(assistant: LocalAssistant) -> None:
     assert text(assistant.request("我有多少面包", make_snapshot("zh_cn", inventory={12: SlotItem("minecraft:bread", 3)}), 0.0)) \
         == "你有 3 个面包。"
     assert text(assistant.request("do i have any cobblestone", snap, 0.0)) == "You have no Cobblestone."
+    # Four stacks in the 36 slots items go to (the offhand is not one): 32 free.
+    assert "(4 stacks, 32 of 36 slots free)" in text(assistant.request("is my inventory full", snap, 0.0))
+    offhand = make_snapshot("zh_cn", inventory={45: SlotItem("minecraft:shield", 1), 9: SlotItem("minecraft:dirt", 64)})
+    assert "36 格中空 35 格" in text(assistant.request("背包还有空位吗", offhand, 0.0))
 
 
 def test_inventory_counts_a_kind_of_item(assistant: LocalAssistant) -> None:
