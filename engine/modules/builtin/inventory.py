@@ -104,7 +104,7 @@ class InventoryModule(Module[InventoryQuery]):
         return (
             ModuleRouting[InventoryQuery].defaults()
             .command(AgentCommand.parsed("inv", self.parse_command, lambda q: q.item_id or "",
-                                         usage="!inv [item]", description="held item and inventory contents",
+                                         usage="!inv [item]", description="held item, inventory contents and free slots",
                                          aliases=("inventory",), description_zh="手持物品和背包内容",
                                          args=(Arg("item", optional=True, description="count only this item"),)))
             .semantic(RoutingProfile.read(self.parse, EXAMPLES_EN, EXAMPLES_ZH))
