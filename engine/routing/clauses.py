@@ -59,6 +59,7 @@ _EN_QUESTION = re.compile(
 _NO_CUT_AFTER = frozenset({
     "is", "are", "was", "were", "am", "be", "been", "of", "to", "and", "or", "if", "when", "whether", "tell", "know",
     "wonder", "see", "check", "ask", "asked", "asking", "me", "show", "says", "said", "say", "but", "so", "then",
+    "why", "come",  # "why is my hp low", "how come am i hungry": a question of causes, not two clauses
 })
 
 # Words of a question that has begun: a later "do i have" is part of it.

@@ -29,7 +29,7 @@ def route(runtime: AssistantRuntime, text: str) -> str | None:
         "附近有什么", "末地在哪", "where is the end",
         # The game's maximum, an item's attribute, advice, why.
         "满血是多少", "在线人数上限多少", "我的护甲值多少", "how much air do i have", "我该吃什么",
-        "我怎么在下界", "is my position right",
+        "我怎么在下界", "is my position right", "why is my hp low", "how come am i hungry",
         # A pronoun is typed on purpose: 我着火 is not 握着 火.
         "我着火了吗",
         # Two requests: "我在哪" asks where the player is though 我 is filler.
