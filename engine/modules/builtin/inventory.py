@@ -154,10 +154,13 @@ class InventoryModule(Module[InventoryQuery]):
             shown = ", ".join(f"{self._name(item, lang)} × {count}" for item, count in ranked[:SHOWN])
             if len(ranked) > SHOWN:
                 shown += f", … (+{len(ranked) - SHOWN})"
-            free = sum(1 for i in STORAGE_SLOTS if i >= len(player.inventory) or player.inventory[i] is None
-                       or player.inventory[i].count <= 0)
+            free = sum(1 for i in STORAGE_SLOTS if _empty(player.inventory[i] if i < len(player.inventory) else None))
             lines.append(m.say(lang, "inventory.contents", stacks=stacks, list=shown, free=free,
                                slots=len(STORAGE_SLOTS)))
         else:
             lines.append(m.say(lang, "inventory.empty"))
         return ModuleResult(tuple(lines))
+
+
+def _empty(slot: SlotItem | None) -> bool:
+    return slot is None or slot.count <= 0

@@ -34,6 +34,9 @@ EXAMPLES_EN = (
     "registry name of {item}", "the item id for {item}", "{item} registry id",
     "what id does {item} have", "what id does {item} use", "{item} has what id", "how do i write {item} as an id",
     "what do i type for {item}",
+    # The item in the player's hand, named by where it is.
+    "what is the id of the item im holding", "id of what im holding", "item id of my held item",
+    "what is the id of the thing in my hand", "whats the id of this thing im holding",
 )
 EXAMPLES_ZH = (
     "{item}的id是什么", "{item}的id", "{item}的id是多少", "{item}id", "{item}的物品id", "{item}的物品id是什么",
@@ -44,14 +47,18 @@ EXAMPLES_ZH = (
     "{item}的id是啥", "{item}id是什么", "{item}的id多少", "{item}的注册名是啥", "{item}的物品id是啥",
     "{item}的英文id",
     "{item}叫什么id", "{item}用id怎么写",
+    # Not 东西: it is an inventory word, and the inventory's lines must not become this module's.
+    "手上物品的id", "手里拿的物品id是什么", "我手上拿着的物品的id", "手持物品的id",
 )
 ASK_LIMIT = 6
+HOLD_FEATURE, ID_FEATURE = "@hold", "@id"
 
 
 @attrs.frozen
 class ItemQuery:
     query: str = attrs.field(eq=False)  # as typed; two queries naming the same items are the same query
     matches: tuple[str, ...]  # registry ids; exactly one when the answer is certain
+    held: bool = False  # no item named, the one in the player's hand asked for ("id of what im holding")
 
 
 class ItemModule(Module[ItemQuery]):
@@ -82,6 +89,8 @@ class ItemModule(Module[ItemQuery]):
             return ItemQuery(surfaces[0], (next(iter(named)),))
         if not named and len(set(elsewhere)) == 1:
             return ItemQuery(elsewhere[0], ())
+        if not named and not elsewhere and {HOLD_FEATURE, ID_FEATURE} <= set(ctx.analysis.features):
+            return ItemQuery("", (), held=True)
         return None
 
     def parse_command(self, args: str, ctx: ParseContext) -> ItemQuery | None:
@@ -105,12 +114,24 @@ class ItemModule(Module[ItemQuery]):
     def execute(self, args: ItemQuery, ctx: ModuleContext) -> ModuleResult:
         lang = ctx.language
         table = self.items.for_version(ctx.snapshot.version)
+        if args.held:
+            return ModuleResult((self._held(ctx, table, lang),))
         infos = [info for i in args.matches if (info := table.get(i)) is not None]
         if len(infos) == 1:
             return ModuleResult((m.say(lang, "item.id", name=infos[0].display(lang), id=infos[0].id_text(lang)),))
         if not infos:
             return ModuleResult((self._not_here(args.query, table, lang),), completed=False)
         return self._ask(args.query, infos, lang)
+
+    @staticmethod
+    def _held(ctx: ModuleContext, table: ItemTable, lang: str) -> str:
+        held = ctx.snapshot.player.held_item
+        if held is None:
+            return m.say(lang, "inventory.held_empty")
+        info = table.get(held.item)
+        if info is None:
+            return m.say(lang, "item.id", name=held.item, id=held.item)
+        return m.say(lang, "item.id", name=info.display(lang), id=info.id_text(lang))
 
     @staticmethod
     def _not_here(query: str, table: ItemTable, lang: str) -> str:

@@ -89,6 +89,14 @@ def test_item_id_lookup_unique_or_ask(assistant: LocalAssistant) -> None:
     assert "minecraft:" not in text(assistant.request("what's the id of planks", snap, 0.0))
 
 
+def test_item_id_of_the_item_in_hand(assistant: LocalAssistant) -> None:
+    snap = make_snapshot(inventory={36: SlotItem("minecraft:diamond_sword", 1)})
+    assert text(assistant.request("whats the id of what im holding", snap, 0.0)) == "Diamond Sword: minecraft:diamond_sword"
+    zh = make_snapshot("zh_cn", inventory={36: SlotItem("minecraft:torch", 5)})
+    assert text(assistant.request("手上物品的id", zh, 0.0)) == "火把：minecraft:torch"
+    assert text(assistant.request("what is the id of the item in my hand", make_snapshot(), 0.0)) == "Your hand is empty."
+
+
 def test_item_id_follows_the_player_s_version(assistant: LocalAssistant) -> None:
     def on(version: str, locale: str = "en_us") -> WorldSnapshot:
         return attrs.evolve(make_snapshot(locale), version=version)
