@@ -120,7 +120,17 @@ def _kinds(names: Iterable[tuple[str, str]], zh_names: Mapping[str, str], taken:
         tail, named = _zh_kind({k: zh_names[k] for k in keys if k in zh_names})
         if len(tail) >= 2 and tail not in taken:
             kinds.setdefault(tail, set()).update(named)
+    for alias, head in _kind_aliases().items():
+        if head in kinds and alias not in taken:
+            kinds.setdefault(alias, set()).update(kinds[head])
     return kinds
+
+
+@functools.cache
+def _kind_aliases() -> dict[str, str]:
+    """Players' words for a kind the generated kinds leave out (``items_short.json`` "kinds"): 剑, 镐子, 床."""
+    aliases: dict[str, str] = _read_data("items_short.json")["kinds"]
+    return aliases
 
 
 def _zh_kind(names: Mapping[str, str]) -> tuple[str, set[str]]:

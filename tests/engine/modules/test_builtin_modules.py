@@ -74,6 +74,12 @@ def test_inventory_counts_a_kind_of_item(assistant: LocalAssistant) -> None:
     zh = make_snapshot("zh_cn", inventory={10: SlotItem("minecraft:oak_log", 2), 11: SlotItem("minecraft:spruce_log", 5)})
     assert text(assistant.request("我有多少原木", zh, 0.0)) == "你有 7 个原木：云杉原木 × 5, 橡木原木 × 2。"
     assert text(assistant.request("any swords left", snap, 0.0)) == "You have no swords."
+    # Players' own words for a kind (items_short.json "kinds"): one character, or colloquial.
+    armed = make_snapshot("zh_cn", inventory={10: SlotItem("minecraft:iron_sword", 1), 11: SlotItem("minecraft:stone_sword", 1),
+                                              12: SlotItem("minecraft:wooden_pickaxe", 1)})
+    assert text(assistant.request("我有几把剑", armed, 0.0)).startswith("你有 2 个剑：")
+    assert text(assistant.request("背包里有镐子吗", armed, 0.0)).startswith("你有 1 个镐子：")
+    assert text(assistant.request("我有床没", armed, 0.0)) == "你没有床。"
 
 
 def test_item_id_lookup_unique_or_ask(assistant: LocalAssistant) -> None:
