@@ -83,6 +83,10 @@ _EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", 
 _EN_OPENER = re.compile(r"(?:(?:please|pls|plz) )?(?:check|show|tell me|list|display|view|read|let me see|lemme see)\b")
 _EN_PLEASE = re.compile(r"\b(?:please|pls|plz|pleas|plez)$")
 _EN_STATES_BE = re.compile(r"\b(?:is|are|am|im|i'm|was|were)\b")
+# "血满了告诉我": an event, then what to do once it happens. Read from the text, since a phrase
+# that ends in 了 (满了, 下线了) takes the 了 that the filter's "了告诉我" would have matched.
+_ZH_ONCE_DONE = re.compile(r"了(?:就|再)?(?:告诉我|通知我|提醒我|叫我|喊我|跟我说|说一声)")
+_ONCE_DONE = Term("了告诉我", "!condition", TermKind.CONDITION)
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
 K = TypeVar("K", str, tuple[str, ...])
 
@@ -308,6 +312,8 @@ class Vocabulary:
             i += 1
         if marked and terms and terms[-1].surface in TAGS and terms[-1].kind is TermKind.UNKNOWN:
             del terms[-1]  # "im in the nether right?": a tag asking to confirm what was said
+        if chinese and _ZH_ONCE_DONE.search(normalized) and not any(t.kind is TermKind.CONDITION for t in terms):
+            terms.append(_ONCE_DONE)
         self._name_players(terms)
         word_senses(terms)
         how_it_looks(terms)

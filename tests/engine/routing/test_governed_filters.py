@@ -134,7 +134,7 @@ def test_until_a_clause_is_still_a_condition(shared_runtime: AssistantRuntime, t
 
 
 # Chinese says "when X, tell me" without 如果: an event ending in 了/时/就, then 告诉我/通知我/提醒我.
-@pytest.mark.parametrize("text", ["Steve上线了告诉我", "自动驾驶完成了告诉我", "自动驾驶做完了告诉我", "天黑了叫我", "血量低了提醒我", "有人上线就通知我", "Alex上线时告诉我",
+@pytest.mark.parametrize("text", ["Steve上线了告诉我", "自动驾驶完成了告诉我", "自动驾驶做完了告诉我", "血满了告诉我", "alex下线了就通知我", "天黑了叫我", "血量低了提醒我", "有人上线就通知我", "Alex上线时告诉我",
                                   "饿了跟我说"])
 def test_zh_event_then_tell_me_is_a_condition(shared_runtime: AssistantRuntime, text: str) -> None:
     assert blocked(shared_runtime, text) is TermKind.CONDITION
