@@ -105,6 +105,8 @@ def _names_then_asks(analysis: Analysis) -> bool:
     terms = analysis.terms
     return len(terms) == 2 and terms[0].feature == "@player" and terms[1].feature in _ABOUT_A_NAME
 _QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players", "@whether"})  # "anyone on?"
+# A topic phrase that opens the line with a question's auxiliary asks too: "did i miss any messages".
+_AUX_OPENERS = frozenset({"did", "do", "does", "is", "are", "am", "was", "were", "have", "has", "can", "could"})
 
 
 @attrs.frozen
@@ -262,7 +264,9 @@ def _asks_in_words(analysis: Analysis) -> bool:
     features = analysis.features
     return analysis.marked or analysis.requested or bool(_QUESTION_WORDS.intersection(features)) or (
         bool(features) and features[0] in _QUESTION_OPENERS
-    ) or any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms)
+    ) or any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms) or (
+        bool(analysis.terms) and analysis.terms[0].surface.split(" ", 1)[0] in _AUX_OPENERS
+    )
 
 
 def _asks(analysis: Analysis, language: str, normalized: str) -> bool:

@@ -120,6 +120,11 @@ _INTERJECTIONS = frozenset({
     "rn", "atm", "btw", "tho", "though", "um", "umm", "uh", "uhh", "erm", "hm", "hmm", "welp", "yo", "yoo", "ayo",
     "really", "rly", "exactly", "quickly", "kindly", "currently", "pls", "pleas", "plss", "thx", "ty", "tysm",
 })
+# A question's first word, after the name the assistant is called by.
+_OPENS_A_QUESTION = frozenset({
+    "what", "whats", "what's", "wat", "wut", "where", "wheres", "where's", "who", "whos", "who's", "how", "hows",
+    "how's", "which", "do", "does", "did", "is", "am", "are", "r", "can", "any", "anyone", "show", "list", "tell",
+})
 _INTERJECTION_PAIRS = frozenset({("the", "heck"), ("the", "hell"), ("the", "fuck"), ("on", "earth"), ("tha", "hell")})
 
 
@@ -413,6 +418,8 @@ class Vocabulary:
         """The tokens without interjections ("tf", "the hell"), which would split a phrase."""
         out: list[RawToken] = []
         i = 0
+        if self._addressed(tokens, names):
+            i = 2 if tokens[1].script is Script.BREAK else 1
         while i < len(tokens):
             token = tokens[i]
             if token.script is Script.LATIN and token.text not in names:
@@ -425,6 +432,17 @@ class Vocabulary:
             out.append(token)
             i += 1
         return out
+
+    def _addressed(self, tokens: list[RawToken], names: Collection[str]) -> bool:
+        """The line opens with the name the player gives the assistant ("clanker what do i have",
+        "jeeves, where am i"): a word no dictionary or vocabulary knows, then a question's first word."""
+        if len(tokens) < 3 or tokens[0].script is not Script.LATIN:
+            return False
+        first = tokens[0].text
+        if first in names or first in self._en_words or first in self._dictionary or first in self._pinyin:
+            return False
+        after = tokens[2] if tokens[1].script is Script.BREAK else tokens[1]
+        return after.script is Script.LATIN and after.text in _OPENS_A_QUESTION
 
     def _corrected(self, tokens: list[RawToken], names: Collection[str], budget: SpellingBudget) -> list[RawToken]:
         # The corrected word replaces the token, so phrases and parsers read it

@@ -83,6 +83,13 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("what are you able to do", "agent:help"), ("what kind of stuff can i ask", "agent:help"),
         ("lost lol where am i", "agent:position"), ("which dim am i in", "agent:position"),
         ("这是哪里", "agent:position"), ("我在第几层", "agent:position"),
+        # A topic phrase that opens with a question's auxiliary asks.
+        ("did i miss any messages", "agent:inbox"),
+        # The name the player calls the assistant, before the question.
+        ("clanker what do i have", "agent:inventory"), ("jeeves, where am i", "agent:position"),
+        # Room in the inventory; the item in hand; a kind in players' words; where "we" are.
+        ("is my inventory full", "agent:inventory"), ("whats the id of what im holding", "agent:item"),
+        ("我有几把剑", "agent:inventory"), ("where we at", "agent:position"), ("am i low on food", "agent:status"),
     ],
 )
 def test_more_english_ways_to_ask(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
