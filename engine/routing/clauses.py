@@ -168,11 +168,23 @@ def _inability(terms: tuple[Term, ...], text: str) -> set[int]:
 _JUST_DID = ("刚", "我刚", "i just ", "i was ", "was ", "just got ", "i got ", "got ")
 
 
+# "this cave", "这个洞": a demonstrative before a noun points at what is around the player, not back at
+# something said before; in a clause that only says what the player is doing, it refers to nothing.
+_POINTING = frozenset({"this", "that", "these", "those", "这个", "那个", "这", "那"})
+
+
+def _without_pointing(terms: tuple[Term, ...]) -> tuple[Term, ...]:
+    return tuple(t for i, t in enumerate(terms) if not (
+        t.kind is TermKind.REFERENCE and t.surface in _POINTING and i + 1 < len(terms)
+        and terms[i + 1].kind in (TermKind.UNKNOWN, TermKind.TOPIC, TermKind.SLOT)))
+
+
 def _context(analysis: Analysis, text: str) -> bool:
     unable = _inability(analysis.terms, text)
     terms = tuple(t for i, t in enumerate(analysis.terms) if i not in unable)
     if analysis.mood is not Mood.ASKS and analysis.mood is not Mood.STATES:
         return False
+    terms = _without_pointing(terms)
     if any(t.kind in _NOT_CONTEXT or t.feature == "@player" for t in terms):
         return False  # "alex wants to know, …": someone else is in it
     if any(t.kind in _NAMES for t in terms) and not any(t.kind is TermKind.UNKNOWN for t in terms):

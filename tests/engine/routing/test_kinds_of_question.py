@@ -30,6 +30,8 @@ def route(runtime: AssistantRuntime, text: str) -> str | None:
         # The game's maximum, an item's attribute, advice, why.
         "满血是多少", "在线人数上限多少", "我的护甲值多少", "how much air do i have", "我该吃什么",
         "我怎么在下界", "is my position right", "why is my hp low", "how come am i hungry",
+        # A demonstrative that refers back stays a reference, in a clause of its own too.
+        "what about that one, how many do i have", "that thing, where is it",
         # A pronoun is typed on purpose: 我着火 is not 握着 火.
         "我着火了吗",
         # Two requests: "我在哪" asks where the player is though 我 is filler.
@@ -90,6 +92,10 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         # Room in the inventory; the item in hand; a kind in players' words; where "we" are.
         ("is my inventory full", "agent:inventory"), ("whats the id of what im holding", "agent:item"),
         ("我有几把剑", "agent:inventory"), ("where we at", "agent:position"), ("am i low on food", "agent:status"),
+        # "this cave" in the clause that says what the player is doing points, it refers back to nothing.
+        ("ok so im about to go into this cave, how many torches do i have", "agent:inventory"),
+        ("刚进这个洞，我还有几个火把", "agent:inventory"),
+        ("sorry to bother you but could you tell me my health", "agent:status"),
     ],
 )
 def test_more_english_ways_to_ask(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
