@@ -30,6 +30,7 @@ EXAMPLES_EN = (
     # A named player's whereabouts: the answer gives where they stand when they are in sight.
     "{player} coords", "what are {player}'s coords", "{player}'s location", "where is {player} located",
     "{player}'s position", "what is {player}'s position",
+    "{player} on", "{player} still on", "is {player} still on",
 )
 EXAMPLES_ZH = (
     "谁在线", "有谁在线", "谁在线上", "谁在玩", "在线玩家", "在线的玩家", "在线玩家有哪些", "有哪些玩家在线",
