@@ -15,7 +15,7 @@ from engine.routing.vocabulary import ITEM_FEATURE, PLAYER_FEATURE
 
 EXAMPLES_EN = (
     "progress", "my progress", "what is the progress", "show progress", "autopilot progress",
-    "what is the autopilot progress", "how is the autopilot doing", "autopilot status", "what is the autopilot status",
+    "what is the autopilot progress", "how is the autopilot doing", "autopilot status", "what is the autopilot status", "what is the status of the autopilot", "status of autopilot",
     "is the autopilot on", "is autopilot on", "is autopilot running", "is the autopilot running",
     "is autopilot active", "is autopilot enabled", "which milestone are we at", "what milestone are we at",
     "which milestone am i at", "current milestone", "milestones", "which stage are we at", "what stage are we at",
