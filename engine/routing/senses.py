@@ -25,6 +25,12 @@ _ASKING_WORDS = frozenset({"what", "where", "who", "how", "which", "whats", "whe
 # Values that can only be told, never handed over ("给我经验", "give me hp" ask for the thing).
 _VALUES_TOLD = frozenset({"@position", "@id", "@status", "@dimension", "@facing"})
 _TRIGGERS = _HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西"}
+# A plea that opens a question about something else: "help me im lost where am i", "HELP WHERE AM I".
+_PLEAS = frozenset({"help", "help me", "halp", "pls help", "plz help", "help pls", "help plz", "someone help",
+                    "somebody help", "救命", "救救我"})
+# A line that goes on from the last one: "and my xp?", "also whats my level". With nothing before
+# them these join no second request.
+_GOES_ON = frozenset({"and", "also", "and also", "plus", "n", "&", "还有", "那"})
 # A confirming tag after a question mark: "im in the nether right?".
 TAGS = frozenset({"right", "yeah", "yes", "ya", "correct", "innit", "yea", "ye"})
 
@@ -57,6 +63,7 @@ def word_senses(terms: list[Term]) -> None:
     * "给个坐标", "给我钻石的id", "give coords": giving the player a value they read is telling it,
       when the line ends in that value and names no one else ("给我钻石", "给Alex我的坐标" keep it).
     """
+    _openers(terms)
     if not any(t.surface in _TRIGGERS for t in terms):
         return  # most lines: none of the words below, nothing to read
     if len(terms) > 1 and terms[0].surface in _HOLD_ON and (
@@ -83,3 +90,13 @@ def word_senses(terms: list[Term]) -> None:
             terms[i] = Term(surface, "@inventory", TermKind.TOPIC)  # "穿的啥装备": the gear, not "equip"
         elif surface == "东西" and any(t.feature == "@inbox" for t in terms[:i]):
             del terms[i]  # "收件箱有东西吗": things in the mailbox, not the inventory
+
+
+def _openers(terms: list[Term]) -> None:
+    """A plea or a joining word that opens the line, before a question about something else."""
+    if len(terms) > 1 and terms[0].surface in _GOES_ON and terms[0].kind in (TermKind.COMPOUND, TermKind.FUNCTION):
+        del terms[0]
+    elif len(terms) > 1 and terms[0].surface in _PLEAS and terms[0].feature == "@help" and any(
+        t.kind in _NAMED and t.feature != "@help" for t in terms[1:]
+    ) and not any(t.kind is TermKind.COMPOUND or t.feature == "@and" for t in terms[1:]):
+        del terms[0]  # "help, and also where am i" asks for both

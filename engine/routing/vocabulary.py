@@ -120,6 +120,7 @@ _INTERJECTIONS = frozenset({
     "rn", "atm", "btw", "tho", "though", "um", "umm", "uh", "uhh", "erm", "hm", "hmm", "welp", "yo", "yoo", "ayo",
     "really", "rly", "exactly", "quickly", "kindly", "currently", "pls", "pleas", "plss", "thx", "ty", "tysm",
 })
+_RUN_LONGEST = 16
 # A question's first word, after the name the assistant is called by.
 _OPENS_A_QUESTION = frozenset({
     "what", "whats", "what's", "wat", "wut", "where", "wheres", "where's", "who", "whos", "who's", "how", "hows",
@@ -448,17 +449,33 @@ class Vocabulary:
         # The corrected word replaces the token, so phrases and parsers read it
         # ("emerald blok id" names the item "emerald block").
         known = self._en_words
-        for i, token in enumerate(tokens):
+        out: list[RawToken] = []
+        for token in tokens:
             word = token.text
+            out.append(token)
             if token.script is Script.LATIN and word not in known and word not in names and word not in self._pinyin:
                 plain = unleet(word, known) or unstretched(word, known)
                 if plain is not None:
-                    tokens[i] = RawToken(plain, Script.LATIN)
+                    out[-1] = RawToken(plain, Script.LATIN)
                     continue
                 corrected = self.spelling.correct(word, budget)
                 if corrected is not None and not self._past_of_a_write(word, corrected):
-                    tokens[i] = RawToken(corrected, Script.LATIN)
-        return tokens
+                    out[-1] = RawToken(corrected, Script.LATIN)
+                    continue
+                split = self._run_together(word)
+                if split is not None:
+                    out[-1:] = [RawToken(part, Script.LATIN) for part in split]
+        return out
+
+    def _run_together(self, word: str) -> tuple[str, str] | None:
+        """Two vocabulary words typed without the space between them ("wheream", "howmuch",
+        "invpls"): the one place a split leaves two known words, each of two letters or more.
+        At most ``_RUN_LONGEST`` letters, so the work per word stays bounded."""
+        if not 4 <= len(word) <= _RUN_LONGEST or not word.isalpha():
+            return None
+        known = self._en_words
+        splits = [(word[:k], word[k:]) for k in range(2, len(word) - 1) if word[:k] in known and word[k:] in known]
+        return splits[0] if len(splits) == 1 else None
 
     def _past_of_a_write(self, word: str, corrected: str) -> bool:
         """"respawned", "teleported": a write verb's past or ongoing form says what happened,

@@ -32,6 +32,8 @@ def route(runtime: AssistantRuntime, text: str) -> str | None:
         "我怎么在下界", "is my position right", "why is my hp low", "how come am i hungry",
         # A demonstrative that refers back stays a reference, in a clause of its own too.
         "what about that one, how many do i have", "that thing, where is it",
+        # A plea joined to a second request asks for both; a joining word does not make a write a question.
+        "help, and also where am i", "also take me home",
         # A pronoun is typed on purpose: 我着火 is not 握着 火.
         "我着火了吗",
         # Two requests: "我在哪" asks where the player is though 我 is filler.
@@ -96,6 +98,9 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("ok so im about to go into this cave, how many torches do i have", "agent:inventory"),
         ("刚进这个洞，我还有几个火把", "agent:inventory"),
         ("sorry to bother you but could you tell me my health", "agent:status"),
+        # Two vocabulary words run together; a plea or a joining word that opens a question.
+        ("wheream i", "agent:position"), ("invpls", "agent:inventory"), ("HELP WHERE AM I", "agent:position"),
+        ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
     ],
 )
 def test_more_english_ways_to_ask(shared_runtime: AssistantRuntime, text: str, module: str) -> None:

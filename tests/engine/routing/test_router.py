@@ -135,12 +135,13 @@ def test_filler_and_wording_do_not_block_the_cache(with_model: AssistantRuntime,
 def test_an_unknown_word_that_names_no_topic_does_not_block_the_cache(
     with_model: AssistantRuntime, model: FakeModel
 ) -> None:
-    # Issue 23: "ayo" and "wassup" are no English words, so they name nothing the
+    # Issue 23: "ayo" and "wagwan" are no English words, so they name nothing the
     # position module could be wrong about; the repeat a minute later is a hit.
     assistant = with_model.new_assistant()
     snap = make_snapshot()
-    # (Not "ayo wassup whats my location…": since the sixth round its question clause goes direct.)
-    text = "ayo wassup my location in this world rn"
+    # (Not "ayo wassup whats my location…": since the sixth round its question clause goes direct;
+    # nor "wassup": since the tenth it is read as "was sup", run together.)
+    text = "ayo wagwan my location in this world rn"
     assert asked(assistant.request(text, snap, now=0.0))
     model.choose(assistant, "!pos", snap, now=1.0)
     assert len(with_model.cache) == 1
