@@ -38,7 +38,9 @@ from engine.routing.mood import Mood, asks_in
 from engine.routing.terms import Analysis, Term, TermKind
 
 # Chinese players type a space where a comma goes: "血还剩多少 刚被苦力怕炸".
-_CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])")
+# The assistant addressed in the middle of a line starts the request: "刚被炸了 ai 我还有多少血"
+# ("how close is the bot to finishing" names it: no cut after a determiner or "is").
+_CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])|(?<!\bthe)(?<!\bthis)(?<!\bthat)(?<!\bmy)(?<!\bur)(?<!\byour)(?<!\bis)(?<!\ba) +@?(?:ai|bot) +")
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")  # "有没有下雨", "是不是": a question of its own
 _NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE})
@@ -47,7 +49,7 @@ _OPENS_A_QUESTION = frozenset({"@be", "@do", "@can", "@any"})
 _PAST = frozenset({"was", "were", "been"})  # "was away for a bit": says what happened
 _PAST_ASKS = frozenset({"@any", "@self", "@you", "@players"})  # "were there any messages", "was i"
 # A verb's potential complement negated: 挖不动, 看不了, 找不到: the player cannot.
-_ZH_CANNOT = re.compile(r"[\u4e00-\u9fff]不[了动到见着住]")
+_ZH_CANNOT = re.compile(r"[\u4e00-\u9fff]不(?:[了动到见着住清倒]|行了)|不(?:知道|知到|晓得|清楚|会用|汇用|太会|懂)")
 # Typed without a comma: "bro i keep taking damage how much health do i have", "i think im lost lol
 # where am i". A question about the player that opens after other words starts a clause of its own,
 # unless the word before it makes it part of the sentence ("the village is how far", "tell me where
@@ -166,6 +168,10 @@ def _inability(terms: tuple[Term, ...], text: str) -> set[int]:
 # What the player just did or was doing: "刚去吃饭了", "i was mining", "just got killed by a
 # skeleton" say what happened; its verb asks for nothing ("just take me home" is no such opening).
 _JUST_DID = ("刚", "我刚", "i just ", "i was ", "was ", "just got ", "i got ", "got ")
+# A clause that opens with a finished action: "打完凋灵感觉快不行了", "挖完矿了".
+_DONE_FIRST = re.compile(r"(?:我|刚)?[\u4e00-\u9fff]完")
+# Went somewhere and came back: "我去上个厕所回来", "吃完饭回来了".
+_BACK = ("回来", "回来了", "回来啦", "i'm back", "im back", "back now")
 
 
 # "this cave", "这个洞": a demonstrative before a noun points at what is around the player, not back at
@@ -176,7 +182,12 @@ _POINTING = frozenset({"this", "that", "these", "those", "这个", "那个", "�
 def _without_pointing(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     return tuple(t for i, t in enumerate(terms) if not (
         t.kind is TermKind.REFERENCE and t.surface in _POINTING and i + 1 < len(terms)
-        and terms[i + 1].kind in (TermKind.UNKNOWN, TermKind.TOPIC, TermKind.SLOT)))
+        and terms[i + 1].kind in (TermKind.UNKNOWN, TermKind.TOPIC, TermKind.SLOT)
+        or i == 0 and t.kind is TermKind.REFERENCE and t.surface in _JUST_NOW))
+
+
+# "刚才去吃饭了": opening a clause that says what the player did, "just now" is a time, not a reference.
+_JUST_NOW = frozenset({"刚才", "刚刚"})
 
 
 def _context(analysis: Analysis, text: str) -> bool:
@@ -190,5 +201,5 @@ def _context(analysis: Analysis, text: str) -> bool:
     if any(t.kind in _NAMES for t in terms) and not any(t.kind is TermKind.UNKNOWN for t in terms):
         return False  # "where am i, show my inventory": a second request, not what happened
     return not any(t.kind is TermKind.WRITE for t in terms) or bool(terms) and terms[0].feature == "@purpose" or (
-        text.startswith(_JUST_DID)
+        text.startswith(_JUST_DID) or text.endswith(_BACK) or _DONE_FIRST.match(text) is not None
     )
