@@ -183,9 +183,13 @@ def _without_pointing(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     return tuple(t for i, t in enumerate(terms) if not (
         t.kind is TermKind.REFERENCE and t.surface in _POINTING and i + 1 < len(terms)
         and terms[i + 1].kind in (TermKind.UNKNOWN, TermKind.TOPIC, TermKind.SLOT)
-        or i == 0 and t.kind is TermKind.REFERENCE and t.surface in _JUST_NOW))
+        or i == 0 and t.kind is TermKind.REFERENCE and t.surface in _JUST_NOW
+        or t.kind is TermKind.CONDITION and t.surface in _BEFORE and (i == 0 or i == len(terms) - 1)))
 
 
+# "before i fight the wither, how's my health", "打龙之前，我血多少": what the player will do next,
+# said before a question asked now; it puts nothing off ("tell me when …" does).
+_BEFORE = frozenset({"before", "b4", "之前", "以前"})
 # "刚才去吃饭了": opening a clause that says what the player did, "just now" is a time, not a reference.
 _JUST_NOW = frozenset({"刚才", "刚刚"})
 
@@ -200,6 +204,8 @@ def _context(analysis: Analysis, text: str) -> bool:
         return False  # "alex wants to know, …": someone else is in it
     if any(t.kind in _NAMES for t in terms) and not any(t.kind is TermKind.UNKNOWN for t in terms):
         return False  # "where am i, show my inventory": a second request, not what happened
+    before = bool(analysis.terms) and any(t.kind is TermKind.CONDITION and t.surface in _BEFORE
+                                          for t in (analysis.terms[0], analysis.terms[-1]))
     return not any(t.kind is TermKind.WRITE for t in terms) or bool(terms) and terms[0].feature == "@purpose" or (
-        text.startswith(_JUST_DID) or text.endswith(_BACK) or _DONE_FIRST.match(text) is not None
+        before or text.startswith(_JUST_DID) or text.endswith(_BACK) or _DONE_FIRST.match(text) is not None
     )

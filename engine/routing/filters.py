@@ -262,8 +262,10 @@ def _without_purpose(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     for i, term in enumerate(terms):
         if term.feature != "@purpose":
             continue
-        if i and terms[i - 1].surface.rsplit(" ", 1)[-1] in _SUBJECTS:
-            return terms  # "where am i going to find iron": the question's own verb, not a purpose
+        if i and terms[i - 1].surface.rsplit(" ", 1)[-1] in _SUBJECTS and term.surface.split(" ", 1)[0] not in _SUBJECTS:
+            # "where am i going to find iron": the question's own verb, not a purpose ("what level am i,
+            # i wanna enchant" has a subject of its own: a clause that says why)
+            return terms
         head = terms[:i]
         if any(t.kind in _ASKED for t in head) and not any(t.kind in _STOPS for t in head):
             return head

@@ -34,6 +34,9 @@ def route(runtime: AssistantRuntime, text: str) -> str | None:
         "what about that one, how many do i have", "that thing, where is it",
         # A plea joined to a second request asks for both; a joining word does not make a write a question.
         "help, and also where am i", "also take me home",
+        # A deferral still stops: "tell me … before/when …"; "need to" after "i" is the question's verb.
+        "before it gets dark, tell me when its night", "tell me my health before i die",
+        "how many planks do i need to craft a table",
         # A pronoun is typed on purpose: 我着火 is not 握着 火.
         "我着火了吗",
         # Two requests: "我在哪" asks where the player is though 我 is filler.
@@ -101,6 +104,11 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         # Two vocabulary words run together; a plea or a joining word that opens a question.
         ("wheream i", "agent:position"), ("invpls", "agent:inventory"), ("HELP WHERE AM I", "agent:position"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
+        # What the player will do next, said before or after a question asked now.
+        ("before i fight the wither, how's my health", "agent:status"), ("打末影龙之前，我血多少", "agent:status"),
+        ("what level am i, i wanna enchant my sword", "agent:status"),
+        ("how many iron ingots do i have, need to make armor", "agent:inventory"),
+        ("刚被苦力怕炸了一下 感觉要死了 ai 我现在多少血", "agent:status"), ("@ai 而家邊個喺線", "agent:players"),
     ],
 )
 def test_more_english_ways_to_ask(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
