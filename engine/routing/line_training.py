@@ -34,7 +34,7 @@ from engine.routing.semantic_index import REJECT_PREFIX, IndexSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPORA = tuple(ROOT / "tests" / "data" / "routing" / f"{name}.jsonl"
-                for name in ("dev", "tuning", "tuning4", "tuning5", "tuning6", "tuning9"))
+                for name in ("dev", "tuning", "tuning4", "tuning5", "tuning6", "tuning9", "tuning10", "tuning11"))
 # The vocabulary's data: a changed word list changes the features.
 DATA_DIRS = (ROOT / "engine" / "routing" / "data", ROOT / "engine" / "modules" / "data")
 PENALTY = 3.0  # C: the inverse of the L2 penalty on the weights, per sample's loss
@@ -204,7 +204,7 @@ def main(argv: list[str]) -> int:
     """Arguments after ``mcagent routing train``."""
     parser = argparse.ArgumentParser(prog="mcagent routing train", description="Train the line model.")
     parser.add_argument("--corpus", type=Path, action="append",
-                        help="a tuning corpus (JSONL; repeatable; default: dev, tuning, tuning4–6, tuning9)")
+                        help="a tuning corpus (JSONL; repeatable; default: dev, tuning, tuning4–6, tuning9–11)")
     parser.add_argument("--out", type=Path, default=BUILTIN, help=f"where to write it (default: {BUILTIN})")
     parser.add_argument("--check", action="store_true",
                         help="only say whether the shipped model was trained on this checkout's inputs")
