@@ -33,7 +33,7 @@ _TRADITIONAL = _load_traditional()
 
 _AFTER_MARK = " \t\r\n!！.。~～"
 # The mark may be followed by a laugh or a plea: "im hungry? lol".
-_LAUGHS = ("lol", "lmao", "xd", "haha", "pls", "plz", "bro", "rn")
+_LAUGHS = ("lol", "lmao", "xd", "haha", "pls", "plz", "bro", "rn", "@ai", "bot")  # or whom it is said to
 
 
 def ends_with_question_mark(text: str) -> bool:
