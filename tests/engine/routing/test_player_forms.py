@@ -36,6 +36,7 @@ def test_traditional_characters_fold_into_simplified_and_simplified_text_is_unch
 def test_a_final_question_mark_is_read_from_the_raw_text() -> None:
     assert ends_with_question_mark("i am hungry?") and ends_with_question_mark("我饿了？！")
     assert ends_with_question_mark("im hungry? lol") and not ends_with_question_mark("where am i lol")
+    assert ends_with_question_mark("im in the nether right? @ai")
     assert not ends_with_question_mark("where? i am hungry") and not ends_with_question_mark("i am hungry")
 
 
