@@ -40,7 +40,11 @@ from engine.routing.terms import Analysis, Term, TermKind
 # Chinese players type a space where a comma goes: "血还剩多少 刚被苦力怕炸".
 # The assistant addressed in the middle of a line starts the request: "刚被炸了 ai 我还有多少血"
 # ("how close is the bot to finishing" names it: no cut after a determiner or "is").
-_CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])|(?<!\bthe)(?<!\bthis)(?<!\bthat)(?<!\bmy)(?<!\bur)(?<!\byour)(?<!\bis)(?<!\ba) +@?(?:ai|bot) +")
+_CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])|(?<!\bthe)(?<!\bthis)(?<!\bthat)(?<!\bmy)(?<!\bur)(?<!\byour)(?<!\bis)(?<!\ba) +@?(?:ai|bot) +"
+                  # What happened, said after the question without a comma: "check my health please i just fell".
+                  # Not inside a clause that a conjunction opens: "while i was gone", "what i was doing".
+                  r"|(?<=[a-z])(?<!\bwhile)(?<!\bwhen)(?<!\bsince)(?<!\bafter)(?<!\bbefore)(?<!\bthat)(?<!\bwhat)"
+                  r"(?<!\bcause)(?<!\bcuz)(?<!\bbecause)(?<!\bif)(?<!\bas)(?<!\bwhere) +(?=(?:i just|i think i|i was|just got) )")
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")  # "有没有下雨", "是不是": a question of its own
 _NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE})

@@ -37,7 +37,7 @@ EXAMPLES_EN = (
     "how many {item} i have left", "i have how many {item}", "have i got {item}", "have i got a {item}", "how many {item} i got left",
     # Room for more: the overview says how many slots are free.
     "is my inventory full", "how many free slots do i have", "how much space in my inventory", "do i have room in my inventory",
-    "any free slots", "is my inv full",
+    "any free slots", "is my inv full", "got any free slots left",
 )
 EXAMPLES_ZH = (
     "背包", "我的背包", "背包里有什么", "我的背包里有什么", "我背包里有什么", "背包里都有什么", "物品栏",

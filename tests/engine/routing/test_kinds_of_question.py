@@ -109,6 +109,7 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("what level am i, i wanna enchant my sword", "agent:status"),
         ("how many iron ingots do i have, need to make armor", "agent:inventory"),
         ("刚被苦力怕炸了一下 感觉要死了 ai 我现在多少血", "agent:status"), ("@ai 而家邊個喺線", "agent:players"),
+        ("ai check my health please i just fell off a cliff", "agent:status"), ("ai any notices for me", "agent:inbox"),
     ],
 )
 def test_more_english_ways_to_ask(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
