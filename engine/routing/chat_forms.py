@@ -43,3 +43,16 @@ def unstretched(word: str, known: Collection[str]) -> str | None:
         if plain in known:
             return plain
     return None
+
+
+RUN_LONGEST = 16
+
+
+def run_together(word: str, known: Collection[str]) -> tuple[str, str] | None:
+    """Two vocabulary words typed without the space between them ("wheream", "howmuch",
+    "invpls"): the one place a split leaves two known words, each of two letters or more.
+    At most ``RUN_LONGEST`` letters, so the work per word stays bounded."""
+    if not 4 <= len(word) <= RUN_LONGEST or not word.isalpha():
+        return None
+    splits = [(word[:k], word[k:]) for k in range(2, len(word) - 1) if word[:k] in known and word[k:] in known]
+    return splits[0] if len(splits) == 1 else None

@@ -32,7 +32,7 @@ analysis of part of the text, so the cost stays linear in the line.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from engine.routing.mood import Mood, asks_in
 from engine.routing.terms import Analysis, Term, TermKind
@@ -213,3 +213,19 @@ def _context(analysis: Analysis, text: str) -> bool:
     return not any(t.kind is TermKind.WRITE for t in terms) or bool(terms) and terms[0].feature == "@purpose" or (
         before or text.startswith(_JUST_DID) or text.endswith(_BACK) or _DONE_FIRST.match(text) is not None
     )
+
+
+def before_purpose(normalized: str, terms: Sequence[Term], kept: tuple[Term, ...]) -> str:
+    """The text the kept terms came from when a trailing purpose clause was dropped ("alex在哪个位置
+    我要去找她": the player named in the purpose is not the one asking about a position); else all of it."""
+    if not kept or len(kept) >= len(terms) or tuple(terms[:len(kept)]) != kept or (
+        terms[len(kept)].feature != "@purpose"
+    ):
+        return normalized
+    at = 0
+    for term in kept:
+        found = normalized.find(term.surface, at)
+        if found < 0:
+            return normalized
+        at = found + len(term.surface)
+    return normalized[:at]

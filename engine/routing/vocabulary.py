@@ -37,11 +37,12 @@ import pydantic
 
 from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS, governed
 from engine.routing.homophones import HomophoneIndex, load_readings
-from engine.routing.clauses import focus, may_have_clauses
+from engine.routing.clauses import before_purpose, focus, may_have_clauses
 from engine.routing.mood import Mood, mood, names_speaker
 from engine.routing.pinyin_words import INITIALS_MAX, pinyin_words
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
-from engine.routing.chat_forms import CHAT_SPELLINGS, unleet, unstretched
+from engine.routing.asides import INTERJECTIONS, without_asides
+from engine.routing.chat_forms import CHAT_SPELLINGS, run_together, unleet, unstretched
 from engine.routing.senses import TAGS, without_vocatives, word_senses
 from engine.routing.sentences import how_it_looks, restated as one_request, shifted
 from engine.routing.terms import Analysis, Term, TermKind
@@ -114,19 +115,6 @@ class _Entry:
 
 
 _FILLER = _Entry(None, None)
-# Words said between the words of a question: "where tf am i", "how many do i even have".
-_INTERJECTIONS = frozenset({
-    "tf", "actually", "even", "lol", "lmao", "lmfao", "bruh", "dude", "fam", "ngl", "tbh", "fr", "lowkey", "kinda",
-    "rn", "atm", "btw", "tho", "though", "um", "umm", "uh", "uhh", "erm", "hm", "hmm", "welp", "yo", "yoo", "ayo",
-    "really", "rly", "exactly", "quickly", "kindly", "currently", "pls", "pleas", "plss", "thx", "ty", "tysm",
-})
-_RUN_LONGEST = 16
-# A question's first word, after the name the assistant is called by.
-_OPENS_A_QUESTION = frozenset({
-    "what", "whats", "what's", "wat", "wut", "where", "wheres", "where's", "who", "whos", "who's", "how", "hows",
-    "how's", "which", "do", "does", "did", "is", "am", "are", "r", "can", "any", "anyone", "show", "list", "tell",
-})
-_INTERJECTION_PAIRS = frozenset({("the", "heck"), ("the", "hell"), ("the", "fuck"), ("on", "earth"), ("tha", "hell")})
 
 
 class VocabularyError(ValueError):
@@ -212,7 +200,7 @@ class Vocabulary:
         # Interjections that are filler and no part of any phrase are dropped before phrases
         # are matched, so "where tf am i" still reads "where am i".
         in_phrases = {w for words in self._en if len(words) > 1 for w in words}
-        self._interjections = frozenset(w for w in _INTERJECTIONS
+        self._interjections = frozenset(w for w in INTERJECTIONS
                                         if self._en.get((w,)) is _FILLER and w not in in_phrases)
         meaning = {words[0]: entry.feature for words, entry in self._en.items() if len(words) == 1 and entry.feature}
         self.spelling = SpellingIndex(self._en_words, guard, meaning)
@@ -287,7 +275,8 @@ class Vocabulary:
         breaks = 0
         cuts: list[int] = []
         chinese = False
-        tokens = self._without_interjections(self._corrected(tokenize(normalized), names, budget), names)
+        tokens = without_asides(self._corrected(tokenize(normalized), names, budget), names, self._interjections,
+                               self._unknown_word)
         han = any(t.script is Script.HAN for t in tokens)  # pinyin initials ("zb") only beside Chinese
         i = 0
         n = len(tokens)
@@ -328,7 +317,7 @@ class Vocabulary:
         if marked and kind is Mood.STATES:
             kind = Mood.ASKS  # "我饿了？", "我在下界？": said as a statement, asked with the mark
         # 我 is filler and "where am i" one phrase: ``speaker`` keeps that the player was named.
-        speaker = names_speaker(_before_purpose(normalized, terms, kept)) if chinese else any(
+        speaker = names_speaker(before_purpose(normalized, terms, kept)) if chinese else any(
             word in _EN_SPEAKER for term in kept for word in term.surface.split(" "))
         restated = bool(breaks) and one_request(terms, cuts, chinese and speaker)
         requested = not chinese and (_EN_OPENER.match(normalized) is not None or (
@@ -415,35 +404,9 @@ class Vocabulary:
         if after[0] in _AFTER_A_NAME or name[0] in _ZH_NICKNAME and after[0] == "@in" and after[-1] in ("@where", "@in"):
             terms[:run] = [Term(name, PLAYER_FEATURE, TermKind.SLOT)]
 
-    def _without_interjections(self, tokens: list[RawToken], names: Collection[str]) -> list[RawToken]:
-        """The tokens without interjections ("tf", "the hell"), which would split a phrase."""
-        out: list[RawToken] = []
-        i = 0
-        if self._addressed(tokens, names):
-            i = 2 if tokens[1].script is Script.BREAK else 1
-        while i < len(tokens):
-            token = tokens[i]
-            if token.script is Script.LATIN and token.text not in names:
-                if i + 1 < len(tokens) and (token.text, tokens[i + 1].text) in _INTERJECTION_PAIRS:
-                    i += 2
-                    continue
-                if token.text in self._interjections:
-                    i += 1
-                    continue
-            out.append(token)
-            i += 1
-        return out
-
-    def _addressed(self, tokens: list[RawToken], names: Collection[str]) -> bool:
-        """The line opens with the name the player gives the assistant ("clanker what do i have",
-        "jeeves, where am i"): a word no dictionary or vocabulary knows, then a question's first word."""
-        if len(tokens) < 3 or tokens[0].script is not Script.LATIN:
-            return False
-        first = tokens[0].text
-        if first in names or first in self._en_words or first in self._dictionary or first in self._pinyin:
-            return False
-        after = tokens[2] if tokens[1].script is Script.BREAK else tokens[1]
-        return after.script is Script.LATIN and after.text in _OPENS_A_QUESTION
+    def _unknown_word(self, word: str, names: Collection[str]) -> bool:
+        """A word no player name, dictionary, vocabulary or pinyin knows: a nickname, maybe."""
+        return not (word in names or word in self._en_words or word in self._dictionary or word in self._pinyin)
 
     def _corrected(self, tokens: list[RawToken], names: Collection[str], budget: SpellingBudget) -> list[RawToken]:
         # The corrected word replaces the token, so phrases and parsers read it
@@ -462,20 +425,10 @@ class Vocabulary:
                 if corrected is not None and not self._past_of_a_write(word, corrected):
                     out[-1] = RawToken(corrected, Script.LATIN)
                     continue
-                split = self._run_together(word)
+                split = run_together(word, known)
                 if split is not None:
                     out[-1:] = [RawToken(part, Script.LATIN) for part in split]
         return out
-
-    def _run_together(self, word: str) -> tuple[str, str] | None:
-        """Two vocabulary words typed without the space between them ("wheream", "howmuch",
-        "invpls"): the one place a split leaves two known words, each of two letters or more.
-        At most ``_RUN_LONGEST`` letters, so the work per word stays bounded."""
-        if not 4 <= len(word) <= _RUN_LONGEST or not word.isalpha():
-            return None
-        known = self._en_words
-        splits = [(word[:k], word[k:]) for k in range(2, len(word) - 1) if word[:k] in known and word[k:] in known]
-        return splits[0] if len(splits) == 1 else None
 
     def _past_of_a_write(self, word: str, corrected: str) -> bool:
         """"respawned", "teleported": a write verb's past or ongoing form says what happened,
@@ -581,19 +534,3 @@ class Vocabulary:
         if kind in _COLLAPSING and out and out[-1].feature == feature:
             return
         out.append(Term(surface, feature, kind))
-
-
-def _before_purpose(normalized: str, terms: list[Term], kept: tuple[Term, ...]) -> str:
-    """The text the kept terms came from when a trailing purpose clause was dropped ("alex在哪个位置
-    我要去找她": the player named in the purpose is not the one asking about a position); else all of it."""
-    if not kept or len(kept) >= len(terms) or tuple(terms[:len(kept)]) != kept or (
-        terms[len(kept)].feature != "@purpose"
-    ):
-        return normalized
-    at = 0
-    for term in kept:
-        found = normalized.find(term.surface, at)
-        if found < 0:
-            return normalized
-        at = found + len(term.surface)
-    return normalized[:at]
