@@ -1,4 +1,4 @@
-"""Chat spellings of vocabulary words: "wat", "u", "wh0", "c00rds", "whereeee".
+"""Chat spellings of vocabulary words: "wat", "u", "wh0", "c00rds", "whereeee", "whereami".
 
 ``CHAT_SPELLINGS`` are the spellings players type for a word (each also a phrase of the
 same feature); ``unleet`` reads digits typed for letters, ``unstretched`` a letter held
@@ -12,7 +12,7 @@ from collections.abc import Collection
 # Spellings players type for a word; each is also a phrase of the same feature on its own.
 CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "what": ("wat", "wut", "wht"), "you": ("u", "ya", "yu"), "your": ("ur",), "are": ("r",), "where": ("wher", "whre"),
-    "how": ("hw",), "my": ("mah",), "have": ("hav", "hve"),
+    "how": ("hw", "hwo"), "the": ("teh", "hte"), "my": ("mah",), "have": ("hav", "hve"),
 }
 
 # Chat spelling with digits for letters ("wh0", "c00rds", "h3lp"); 1 may be i or l.
@@ -45,14 +45,40 @@ def unstretched(word: str, known: Collection[str]) -> str | None:
     return None
 
 
-RUN_LONGEST = 16
+RUN_LONGEST = 24
+# One-letter words a run may hold ("whereami", "howmanydoihave"); any other part has two letters or more.
+_RUN_LETTERS = frozenset({"i", "u"})
 
 
-def run_together(word: str, known: Collection[str]) -> tuple[str, str] | None:
-    """Two vocabulary words typed without the space between them ("wheream", "howmuch",
-    "invpls"): the one place a split leaves two known words, each of two letters or more.
-    At most ``RUN_LONGEST`` letters, so the work per word stays bounded."""
-    if not 4 <= len(word) <= RUN_LONGEST or not word.isalpha():
+def run_together(word: str, known: Collection[str]) -> tuple[str, ...] | None:
+    """Vocabulary words typed without the spaces between them ("wheream", "whereami",
+    "invpls", "howmanytorchesdoihave"): the one way to split the word into the fewest known
+    words. At most ``RUN_LONGEST`` letters, and the split is a dynamic program over the
+    word's prefixes, so the work per word stays bounded."""
+    n = len(word)
+    if not 4 <= n <= RUN_LONGEST or not word.isalpha():
         return None
-    splits = [(word[:k], word[k:]) for k in range(2, len(word) - 1) if word[:k] in known and word[k:] in known]
-    return splits[0] if len(splits) == 1 else None
+    # fewest[k]: the fewest words "word[:k]" splits into; ways[k]: how many splits reach it
+    # (counted up to 2: only "one" or "more than one" matters); back[k]: where the last begins.
+    fewest: list[int | None] = [0] + [None] * n
+    ways = [1] + [0] * n
+    back = [0] * (n + 1)
+    for end in range(1, n + 1):
+        for start in range(end):
+            part = word[start:end]
+            previous = fewest[start]
+            if previous is None or (len(part) < 2 and part not in _RUN_LETTERS) or part not in known:
+                continue
+            current = fewest[end]
+            if current is None or previous + 1 < current:
+                fewest[end], ways[end], back[end] = previous + 1, ways[start], start
+            elif previous + 1 == current:
+                ways[end] = min(2, ways[end] + ways[start])
+    if fewest[n] is None or fewest[n] == 1 or ways[n] != 1:
+        return None
+    parts: list[str] = []
+    end = n
+    while end:
+        parts.append(word[back[end]:end])
+        end = back[end]
+    return tuple(reversed(parts))

@@ -7,7 +7,7 @@ folded into simplified ones (坐標 → 坐标, 背包裡有什麼 → 背包里
 vocabulary, the item names and the examples are simplified, and a player on a
 Taiwanese or Hong Kong server asks the same things (``data/traditional.txt.gz``,
 from OpenCC, see ``scripts/gen_traditional.py``; GB2312's characters are never
-changed). Surrounding punctuation carries no intent, so ``where am i?`` and
+changed), and internet spellings (肿么, 木有, 偶) into the words they stand for. Surrounding punctuation carries no intent, so ``where am i?`` and
 ``where am i`` share one cache key.
 """
 from __future__ import annotations
@@ -29,6 +29,17 @@ def _load_traditional() -> dict[int, str]:
 
 
 _TRADITIONAL = _load_traditional()
+
+
+# Internet spellings of common words (网络用语) read as the words they stand for, so the
+# vocabulary, the filters and the cache see one form: "肿么用" is 怎么用, "有人找我木有" asks
+# 没有, "偶的坐标" is 我的. 偶 stays where it is part of a word (偶尔, 偶像, 配偶, 偶数).
+_NET_SPELLINGS = re.compile(r"肿么|木有|虾米|森么|咋个|(?<!配)偶(?![尔像遇数然发])")
+_NET_WORDS = {"肿么": "怎么", "木有": "没有", "虾米": "什么", "森么": "什么", "咋个": "怎么", "偶": "我"}
+
+
+def _net_word(match: re.Match[str]) -> str:
+    return _NET_WORDS[match.group()]
 
 
 _AFTER_MARK = " \t\r\n!！.。~～"
@@ -53,5 +64,5 @@ def ends_with_question_mark(text: str) -> bool:
 def normalize_text(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
     if not folded.isascii():
-        folded = folded.translate(_TRADITIONAL)
+        folded = _NET_SPELLINGS.sub(_net_word, folded.translate(_TRADITIONAL))
     return _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION)

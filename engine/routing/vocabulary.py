@@ -284,7 +284,7 @@ class Vocabulary:
             token = tokens[i]
             script = token.script
             if script is Script.LATIN and i + 1 < n and tokens[i + 1].script is Script.HAN and (
-                token.text in self._zh_latin_heads
+                self._zh_phrase_at(token.text + tokens[i + 1].text, len(token.text))
             ):
                 chinese = True
                 self._chinese(token.text + tokens[i + 1].text, terms, i + 2 == n or tokens[i + 2].script is Script.BREAK,
@@ -326,6 +326,13 @@ class Vocabulary:
             return Analysis(kept, breaks, mood=kind, speaker=speaker, marked=marked, requested=requested)
         return Analysis(kept, 0, shifted(terms, kept, cuts), mood=kind, speaker=speaker, marked=marked,
                         requested=requested)
+
+    def _zh_phrase_at(self, run: str, head: int) -> bool:
+        """"tnt矿车", "b站": a Chinese phrase whose first letters are Latin opens the run; in
+        "tnt的id" no phrase does, and "tnt" is read as an English word."""
+        if run[:head] not in self._zh_latin_heads:
+            return False
+        return any(run[:length] in self._zh for length in range(min(self._zh_max, len(run)), head, -1))
 
     def _english(
         self, tokens: list[RawToken], start: int, names: Collection[str], out: list[Term], han: bool = False

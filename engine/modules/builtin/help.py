@@ -7,7 +7,7 @@ from engine.modules.declarations import AgentCommand, ModuleRouting, RoutingProf
 from engine.modules.module import Access, Module, ModuleContext, ModuleResult
 
 EXAMPLES_EN = (
-    "help", "help me", "i need help", "what can you do", "what can you help with", "what can you help me with",
+    "help", "help me", "what can you answer", "what are you able to answer", "what questions can you answer", "i need help", "what can you do", "what can you help with", "what can you help me with",
     "what can i ask you", "what can i ask", "what do you do", "commands", "your commands", "what commands do you have",
     "what are your commands", "what commands can i use", "how do i use you", "how to use you", "how do you work",
     "what are your features", "features", "how does the assistant work", "help commands", "usage",

@@ -103,6 +103,9 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("sorry to bother you but could you tell me my health", "agent:status"),
         # Two vocabulary words run together; a plea or a joining word that opens a question.
         ("wheream i", "agent:position"), ("invpls", "agent:inventory"), ("HELP WHERE AM I", "agent:position"),
+        ("whereami", "agent:position"), ("howmanytorchesdoihave", "agent:inventory"), ("am i in teh end", "agent:position"),
+        ("hwo do i use u", "agent:help"), ("tnt的id", "agent:item"), ("偶现在坐标多少啊", "agent:position"),
+        ("自动驾驶还要多久 完成多少了", "agent:progress"), ("我的收件箱里有什么", "agent:inbox"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
         # What the player will do next, said before or after a question asked now.
         ("before i fight the wither, how's my health", "agent:status"), ("打末影龙之前，我血多少", "agent:status"),
