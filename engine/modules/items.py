@@ -86,6 +86,20 @@ def _name_spellings(name: str, plural: bool = True) -> tuple[set[str], set[str]]
     return spellings, set()
 
 
+def _said_otherwise(name: str) -> set[str]:
+    """How players say a name it is not spelled as: a plural name in the singular ("stone brick"),
+    a two-word name with "of" ("bucket of water"). An alias tier: a name of another item wins."""
+    if _is_zh(name) or "_" in name or ":" in name:
+        return set()
+    words = english_words(name)
+    out: set[str] = set()
+    if len(words) >= 2 and words[-1].endswith("s") and not words[-1].endswith("ss") and words[-1].isalpha():
+        out.add(" ".join(words[:-1] + (words[-1][:-1],)))
+    if len(words) == 2 and all(w.isalpha() for w in words):
+        out.add(f"{words[1]} of {words[0]}")
+    return out
+
+
 def _id_spellings(item_id: str) -> set[str]:
     return {item_id.split(":", 1)[-1], item_id}
 
@@ -179,6 +193,7 @@ class ItemTable:
         # share a tier's dict: a normalized phrase is one or the other.
         self._tiers: tuple[dict[str, set[str]], ...] = ({}, {}, {})
         self._kinds: dict[str, set[str]] = {}
+        self._plural_of: dict[str, set[str]] = {}  # phrase → items it is only the plural name of
         # For ``search``: each word of an English name → items, so a query costs
         # one lookup per word instead of re-tokenizing every name.
         self._name_words: dict[str, set[str]] = {}
@@ -191,10 +206,16 @@ class ItemTable:
             for zh in item.zh:
                 chinese |= _name_spellings(zh)[1]
             named |= english | chinese
+            # A name as spelled before a plural: "bricks" is the block, though it is "brick"'s plural too.
+            plurals = english - _name_spellings(item.name, plural=False)[0]
             if item.meta is None:
                 english |= _id_spellings(item.id)
             for phrase in english | chinese:
                 names0.setdefault(phrase, set()).add(item.key)
+            for phrase in plurals:
+                self._plural_of.setdefault(phrase, set()).add(item.key)
+            for phrase in _said_otherwise(item.name):  # no kinds come of these: "oak leave" makes no "leave"
+                self._tiers[2].setdefault(phrase, set()).add(item.key)
             for word in english_words(item.name):
                 self._name_words.setdefault(word, set()).add(item.key)
             if item.zh:
@@ -254,7 +275,10 @@ class ItemTable:
         for tier in self._tiers:
             keys = tier.get(key)
             if keys:
-                return self._pick(keys)
+                found = self._pick(keys)
+                # Of two items, the one so named beats the one it is the plural of ("bricks").
+                named = tuple(i for i in found if i.key not in self._plural_of.get(key, ()))
+                return named if len(found) > 1 and named else found
         return ()
 
     def kind(self, surface: str) -> tuple[ItemInfo, ...]:
@@ -419,6 +443,7 @@ class ItemNames:
             ids = {p for e in self._entries for p in _id_spellings(e.info.id)}
             for kind in _kinds(named, zh_names, union.keys() - ids):
                 (chinese if _is_zh(kind) else english).append(kind)
+            english.extend({p for e in self._entries for p in _said_otherwise(e.info.name)} - union.keys())
             self._phrases = sorted(english), sorted(chinese)
         return self._phrases
 

@@ -356,6 +356,11 @@ class Vocabulary:
         entry = self._en.get((word,))
         if entry is None and han:
             entry = self._zh.get(word)  # "我现在多少y": a Chinese phrase in Latin letters
+            syllables = self._spaced_pinyin(tokens, start) if entry is None else 0
+            if syllables:
+                spaced = tokens[start:start + syllables]
+                self._emit(" ".join(t.text for t in spaced), self._pinyin["".join(t.text for t in spaced)], out)
+                return start + syllables
         if entry is None and (han or len(word) > INITIALS_MAX):
             entry = self._pinyin.get(word)
         if entry is None and word.startswith("minecraft:"):
@@ -369,6 +374,16 @@ class Vocabulary:
         else:
             self._emit(word, entry, out)
         return start + 1
+
+    def _spaced_pinyin(self, tokens: list[RawToken], start: int) -> int:
+        """"zuo biao", "bei bao": a topic's pinyin typed a syllable at a time, beside Chinese
+        characters; how many tokens it spans (0 when none does)."""
+        for length in (4, 3, 2):
+            words = tokens[start:start + length]
+            if len(words) == length and all(t.script is Script.LATIN and t.text.isalpha() for t in words):
+                if "".join(t.text for t in words) in self._pinyin:
+                    return length
+        return 0
 
     def _name_players(self, terms: list[Term]) -> None:
         """An unknown word where a question about a player puts the name is that player's name.
@@ -477,12 +492,29 @@ class Vocabulary:
             for length in range(min(self._zh_max, n - i), 0, -1):
                 entry = self._zh.get(run[i: i + length])
                 if entry is not None:
+                    if entry is _FILLER:
+                        length, entry = self._filler_yields(run, i, length)
                     yield i, length, entry
                     i += length
                     break
             else:
                 yield i, 1, None
                 i += 1
+
+    def _filler_yields(self, run: str, i: int, length: int) -> tuple[int, _Entry]:
+        """"你能帮我查什么": the filler 你能帮我查 would swallow the start of the help phrase
+        能帮我查什么; a filler ends where a longer content phrase begins inside it, when what is
+        before that is a phrase too (你)."""
+        end = i + length
+        for j in range(i + 1, end):
+            head = self._zh.get(run[i:j])
+            if head is None:
+                continue
+            for k in range(min(j + self._zh_max, len(run)), end, -1):
+                entry = self._zh.get(run[j:k])
+                if entry is not None and entry is not _FILLER:
+                    return j - i, head
+        return length, _FILLER
 
     def _repaired(self, run: str, unknown: list[int], budget: SpellingBudget) -> str:
         # A repair keeps the run's length, so the other unknown positions stay valid.
@@ -539,5 +571,8 @@ class Vocabulary:
         # "xp lvl", "经验等级": one meaning said twice is one term, so it
         # matches the example that says it once.
         if kind in _COLLAPSING and out and out[-1].feature == feature:
+            return
+        if kind is TermKind.TOPIC and len(out) >= 2 and out[-1].feature == "@and" and out[-2].feature == feature:
+            del out[-1]  # "x和z", "x and z": two parts of one thing asked together are one question
             return
         out.append(Term(surface, feature, kind))

@@ -100,6 +100,23 @@ def test_player_aliases_in_every_version(shared_runtime: AssistantRuntime) -> No
     assert [i.id for i in items.lookup("potatoes")] == ["minecraft:potato"]
 
 
+def test_names_said_otherwise_than_spelled(shared_runtime: AssistantRuntime) -> None:
+    items = shared_runtime.items
+    for version in ("26.1", "1.12.2"):
+        table = items.for_version(version)
+        # A plural name said in the singular; a two-word name said with "of".
+        assert [i.id for i in table.lookup("stone brick")] == ["minecraft:stonebrick" if version == "1.12.2"
+                                                                 else "minecraft:stone_bricks"]
+        assert [i.id for i in table.lookup("bucket of water")] == ["minecraft:water_bucket"]
+    # A name beats the item it is the plural of: "bricks" is the block, "brick" the item.
+    assert [i.id for i in items.lookup("bricks")] == ["minecraft:bricks"]
+    assert [i.id for i in items.lookup("brick")] == ["minecraft:brick"]
+    assert [i.id for i in items.lookup("nether bricks")] == ["minecraft:nether_bricks"]
+    # The singulars make no kinds: "oak leave" is the oak leaves, "leave" stays a verb.
+    assert items.lookup("leave") == () and items.kind("leave") == ()
+    assert "leave" not in shared_runtime.items.english_phrases()
+
+
 def test_names_in_no_version_resolve_nowhere(shared_runtime: AssistantRuntime) -> None:
     items = shared_runtime.items
     for version in ("26.1", "1.12.2", "1.8.8"):
