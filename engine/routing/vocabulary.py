@@ -40,6 +40,7 @@ from engine.routing.homophones import HomophoneIndex, load_readings
 from engine.routing.clauses import before_purpose, focus, may_have_clauses
 from engine.routing.mood import Mood, mood, names_speaker
 from engine.routing.pinyin_words import INITIALS_MAX, pinyin_words
+from engine.routing.player_names import PLAYER_FEATURE as PLAYER_FEATURE, name_players
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
 from engine.routing.asides import INTERJECTIONS, without_asides
 from engine.routing.chat_forms import CHAT_SPELLINGS, run_together, unleet, unstretched
@@ -49,7 +50,6 @@ from engine.routing.terms import Analysis, Term, TermKind
 from engine.routing.tokens import RawToken, Script, english_words, tokenize
 
 ITEM_FEATURE = "@item"
-PLAYER_FEATURE = "@player"
 NUMBER_FEATURE = "#num"
 _SLOT_FEATURES = {"player": PLAYER_FEATURE, "item": ITEM_FEATURE, "number": NUMBER_FEATURE}
 _A_NOT_A = "不没"
@@ -63,20 +63,6 @@ _PARTICLES = "吗呢啊呀吧嘛么啦呗哈"  # "还没", "都没有": a statem
 _NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}[a-z_]*[0-9]+)")
 _COLLAPSING = frozenset({TermKind.TOPIC, TermKind.FUNCTION})
 _INFLECTIONS = frozenset({"ed", "d", "ing"})
-_NAME_SHAPE = re.compile(r"[a-z0-9_]{3,16}")
-_BEFORE_A_NAME = frozenset({"@be", "@distance", None})
-_AFTER_A_NAME = frozenset({"@online", "@nearby", "@distance"})
-_ASKS_WHERE = frozenset({"@where", "@distance"})
-_ZH_NICKNAME = "小阿老"
-# Last characters of place nouns ("出生点", "村庄", "要塞门", "矿洞"): such a run names no player.
-_ZH_PLACE_ENDS = frozenset("点地家村庄门洞塔城堡站场房屋处口殿井坑湖河海山岛林谷窟室楼塞基营")
-# Roles and relations ("管理员", "队友", "服主", "我哥"): whoever they are, they are not a nickname.
-_ZH_ROLE_ENDS = frozenset("友员主")
-_ZH_ROLES = frozenset({"管理", "管理猿", "腐竹", "老板", "兄弟", "老婆", "老公", "对象", "同学", "哥哥", "姐姐", "弟弟",
-                       "妹妹", "爸爸", "妈妈", "我哥", "我姐", "我弟", "我妹", "师傅", "徒弟", "大佬", "萌新", "新人",
-                       "主播", "房管", "版主", "客服"})
-_EN_ROLES = frozenset({"admin", "admins", "mod", "mods", "op", "ops", "owner", "staff", "moderator", "moderators",
-                       "helper", "dev", "devs", "teammate", "teammates", "host", "sibling", "bestie", "gf", "bf"})
 _EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", "i've"})
 # A request to be shown something: a read verb opening the line ("check my inventory for
 # pearls"; "tell" only with "me": "tell steve where i am" passes something on), or a please
@@ -309,7 +295,7 @@ class Vocabulary:
             del terms[-1]  # "im in the nether right?": a tag asking to confirm what was said
         if chinese and _ZH_ONCE_DONE.search(normalized) and not any(t.kind is TermKind.CONDITION for t in terms):
             terms.append(_ONCE_DONE)
-        self._name_players(terms)
+        name_players(terms, self._dictionary)
         word_senses(terms)
         how_it_looks(terms)
         kept = governed(tuple(terms))
@@ -384,47 +370,6 @@ class Vocabulary:
                 if "".join(t.text for t in words) in self._pinyin:
                     return length
         return 0
-
-    def _name_players(self, terms: list[Term]) -> None:
-        """An unknown word where a question about a player puts the name is that player's name.
-
-        "is kev online", "where is kev", "how far is kev", "kira playing?": the word
-        follows "is" (or opens the line, or follows "distance") and comes before
-        "online"/"near"/"far" or ends a line that asks where or how far. Only a
-        word that is no English word ("kev", not "dog": "where is my dog" stays
-        unknown), spelled as a Minecraft name can be.
-        """
-        self._name_zh_player(terms)
-        asks = {t.feature for t in terms} & _ASKS_WHERE
-        for i, term in enumerate(terms):
-            word = term.surface
-            if term.kind is not TermKind.UNKNOWN or word in self._dictionary or word in _EN_ROLES or not (
-                _NAME_SHAPE.fullmatch(word)
-            ):
-                continue
-            before = terms[i - 1].feature if i else None
-            after = terms[i + 1].feature if i + 1 < len(terms) else None
-            if before in _BEFORE_A_NAME and (after in _AFTER_A_NAME or after is None and asks):
-                terms[i] = Term(word, PLAYER_FEATURE, TermKind.SLOT)
-
-    @staticmethod
-    def _name_zh_player(terms: list[Term]) -> None:
-        """"小明在线吗", "阿杰离我多远", "小红在哪": two or three unknown characters opening a
-        question whether someone is online or how far are a name. Before 在哪 only a nickname
-        (小/阿/老 + name) is: "基地在哪" asks where a base is."""
-        run = 0
-        while run < len(terms) and run < 4 and terms[run].kind is TermKind.UNKNOWN and terms[run].feature.startswith("c:"):
-            run += 1
-        if run not in (2, 3) or run == len(terms):
-            return
-        name = "".join(t.surface for t in terms[:run])
-        if name[-1] in _ZH_PLACE_ENDS:
-            return  # "出生点离我多远", "村子在哪": a place, not a nickname
-        if name[-1] in _ZH_ROLE_ENDS or name in _ZH_ROLES:
-            return  # "管理在线吗", "我朋友在线吗": a role or a relation names nobody the module can look up
-        after = [t.feature for t in terms[run:]]
-        if after[0] in _AFTER_A_NAME or name[0] in _ZH_NICKNAME and after[0] == "@in" and after[-1] in ("@where", "@in"):
-            terms[:run] = [Term(name, PLAYER_FEATURE, TermKind.SLOT)]
 
     def _unknown_word(self, word: str, names: Collection[str]) -> bool:
         """A word no player name, dictionary, vocabulary or pinyin knows: a nickname, maybe."""
