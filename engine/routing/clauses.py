@@ -198,6 +198,12 @@ _BEFORE = frozenset({"before", "b4", "之前", "以前"})
 _JUST_NOW = frozenset({"刚才", "刚刚"})
 
 
+# What the player is about to do, said as a plan: "i go to the cave now", "要回家了", "准备去挖矿了".
+_ABOUT_TO = ("i go ", "i will ", "i'll ", "ill ", "im off to ", "i'm off to ", "heading to ", "im heading ",
+             "i'm heading ", "headed to ")
+_ZH_ABOUT_TO = re.compile(r"(?:我)?(?:马上|快|就)?要[\u4e00-\u9fff]{1,6}了$")
+
+
 def _context(analysis: Analysis, text: str) -> bool:
     unable = _inability(analysis.terms, text)
     terms = tuple(t for i, t in enumerate(analysis.terms) if i not in unable)
@@ -206,11 +212,16 @@ def _context(analysis: Analysis, text: str) -> bool:
     terms = _without_pointing(terms)
     if any(t.kind in _NOT_CONTEXT or t.feature == "@player" for t in terms):
         return False  # "alex wants to know, …": someone else is in it
-    if any(t.kind in _NAMES for t in terms) and not any(t.kind is TermKind.UNKNOWN for t in terms):
+    # A plan names what it is about ("i want to dig down to diamond level", "要盖房子了"): the
+    # things a write of the player's own plan names are no second request.
+    plan = any(t.kind is TermKind.WRITE for t in terms) and (
+        bool(terms) and terms[0].feature == "@purpose" or text.startswith(_ABOUT_TO)
+        or _ZH_ABOUT_TO.match(text) is not None)
+    if not plan and any(t.kind in _NAMES for t in terms) and not any(t.kind is TermKind.UNKNOWN for t in terms):
         return False  # "where am i, show my inventory": a second request, not what happened
     before = bool(analysis.terms) and any(t.kind is TermKind.CONDITION and t.surface in _BEFORE
                                           for t in (analysis.terms[0], analysis.terms[-1]))
-    return not any(t.kind is TermKind.WRITE for t in terms) or bool(terms) and terms[0].feature == "@purpose" or (
+    return not any(t.kind is TermKind.WRITE for t in terms) or plan or (
         before or text.startswith(_JUST_DID) or text.endswith(_BACK) or _DONE_FIRST.match(text) is not None
     )
 

@@ -106,6 +106,10 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("whereami", "agent:position"), ("howmanytorchesdoihave", "agent:inventory"), ("am i in teh end", "agent:position"),
         ("hwo do i use u", "agent:help"), ("tnt的id", "agent:item"), ("偶现在坐标多少啊", "agent:position"),
         ("自动驾驶还要多久 完成多少了", "agent:progress"), ("我的收件箱里有什么", "agent:inbox"),
+        # What the player is about to do, said as a plan around the question.
+        ("how many food i have, i go to mine now", "agent:status"), ("要盖房子了，我有多少橡木原木", "agent:inventory"),
+        ("要回家了，先告诉我现在坐标", "agent:position"), ("@ai 你能帮我查什么", "agent:help"),
+        ("@ai 我现在的x和z是多少", "agent:position"), ("@ai 我迷路了 我在哪里 zuo biao 是多少", "agent:position"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
         # What the player will do next, said before or after a question asked now.
         ("before i fight the wither, how's my health", "agent:status"), ("打末影龙之前，我血多少", "agent:status"),
