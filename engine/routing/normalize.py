@@ -34,8 +34,8 @@ _TRADITIONAL = _load_traditional()
 # Internet spellings of common words (网络用语) read as the words they stand for, so the
 # vocabulary, the filters and the cache see one form: "肿么用" is 怎么用, "有人找我木有" asks
 # 没有, "偶的坐标" is 我的. 偶 stays where it is part of a word (偶尔, 偶像, 配偶, 偶数).
-_NET_SPELLINGS = re.compile(r"肿么|木有|虾米|森么|咋个|(?<!配)偶(?![尔像遇数然发])")
-_NET_WORDS = {"肿么": "怎么", "木有": "没有", "虾米": "什么", "森么": "什么", "咋个": "怎么", "偶": "我"}
+_NET_SPELLINGS = re.compile(r"肿么|木有|虾米|森么|神马|神么|咋个|(?<!配)偶(?![尔像遇数然发])")
+_NET_WORDS = {"肿么": "怎么", "木有": "没有", "虾米": "什么", "森么": "什么", "神马": "什么", "神么": "什么", "咋个": "怎么", "偶": "我"}
 
 
 def _net_word(match: re.Match[str]) -> str:
@@ -47,12 +47,16 @@ _AFTER_MARK = " \t\r\n!！.。~～"
 _LAUGHS = ("lol", "lmao", "xd", "haha", "pls", "plz", "bro", "rn", "@ai", "bot")  # or whom it is said to
 
 
+# "i have torches or not": said as a statement, asked with its tail as with a mark.
+_OR_NOT = (" or not", " or nah", " or no", " or nope")
+
+
 def ends_with_question_mark(text: str) -> bool:
     """"i am hungry?", "我饿了？": a final question mark, which normalizing strips, makes a
     line shaped like a statement a question. Linear in the text: a few strips from its end."""
     tail = text.rstrip(_AFTER_MARK)
     for _ in range(4):
-        if tail.endswith(("?", "？")):
+        if tail.endswith(("?", "？")) or tail.casefold().endswith(_OR_NOT):
             return True
         laugh = next((w for w in _LAUGHS if tail.casefold().endswith(w)), None)
         if laugh is None:

@@ -342,11 +342,11 @@ class Vocabulary:
         entry = self._en.get((word,))
         if entry is None and han:
             entry = self._zh.get(word)  # "我现在多少y": a Chinese phrase in Latin letters
-            syllables = self._spaced_pinyin(tokens, start) if entry is None else 0
-            if syllables:
-                spaced = tokens[start:start + syllables]
-                self._emit(" ".join(t.text for t in spaced), self._pinyin["".join(t.text for t in spaced)], out)
-                return start + syllables
+        syllables = self._spaced_pinyin(tokens, start, han) if entry is None and word not in names else 0
+        if syllables:
+            spaced = tokens[start:start + syllables]
+            self._emit(" ".join(t.text for t in spaced), self._pinyin["".join(t.text for t in spaced)], out)
+            return start + syllables
         if entry is None and (han or len(word) > INITIALS_MAX):
             entry = self._pinyin.get(word)
         if entry is None and word.startswith("minecraft:"):
@@ -361,13 +361,16 @@ class Vocabulary:
             self._emit(word, entry, out)
         return start + 1
 
-    def _spaced_pinyin(self, tokens: list[RawToken], start: int) -> int:
-        """"zuo biao", "bei bao": a topic's pinyin typed a syllable at a time, beside Chinese
-        characters; how many tokens it spans (0 when none does)."""
+    def _spaced_pinyin(self, tokens: list[RawToken], start: int, han: bool) -> int:
+        """"zuo biao", "bang zhu": a topic's pinyin typed a syllable at a time; how many tokens it
+        spans (0 when none does). Without Chinese characters beside it, only syllables of two
+        letters or more that make a full pinyin ("z b" is no "zb" there)."""
         for length in (4, 3, 2):
             words = tokens[start:start + length]
-            if len(words) == length and all(t.script is Script.LATIN and t.text.isalpha() for t in words):
-                if "".join(t.text for t in words) in self._pinyin:
+            if len(words) == length and all(t.script is Script.LATIN and t.text.isalpha() and (
+                han or len(t.text) > 1) for t in words):
+                joined = "".join(t.text for t in words)
+                if joined in self._pinyin and (han or len(joined) > INITIALS_MAX):
                     return length
         return 0
 

@@ -109,6 +109,8 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         # What the player is about to do, said as a plan around the question.
         ("how many food i have, i go to mine now", "agent:status"), ("要盖房子了，我有多少橡木原木", "agent:inventory"),
         ("要回家了，先告诉我现在坐标", "agent:position"), ("@ai 你能帮我查什么", "agent:help"),
+        ("bot u done yet?", "agent:progress"), ("how far did you get", "agent:progress"), ("bang zhu", "agent:help"),
+        ("你能干神马", "agent:help"), ("i am in the nether or not", "agent:position"),
         ("@ai 我现在的x和z是多少", "agent:position"), ("@ai 我迷路了 我在哪里 zuo biao 是多少", "agent:position"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
         # What the player will do next, said before or after a question asked now.

@@ -48,6 +48,8 @@ def test_a_final_question_mark_is_read_from_the_raw_text() -> None:
     assert ends_with_question_mark("i am hungry?") and ends_with_question_mark("我饿了？！")
     assert ends_with_question_mark("im hungry? lol") and not ends_with_question_mark("where am i lol")
     assert ends_with_question_mark("im in the nether right? @ai")
+    assert ends_with_question_mark("i have torches or not") and ends_with_question_mark("im in the nether or nah lol")
+    assert not ends_with_question_mark("i have torches or not much")
     assert not ends_with_question_mark("where? i am hungry") and not ends_with_question_mark("i am hungry")
 
 
