@@ -236,10 +236,11 @@ class Vocabulary:
         """``marked``: the text ended with a question mark (``ends_with_question_mark``)."""
         analysis = self._analyze(normalized, names, spelling, marked)
         # A line with a context clause ("about to craft, how many planks do i have"): only
-        # worth a second look when something in it is unknown or a write.
-        if analysis.mood is Mood.ASKS and may_have_clauses(normalized) and any(
+        # worth a second look when something in it is unknown or a write, or a break is left
+        # where a purpose clause was dropped ("do i have torches? about to go caving").
+        if analysis.mood is Mood.ASKS and may_have_clauses(normalized) and (analysis.breaks > 0 or any(
             t.kind is TermKind.UNKNOWN or t.kind is TermKind.WRITE for t in analysis.terms
-        ):
+        )):
             found = focus(normalized, lambda clause: self._analyze(clause, names, None))
             if found is not None:
                 return found

@@ -111,6 +111,8 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("要回家了，先告诉我现在坐标", "agent:position"), ("@ai 你能帮我查什么", "agent:help"),
         ("bot u done yet?", "agent:progress"), ("how far did you get", "agent:progress"), ("bang zhu", "agent:help"),
         ("你能干神马", "agent:help"), ("i am in the nether or not", "agent:position"),
+        ("do I have any torches on me? about to go caving", "agent:inventory"),
+        ("id of the thing im holding", "agent:item"), ("自动驾驶现在在执行什么任务", "agent:progress"),
         ("@ai 我现在的x和z是多少", "agent:position"), ("@ai 我迷路了 我在哪里 zuo biao 是多少", "agent:position"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
         # What the player will do next, said before or after a question asked now.
