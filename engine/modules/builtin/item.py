@@ -36,7 +36,7 @@ EXAMPLES_EN = (
     "what do i type for {item}",
     # The item in the player's hand, named by where it is.
     "what is the id of the item im holding", "id of what im holding", "item id of my held item",
-    "what is the id of the thing in my hand", "whats the id of this thing im holding",
+    "what is the id of the thing in my hand", "whats the id of this thing im holding", "id of the thing im holding", "id of the item in my hand",
 )
 EXAMPLES_ZH = (
     "{item}的id是什么", "{item}的id", "{item}的id是多少", "{item}id", "{item}的物品id", "{item}的物品id是什么",
