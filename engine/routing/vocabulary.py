@@ -74,6 +74,7 @@ _EN_STATES_BE = re.compile(r"\b(?:is|are|am|im|i'm|was|were)\b")
 # that ends in 了 (满了, 下线了) takes the 了 that the filter's "了告诉我" would have matched.
 _ZH_ONCE_DONE = re.compile(r"了(?:就|再)?(?:告诉我|通知我|提醒我|叫我|喊我|跟我说|说一声)")
 _ONCE_DONE = Term("了告诉我", "!condition", TermKind.CONDITION)
+_PINYIN_ASKING = frozenset({"@howmuch", "@what", "@where", "@how"})
 _ZH_STATES_ASKED = frozenset({"@on", "@full"})  # "开着没", "满没": is it on, full, or not?
 K = TypeVar("K", str, tuple[str, ...])
 
@@ -192,10 +193,13 @@ class Vocabulary:
         self.spelling = SpellingIndex(self._en_words, guard, meaning)
         self._dictionary = frozenset(guard)
         # "zuobiao", "zb": a Chinese topic typed in pinyin, when it can mean nothing else.
+        # Question words too ("饥饿值duoshao", "zenme yong"): they ask, and name nothing.
         spelled = pinyin_words({w: e.feature for w, e in self._zh.items()},
-                               [w for w, e in self._zh.items() if e.kind is TermKind.TOPIC], readings,
+                               [w for w, e in self._zh.items() if e.kind is TermKind.TOPIC
+                                or e.kind is TermKind.FUNCTION and e.feature in _PINYIN_ASKING], readings,
                                self._en_words | self._dictionary)
-        self._pinyin = {w: _Entry(f, TermKind.TOPIC) for w, f in spelled.items()}
+        self._pinyin = {w: _Entry(f, TermKind.FUNCTION if f in _PINYIN_ASKING else TermKind.TOPIC)
+                        for w, f in spelled.items() if f not in _PINYIN_ASKING or len(w) > INITIALS_MAX}
         content = (TermKind.TOPIC, TermKind.SLOT)
         # Item names are distinct meanings although all are the @item slot; topics share their feature.
         zh_meaning = {w: (w if e.kind is TermKind.SLOT else e.feature or w) for w, e in self._zh.items() if e.kind in content}

@@ -113,6 +113,7 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("你能干神马", "agent:help"), ("i am in the nether or not", "agent:position"),
         ("do I have any torches on me? about to go caving", "agent:inventory"),
         ("id of the thing im holding", "agent:item"), ("自动驾驶现在在执行什么任务", "agent:progress"),
+        ("饥饿值duoshao", "agent:status"), ("what is the id of the thing called ender chest", "agent:item"),
         ("@ai 我现在的x和z是多少", "agent:position"), ("@ai 我迷路了 我在哪里 zuo biao 是多少", "agent:position"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
         # What the player will do next, said before or after a question asked now.
