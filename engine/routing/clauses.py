@@ -135,9 +135,13 @@ def asking_clauses(normalized: str, analyze: Callable[[str], Analysis]) -> int:
     return sum(1 for text, asked in parts if _asks(text, asked, analyze(text)))
 
 
+# A question word opening the clause, whatever phrase took it in ("which way am i facing": @facing).
+_EN_WH = re.compile(r"(?:which|what|whats|what's|wat|wut|where|wheres|where's|how|hows|how's|who|whos|who's)\b")
+
+
 def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
     terms = analysis.terms
-    if asked or asks_in(text) or _A_NOT_A.search(text) is not None:
+    if asked or asks_in(text) or _A_NOT_A.search(text) is not None or _EN_WH.match(text) is not None:
         return True
     if _inability(terms, text):
         return False  # "cant break anything": says what the player cannot do
@@ -201,6 +205,8 @@ _JUST_NOW = frozenset({"刚才", "刚刚"})
 # What the player is about to do, said as a plan: "i go to the cave now", "要回家了", "准备去挖矿了".
 _ABOUT_TO = ("i go ", "i will ", "i'll ", "ill ", "im off to ", "i'm off to ", "heading to ", "im heading ",
              "i'm heading ", "headed to ")
+# What the player needs the answer for: "i need for the pickaxe", "need it for a beacon".
+_NEED = ("i need ", "need ", "i needed ", "i need it ", "for the ", "for my ", "for a ")
 _ZH_ABOUT_TO = re.compile(r"(?:我)?(?:马上|快|就)?要[\u4e00-\u9fff]{1,6}了$")
 
 
@@ -214,7 +220,7 @@ def _context(analysis: Analysis, text: str) -> bool:
         return False  # "alex wants to know, …": someone else is in it
     # A plan names what it is about ("i want to dig down to diamond level", "要盖房子了"): the
     # things a write of the player's own plan names are no second request.
-    plan = any(t.kind is TermKind.WRITE for t in terms) and (
+    plan = text.startswith(_NEED) or any(t.kind is TermKind.WRITE for t in terms) and (
         bool(terms) and terms[0].feature == "@purpose" or text.startswith(_ABOUT_TO)
         or _ZH_ABOUT_TO.match(text) is not None)
     if not plan and any(t.kind in _NAMES for t in terms) and not any(t.kind is TermKind.UNKNOWN for t in terms):

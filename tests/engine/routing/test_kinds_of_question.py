@@ -114,6 +114,8 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("do I have any torches on me? about to go caving", "agent:inventory"),
         ("id of the thing im holding", "agent:item"), ("自动驾驶现在在执行什么任务", "agent:progress"),
         ("饥饿值duoshao", "agent:status"), ("what is the id of the thing called ender chest", "agent:item"),
+        ("im on a boat in the ocean, which way am i facing", "agent:position"), ("no idea where i am lol", "agent:position"),
+        ("how many diamonds i have? i need for the pickaxe", "agent:inventory"), ("Steve where?", "agent:players"),
         ("@ai 我现在的x和z是多少", "agent:position"), ("@ai 我迷路了 我在哪里 zuo biao 是多少", "agent:position"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
         # What the player will do next, said before or after a question asked now.
