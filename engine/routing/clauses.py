@@ -39,8 +39,9 @@ from engine.routing.terms import Analysis, Term, TermKind
 
 # Chinese players type a space where a comma goes: "血还剩多少 刚被苦力怕炸".
 # The assistant addressed in the middle of a line starts the request: "刚被炸了 ai 我还有多少血"
-# ("how close is the bot to finishing" names it: no cut after a determiner or "is").
-_CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])|(?<!\bthe)(?<!\bthis)(?<!\bthat)(?<!\bmy)(?<!\bur)(?<!\byour)(?<!\bis)(?<!\ba) +@?(?:ai|bot) +"
+# ("how close is the bot to finishing" names it: no cut after a determiner or "is", nor before a
+# last word: "what stage is the speedrun bot on").
+_CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])|(?<!\bthe)(?<!\bthis)(?<!\bthat)(?<!\bmy)(?<!\bur)(?<!\byour)(?<!\bis)(?<!\ba)(?<!\bspeedrun) +@?(?:ai|bot) +(?=\S+ +\S|[\u4e00-\u9fff]{2})"
                   # What happened, said after the question without a comma: "check my health please i just fell".
                   # Not inside a clause that a conjunction opens: "while i was gone", "what i was doing".
                   r"|(?<=[a-z])(?<!\bwhile)(?<!\bwhen)(?<!\bsince)(?<!\bafter)(?<!\bbefore)(?<!\bthat)(?<!\bwhat)"
@@ -139,8 +140,16 @@ def asking_clauses(normalized: str, analyze: Callable[[str], Analysis]) -> int:
 _EN_WH = re.compile(r"(?:which|what|whats|what's|wat|wut|where|wheres|where's|how|hows|how's|who|whos|who's)\b")
 
 
+def _exclaims(analysis: Analysis) -> bool:
+    """"咋整 我迷路了 坐标多少来着", "what do i do, where am i": "what to do" said alone before a
+    question is an exclamation; the question is the request."""
+    return [t.feature for t in analysis.terms] == ["@advice"]
+
+
 def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
     terms = analysis.terms
+    if _exclaims(analysis):
+        return False
     if asked or asks_in(text) or _A_NOT_A.search(text) is not None or _EN_WH.match(text) is not None:
         return True
     if _inability(terms, text):
@@ -211,6 +220,8 @@ _ZH_ABOUT_TO = re.compile(r"(?:我)?(?:马上|快|就)?要[\u4e00-\u9fff]{1,6}�
 
 
 def _context(analysis: Analysis, text: str) -> bool:
+    if _exclaims(analysis):
+        return True
     unable = _inability(analysis.terms, text)
     terms = tuple(t for i, t in enumerate(analysis.terms) if i not in unable)
     if analysis.mood is not Mood.ASKS and analysis.mood is not Mood.STATES:

@@ -242,10 +242,11 @@ class Vocabulary:
         # A line with a context clause ("about to craft, how many planks do i have"): only
         # worth a second look when something in it is unknown or a write, a break is left
         # where a purpose clause was dropped ("do i have torches? about to go caving"), or two
-        # things are named ("how many diamonds i have? i need for the pickaxe").
+        # things are named ("how many diamonds i have? i need for the pickaxe", "咋整 坐标多少").
         if analysis.mood is Mood.ASKS and may_have_clauses(normalized) and (analysis.breaks > 0 or any(
             t.kind is TermKind.UNKNOWN or t.kind is TermKind.WRITE for t in analysis.terms
-        ) or sum(t.kind is TermKind.SLOT for t in analysis.terms) > 1):
+        ) or sum(t.kind is TermKind.SLOT for t in analysis.terms) > 1
+                or len({t.feature for t in analysis.terms if t.kind is TermKind.TOPIC}) > 1):
             found = focus(normalized, lambda clause: self._analyze(clause, names, None))
             if found is not None:
                 return found
