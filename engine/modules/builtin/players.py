@@ -11,7 +11,7 @@ from engine.modules.module import Access, Module, ModuleContext, ModuleResult
 from engine.routing.vocabulary import ITEM_FEATURE, PLAYER_FEATURE
 
 EXAMPLES_EN = (
-    "who is online", "who is on", "who is playing", "who else is online", "who else is on",
+    "who is online", "who is on", "who on", "whos on", "who is playing", "who else is online", "who else is on",
     "online players", "players online", "players", "list of players", "player list", "online",
     "how many players are online", "how many players are on", "how many people are online", "how many online",
     "is anyone online", "is anybody online", "anyone online",

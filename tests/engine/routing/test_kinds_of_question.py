@@ -117,7 +117,8 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("im on a boat in the ocean, which way am i facing", "agent:position"), ("no idea where i am lol", "agent:position"),
         ("how many diamonds i have? i need for the pickaxe", "agent:inventory"), ("Steve where?", "agent:players"),
         ("咋整 我迷路了 坐标多少来着", "agent:position"), ("给我康康背包", "agent:inventory"),
-        ("what stage is the speedrun bot on", "agent:progress"),
+        ("what stage is the speedrun bot on", "agent:progress"), ("who on", "agent:players"),
+        ("wats da id of netherrack", "agent:item"), ("did the auto thing finish yet", "agent:progress"),
         ("@ai 我现在的x和z是多少", "agent:position"), ("@ai 我迷路了 我在哪里 zuo biao 是多少", "agent:position"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
         # What the player will do next, said before or after a question asked now.
