@@ -33,9 +33,10 @@ _TRADITIONAL = _load_traditional()
 
 # Internet spellings of common words (网络用语) read as the words they stand for, so the
 # vocabulary, the filters and the cache see one form: "肿么用" is 怎么用, "有人找我木有" asks
-# 没有, "偶的坐标" is 我的. 偶 stays where it is part of a word (偶尔, 偶像, 配偶, 偶数).
-_NET_SPELLINGS = re.compile(r"肿么|木有|虾米|森么|神马|神么|咋个|(?<!配)偶(?![尔像遇数然发])")
-_NET_WORDS = {"肿么": "怎么", "木有": "没有", "虾米": "什么", "森么": "什么", "神马": "什么", "神么": "什么", "咋个": "怎么", "偶": "我"}
+# 没有, "偶的坐标" is 我的, "有没人" 有没有人, "搁哪" 在哪. 偶 stays where it is part of a word (偶尔, 偶像,
+# 配偶, 偶数).
+_NET_SPELLINGS = re.compile(r"肿么|木有|虾米|森么|神马|神么|咋个|有没人|搁(?=哪|这|那)|(?<!配)偶(?![尔像遇数然发])")
+_NET_WORDS = {"肿么": "怎么", "木有": "没有", "虾米": "什么", "森么": "什么", "神马": "什么", "神么": "什么", "咋个": "怎么", "偶": "我", "有没人": "有没有人", "搁": "在"}
 
 
 def _net_word(match: re.Match[str]) -> str:
