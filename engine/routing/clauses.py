@@ -41,7 +41,7 @@ from engine.routing.terms import Analysis, Term, TermKind
 # The assistant addressed in the middle of a line starts the request: "刚被炸了 ai 我还有多少血"
 # ("how close is the bot to finishing" names it: no cut after a determiner or "is", nor before a
 # last word: "what stage is the speedrun bot on").
-_CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])|(?<!\bthe)(?<!\bthis)(?<!\bthat)(?<!\bmy)(?<!\bur)(?<!\byour)(?<!\bis)(?<!\ba)(?<!\bspeedrun) +@?(?:ai|bot) +(?=\S+ +\S|[\u4e00-\u9fff]{2})"
+_CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])|(?<!\bthe)(?<!\bthis)(?<!\bthat)(?<!\bmy)(?<!\bur)(?<!\byour)(?<!\bis)(?<!\ba)(?<!\bspeedrun)(?: +@(?:ai|bot) +| +(?:ai|bot) +(?=\S+ +\S|[\u4e00-\u9fff]{2}))"
                   # What happened, said after the question without a comma: "check my health please i just fell".
                   # Not inside a clause that a conjunction opens: "while i was gone", "what i was doing".
                   r"|(?<=[a-z])(?<!\bwhile)(?<!\bwhen)(?<!\bsince)(?<!\bafter)(?<!\bbefore)(?<!\bthat)(?<!\bwhat)"
@@ -141,9 +141,13 @@ _EN_WH = re.compile(r"(?:which|what|whats|what's|wat|wut|where|wheres|where's|ho
 
 
 def _exclaims(analysis: Analysis) -> bool:
-    """"咋整 我迷路了 坐标多少来着", "what do i do, where am i": "what to do" said alone before a
-    question is an exclamation; the question is the request."""
-    return [t.feature for t in analysis.terms] == ["@advice"]
+    """"咋整 我迷路了 坐标多少来着", "omg where am i??? help": "what to do" or a plea for help said
+    alone beside a question is an exclamation; the question is the request."""
+    return [t.feature for t in analysis.terms] in (["@advice"], ["@help"]) and all(
+        t.surface in _PLEAS for t in analysis.terms if t.feature == "@help")
+
+
+_PLEAS = frozenset({"help", "help me", "halp", "救命", "救救我", "帮帮我", "求助"})
 
 
 def _asks(text: str, asked: bool, analysis: Analysis) -> bool:

@@ -119,6 +119,9 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("咋整 我迷路了 坐标多少来着", "agent:position"), ("给我康康背包", "agent:inventory"),
         ("what stage is the speedrun bot on", "agent:progress"), ("who on", "agent:players"),
         ("wats da id of netherrack", "agent:item"), ("did the auto thing finish yet", "agent:progress"),
+        ("ok chat watch this, hey bot how many diamonds do i have", "agent:inventory"),
+        ("lemme check real quick @ai inv", "agent:inventory"), ("wait wait wait how much hp do i have", "agent:status"),
+        ("omg where am i??? help", "agent:position"),
         ("@ai 我现在的x和z是多少", "agent:position"), ("@ai 我迷路了 我在哪里 zuo biao 是多少", "agent:position"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
         # What the player will do next, said before or after a question asked now.
