@@ -53,6 +53,8 @@ _ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _OPENS_A_QUESTION = frozenset({"@be", "@do", "@can", "@any"})
 _PAST = frozenset({"was", "were", "been"})  # "was away for a bit": says what happened
 _PAST_ASKS = frozenset({"@any", "@self", "@you", "@players"})  # "were there any messages", "was i"
+# What the player does not see or know ("i dont see her good", "i didnt get where i am"): a statement.
+_EN_UNABLE = re.compile(r"\bi (?:do not|did not|dont|don't|didnt|didn't) (?:see|find|know|remember|get|understand|hear)\b")
 # A verb's potential complement negated: 挖不动, 看不了, 找不到: the player cannot.
 _ZH_CANNOT = re.compile(r"[\u4e00-\u9fff]不(?:[了动到见着住清倒]|行了)|不(?:知道|知到|晓得|清楚|会用|汇用|太会|懂)")
 # Typed without a comma: "bro i keep taking damage how much health do i have", "i think im lost lol
@@ -110,19 +112,21 @@ def clauses(normalized: str) -> list[tuple[str, bool]]:
     return out
 
 
-def focus(normalized: str, analyze: Callable[[str], Analysis]) -> Analysis | None:
+def focus(normalized: str, analyze: Callable[[str, bool], Analysis]) -> Analysis | None:
     """The one clause that asks, when every other clause of the line is context; else None."""
     parts = clauses(normalized)
     if len(parts) < 2:
         return None
-    analyses = [analyze(text) for text, _ in parts]
+    analyses = [analyze(text, asked) for text, asked in parts]  # a "?" after a clause marks it
     asking = [i for i, ((text, asked), a) in enumerate(zip(parts, analyses)) if _asks(text, asked, a)]
     if not asking:  # "I'm lost. Location?": no clause asks in words; the one that names something does
         asking = [i for i, a in enumerate(analyses) if any(t.kind in _NAMES for t in a.terms)]
     if len(asking) != 1 or not any(t.kind in _NAMES for t in analyses[asking[0]].terms):
         return None
+    # "alex在哪，我好像看到她了": a pronoun in a context clause is the player the question names.
+    named = any(t.feature == "@player" for t in analyses[asking[0]].terms)
     for i, analysis in enumerate(analyses):
-        if i != asking[0] and not _context(analysis, parts[i][0]):
+        if i != asking[0] and not _context(analysis, parts[i][0], named):
             return None
     chosen = analyses[asking[0]]
     return chosen if chosen.mood is Mood.ASKS else None
@@ -147,6 +151,8 @@ def _exclaims(analysis: Analysis) -> bool:
         t.surface in _PLEAS for t in analysis.terms if t.feature == "@help")
 
 
+_PERSONAL = frozenset({"he", "she", "him", "her", "他", "她"})
+_SPEAKER_OPENS = ("i ", "im ", "i'm ", "我")
 _PLEAS = frozenset({"help", "help me", "halp", "救命", "救救我", "帮帮我", "求助"})
 
 
@@ -175,7 +181,7 @@ def _inability(terms: tuple[Term, ...], text: str) -> set[int]:
             continue
         if term.surface == "not" and i > 0 and terms[i - 1].feature == "@can" and (
             i + 1 == len(terms) or terms[i + 1].feature not in ("@you", "@self")
-        ):
+        ) or term.surface == "not" and i > 0 and terms[i - 1].feature == "@do" and _EN_UNABLE.search(text):
             out.update((i - 1, i))
             if i + 1 < len(terms) and terms[i + 1].kind is TermKind.WRITE:
                 out.add(i + 1)
@@ -183,6 +189,8 @@ def _inability(terms: tuple[Term, ...], text: str) -> set[int]:
             out.add(i)
             if i > 0 and terms[i - 1].kind is TermKind.WRITE:
                 out.add(i - 1)
+            if i + 1 < len(terms) and terms[i + 1].kind is TermKind.WRITE:
+                out.add(i + 1)  # 找不到: the 到 of the complement
     return out
 
 
@@ -223,11 +231,15 @@ _NEED = ("i need ", "need ", "i needed ", "i need it ", "for the ", "for my ", "
 _ZH_ABOUT_TO = re.compile(r"(?:我)?(?:马上|快|就)?要[\u4e00-\u9fff]{1,6}了$")
 
 
-def _context(analysis: Analysis, text: str) -> bool:
+def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
     if _exclaims(analysis):
         return True
     unable = _inability(analysis.terms, text)
-    terms = tuple(t for i, t in enumerate(analysis.terms) if i not in unable)
+    # What the player sees of the named player ("i can see her", "我看到他了"); "tell him hi" is no
+    # such clause.
+    seen = named and text.startswith(_SPEAKER_OPENS)
+    terms = tuple(t for i, t in enumerate(analysis.terms) if i not in unable and not (
+        seen and t.kind is TermKind.REFERENCE and t.surface in _PERSONAL))
     if analysis.mood is not Mood.ASKS and analysis.mood is not Mood.STATES:
         return False
     terms = _without_pointing(terms)

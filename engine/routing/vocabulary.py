@@ -239,15 +239,11 @@ class Vocabulary:
     ) -> Analysis:
         """``marked``: the text ended with a question mark (``ends_with_question_mark``)."""
         analysis = self._analyze(normalized, names, spelling, marked)
-        # A line with a context clause ("about to craft, how many planks do i have"): only
-        # worth a second look when something in it is unknown or a write, a break is left
-        # where a purpose clause was dropped ("do i have torches? about to go caving"), or two
-        # things are named ("how many diamonds i have? i need for the pickaxe", "咋整 坐标多少").
-        if analysis.mood is Mood.ASKS and may_have_clauses(normalized) and (analysis.breaks > 0 or any(
-            t.kind is TermKind.UNKNOWN or t.kind is TermKind.WRITE for t in analysis.terms
-        ) or sum(t.kind is TermKind.SLOT for t in analysis.terms) > 1
-                or len({t.feature for t in analysis.terms if t.kind is TermKind.TOPIC}) > 1):
-            found = focus(normalized, lambda clause: self._analyze(clause, names, None))
+        # A line with a context clause ("about to craft, how many planks do i have", "where is
+        # alex, i can kind of see her"): each clause is read on its own, and the one that asks
+        # is the request when the others only say what happened or why.
+        if analysis.mood is Mood.ASKS and may_have_clauses(normalized):
+            found = focus(normalized, lambda clause, asked: self._analyze(clause, names, None, asked))
             if found is not None:
                 return found
         return analysis
