@@ -26,6 +26,7 @@
 //   {"cmd":"players_seen","id":K} -> {"event":"players_seen","id":K,"players":{N:{"x","y","z"}}}
 //        the other players whose entities the bot sees
 //   {"cmd":"status","id":K}     -> {"event":"status","id":K,"health","food","gameMode","alive","timeOfDay"}
+//   {"cmd":"items","id":K}      -> {"event":"items","id":K,"items":{NAME:COUNT}}  (what the client holds)
 //   {"cmd":"block_at","x","y","z","id":K} -> {"event":"block_at","id":K,"name":N|null}  (null: not loaded)
 //   {"cmd":"dig","x","y","z","id":K} -> {"event":"dug","id":K,"name":N}  (mineflayer's bot.dig)
 //   {"cmd":"activate","x","y","z","id":K} -> {"event":"activated","id":K}  (right-click the block: mineflayer's bot.activateBlock)
@@ -250,6 +251,11 @@ const handlers = {
       event: 'status', id: cmd.id, health: bot.health, food: bot.food, gameMode: bot.game && bot.game.gameMode, alive: bot.isAlive,
       timeOfDay: bot.time ? bot.time.timeOfDay : null
     })
+  },
+  items (cmd) {
+    const items = {}
+    for (const item of bot.inventory.items()) items[item.name] = (items[item.name] || 0) + item.count
+    emit({ event: 'items', id: cmd.id, items })
   },
   block_at (cmd) {
     requireSpawned()

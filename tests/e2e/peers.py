@@ -691,6 +691,18 @@ class Bot(ClientProcess):
         """The bot's own view: health, food, game mode, whether it is alive."""
         return self.request("status")
 
+    def items(self) -> dict[str, int]:
+        """What the client holds, by item name: what the proxy has relayed to it."""
+        return dict(self.request("items")["items"])
+
+    def wait_items(self, name: str, count: int = 1, timeout: float = 10.0) -> None:
+        """Until the client holds ``count`` of ``name``: a /give reached it (and the proxy) first."""
+        deadline = time.monotonic() + timeout
+        while self.items().get(name, 0) < count:
+            if time.monotonic() > deadline:
+                raise PeerTimeout(f"{self.name}: no {count} {name} in hand within {timeout}s")
+            time.sleep(0.1)
+
     def block_at(self, x: int, y: int, z: int) -> str | None:
         """The block at (x, y, z) as the bot knows it (None: not loaded)."""
         name = self.request("block_at", x=x, y=y, z=z)["name"]

@@ -45,7 +45,9 @@ def _get(tmp_path: Path, peer_pool: PeerPool, proxy_factory: Any, item: str, ste
     server.wait_login(PLAYER)
     server_mark, mark = server.mark(), bot.mark()
     if give is not None:
-        server.run(f"/give {PLAYER} {give if ' ' in give else give + ' 1'}")
+        name, _, amount = give.partition(" ")
+        server.run(f"/give {PLAYER} {name} {amount or 1}")
+        bot.wait_items(name, int(amount or 1))  # planned with it: under load the !get could overtake the give
     label = item if count == 1 else f"{count} {item}"
     bot.chat(f"!get {label}")
     # The first plan of a process builds the planner over every recipe: seconds on a loaded CI machine.
@@ -146,6 +148,7 @@ def test_get_bread_plants_the_seeds_in_hand_where_no_wheat_grows(tmp_path: Path,
     server_mark, mark = server.mark(), bot.mark()
     server.run(f"/give {PLAYER} wooden_hoe 1")
     server.run(f"/give {PLAYER} wheat_seeds 3")
+    bot.wait_items("wheat_seeds", 3)
     bot.chat("!get bread")
     bot.wait_chat("getting bread in", since=mark)
     bot.wait_chat("Autopilot finished: bread in hand", since=mark, timeout=FARM_DEADLINE_S)
