@@ -126,6 +126,8 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("Alex在哪，我好像看到她了", "agent:players"), ("alex在哪 我看到他了但是找不到", "agent:players"),
         ("where is alex, i can kind of see her over there", "agent:players"),
         ("how far is alex from me, i dont see her good", "agent:players"),
+        ("who is neer me", "agent:players"), ("were am i rn", "agent:position"),
+        ("where is located steve", "agent:players"),
         ("@ai 我现在的x和z是多少", "agent:position"), ("@ai 我迷路了 我在哪里 zuo biao 是多少", "agent:position"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
         # What the player will do next, said before or after a question asked now.
