@@ -43,6 +43,11 @@ def _net_word(match: re.Match[str]) -> str:
     return _NET_WORDS[match.group()]
 
 
+# 那 and 拿 for 哪, the pinyin IME's commonest slip, where the line can only ask where the player is:
+# "我现在在那里", "我在拿" at the end of a line ("我在那里挖矿" says where the player is).
+_WHERE_AM_I_SLIP = re.compile(r"(?<=我)((?:现在|目前)?在)(?:那|拿)(?=(?:里|儿)?[吗呢啊呀啦]*$)")
+
+
 _AFTER_MARK = " \t\r\n!！.。~～"
 # The mark may be followed by a laugh or a plea: "im hungry? lol".
 _LAUGHS = ("lol", "lmao", "xd", "haha", "pls", "plz", "bro", "rn", "@ai", "bot")  # or whom it is said to
@@ -68,6 +73,7 @@ def ends_with_question_mark(text: str) -> bool:
 
 def normalize_text(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
-    if not folded.isascii():
-        folded = _NET_SPELLINGS.sub(_net_word, folded.translate(_TRADITIONAL))
-    return _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION)
+    if folded.isascii():
+        return _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION)
+    folded = _NET_SPELLINGS.sub(_net_word, folded.translate(_TRADITIONAL))
+    return _WHERE_AM_I_SLIP.sub(r"\1哪", _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION))

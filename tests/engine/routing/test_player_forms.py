@@ -40,6 +40,9 @@ def test_internet_spellings_read_as_the_words_they_stand_for() -> None:
     assert normalize_text("有人给我留言木有") == "有人给我留言没有"
     assert normalize_text("偶的坐标") == "我的坐标"
     assert normalize_text("alex搁哪呢") == "alex在哪呢" and normalize_text("有没人私我") == "有没有人私我"
+    # 那/拿 typed for 哪 where the line can only ask where the player is.
+    assert normalize_text("我现在在那里？") == "我现在在哪里" and normalize_text("我在拿") == "我在哪"
+    assert normalize_text("我在那里挖矿") == "我在那里挖矿" and normalize_text("alex在那里") == "alex在那里"
     # 偶 inside a word, and 木 before anything but 有, stay.
     for text in ("偶尔看看坐标", "我的偶像", "配偶", "木头有几个", "搁置"):
         assert normalize_text(text) == text
