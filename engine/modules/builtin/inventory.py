@@ -28,7 +28,7 @@ EXAMPLES_EN = (
     "am i holding {item}", "how many {item} have i got", "have i got any {item}",
     # Written the way players type: short forms, slang, no auxiliaries.
     "what have i got", "what do i have on me", "how many {item} i got", "how many {item} i have",
-    "how much {item} i got", "how much {item} i have", "got any {item}", "any {item} left", "{item} left",
+    "how much {item} i got", "how much {item} i have", "got any {item}", "any {item} left", "{item} left", "{item} count", "count of {item}",
     "how many {item} left", "do i still have {item}", "do i still have any {item}", "count my {item}",
     "what is on my hotbar", "what is in my bag", "what is in my backpack", "what is in my off hand",
     "what am i holding right now", "my inventory pls", "what is in my inventory right now",    "any {item}", "any {item} on me", "do i have any {item} on me",    "got {item}", "what is in the inventory",
