@@ -242,7 +242,31 @@ def _asked_not_done(terms: tuple[Term, ...]) -> tuple[set[int], set[int]]:
             _DOERS.intersection(t.feature for t in terms[:i])
         ) and sum(t.kind is TermKind.WRITE for t in terms) == 1:
             found.add(i)
+        elif term.feature == "@move" and _reached_step(terms[i + 1:]) and sum(
+            t.kind is TermKind.WRITE for t in terms
+        ) == 1:
+            # The verb and what names the step: the question is the step, not the item or the place.
+            found.update(range(i, i + 1 + _step_name_length(terms[i + 1:])))
     return found, sent
+
+
+# What a step of the autopilot's goal is named by: "到下界那步", "拿到铁了没 在第几步".
+_STEP_NAMES = frozenset({"@item", "@dimname", "@xp"})
+
+
+def _step_name_length(rest: tuple[Term, ...]) -> int:
+    named = 0
+    while named < len(rest) and rest[named].feature in _STEP_NAMES:
+        named += 1
+    return named
+
+
+def _reached_step(rest: tuple[Term, ...]) -> bool:
+    """"自动驾驶到下界那步了吗", "机器人拿到铁了没 在第几步": a step reached, named by what it gets,
+    then the step asked about; "带我去下界" names no step."""
+    named = _step_name_length(rest)
+    after = [t.feature for t in rest[named:] if t.feature != "@in"]
+    return named > 0 and bool(after) and after[0] == "@progress"
 _UP_TO = frozenset({"until", "till", "til"})
 _PAST_TIME = frozenset({"while", "when"})
 # Words of a goal's noun phrase that are no verb and no person: "next level".

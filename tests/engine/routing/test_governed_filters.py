@@ -164,7 +164,9 @@ def test_other_this_still_refers_back(shared_runtime: AssistantRuntime, text: st
     "text",
     ["is steve still logged in or did he leave", "is alex nearby or did she wander off, how far",
      "has the autopilot got iron yet, what step is it on", "did steve send me anything while i was gone",
-     "what messages did you save for me", "自动跑图跑到哪一步了", "进度到多少了"],
+     "what messages did you save for me", "自动跑图跑到哪一步了", "进度到多少了",
+     # A step reached, named by what it gets, then the step asked about (eleventh round).
+     "自动驾驶到下界那步了吗", "机器人拿到铁了没 在第几步"],
 )
 def test_what_the_line_itself_names_or_asks_about_does_not_stop_it(shared_runtime: AssistantRuntime, text: str) -> None:
     assert blocked(shared_runtime, text) is None
@@ -181,6 +183,7 @@ def test_what_the_line_itself_names_or_asks_about_does_not_stop_it(shared_runtim
         ("自动驾驶跑到村庄", TermKind.WRITE),  # the move reaches a place, not a question
         ("跑到哪里去挖铁", TermKind.WRITE),  # a second write
         ("带我跑到哪一步", TermKind.WRITE),
+        ("带我去下界", TermKind.WRITE), ("拿到铁", TermKind.WRITE), ("拿到铁再去下界那步", TermKind.COMPOUND),
     ],
 )
 def test_pronouns_and_writes_about_something_else_still_stop(
