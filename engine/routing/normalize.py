@@ -46,6 +46,9 @@ def _net_word(match: re.Match[str]) -> str:
 # 那 and 拿 for 哪, the pinyin IME's commonest slip, where the line can only ask where the player is:
 # "我现在在那里", "我在拿" at the end of a line ("我在那里挖矿" says where the player is).
 _WHERE_AM_I_SLIP = re.compile(r"(?<=我)((?:现在|目前)?在)(?:那|拿)(?=(?:里|儿)?[吗呢啊呀啦]*$)")
+# The same slip before what a question asks which one of, at the end of a clause: "我在那个维度",
+# "steve在那个位置", "你会那些命令" ("去那个村庄" names a place; it is no such word).
+_WHICH_SLIP = re.compile(r"那(?=(?:个|些)(?:维度|位置|世界|方向|地方|命令|指令|功能)[吗呢啊呀啦]*(?:$|[ ,，?？]))")
 
 
 _AFTER_MARK = " \t\r\n!！.。~～"
@@ -76,4 +79,5 @@ def normalize_text(text: str) -> str:
     if folded.isascii():
         return _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION)
     folded = _NET_SPELLINGS.sub(_net_word, folded.translate(_TRADITIONAL))
-    return _WHERE_AM_I_SLIP.sub(r"\1哪", _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION))
+    folded = _WHERE_AM_I_SLIP.sub(r"\1哪", _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION))
+    return _WHICH_SLIP.sub("哪", folded.replace("@我", "艾特我"))

@@ -502,8 +502,10 @@ class Vocabulary:
             ):
                 return run[:head] + run[end:]
         head = end - 1
-        if head >= 2 and run[head] == "不" and self._ends_with_topic(run[:head]):
-            return run[:head] + run[end:]  # "Alex在线不", "饱食度满不": "…or not?"
+        if head >= 2 and run[head] == "不" and (self._ends_with_topic(run[:head]) or "有" in run[:head] and (
+            self._ends_with_item(run[:head])
+        )):
+            return run[:head] + run[end:]  # "Alex在线不", "饱食度满不", "我有水桶不": "…or not?"
         return run
 
     def _ends_with_topic(self, text: str) -> bool:
@@ -512,6 +514,13 @@ class Vocabulary:
             entry = self._zh.get(text[-length:])
             if entry is not None:
                 return entry.kind is TermKind.TOPIC or entry.feature in _ZH_STATES_ASKED
+        return False
+
+    def _ends_with_item(self, text: str) -> bool:
+        for length in range(min(self._zh_max, len(text)), 0, -1):
+            entry = self._zh.get(text[-length:])
+            if entry is not None:
+                return entry.feature == ITEM_FEATURE
         return False
 
     @staticmethod

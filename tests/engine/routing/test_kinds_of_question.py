@@ -129,6 +129,7 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("who is neer me", "agent:players"), ("were am i rn", "agent:position"),
         ("where is located steve", "agent:players"), ("ARROW COUNT??", "agent:inventory"),
         ("你都能查什么东东", "agent:help"), ("我现在在那里", "agent:position"),
+        ("ai 兄弟 我有水桶不", "agent:inventory"), ("steve在那个位置", "agent:players"),
         ("@ai 我现在的x和z是多少", "agent:position"), ("@ai 我迷路了 我在哪里 zuo biao 是多少", "agent:position"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
         # What the player will do next, said before or after a question asked now.

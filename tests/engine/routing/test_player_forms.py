@@ -43,6 +43,9 @@ def test_internet_spellings_read_as_the_words_they_stand_for() -> None:
     # 那/拿 typed for 哪 where the line can only ask where the player is.
     assert normalize_text("我现在在那里？") == "我现在在哪里" and normalize_text("我在拿") == "我在哪"
     assert normalize_text("我在那里挖矿") == "我在那里挖矿" and normalize_text("alex在那里") == "alex在那里"
+    assert normalize_text("我在那个维度") == "我在哪个维度" and normalize_text("你会那些命令") == "你会哪些命令"
+    assert normalize_text("去那个村庄") == "去那个村庄" and normalize_text("那个位置有什么") == "那个位置有什么"
+    assert normalize_text("有人@我没") == "有人艾特我没"
     # 偶 inside a word, and 木 before anything but 有, stay.
     for text in ("偶尔看看坐标", "我的偶像", "配偶", "木头有几个", "搁置"):
         assert normalize_text(text) == text
