@@ -19,7 +19,7 @@ EXAMPLES_EN = (
     "is anyone near me", "is anyone nearby", "anyone nearby", "anyone near me", "anybody nearby",
     "players near me", "nearby players", "players nearby", "closest player", "who is the closest player",
     "how far is {player}", "how far away is {player}", "how far is {player} from me", "distance to {player}",
-    "where is {player}", "where {player}", "where is located {player}", "what direction is {player}", "which way is {player}", "is {player} here yet", "{player} where", "is {player} online", "is {player} on", "is {player} nearby", "is {player} near me",
+    "where is {player}", "where {player}", "where is located {player}", "is {player} here yet", "{player} where", "is {player} online", "is {player} on", "is {player} nearby", "is {player} near me",
     # Written the way players type: short forms, slang, no auxiliaries.
     "how many people online", "how many players online", "how many on", "how many are online", "who is here",
     "who all is online", "who is on right now", "anyone close to me", "anyone close", "is anyone close",

@@ -132,7 +132,6 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("ai 兄弟 我有水桶不", "agent:inventory"), ("steve在那个位置", "agent:players"),
         ("new here, ai what kind of stuff can you tell me", "agent:help"),
         ("i'm new to this server, what can the ai do for me", "agent:help"), ("@ai how do i ues the bot", "agent:help"),
-        ("what direction is alex from me", "agent:players"),
         ("give me a quick rundown of my health and hunger", "agent:status"),
         ("@ai 我现在的x和z是多少", "agent:position"), ("@ai 我迷路了 我在哪里 zuo biao 是多少", "agent:position"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
