@@ -245,6 +245,8 @@ def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
     terms = _without_pointing(terms)
     if any(t.kind in _NOT_CONTEXT or t.feature == "@player" for t in terms):
         return False  # "alex wants to know, …": someone else is in it
+    if len(terms) >= 2 and terms[0].kind is TermKind.UNKNOWN and terms[1].surface in ("me", "us"):
+        return False  # "…, heal me": a verb the vocabulary does not know, said to the assistant
     # A plan names what it is about ("i want to dig down to diamond level", "要盖房子了"): the
     # things a write of the player's own plan names are no second request.
     plan = text.startswith(_NEED) or any(t.kind is TermKind.WRITE for t in terms) and (

@@ -126,7 +126,7 @@ def test_these_forms_go_direct(shared_runtime: AssistantRuntime, text: str, modu
         # A plan's write is context; a command to the assistant, or a second request, is not.
         "teleport me home, where am i", "go mine diamonds, how much health do i have",
         "i want to see my inventory, where am i", "先去挖矿 我坐标多少", "where is alex, tell her to come",
-        "i dont see my coords",
+        "i dont see my coords", "how much hp do i have, heal me", "where am i, blorp me",
         # Pinyin initials that mean two things; a past write verb is no request, but no question either.
         "zb多少", "bb", "just respawned", "我的钻石被偷了", "我的箱子呢",
         # What the player (not the bot) is doing; how it is going, with no one named.
