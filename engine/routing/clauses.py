@@ -226,6 +226,7 @@ _JUST_NOW = frozenset({"刚才", "刚刚"})
 # What the player is about to do, said as a plan: "i go to the cave now", "要回家了", "准备去挖矿了".
 _ABOUT_TO = ("i go ", "i will ", "i'll ", "ill ", "im off to ", "i'm off to ", "heading to ", "im heading ",
              "i'm heading ", "headed to ")
+_ASKED_OF_YOU = re.compile(r"\b(?:you|u|ya)\b|你|您|帮我")
 # What the player needs the answer for: "i need for the pickaxe", "need it for a beacon".
 _NEED = ("i need ", "need ", "i needed ", "i need it ", "for the ", "for my ", "for a ")
 _ZH_ABOUT_TO = re.compile(r"(?:我)?(?:马上|快|就)?要[\u4e00-\u9fff]{1,6}了$")
@@ -249,9 +250,11 @@ def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
         return False  # "…, heal me": a verb the vocabulary does not know, said to the assistant
     # A plan names what it is about ("i want to dig down to diamond level", "要盖房子了"): the
     # things a write of the player's own plan names are no second request.
-    plan = text.startswith(_NEED) or any(t.kind is TermKind.WRITE for t in terms) and (
+    # Not one asked of the assistant: "need you to craft a pickaxe", "要你帮我挖矿了" are requests.
+    plan = _ASKED_OF_YOU.search(text) is None and (text.startswith(_NEED) or any(
+        t.kind is TermKind.WRITE for t in terms) and (
         bool(terms) and terms[0].feature == "@purpose" or text.startswith(_ABOUT_TO)
-        or _ZH_ABOUT_TO.match(text) is not None)
+        or _ZH_ABOUT_TO.match(text) is not None))
     if not plan and any(t.kind in _NAMES for t in terms) and not any(t.kind is TermKind.UNKNOWN for t in terms):
         return False  # "where am i, show my inventory": a second request, not what happened
     before = bool(analysis.terms) and any(t.kind is TermKind.CONDITION and t.surface in _BEFORE
