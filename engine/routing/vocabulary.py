@@ -510,18 +510,20 @@ class Vocabulary:
 
     def _ends_with_topic(self, text: str) -> bool:
         """"在线没", "消息没有", "自动驾驶开着没": a topic or a state asked about, "or not"."""
-        for length in range(min(self._zh_max, len(text)), 0, -1):
-            entry = self._zh.get(text[-length:])
-            if entry is not None:
-                return entry.kind is TermKind.TOPIC or entry.feature in _ZH_STATES_ASKED
-        return False
+        entry = self._last_entry(text)
+        return entry is not None and (entry.kind is TermKind.TOPIC or entry.feature in _ZH_STATES_ASKED)
 
     def _ends_with_item(self, text: str) -> bool:
+        entry = self._last_entry(text)
+        return entry is not None and entry.feature == ITEM_FEATURE
+
+    def _last_entry(self, text: str) -> _Entry | None:
+        """The longest phrase the text ends in."""
         for length in range(min(self._zh_max, len(text)), 0, -1):
             entry = self._zh.get(text[-length:])
             if entry is not None:
-                return entry.feature == ITEM_FEATURE
-        return False
+                return entry
+        return None
 
     @staticmethod
     def _emit(surface: str, entry: _Entry, out: list[Term]) -> None:
