@@ -226,6 +226,8 @@ _JUST_NOW = frozenset({"刚才", "刚刚"})
 # What the player is about to do, said as a plan: "i go to the cave now", "要回家了", "准备去挖矿了".
 _ABOUT_TO = ("i go ", "i will ", "i'll ", "ill ", "im off to ", "i'm off to ", "heading to ", "im heading ",
              "i'm heading ", "headed to ")
+# Where the player is, said before the question: "on a boat, where am i heading", "in a cave lol, …".
+_WHERE_I_AM = ("on a ", "in a ", "im on a ", "im in a ", "i'm on a ", "i'm in a ", "inside a ", "stuck in a ")
 _ASKED_OF_YOU = re.compile(r"\b(?:you|u|ya)\b|你|您|帮我")
 # What the player needs the answer for: "i need for the pickaxe", "need it for a beacon".
 _NEED = ("i need ", "need ", "i needed ", "i need it ", "for the ", "for my ", "for a ")
@@ -251,7 +253,7 @@ def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
     # A plan names what it is about ("i want to dig down to diamond level", "要盖房子了"): the
     # things a write of the player's own plan names are no second request.
     # Not one asked of the assistant: "need you to craft a pickaxe", "要你帮我挖矿了" are requests.
-    plan = _ASKED_OF_YOU.search(text) is None and (text.startswith(_NEED) or any(
+    plan = _ASKED_OF_YOU.search(text) is None and (text.startswith(_NEED) or text.startswith(_WHERE_I_AM) or any(
         t.kind is TermKind.WRITE for t in terms) and (
         bool(terms) and terms[0].feature == "@purpose" or text.startswith(_ABOUT_TO)
         or _ZH_ABOUT_TO.match(text) is not None))

@@ -134,6 +134,7 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("i'm new to this server, what can the ai do for me", "agent:help"), ("@ai how do i ues the bot", "agent:help"),
         ("give me a quick rundown of my health and hunger", "agent:status"),
         ("我要写数据包 告诉我烈焰棒的id", "agent:item"), ("风弹的id 我做数据包要用", "agent:item"),
+        ("on a boat, where am i heading", "agent:position"), ("wonder where i am", "agent:position"),
         ("@ai 我现在的x和z是多少", "agent:position"), ("@ai 我迷路了 我在哪里 zuo biao 是多少", "agent:position"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
         # What the player will do next, said before or after a question asked now.

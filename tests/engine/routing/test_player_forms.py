@@ -130,7 +130,7 @@ def test_these_forms_go_direct(shared_runtime: AssistantRuntime, text: str, modu
         "need you to craft a pickaxe, how many sticks do i have", "i need you to give me food, how hungry am i",
         "要你帮我挖矿了，我有几个镐", "i need for the pickaxe, give me iron",
         # How a game feature is used is knowledge, not help with the assistant.
-        "how do i use a datapack", "give指令怎么用", "命令方块怎么用", "数据包怎么用",
+        "how do i use a datapack", "give指令怎么用", "命令方块怎么用", "数据包怎么用", "in a boat, give me food",
         # Pinyin initials that mean two things; a past write verb is no request, but no question either.
         "zb多少", "bb", "just respawned", "我的钻石被偷了", "我的箱子呢",
         # What the player (not the bot) is doing; how it is going, with no one named.
