@@ -263,6 +263,7 @@ def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
                                           for t in (analysis.terms[0], analysis.terms[-1]))
     return not any(t.kind is TermKind.WRITE for t in terms) or plan or (
         before or text.startswith(_JUST_DID) or text.endswith(_BACK) or _DONE_FIRST.match(text) is not None
+        or "到一半" in text  # "挖矿挖到一半": in the middle of it
     )
 
 
