@@ -136,7 +136,8 @@ def test_their_neighbours_still_go_direct(shared_runtime: AssistantRuntime, text
         ("我要写数据包 告诉我烈焰棒的id", "agent:item"), ("风弹的id 我做数据包要用", "agent:item"),
         ("on a boat, where am i heading", "agent:position"), ("wonder where i am", "agent:position"),
         ("你能不能帮我查下坐标嘛", "agent:position"), ("我是不是快饿死了hhh", "agent:status"),
-        ("挖矿挖到一半 火把还有几个", "agent:inventory"),
+        ("挖矿挖到一半 火把还有几个", "agent:inventory"), ("steve dist", "agent:players"),
+        ("whos online rn lmk", "agent:players"),
         ("@ai 我现在的x和z是多少", "agent:position"), ("@ai 我迷路了 我在哪里 zuo biao 是多少", "agent:position"),
         ("and my xp?", "agent:status"), ("also whats my level", "agent:status"),
         # What the player will do next, said before or after a question asked now.
