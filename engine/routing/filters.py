@@ -39,6 +39,8 @@ ZH_FILTER_WORDS: dict[TermKind, tuple[str, ...]] = {
     TermKind.CONDITION: (
         "如果", "要是", "假如", "假设", "万一", "的话", "当", "一旦", "除非", "只要", "等到", "等我", "等",
         "之前", "以前", "时候", "的时候", "否则",
+        # A time back then ("打boss那会儿"): a condition unless it frames when the inbox's messages came.
+        "那会儿", "那会", "那阵子", "那阵", "那时候", "那时",
         # "Steve上线了告诉我": an event, then what to do once it happens (no 如果 needed).
         "了告诉我", "了通知我", "了提醒我", "了叫我", "了喊我", "了跟我说", "了说一声", "就告诉我", "就通知我",
         "就提醒我", "就叫我", "时告诉我", "时通知我", "时提醒我",
@@ -177,6 +179,14 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 drop.add(i)  # "steve刚才给我发消息了没", "did anyone msg me earlier": when the messages came
             elif surface == "again" and has_noun:
                 drop.add(i)  # "my coords again": asked once more, about what the line names
+            elif surface in _ZH_THAT and 0 < i < len(terms) - 1 and terms[i - 1].feature == "@autopilot" and (
+                terms[i + 1].kind in _NOUNS
+            ):
+                drop.add(i)  # "挂机那个进度", "自动驾驶那个任务": the autopilot's, named just before
+            elif surface == "it" and 0 < i and terms[i - 1].feature == "@be" and (
+                any(t.kind is TermKind.TOPIC for t in terms[:i - 1])
+            ) and terms[i + 1:] and all(t.kind is TermKind.FUNCTION for t in terms[i + 1:]):
+                drop.add(i)  # "what's my health and is it low": the state the line just asked for
         elif kind is TermKind.CONDITION:
             if surface in _UP_TO and i > 0 and _goal_only(terms[i + 1:]):
                 drop.add(i)
@@ -186,6 +196,9 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 # "did anyone msg me while i was in the dungeon": when the messages came, which
                 # is what the inbox keeps; a past time is no condition on anything to be done.
                 drop.update(range(i, len(terms)))
+            elif surface in _ZH_PAST_TIME and _frames_inbox(terms, i):
+                # "打boss的时候有人私聊我吗": the clause before says when the messages came.
+                drop.update(range(i + 1))
         elif kind is TermKind.NEGATION:
             if i > relative_from:
                 drop.add(i)
@@ -269,6 +282,19 @@ def _reached_step(rest: tuple[Term, ...]) -> bool:
     return named > 0 and bool(after) and after[0] == "@progress"
 _UP_TO = frozenset({"until", "till", "til"})
 _PAST_TIME = frozenset({"while", "when"})
+_ASKS_WHO_SENT = frozenset({"@have", "@any", "@who", "@what", "@howmuch", "@players"})
+_ZH_PAST_TIME = frozenset({"的时候", "时候", "那会儿", "那会", "那阵子", "那阵", "那时候", "那时"})
+
+
+def _frames_inbox(terms: tuple[Term, ...], i: int) -> bool:
+    """A time clause opening a question about the inbox: nothing before it but what the player was
+    doing (no other condition, no inbox yet), and after it the inbox asked with no write of its own."""
+    before, after = terms[:i], terms[i + 1:]
+    return bool(before) and any(t.feature == "@inbox" for t in after) and any(
+        t.feature in _ASKS_WHO_SENT for t in after  # "…的时候提醒我" asks for a reminder: a condition
+    ) and not any(
+        t.kind in _STOPS and t.kind is not TermKind.WRITE or t.feature == "@inbox" for t in before
+    ) and not any(t.kind in _STOPS for t in after)
 # Words of a goal's noun phrase that are no verb and no person: "next level".
 _GOAL_WORDS = frozenset({"w:next", "@progress", "@xp", "@item"})
 

@@ -245,3 +245,24 @@ def test_whether_the_player_is_somewhere_is_no_condition(shared_runtime: Assista
                                                          module: str | None) -> None:
     snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
     assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+# A time back then that opens a question about messages says when they came ("打boss那会儿有人msg我吗");
+# the same time before a request for a reminder is a condition on what is still to come.
+@pytest.mark.parametrize("text, module", [
+    ("打boss那会儿有人msg我吗", "agent:inbox"), ("我打boss的时候有人私聊我吗", "agent:inbox"),
+    ("挂机那个进度咋样了", "agent:progress"), ("我血少的时候提醒我一下", None), ("ai 背包满了的时候提醒我", None),
+    ("我下线的时候有消息就提醒我", None), ("帮我完成这个任务", None), ("那会儿你说的是啥", None),
+])
+def test_a_time_back_then_frames_the_inbox_question(shared_runtime: AssistantRuntime, text: str,
+                                                    module: str | None) -> None:
+    snapshot = fixture_snapshot("zh_cn")
+    assert shared_runtime.router.route(text, "zh", ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+@pytest.mark.parametrize("text, kind", [("what's my health and is it low", None),
+                                        ("where am i and is it safe", TermKind.REFERENCE),
+                                        ("what's my health and can you fix it", TermKind.REFERENCE)])
+def test_it_after_be_points_at_the_state_just_asked(shared_runtime: AssistantRuntime, text: str,
+                                                    kind: TermKind | None) -> None:
+    assert blocked(shared_runtime, text) is kind
