@@ -26,6 +26,10 @@ when it:
   what the player just did ("刚去吃饭了", "i was mining"): "go home, where am i" is a
   command and a question.
 
+Two clauses that ask are two requests, unless both name the same thing and lean on nothing
+else ("where am i, what are my coords"): they are then kept as the sentences of one request,
+each of which must go direct to the same module on its own.
+
 Otherwise the whole line is analyzed as before. Each clause is one more
 analysis of part of the text, so the cost stays linear in the line.
 """
@@ -121,7 +125,9 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis]) -> Analysis
     asking = [i for i, ((text, asked), a) in enumerate(zip(parts, analyses)) if _asks(text, asked, a)]
     if not asking:  # "I'm lost. Location?": no clause asks in words; the one that names something does
         asking = [i for i, a in enumerate(analyses) if any(t.kind in _NAMES for t in a.terms)]
-    if len(asking) != 1 or not any(t.kind in _NAMES for t in analyses[asking[0]].terms):
+    if len(asking) > 1:
+        return _restated(analyses, asking, parts)
+    if not asking or not any(t.kind in _NAMES for t in analyses[asking[0]].terms):
         return None
     # "alex在哪，我好像看到她了": a pronoun in a context clause is the player the question names.
     named = any(t.feature == "@player" for t in analyses[asking[0]].terms)
@@ -130,6 +136,36 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis]) -> Analysis
             return None
     chosen = analyses[asking[0]]
     return chosen if chosen.mood is Mood.ASKS else None
+
+
+def _restated(analyses: list[Analysis], asking: list[int], parts: list[tuple[str, bool]]) -> Analysis | None:
+    """"where am i, what are my coords", "how do i talk to you, do i need a prefix": clauses that ask
+    one thing in other words, with every other clause context. They are kept as the sentences
+    of one request, each of which must then go direct to the same module on its own (the
+    index's ``_agreed``); clauses that name different things are two requests."""
+    if any(analyses[i].mood is not Mood.ASKS or analyses[i].breaks or analyses[i].sentences
+           or any(t.kind in _NOT_CONTEXT or t.kind is TermKind.WRITE for t in analyses[i].terms) for i in asking):
+        return None  # a write, or a pronoun or "also" that may lean on another clause: the line is read whole
+    if any(i not in asking and not _context(a, parts[i][0]) for i, a in enumerate(analyses)):
+        return None
+    # Each clause must name what it asks: "我在哪 背包里有啥" names a place by 我+哪 alone.
+    named = [{t.feature for t in analyses[i].terms if t.kind in _NAMES} or _where_i_am(analyses[i]) for i in asking]
+    if not all(named) or not set.intersection(*named):
+        return None
+    terms: list[Term] = []
+    starts: list[int] = []
+    for i in asking:
+        if terms:
+            starts.append(len(terms))
+        terms.extend(analyses[i].terms)
+    first = analyses[asking[0]]
+    return Analysis(tuple(terms), 0, tuple(starts), mood=Mood.ASKS, speaker=any(analyses[i].speaker for i in asking),
+                    marked=first.marked, requested=first.requested)
+
+
+def _where_i_am(analysis: Analysis) -> set[str]:
+    """"我在哪": 我 is filler and 在哪 asks where, so the clause names the player's position."""
+    return {"@position"} if analysis.speaker and [f for f in analysis.features if f != "@in"] == ["@where"] else set()
 
 
 def asking_clauses(normalized: str, analyze: Callable[[str], Analysis]) -> int:

@@ -266,3 +266,18 @@ def test_a_time_back_then_frames_the_inbox_question(shared_runtime: AssistantRun
 def test_it_after_be_points_at_the_state_just_asked(shared_runtime: AssistantRuntime, text: str,
                                                     kind: TermKind | None) -> None:
     assert blocked(shared_runtime, text) is kind
+
+
+# Clauses that ask one thing in other words are one request, each clause judged on its own;
+# clauses that name different things, or lean on each other ("is it", "also"), are not.
+@pytest.mark.parametrize("text, lang, module", [
+    ("where am i, what are my coords", "en", "agent:position"), ("how many torches do i have, do i have torches", "en",
+                                                                 "agent:inventory"),
+    ("我在哪 坐标多少", "zh", "agent:position"), ("ai 我在哪 背包里有啥", "zh", None), ("我在哪 谁在线", "zh", None),
+    ("whos on, also any mail?", "en", None), ("where am i, how hungry am i", "en", None),
+    ("how much health do i have, what's alex's health", "en", None),
+])
+def test_clauses_that_restate_one_question(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                           module: str | None) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
