@@ -27,6 +27,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "players.distance": ("{name} is {distance} blocks away.", "{name} 离你 {distance} 格。"),
     "players.distance_at": ("{name} is {distance} blocks away, at {x}, {y}, {z}.",
                             "{name} 离你 {distance} 格，在 {x}, {y}, {z}。"),
+    "players.distance_toward": ("{name} is {distance} blocks away to the {direction}, at {x}, {y}, {z}.",
+                                "{name} 离你 {distance} 格，在你{direction}边，坐标 {x}, {y}, {z}。"),
     "players.online_not_seen": ("{name} is online but not within sight, so I can't tell the distance.",
                                 "{name} 在线，但不在视野内，无法得知距离。"),
     "players.not_online": ("{name} is not online.", "{name} 不在线。"),

@@ -1,6 +1,8 @@
 """agent:players: who is online (tab list) and who is near (player entities in sight)."""
 from __future__ import annotations
 
+import math
+
 import attrs
 
 from engine.modules import messages as m
@@ -31,6 +33,8 @@ EXAMPLES_EN = (
     "{player} coords", "what are {player}'s coords", "{player}'s location", "where is {player} located",
     "{player}'s position", "what is {player}'s position",
     "{player} on", "{player} still on", "is {player} still on",
+    # Which way they are: the answer names the direction from the player.
+    "what direction is {player} from me", "which direction is {player}",
 )
 EXAMPLES_ZH = (
     "谁在线", "有谁在线", "谁在线上", "谁在玩", "在线玩家", "在线的玩家", "在线玩家有哪些", "有哪些玩家在线",
@@ -44,6 +48,7 @@ EXAMPLES_ZH = (
     "附近有谁在", "附近有人", "谁在附近", "{player}在不在", "{player}在吗", "{player}在哪里", "{player}离我有多远",
     "{player}多远",    "谁离我最近", "谁离我近",    "有谁在", "服务器几个人", "离我近的玩家",
     "{player}的坐标", "{player}坐标多少", "{player}在哪个位置", "{player}的位置", "{player}现在在哪", "现在谁在", "谁在啊",
+    "{player}在我哪个方向", "{player}在哪个方向",
 )
 
 
@@ -105,8 +110,14 @@ class PlayersModule(Module[PlayersQuery]):
                     seen = next((e.position for e in snap.entities if e.kind == "player" and e.name == name), None)
                     if seen is None:
                         return ModuleResult((m.say(lang, "players.distance", name=name, distance=fmt(distance)),))
-                    return ModuleResult((m.say(lang, "players.distance_at", name=name, distance=fmt(distance),
-                                               x=fmt(seen.x), y=fmt(seen.y), z=fmt(seen.z)),))
+                    me = snap.player.position
+                    if me is None or distance < 1.0:
+                        return ModuleResult((m.say(lang, "players.distance_at", name=name, distance=fmt(distance),
+                                                   x=fmt(seen.x), y=fmt(seen.y), z=fmt(seen.z)),))
+                    # Which way to walk: the yaw the player would face looking at them.
+                    toward = m.direction(math.degrees(math.atan2(me.x - seen.x, seen.z - me.z)), lang)
+                    return ModuleResult((m.say(lang, "players.distance_toward", name=name, distance=fmt(distance),
+                                               direction=toward, x=fmt(seen.x), y=fmt(seen.y), z=fmt(seen.z)),))
             online = {n.lower(): n for n in snap.online_players}
             if wanted in online:
                 return ModuleResult((m.say(lang, "players.online_not_seen", name=online[wanted]),))

@@ -17,7 +17,7 @@ EXAMPLES_EN = (
     "am i in the nether", "am i in the end", "am i in the overworld",
     "which way am i facing", "which direction am i facing", "what direction am i facing",
     "where am i facing", "where am i looking", "which way am i looking", "what direction am i looking",
-    "my facing", "my direction", "what is my direction", "what is my facing", "am i facing north",
+    "facing", "heading", "my facing", "my direction", "what is my direction", "what is my facing", "am i facing north",
     "where exactly am i", "coordinates and dimension", "position and facing",
     # Written the way players type: short forms, slang, no auxiliaries.
     "where am i on the map", "what are my coords at", "how high up am i", "what y am i at", "what y level am i on",

@@ -42,8 +42,8 @@ def test_status(assistant: LocalAssistant) -> None:
 def test_players_online_near_and_distance(assistant: LocalAssistant) -> None:
     reply = text(assistant.request("who is online", make_snapshot(), 0.0))
     assert "3 online: Alex, Steve, Tester." in reply and "Alex (10 m)" in reply
-    assert text(assistant.request("how far is alex", make_snapshot(), 0.0)) == "Alex is 10 blocks away, at 20.5, 64, -20.2."
-    assert text(assistant.request("alex的坐标", make_snapshot("zh_cn"), 0.0)) == "Alex 离你 10 格，在 20.5, 64, -20.2。"
+    assert text(assistant.request("how far is alex", make_snapshot(), 0.0)) == "Alex is 10 blocks away to the east, at 20.5, 64, -20.2."
+    assert text(assistant.request("alex的坐标", make_snapshot("zh_cn"), 0.0)) == "Alex 离你 10 格，在你东边，坐标 20.5, 64, -20.2。"
     assert text(assistant.request("tell alex where i am", make_snapshot(), 0.0)) != text(
         assistant.request("where is alex", make_snapshot(), 0.0))  # the player's own position, passed on
     assert "online but not within sight" in text(command(assistant, "players", "steve", make_snapshot(), 0.0))
@@ -186,4 +186,14 @@ def test_unknown_command_is_not_ours(assistant: LocalAssistant) -> None:
 
 def test_nearby_players_distance_formatting(assistant: LocalAssistant) -> None:
     snap = make_snapshot(near=(("Steve", Vec3(13.5, 68.0, -20.25)),))
-    assert text(assistant.request("how far is steve", snap, 0.0)) == "Steve is 5 blocks away, at 13.5, 68, -20.2."
+    assert text(assistant.request("how far is steve", snap, 0.0)) == "Steve is 5 blocks away to the east, at 13.5, 68, -20.2."
+
+
+def test_a_named_player_in_sight_is_given_a_direction(assistant: LocalAssistant) -> None:
+    # North is -z and west -x: the player stands at 10.5, 64, -20.2.
+    snap = make_snapshot(near=(("Steve", Vec3(0.5, 64.0, -30.2)),))
+    assert "to the north-west" in text(assistant.request("what direction is steve from me", snap, 0.0))
+    south = make_snapshot("zh_cn", near=(("Steve", Vec3(10.5, 64.0, -10.2)),))
+    assert "在你南边" in text(assistant.request("Steve在我哪个方向", south, 0.0))
+    beside = make_snapshot(near=(("Steve", Vec3(10.5, 64.0, -20.0)),))
+    assert text(assistant.request("how far is steve", beside, 0.0)) == "Steve is 0.2 blocks away, at 10.5, 64, -20."
