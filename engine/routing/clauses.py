@@ -196,7 +196,9 @@ def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
     terms = analysis.terms
     if _exclaims(analysis):
         return False
-    if asked or asks_in(text) or _A_NOT_A.search(text) is not None or _EN_WH.match(text) is not None:
+    if asked or analysis.requested or asks_in(text) or _A_NOT_A.search(text) is not None or (
+        _EN_WH.match(text) is not None
+    ):
         return True
     if _inability(terms, text):
         return False  # "cant break anything": says what the player cannot do

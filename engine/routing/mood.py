@@ -137,3 +137,19 @@ def asks_in(text: str) -> bool:
 # "有人找我没", "有新邮件不", "搞完了没": a final 没/不 after 有 or 了 is "…or not?"; "什么都没有"
 # and "我还没" have neither before it and say something.
 _OR_NOT = re.compile(r"(?:有(?!点)|了)[^有了没不]*(?:没有|没|不)[啊呀呢啦嘛哇]?[\s?？!！.。~～]*$")
+
+
+_EN_OPENER = re.compile(r"(?:(?:please|pls|plz) )?(?:check|show|tell me|list|display|view|read|let me see|lemme see)\b")
+_EN_PLEASE = re.compile(r"\b(?:please|pls|plz|pleas|plez)$")
+_EN_STATES_BE = re.compile(r"\b(?:is|are|am|im|i'm|was|were)\b")
+# "功能列表发一下", "看下我的坐标", "告诉我金苹果的id": a verb of showing with 一下/下 or 我.
+_ZH_SHOW = re.compile(r"(?:看|查|告诉|说|报|发|列|瞅|瞧|显示)(?:一下|一哈|下)|告诉我|康康|给我看|让我看")
+
+
+def asks_to_be_shown(normalized: str, chinese: bool) -> bool:
+    """"check my inventory", "hunger bar status pls", "坐标报一下": the player asks to be shown
+    something, with no question word (the verb and the please are filler to the vocabulary)."""
+    if chinese:
+        return _ZH_SHOW.search(normalized) is not None
+    return _EN_OPENER.match(normalized) is not None or (
+        _EN_PLEASE.search(normalized) is not None and _EN_STATES_BE.search(normalized) is None)

@@ -38,7 +38,7 @@ import pydantic
 from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS, governed
 from engine.routing.homophones import HomophoneIndex, load_readings
 from engine.routing.clauses import before_purpose, focus, may_have_clauses
-from engine.routing.mood import Mood, mood, names_speaker
+from engine.routing.mood import Mood, asks_to_be_shown, mood, names_speaker
 from engine.routing.pinyin_words import INITIALS_MAX, pinyin_words
 from engine.routing.player_names import PLAYER_FEATURE as PLAYER_FEATURE, name_players
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
@@ -67,9 +67,6 @@ _EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", 
 # A request to be shown something: a read verb opening the line ("check my inventory for
 # pearls"; "tell" only with "me": "tell steve where i am" passes something on), or a please
 # closing a line that is no statement ("hunger bar status pls", not "my inventory is full pls").
-_EN_OPENER = re.compile(r"(?:(?:please|pls|plz) )?(?:check|show|tell me|list|display|view|read|let me see|lemme see)\b")
-_EN_PLEASE = re.compile(r"\b(?:please|pls|plz|pleas|plez)$")
-_EN_STATES_BE = re.compile(r"\b(?:is|are|am|im|i'm|was|were)\b")
 # "血满了告诉我": an event, then what to do once it happens. Read from the text, since a phrase
 # that ends in 了 (满了, 下线了) takes the 了 that the filter's "了告诉我" would have matched.
 _ZH_ONCE_DONE = re.compile(r"了(?:就|再)?(?:告诉我|通知我|提醒我|叫我|喊我|跟我说|说一声)")
@@ -309,8 +306,7 @@ class Vocabulary:
         speaker = names_speaker(before_purpose(normalized, terms, kept)) if chinese else any(
             word in _EN_SPEAKER for term in kept for word in term.surface.split(" "))
         restated = bool(breaks) and one_request(terms, cuts, chinese and speaker)
-        requested = not chinese and (_EN_OPENER.match(normalized) is not None or (
-            _EN_PLEASE.search(normalized) is not None and _EN_STATES_BE.search(normalized) is None))
+        requested = asks_to_be_shown(normalized, chinese)
         if not restated:
             return Analysis(kept, breaks, mood=kind, speaker=speaker, marked=marked, requested=requested)
         return Analysis(kept, 0, shifted(terms, kept, cuts), mood=kind, speaker=speaker, marked=marked,
