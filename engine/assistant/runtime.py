@@ -27,11 +27,15 @@ from engine.modules.extensions import EntryPointLike, ExtensionReport, load_exte
 from engine.modules.items import ItemTable
 from engine.modules.registry import ModuleRegistry
 from engine.routing.cache import IntentCache
+from engine.routing.filters import BLOCKING_KINDS
 from engine.routing.config import ALGORITHM, ROUTING_MODES, Mode, ReloadReport, SemanticConfig, load_or_create, reload
 from engine.routing import line_model
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend
+from engine.routing.homophones import load_readings
+from engine.routing.pinyin_lines import PinyinReader
 from engine.routing.router import Router
 from engine.routing.semantic_index import SemanticIndex
+from engine.routing.spelling import load_guard_words
 from engine.routing.stats import RoutingStats
 from engine.routing.vocabulary import Vocabulary
 
@@ -99,7 +103,13 @@ class AssistantRuntime:
                 self.vocabulary, registry.index_specs(config.examples), config.languages, backend, model)
         self.cache = IntentCache(config.cache_entries, config.entries_per_player, config.cache_seconds)
         self.stats = RoutingStats(observe_routing_seconds)
-        self.router = Router(config, registry, self.vocabulary, self.index, self.cache, self.stats, perf_counter)
+        # What a pinyin line spells is guessed from the Chinese the assistant itself knows.
+        phrases = self.vocabulary.chinese_phrases()
+        chinese = [*phrases, *(s for spec in registry.index_specs(config.examples) for s in spec.examples.get("zh", ()))]
+        stopping = frozenset(p for p, kind in phrases.items() if len(p) == 1 and kind in BLOCKING_KINDS)
+        pinyin = PinyinReader(load_readings(), chinese, load_guard_words(), stopping)
+        self.router = Router(config, registry, self.vocabulary, self.index, self.cache, self.stats, perf_counter,
+                             pinyin)
         self.warnings = tuple(
             f"examples for {key} ignored: no module with a semantic profile has that id"
             for key in registry.unknown_example_targets(config.examples)

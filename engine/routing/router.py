@@ -39,6 +39,7 @@ from engine.routing.cache import CacheKey, IntentCache, make_key
 from engine.routing.config import Mode, SemanticConfig
 from engine.routing.filters import blocking_filter
 from engine.routing.normalize import ends_with_question_mark, normalize_text
+from engine.routing.pinyin_lines import PinyinReader
 from engine.routing.semantic_index import Match, SemanticIndex
 from engine.routing.stats import LatestMatch, Reason, RoutingStats
 from engine.routing.terms import Analysis
@@ -99,6 +100,7 @@ class Router:
         cache: IntentCache,
         stats: RoutingStats,
         perf_counter: Callable[[], float] | None = None,
+        pinyin: PinyinReader | None = None,
     ) -> None:
         if not registry.frozen:
             raise ValueError("freeze the module registry before building the router")
@@ -109,6 +111,7 @@ class Router:
         self.cache = cache
         self.stats = stats
         self.perf_counter = perf_counter  # injected; None: routing time is not measured
+        self.pinyin = pinyin  # lines typed wholly in pinyin, read as Chinese; None: they stay English
 
     def analyze(self, normalized: str, snapshot: WorldSnapshot) -> Analysis:
         return self.vocabulary.analyze(normalized, ParseContext.player_names(snapshot))
@@ -148,6 +151,10 @@ class Router:
         if len(text) > config.max_characters:
             return Route(Reason.TOO_LONG, language)
         normalized = normalize_text(text)
+        if language == "en" and self.pinyin is not None and "zh" in config.languages:
+            spelled = self.pinyin.read(normalized)
+            if spelled is not None:  # "wo you duo shao zuan shi": Chinese without the IME
+                text, normalized, language = spelled, normalize_text(spelled), "zh"
         if options:
             number = option_number(normalized)
             if number is not None:

@@ -202,6 +202,9 @@ class Vocabulary:
         zh_meaning = {w: (w if e.kind is TermKind.SLOT else e.feature or w) for w, e in self._zh.items() if e.kind in content}
         self.homophones = HomophoneIndex(zh_meaning, readings, zh_meaning)
 
+    def chinese_phrases(self) -> dict[str, TermKind | None]:
+        return {phrase: entry.kind for phrase, entry in self._zh.items()}
+
     def may_be_topic(self, feature: str) -> bool:
         """Whether an unfamiliar feature may name something the module does not answer.
 
