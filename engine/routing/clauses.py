@@ -38,6 +38,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+import attrs
+
 from engine.routing.mood import Mood, asks_in
 from engine.routing.terms import Analysis, Term, TermKind
 
@@ -60,7 +62,7 @@ _PAST_ASKS = frozenset({"@any", "@self", "@you", "@players"})  # "were there any
 # What the player does not see or know ("i dont see her good", "i didnt get where i am"): a statement.
 _EN_UNABLE = re.compile(r"\bi (?:do not|did not|dont|don't|didnt|didn't) (?:see|find|know|remember|get|understand|hear)\b")
 # A verb's potential complement negated: 挖不动, 看不了, 找不到: the player cannot.
-_ZH_CANNOT = re.compile(r"[\u4e00-\u9fff]不(?:[了动到见着住清倒]|行了)|不(?:知道|知到|晓得|清楚|会用|汇用|太会|懂)")
+_ZH_CANNOT = re.compile(r"[\u4e00-\u9fff]不(?:[了动到见着住清倒]|起来|行了)|不(?:知道|知到|晓得|清楚|会用|汇用|太会|懂)")
 # Typed without a comma: "bro i keep taking damage how much health do i have", "i think im lost lol
 # where am i". A question about the player that opens after other words starts a clause of its own,
 # unless the word before it makes it part of the sentence ("the village is how far", "tell me where
@@ -116,8 +118,11 @@ def clauses(normalized: str) -> list[tuple[str, bool]]:
     return out
 
 
-def focus(normalized: str, analyze: Callable[[str, bool], Analysis]) -> Analysis | None:
-    """The one clause that asks, when every other clause of the line is context; else None."""
+def focus(normalized: str, analyze: Callable[[str, bool], Analysis], whole: Analysis | None = None) -> Analysis | None:
+    """The one clause that asks, when every other clause of the line is context; else None.
+
+    ``whole``: the line read as one. A pronoun it resolved within the line ("first time using
+    this bot, what can i ask it") is no reference back in the clause either."""
     parts = clauses(normalized)
     if len(parts) < 2:
         return None
@@ -135,6 +140,8 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis]) -> Analysis
         if i != asking[0] and not _context(analysis, parts[i][0], named):
             return None
     chosen = analyses[asking[0]]
+    if whole is not None and chosen.has(TermKind.REFERENCE) and not whole.has(TermKind.REFERENCE):
+        chosen = attrs.evolve(chosen, terms=tuple(t for t in chosen.terms if t.kind is not TermKind.REFERENCE))
     return chosen if chosen.mood is Mood.ASKS else None
 
 
@@ -243,7 +250,7 @@ _BACK = ("回来", "回来了", "回来啦", "i'm back", "im back", "back now")
 
 # "this cave", "这个洞": a demonstrative before a noun points at what is around the player, not back at
 # something said before; in a clause that only says what the player is doing, it refers to nothing.
-_POINTING = frozenset({"this", "that", "these", "those", "这个", "那个", "这", "那"})
+_POINTING = frozenset({"this", "that", "these", "those", "这个", "那个", "这", "那", "same", "the same"})
 
 
 def _without_pointing(terms: tuple[Term, ...]) -> tuple[Term, ...]:

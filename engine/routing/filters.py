@@ -155,6 +155,9 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 drop.add(i)  # "is steve still on or did he leave": the player the line named
             elif surface == "it" and _DOERS.intersection(t.feature for t in terms[:i]):
                 drop.add(i)  # "has the autopilot got iron, what step is it on": the autopilot named before
+            elif surface in ("it", "它") and any(t.feature == "@you" and t.surface not in _SECOND_PERSON
+                                                 for t in terms[:i]):
+                drop.add(i)  # "first time using this bot, what can i ask it": the assistant, named before
             elif surface == "this" and i == len(terms) - 1 and i >= 2 and terms[i - 1].feature == "@be" and (
                 terms[i - 2].feature in _HERE_AND_NOW
             ):
@@ -219,6 +222,7 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
 
 
 _GOVERNABLE = frozenset({TermKind.REFERENCE, TermKind.NEGATION, TermKind.CONDITION})
+_SECOND_PERSON = frozenset({"you", "your", "u", "ya", "yourself", "ur", "yours", "yu", "yuo", "你", "您"})
 _PERSONAL = frozenset({"he", "she", "him", "her", "his", "hers", "他", "她"})
 _DOERS = frozenset({"@autopilot", "@progress"})
 # Who did it, in "did steve send me", "what did you save": a subject between "did" and a verb.

@@ -143,7 +143,8 @@ _EN_OPENER = re.compile(r"(?:(?:please|pls|plz) )?(?:check|show|tell me|list|dis
 _EN_PLEASE = re.compile(r"\b(?:please|pls|plz|pleas|plez)$")
 _EN_STATES_BE = re.compile(r"\b(?:is|are|am|im|i'm|was|were)\b")
 # "功能列表发一下", "看下我的坐标", "告诉我金苹果的id": a verb of showing with 一下/下 or 我.
-_ZH_SHOW = re.compile(r"(?:看|查|告诉|说|报|发|列|瞅|瞧|显示)(?:一下|一哈|下)|告诉我|康康|给我看|让我看")
+_ZH_SHOW = re.compile(r"(?:看|查|告诉|说|报|发|列|瞅|瞧|显示)(?:一下|一哈|下)|告诉我|康康|给我看|让我看"
+                      r"|给个[^，,。 ]{1,12}的(?:id|名字|英文名)")  # "给个烈焰棒的id呗": the id, not the item
 
 
 def asks_to_be_shown(normalized: str, chinese: bool) -> bool:

@@ -34,9 +34,9 @@ _TRADITIONAL = _load_traditional()
 # Internet spellings of common words (网络用语) read as the words they stand for, so the
 # vocabulary, the filters and the cache see one form: "肿么用" is 怎么用, "有人找我木有" asks
 # 没有, "偶的坐标" is 我的, "有没人" 有没有人, "搁哪" 在哪. 偶 stays where it is part of a word (偶尔, 偶像,
-# 配偶, 偶数).
-_NET_SPELLINGS = re.compile(r"肿么|木有|虾米|森么|神马|神么|咋个|有没人|东东|搁(?=哪|这|那)|(?<!配)偶(?![尔像遇数然发])")
-_NET_WORDS = {"肿么": "怎么", "木有": "没有", "虾米": "什么", "森么": "什么", "神马": "什么", "神么": "什么", "咋个": "怎么", "偶": "我", "有没人": "有没有人", "搁": "在", "东东": "东西"}
+# 配偶, 偶数). 下届 (next term) is the IME's commonest slip for 下界, the Nether.
+_NET_SPELLINGS = re.compile(r"下届|肿么|木有|虾米|森么|神马|神么|咋个|有没人|东东|搁(?=哪|这|那)|(?<!配)偶(?![尔像遇数然发])")
+_NET_WORDS = {"下届": "下界", "肿么": "怎么", "木有": "没有", "虾米": "什么", "森么": "什么", "神马": "什么", "神么": "什么", "咋个": "怎么", "偶": "我", "有没人": "有没有人", "搁": "在", "东东": "东西"}
 
 
 def _net_word(match: re.Match[str]) -> str:
@@ -49,6 +49,21 @@ _WHERE_AM_I_SLIP = re.compile(r"(?<=我)((?:现在|目前)?在)(?:那|拿)(?=(?:
 # The same slip before what a question asks which one of, at the end of a clause: "我在那个维度",
 # "steve在那个位置", "你会那些命令" ("去那个村庄" names a place; it is no such word).
 _WHICH_SLIP = re.compile(r"那(?=(?:个|些)(?:维度|位置|世界|方向|地方|命令|指令|功能)[吗呢啊呀啦]*(?:$|[ ,，?？]))")
+
+
+# Phone keyboards' slips that land on another word, where the words around leave one reading:
+# "hoe far is the autopilot", "hiw many emeralds" (a key beside one of "how", before a measure;
+# "now" is left alone: "right now many mobs spawn"), "whats the i'd for …" (autocorrect's i'd for
+# id) and "my good level" (good for food).
+_NEAR_KEYS = {"h": "gjybn", "o": "iplk0", "w": "qesa"}
+_HOW_SLIPS = sorted({"how"[:i] + k + "how"[i + 1:] for i, c in enumerate("how") for k in _NEAR_KEYS[c]} - {"now"})
+_EN_SLIPS = re.compile(rf"\b(?:{'|'.join(_HOW_SLIPS)})(?= (?:many|much|far|long|close|high|deep)\b)"
+                       r"|(?<=\bthe )i'd\b|(?<=\bmy )good(?= (?:level|bar|meter)\b)")
+_SLIPPED = {"i'd": "id", "good": "food"}
+
+
+def _slipped(match: re.Match[str]) -> str:
+    return _SLIPPED.get(match.group(), "how")
 
 
 _AFTER_MARK = " \t\r\n!！.。~～"
@@ -77,7 +92,7 @@ def ends_with_question_mark(text: str) -> bool:
 def normalize_text(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
     if folded.isascii():
-        return _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION)
+        return _EN_SLIPS.sub(_slipped, _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION))
     folded = _NET_SPELLINGS.sub(_net_word, folded.translate(_TRADITIONAL))
     folded = _WHERE_AM_I_SLIP.sub(r"\1哪", _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION))
     return _WHICH_SLIP.sub("哪", folded.replace("@我", "艾特我"))

@@ -242,8 +242,8 @@ class Vocabulary:
         # A line with a context clause ("about to craft, how many planks do i have", "where is
         # alex, i can kind of see her"): each clause is read on its own, and the one that asks
         # is the request when the others only say what happened or why.
-        if analysis.mood is Mood.ASKS and may_have_clauses(normalized):
-            found = focus(normalized, lambda clause, asked: self._analyze(clause, names, None, asked))
+        if analysis.mood in (Mood.ASKS, Mood.STATES) and may_have_clauses(normalized):
+            found = focus(normalized, lambda clause, asked: self._analyze(clause, names, None, asked), analysis)
             if found is not None:
                 return found
         return analysis

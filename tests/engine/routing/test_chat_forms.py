@@ -1,7 +1,10 @@
 """Chat spellings read as the vocabulary words they stand for, and only when one is meant."""
 from __future__ import annotations
 
+import pytest
+
 from engine.routing.chat_forms import RUN_LONGEST, run_together, unleet, unstretched
+from engine.routing.normalize import normalize_text
 
 KNOWN = frozenset({"where", "am", "i", "how", "many", "torches", "do", "have", "inv", "pls", "in", "inventory",
                    "coords", "wh", "ere", "a", "torch", "es"})
@@ -35,3 +38,13 @@ def test_digits_and_held_letters() -> None:
     assert unleet("c00rds", KNOWN) == "coords"
     assert unstretched("whereeee", KNOWN) == "where"
     assert unleet("where", KNOWN) is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Hiw many emeralds do I got", "how many emeralds do i got"), ("Hoe far is the auto pilot", "how far is the auto pilot"),
+    ("whats the I'd for smooth stone slab", "whats the id for smooth stone slab"), ("Whats my good level", "whats my food level"),
+    ("i'd like to know", "i'd like to know"), ("right now many mobs", "right now many mobs"), ("is my hoe good", "is my hoe good"),
+    ("下届合金锭的id", "下界合金锭的id"),
+])
+def test_phone_and_ime_slips_read_as_the_word_around_them_allows(text: str, expected: str) -> None:
+    assert normalize_text(text) == expected

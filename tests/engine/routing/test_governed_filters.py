@@ -281,3 +281,20 @@ def test_clauses_that_restate_one_question(shared_runtime: AssistantRuntime, tex
                                            module: str | None) -> None:
     snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
     assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+# A statement with a clause that asks ("我在写命令方块，给个烈焰棒的id呗"); asked to be shown in
+# Chinese; a pronoun the whole line resolves is no reference in its clause; 漏掉的消息 is the inbox.
+@pytest.mark.parametrize("text, lang, module", [
+    ("我在写命令方块，给个烈焰棒的id呗", "zh", "agent:item"), ("给个钻石呗", "zh", None), ("@ai 功能列表发一下", "zh", "agent:help"),
+    ("我要用give指令 ai 告诉我金苹果的id", "zh", "agent:item"), ("把坐标发一下给alex", "zh", None),
+    ("first time using this bot, what kind of stuff can i ask it", "en", "agent:help"),
+    ("this bot is cool, can it give me diamonds", "en", None), ("刚掉线重连，有没有漏掉的消息", "zh", "agent:inbox"),
+    ("我刚去吃了个饭，回来看看有没有人找过我", "zh", "agent:inbox"), ("这个机器人怎么用啊，求教", "zh", "agent:help"),
+    ("附魔台怎么做，求教", "zh", None), ("我在下界，背包满了", "zh", None), ("刚上线 有人找我没", "zh", "agent:inbox"),
+    ("我背包里都没有", "zh", None),
+])
+def test_statements_shows_and_pronouns_within_the_line(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                                       module: str | None) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
