@@ -123,7 +123,7 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     ("don't tell me", "别显示") nor a condition on what will happen ("if my
     health drops"): those words keep stopping the line.
     """
-    terms = _without_purpose(terms)
+    terms = _without_enough_for(_without_purpose(terms))
     asked, sent = _asked_not_done(terms)
     if not asked and not sent and not any(t.kind in _GOVERNABLE for t in terms):
         return terms
@@ -325,6 +325,21 @@ def _without_purpose(terms: tuple[Term, ...]) -> tuple[Term, ...]:
             return head
         return terms
     return terms
+
+_ENOUGH = frozenset({"enough", "够", "够不够", "足够"})
+
+
+def _without_enough_for(terms: tuple[Term, ...]) -> tuple[Term, ...]:
+    """"do i have enough xp for a level 30 enchant", "我经验够附魔吗": the write says what the
+    amount would be enough for; it asks for nothing to be done when it ends the line (no object
+    after it: "i have enough xp, enchant my sword" asks to enchant)."""
+    writes = [i for i, t in enumerate(terms) if t.kind is TermKind.WRITE]
+    if len(writes) != 1 or not any(t.surface in _ENOUGH for t in terms[:writes[0]]):
+        return terms
+    if any(t.kind is not TermKind.FUNCTION for t in terms[writes[0] + 1:]):
+        return terms
+    return terms[:writes[0]] + terms[writes[0] + 1:]
+
 
 # Checked in this order; the first that applies names the reason.
 BLOCKING_KINDS = (TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE, TermKind.WRITE)

@@ -130,13 +130,7 @@ def asks_in(text: str) -> bool:
     """A Chinese question marker in the text ("下雨了吗", "谁在"): it asks something."""
     return bool(_HAN.search(text)) and (
         any(ch in _QUESTION_CHARS for ch in text) or any(w in text for w in _QUESTION_WORDS)
-        or _OR_NOT.search(text) is not None
     )
-
-
-# "有人找我没", "有新邮件不", "搞完了没": a final 没/不 after 有 or 了 is "…or not?"; "什么都没有"
-# and "我还没" have neither before it and say something.
-_OR_NOT = re.compile(r"(?:有(?!点)|了)[^有了没不]*(?:没有|没|不)[啊呀呢啦嘛哇]?[\s?？!！.。~～]*$")
 
 
 _EN_OPENER = re.compile(r"(?:(?:please|pls|plz) )?(?:check|show|tell me|list|display|view|read|let me see|lemme see)\b")

@@ -66,6 +66,11 @@ def _slipped(match: re.Match[str]) -> str:
     return _SLIPPED.get(match.group(), "how")
 
 
+# "有人找我没", "有新邮件不", "身上带了床没": a final 没/不 after 有 or 了 asks "…or not?", as 吗 does;
+# "什么都没有" and "我还没" have neither before it and say something. Read per clause.
+_OR_NOT_TAIL = re.compile(r"((?:有(?!点)|了)[^有了没不,，。.?？!！;；\s]*)(?:没有|没|不)(?=[啊呀呢啦嘛哇]?(?:$|[\s,，。.?？!！;；~～]))")
+
+
 _AFTER_MARK = " \t\r\n!！.。~～"
 # The mark may be followed by a laugh or a plea: "im hungry? lol".
 _LAUGHS = ("lol", "lmao", "xd", "haha", "pls", "plz", "bro", "rn", "@ai", "bot")  # or whom it is said to
@@ -95,4 +100,4 @@ def normalize_text(text: str) -> str:
         return _EN_SLIPS.sub(_slipped, _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION))
     folded = _NET_SPELLINGS.sub(_net_word, folded.translate(_TRADITIONAL))
     folded = _WHERE_AM_I_SLIP.sub(r"\1哪", _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION))
-    return _WHICH_SLIP.sub("哪", folded.replace("@我", "艾特我"))
+    return _OR_NOT_TAIL.sub(r"\1吗", _WHICH_SLIP.sub("哪", folded.replace("@我", "艾特我")))

@@ -37,7 +37,7 @@ def test_traditional_characters_fold_into_simplified_and_simplified_text_is_unch
 
 def test_internet_spellings_read_as_the_words_they_stand_for() -> None:
     assert normalize_text("肿么用这个ai") == "怎么用这个ai"
-    assert normalize_text("有人给我留言木有") == "有人给我留言没有"
+    assert normalize_text("有人给我留言木有") == "有人给我留言吗"  # 木有 is 没有, and a final 没有 asks
     assert normalize_text("偶的坐标") == "我的坐标"
     assert normalize_text("alex搁哪呢") == "alex在哪呢" and normalize_text("有没人私我") == "有没有人私我"
     # 那/拿 typed for 哪 where the line can only ask where the player is.
@@ -45,7 +45,7 @@ def test_internet_spellings_read_as_the_words_they_stand_for() -> None:
     assert normalize_text("我在那里挖矿") == "我在那里挖矿" and normalize_text("alex在那里") == "alex在那里"
     assert normalize_text("我在那个维度") == "我在哪个维度" and normalize_text("你会那些命令") == "你会哪些命令"
     assert normalize_text("去那个村庄") == "去那个村庄" and normalize_text("那个位置有什么") == "那个位置有什么"
-    assert normalize_text("有人@我没") == "有人艾特我没"
+    assert normalize_text("有人@我没") == "有人艾特我吗"
     # 偶 inside a word, and 木 before anything but 有, stay.
     for text in ("偶尔看看坐标", "我的偶像", "配偶", "木头有几个", "搁置"):
         assert normalize_text(text) == text
