@@ -326,19 +326,38 @@ def _without_purpose(terms: tuple[Term, ...]) -> tuple[Term, ...]:
         return terms
     return terms
 
-_ENOUGH = frozenset({"enough", "够", "够不够", "足够"})
+_ENOUGH = frozenset({"enough", "enuf", "enought", "够", "够不够", "足够"})
+_FOR_WORDS = frozenset({"@full", "@do"})  # "a full set of armor", "够做镐子": words of what it is for
+_OBJECTS = frozenset({"@self", "@you", "@player"})
+_FOR_LONGEST = 5
 
 
 def _without_enough_for(terms: tuple[Term, ...]) -> tuple[Term, ...]:
-    """"do i have enough xp for a level 30 enchant", "我经验够附魔吗": the write says what the
-    amount would be enough for; it asks for nothing to be done when it ends the line (no object
-    after it: "i have enough xp, enchant my sword" asks to enchant)."""
-    writes = [i for i, t in enumerate(terms) if t.kind is TermKind.WRITE]
-    if len(writes) != 1 or not any(t.surface in _ENOUGH for t in terms[:writes[0]]):
+    """"do i have enough obby for a portal", "黑曜石够不够搭传送门", "我经验够附魔吗": what the amount
+    would be enough for (a write, a thing to make) asks nothing of its own; the line asks how much
+    of the thing counted there is. Kept when the words after it go on to an object ("i have enough
+    xp, enchant my sword" asks to enchant) or run longer than a thing to make."""
+    e = next((i for i, t in enumerate(terms) if t.surface in _ENOUGH), None)
+    if e is None:
         return terms
-    if any(t.kind is not TermKind.FUNCTION for t in terms[writes[0] + 1:]):
+    if e + 1 < len(terms) and terms[e + 1].kind in _NOUNS:
+        start = e + 2  # "enough obby | for a portal"
+    elif e > 0 and terms[e - 1].kind in _NOUNS:
+        start = e + 1  # "黑曜石够 | 搭传送门"
+    else:
         return terms
-    return terms[:writes[0]] + terms[writes[0] + 1:]
+    end = start
+    while end < len(terms) and end - start <= _FOR_LONGEST and (
+        terms[end].kind is not TermKind.FUNCTION or terms[end].feature in _FOR_WORDS
+    ) and terms[end].feature not in _OBJECTS:
+        end += 1
+    purpose = terms[start:end]
+    if not any(t.kind is not TermKind.FUNCTION for t in purpose) or end - start > _FOR_LONGEST or (
+        end < len(terms) and terms[end].feature in _OBJECTS
+    ):
+        return terms
+    enough = () if terms[e].kind is TermKind.UNKNOWN else (terms[e],)  # "enough" says no more than 够 does
+    return terms[:e] + enough + terms[e + 1:start] + terms[end:]
 
 
 # Checked in this order; the first that applies names the reason.

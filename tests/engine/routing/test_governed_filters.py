@@ -298,3 +298,15 @@ def test_statements_shows_and_pronouns_within_the_line(shared_runtime: Assistant
                                                        module: str | None) -> None:
     snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
     assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+# What an amount would be enough for asks nothing of its own; a write with an object after it does.
+@pytest.mark.parametrize("text, lang, module", [
+    ("do i have enough obby for a portal? need 10", "en", "agent:inventory"),
+    ("got enuf diamonds for a pickaxe? need 3", "en", "agent:inventory"), ("我经验等级够附魔吗", "zh", "agent:status"),
+    ("i have enough xp, enchant my sword", "en", None), ("is alex strong enough to kill the dragon", "en", None),
+    ("do i have enough diamonds to give alex some", "en", None),
+])
+def test_what_an_amount_is_enough_for(shared_runtime: AssistantRuntime, text: str, lang: str, module: str | None) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
