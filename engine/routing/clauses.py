@@ -41,6 +41,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from engine.routing.mood import Mood, asks_in
+from engine.routing.sentences import named_things
 from engine.routing.terms import Analysis, Term, TermKind
 
 # Chinese players type a space where a comma goes: "血还剩多少 刚被苦力怕炸".
@@ -132,7 +133,7 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis], whole: Anal
         asking = [i for i, a in enumerate(analyses) if any(t.kind in _NAMES for t in a.terms)]
     if len(asking) > 1:
         return _restated(analyses, asking, parts)
-    if not asking or not any(t.kind in _NAMES for t in analyses[asking[0]].terms):
+    if not asking or not (any(t.kind in _NAMES for t in analyses[asking[0]].terms) or _uses_you(analyses[asking[0]])):
         return None
     # "alex在哪，我好像看到她了": a pronoun in a context clause is the player the question names.
     named = any(t.feature == "@player" for t in analyses[asking[0]].terms)
@@ -143,6 +144,15 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis], whole: Anal
     if whole is not None and chosen.has(TermKind.REFERENCE) and not whole.has(TermKind.REFERENCE):
         chosen = attrs.evolve(chosen, terms=tuple(t for t in chosen.terms if t.kind is not TermKind.REFERENCE))
     return chosen if chosen.mood is Mood.ASKS else None
+
+
+_USING_YOU = frozenset({"@how", "@work", "@you", "@can", "@do", "@what", "@be", "@self"})
+
+
+def _uses_you(analysis: Analysis) -> bool:
+    """"这个ai怎么用的", "how do i use you": a question about using the assistant names no topic."""
+    features = set(analysis.features)
+    return bool(features) and features <= _USING_YOU and "@work" in features
 
 
 def _restated(analyses: list[Analysis], asking: list[int], parts: list[tuple[str, bool]]) -> Analysis | None:
@@ -156,7 +166,7 @@ def _restated(analyses: list[Analysis], asking: list[int], parts: list[tuple[str
     if any(i not in asking and not _context(a, parts[i][0]) for i, a in enumerate(analyses)):
         return None
     # Each clause must name what it asks: "我在哪 背包里有啥" names a place by 我+哪 alone.
-    named = [{t.feature for t in analyses[i].terms if t.kind in _NAMES} or _where_i_am(analyses[i]) for i in asking]
+    named = [named_things(analyses[i].terms) or _where_i_am(analyses[i]) for i in asking]
     if not all(named) or not set.intersection(*named):
         return None
     terms: list[Term] = []

@@ -153,8 +153,10 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 drop.add(i)  # "where's the autopilot at in its plan": a possessive of what was named
             elif surface in _PERSONAL and any(t.feature == "@player" for t in terms[:i]):
                 drop.add(i)  # "is steve still on or did he leave": the player the line named
-            elif surface == "it" and _DOERS.intersection(t.feature for t in terms[:i]):
-                drop.add(i)  # "has the autopilot got iron, what step is it on": the autopilot named before
+            elif surface == "it" and _DOERS.intersection(t.feature for t in terms if t is not term):
+                # "has the autopilot got iron, what step is it on", "what's it doing now, the auto thing":
+                # the autopilot the line names, before the pronoun or just after it
+                drop.add(i)
             elif surface in ("it", "它") and any(t.feature == "@you" and t.surface not in _SECOND_PERSON
                                                  for t in terms[:i]):
                 drop.add(i)  # "first time using this bot, what can i ask it": the assistant, named before

@@ -24,7 +24,8 @@ _ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch", "@be", "@do"
 _ASKING_WORDS = frozenset({"what", "where", "who", "how", "which", "whats", "wheres", "whos", "hows"})
 # Values that can only be told, never handed over ("给我经验", "give me hp" ask for the thing).
 _VALUES_TOLD = frozenset({"@position", "@id", "@status", "@dimension", "@facing"})
-_TRIGGERS = _HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西"}
+_TRIGGERS = _HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西", "卡住"}
+_DOERS = frozenset({"@autopilot", "@you", "@doing"})
 # A plea that opens a question about something else: "help me im lost where am i", "HELP WHERE AM I".
 _PLEAS = frozenset({"help", "help me", "halp", "pls help", "plz help", "help pls", "help plz", "someone help",
                     "somebody help", "救命", "救救我"})
@@ -60,6 +61,8 @@ def word_senses(terms: list[Term]) -> None:
       what it holds, not the inventory ("需要吃东西" keeps it).
     * "wait where am i", "hold on, am i hungry": a line that opens with "wait"/"hold on" and goes on
       with a question pauses, it does not ask to stop ("wait here" keeps the write).
+    * "自动驾驶是不是卡住了": stuck is how the autopilot's run is going; with no one else named
+      ("我是不是卡住了") it is the player, and no word the vocabulary knows.
     * "给个坐标", "给我钻石的id", "give coords": giving the player a value they read is telling it,
       when the line ends in that value and names no one else ("给我钻石", "给Alex我的坐标" keep it).
     """
@@ -90,6 +93,8 @@ def word_senses(terms: list[Term]) -> None:
             terms[i] = Term(surface, "@inventory", TermKind.TOPIC)  # "穿的啥装备": the gear, not "equip"
         elif surface == "东西" and any(t.feature == "@inbox" for t in terms[:i]):
             del terms[i]  # "收件箱有东西吗": things in the mailbox, not the inventory
+        elif surface == "卡住" and not any(t.feature in _DOERS for t in terms):
+            terms[i] = Term(surface, "c:卡住", TermKind.UNKNOWN)  # "我是不是卡住了": the player, not the autopilot
 
 
 def _openers(terms: list[Term]) -> None:

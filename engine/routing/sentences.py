@@ -7,6 +7,8 @@ looking" as a question about health, not about facing.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.routing.terms import Term, TermKind
 
 _LOOKS = frozenset({"looking", "lookin", "doing"})
@@ -37,12 +39,23 @@ def restated(terms: list[Term], cuts: list[int], speaker: bool = False) -> bool:
         part = terms[start:end]
         if any(t.kind is TermKind.WRITE for t in part):
             return False
-        things = {t.feature for t in part if t.kind in (TermKind.TOPIC, TermKind.SLOT)}
+        things = named_things(part)
         if not things and speaker and any(t.feature == "@where" for t in part):
             things = {"@position"}
         if things:
             named.append(things)
     return not named or bool(set.intersection(*named))
+
+
+# A value names the topic it is a value of: "我面朝哪个方向？东还是西" asks one thing; what the
+# autopilot is doing is how its run is going ("自动那个卡住了吧？现在在干嘛").
+_VALUE_OF = {"@cardinal": "@facing", "@dimname": "@dimension", "@modename": "@gamemode", "@doing": "@progress"}
+
+
+def named_things(terms: Sequence[Term]) -> set[str]:
+    """The topics and slots the terms name, with the topic of each value they name."""
+    things = {t.feature for t in terms if t.kind in (TermKind.TOPIC, TermKind.SLOT)}
+    return things | {_VALUE_OF[f] for f in things if f in _VALUE_OF}
 
 
 def shifted(terms: list[Term], kept: tuple[Term, ...], cuts: list[int]) -> tuple[int, ...]:

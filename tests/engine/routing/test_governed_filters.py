@@ -310,3 +310,19 @@ def test_statements_shows_and_pronouns_within_the_line(shared_runtime: Assistant
 def test_what_an_amount_is_enough_for(shared_runtime: AssistantRuntime, text: str, lang: str, module: str | None) -> None:
     snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
     assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+# The autopilot stuck is how its run goes; the player stuck is not. A value restates its topic
+# ("东还是西" after "which way am i facing"); a question about using the assistant names no topic
+# but is still the request beside what the player just did.
+@pytest.mark.parametrize("text, lang, module", [
+    ("is the autopilot stuck", "en", "agent:progress"), ("自动驾驶是不是卡住了", "zh", "agent:progress"),
+    ("自动那个卡住了吧？现在在干嘛", "zh", "agent:progress"), ("我是不是卡住了", "zh", None), ("am i stuck", "en", None),
+    ("我现在面朝哪个方向？东还是西", "zh", "agent:position"), ("what are you doing? where am i", "en", None),
+    ("我刚来这个服，这个AI怎么用的", "zh", "agent:help"), ("how do i use you, first time here", "en", "agent:help"),
+    ("what's it doing now, the auto thing", "en", "agent:progress"), ("i just died, how do i use it", "en", None),
+])
+def test_stuck_values_and_using_the_assistant(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                              module: str | None) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
