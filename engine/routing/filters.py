@@ -188,6 +188,10 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 terms[i + 1].kind in _NOUNS
             ):
                 drop.add(i)  # "挂机那个进度", "自动驾驶那个任务": the autopilot's, named just before
+            elif surface in _ZH_THAT and i + 1 < len(terms) and terms[i + 1].feature == "@progress" and any(
+                t.feature in _ZH_DOERS for t in terms[:i]
+            ):
+                drop.add(i)  # "你现在忙啥呢 那个目标搞到哪了", "你那活干完没": the goal of whom the line asks
             elif surface == "it" and 0 < i and terms[i - 1].feature == "@be" and (
                 any(t.kind is TermKind.TOPIC for t in terms[:i - 1])
             ) and terms[i + 1:] and all(t.kind is TermKind.FUNCTION for t in terms[i + 1:]):
@@ -224,6 +228,7 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
 
 
 _GOVERNABLE = frozenset({TermKind.REFERENCE, TermKind.NEGATION, TermKind.CONDITION})
+_ZH_DOERS = frozenset({"@you", "@autopilot"})
 _SECOND_PERSON = frozenset({"you", "your", "u", "ya", "yourself", "ur", "yours", "yu", "yuo", "你", "您"})
 _PERSONAL = frozenset({"he", "she", "him", "her", "his", "hers", "他", "她"})
 _DOERS = frozenset({"@autopilot", "@progress"})
@@ -316,9 +321,11 @@ _STOPS = frozenset({TermKind.WRITE, TermKind.NEGATION, TermKind.CONDITION, TermK
 def _without_purpose(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     """The line up to a purpose clause, when what comes before it asks something on its own."""
     for i, term in enumerate(terms):
-        if term.feature != "@purpose":
-            continue
-        if i and terms[i - 1].surface.rsplit(" ", 1)[-1] in _SUBJECTS and term.surface.split(" ", 1)[0] not in _SUBJECTS:
+        if term.feature != "@purpose" and not (term.feature == "@whether" and i):
+            continue  # "whats my xp lvl, wanna know if i can enchant": what the answer will tell them
+        if term.feature == "@purpose" and i and terms[i - 1].surface.rsplit(" ", 1)[-1] in _SUBJECTS and (
+            term.surface.split(" ", 1)[0] not in _SUBJECTS
+        ):
             # "where am i going to find iron": the question's own verb, not a purpose ("what level am i,
             # i wanna enchant" has a subject of its own: a clause that says why)
             return terms

@@ -66,9 +66,10 @@ def _slipped(match: re.Match[str]) -> str:
     return _SLIPPED.get(match.group(), "how")
 
 
-# "有人找我没", "有新邮件不", "身上带了床没": a final 没/不 after 有 or 了 asks "…or not?", as 吗 does;
+# "有人找我没", "有新邮件不", "身上带了床没", "干完没": a final 没/不 after 有, 了, 完 or 好 asks "…or
+# not?", as 吗 does;
 # "什么都没有" and "我还没" have neither before it and say something. Read per clause.
-_OR_NOT_TAIL = re.compile(r"((?:有(?!点)|了)[^有了没不,，。.?？!！;；\s]*)(?:没有|没|不)(?=[啊呀呢啦嘛哇]?(?:$|[\s,，。.?？!！;；~～]))")
+_OR_NOT_TAIL = re.compile(r"((?:有(?!点)|了|完|好)[^有了没不,，。.?？!！;；\s]*)(?:没有|没|不)(?=[啊呀呢啦嘛哇]?(?:$|[\s,，。.?？!！;；~～]))")
 
 
 _AFTER_MARK = " \t\r\n!！.。~～"

@@ -326,3 +326,19 @@ def test_stuck_values_and_using_the_assistant(shared_runtime: AssistantRuntime, 
                                               module: str | None) -> None:
     snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
     assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+# "wanna know if …" after a complete question says what the answer is for; "till ur done" is a goal;
+# 那个 before the goal of the assistant the line names points at it; a job finished or not asks.
+@pytest.mark.parametrize("text, lang, module", [
+    ("whats my xp lvl, wanna know if i can enchant", "en", "agent:status"),
+    ("where am i, check if im in the nether", "en", "agent:position"), ("how many steps left till ur done", "en",
+                                                                         "agent:progress"),
+    ("你现在忙啥呢 那个目标搞到哪了", "zh", "agent:progress"), ("机器人 你那活干完没", "zh", "agent:progress"),
+    ("帮我干活", "zh", None), ("帮我把活干完", "zh", None), ("what's the name id of the redstone torch thingy", "en",
+                                                           "agent:item"),
+    ("where's alex at, i can see her but lost track", "en", "agent:players"), ("tell me if my health drops", "en", None),
+])
+def test_purposes_goals_and_jobs(shared_runtime: AssistantRuntime, text: str, lang: str, module: str | None) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
