@@ -100,6 +100,17 @@ def _said_otherwise(name: str) -> set[str]:
     return out
 
 
+def _zh_said_otherwise(name: str) -> set[str]:
+    """"钻石矿" for 钻石矿石, "深板岩铁矿" for 深层铁矿石: an ore without its last 石, and a deepslate
+    ore by the stone it is in. An alias tier, as ``_said_otherwise``."""
+    if not name.endswith("矿石") or len(name) < 3:
+        return set()
+    out = {name[:-1]}
+    if name.startswith("深层"):
+        out |= {"深板岩" + name[2:], "深板岩" + name[2:-1]}
+    return out
+
+
 def _id_spellings(item_id: str) -> set[str]:
     return {item_id.split(":", 1)[-1], item_id}
 
@@ -214,7 +225,8 @@ class ItemTable:
                 names0.setdefault(phrase, set()).add(item.key)
             for phrase in plurals:
                 self._plural_of.setdefault(phrase, set()).add(item.key)
-            for phrase in _said_otherwise(item.name):  # no kinds come of these: "oak leave" makes no "leave"
+            # No kinds come of these: "oak leave" makes no "leave".
+            for phrase in _said_otherwise(item.name).union(*(_zh_said_otherwise(zh) for zh in item.zh)):
                 self._tiers[2].setdefault(phrase, set()).add(item.key)
             for word in english_words(item.name):
                 self._name_words.setdefault(word, set()).add(item.key)
@@ -444,6 +456,7 @@ class ItemNames:
             for kind in _kinds(named, zh_names, union.keys() - ids):
                 (chinese if _is_zh(kind) else english).append(kind)
             english.extend({p for e in self._entries for p in _said_otherwise(e.info.name)} - union.keys())
+            chinese.extend({p for e in self._entries for zh in e.info.zh for p in _zh_said_otherwise(zh)} - union.keys())
             self._phrases = sorted(english), sorted(chinese)
         return self._phrases
 

@@ -52,7 +52,7 @@ _CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4
                   # What happened, said after the question without a comma: "check my health please i just fell".
                   # Not inside a clause that a conjunction opens: "while i was gone", "what i was doing".
                   r"|(?<=[a-z])(?<!\bwhile)(?<!\bwhen)(?<!\bsince)(?<!\bafter)(?<!\bbefore)(?<!\bthat)(?<!\bwhat)"
-                  r"(?<!\bcause)(?<!\bcuz)(?<!\bbecause)(?<!\bif)(?<!\bas)(?<!\bwhere) +(?=(?:i just|i think i|i was|just got) )")
+                  r"(?<!\bcause)(?<!\bcuz)(?<!\bbecause)(?<!\bif)(?<!\bas)(?<!\bwhere) +(?=(?:i just|i think i|i was|just got|i went|i fell|i died) )")
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")  # "有没有下雨", "是不是": a question of its own
 _NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE})

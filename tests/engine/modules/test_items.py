@@ -148,3 +148,10 @@ def test_kinds_by_the_head_word_of_their_names(shared_runtime: AssistantRuntime)
     assert "minecraft:spruce_planks" in {i.id for i in newest.kind("木板")}
     assert newest.kind("色床") == newest.kind("的头") == newest.kind("雷针") == ()
     assert "logs" in items.english_phrases() and "原木" in items.chinese_phrases()
+
+
+def test_ores_said_without_their_last_character_or_by_their_stone() -> None:
+    from engine.modules.items import _zh_said_otherwise
+    assert _zh_said_otherwise("钻石矿石") == {"钻石矿"}
+    assert _zh_said_otherwise("深层铁矿石") == {"深层铁矿", "深板岩铁矿石", "深板岩铁矿"}
+    assert _zh_said_otherwise("矿石") == set() and _zh_said_otherwise("钻石") == set()

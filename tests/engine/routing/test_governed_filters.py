@@ -342,3 +342,13 @@ def test_stuck_values_and_using_the_assistant(shared_runtime: AssistantRuntime, 
 def test_purposes_goals_and_jobs(shared_runtime: AssistantRuntime, text: str, lang: str, module: str | None) -> None:
     snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
     assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    ("钻石矿的id", "zh", "agent:item"), ("深板岩钻石矿的id叫什么", "zh", "agent:item"), ("我有几个铁矿", "zh", "agent:inventory"),
+    ("yo bot what dimension am i in lol i went thru like 3 portals", "en", "agent:position"),
+])
+def test_ores_by_short_names_and_what_the_player_went_through(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                                             module: str | None) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
