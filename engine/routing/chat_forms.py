@@ -7,7 +7,7 @@ down. Each returns the vocabulary word only when exactly one is meant.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Mapping
 
 # Spellings players type for a word; each is also a phrase of the same feature on its own.
 CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
@@ -82,3 +82,31 @@ def run_together(word: str, known: Collection[str]) -> tuple[str, ...] | None:
         parts.append(word[back[end]:end])
         end = back[end]
     return tuple(reversed(parts))
+
+
+_VOWELS = frozenset("aeiou")
+
+
+def skeletons(words: Iterable[str], taken: Collection[str], meaning: Mapping[str, str] = {}) -> dict[str, str]:
+    """Words typed without their vowels ("hlth", "invntry", "pstn"): consonants → the one word of at
+    least four letters they are the consonants of (the first letter is kept, vowel or not). A
+    skeleton two words of different meanings share (``meaning``: word → feature; "inventory" and
+    the misspelling "inventroy" are one), or that is a word itself ("bt"), stands for none."""
+    found: dict[str, str | None] = {}
+    for word in sorted(words):
+        if len(word) < 4 or not word.isalpha() or not word.isascii():
+            continue
+        bare = word[0] + "".join(c for c in word[1:] if c not in _VOWELS)
+        if len(bare) < 3 or bare == word or bare in taken:
+            continue
+        before = found.get(bare, word)
+        same = before is not None and meaning.get(before, before) == meaning.get(word, word)
+        found[bare] = before if same else None
+    return {bare: word for bare, word in found.items() if word is not None}
+
+
+def devoweled(word: str, known: Mapping[str, str]) -> str | None:
+    """The vocabulary word ``word`` is typed without the vowels of, if exactly one (``skeletons``)."""
+    if len(word) < 3 or _VOWELS.intersection(word[1:]):
+        return None
+    return known.get(word)

@@ -43,7 +43,7 @@ from engine.routing.pinyin_words import INITIALS_MAX, pinyin_words
 from engine.routing.player_names import PLAYER_FEATURE as PLAYER_FEATURE, name_players
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
 from engine.routing.asides import INTERJECTIONS, without_asides
-from engine.routing.chat_forms import CHAT_SPELLINGS, run_together, unleet, unstretched
+from engine.routing.chat_forms import CHAT_SPELLINGS, devoweled, run_together, skeletons, unleet, unstretched
 from engine.routing.senses import TAGS, without_vocatives, word_senses
 from engine.routing.sentences import how_it_looks, restated as one_request, shifted
 from engine.routing.terms import Analysis, Term, TermKind
@@ -189,6 +189,7 @@ class Vocabulary:
         meaning = {words[0]: entry.feature for words, entry in self._en.items() if len(words) == 1 and entry.feature}
         self.spelling = SpellingIndex(self._en_words, guard, meaning)
         self._dictionary = frozenset(guard)
+        self._skeletons = skeletons(self._en_words, self._en_words | self._dictionary, meaning)
         # "zuobiao", "zb": a Chinese topic typed in pinyin, when it can mean nothing else.
         # Question words too ("饥饿值duoshao", "zenme yong"): they ask, and name nothing.
         spelled = pinyin_words({w: e.feature for w, e in self._zh.items()},
@@ -389,7 +390,7 @@ class Vocabulary:
             word = token.text
             out.append(token)
             if token.script is Script.LATIN and word not in known and word not in names and word not in self._pinyin:
-                plain = unleet(word, known) or unstretched(word, known)
+                plain = unleet(word, known) or unstretched(word, known) or devoweled(word, self._skeletons)
                 if plain is not None:
                     out[-1] = RawToken(plain, Script.LATIN)
                     continue

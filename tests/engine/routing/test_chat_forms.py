@@ -48,3 +48,13 @@ def test_digits_and_held_letters() -> None:
 ])
 def test_phone_and_ime_slips_read_as_the_word_around_them_allows(text: str, expected: str) -> None:
     assert normalize_text(text) == expected
+
+
+def test_words_typed_without_their_vowels() -> None:
+    from engine.routing.chat_forms import devoweled, skeletons
+    known = skeletons(["health", "inventory", "inventroy", "position", "piston", "hunger", "but"], taken={"bt"},
+                      meaning={"inventory": "@inventory", "inventroy": "@inventory"})
+    assert devoweled("hlth", known) == "health"
+    assert devoweled("invntry", known) == "inventory"  # a misspelling of the same meaning is no rival
+    assert devoweled("pstn", known) is None  # position or piston
+    assert devoweled("health", known) is None and devoweled("ht", known) is None  # vowels, or too short
