@@ -35,6 +35,7 @@ _LONGEST_SYLLABLE = 6  # "zhuang"
 _LONGEST_WORD = 40  # letters: a longer run is no word anyone typed in pinyin
 _ADDRESS = frozenset({"ai", "@ai", "bot", "@bot"})
 _SURE = math.log(20.0)  # how much likelier the guess must be than reading a stopping character there
+_REMEMBERED = 200_000  # pairs whose probability is kept: common pairs recur, memory stays bounded
 _FOLLOWING = 0.7  # weight of what follows the character before, against the character alone
 _START = "^"
 _TOKEN = re.compile(r"[a-z]+|[^a-z\s]+")
@@ -62,6 +63,7 @@ class PinyinReader:
                 self._unigrams[ch] += 1
                 self._bigrams[previous, ch] += 1
                 previous = ch
+        self._logs: dict[tuple[str, str], float] = {}  # _log's answers, up to _REMEMBERED of them
         self._total = sum(self._unigrams.values())
         self._starts = sum(n for (a, _), n in self._bigrams.items() if a == _START)
         self._follows: Counter[str] = Counter()
@@ -167,10 +169,16 @@ class PinyinReader:
     def _log(self, previous: str, ch: str) -> float:
         """log P(ch | previous), interpolated with the character's own frequency (Jelinek–Mercer),
         so a pair our text never has costs the same after a common character as after a rare one."""
+        known = self._logs.get((previous, ch))
+        if known is not None:
+            return known
         alone = (self._unigrams[ch] + 1) / (self._total + len(self._unigrams) + 1)
         seen = self._starts if previous == _START else self._follows[previous]
         after = self._bigrams[previous, ch] / seen if seen else 0.0
-        return math.log(_FOLLOWING * after + (1.0 - _FOLLOWING) * alone)
+        found = math.log(_FOLLOWING * after + (1.0 - _FOLLOWING) * alone)
+        if len(self._logs) < _REMEMBERED:
+            self._logs[previous, ch] = found
+        return found
 
 
 def _is_han(ch: str) -> bool:
