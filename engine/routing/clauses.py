@@ -133,7 +133,8 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis], whole: Anal
         asking = [i for i, a in enumerate(analyses) if any(t.kind in _NAMES for t in a.terms)]
     if len(asking) > 1:
         return _restated(analyses, asking, parts)
-    if not asking or not (any(t.kind in _NAMES for t in analyses[asking[0]].terms) or _uses_you(analyses[asking[0]])):
+    if not asking or not (any(t.kind in _NAMES for t in analyses[asking[0]].terms) or _uses_you(analyses[asking[0]])
+                          or _where_i_am(analyses[asking[0]])):
         return None
     # "alex在哪，我好像看到她了": a pronoun in a context clause is the player the question names.
     named = any(t.feature == "@player" for t in analyses[asking[0]].terms)
@@ -312,7 +313,10 @@ def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
         t.kind is TermKind.WRITE for t in terms) and (
         bool(terms) and terms[0].feature == "@purpose" or text.startswith(_ABOUT_TO)
         or _ZH_ABOUT_TO.match(text) is not None))
-    if not plan and any(t.kind in _NAMES for t in terms) and not any(t.kind is TermKind.UNKNOWN for t in terms):
+    said = analysis.mood is Mood.STATES and text.startswith(_JUST_DID)  # "刚才掉线了": what happened
+    if not plan and not said and any(t.kind in _NAMES for t in terms) and not any(
+        t.kind is TermKind.UNKNOWN for t in terms
+    ):
         return False  # "where am i, show my inventory": a second request, not what happened
     before = bool(analysis.terms) and any(t.kind is TermKind.CONDITION and t.surface in _BEFORE
                                           for t in (analysis.terms[0], analysis.terms[-1]))

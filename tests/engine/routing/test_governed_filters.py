@@ -352,3 +352,13 @@ def test_ores_by_short_names_and_what_the_player_went_through(shared_runtime: As
                                                              module: str | None) -> None:
     snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
     assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    ("刚才掉线了，有没有人给我发消息啊", "zh", "agent:inbox"), ("刚才死了，我在哪", "zh", "agent:position"),
+    ("刚才alex在线，现在他在哪", "zh", None), ("zidong jindu", "en", "agent:progress"), ("帮我自动挖矿", "zh", None),
+])
+def test_what_just_happened_and_the_autopilot_said_short(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                                         module: str | None) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
