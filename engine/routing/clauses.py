@@ -167,7 +167,8 @@ def _restated(analyses: list[Analysis], asking: list[int], parts: list[tuple[str
     if any(i not in asking and not _context(a, parts[i][0]) for i, a in enumerate(analyses)):
         return None
     # Each clause must name what it asks: "我在哪 背包里有啥" names a place by 我+哪 alone.
-    named = [named_things(analyses[i].terms) or _where_i_am(analyses[i]) for i in asking]
+    named = [named_things(analyses[i].terms) or _where_i_am(analyses[i])
+             or ({"@help"} if _uses_you(analyses[i]) else set()) for i in asking]
     if not all(named) or not set.intersection(*named):
         return None
     terms: list[Term] = []

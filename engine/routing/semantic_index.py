@@ -106,7 +106,8 @@ def _names_then_asks(analysis: Analysis) -> bool:
     return len(terms) == 2 and terms[0].feature == "@player" and terms[1].feature in _ABOUT_A_NAME
 _QUESTION_OPENERS = frozenset({"@be", "@do", "@have", "@can", "@any", "@players", "@whether"})  # "anyone on?"
 # A topic phrase that opens the line with a question's auxiliary asks too: "did i miss any messages".
-_AUX_OPENERS = frozenset({"did", "do", "does", "is", "are", "am", "was", "were", "have", "has", "can", "could"})
+_AUX_OPENERS = frozenset({"did", "do", "does", "is", "are", "am", "was", "were", "have", "has", "can", "could",
+                          "any", "anything", "anyone", "anybody"})  # "any notices for me": "any" the phrase took
 
 
 @attrs.frozen

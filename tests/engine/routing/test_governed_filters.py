@@ -362,3 +362,11 @@ def test_what_just_happened_and_the_autopilot_said_short(shared_runtime: Assista
                                                          module: str | None) -> None:
     snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
     assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+@pytest.mark.parametrize("text, module", [
+    ("any notices for me while i was gone", "agent:inbox"), ("anything for me", "agent:inbox"),
+    ("how do i use you, where am i", None),
+])
+def test_any_opening_a_topic_phrase_asks(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert shared_runtime.router.route(text, "en", ScopeState("t"), fixture_snapshot("en_us"), now=0.0).module_id == module
