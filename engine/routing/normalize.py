@@ -34,9 +34,10 @@ _TRADITIONAL = _load_traditional()
 # Internet spellings of common words (网络用语) read as the words they stand for, so the
 # vocabulary, the filters and the cache see one form: "肿么用" is 怎么用, "有人找我木有" asks
 # 没有, "偶的坐标" is 我的, "有没人" 有没有人, "搁哪" 在哪. 偶 stays where it is part of a word (偶尔, 偶像,
-# 配偶, 偶数). 下届 (next term) is the IME's commonest slip for 下界, the Nether.
-_NET_SPELLINGS = re.compile(r"下届|肿么|木有|虾米|森么|神马|神么|咋个|有没人|东东|搁(?=哪|这|那)|(?<!配)偶(?![尔像遇数然发])")
-_NET_WORDS = {"下届": "下界", "肿么": "怎么", "木有": "没有", "虾米": "什么", "森么": "什么", "神马": "什么", "神么": "什么", "咋个": "怎么", "偶": "我", "有没人": "有没有人", "搁": "在", "东东": "东西"}
+# 配偶, 偶数). 下届 (next term) is the IME's commonest slip for 下界, the Nether, and 稿 after a
+# material (钻石稿子) for 镐, the pickaxe.
+_NET_SPELLINGS = re.compile(r"(?<=[钻石铁金木])稿|下届|肿么|木有|虾米|森么|神马|神么|咋个|有没人|东东|搁(?=哪|这|那)|(?<!配)偶(?![尔像遇数然发])")
+_NET_WORDS = {"稿": "镐", "下届": "下界", "肿么": "怎么", "木有": "没有", "虾米": "什么", "森么": "什么", "神马": "什么", "神么": "什么", "咋个": "怎么", "偶": "我", "有没人": "有没有人", "搁": "在", "东东": "东西"}
 
 
 def _net_word(match: re.Match[str]) -> str:

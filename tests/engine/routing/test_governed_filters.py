@@ -370,3 +370,17 @@ def test_what_just_happened_and_the_autopilot_said_short(shared_runtime: Assista
 ])
 def test_any_opening_a_topic_phrase_asks(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
     assert shared_runtime.router.route(text, "en", ScopeState("t"), fixture_snapshot("en_us"), now=0.0).module_id == module
+
+
+# 问题 is no filler: "有什么问题吗" asks nothing of the player's things ("我有个问题" is still filler);
+# 稿 after a material is the pickaxe the IME meant.
+@pytest.mark.parametrize("text, module", [
+    ("有什么问题吗", None), ("有啥问题", None), ("我有个问题 我在哪", "agent:position"), ("@ai 你回答些什么问提", "agent:help"),
+    ("bot 怎麼跟你說話 要打什麼指令", "agent:help"), ("谁发消息给我了", "agent:inbox"), ("你打什么", None),
+])
+def test_questions_and_typing(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert shared_runtime.router.route(text, "zh", ScopeState("t"), fixture_snapshot("zh_cn"), now=0.0).module_id == module
+
+
+def test_a_material_before_gao_is_the_pickaxe() -> None:
+    assert normalize_text("我有没有钻石稿子") == "我有没有钻石镐子"
