@@ -26,6 +26,8 @@ _ASKING_WORDS = frozenset({"what", "where", "who", "how", "which", "whats", "whe
 _VALUES_TOLD = frozenset({"@position", "@id", "@status", "@dimension", "@facing"})
 _TRIGGERS = _HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西", "卡住"}
 _DOERS = frozenset({"@autopilot", "@you", "@doing"})
+_VAGUE = frozenset({"stuff", "things", "东西"})
+_SPEAKER = frozenset("我俺咱")
 # A plea that opens a question about something else: "help me im lost where am i", "HELP WHERE AM I".
 _PLEAS = frozenset({"help", "help me", "halp", "pls help", "plz help", "help pls", "help plz", "someone help",
                     "somebody help", "救命", "救救我"})
@@ -50,7 +52,7 @@ def without_vocatives(text: str) -> str:
     return _ZH_VOCATIVE.sub("", text) if not text.isascii() else text
 
 
-def word_senses(terms: list[Term]) -> None:
+def word_senses(terms: list[Term], normalized: str = "") -> None:
     """Write words that, where they stand, write nothing.
 
     * "血量跟饥饿值", "Alex跟我多远": 跟 between a topic or slot and a topic is "and"/"from", not
@@ -67,6 +69,11 @@ def word_senses(terms: list[Term]) -> None:
       when the line ends in that value and names no one else ("给我钻石", "给Alex我的坐标" keep it).
     """
     _openers(terms)
+    if len(terms) == 1 and terms[0].surface in _VAGUE and not _SPEAKER.intersection(normalized):
+        # "stuff?", "ai 东西": a word that names the inventory only beside a question or a "my" ("我的东西").
+        terms[0] = Term(terms[0].surface, ("w:" if terms[0].surface.isascii() else "c:") + terms[0].surface,
+                        TermKind.UNKNOWN)
+        return
     if not any(t.surface in _TRIGGERS for t in terms):
         return  # most lines: none of the words below, nothing to read
     if len(terms) > 1 and terms[0].surface in _HOLD_ON and (

@@ -300,7 +300,7 @@ class Vocabulary:
         if chinese and _ZH_ONCE_DONE.search(normalized) and not any(t.kind is TermKind.CONDITION for t in terms):
             terms.append(_ONCE_DONE)
         name_players(terms, self._dictionary)
-        word_senses(terms)
+        word_senses(terms, normalized)
         how_it_looks(terms)
         kept = governed(tuple(terms))
         kind = mood(normalized, chinese)

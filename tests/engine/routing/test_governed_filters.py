@@ -384,3 +384,12 @@ def test_questions_and_typing(shared_runtime: AssistantRuntime, text: str, modul
 
 def test_a_material_before_gao_is_the_pickaxe() -> None:
     assert normalize_text("我有没有钻石稿子") == "我有没有钻石镐子"
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    ("stuff?", "en", None), ("ai 东西", "zh", None), ("my stuff", "en", "agent:inventory"), ("我的东西", "zh", "agent:inventory"),
+    ("what stuff do i have", "en", "agent:inventory"),
+])
+def test_a_vague_word_alone_names_nothing(shared_runtime: AssistantRuntime, text: str, lang: str, module: str | None) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
