@@ -52,7 +52,7 @@ _CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4
                   # What happened, said after the question without a comma: "check my health please i just fell".
                   # Not inside a clause that a conjunction opens: "while i was gone", "what i was doing".
                   r"|(?<=[a-z])(?<!\bwhile)(?<!\bwhen)(?<!\bsince)(?<!\bafter)(?<!\bbefore)(?<!\bthat)(?<!\bwhat)"
-                  r"(?<!\bcause)(?<!\bcuz)(?<!\bbecause)(?<!\bif)(?<!\bas)(?<!\bwhere) +(?=(?:i just|i think i|i was|just got|i went|i fell|i died) )")
+                  r"(?<!\bcause)(?<!\bcuz)(?<!\bbecause)(?<!\bif)(?<!\bas)(?<!\bwhere) +(?=(?:i just|i think i|i was|just got|i went|i fell|i died|im lost|i'm lost) )")
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")  # "有没有下雨", "是不是": a question of its own
 _NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE})
@@ -251,6 +251,7 @@ def _inability(terms: tuple[Term, ...], text: str) -> set[int]:
     return out
 
 
+_ADDRESSED = re.compile(r"^@?(?:ai|bot)\s+")
 # What the player just did or was doing: "刚去吃饭了", "i was mining", "just got killed by a
 # skeleton" say what happened; its verb asks for nothing ("just take me home" is no such opening).
 _JUST_DID = ("刚", "我刚", "i just ", "i was ", "was ", "just got ", "i got ", "got ")
@@ -294,6 +295,7 @@ _ZH_ABOUT_TO = re.compile(r"(?:我)?(?:马上|快|就)?要[\u4e00-\u9fff]{1,6}�
 def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
     if _exclaims(analysis):
         return True
+    text = _ADDRESSED.sub("", text)  # "ai 刚才忙着打龙": whom it is said to, then what happened
     unable = _inability(analysis.terms, text)
     # What the player sees of the named player ("i can see her", "我看到他了"); "tell him hi" is no
     # such clause.

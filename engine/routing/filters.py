@@ -351,8 +351,8 @@ def _without_enough_for(terms: tuple[Term, ...]) -> tuple[Term, ...]:
         return terms
     if e + 1 < len(terms) and terms[e + 1].kind in _NOUNS:
         start = e + 2  # "enough obby | for a portal"
-    elif e > 0 and terms[e - 1].kind in _NOUNS:
-        start = e + 1  # "黑曜石够 | 搭传送门"
+    elif e > 0 and any(t.kind in _NOUNS for t in terms[:e]):
+        start = e + 1  # "黑曜石够 | 搭传送门", "我的经验等级多少 够不够 | 附魔30级"
     else:
         return terms
     end = start

@@ -393,3 +393,14 @@ def test_a_material_before_gao_is_the_pickaxe() -> None:
 def test_a_vague_word_alone_names_nothing(shared_runtime: AssistantRuntime, text: str, lang: str, module: str | None) -> None:
     snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
     assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    ("ai 刚才忙着打龙 有人找我吗", "zh", "agent:inbox"), ("@ai 使用说明发我一下", "zh", "agent:help"),
+    ("@ai how many slots are empty in my inv", "en", "agent:inventory"), ("empty my inventory", "en", None),
+    ("@ai cords pls im lost af in this cave", "en", "agent:position"), ("i'm lost in this cave, take me home", "en", None),
+])
+def test_addressed_context_and_empty_slots(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                           module: str | None) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
