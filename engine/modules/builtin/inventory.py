@@ -18,7 +18,7 @@ from engine.routing.vocabulary import ITEM_FEATURE
 
 EXAMPLES_EN = (
     "inventory", "my inventory", "what is in my inventory", "what do i have in my inventory", "what do i have",
-    "inv", "my inv", "what is in my inv", "items", "my items", "what items do i have", "my stuff",
+    "inv", "my inv", "inv full", "inventory full", "what is in my inv", "items", "my items", "what items do i have", "my stuff",
     "what is in my hotbar", "my hotbar", "what am i carrying", "what do i carry",
     "what am i holding", "what is in my hand", "what do i have in my hand", "what is in my main hand",
     "what is in my offhand", "held item", "my held item", "what is my held item", "what item am i holding",

@@ -404,3 +404,13 @@ def test_addressed_context_and_empty_slots(shared_runtime: AssistantRuntime, tex
                                            module: str | None) -> None:
     snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
     assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    ("inv full?", "en", "agent:inventory"), ("俺这血还剩多少咧", "zh", "agent:status"), ("我这是在哪", "zh", "agent:position"),
+    ("进度条走到多少了", "zh", "agent:progress"), ("帮我走到村庄", "zh", None), ("finish the house", "en", None),
+])
+def test_own_things_said_short_and_the_progress_bar(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                                    module: str | None) -> None:
+    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
+    assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
