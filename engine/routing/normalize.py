@@ -52,6 +52,9 @@ _WHERE_AM_I_SLIP = re.compile(r"(?<=我)((?:现在|目前)?在)(?:那|拿)(?=(?:
 # "俺这血还剩多少", "我这背包": 这 after the speaker is their own thing, not a reference back ("我这是在哪",
 # "我这里", "我这边" keep it).
 _MY_THIS = re.compile(r"(?<=[我俺咱])这(?![是里儿边样么个些])")
+# "这个ai怎么用", "这bot会干嘛": the tokenizer cuts Latin from Chinese, and a lone "ai" is whom a line
+# is said to, so the demonstrative would be left pointing at nothing; it is the assistant.
+_THIS_BOT = re.compile(r"(?:这个|这|那个)\s*(?:ai|bot)(?![a-z])")
 _WHICH_SLIP = re.compile(r"那(?=(?:个|些)(?:维度|位置|世界|方向|地方|命令|指令|功能)[吗呢啊呀啦]*(?:$|[ ,，?？]))")
 
 
@@ -105,5 +108,5 @@ def normalize_text(text: str) -> str:
         return _EN_SLIPS.sub(_slipped, _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION))
     folded = _NET_SPELLINGS.sub(_net_word, folded.translate(_TRADITIONAL))
     folded = _WHERE_AM_I_SLIP.sub(r"\1哪", _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION))
-    folded = _MY_THIS.sub("的", _WHICH_SLIP.sub("哪", folded.replace("@我", "艾特我")))
+    folded = _MY_THIS.sub("的", _WHICH_SLIP.sub("哪", _THIS_BOT.sub("这个助手", folded.replace("@我", "艾特我"))))
     return _OR_NOT_TAIL.sub(r"\1吗", folded)

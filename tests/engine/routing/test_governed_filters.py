@@ -414,3 +414,10 @@ def test_own_things_said_short_and_the_progress_bar(shared_runtime: AssistantRun
                                                     module: str | None) -> None:
     snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
     assert shared_runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id == module
+
+
+@pytest.mark.parametrize("text, module", [
+    ("新人 请问这个ai能问什么问题", "agent:help"), ("@ai 怎么用你啊，输什么指令", "agent:help"), ("这个ai怎么用", "agent:help"),
+])
+def test_this_ai_in_a_chinese_line_is_the_assistant(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert shared_runtime.router.route(text, "zh", ScopeState("t"), fixture_snapshot("zh_cn"), now=0.0).module_id == module

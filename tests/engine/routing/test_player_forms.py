@@ -36,7 +36,7 @@ def test_traditional_characters_fold_into_simplified_and_simplified_text_is_unch
 
 
 def test_internet_spellings_read_as_the_words_they_stand_for() -> None:
-    assert normalize_text("肿么用这个ai") == "怎么用这个ai"
+    assert normalize_text("肿么用这个ai") == "怎么用这个助手"  # and "这个ai" is the assistant
     assert normalize_text("有人给我留言木有") == "有人给我留言吗"  # 木有 is 没有, and a final 没有 asks
     assert normalize_text("偶的坐标") == "我的坐标"
     assert normalize_text("alex搁哪呢") == "alex在哪呢" and normalize_text("有没人私我") == "有没有人私我"
