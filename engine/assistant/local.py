@@ -195,6 +195,8 @@ class LocalAssistant:
             return self.model.chat(text, language, lang, snapshot, now)
         options = self.desk.options(now)
         route = self.runtime.router.route(text, language, self.scope_state(), snapshot, now, options)
+        if route.language != language:  # "wo de zuo biao": read as the Chinese it spells, answered so
+            lang = self.language = reply_language(snapshot.locale, route.language)
         # Like "@ai <n>", a typed option name applies to the next request only (here, or as chat).
         self.desk.drop_options()
         if route.reason is Reason.OPTION:

@@ -197,3 +197,9 @@ def test_a_named_player_in_sight_is_given_a_direction(assistant: LocalAssistant)
     assert "在你南边" in text(assistant.request("Steve在我哪个方向", south, 0.0))
     beside = make_snapshot(near=(("Steve", Vec3(10.5, 64.0, -20.0)),))
     assert text(assistant.request("how far is steve", beside, 0.0)) == "Steve is 0.2 blocks away, at 10.5, 64, -20."
+
+
+def test_a_line_wholly_in_pinyin_is_answered_in_chinese(assistant: LocalAssistant) -> None:
+    reply = text(assistant.request("wo de zuo biao shi duo shao", make_snapshot(), 0.0))  # an English client
+    assert reply.startswith("你在") and "10.5, 64, -20.2" in reply
+    assert text(assistant.request("where am i", make_snapshot(), 0.0)).startswith("You are at")
