@@ -31,11 +31,9 @@ from engine.routing.filters import BLOCKING_KINDS
 from engine.routing.config import ALGORITHM, ROUTING_MODES, Mode, ReloadReport, SemanticConfig, load_or_create, reload
 from engine.routing import line_model
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend
-from engine.routing.homophones import load_readings
 from engine.routing.pinyin_lines import PinyinReader
 from engine.routing.router import Router
 from engine.routing.semantic_index import SemanticIndex
-from engine.routing.spelling import load_guard_words
 from engine.routing.stats import RoutingStats
 from engine.routing.vocabulary import Vocabulary
 
@@ -91,6 +89,7 @@ class AssistantRuntime:
         # The index is built once, from the examples and languages of this start;
         # starting with mode OFF builds none (enabling it later needs a restart).
         self.index: SemanticIndex | None = None
+        specs = registry.index_specs(config.examples)
         model_warning: tuple[str, ...] = ()
         if config.mode is not Mode.OFF:
             model = None
@@ -100,14 +99,14 @@ class AssistantRuntime:
                 except line_model.LineModelError as exc:
                     model_warning = (f"line model not loaded, the thresholds alone decide: {exc}",)
             self.index = SemanticIndex(
-                self.vocabulary, registry.index_specs(config.examples), config.languages, backend, model)
+                self.vocabulary, specs, config.languages, backend, model)
         self.cache = IntentCache(config.cache_entries, config.entries_per_player, config.cache_seconds)
         self.stats = RoutingStats(observe_routing_seconds)
         # What a pinyin line spells is guessed from the Chinese the assistant itself knows.
         phrases = self.vocabulary.chinese_phrases()
-        chinese = [*phrases, *(s for spec in registry.index_specs(config.examples) for s in spec.examples.get("zh", ()))]
+        chinese = [*phrases, *(s for spec in specs for s in spec.examples.get("zh", ()))]
         stopping = frozenset(p for p, kind in phrases.items() if len(p) == 1 and kind in BLOCKING_KINDS)
-        pinyin = PinyinReader(load_readings(), chinese, load_guard_words(), stopping)
+        pinyin = PinyinReader(self.vocabulary.readings, chinese, self.vocabulary.dictionary, stopping)
         self.router = Router(config, registry, self.vocabulary, self.index, self.cache, self.stats, perf_counter,
                              pinyin)
         self.warnings = tuple(

@@ -136,14 +136,16 @@ def asks_in(text: str) -> bool:
 _EN_OPENER = re.compile(r"(?:(?:please|pls|plz) )?(?:check|show|tell me|list|display|view|read|let me see|lemme see)\b")
 _EN_PLEASE = re.compile(r"\b(?:please|pls|plz|pleas|plez)$")
 _EN_STATES_BE = re.compile(r"\b(?:is|are|am|im|i'm|was|were)\b")
-# "功能列表发一下", "看下我的坐标", "告诉我金苹果的id": a verb of showing with 一下/下 or 我.
 _ZH_SHOW = re.compile(r"(?:看|查|告诉|说|报|发|列|瞅|瞧|显示)(?:一下|一哈|下)|告诉我|康康|给我看|让我看"
                       r"|给个[^，,。 ]{1,12}的(?:id|名字|英文名)")  # "给个烈焰棒的id呗": the id, not the item
 
 
 def asks_to_be_shown(normalized: str, chinese: bool) -> bool:
     """"check my inventory", "hunger bar status pls", "坐标报一下": the player asks to be shown
-    something, with no question word (the verb and the please are filler to the vocabulary)."""
+    something, with no question word (the verb and the please are filler to the vocabulary): a read
+    verb opening the line ("tell" only with "me": "tell steve where i am" passes something on), a
+    please closing a line that is no statement (not "my inventory is full pls"), or in Chinese a
+    verb of showing with 一下/下 or 我."""
     if chinese:
         return _ZH_SHOW.search(normalized) is not None
     return _EN_OPENER.match(normalized) is not None or (

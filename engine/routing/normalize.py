@@ -47,14 +47,14 @@ def _net_word(match: re.Match[str]) -> str:
 # 那 and 拿 for 哪, the pinyin IME's commonest slip, where the line can only ask where the player is:
 # "我现在在那里", "我在拿" at the end of a line ("我在那里挖矿" says where the player is).
 _WHERE_AM_I_SLIP = re.compile(r"(?<=我)((?:现在|目前)?在)(?:那|拿)(?=(?:里|儿)?[吗呢啊呀啦]*$)")
-# The same slip before what a question asks which one of, at the end of a clause: "我在那个维度",
-# "steve在那个位置", "你会那些命令" ("去那个村庄" names a place; it is no such word).
 # "俺这血还剩多少", "我这背包": 这 after the speaker is their own thing, not a reference back ("我这是在哪",
 # "我这里", "我这边" keep it).
 _MY_THIS = re.compile(r"(?<=[我俺咱])这(?![是里儿边样么个些])")
 # "这个ai怎么用", "这bot会干嘛": the tokenizer cuts Latin from Chinese, and a lone "ai" is whom a line
 # is said to, so the demonstrative would be left pointing at nothing; it is the assistant.
 _THIS_BOT = re.compile(r"(?:这个|这|那个)\s*(?:ai|bot)(?![a-z])")
+# The same slip before what a question asks which one of, at the end of a clause: "我在那个维度",
+# "steve在那个位置", "你会那些命令" ("去那个村庄" names a place; it is no such word).
 _WHICH_SLIP = re.compile(r"那(?=(?:个|些)(?:维度|位置|世界|方向|地方|命令|指令|功能)[吗呢啊呀啦]*(?:$|[ ,，?？]))")
 
 

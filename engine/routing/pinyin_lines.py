@@ -54,6 +54,7 @@ class PinyinReader:
         self._stopping = frozenset(stopping)
         self._unigrams: Counter[str] = Counter()
         self._bigrams: Counter[tuple[str, str]] = Counter()
+        self._follows: Counter[str] = Counter()  # how often anything follows a character (or starts: _START)
         for text in texts:
             previous = _START
             for ch in text:
@@ -62,13 +63,10 @@ class PinyinReader:
                     continue
                 self._unigrams[ch] += 1
                 self._bigrams[previous, ch] += 1
+                self._follows[previous] += 1
                 previous = ch
         self._logs: dict[tuple[str, str], float] = {}  # _log's answers, up to _REMEMBERED of them
         self._total = sum(self._unigrams.values())
-        self._starts = sum(n for (a, _), n in self._bigrams.items() if a == _START)
-        self._follows: Counter[str] = Counter()
-        for (a, _), n in self._bigrams.items():
-            self._follows[a] += n
         by_sound: dict[str, list[str]] = {}
         for ch, sounds in readings.items():
             for sound in sounds:
@@ -173,7 +171,7 @@ class PinyinReader:
         if known is not None:
             return known
         alone = (self._unigrams[ch] + 1) / (self._total + len(self._unigrams) + 1)
-        seen = self._starts if previous == _START else self._follows[previous]
+        seen = self._follows[previous]
         after = self._bigrams[previous, ch] / seen if seen else 0.0
         found = math.log(_FOLLOWING * after + (1.0 - _FOLLOWING) * alone)
         if len(self._logs) < _REMEMBERED:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from engine.routing.mood import names_speaker
 from engine.routing.terms import Term, TermKind
 
 _NAMED = frozenset({TermKind.TOPIC, TermKind.SLOT})
@@ -27,7 +28,6 @@ _VALUES_TOLD = frozenset({"@position", "@id", "@status", "@dimension", "@facing"
 _TRIGGERS = _HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西", "卡住"}
 _DOERS = frozenset({"@autopilot", "@you", "@doing"})
 _VAGUE = frozenset({"stuff", "things", "东西"})
-_SPEAKER = frozenset("我俺咱")
 # A plea that opens a question about something else: "help me im lost where am i", "HELP WHERE AM I".
 _PLEAS = frozenset({"help", "help me", "halp", "pls help", "plz help", "help pls", "help plz", "someone help",
                     "somebody help", "救命", "救救我"})
@@ -69,7 +69,7 @@ def word_senses(terms: list[Term], normalized: str = "") -> None:
       when the line ends in that value and names no one else ("给我钻石", "给Alex我的坐标" keep it).
     """
     _openers(terms)
-    if len(terms) == 1 and terms[0].surface in _VAGUE and not _SPEAKER.intersection(normalized):
+    if len(terms) == 1 and terms[0].surface in _VAGUE and not names_speaker(normalized):
         # "stuff?", "ai 东西": a word that names the inventory only beside a question or a "my" ("我的东西").
         terms[0] = Term(terms[0].surface, ("w:" if terms[0].surface.isascii() else "c:") + terms[0].surface,
                         TermKind.UNKNOWN)

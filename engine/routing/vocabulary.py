@@ -64,9 +64,6 @@ _NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}
 _COLLAPSING = frozenset({TermKind.TOPIC, TermKind.FUNCTION})
 _INFLECTIONS = frozenset({"ed", "d", "ing"})
 _EN_SPEAKER = frozenset({"i", "im", "i'm", "me", "my", "mine", "myself", "ive", "i've"})
-# A request to be shown something: a read verb opening the line ("check my inventory for
-# pearls"; "tell" only with "me": "tell steve where i am" passes something on), or a please
-# closing a line that is no statement ("hunger bar status pls", not "my inventory is full pls").
 # "血满了告诉我": an event, then what to do once it happens. Read from the text, since a phrase
 # that ends in 了 (满了, 下线了) takes the 了 that the filter's "了告诉我" would have matched.
 _ZH_ONCE_DONE = re.compile(r"了(?:就|再)?(?:告诉我|通知我|提醒我|叫我|喊我|跟我说|说一声)")
@@ -189,6 +186,7 @@ class Vocabulary:
         meaning = {words[0]: entry.feature for words, entry in self._en.items() if len(words) == 1 and entry.feature}
         self.spelling = SpellingIndex(self._en_words, guard, meaning)
         self._dictionary = frozenset(guard)
+        self.readings = readings  # character → toneless pinyin, also for reading lines typed in pinyin
         self._skeletons = skeletons(self._en_words, self._en_words | self._dictionary, meaning)
         # "zuobiao", "zb": a Chinese topic typed in pinyin, when it can mean nothing else.
         # Question words too ("饥饿值duoshao", "zenme yong"): they ask, and name nothing.
@@ -202,6 +200,11 @@ class Vocabulary:
         # Item names are distinct meanings although all are the @item slot; topics share their feature.
         zh_meaning = {w: (w if e.kind is TermKind.SLOT else e.feature or w) for w, e in self._zh.items() if e.kind in content}
         self.homophones = HomophoneIndex(zh_meaning, readings, zh_meaning)
+
+    @property
+    def dictionary(self) -> frozenset[str]:
+        """Common English words: never corrected, and what makes a line English rather than pinyin."""
+        return self._dictionary
 
     def chinese_phrases(self) -> dict[str, TermKind | None]:
         return {phrase: entry.kind for phrase, entry in self._zh.items()}
