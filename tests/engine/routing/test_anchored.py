@@ -11,11 +11,7 @@ from engine.assistant import AssistantRuntime
 from engine.routing.config import default_config
 from engine.routing.evaluation import fixture_snapshot
 from engine.routing.router import ScopeState
-
-
-def route(runtime: AssistantRuntime, text: str, lang: str = "en") -> str | None:
-    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
-    return runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id
+from tests.engine.routing.routes import module_of as route
 
 
 @pytest.fixture(scope="module")

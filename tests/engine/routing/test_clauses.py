@@ -5,13 +5,7 @@ import pytest
 
 from engine.assistant import AssistantRuntime
 from engine.routing.clauses import clauses
-from engine.routing.evaluation import fixture_snapshot
-from engine.routing.router import ScopeState
-
-
-def route(runtime: AssistantRuntime, text: str, lang: str) -> str | None:
-    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
-    return runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id
+from tests.engine.routing.routes import module_of as route
 
 
 def test_a_line_is_cut_at_commas_and_sentence_marks() -> None:

@@ -9,14 +9,7 @@ import pytest
 
 from engine.assistant import AssistantRuntime
 from engine.routing.clauses import clauses
-from engine.routing.evaluation import fixture_snapshot
-from engine.routing.router import ScopeState
-
-
-def route(runtime: AssistantRuntime, text: str) -> str | None:
-    lang = "en" if text.isascii() else "zh"
-    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
-    return runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id
+from tests.engine.routing.routes import module_of as route
 
 
 def test_a_space_between_chinese_characters_cuts_a_clause() -> None:

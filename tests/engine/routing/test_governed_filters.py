@@ -14,16 +14,11 @@ from engine.routing.filters import blocking_filter
 from engine.routing.normalize import normalize_text
 from engine.routing.router import ScopeState
 from engine.routing.terms import TermKind
+from tests.engine.routing.routes import module_of as route
 
 
 def blocked(runtime: AssistantRuntime, text: str) -> TermKind | None:
     return blocking_filter(runtime.vocabulary.analyze(normalize_text(text)))
-
-
-def routed(runtime: AssistantRuntime, text: str, lang: str) -> str | None:
-    """The module the line goes direct to, in the evaluator's world, or None."""
-    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
-    return runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id
 
 
 @pytest.mark.parametrize(
@@ -97,7 +92,7 @@ def test_sentences_that_ask_two_things_stay_a_compound(shared_runtime: Assistant
 def test_a_purpose_clause_after_a_question_is_not_the_request(
     shared_runtime: AssistantRuntime, text: str, lang: str, module: str
 ) -> None:
-    assert routed(shared_runtime, text, lang) == module
+    assert route(shared_runtime, text, lang) == module
 
 
 @pytest.mark.parametrize(
@@ -237,7 +232,7 @@ def test_statements_and_references_back_still_stop(shared_runtime: AssistantRunt
 )
 def test_what_the_player_just_did_is_context(shared_runtime: AssistantRuntime, text: str, lang: str,
                                              module: str | None) -> None:
-    assert routed(shared_runtime, text, lang) == module
+    assert route(shared_runtime, text, lang) == module
 
 
 @pytest.mark.parametrize("text, lang, module", [
@@ -247,7 +242,7 @@ def test_what_the_player_just_did_is_context(shared_runtime: AssistantRuntime, t
 ])
 def test_whether_the_player_is_somewhere_is_no_condition(shared_runtime: AssistantRuntime, text: str, lang: str,
                                                          module: str | None) -> None:
-    assert routed(shared_runtime, text, lang) == module
+    assert route(shared_runtime, text, lang) == module
 
 
 # A time back then that opens a question about messages says when they came ("打boss那会儿有人msg我吗");
@@ -282,7 +277,7 @@ def test_it_after_be_points_at_the_state_just_asked(shared_runtime: AssistantRun
 ])
 def test_clauses_that_restate_one_question(shared_runtime: AssistantRuntime, text: str, lang: str,
                                            module: str | None) -> None:
-    assert routed(shared_runtime, text, lang) == module
+    assert route(shared_runtime, text, lang) == module
 
 
 # A statement with a clause that asks ("我在写命令方块，给个烈焰棒的id呗"); asked to be shown in
@@ -298,7 +293,7 @@ def test_clauses_that_restate_one_question(shared_runtime: AssistantRuntime, tex
 ])
 def test_statements_shows_and_pronouns_within_the_line(shared_runtime: AssistantRuntime, text: str, lang: str,
                                                        module: str | None) -> None:
-    assert routed(shared_runtime, text, lang) == module
+    assert route(shared_runtime, text, lang) == module
 
 
 # What an amount would be enough for asks nothing of its own; a write with an object after it does.
@@ -309,7 +304,7 @@ def test_statements_shows_and_pronouns_within_the_line(shared_runtime: Assistant
     ("do i have enough diamonds to give alex some", "en", None),
 ])
 def test_what_an_amount_is_enough_for(shared_runtime: AssistantRuntime, text: str, lang: str, module: str | None) -> None:
-    assert routed(shared_runtime, text, lang) == module
+    assert route(shared_runtime, text, lang) == module
 
 
 # The autopilot stuck is how its run goes; the player stuck is not. A value restates its topic
@@ -324,7 +319,7 @@ def test_what_an_amount_is_enough_for(shared_runtime: AssistantRuntime, text: st
 ])
 def test_stuck_values_and_using_the_assistant(shared_runtime: AssistantRuntime, text: str, lang: str,
                                               module: str | None) -> None:
-    assert routed(shared_runtime, text, lang) == module
+    assert route(shared_runtime, text, lang) == module
 
 
 # "wanna know if …" after a complete question says what the answer is for; "till ur done" is a goal;
@@ -339,7 +334,7 @@ def test_stuck_values_and_using_the_assistant(shared_runtime: AssistantRuntime, 
     ("where's alex at, i can see her but lost track", "en", "agent:players"), ("tell me if my health drops", "en", None),
 ])
 def test_purposes_goals_and_jobs(shared_runtime: AssistantRuntime, text: str, lang: str, module: str | None) -> None:
-    assert routed(shared_runtime, text, lang) == module
+    assert route(shared_runtime, text, lang) == module
 
 
 @pytest.mark.parametrize("text, lang, module", [
@@ -348,7 +343,7 @@ def test_purposes_goals_and_jobs(shared_runtime: AssistantRuntime, text: str, la
 ])
 def test_ores_by_short_names_and_what_the_player_went_through(shared_runtime: AssistantRuntime, text: str, lang: str,
                                                              module: str | None) -> None:
-    assert routed(shared_runtime, text, lang) == module
+    assert route(shared_runtime, text, lang) == module
 
 
 @pytest.mark.parametrize("text, lang, module", [
@@ -357,7 +352,7 @@ def test_ores_by_short_names_and_what_the_player_went_through(shared_runtime: As
 ])
 def test_what_just_happened_and_the_autopilot_said_short(shared_runtime: AssistantRuntime, text: str, lang: str,
                                                          module: str | None) -> None:
-    assert routed(shared_runtime, text, lang) == module
+    assert route(shared_runtime, text, lang) == module
 
 
 @pytest.mark.parametrize("text, module", [
@@ -365,7 +360,7 @@ def test_what_just_happened_and_the_autopilot_said_short(shared_runtime: Assista
     ("how do i use you, where am i", None),
 ])
 def test_any_opening_a_topic_phrase_asks(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
-    assert routed(shared_runtime, text, "en") == module
+    assert route(shared_runtime, text, "en") == module
 
 
 # 问题 is no filler: "有什么问题吗" asks nothing of the player's things ("我有个问题" is still filler);
@@ -375,7 +370,7 @@ def test_any_opening_a_topic_phrase_asks(shared_runtime: AssistantRuntime, text:
     ("bot 怎麼跟你說話 要打什麼指令", "agent:help"), ("谁发消息给我了", "agent:inbox"), ("你打什么", None),
 ])
 def test_questions_and_typing(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
-    assert routed(shared_runtime, text, "zh") == module
+    assert route(shared_runtime, text, "zh") == module
 
 
 def test_a_material_before_gao_is_the_pickaxe() -> None:
@@ -387,7 +382,7 @@ def test_a_material_before_gao_is_the_pickaxe() -> None:
     ("what stuff do i have", "en", "agent:inventory"),
 ])
 def test_a_vague_word_alone_names_nothing(shared_runtime: AssistantRuntime, text: str, lang: str, module: str | None) -> None:
-    assert routed(shared_runtime, text, lang) == module
+    assert route(shared_runtime, text, lang) == module
 
 
 @pytest.mark.parametrize("text, lang, module", [
@@ -397,7 +392,7 @@ def test_a_vague_word_alone_names_nothing(shared_runtime: AssistantRuntime, text
 ])
 def test_addressed_context_and_empty_slots(shared_runtime: AssistantRuntime, text: str, lang: str,
                                            module: str | None) -> None:
-    assert routed(shared_runtime, text, lang) == module
+    assert route(shared_runtime, text, lang) == module
 
 
 @pytest.mark.parametrize("text, lang, module", [
@@ -406,11 +401,11 @@ def test_addressed_context_and_empty_slots(shared_runtime: AssistantRuntime, tex
 ])
 def test_own_things_said_short_and_the_progress_bar(shared_runtime: AssistantRuntime, text: str, lang: str,
                                                     module: str | None) -> None:
-    assert routed(shared_runtime, text, lang) == module
+    assert route(shared_runtime, text, lang) == module
 
 
 @pytest.mark.parametrize("text, module", [
     ("新人 请问这个ai能问什么问题", "agent:help"), ("@ai 怎么用你啊，输什么指令", "agent:help"), ("这个ai怎么用", "agent:help"),
 ])
 def test_this_ai_in_a_chinese_line_is_the_assistant(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
-    assert routed(shared_runtime, text, "zh") == module
+    assert route(shared_runtime, text, "zh") == module

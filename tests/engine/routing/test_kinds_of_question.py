@@ -8,16 +8,9 @@ from __future__ import annotations
 import pytest
 
 from engine.assistant import AssistantRuntime
-from engine.routing.evaluation import fixture_snapshot
 from engine.routing.homophones import HomophoneIndex
-from engine.routing.router import ScopeState
 from engine.routing.tokens import tokenize
-
-
-def route(runtime: AssistantRuntime, text: str) -> str | None:
-    lang = "en" if text.isascii() else "zh"
-    snapshot = fixture_snapshot("zh_cn" if lang == "zh" else "en_us")
-    return runtime.router.route(text, lang, ScopeState("t"), snapshot, now=0.0).module_id
+from tests.engine.routing.routes import module_of as route
 
 
 @pytest.mark.parametrize(
