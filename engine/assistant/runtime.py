@@ -33,7 +33,7 @@ from engine.routing import line_model
 from engine.routing.lexical_index import DEFAULT_BACKEND, Backend
 from engine.routing.pinyin_lines import PinyinReader
 from engine.routing.router import Router
-from engine.routing.semantic_index import SemanticIndex
+from engine.routing.semantic_index import IndexSpec, SemanticIndex
 from engine.routing.stats import RoutingStats
 from engine.routing.vocabulary import Vocabulary
 
@@ -89,6 +89,7 @@ class AssistantRuntime:
         # The index is built once, from the examples and languages of this start;
         # starting with mode OFF builds none (enabling it later needs a restart).
         self.index: SemanticIndex | None = None
+        pinyin: PinyinReader | None = None
         specs = registry.index_specs(config.examples)
         model_warning: tuple[str, ...] = ()
         if config.mode is not Mode.OFF:
@@ -100,13 +101,10 @@ class AssistantRuntime:
                     model_warning = (f"line model not loaded, the thresholds alone decide: {exc}",)
             self.index = SemanticIndex(
                 self.vocabulary, specs, config.languages, backend, model)
+            if "zh" in config.languages:
+                pinyin = self._pinyin_reader(specs)
         self.cache = IntentCache(config.cache_entries, config.entries_per_player, config.cache_seconds)
         self.stats = RoutingStats(observe_routing_seconds)
-        # What a pinyin line spells is guessed from the Chinese the assistant itself knows.
-        phrases = self.vocabulary.chinese_phrases()
-        chinese = [*phrases, *(s for spec in specs for s in spec.examples.get("zh", ()))]
-        stopping = frozenset(p for p, kind in phrases.items() if len(p) == 1 and kind in BLOCKING_KINDS)
-        pinyin = PinyinReader(self.vocabulary.readings, chinese, self.vocabulary.dictionary, stopping)
         self.router = Router(config, registry, self.vocabulary, self.index, self.cache, self.stats, perf_counter,
                              pinyin)
         self.warnings = tuple(
@@ -114,6 +112,14 @@ class AssistantRuntime:
             for key in registry.unknown_example_targets(config.examples)
         ) + tuple(f"extension {name} not loaded: {why}" for name, why in self.extensions.failed) + model_warning
         self._scopes = itertools.count(1)
+
+    def _pinyin_reader(self, specs: Sequence[IndexSpec]) -> PinyinReader:
+        """What a pinyin line spells is guessed from the Chinese the assistant itself knows; built
+        only beside the index, which a line must reach for its reading to matter."""
+        phrases = self.vocabulary.chinese_phrases()
+        chinese = [*phrases, *(s for spec in specs for s in spec.examples.get("zh", ()))]
+        stopping = frozenset(p for p, kind in phrases.items() if len(p) == 1 and kind in BLOCKING_KINDS)
+        return PinyinReader(self.vocabulary.readings, chinese, self.vocabulary.dictionary, stopping)
 
     @classmethod
     def from_file(cls, path: Path | str, **kwargs: Any) -> "AssistantRuntime":

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from engine.assistant import AssistantRuntime
+from engine.routing.config import SemanticConfig
 from engine.routing.evaluation import fixture_snapshot
 from engine.routing.pinyin_lines import PinyinReader
 from engine.routing.router import ScopeState
@@ -56,3 +57,12 @@ def test_pinyin_lines_route_as_chinese(shared_runtime: AssistantRuntime, line: s
     assert route.module_id == module
     if module is not None and line != "where am i":
         assert route.language == "zh"  # answered in the language the player meant
+
+
+@pytest.mark.parametrize("changes", [{"mode": "off"}, {"languages": ["en"]}])
+def test_no_reader_is_built_where_no_line_could_use_it(shared_runtime: AssistantRuntime,
+                                                       changes: dict[str, object]) -> None:
+    config = SemanticConfig.model_validate({**shared_runtime.config.model_dump(by_alias=True), **changes})
+    runtime = AssistantRuntime(config, items=shared_runtime.items)
+    assert runtime.router.pinyin is None
+    assert shared_runtime.router.pinyin is not None
