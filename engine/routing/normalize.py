@@ -73,10 +73,13 @@ def _slipped(match: re.Match[str]) -> str:
     return _SLIPPED.get(match.group(), "how")
 
 
-# "有人找我没", "有新邮件不", "身上带了床没", "干完没": a final 没/不 after 有, 了, 完 or 好 asks "…or
-# not?", as 吗 does;
-# "什么都没有" and "我还没" have neither before it and say something. Read per clause.
-_OR_NOT_TAIL = re.compile(r"((?:有(?!点)|了|完|好)[^有了没不,，。.?？!！;；\s]*)(?:没有|没|不)(?=[啊呀呢啦嘛哇]?(?:$|[\s,，。.?？!！;；~～]))")
+# "有人找我没", "有新邮件不", "身上带了床没", "干完没", "找过我没", "饿了莫得": a final 没/不 after 有,
+# 了, 过, 完 or 好 asks "…or not?", as 吗 does; "什么都没有" has none of them before it, and after
+# 还/都/也 ("吃了还没") it is a statement. Read per clause. A tail after a topic alone ("在线不")
+# needs the vocabulary to know the topic: ``Vocabulary._without_question_tail``.
+_OR_NOT_TAIL = re.compile(
+    r"((?:有(?!点)|了|过|完|好)[^有了没不,，。.?？!！;；\s]*)(?<![还都也并从就])(?:没有|没得|莫得|没|不)"
+    r"(?=[啊呀呢啦嘛哇]?(?:$|[\s,，。.?？!！;；~～]))")
 
 
 _AFTER_MARK = " \t\r\n!！.。~～"

@@ -54,10 +54,7 @@ NUMBER_FEATURE = "#num"
 _SLOT_FEATURES = {"player": PLAYER_FEATURE, "item": ITEM_FEATURE, "number": NUMBER_FEATURE}
 _A_NOT_A = "不没"
 _QUESTION_TAILS = ("没有", "莫得", "没得", "没")  # 莫得, 没得: 没有 in south-western speech
-_DONE_TO = ("过我", "过你")  # "找过我没": 过 and its object before the tail
 _NOT_YET = "还都也并从就"
-# "拿到铁了没 在第几步": whether it happened, asked before a second phrase of the same question.
-_ASKED_DONE = ("了没", "了没有", "了莫得", "了没得")
 _PARTICLES = "吗呢啊呀吧嘛么啦呗哈"  # "还没", "都没有": a statement that something did not happen
 # A Minecraft name that no word is spelled like: an underscore, or three letters then digits.
 _NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}[a-z_]*[0-9]+)")
@@ -415,7 +412,7 @@ class Vocabulary:
         )
 
     def _chinese(self, run: str, out: list[Term], last: bool, budget: SpellingBudget) -> None:
-        if last or run.endswith(_ASKED_DONE):
+        if last:
             run = self._without_question_tail(run)
         segments = list(self._segments(run))
         unknown = [i for i, _, entry in segments if entry is None]
@@ -488,11 +485,9 @@ class Vocabulary:
         return run
 
     def _without_question_tail(self, run: str) -> str:
-        """A final 没/没有 asks "or not?" ("有人找我没", "饿了没有呢"): dropped like 吗; so does a
-        final 不 after a topic or state ("在线不").
-
-        Only after 有 earlier in the run, 了, 过 ("来过没", "找过我没": has it happened), or a topic word, and not after an adverb that
-        makes it a statement ("还没", "都没有", "也没有"), which stays a negation.
+        """A final 没/没有/不 after a topic or a state asks "or not?" ("Alex在线不", "消息没有呢"):
+        dropped like 吗. After 有, 了 or 过 normalize_text has already made it 吗; what is left here
+        needs the lexicon. After an adverb ("还没", "都没有") it stays a statement.
         """
         end = len(run)
         while end and run[end - 1] in _PARTICLES:
@@ -500,8 +495,7 @@ class Vocabulary:
         for tail in _QUESTION_TAILS:
             head = end - len(tail)
             if head >= 2 and run[head:end] == tail and run[head - 1] not in _NOT_YET and (
-                "有" in run[:head] or run[head - 1] in "了过" or run[head - 2:head] in _DONE_TO
-                or self._ends_with_topic(run[:head])
+                self._ends_with_topic(run[:head])
             ):
                 return run[:head] + run[end:]
         head = end - 1
