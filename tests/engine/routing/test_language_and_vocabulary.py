@@ -100,12 +100,13 @@ def test_chinese_question_forms_are_one_question(shared_runtime: AssistantRuntim
     assert analyze(shared_runtime, text).features == ("@food",)
 
 
-@pytest.mark.parametrize("text", ["有人找我没", "有新消息没有", "自动驾驶开了没"])
+@pytest.mark.parametrize("text", ["有人找我没", "有新消息没有", "自动驾驶开了没", "有人找过我没", "饿了莫得",
+                                  "Alex在线不", "饱食度满不"])
 def test_a_final_mei_after_you_or_le_asks_instead_of_negating(shared_runtime: AssistantRuntime, text: str) -> None:
     assert not analyze(shared_runtime, text).has(TermKind.NEGATION)
 
 
-@pytest.mark.parametrize("text", ["我还没", "一个都没有", "没有", "我没", "消息也没有"])
+@pytest.mark.parametrize("text", ["我还没", "一个都没有", "没有", "我没", "消息也没有", "吃了还没", "找过了都没有"])
 def test_mei_after_an_adverb_or_alone_still_negates(shared_runtime: AssistantRuntime, text: str) -> None:
     assert analyze(shared_runtime, text).has(TermKind.NEGATION)
 
