@@ -52,7 +52,8 @@ _CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4
                   # What happened, said after the question without a comma: "check my health please i just fell".
                   # Not inside a clause that a conjunction opens: "while i was gone", "what i was doing".
                   r"|(?<=[a-z])(?<!\bwhile)(?<!\bwhen)(?<!\bsince)(?<!\bafter)(?<!\bbefore)(?<!\bthat)(?<!\bwhat)"
-                  r"(?<!\bcause)(?<!\bcuz)(?<!\bbecause)(?<!\bif)(?<!\bas)(?<!\bwhere) +(?=(?:i just|i think i|i was|just got|i went|i fell|i died|im lost|i'm lost) )")
+                  r"(?<!\bcause)(?<!\bcuz)(?<!\bbecause)(?<!\bif)(?<!\bas)(?<!\bwhere) +(?=(?:i just|i think i|i was|just got|i went|i fell|i died|i keep|i got lost"
+                  r"|i'?m (?:so |kinda |really |totally |completely )?lost) )")
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")  # "有没有下雨", "是不是": a question of its own
 _NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE})
@@ -255,6 +256,8 @@ _ADDRESSED = re.compile(r"^@?(?:ai|bot)\s+")
 # What the player just did or was doing: "刚去吃饭了", "i was mining", "just got killed by a
 # skeleton" say what happened; its verb asks for nothing ("just take me home" is no such opening).
 _JUST_DID = ("刚", "我刚", "i just ", "i was ", "was ", "just got ", "i got ", "got ")
+# "又掉线了": what happened once more; not before a write, which may be asked again ("又给我tp回家").
+_HAPPENED_AGAIN = ("又", "我又")
 # A clause that opens with a finished action: "打完凋灵感觉快不行了", "挖完矿了".
 _DONE_FIRST = re.compile(r"(?:我|刚)?[\u4e00-\u9fff]完")
 # Went somewhere and came back: "我去上个厕所回来", "吃完饭回来了".
@@ -271,12 +274,16 @@ def _without_pointing(terms: tuple[Term, ...]) -> tuple[Term, ...]:
         t.kind is TermKind.REFERENCE and t.surface in _POINTING and i + 1 < len(terms)
         and terms[i + 1].kind in (TermKind.UNKNOWN, TermKind.TOPIC, TermKind.SLOT)
         or i == 0 and t.kind is TermKind.REFERENCE and t.surface in _JUST_NOW
-        or t.kind is TermKind.CONDITION and t.surface in _BEFORE and (i == 0 or i == len(terms) - 1)))
+        or t.kind is TermKind.CONDITION and t.surface in _BEFORE and (i == 0 or i == len(terms) - 1)
+        or t.kind is TermKind.REFERENCE and t.surface in _AGAIN))
 
 
 # "before i fight the wither, how's my health", "打龙之前，我血多少": what the player will do next,
 # said before a question asked now; it puts nothing off ("tell me when …" does).
 _BEFORE = frozenset({"before", "b4", "之前", "以前"})
+# "lost in a mineshaft again", "又死了": what happened once more, said of the player; it points
+# back to no earlier request (a clause that asks is never read here).
+_AGAIN = frozenset({"again", "agian", "又"})
 # "刚才去吃饭了": opening a clause that says what the player did, "just now" is a time, not a reference.
 _JUST_NOW = frozenset({"刚才", "刚刚"})
 
@@ -316,7 +323,7 @@ def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
         t.kind is TermKind.WRITE for t in terms) and (
         bool(terms) and terms[0].feature == "@purpose" or text.startswith(_ABOUT_TO)
         or _ZH_ABOUT_TO.match(text) is not None))
-    said = analysis.mood is Mood.STATES and text.startswith(_JUST_DID)  # "刚才掉线了": what happened
+    said = analysis.mood is Mood.STATES and text.startswith((*_JUST_DID, *_HAPPENED_AGAIN))  # "刚才掉线了"
     if not plan and not said and any(t.kind in _NAMES for t in terms) and not any(
         t.kind is TermKind.UNKNOWN for t in terms
     ):

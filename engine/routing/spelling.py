@@ -16,7 +16,8 @@ of different meanings stays unknown ("halp": help or halt).
 
 Common English words are never corrected: a player who types "good", "mood",
 "wealth" or "heath" means them, not "food" or "health". The guard list is
-``data/english_words.txt.gz`` (see ``scripts/gen_spelling_guard.py``). Words
+``data/english_words.txt.gz`` (see ``scripts/gen_spelling_guard.py``) with the game's own words,
+``data/game_words.txt.gz`` ("mineshaft", "piglin": ``scripts/gen_game_words.py``). Words
 shorter than ``MIN_LENGTH`` letters are left alone: at three letters nearly
 every word is one edit from another.
 
@@ -51,8 +52,12 @@ class SpellingBudget:
 
 
 def load_guard_words() -> frozenset[str]:
-    data = resources.files("engine.routing").joinpath("data", "english_words.txt.gz").read_bytes()
-    return frozenset(gzip.decompress(data).decode("ascii").split())
+    """English words and the game's own ("mineshaft", "opped": ``scripts/gen_game_words.py``)."""
+    words: set[str] = set()
+    for name in ("english_words.txt.gz", "game_words.txt.gz"):
+        data = resources.files("engine.routing").joinpath("data", name).read_bytes()
+        words.update(gzip.decompress(data).decode("ascii").split())
+    return frozenset(words)
 
 
 def _deletions(word: str) -> Iterator[str]:

@@ -54,3 +54,18 @@ def test_a_clause_that_is_not_context_keeps_the_line_with_the_model(
     shared_runtime: AssistantRuntime, text: str, lang: str
 ) -> None:
     assert route(shared_runtime, text, lang) is None
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    # What happened, said after the question without a comma, or once more ("again", 又).
+    ("@ai where am i im so lost in this cave", "en", "agent:position"),
+    ("am i low on hp i keep hearing skeletons", "en", "agent:status"),
+    ("lost in a mineshaft again lmao where am i", "en", "agent:position"),
+    ("又掉线了 有人私聊我吗", "zh", "agent:inbox"), ("又饿了 我饱食度多少", "zh", "agent:status"),
+    # Still a request, or still pointing back.
+    ("where am i i keep asking you to tp me home", "en", None), ("do that again, where am i", "en", None),
+    ("又给我tp回家 我在哪", "zh", None), ("又是他 他在哪", "zh", None),
+])
+def test_what_happened_again_is_context(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                        module: str | None) -> None:
+    assert route(shared_runtime, text, lang) == module
