@@ -7,7 +7,9 @@ folded into simplified ones (坐標 → 坐标, 背包裡有什麼 → 背包里
 vocabulary, the item names and the examples are simplified, and a player on a
 Taiwanese or Hong Kong server asks the same things (``data/traditional.txt.gz``,
 from OpenCC, see ``scripts/gen_traditional.py``; GB2312's characters are never
-changed), and internet spellings (肿么, 木有, 偶) into the words they stand for. Surrounding punctuation carries no intent, so ``where am i?`` and
+changed), Cantonese and Taiwanese words into Mandarin (``dialect_words``: 乜嘢, 喺, 讯息), and
+internet spellings (肿么, 木有, 偶) into the words they stand for. Surrounding punctuation carries
+no intent, so ``where am i?`` and
 ``where am i`` share one cache key.
 """
 from __future__ import annotations
@@ -16,6 +18,8 @@ import gzip
 import re
 import unicodedata
 from importlib import resources
+
+from engine.routing.dialect_words import fold_dialect_words
 
 _SPACES = re.compile(r"\s+")
 # Curly quotes typed by phones and some IMEs; the tokenizer expects ASCII ones.
@@ -35,9 +39,9 @@ _TRADITIONAL = _load_traditional()
 # vocabulary, the filters and the cache see one form: "肿么用" is 怎么用, "有人找我木有" asks
 # 没有, "偶的坐标" is 我的, "有没人" 有没有人, "搁哪" 在哪. 偶 stays where it is part of a word (偶尔, 偶像,
 # 配偶, 偶数). 下届 (next term) is the IME's commonest slip for 下界, the Nether, and 稿 after a
-# material (钻石稿子) for 镐, the pickaxe.
-_NET_SPELLINGS = re.compile(r"(?<=[钻石铁金木])稿|下届|肿么|木有|虾米|森么|神马|神么|咋个|有没人|东东|搁(?=哪|这|那)|(?<!配)偶(?![尔像遇数然发])")
-_NET_WORDS = {"稿": "镐", "下届": "下界", "肿么": "怎么", "木有": "没有", "虾米": "什么", "森么": "什么", "神马": "什么", "神么": "什么", "咋个": "怎么", "偶": "我", "有没人": "有没有人", "搁": "在", "东东": "东西"}
+# material (钻石稿子) for 镐, the pickaxe, whose item name has no 子.
+_NET_SPELLINGS = re.compile(r"(?<=[钻石铁金木])[稿镐]子?|下届|肿么|木有|虾米|森么|神马|神么|咋个|有没人|东东|搁(?=哪|这|那)|(?<!配)偶(?![尔像遇数然发])")
+_NET_WORDS = {"稿": "镐", "稿子": "镐", "镐": "镐", "镐子": "镐", "下届": "下界", "肿么": "怎么", "木有": "没有", "虾米": "什么", "森么": "什么", "神马": "什么", "神么": "什么", "咋个": "怎么", "偶": "我", "有没人": "有没有人", "搁": "在", "东东": "东西"}
 
 
 def _net_word(match: re.Match[str]) -> str:
@@ -73,12 +77,12 @@ def _slipped(match: re.Match[str]) -> str:
     return _SLIPPED.get(match.group(), "how")
 
 
-# "有人找我没", "有新邮件不", "身上带了床没", "干完没", "找过我没", "饿了莫得": a final 没/不 after 有,
-# 了, 过, 完 or 好 asks "…or not?", as 吗 does; "什么都没有" has none of them before it, and after
-# 还/都/也 ("吃了还没") it is a statement. Read per clause. A tail after a topic alone ("在线不")
+# "有人找我没", "有新邮件不", "身上带了床没", "干完没", "找过我没", "饿了莫得", "有人找我未" (Cantonese):
+# a final 没/不/未 after 有, 了, 过, 完 or 好 asks "…or not?", as 吗 does; "什么都没有" has none of
+# them before it, and after 还/都/也 ("吃了还没") it is a statement. Read per clause. A tail after a topic alone ("在线不")
 # needs the vocabulary to know the topic: ``Vocabulary._without_question_tail``.
 _OR_NOT_TAIL = re.compile(
-    r"((?:有(?!点)|了|过|完|好)[^有了没不,，。.?？!！;；\s]*)(?<![还都也并从就])(?:没有|没得|莫得|没|不)"
+    r"((?:有(?!点)|了|过|完|好)[^有了没不,，。.?？!！;；\s]*)(?<![还都也并从就])(?:没有|没得|莫得|没|不|未)"
     r"(?=[啊呀呢啦嘛哇]?(?:$|[\s,，。.?？!！;；~～]))")
 
 
@@ -109,7 +113,7 @@ def normalize_text(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
     if folded.isascii():
         return _EN_SLIPS.sub(_slipped, _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION))
-    folded = _NET_SPELLINGS.sub(_net_word, folded.translate(_TRADITIONAL))
+    folded = _NET_SPELLINGS.sub(_net_word, fold_dialect_words(folded.translate(_TRADITIONAL)))
     folded = _WHERE_AM_I_SLIP.sub(r"\1哪", _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION))
     folded = _MY_THIS.sub("的", _WHICH_SLIP.sub("哪", _THIS_BOT.sub("这个助手", folded.replace("@我", "艾特我"))))
     return _OR_NOT_TAIL.sub(r"\1吗", folded)

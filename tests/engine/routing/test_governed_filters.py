@@ -374,7 +374,9 @@ def test_questions_and_typing(shared_runtime: AssistantRuntime, text: str, modul
 
 
 def test_a_material_before_gao_is_the_pickaxe() -> None:
-    assert normalize_text("我有没有钻石稿子") == "我有没有钻石镐子"
+    assert normalize_text("我有没有钻石稿子") == "我有没有钻石镐"  # the item's name has no 子
+    assert normalize_text("铁镐子还有吗") == "铁镐还有吗"
+    assert normalize_text("草稿子") == "草稿子"
 
 
 @pytest.mark.parametrize("text, lang, module", [

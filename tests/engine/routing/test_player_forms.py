@@ -13,6 +13,7 @@ import pytest
 
 from engine.assistant import AssistantRuntime
 from engine.routing.clauses import clauses
+from engine.routing.dialect_words import fold_dialect_words
 from engine.routing.normalize import ends_with_question_mark, normalize_text
 from tests.engine.routing.routes import module_of as route
 
@@ -23,8 +24,11 @@ def test_traditional_characters_fold_into_simplified_and_simplified_text_is_unch
     data = resources.files("engine.routing").joinpath("data", "pinyin.txt.gz").read_bytes()
     simplified = "".join(line[0] for line in gzip.decompress(data).decode("utf-8").splitlines() if line)
     assert len(simplified) > 6000
-    # GB2312's characters are never folded; 偶 alone is the internet spelling of 我 (below).
-    simplified = simplified.replace("偶", "")
+    # GB2312's characters are never folded as traditional ones; 偶 alone is the internet spelling
+    # of 我 (below), and the characters that are Cantonese alone (唔, 乜 …) are read as Mandarin.
+    cantonese = {c for c in simplified if fold_dialect_words(c) != c}
+    assert cantonese <= set("唔冇咗嘅佢哋睇俾嚟喺嘢啲嗰揾搵㗎喎嘞啫噃囉啩乜咩")
+    simplified = "".join(c for c in simplified if c != "偶" and c not in cantonese)
     assert normalize_text(simplified) == simplified
 
 
@@ -55,7 +59,7 @@ def test_a_final_question_mark_is_read_from_the_raw_text() -> None:
 
 def test_a_question_typed_after_other_words_is_a_clause_of_its_own() -> None:
     assert [c for c, _ in clauses("bro i keep taking damage how much health do i have")] == [
-        "bro i keep taking damage", "how much health do i have"]
+        "bro", "i keep taking damage", "how much health do i have"]
     # A question that has begun, or a word that makes the rest part of the sentence, is not cut.
     for text in ("how much health do i have", "where am i", "tell me where am i", "the village is how far"):
         assert [c for c, _ in clauses(text)] == [text]
