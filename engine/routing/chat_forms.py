@@ -2,7 +2,7 @@
 
 ``CHAT_SPELLINGS`` are the spellings players type for a word (each also a phrase of the
 same feature); ``unleet`` reads digits typed for letters, ``unstretched`` a letter held
-down. Each returns the vocabulary word only when exactly one is meant.
+down, ``undoubled`` a short topic's last letter struck twice. Each returns the vocabulary word only when exactly one is meant.
 """
 from __future__ import annotations
 
@@ -42,6 +42,14 @@ def unstretched(word: str, known: Collection[str]) -> str | None:
         plain = _STRETCHED.sub(keep, word)
         if plain in known:
             return plain
+    return None
+
+
+def undoubled(word: str, topics: Collection[str]) -> str | None:
+    """"idd", "hpp", "xpp": a short topic word with its last key struck twice. Only topics: a
+    doubled letter also makes other words ("inn", "bee"), which ask for nothing of ours."""
+    if len(word) == 3 and word[1] == word[2] and word[:2] in topics:
+        return word[:2]
     return None
 
 

@@ -134,18 +134,32 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis], whole: Anal
         asking = [i for i, a in enumerate(analyses) if any(t.kind in _NAMES for t in a.terms)]
     if len(asking) > 1:
         return _restated(analyses, asking, parts)
+    named_after = asking and _named_after(analyses, asking[0])
+    if named_after and len(parts) == 2:
+        return None  # the line is that question alone: read whole, as it reads
+    if named_after:  # "just fell in lava, am i ok, hp?": the question, then what it is about
+        analyses[asking[0]] = attrs.evolve(analyses[asking[0]], terms=analyses[asking[0]].terms + analyses[asking[0] + 1].terms)
     if not asking or not (any(t.kind in _NAMES for t in analyses[asking[0]].terms) or _uses_you(analyses[asking[0]])
                           or _where_i_am(analyses[asking[0]])):
         return None
     # "alex在哪，我好像看到她了": a pronoun in a context clause is the player the question names.
     named = any(t.feature == "@player" for t in analyses[asking[0]].terms)
     for i, analysis in enumerate(analyses):
-        if i != asking[0] and not _context(analysis, parts[i][0], named):
+        if i != asking[0] and not (named_after and i == asking[0] + 1) and not _context(analysis, parts[i][0], named):
             return None
     chosen = analyses[asking[0]]
     if whole is not None and chosen.has(TermKind.REFERENCE) and not whole.has(TermKind.REFERENCE):
         chosen = attrs.evolve(chosen, terms=tuple(t for t in chosen.terms if t.kind is not TermKind.REFERENCE))
     return chosen if chosen.mood is Mood.ASKS else None
+
+
+def _named_after(analyses: list[Analysis], i: int) -> bool:
+    """"am i ok, hp?", "how much left? food": a question that names nothing, then a clause of
+    topics alone that names what it asks about (no slot: "how many, diamonds" is an item's count,
+    which the whole line reads)."""
+    question, after = analyses[i], analyses[i + 1] if i + 1 < len(analyses) else None
+    return after is not None and bool(after.terms) and all(t.kind is TermKind.TOPIC for t in after.terms) and not any(
+        t.kind in _NAMES or t.kind in _NOT_CONTEXT or t.kind is TermKind.WRITE for t in question.terms)
 
 
 _USING_YOU = frozenset({"@how", "@work", "@you", "@can", "@do", "@what", "@be", "@self"})
@@ -256,6 +270,9 @@ _ADDRESSED = re.compile(r"^@?(?:ai|bot)\s+")
 # What the player just did or was doing: "刚去吃饭了", "i was mining", "just got killed by a
 # skeleton" say what happened; its verb asks for nothing ("just take me home" is no such opening).
 _JUST_DID = ("刚", "我刚", "i just ", "i was ", "was ", "just got ", "i got ", "got ")
+# "just fell into lava", "i just found diamonds": a past verb says what happened, whatever it names.
+_JUST_HAPPENED = re.compile(r"(?:i )?just (?:[a-z]+ed|fell|got|went|came|ate|lost|found|saw|made|woke|left|took|ran"
+                            r"|fought|hit|broke|spent|threw|dug|swam|flew|drank|blew)\b")
 # "又掉线了": what happened once more; not before a write, which may be asked again ("又给我tp回家").
 _HAPPENED_AGAIN = ("又", "我又")
 # A clause that opens with a finished action: "打完凋灵感觉快不行了", "挖完矿了".
@@ -316,14 +333,22 @@ def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
         return False  # "alex wants to know, …": someone else is in it
     if len(terms) >= 2 and terms[0].kind is TermKind.UNKNOWN and terms[1].surface in ("me", "us"):
         return False  # "…, heal me": a verb the vocabulary does not know, said to the assistant
+    if _ASKED_OF_YOU.search(text) is not None and any(t.kind in _NAMES for t in terms) and any(
+        t.kind is TermKind.UNKNOWN for t in terms
+    ):
+        return False  # "…, want you to find diamonds": something asked of the assistant about a thing
     # A plan names what it is about ("i want to dig down to diamond level", "要盖房子了"): the
     # things a write of the player's own plan names are no second request.
     # Not one asked of the assistant: "need you to craft a pickaxe", "要你帮我挖矿了" are requests.
-    plan = _ASKED_OF_YOU.search(text) is None and (text.startswith(_NEED) or text.startswith(_WHERE_I_AM) or any(
-        t.kind is TermKind.WRITE for t in terms) and (
-        bool(terms) and terms[0].feature == "@purpose" or text.startswith(_ABOUT_TO)
-        or _ZH_ABOUT_TO.match(text) is not None))
-    said = analysis.mood is Mood.STATES and text.startswith((*_JUST_DID, *_HAPPENED_AGAIN))  # "刚才掉线了"
+    # What the player is trying to do ("tryna find diamonds") names what it is about as well; a
+    # topic of ours in it is a second request ("i want to see my inventory, where am i").
+    purpose = bool(terms) and terms[0].feature == "@purpose"
+    plan = _ASKED_OF_YOU.search(text) is None and (
+        text.startswith(_NEED) or text.startswith(_WHERE_I_AM) or purpose and not any(t.kind is TermKind.TOPIC for t in terms)
+        or any(t.kind is TermKind.WRITE for t in terms) and (
+            purpose or text.startswith(_ABOUT_TO) or _ZH_ABOUT_TO.match(text) is not None))
+    said = analysis.mood is Mood.STATES and text.startswith((*_JUST_DID, *_HAPPENED_AGAIN)) or (  # "刚才掉线了"
+        _JUST_HAPPENED.match(text) is not None)
     if not plan and not said and any(t.kind in _NAMES for t in terms) and not any(
         t.kind is TermKind.UNKNOWN for t in terms
     ):

@@ -19,14 +19,18 @@ _OPENS = frozenset({"open", "打开"})
 # The assistant's own lists: "open inbox" is the inbox notice's button. Opening the inventory is
 # the game client's screen, which may be what the player wants done: that stays a write.
 _VIEWS = frozenset({"@inbox", "@help"})
-_GIVES = frozenset({"给", "give"})
+_GIVES = frozenset({"给", "give", "gimme"})
 _HOLD_ON = frozenset({"wait", "hold on", "hang on", "hold up"})
 _ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch", "@be", "@do", "@can", "@have"})
 _ASKING_WORDS = frozenset({"what", "where", "who", "how", "which", "whats", "wheres", "whos", "hows"})
 # Values that can only be told, never handed over ("给我经验", "give me hp" ask for the thing).
 _VALUES_TOLD = frozenset({"@position", "@id", "@status", "@dimension", "@facing"})
+# Lists given to the player are read ("gimme the command list", "give me my messages"); without
+# "me" the word may be the command's name ("用give指令").
+_LISTS_TOLD = frozenset({"@help", "@inbox"})
 _TRIGGERS = _HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西", "卡住"}
 _DOERS = frozenset({"@autopilot", "@you", "@doing"})
+_HAS_A_STATUS = frozenset({"@progress", "@autopilot", "@inbox", "@doing"})
 _VAGUE = frozenset({"stuff", "things", "东西"})
 # A plea that opens a question about something else: "help me im lost where am i", "HELP WHERE AM I".
 _PLEAS = frozenset({"help", "help me", "halp", "pls help", "plz help", "help pls", "help plz", "someone help",
@@ -65,6 +69,7 @@ def word_senses(terms: list[Term], normalized: str = "") -> None:
       with a question pauses, it does not ask to stop ("wait here" keeps the write).
     * "自动驾驶是不是卡住了": stuck is how the autopilot's run is going; with no one else named
       ("我是不是卡住了") it is the player, and no word the vocabulary knows.
+    * "status of the goal", "inbox status": the status of a thing the line names is that thing's.
     * "给个坐标", "给我钻石的id", "give coords": giving the player a value they read is telling it,
       when the line ends in that value and names no one else ("给我钻石", "给Alex我的坐标" keep it).
     """
@@ -74,15 +79,24 @@ def word_senses(terms: list[Term], normalized: str = "") -> None:
         terms[0] = Term(terms[0].surface, ("w:" if terms[0].surface.isascii() else "c:") + terms[0].surface,
                         TermKind.UNKNOWN)
         return
+    if any(t.feature == "@status" for t in terms) and any(t.feature in _HAS_A_STATUS for t in terms):
+        # "status of the goal", "bot status on ur goal?", "收件箱状态": how that thing stands, not the
+        # player's health and hunger.
+        terms[:] = [t for t in terms if t.feature != "@status"]
     if not any(t.surface in _TRIGGERS for t in terms):
         return  # most lines: none of the words below, nothing to read
     if len(terms) > 1 and terms[0].surface in _HOLD_ON and (
         terms[1].feature in _ASKING or terms[1].surface.split(" ", 1)[0] in _ASKING_WORDS
     ):
         del terms[0]  # "wait where am i", "hold on, what's my hp": a pause before a question, not "stop"
-    if terms and terms[-1].feature in _VALUES_TOLD and not any(t.feature == "@player" for t in terms):
+    if terms and not any(t.feature == "@player" for t in terms):
         for i, term in enumerate(terms[:-1]):
-            if term.surface in _GIVES and terms[i + 1].kind in _NAMED and not any(
+            # "give me the coords", "give me the id of dirt", "给我钻石的id": the value given is told.
+            to_me = terms[i + 1].feature == "@self" and i + 2 < len(terms)
+            told = terms[i + 2] if to_me else terms[i + 1]
+            if term.surface in _GIVES and told.kind in _NAMED and (_VALUES_TOLD.intersection(
+                (told.feature, terms[-1].feature)
+            ) or told.feature in _LISTS_TOLD and (to_me or term.surface == "gimme")) and not any(
                 t.kind is TermKind.WRITE for t in terms[i + 1:]
             ):
                 del terms[i]

@@ -43,7 +43,8 @@ from engine.routing.pinyin_words import INITIALS_MAX, pinyin_words
 from engine.routing.player_names import PLAYER_FEATURE as PLAYER_FEATURE, name_players
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
 from engine.routing.asides import INTERJECTIONS, without_asides
-from engine.routing.chat_forms import CHAT_SPELLINGS, devoweled, run_together, skeletons, unleet, unstretched
+from engine.routing.chat_forms import (CHAT_SPELLINGS, devoweled, run_together, skeletons, undoubled, unleet,
+                                       unstretched)
 from engine.routing.senses import TAGS, without_vocatives, word_senses
 from engine.routing.sentences import how_it_looks, restated as one_request, shifted
 from engine.routing.terms import Analysis, Term, TermKind
@@ -55,7 +56,8 @@ _SLOT_FEATURES = {"player": PLAYER_FEATURE, "item": ITEM_FEATURE, "number": NUMB
 _A_NOT_A = "不没"
 _QUESTION_TAILS = ("没有", "莫得", "没得", "没")  # 莫得, 没得: 没有 in south-western speech
 _NOT_YET = "还都也并从就"
-_PARTICLES = "吗呢啊呀吧嘛么啦呗哈"  # "还没", "都没有": a statement that something did not happen
+_PARTICLES = "吗呢啊呀吧嘛么啦呗哈"
+_DETERMINERS = frozenset({"the", "a", "an", "my", "his", "her", "our", "their", "your", "ur", "this", "that"})  # "还没", "都没有": a statement that something did not happen
 # A Minecraft name that no word is spelled like: an underscore, or three letters then digits.
 _NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}[a-z_]*[0-9]+)")
 _COLLAPSING = frozenset({TermKind.TOPIC, TermKind.FUNCTION})
@@ -183,6 +185,8 @@ class Vocabulary:
         meaning = {words[0]: entry.feature for words, entry in self._en.items() if len(words) == 1 and entry.feature}
         self.spelling = SpellingIndex(self._en_words, guard, meaning)
         self._dictionary = frozenset(guard)
+        self._short_topics = frozenset(w for (w, *rest), e in self._en.items() if not rest and len(w) == 2 and e.kind in (
+            TermKind.TOPIC, TermKind.SLOT))
         self.readings = readings  # character → toneless pinyin, also for reading lines typed in pinyin
         self._skeletons = skeletons(self._en_words, self._en_words | self._dictionary, meaning)
         # "zuobiao", "zb": a Chinese topic typed in pinyin, when it can mean nothing else.
@@ -358,8 +362,8 @@ class Vocabulary:
             # "alex_99", "xx_dragon_xx": a player's name, online or not, is a player.
             out.append(Term(word, PLAYER_FEATURE, TermKind.SLOT))
             return start + 1
-        if entry is None:
-            out.append(Term(word, f"w:{word}", TermKind.UNKNOWN))
+        if entry is None or entry.kind is TermKind.WRITE and start and tokens[start - 1].text in _DETERMINERS:
+            out.append(Term(word, f"w:{word}", TermKind.UNKNOWN))  # "at the farm", "my build": a thing, not a verb
         else:
             self._emit(word, entry, out)
         return start + 1
@@ -390,7 +394,8 @@ class Vocabulary:
             word = token.text
             out.append(token)
             if token.script is Script.LATIN and word not in known and word not in names and word not in self._pinyin:
-                plain = unleet(word, known) or unstretched(word, known) or devoweled(word, self._skeletons)
+                plain = (unleet(word, known) or unstretched(word, known) or undoubled(word, self._short_topics)
+                         or devoweled(word, self._skeletons))
                 if plain is not None:
                     out[-1] = RawToken(plain, Script.LATIN)
                     continue

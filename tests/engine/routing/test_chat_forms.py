@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.routing.chat_forms import RUN_LONGEST, run_together, unleet, unstretched
+from engine.routing.chat_forms import RUN_LONGEST, run_together, undoubled, unleet, unstretched
 from engine.routing.normalize import normalize_text
 
 KNOWN = frozenset({"where", "am", "i", "how", "many", "torches", "do", "have", "inv", "pls", "in", "inventory",
@@ -38,6 +38,13 @@ def test_digits_and_held_letters() -> None:
     assert unleet("c00rds", KNOWN) == "coords"
     assert unstretched("whereeee", KNOWN) == "where"
     assert unleet("where", KNOWN) is None
+
+
+def test_a_short_topic_struck_twice() -> None:
+    topics = {"id", "hp", "xp"}
+    assert undoubled("idd", topics) == "id" and undoubled("hpp", topics) == "hp"
+    assert undoubled("inn", topics) is None and undoubled("bee", topics) is None  # no topic of ours
+    assert undoubled("iddd", topics) is None  # a held key is unstretched's
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -69,3 +69,18 @@ def test_a_clause_that_is_not_context_keeps_the_line_with_the_model(
 def test_what_happened_again_is_context(shared_runtime: AssistantRuntime, text: str, lang: str,
                                         module: str | None) -> None:
     assert route(shared_runtime, text, lang) == module
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    ("just fell into lava lol am i ok, hp?", "en", "agent:status"),  # what happened; the question, then its topic
+    ("what is my hp, tryna fight the warden", "en", "agent:status"),  # what the player is trying to do
+    ("bot status on ur goal?", "en", "agent:progress"), ("status of the goal", "en", "agent:progress"),
+    ("wat lvl am i xp wise", "en", "agent:status"), ("how do i talk to you properly", "en", "agent:help"),
+    ("health status", "en", "agent:status"),
+    # Something asked of the assistant about a thing is a second request; another player's status is not ours.
+    ("where am i, want you to find diamonds", "en", None), ("where am i, i want you to find diamonds", "en", None),
+    ("alex status", "en", None), ("is he ok, hp?", "en", None), ("where am i, wanna give alex my sword", "en", None),
+])
+def test_what_the_player_did_or_tries_and_what_a_status_is_of(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                                              module: str | None) -> None:
+    assert route(shared_runtime, text, lang) == module

@@ -15,6 +15,7 @@ from engine.assistant import AssistantRuntime
 from engine.routing.clauses import clauses
 from engine.routing.dialect_words import fold_dialect_words
 from engine.routing.normalize import ends_with_question_mark, normalize_text
+from engine.routing.terms import TermKind
 from tests.engine.routing.routes import module_of as route
 
 
@@ -138,3 +139,22 @@ def test_these_forms_go_direct(shared_runtime: AssistantRuntime, text: str, modu
 )
 def test_these_stay_with_the_model(shared_runtime: AssistantRuntime, text: str) -> None:
     assert route(shared_runtime, text) is None
+
+
+@pytest.mark.parametrize(("text", "module"), [
+    # A list given to the player is read; a thing given is a write, whatever the determiner before it.
+    ("gimme the command list", "agent:help"), ("give me a list of commands", "agent:help"),
+    ("give me my messages", "agent:inbox"), ("give me the id of dirt", "agent:item"), ("gimme my coords", "agent:position"),
+    ("give me the diamonds", None), ("gimme the diamonds", None), ("give me a diamond", None), ("give me my inventory", None),
+    ("give alex my messages", None),
+    ("build the farm", None), ("idd of redston torch", "agent:item"),
+])
+def test_what_is_given_and_what_a_determiner_makes_a_thing(shared_runtime: AssistantRuntime, text: str,
+                                                           module: str | None) -> None:
+    assert route(shared_runtime, text, "en") == module
+
+
+def test_a_verb_after_a_determiner_is_a_thing(shared_runtime: AssistantRuntime) -> None:
+    kinds = [t.kind for t in shared_runtime.vocabulary.analyze("i was afk at the farm").terms]
+    assert TermKind.WRITE not in kinds and TermKind.UNKNOWN in kinds
+    assert TermKind.WRITE in [t.kind for t in shared_runtime.vocabulary.analyze("farm the wheat").terms]
