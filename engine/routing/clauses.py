@@ -52,7 +52,7 @@ _CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4
                   # What happened, said after the question without a comma: "check my health please i just fell".
                   # Not inside a clause that a conjunction opens: "while i was gone", "what i was doing".
                   r"|(?<=[a-z])(?<!\bwhile)(?<!\bwhen)(?<!\bsince)(?<!\bafter)(?<!\bbefore)(?<!\bthat)(?<!\bwhat)"
-                  r"(?<!\bcause)(?<!\bcuz)(?<!\bbecause)(?<!\bif)(?<!\bas)(?<!\bwhere) +(?=(?:i just|i think i|i was|just got|i went|i fell|i died|i keep|i got lost"
+                  r"(?<!\bcause)(?<!\bcuz)(?<!\bbecause)(?<!\bif)(?<!\bas)(?<!\bwhere) +(?=(?:i just|i think i|i was|just got|i went|i fell|i died|i keep|i got lost|got lost"
                   r"|i'?m (?:so |kinda |really |totally |completely )?lost) )")
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")  # "有没有下雨", "是不是": a question of its own
 _NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
@@ -81,7 +81,8 @@ _NO_CUT_AFTER = frozenset({
 
 # Words of a question that has begun: a later "do i have" is part of it.
 _ASKS_ALREADY = frozenset({
-    "how", "what", "whats", "what's", "wat", "wut", "where", "wheres", "where's", "who", "whos", "who's", "which", "am",
+    "how", "what", "whats", "what's", "wat", "wut", "wht", "where", "wher", "whre", "wheres", "where's", "who", "whos",
+    "who's", "which", "am", "hw", "hwo",
     "do", "does", "did", "is", "are", "can", "could", "r",
 })
 
@@ -313,7 +314,10 @@ _WHERE_I_AM = ("on a ", "in a ", "im on a ", "im in a ", "i'm on a ", "i'm in a 
 _ASKED_OF_YOU = re.compile(r"\b(?:you|u|ya)\b|你|您|帮我")
 # What the player needs the answer for: "i need for the pickaxe", "need it for a beacon".
 _NEED = ("i need ", "need ", "i needed ", "i need it ", "for the ", "for my ", "for a ")
-_ZH_ABOUT_TO = re.compile(r"(?:我)?(?:马上|快|就)?要[\u4e00-\u9fff]{1,6}了$")
+_WANTS = ("我要", "我想要", "i want ", "want ", "i wanna ", "wanna ")
+_ZH_ABOUT_TO = re.compile(r"(?:我)?(?:马上|快|就)?要[\u4e00-\u9fff]{1,6}了$|我(?:马上|等下|待会儿?|就)?要(?!不要)")
+# "我去吃饭了一下", "我刚才去挖矿了": where the player went, said after the question.
+_WENT = re.compile(r"我(?:刚才?|刚刚)?去[\u4e00-\u9fff]{1,6}了")
 
 
 def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
@@ -333,6 +337,9 @@ def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
         return False  # "alex wants to know, …": someone else is in it
     if len(terms) >= 2 and terms[0].kind is TermKind.UNKNOWN and terms[1].surface in ("me", "us"):
         return False  # "…, heal me": a verb the vocabulary does not know, said to the assistant
+    wanted = [t for t in terms if t.kind is not TermKind.FUNCTION]
+    if text.startswith(_WANTS) and len(wanted) == 2 and wanted[1].feature == "@item":
+        return False  # "…, 我要钻石", "…, i want diamonds": a thing wanted, which the assistant may be asked for
     if _ASKED_OF_YOU.search(text) is not None and any(t.kind in _NAMES for t in terms) and any(
         t.kind is TermKind.UNKNOWN for t in terms
     ):
@@ -340,11 +347,13 @@ def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
     # A plan names what it is about ("i want to dig down to diamond level", "要盖房子了"): the
     # things a write of the player's own plan names are no second request.
     # Not one asked of the assistant: "need you to craft a pickaxe", "要你帮我挖矿了" are requests.
-    # What the player is trying to do ("tryna find diamonds") names what it is about as well; a
-    # topic of ours in it is a second request ("i want to see my inventory, where am i").
+    # What the player is trying to do ("tryna find diamonds": a verb, then what it acts on) names
+    # what it is about as well; a topic of ours in it is a second request ("i want to see my
+    # inventory, where am i"), and a thing wanted without a verb may be asked for ("我要钻石").
     purpose = bool(terms) and terms[0].feature == "@purpose"
     plan = _ASKED_OF_YOU.search(text) is None and (
-        text.startswith(_NEED) or text.startswith(_WHERE_I_AM) or purpose and not any(t.kind is TermKind.TOPIC for t in terms)
+        text.startswith(_NEED) or text.startswith(_WHERE_I_AM) or purpose and len(terms) > 1
+        and terms[1].kind is TermKind.UNKNOWN and not any(t.kind is TermKind.TOPIC for t in terms)
         or any(t.kind is TermKind.WRITE for t in terms) and (
             purpose or text.startswith(_ABOUT_TO) or _ZH_ABOUT_TO.match(text) is not None))
     said = analysis.mood is Mood.STATES and text.startswith((*_JUST_DID, *_HAPPENED_AGAIN)) or (  # "刚才掉线了"
@@ -357,6 +366,7 @@ def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
                                           for t in (analysis.terms[0], analysis.terms[-1]))
     return not any(t.kind is TermKind.WRITE for t in terms) or plan or (
         before or text.startswith(_JUST_DID) or text.endswith(_BACK) or _DONE_FIRST.match(text) is not None
+        or _WENT.match(text) is not None
         or "到一半" in text  # "挖矿挖到一半": in the middle of it
     )
 

@@ -84,3 +84,15 @@ def test_what_happened_again_is_context(shared_runtime: AssistantRuntime, text: 
 def test_what_the_player_did_or_tries_and_what_a_status_is_of(shared_runtime: AssistantRuntime, text: str, lang: str,
                                                               module: str | None) -> None:
     assert route(shared_runtime, text, lang) == module
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    ("xyz多少 我要回base", "zh", "agent:position"), ("有人留言给我吗 我去吃饭了一下", "zh", "agent:inbox"),
+    ("书架id多少 我要打指令", "zh", "agent:item"), ("wher am i lmao got lost in this cave", "en", "agent:position"),
+    ("我等级几等", "zh", "agent:status"), ("指令表给我看一下", "zh", "agent:help"),
+    # A thing wanted may be asked for; a request to the assistant stays one.
+    ("我在哪 我要钻石", "zh", None), ("where am i, i want diamonds", "en", None), ("我在哪 我要你带我回家", "zh", None),
+])
+def test_plans_and_outings_said_after_the_question(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                                   module: str | None) -> None:
+    assert route(shared_runtime, text, lang) == module
