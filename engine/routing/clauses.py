@@ -231,6 +231,10 @@ def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
     terms = analysis.terms
     if _exclaims(analysis):
         return False
+    if not asked and text.endswith("呢") and _ZH_DOING.search(text) is not None and any(
+        t.kind is TermKind.WRITE for t in terms
+    ) and not _ASKING.intersection(analysis.features):
+        return False  # "打末影龙呢": what the player is doing; 呢 after a verb asks nothing here
     if asked or analysis.requested or asks_in(text) or _A_NOT_A.search(text) is not None or (
         _EN_WH.match(text) is not None
     ):
@@ -314,15 +318,18 @@ _WHERE_I_AM = ("on a ", "in a ", "im on a ", "im in a ", "i'm on a ", "i'm in a 
 _ASKED_OF_YOU = re.compile(r"\b(?:you|u|ya)\b|你|您|帮我")
 # What the player needs the answer for: "i need for the pickaxe", "need it for a beacon".
 _NEED = ("i need ", "need ", "i needed ", "i need it ", "for the ", "for my ", "for a ")
+_THANKS = ("thanks", "thank you", "thank u", "thx", "ty ", "tysm", "cheers", "谢谢", "多谢", "感谢", "hey thanks", "hey thx")
 _WANTS = ("我要", "我想要", "i want ", "want ", "i wanna ", "wanna ")
 _ZH_ABOUT_TO = re.compile(r"(?:我)?(?:马上|快|就)?要[\u4e00-\u9fff]{1,6}了$|我(?:马上|等下|待会儿?|就)?要(?!不要)")
+# "在盖城堡", "正在挖矿", "打末影龙呢": what the player is doing now, said beside the question.
+_ZH_DOING = re.compile(r"^我?(?:正在|正|在)(?=[\u4e00-\u9fff])|^[\u4e00-\u9fff]{2,8}呢$")
 # "我去吃饭了一下", "我刚才去挖矿了": where the player went, said after the question.
 _WENT = re.compile(r"我(?:刚才?|刚刚)?去[\u4e00-\u9fff]{1,6}了")
 
 
 def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
-    if _exclaims(analysis):
-        return True
+    if _exclaims(analysis) or text.startswith(_THANKS):
+        return True  # "thanks for earlier!": said before the request, asking nothing
     text = _ADDRESSED.sub("", text)  # "ai 刚才忙着打龙": whom it is said to, then what happened
     unable = _inability(analysis.terms, text)
     # What the player sees of the named player ("i can see her", "我看到他了"); "tell him hi" is no
@@ -356,8 +363,10 @@ def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
         and terms[1].kind is TermKind.UNKNOWN and not any(t.kind is TermKind.TOPIC for t in terms)
         or any(t.kind is TermKind.WRITE for t in terms) and (
             purpose or text.startswith(_ABOUT_TO) or _ZH_ABOUT_TO.match(text) is not None))
-    said = analysis.mood is Mood.STATES and text.startswith((*_JUST_DID, *_HAPPENED_AGAIN)) or (  # "刚才掉线了"
-        _JUST_HAPPENED.match(text) is not None)
+    # "刚才掉线了", "刚才挂机": what happened, unless the clause asks about it.
+    said = text.startswith((*_JUST_DID, *_HAPPENED_AGAIN)) and (
+        analysis.mood is Mood.STATES or not _ASKING.intersection(analysis.features)
+    ) or _JUST_HAPPENED.match(text) is not None
     if not plan and not said and any(t.kind in _NAMES for t in terms) and not any(
         t.kind is TermKind.UNKNOWN for t in terms
     ):
@@ -366,7 +375,7 @@ def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
                                           for t in (analysis.terms[0], analysis.terms[-1]))
     return not any(t.kind is TermKind.WRITE for t in terms) or plan or (
         before or text.startswith(_JUST_DID) or text.endswith(_BACK) or _DONE_FIRST.match(text) is not None
-        or _WENT.match(text) is not None
+        or _WENT.match(text) is not None or _ZH_DOING.search(text) is not None and _ASKED_OF_YOU.search(text) is None
         or "到一半" in text  # "挖矿挖到一半": in the middle of it
     )
 

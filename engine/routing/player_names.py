@@ -16,6 +16,14 @@ _BEFORE_A_NAME = frozenset({"@be", "@distance", None})
 _AFTER_A_NAME = frozenset({"@online", "@nearby", "@distance"})
 _ASKS_WHERE = frozenset({"@where", "@distance"})
 _ZH_NICKNAME = "小阿老"
+# The characters Chinese writes foreign names with (Steve 史蒂夫, Alex 亚历克斯, Notch 诺奇): a run of
+# them the vocabulary does not know is a name. Ordinary words among them (金, 马, 西) are words
+# the vocabulary knows, so never such a run.
+_TRANSLITERATED = frozenset(
+    "阿埃艾爱安奥巴拜班邦鲍贝本比彼毕宾波伯博布查达戴丹道德登迪狄蒂丁杜敦顿多厄恩尔法范菲费芬丰弗福夫盖甘冈戈格根"
+    "古圭哈海汉豪赫亨洪华霍基吉加贾杰捷卡凯坎康考柯科克肯库奎拉莱兰朗劳勒雷蕾里历利莉丽廉林琳琼露卢鲁路伦罗洛吕玛迈"
+    "麦曼芒梅蒙米密敏莫墨姆穆纳娜乃奈南内尼妮涅宁纽努诺欧帕潘庞佩彭皮珀普奇齐恰乔切钦琴丘让荣瑞萨塞赛桑瑟森莎沙"
+    "尚绍舍申施什史舒斯丝松苏索塔泰坦汤唐陶特提汀托瓦旺威韦维魏温翁沃乌伍希锡席谢辛休雅亚扬耶伊因英尤约泽扎詹兹佐")
 # Last characters of place nouns ("出生点", "村庄", "要塞门", "矿洞"): such a run names no player.
 _ZH_PLACE_ENDS = frozenset("点地家村庄门洞塔城堡站场房屋处口殿井坑湖河海山岛林谷窟室楼塞基营")
 # Roles and relations ("管理员", "队友", "服主", "我哥"): whoever they are, they are not a nickname.
@@ -54,11 +62,15 @@ def _name_zh_player(terms: list[Term]) -> None:
     question whether someone is online or how far are a name. Before 在哪 only a nickname
     (小/阿/老 + name) is: "基地在哪" asks where a base is."""
     run = 0
-    while run < len(terms) and run < 4 and terms[run].kind is TermKind.UNKNOWN and terms[run].feature.startswith("c:"):
+    while run < len(terms) and run < 5 and terms[run].kind is TermKind.UNKNOWN and terms[run].feature.startswith("c:"):
         run += 1
+    name = "".join(t.surface for t in terms[:run])
+    if 2 <= run < len(terms) and all(c in _TRANSLITERATED for c in name):
+        # "史蒂夫还剩多少血", "亚历克斯在哪": a foreign name written in Chinese, whatever is asked of it.
+        terms[:run] = [Term(name, PLAYER_FEATURE, TermKind.SLOT)]
+        return
     if run not in (2, 3) or run == len(terms):
         return
-    name = "".join(t.surface for t in terms[:run])
     if name[-1] in _ZH_PLACE_ENDS:
         return  # "出生点离我多远", "村子在哪": a place, not a nickname
     if name[-1] in _ZH_ROLE_ENDS or name in _ZH_ROLES:

@@ -154,6 +154,9 @@ class SpellingIndex:
             # When neither is such a typo, the words stay candidates: "corrds" is cords or coords,
             # one meaning either way.
             close = [c for c in close if len(c) > len(word) or sorted(c) == sorted(word)] or close
+        if len(close) > 1:
+            # The first letter is the one least often wrong: "itme" is item rather than time.
+            close = [c for c in close if c[0] == word[0]] or close
         if len(close) > 1 and len({self._meaning.get(c, c) for c in close}) == 1:
             close = [min(close)]
         answer = close[0] if len(close) == 1 else None

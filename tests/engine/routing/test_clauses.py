@@ -96,3 +96,18 @@ def test_what_the_player_did_or_tries_and_what_a_status_is_of(shared_runtime: As
 def test_plans_and_outings_said_after_the_question(shared_runtime: AssistantRuntime, text: str, lang: str,
                                                    module: str | None) -> None:
     assert route(shared_runtime, text, lang) == module
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    ("hey bot, thanks for earlier! quick one, what are my coords rn", "en", "agent:position"),
+    ("刚才挂机 有人找我吗", "zh", "agent:inbox"), ("打末影龙呢 我还有几滴血", "zh", "agent:status"),
+    ("在盖城堡 我身上还有多少石砖", "zh", "agent:inventory"), ("itme id for stripped birch log", "en", "agent:item"),
+    ("wot is my hp", "en", "agent:status"), ("亚历克斯在哪", "zh", "agent:players"),
+    # Someone else's state, a request beside the question, a reference.
+    ("史蒂夫还剩多少血", "zh", None), ("告诉我史蒂夫的血量", "zh", None), ("在这里帮我盖房子 我在哪", "zh", None),
+    ("给我钻石呢 我在哪", "zh", None), ("你去挖矿呢 我在哪", "zh", None), ("thanks, and give me diamonds, where am i", "en", None),
+    ("刚才那个呢 我在哪", "zh", None),
+])
+def test_thanks_doing_now_and_names_written_in_chinese(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                                        module: str | None) -> None:
+    assert route(shared_runtime, text, lang) == module
