@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterable, Mapping
 # Spellings players type for a word; each is also a phrase of the same feature on its own.
 CHAT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "what": ("wat", "wut", "wht", "wot"), "you": ("u", "ya", "yu"), "your": ("ur",), "are": ("r",), "where": ("wher", "whre", "were"),
-    "how": ("hw", "hwo"), "the": ("teh", "hte"), "my": ("mah",), "have": ("hav", "hve"),
+    "how": ("hw", "hwo"), "who": ("hoo",), "the": ("teh", "hte"), "my": ("mah",), "have": ("hav", "hve"),
 }
 
 # Chat spelling with digits for letters ("wh0", "c00rds", "h3lp"); 1 may be i or l.

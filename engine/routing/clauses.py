@@ -70,7 +70,8 @@ _ZH_CANNOT = re.compile(r"[\u4e00-\u9fff]不(?:[了动到见着住清倒]|起来
 # unless the word before it makes it part of the sentence ("the village is how far", "tell me where
 # am i", "and how many").
 _EN_QUESTION = re.compile(
-    r"(?<=[a-z0-9']) (?=(?:how (?:much|many)|where (?:am|r) i|what(?:'s|s| is| are) my|whats my|am i|do i (?:have|got)"
+    r"(?<=[a-z0-9']) (?=(?:how (?:much|many)|where (?:am|r) i|what(?:'s|s| is| are) my|whats my|where(?:'s|s| is) my|am i"
+    r"|do i (?:have|got)"
     r"|is my)\b)"
 )
 _NO_CUT_AFTER = frozenset({
@@ -297,12 +298,17 @@ def _without_pointing(terms: tuple[Term, ...]) -> tuple[Term, ...]:
         and terms[i + 1].kind in (TermKind.UNKNOWN, TermKind.TOPIC, TermKind.SLOT)
         or i == 0 and t.kind is TermKind.REFERENCE and t.surface in _JUST_NOW
         or t.kind is TermKind.CONDITION and t.surface in _BEFORE and (i == 0 or i == len(terms) - 1)
-        or t.kind is TermKind.REFERENCE and t.surface in _AGAIN))
+        or t.kind is TermKind.REFERENCE and t.surface in _AGAIN
+        or t.kind in (TermKind.REFERENCE, TermKind.CONDITION) and t.surface in _PAST_TIMES))
 
 
 # "before i fight the wither, how's my health", "打龙之前，我血多少": what the player will do next,
 # said before a question asked now; it puts nothing off ("tell me when …" does).
 _BEFORE = frozenset({"before", "b4", "之前", "以前"})
+# "op messed with my gamemode earlier", "back after a day offline", "logged in after yesterday": when
+# something happened, said of the past; no earlier request is pointed at, nothing is put off.
+_PAST_TIMES = frozenset({"earlier", "yesterday", "last night", "after a day", "after yesterday", "after", "since",
+                         "昨天", "之前"})
 # "lost in a mineshaft again", "又死了": what happened once more, said of the player; it points
 # back to no earlier request (a clause that asks is never read here).
 _AGAIN = frozenset({"again", "agian", "又"})
@@ -317,7 +323,8 @@ _ABOUT_TO = ("i go ", "i will ", "i'll ", "ill ", "im off to ", "i'm off to ", "
 _WHERE_I_AM = ("on a ", "in a ", "im on a ", "im in a ", "i'm on a ", "i'm in a ", "inside a ", "stuck in a ")
 _ASKED_OF_YOU = re.compile(r"\b(?:you|u|ya)\b|你|您|帮我")
 # What the player needs the answer for: "i need for the pickaxe", "need it for a beacon".
-_NEED = ("i need ", "need ", "i needed ", "i need it ", "for the ", "for my ", "for a ")
+_NEED = ("i need ", "need ", "i needed ", "i need it ", "for the ", "for my ", "for a ", "looking for ", "searching for ",
+         "hunting for ", "im looking for ", "i'm looking for ")
 _THANKS = ("thanks", "thank you", "thank u", "thx", "ty ", "tysm", "cheers", "谢谢", "多谢", "感谢", "hey thanks", "hey thx")
 _WANTS = ("我要", "我想要", "i want ", "want ", "i wanna ", "wanna ")
 _ZH_ABOUT_TO = re.compile(r"(?:我)?(?:马上|快|就)?要[\u4e00-\u9fff]{1,6}了$|我(?:马上|等下|待会儿?|就)?要(?!不要)")

@@ -1,4 +1,4 @@
-"""Cantonese and Taiwanese words read as the Mandarin the vocabulary is written in.
+"""Cantonese, Taiwanese and regional words read as the Mandarin the vocabulary is written in.
 
 A player on a Hong Kong server writes "我系唔系喺地狱度", "你而家做紧乜嘢", "我有几多血"; one on a
 Taiwanese server writes 讯息 and 伺服器. The vocabulary, the examples and the filters are Mandarin,
@@ -23,6 +23,8 @@ _WORDS = {
     "边度": "哪里", "边处": "哪里", "边个": "谁", "边位": "谁", "而家": "现在", "依家": "现在", "几多": "多少",
     "点样": "怎样", "点用": "怎么用", "点搞": "怎么搞", "点做": "怎么做", "点玩": "怎么玩",
     "讯息": "消息", "伺服器": "服务器",
+    # Northern and south-western Mandarin: 嘎哈 (干啥), 噻 (a particle), 哪个在线 (谁).
+    "嘎哈": "干啥", "干哈": "干啥", "噻": "啊", "哪个在线": "谁在线",
     "唔": "不", "冇": "没有", "咗": "了", "嘅": "的", "佢": "他", "哋": "们", "睇": "看", "俾": "给",
     "嚟": "来", "喺": "在", "嘢": "东西", "啲": "些", "嗰": "那", "揾": "找", "搵": "找",
     "㗎": "啊", "喎": "啊", "嘞": "啊", "啫": "啊", "噃": "啊", "囉": "啊", "啩": "吧",

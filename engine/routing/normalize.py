@@ -69,8 +69,9 @@ _WHICH_SLIP = re.compile(r"那(?=(?:个|些)(?:维度|位置|世界|方向|地�
 _NEAR_KEYS = {"h": "gjybn", "o": "iplk0", "w": "qesa"}
 _HOW_SLIPS = sorted({"how"[:i] + k + "how"[i + 1:] for i, c in enumerate("how") for k in _NEAR_KEYS[c]} - {"now"})
 _EN_SLIPS = re.compile(rf"\b(?:{'|'.join(_HOW_SLIPS)})(?= (?:many|much|far|long|close|high|deep)\b)"
-                       r"|(?<=\bthe )i'd\b|(?<=\bmy )good(?= (?:level|bar|meter)\b)")
-_SLIPPED = {"i'd": "id", "good": "food"}
+                       r"|(?<=\bthe )i'd\b|(?<=\bmy )good(?= (?:level|bar|meter)\b)"
+                       r"|(?:(?<=\bdo u )|(?<=\bdid u )|(?<=\bdo you )|(?<=\bdid you ))no\b")  # "do u no": know
+_SLIPPED = {"i'd": "id", "good": "food", "no": "know"}
 
 
 def _slipped(match: re.Match[str]) -> str:
@@ -79,8 +80,8 @@ def _slipped(match: re.Match[str]) -> str:
 
 # "有人找我没", "有新邮件不", "身上带了床没", "干完没", "找过我没", "饿了莫得", "有人找我未" (Cantonese):
 # a final 没/不/未 after 有, 了, 过, 完 or 好 asks "…or not?", as 吗 does; "什么都没有" has none of
-# them before it, and after 还/都/也 ("吃了还没") it is a statement. Read per clause. A tail after a topic alone ("在线不")
-# needs the vocabulary to know the topic: ``Vocabulary._without_question_tail``.
+# them before it, and after 还/都/也 ("吃了还没") it is a statement. Read per clause. A tail after a
+# topic alone ("在线不") needs the vocabulary to know the topic: ``Vocabulary._without_question_tail``.
 _OR_NOT_TAIL = re.compile(
     r"((?:有(?!点)|了|过|完|好)[^有了没不,，。.?？!！;；\s]*)(?<![还都也并从就])(?:没有|没得|莫得|没|不|未)"
     r"(?=[啊呀呢啦嘛哇]?(?:$|[\s,，。.?？!！;；~～]))")

@@ -83,6 +83,11 @@ def word_senses(terms: list[Term], normalized: str = "") -> None:
         # "status of the goal", "bot status on ur goal?", "收件箱状态": how that thing stands, not the
         # player's health and hunger.
         terms[:] = [t for t in terms if t.feature != "@status"]
+    for i in range(len(terms) - 1, 0, -1):
+        if terms[i].feature == "@itemword" and terms[i - 1].feature == "@item":
+            del terms[i]  # "crying obsidian block": the item's own kind, part of its name
+    if any(t.feature == "@server" for t in terms) and any(t.feature in ("@online", "@players") for t in terms):
+        terms[:] = [t for t in terms if t.feature != "@server"]  # "服务器上都有谁在线": who, not the server
     if not any(t.surface in _TRIGGERS for t in terms):
         return  # most lines: none of the words below, nothing to read
     if len(terms) > 1 and terms[0].surface in _HOLD_ON and (

@@ -392,6 +392,10 @@ class Vocabulary:
         out: list[RawToken] = []
         for token in tokens:
             word = token.text
+            last = out[-1].text if out and out[-1].script is Script.LATIN and token.script is Script.LATIN else ""
+            if last and (last + word,) in self._en and (last, word) not in self._en:
+                out[-1] = RawToken(last + word, Script.LATIN)  # "red stone dust", "on line": one word split
+                continue
             out.append(token)
             if token.script is Script.LATIN and word not in known and word not in names and word not in self._pinyin:
                 plain = (unleet(word, known) or unstretched(word, known) or undoubled(word, self._short_topics)

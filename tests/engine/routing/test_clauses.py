@@ -111,3 +111,20 @@ def test_plans_and_outings_said_after_the_question(shared_runtime: AssistantRunt
 def test_thanks_doing_now_and_names_written_in_chinese(shared_runtime: AssistantRuntime, text: str, lang: str,
                                                         module: str | None) -> None:
     assert route(shared_runtime, text, lang) == module
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    ("back after a day offline, did anyone msg me while i was gone", "en", "agent:inbox"),
+    ("am i in creative or survival rn, op messed with my gamemode earlier", "en", "agent:status"),
+    ("whats my y level, looking for diamonds", "en", "agent:position"), ("hoo is onlien", "en", "agent:players"),
+    ("wat comands do u no", "en", "agent:help"), ("item id for red stone dust pls", "en", "agent:item"),
+    ("do you know the id for a crying obsidian block", "en", "agent:item"),
+    ("附近有冇人啊，我听到有脚步声", "zh", "agent:players"), ("哪个在线噻", "zh", "agent:players"),
+    ("我手头拿的是啥玩意儿", "zh", "agent:inventory"),
+    # Still put off, still pointing back, still someone else's.
+    ("where am i, tell me after i die", "en", None), ("what about earlier, where am i", "en", None),
+    ("do it after, where am i", "en", None), ("is alex on line, give him my sword", "en", None),
+])
+def test_past_times_split_words_and_sounds(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                           module: str | None) -> None:
+    assert route(shared_runtime, text, lang) == module

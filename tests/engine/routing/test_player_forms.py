@@ -26,9 +26,9 @@ def test_traditional_characters_fold_into_simplified_and_simplified_text_is_unch
     simplified = "".join(line[0] for line in gzip.decompress(data).decode("utf-8").splitlines() if line)
     assert len(simplified) > 6000
     # GB2312's characters are never folded as traditional ones; 偶 alone is the internet spelling
-    # of 我 (below), and the characters that are Cantonese alone (唔, 乜 …) are read as Mandarin.
+    # of 我 (below), and the characters that are dialect alone (唔, 乜, 噻 …) are read as Mandarin.
     cantonese = {c for c in simplified if fold_dialect_words(c) != c}
-    assert cantonese <= set("唔冇咗嘅佢哋睇俾嚟喺嘢啲嗰揾搵㗎喎嘞啫噃囉啩乜咩")
+    assert cantonese <= set("唔冇咗嘅佢哋睇俾嚟喺嘢啲嗰揾搵㗎喎嘞啫噃囉啩乜咩噻")
     simplified = "".join(c for c in simplified if c != "偶" and c not in cantonese)
     assert normalize_text(simplified) == simplified
 
