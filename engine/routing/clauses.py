@@ -53,7 +53,15 @@ _CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4
                   # Not inside a clause that a conjunction opens: "while i was gone", "what i was doing".
                   r"|(?<=[a-z])(?<!\bwhile)(?<!\bwhen)(?<!\bsince)(?<!\bafter)(?<!\bbefore)(?<!\bthat)(?<!\bwhat)"
                   r"(?<!\bcause)(?<!\bcuz)(?<!\bbecause)(?<!\bif)(?<!\bas)(?<!\bwhere) +(?=(?:i just|i think i|i was|just got|i went|i fell|i died|i keep|i got lost|got lost"
-                  r"|i'?m (?:so |kinda |really |totally |completely )?lost) )")
+                  r"|i'?m (?:so |kinda |really |totally |completely )?lost) )"
+                  # What else may have happened, asked as an alternative: "… or did the portal glitch" (_OR_ELSE).
+                  r"|(?<=[a-z0-9]) +(?=or (?:did|has|have|was|were|had) )"
+                  # What the player does next, said after the question: "hp check before i jump in" (_BEFORE);
+                  # what may befall them is a condition ("tell me my health before i die").
+                  r"|(?<=[a-z0-9]) +(?=(?:before|b4) i (?!die|get |am |run out|starve|drown))")
+# "am i in the nether or did the portal glitch", "is alex nearby or did she log": the question, then
+# what else may have happened; the second part asks nothing the first does not (it is past).
+_OR_ELSE = ("or did ", "or has ", "or have ", "or was ", "or were ", "or had ")
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")  # "有没有下雨", "是不是": a question of its own
 _NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE})
@@ -230,7 +238,7 @@ _PLEAS = frozenset({"help", "help me", "halp", "救命", "救救我", "帮帮我
 
 def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
     terms = analysis.terms
-    if _exclaims(analysis):
+    if _exclaims(analysis) or text.startswith(_OR_ELSE):
         return False
     if not asked and text.endswith("呢") and _ZH_DOING.search(text) is not None and any(
         t.kind is TermKind.WRITE for t in terms
@@ -335,7 +343,7 @@ _WENT = re.compile(r"我(?:刚才?|刚刚)?去[\u4e00-\u9fff]{1,6}了")
 
 
 def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
-    if _exclaims(analysis) or text.startswith(_THANKS):
+    if _exclaims(analysis) or text.startswith(_THANKS) or text.startswith(_OR_ELSE):
         return True  # "thanks for earlier!": said before the request, asking nothing
     text = _ADDRESSED.sub("", text)  # "ai 刚才忙着打龙": whom it is said to, then what happened
     unable = _inability(analysis.terms, text)

@@ -128,3 +128,26 @@ def test_thanks_doing_now_and_names_written_in_chinese(shared_runtime: Assistant
 def test_past_times_split_words_and_sounds(shared_runtime: AssistantRuntime, text: str, lang: str,
                                            module: str | None) -> None:
     assert route(shared_runtime, text, lang) == module
+
+
+@pytest.mark.parametrize("text, module", [
+    ("am i in the nether rn or did the portal glitch", "agent:position"),
+    ("@ai do i still have my elytra or did i lose it when i died", "agent:inventory"),
+    ("is alex nearby or did she log", "agent:players"), ("is alex online or has he left", "agent:players"),
+    ("im lost wheres my location", "agent:position"),
+    # The first part decides: someone else's state, a request.
+    ("what is alex's health or did he die", None), ("tp me home or did you forget", None),
+])
+def test_an_alternative_of_what_happened_asks_nothing_more(shared_runtime: AssistantRuntime, text: str,
+                                                           module: str | None) -> None:
+    assert route(shared_runtime, text, "en") == module
+
+
+@pytest.mark.parametrize("text, module", [
+    ("@ai hp check before i jump into this bastion", "agent:status"),
+    ("@ai is the autopilot still on step 3 or did it move on", "agent:progress"),
+    ("tell me my health before i die", None), ("tp me home before i die", None),
+])
+def test_what_the_player_does_next_and_what_may_befall_them(shared_runtime: AssistantRuntime, text: str,
+                                                             module: str | None) -> None:
+    assert route(shared_runtime, text, "en") == module
