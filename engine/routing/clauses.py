@@ -154,8 +154,12 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis], whole: Anal
         return None
     # "alex在哪，我好像看到她了": a pronoun in a context clause is the player the question names.
     named = any(t.feature == "@player" for t in analyses[asking[0]].terms)
+    # "am i in survival, the minigame swapped it": "it" in a statement is what the question names.
+    topic = any(t.kind is TermKind.TOPIC for t in analyses[asking[0]].terms)
     for i, analysis in enumerate(analyses):
-        if i != asking[0] and not (named_after and i == asking[0] + 1) and not _context(analysis, parts[i][0], named):
+        if i != asking[0] and not (named_after and i == asking[0] + 1) and not _context(
+            analysis, parts[i][0], named, topic
+        ):
             return None
     chosen = analyses[asking[0]]
     if whole is not None and chosen.has(TermKind.REFERENCE) and not whole.has(TermKind.REFERENCE):
@@ -342,7 +346,7 @@ _ZH_DOING = re.compile(r"^我?(?:正在|正|在)(?=[\u4e00-\u9fff])|^[\u4e00-\u9
 _WENT = re.compile(r"我(?:刚才?|刚刚)?去[\u4e00-\u9fff]{1,6}了")
 
 
-def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
+def _context(analysis: Analysis, text: str, named: bool = False, topic: bool = False) -> bool:
     if _exclaims(analysis) or text.startswith(_THANKS) or text.startswith(_OR_ELSE):
         return True  # "thanks for earlier!": said before the request, asking nothing
     text = _ADDRESSED.sub("", text)  # "ai 刚才忙着打龙": whom it is said to, then what happened
@@ -350,8 +354,12 @@ def _context(analysis: Analysis, text: str, named: bool = False) -> bool:
     # What the player sees of the named player ("i can see her", "我看到他了"); "tell him hi" is no
     # such clause.
     seen = named and text.startswith(_SPEAKER_OPENS)
+    # A statement with its own subject ("the minigame swapped it"), not a request ("fix it").
+    said_of_it = topic and bool(analysis.terms) and (analysis.terms[0].kind is TermKind.UNKNOWN or (
+        analysis.terms[0].feature == "@self")) and not any(t.kind is TermKind.WRITE for t in analysis.terms)
     terms = tuple(t for i, t in enumerate(analysis.terms) if i not in unable and not (
-        seen and t.kind is TermKind.REFERENCE and t.surface in _PERSONAL))
+        seen and t.kind is TermKind.REFERENCE and t.surface in _PERSONAL) and not (
+        said_of_it and i >= 2 and t.kind is TermKind.REFERENCE and t.surface in ("it", "them", "它")))
     if analysis.mood is not Mood.ASKS and analysis.mood is not Mood.STATES:
         return False
     terms = _without_pointing(terms)

@@ -31,6 +31,7 @@ _LISTS_TOLD = frozenset({"@help", "@inbox"})
 _TRIGGERS = _HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西", "卡住"}
 _DOERS = frozenset({"@autopilot", "@you", "@doing"})
 _HAS_A_STATUS = frozenset({"@progress", "@autopilot", "@inbox", "@doing"})
+_AFTER_THAT = frozenset({"after that", "after this"})
 _VAGUE = frozenset({"stuff", "things", "东西"})
 # A plea that opens a question about something else: "help me im lost where am i", "HELP WHERE AM I".
 _PLEAS = frozenset({"help", "help me", "halp", "pls help", "plz help", "help pls", "help plz", "someone help",
@@ -83,9 +84,11 @@ def word_senses(terms: list[Term], normalized: str = "") -> None:
         # "status of the goal", "bot status on ur goal?", "收件箱状态": how that thing stands, not the
         # player's health and hunger.
         terms[:] = [t for t in terms if t.feature != "@status"]
-    for i in range(len(terms) - 1, 0, -1):
-        if terms[i].feature == "@itemword" and terms[i - 1].feature == "@item":
+    for i in range(len(terms) - 1, -1, -1):
+        if i and terms[i].feature == "@itemword" and terms[i - 1].feature == "@item":
             del terms[i]  # "crying obsidian block": the item's own kind, part of its name
+        elif terms[i].surface in _AFTER_THAT and i + 1 < len(terms) and terms[i + 1].kind in (TermKind.UNKNOWN, TermKind.SLOT):
+            del terms[i]  # "health left after that creeper": after a thing that happened, not "and then"
     if any(t.feature == "@server" for t in terms) and any(t.feature in ("@online", "@players") for t in terms):
         terms[:] = [t for t in terms if t.feature != "@server"]  # "服务器上都有谁在线": who, not the server
     if not any(t.surface in _TRIGGERS for t in terms):

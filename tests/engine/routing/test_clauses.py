@@ -151,3 +151,14 @@ def test_an_alternative_of_what_happened_asks_nothing_more(shared_runtime: Assis
 def test_what_the_player_does_next_and_what_may_befall_them(shared_runtime: AssistantRuntime, text: str,
                                                              module: str | None) -> None:
     assert route(shared_runtime, text, "en") == module
+
+
+@pytest.mark.parametrize("text, module", [
+    ("am i in survival or adventure right now, the minigame swapped it", "agent:status"),
+    ("after that creeper how much hp do i have", "agent:status"), ("anyone wanna trade diamonds?", None),
+    # A request about it, and "after that" before a request, stay with the model.
+    ("whats my health, fix it", None), ("whats my gamemode, change it", None), ("where am i, after that tp me home", None),
+    ("where am i, wanna give alex my sword", None),
+])
+def test_it_in_a_statement_and_after_a_thing(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert route(shared_runtime, text, "en") == module
