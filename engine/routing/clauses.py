@@ -135,9 +135,11 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis], whole: Anal
 
     ``whole``: the line read as one. A pronoun it resolved within the line ("first time using
     this bot, what can i ask it") is no reference back in the clause either."""
-    parts = clauses(normalized)
+    every = clauses(normalized)
+    parts = _said_to_the_assistant(normalized, every)
     if len(parts) < 2:
-        return None
+        alone = analyze(*parts[0]) if parts and len(parts) < len(every) else None
+        return alone if alone is not None and alone.mood is Mood.ASKS else None
     analyses = [analyze(text, asked) for text, asked in parts]  # a "?" after a clause marks it
     asking = [i for i, ((text, asked), a) in enumerate(zip(parts, analyses)) if _asks(text, asked, a)]
     if not asking:  # "I'm lost. Location?": no clause asks in words; the one that names something does
@@ -174,6 +176,28 @@ def _named_after(analyses: list[Analysis], i: int) -> bool:
     question, after = analyses[i], analyses[i + 1] if i + 1 < len(analyses) else None
     return after is not None and bool(after.terms) and all(t.kind is TermKind.TOPIC for t in after.terms) and not any(
         t.kind in _NAMES or t.kind in _NOT_CONTEXT or t.kind is TermKind.WRITE for t in question.terms)
+
+
+# The address, not the word: "do i need to type @ai", "what does this ai bot do" name it.
+_MID_ADDRESS = re.compile(r"(?<!\bthe)(?<!\bthis)(?<!\bthat)(?<!\bmy)(?<!\bur)(?<!\byour)(?<!\ba)(?<!\btype)(?<!\bsay)"
+                          r"(?<!\buse)(?<!\bwrite)(?<!\bcall)(?<!\bwith)(?<!\bto)(?<!\bai)(?<![打用叫])\s@?(?:ai|bot)\s+$")
+
+
+def _said_to_the_assistant(normalized: str, parts: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """"lol alex look at this. ai how hungry am i": what comes before the assistant is addressed in the
+    middle of a line is said to others, whatever it is; the request starts with the address. A line
+    that opens with the address is all said to the assistant."""
+    if _ADDRESSED.match(normalized) or len(parts) < 2:
+        return parts
+    at = 0
+    for i, (text, _) in enumerate(parts):
+        found = normalized.find(text, at)
+        if found < 0:
+            return parts
+        if i and _MID_ADDRESS.search(normalized[:found]) is not None:
+            return parts[i:]
+        at = found + len(text)
+    return parts
 
 
 _USING_YOU = frozenset({"@how", "@work", "@you", "@can", "@do", "@what", "@be", "@self"})

@@ -162,3 +162,19 @@ def test_what_the_player_does_next_and_what_may_befall_them(shared_runtime: Assi
 ])
 def test_it_in_a_statement_and_after_a_thing(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
     assert route(shared_runtime, text, "en") == module
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    ("lol alex look at this. ai how hungry am i", "en", "agent:status"), ("alex where are you? ai where am i", "en", "agent:position"),
+    ("steve hows ur health @ai whats my health", "en", "agent:status"), ("刚被炸了 ai 我还有多少血", "zh", "agent:status"),
+    # The request after the address is judged as ever; a line that opens with the address is all one request.
+    ("alex look at this ai tp me home", "en", None), ("ai tp me home, ai where am i", "en", None),
+    ("steve hi @ai whats alex's health", "en", None),
+    # The word, not the address.
+    ("how do i talk to you, do i need to type @ai every time", "en", "agent:help"),
+    ("i'm new here, what does this ai bot even do", "en", "agent:help"),
+])
+def test_what_comes_before_the_assistant_is_addressed_is_said_to_others(
+    shared_runtime: AssistantRuntime, text: str, lang: str, module: str | None
+) -> None:
+    assert route(shared_runtime, text, lang) == module
