@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from engine.routing.mood import Mood, asks_in
-from engine.routing.sentences import named_things
+from engine.routing.sentences import named_things, where_i_am
 from engine.routing.terms import Analysis, Term, TermKind
 
 # Chinese players type a space where a comma goes: "血还剩多少 刚被苦力怕炸".
@@ -152,7 +152,7 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis], whole: Anal
     if named_after:  # "just fell in lava, am i ok, hp?": the question, then what it is about
         analyses[asking[0]] = attrs.evolve(analyses[asking[0]], terms=analyses[asking[0]].terms + analyses[asking[0] + 1].terms)
     if not asking or not (any(t.kind in _NAMES for t in analyses[asking[0]].terms) or _uses_you(analyses[asking[0]])
-                          or _where_i_am(analyses[asking[0]])):
+                          or where_i_am(analyses[asking[0]].terms, analyses[asking[0]].speaker)):
         return None
     # "alex在哪，我好像看到她了": a pronoun in a context clause is the player the question names.
     named = any(t.feature == "@player" for t in analyses[asking[0]].terms)
@@ -220,7 +220,7 @@ def _restated(analyses: list[Analysis], asking: list[int], parts: list[tuple[str
     if any(i not in asking and not _context(a, parts[i][0]) for i, a in enumerate(analyses)):
         return None
     # Each clause must name what it asks: "我在哪 背包里有啥" names a place by 我+哪 alone.
-    named = [named_things(analyses[i].terms) or _where_i_am(analyses[i])
+    named = [named_things(analyses[i].terms) or where_i_am(analyses[i].terms, analyses[i].speaker)
              or ({"@help"} if _uses_you(analyses[i]) else set()) for i in asking]
     if not all(named) or not set.intersection(*named):
         return None
@@ -233,11 +233,6 @@ def _restated(analyses: list[Analysis], asking: list[int], parts: list[tuple[str
     first = analyses[asking[0]]
     return Analysis(tuple(terms), 0, tuple(starts), mood=Mood.ASKS, speaker=any(analyses[i].speaker for i in asking),
                     marked=first.marked, requested=first.requested)
-
-
-def _where_i_am(analysis: Analysis) -> set[str]:
-    """"我在哪": 我 is filler and 在哪 asks where, so the clause names the player's position."""
-    return {"@position"} if analysis.speaker and [f for f in analysis.features if f != "@in"] == ["@where"] else set()
 
 
 def asking_clauses(normalized: str, analyze: Callable[[str], Analysis]) -> int:

@@ -39,9 +39,7 @@ def restated(terms: list[Term], cuts: list[int], speaker: bool = False) -> bool:
         part = terms[start:end]
         if any(t.kind is TermKind.WRITE for t in part):
             return False
-        things = named_things(part)
-        if not things and speaker and any(t.feature == "@where" for t in part):
-            things = {"@position"}
+        things = named_things(part) or where_i_am(part, speaker)
         if things:
             named.append(things)
     return not named or bool(set.intersection(*named))
@@ -50,6 +48,14 @@ def restated(terms: list[Term], cuts: list[int], speaker: bool = False) -> bool:
 # A value names the topic it is a value of: "我面朝哪个方向？东还是西" asks one thing; what the
 # autopilot is doing is how its run is going ("自动那个卡住了吧？现在在干嘛").
 _VALUE_OF = {"@cardinal": "@facing", "@dimname": "@dimension", "@modename": "@gamemode", "@doing": "@progress"}
+
+
+def where_i_am(terms: Sequence[Term], speaker: bool) -> set[str]:
+    """"我在哪": 我 is filler and 在哪 asks where, so words that name nothing else name the
+    player's position when the player is the one named."""
+    if speaker and any(t.feature == "@where" for t in terms) and not named_things(terms):
+        return {"@position"}
+    return set()
 
 
 def named_things(terms: Sequence[Term]) -> set[str]:
