@@ -75,6 +75,7 @@ def word_senses(terms: list[Term], normalized: str = "") -> None:
       when the line ends in that value and names no one else ("给我钻石", "给Alex我的坐标" keep it).
     """
     _openers(terms)
+    _asked_last(terms, normalized)
     if len(terms) == 1 and terms[0].surface in _VAGUE and not names_speaker(normalized):
         # "stuff?", "ai 东西": a word that names the inventory only beside a question or a "my" ("我的东西").
         terms[0] = Term(terms[0].surface, ("w:" if terms[0].surface.isascii() else "c:") + terms[0].surface,
@@ -124,6 +125,18 @@ def word_senses(terms: list[Term], normalized: str = "") -> None:
             del terms[i]  # "收件箱有东西吗": things in the mailbox, not the inventory
         elif surface == "卡住" and not any(t.feature in _DOERS for t in terms):
             terms[i] = Term(surface, "c:卡住", TermKind.UNKNOWN)  # "我是不是卡住了": the player, not the autopilot
+
+
+_ASKED_LAST = frozenset({"@howmuch", "@where", "@what", "@which"})
+
+
+def _asked_last(terms: list[Term], normalized: str) -> None:
+    """"hp how much", "coords where": the thing, then what is asked of it, as chat puts it; read in
+    the order English asks ("how much hp"). Chinese asks in this order ("血量多少") and keeps it."""
+    if len(terms) >= 2 and normalized.isascii() and terms[-1].feature in _ASKED_LAST and (
+        terms[-2].kind is TermKind.TOPIC
+    ) and not any(t.feature in _ASKING for t in terms[:-1]):
+        terms.insert(0, terms.pop())
 
 
 def _openers(terms: list[Term]) -> None:

@@ -151,10 +151,10 @@ class Vocabulary:
                 self._define(defined_zh, phrase, _Entry(f"!{kind.value}", kind))
         for phrase in chinese.filler:
             self._define(defined_zh, phrase, _FILLER)
-        # Plurals of single-word topics ("coordinate" → "coordinates") unless defined.
+        # Plurals of topics ("coordinate" → "coordinates", "hunger bar" → "hunger bars") unless defined.
         for words, entry in list(defined_en.items()):
-            if len(words) == 1 and entry.kind is TermKind.TOPIC and words[0].isalpha():
-                defined_en.setdefault((words[0] + "s",), entry)
+            if entry.kind is TermKind.TOPIC and words[-1].isalpha() and not words[-1].endswith("s"):
+                defined_en.setdefault((*words[:-1], words[-1] + "s"), entry)
         # Chat spellings of a phrase's words ("wut can i ask", "what can u do"): one word
         # swapped for a spelling the lexicon gives the same meaning, unless defined.
         for words, entry in list(defined_en.items()):

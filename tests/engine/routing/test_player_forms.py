@@ -158,3 +158,14 @@ def test_a_verb_after_a_determiner_is_a_thing(shared_runtime: AssistantRuntime) 
     kinds = [t.kind for t in shared_runtime.vocabulary.analyze("i was afk at the farm").terms]
     assert TermKind.WRITE not in kinds and TermKind.UNKNOWN in kinds
     assert TermKind.WRITE in [t.kind for t in shared_runtime.vocabulary.analyze("farm the wheat").terms]
+
+
+@pytest.mark.parametrize(("text", "module"), [
+    # The question word last, as chat puts it; a topic's plural ("hunger bars" had read as iron bars).
+    ("ai hp how much", "agent:status"), ("hp how much", "agent:status"),
+    ("how many hunger bars do i have", "agent:status"), ("my xp levels", "agent:status"),
+    ("alex hp how much", None), ("how many iron bars do i have", "agent:inventory"),
+])
+def test_the_question_word_last_and_plural_topics(shared_runtime: AssistantRuntime, text: str,
+                                                  module: str | None) -> None:
+    assert route(shared_runtime, text, "en") == module
