@@ -169,3 +169,14 @@ def test_a_verb_after_a_determiner_is_a_thing(shared_runtime: AssistantRuntime) 
 def test_the_question_word_last_and_plural_topics(shared_runtime: AssistantRuntime, text: str,
                                                   module: str | None) -> None:
     assert route(shared_runtime, text, "en") == module
+
+
+@pytest.mark.parametrize(("text", "module"), [
+    # Polite wrappers around the question.
+    ("any chance you could tell me how far steve is", "agent:players"),
+    ("mind checking my health? took a nasty fall", "agent:status"),
+    ("could you check if im still in adventure mode", "agent:status"),
+    ("any chance you could tp me home", None), ("mind checking alex's health", None),
+])
+def test_polite_wrappers(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert route(shared_runtime, text, "en") == module
