@@ -88,7 +88,8 @@ def _name_spellings(name: str, plural: bool = True) -> tuple[set[str], set[str]]
 
 def _said_otherwise(name: str) -> set[str]:
     """How players say a name it is not spelled as: a plural name in the singular ("stone brick"),
-    a two-word name with "of" ("bucket of water"). An alias tier: a name of another item wins."""
+    a two-word name with "of" ("bucket of water"), "n" for "and" ("flint n steel"). An alias tier:
+    a name of another item wins."""
     if _is_zh(name) or "_" in name or ":" in name:
         return set()
     words = english_words(name)
@@ -97,6 +98,8 @@ def _said_otherwise(name: str) -> set[str]:
         out.add(" ".join(words[:-1] + (words[-1][:-1],)))
     if len(words) == 2 and all(w.isalpha() for w in words):
         out.add(f"{words[1]} of {words[0]}")
+    if "and" in words[1:-1]:
+        out.add(" ".join("n" if w == "and" else w for w in words))  # "flint n steel", as chat says "and"
     return out
 
 

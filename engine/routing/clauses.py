@@ -306,7 +306,8 @@ def _inability(terms: tuple[Term, ...], text: str) -> set[int]:
 _ADDRESSED = re.compile(r"^@?(?:ai|bot)\s+")
 # What the player just did or was doing: "刚去吃饭了", "i was mining", "just got killed by a
 # skeleton" say what happened; its verb asks for nothing ("just take me home" is no such opening).
-_JUST_DID = ("刚", "我刚", "i just ", "i was ", "was ", "just got ", "i got ", "got ")
+_JUST_DID = ("刚", "我刚", "i just ", "i was ", "was ", "just got ", "i got ", "got ", "think i got ", "i think i got ",
+             "i forgot ", "forgot ")
 # "just fell into lava", "i just found diamonds": a past verb says what happened, whatever it names.
 _JUST_HAPPENED = re.compile(r"(?:i )?just (?:[a-z]+ed|fell|got|went|came|ate|lost|found|saw|made|woke|left|took|ran"
                             r"|fought|hit|broke|spent|threw|dug|swam|flew|drank|blew)\b")

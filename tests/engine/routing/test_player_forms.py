@@ -180,3 +180,13 @@ def test_the_question_word_last_and_plural_topics(shared_runtime: AssistantRunti
 ])
 def test_polite_wrappers(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
     assert route(shared_runtime, text, "en") == module
+
+
+@pytest.mark.parametrize(("text", "module"), [
+    ("ai do i have flint n steel", "agent:inventory"), ("whats the id of flint n steel", "agent:item"),
+    ("ai dimension?", "agent:position"), ("@ai gamemode check pls, think i got put in adventure", "agent:status"),
+    ("which dimension is alex in", None), ("@ai gamemode check pls, think i got put in adventure, set me to survival", None),
+])
+def test_and_as_n_bare_topics_and_what_befell_the_player(shared_runtime: AssistantRuntime, text: str,
+                                                         module: str | None) -> None:
+    assert route(shared_runtime, text, "en") == module
