@@ -140,8 +140,13 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis], whole: Anal
     if len(parts) < 2:
         alone = analyze(*parts[0]) if parts and len(parts) < len(every) else None
         return alone if alone is not None and alone.mood is Mood.ASKS else None
+    # A correction ("y level i mean", "我是说我的饥饿值") asks again, without its marker: one request
+    # if it names what the question names, two otherwise.
+    corrects = [_CORRECTS.search(text) is not None for text, _ in parts]
+    parts = [(_CORRECTS.sub(" ", text).strip() or text, asked) if again else (text, asked)
+             for (text, asked), again in zip(parts, corrects)]
     analyses = [analyze(text, asked) for text, asked in parts]  # a "?" after a clause marks it
-    asking = [i for i, ((text, asked), a) in enumerate(zip(parts, analyses)) if _asks(text, asked, a)]
+    asking = [i for i, ((text, asked), a) in enumerate(zip(parts, analyses)) if _asks(text, asked, a) or corrects[i]]
     if not asking:  # "I'm lost. Location?": no clause asks in words; the one that names something does
         asking = [i for i, a in enumerate(analyses) if any(t.kind in _NAMES for t in a.terms)]
     if len(asking) > 1:
@@ -357,6 +362,7 @@ _ASKED_OF_YOU = re.compile(r"\b(?:you|u|ya)\b|你|您|帮我")
 # What the player needs the answer for: "i need for the pickaxe", "need it for a beacon".
 _NEED = ("i need ", "need ", "i needed ", "i need it ", "for the ", "for my ", "for a ", "looking for ", "searching for ",
          "hunting for ", "im looking for ", "i'm looking for ")
+_CORRECTS = re.compile(r"\bi mean\b|\bi meant\b|\bactually\b|\bno wait\b|不对|我是说|我的意思是")
 _THANKS = ("thanks", "thank you", "thank u", "thx", "ty ", "tysm", "cheers", "谢谢", "多谢", "感谢", "hey thanks", "hey thx")
 _WANTS = ("我要", "我想要", "i want ", "want ", "i wanna ", "wanna ")
 _ZH_ABOUT_TO = re.compile(r"(?:我)?(?:马上|快|就)?要[\u4e00-\u9fff]{1,6}了$|我(?:马上|等下|待会儿?|就)?要(?!不要)")
@@ -379,7 +385,7 @@ def _context(analysis: Analysis, text: str, named: bool = False, topic: bool = F
         analysis.terms[0].feature == "@self")) and not any(t.kind is TermKind.WRITE for t in analysis.terms)
     terms = tuple(t for i, t in enumerate(analysis.terms) if i not in unable and not (
         seen and t.kind is TermKind.REFERENCE and t.surface in _PERSONAL) and not (
-        said_of_it and i >= 2 and t.kind is TermKind.REFERENCE and t.surface in ("it", "them", "它")))
+        said_of_it and i >= 2 and t.kind is TermKind.REFERENCE and t.surface in ("it", "its", "them", "它")))
     if analysis.mood is not Mood.ASKS and analysis.mood is not Mood.STATES:
         return False
     terms = _without_pointing(terms)

@@ -408,7 +408,7 @@ class Vocabulary:
                 if corrected is not None and not self._past_of_a_write(word, corrected):
                     out[-1] = RawToken(corrected, Script.LATIN)
                     continue
-                split = run_together(word, known)
+                split = run_together(word, known) if word not in self._dictionary else None  # not "any way"
                 if split is not None:
                     out[-1:] = [RawToken(part, Script.LATIN) for part in split]
         return out

@@ -178,3 +178,17 @@ def test_what_comes_before_the_assistant_is_addressed_is_said_to_others(
     shared_runtime: AssistantRuntime, text: str, lang: str, module: str | None
 ) -> None:
     assert route(shared_runtime, text, lang) == module
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    # A correction names the request again: one request if the same, two otherwise.
+    ("whats my hp, i mean my health", "en", "agent:status"), ("饿不饿 我是说我的饥饿值", "zh", "agent:status"),
+    ("wat lvl am i on, y level i mean", "en", None), ("where am i, actually whats my hp", "en", None),
+    # An English word is never split into two ("anyway" is no "any way"); "its" in a statement.
+    ("@ai anyone near me? hearing footsteps and its sketchy", "en", "agent:players"),
+    ("mind checking if i have any torches left", "en", "agent:inventory"),
+    ("let me know if my health gets low", "en", None), ("lemme know if alex comes online", "en", None),
+])
+def test_corrections_whether_and_whole_words(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                             module: str | None) -> None:
+    assert route(shared_runtime, text, lang) == module
