@@ -396,7 +396,8 @@ def _context(analysis: Analysis, text: str, named: bool = False, topic: bool = F
     wanted = [t for t in terms if t.kind is not TermKind.FUNCTION]
     if text.startswith(_WANTS) and len(wanted) == 2 and wanted[1].feature == "@item":
         return False  # "…, 我要钻石", "…, i want diamonds": a thing wanted, which the assistant may be asked for
-    if _ASKED_OF_YOU.search(text) is not None and any(t.kind in _NAMES for t in terms) and any(
+    asked_of_you = _ASKED_OF_YOU.search(text) is not None
+    if asked_of_you and any(t.kind in _NAMES for t in terms) and any(
         t.kind is TermKind.UNKNOWN for t in terms
     ):
         return False  # "…, want you to find diamonds": something asked of the assistant about a thing
@@ -407,7 +408,7 @@ def _context(analysis: Analysis, text: str, named: bool = False, topic: bool = F
     # what it is about as well; a topic of ours in it is a second request ("i want to see my
     # inventory, where am i"), and a thing wanted without a verb may be asked for ("我要钻石").
     purpose = bool(terms) and terms[0].feature == "@purpose"
-    plan = _ASKED_OF_YOU.search(text) is None and (
+    plan = not asked_of_you and (
         text.startswith(_NEED) or text.startswith(_WHERE_I_AM) or purpose and len(terms) > 1
         and terms[1].kind is TermKind.UNKNOWN and not any(t.kind is TermKind.TOPIC for t in terms)
         or any(t.kind is TermKind.WRITE for t in terms) and (
@@ -424,7 +425,7 @@ def _context(analysis: Analysis, text: str, named: bool = False, topic: bool = F
                                           for t in (analysis.terms[0], analysis.terms[-1]))
     return not any(t.kind is TermKind.WRITE for t in terms) or plan or (
         before or text.startswith(_JUST_DID) or text.endswith(_BACK) or _DONE_FIRST.match(text) is not None
-        or _WENT.match(text) is not None or _ZH_DOING.search(text) is not None and _ASKED_OF_YOU.search(text) is None
+        or _WENT.match(text) is not None or _ZH_DOING.search(text) is not None and not asked_of_you
         or "到一半" in text  # "挖矿挖到一半": in the middle of it
     )
 

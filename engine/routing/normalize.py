@@ -40,8 +40,8 @@ _TRADITIONAL = _load_traditional()
 # 没有, "偶的坐标" is 我的, "有没人" 有没有人, "搁哪" 在哪. 偶 stays where it is part of a word (偶尔, 偶像,
 # 配偶, 偶数). 下届 (next term) is the IME's commonest slip for 下界, the Nether, and 稿 after a
 # material (钻石稿子) for 镐, the pickaxe, whose item name has no 子.
-_NET_SPELLINGS = re.compile(r"(?<=[钻石铁金木])[稿镐]子?|下届|肿么|木有|虾米|森么|神马|神么|咋个|有没人|东东|搁(?=哪|这|那)|(?<!配)偶(?![尔像遇数然发])")
-_NET_WORDS = {"稿": "镐", "稿子": "镐", "镐": "镐", "镐子": "镐", "下届": "下界", "肿么": "怎么", "木有": "没有", "虾米": "什么", "森么": "什么", "神马": "什么", "神么": "什么", "咋个": "怎么", "偶": "我", "有没人": "有没有人", "搁": "在", "东东": "东西"}
+_NET_SPELLINGS = re.compile(r"(?<=[钻石铁金木])(?:稿子?|镐子)|下届|肿么|木有|虾米|森么|神马|神么|咋个|有没人|东东|搁(?=哪|这|那)|(?<!配)偶(?![尔像遇数然发])")
+_NET_WORDS = {"稿": "镐", "稿子": "镐", "镐子": "镐", "下届": "下界", "肿么": "怎么", "木有": "没有", "虾米": "什么", "森么": "什么", "神马": "什么", "神么": "什么", "咋个": "怎么", "偶": "我", "有没人": "有没有人", "搁": "在", "东东": "东西"}
 
 
 def _net_word(match: re.Match[str]) -> str:
@@ -82,8 +82,9 @@ def _slipped(match: re.Match[str]) -> str:
 # a final 没/不/未 after 有, 了, 过, 完 or 好 asks "…or not?", as 吗 does; "什么都没有" has none of
 # them before it, and after 还/都/也 ("吃了还没") it is a statement. Read per clause. A tail after a
 # topic alone ("在线不") needs the vocabulary to know the topic: ``Vocabulary._without_question_tail``.
+NOT_YET = "还都也并从就"  # "还没", "都没有": after these a final 没 says something did not happen
 _OR_NOT_TAIL = re.compile(
-    r"((?:有(?!点)|了|过|完|好)[^有了没不,，。.?？!！;；\s]*)(?<![还都也并从就])(?:没有|没得|莫得|没|不|未)"
+    rf"((?:有(?!点)|了|过|完|好)[^有了没不,，。.?？!！;；\s]*)(?<![{NOT_YET}])(?:没有|没得|莫得|没|不|未)"
     r"(?=[啊呀呢啦嘛哇]?(?:$|[\s,，。.?？!！;；~～]))")
 
 

@@ -39,6 +39,7 @@ from engine.routing.filters import EN_FILTER_WORDS, ZH_FILTER_WORDS, governed
 from engine.routing.homophones import HomophoneIndex, load_readings
 from engine.routing.clauses import before_purpose, focus, may_have_clauses
 from engine.routing.mood import Mood, asks_to_be_shown, mood, names_speaker
+from engine.routing.normalize import NOT_YET
 from engine.routing.pinyin_words import INITIALS_MAX, pinyin_words
 from engine.routing.player_names import PLAYER_FEATURE as PLAYER_FEATURE, name_players
 from engine.routing.spelling import SpellingBudget, SpellingIndex, load_guard_words
@@ -55,7 +56,6 @@ NUMBER_FEATURE = "#num"
 _SLOT_FEATURES = {"player": PLAYER_FEATURE, "item": ITEM_FEATURE, "number": NUMBER_FEATURE}
 _A_NOT_A = "不没"
 _QUESTION_TAILS = ("没有", "莫得", "没得", "没")  # 莫得, 没得: 没有 in south-western speech
-_NOT_YET = "还都也并从就"  # "还没", "都没有": a statement that something did not happen
 _PARTICLES = "吗呢啊呀吧嘛么啦呗哈"
 # "at the farm", "my build": a write word after one is a thing ("that" is no such word: "after that tp me").
 _DETERMINERS = frozenset({"the", "a", "an", "my", "his", "her", "our", "their", "your", "ur", "this"})
@@ -504,7 +504,7 @@ class Vocabulary:
             end -= 1
         for tail in _QUESTION_TAILS:
             head = end - len(tail)
-            if head >= 2 and run[head:end] == tail and run[head - 1] not in _NOT_YET and (
+            if head >= 2 and run[head:end] == tail and run[head - 1] not in NOT_YET and (
                 self._ends_with_topic(run[:head])
             ):
                 return run[:head] + run[end:]
