@@ -383,7 +383,10 @@ def _context(analysis: Analysis, text: str, named: bool = False, topic: bool = F
     # A statement with its own subject ("the minigame swapped it"), not a request ("fix it").
     said_of_it = topic and bool(analysis.terms) and (analysis.terms[0].kind is TermKind.UNKNOWN or (
         analysis.terms[0].feature == "@self")) and not any(t.kind is TermKind.WRITE for t in analysis.terms)
-    terms = tuple(t for i, t in enumerate(analysis.terms) if i not in unable and not (
+    # "…, it's pitch black down here": the "it" of the weather or the place, which points at nothing.
+    dummy = len(analysis.terms) > 1 and analysis.terms[0].surface == "it" and analysis.terms[1].feature == "@be" and (
+        not any(t.kind in _NAMES or t.kind is TermKind.REFERENCE for t in analysis.terms[1:]))
+    terms = tuple(t for i, t in enumerate(analysis.terms) if i not in unable and not (dummy and i == 0) and not (
         seen and t.kind is TermKind.REFERENCE and t.surface in _PERSONAL) and not (
         said_of_it and i >= 2 and t.kind is TermKind.REFERENCE and t.surface in ("it", "its", "them", "它")))
     if analysis.mood is not Mood.ASKS and analysis.mood is not Mood.STATES:

@@ -27,7 +27,7 @@ EN_FILTER_WORDS: dict[TermKind, tuple[str, ...]] = {
     TermKind.REFERENCE: (
         "it", "that", "this", "those", "these", "them", "they", "there", "again", "same", "the one",
         "last one", "previous", "above", "earlier", "he", "she", "him", "her", "his", "hers", "its",
-        "former", "latter",
+        "former", "latter", "em", "'em",
     ),
     TermKind.COMPOUND: (
         "and then", "then", "also", "as well", "after that", "afterwards", "plus", "and also",
@@ -149,6 +149,8 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                 drop.add(i)  # "is there", "there are": existence, not a place
             elif surface in _BACK_WITHIN and any(t.kind is TermKind.SLOT for t in terms[:i]):
                 drop.add(i)  # "the vault block, what's its id": what it names is in the line
+            elif surface in _TOPIC_BACK and _named_first(terms, i):
+                drop.add(i)  # "my health, how is it", "pockets - whats in em": the topic the line opened with
             elif surface == "its" and any(t.kind is TermKind.TOPIC for t in terms[:i]):
                 drop.add(i)  # "where's the autopilot at in its plan": a possessive of what was named
             elif surface in _PERSONAL and any(t.feature == "@player" for t in terms[:i]):
@@ -231,6 +233,22 @@ _GOVERNABLE = frozenset({TermKind.REFERENCE, TermKind.NEGATION, TermKind.CONDITI
 _ZH_DOERS = frozenset({"@you", "@autopilot"})
 _SECOND_PERSON = frozenset({"you", "your", "u", "ya", "yourself", "ur", "yours", "yu", "yuo", "你", "您"})
 _PERSONAL = frozenset({"he", "she", "him", "her", "his", "hers", "他", "她"})
+_TOPIC_BACK = frozenset({"it", "they", "them", "em", "'em"})
+_WH = frozenset({"what", "where", "how", "who", "which", "wat", "wut", "wher"})
+
+
+def _named_first(terms: tuple[Term, ...], at: int) -> bool:
+    """The line opens by naming one topic and then asks about "it": "xp level - what is it".
+
+    Only question words may stand between the topic and the pronoun and after it, so
+    the pronoun can point at nothing but that topic; "is it" with anything else named,
+    or a topic that is not the line's first word (besides "my"), stays a reference.
+    """
+    start = 1 if terms and terms[0].feature == "@self" else 0
+    return (start < at and terms[start].kind is TermKind.TOPIC
+            and terms[start].surface.split(" ", 1)[0] not in _WH  # "where am i, what is it": a question, not a topic
+            and all(t.kind is TermKind.FUNCTION for t in terms[start + 1:at])
+            and all(t.kind is TermKind.FUNCTION for t in terms[at + 1:]))
 _DOERS = frozenset({"@autopilot", "@progress"})
 # Who did it, in "did steve send me", "what did you save": a subject between "did" and a verb.
 _DID_SUBJECTS = frozenset({"@player", "@self", "@you", "@we", "@players", "@autopilot"})
@@ -323,11 +341,13 @@ def _without_purpose(terms: tuple[Term, ...]) -> tuple[Term, ...]:
     for i, term in enumerate(terms):
         if term.feature != "@purpose" and not (term.feature == "@whether" and i):
             continue  # "whats my xp lvl, wanna know if i can enchant": what the answer will tell them
-        if term.feature == "@purpose" and i and terms[i - 1].surface.rsplit(" ", 1)[-1] in _SUBJECTS and (
+        if term.feature == "@purpose" and i and (
+            terms[i - 1].surface.rsplit(" ", 1)[-1] in _SUBJECTS or terms[i - 1].feature == "@player"
+        ) and (
             term.surface.split(" ", 1)[0] not in _SUBJECTS
         ):
-            # "where am i going to find iron": the question's own verb, not a purpose ("what level am i,
-            # i wanna enchant" has a subject of its own: a clause that says why)
+            # "where am i going to find iron", "is alex gonna starve": the question's own verb, not a
+            # purpose ("what level am i, i wanna enchant" has a subject of its own: a clause that says why)
             return terms
         head = terms[:i]
         if any(t.kind in _ASKED for t in head) and not any(t.kind in _STOPS for t in head):

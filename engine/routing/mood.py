@@ -134,6 +134,9 @@ def asks_in(text: str) -> bool:
 
 
 _EN_OPENER = re.compile(r"(?:(?:please|pls|plz) )?(?:check|show|tell me|list|display|view|read|let me see|lemme see)\b")
+# Said to the assistant after a few words of address or politeness ("bhai kindly tell me my location",
+# "reckon you could show us the coords").
+_EN_SHOW_ME = re.compile(r"\b(?:tell|show) (?:me|us)\b")
 _EN_PLEASE = re.compile(r"\b(?:please|pls|plz|pleas|plez)$")
 _EN_STATES_BE = re.compile(r"\b(?:is|are|am|im|i'm|was|were)\b")
 _ZH_SHOW = re.compile(r"(?:看|查|告诉|说|报|发|列|瞅|瞧|显示)(?:一下|一哈|下)|告诉我|康康|给我看|让我看"
@@ -148,5 +151,5 @@ def asks_to_be_shown(normalized: str, chinese: bool) -> bool:
     verb of showing with 一下/下 or 我."""
     if chinese:
         return _ZH_SHOW.search(normalized) is not None
-    return _EN_OPENER.match(normalized) is not None or (
+    return _EN_OPENER.match(normalized) is not None or _EN_SHOW_ME.search(normalized) is not None or (
         _EN_PLEASE.search(normalized) is not None and _EN_STATES_BE.search(normalized) is None)

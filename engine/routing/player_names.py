@@ -78,3 +78,27 @@ def _name_zh_player(terms: list[Term]) -> None:
     after = [t.feature for t in terms[run:]]
     if after[0] in _AFTER_A_NAME or name[0] in _ZH_NICKNAME and after[0] == "@in" and after[-1] in ("@where", "@in"):
         terms[:run] = [Term(name, PLAYER_FEATURE, TermKind.SLOT)]
+
+
+def as_speaker(normalized: str, own: str) -> str:
+    """The player's own name in their line is the player: "is Tester low on food", "does Tester
+    have a pickaxe", "any mail for Tester" ask about themselves (people write their name as they
+    would anyone's). It is read as "i" ("my" for "Tester's"), or 我 beside Chinese ("Tester还有多少血").
+
+    ``own`` is the lower-cased name; the caller keeps a name that is also a word of the vocabulary.
+    """
+    def speaker(found: re.Match[str]) -> str:
+        start, end = found.span()
+        han = (start and _HAN.match(normalized, start - 1)) or _HAN.match(normalized, end)
+        if found.group(1):
+            return "我的" if han else "my"
+        if han:
+            return "我"
+        # The subject after an auxiliary or opening the line ("is Tester …", "Tester here?"), else an object.
+        return "i" if start == 0 or _SUBJECT_AFTER.search(normalized, 0, start) else "me"
+
+    return re.sub(rf"(?<![a-z0-9_]){re.escape(own)}('s|s')?(?![a-z0-9_'])", speaker, normalized)
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_SUBJECT_AFTER = re.compile(r"\b(?:is|was|does|did|has|have|can|could|will|would|should|are|am)\s+$")

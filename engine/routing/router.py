@@ -40,9 +40,10 @@ from engine.routing.config import Mode, SemanticConfig
 from engine.routing.filters import blocking_filter
 from engine.routing.normalize import ends_with_question_mark, normalize_text
 from engine.routing.pinyin_lines import PinyinReader
+from engine.routing.player_names import PLAYER_FEATURE, as_speaker
 from engine.routing.semantic_index import Match, SemanticIndex
 from engine.routing.stats import LatestMatch, Reason, RoutingStats
-from engine.routing.terms import Analysis
+from engine.routing.terms import Analysis, TermKind
 from engine.routing.vocabulary import Vocabulary
 from engine.world.snapshot import WorldSnapshot
 
@@ -155,6 +156,9 @@ class Router:
             spelled = self.pinyin.read(normalized)
             if spelled is not None:  # "wo you duo shao zuan shi": Chinese without the IME
                 text, normalized, language = spelled, normalize_text(spelled), "zh"
+        own = snapshot.player_name.lower()
+        if own and own in normalized and self._is_a_name(own):
+            normalized = as_speaker(normalized, own)
         if options:
             number = option_number(normalized)
             if number is not None:
@@ -199,6 +203,11 @@ class Router:
             self._record(match, reason)
         candidates = () if config.mode is Mode.SHADOW else self._candidates(match, text, ctx)
         return Route(reason, language, match=match, candidates=candidates, key=key)
+
+    def _is_a_name(self, own: str) -> bool:
+        """The player's name is no word the vocabulary reads ("Tester" is; a player called "food" is not)."""
+        terms = self.vocabulary.analyze(own).terms
+        return len(terms) == 1 and terms[0].kind is TermKind.UNKNOWN or all(t.feature == PLAYER_FEATURE for t in terms)
 
     @staticmethod
     def _parse(entry: Registered, text: str, ctx: ParseContext) -> Any:

@@ -40,7 +40,7 @@ from engine.routing.mood import Mood, asks_in
 from engine.routing.normalize import normalize_text
 from engine.routing.scores import meets
 from engine.routing.stats import Reason
-from engine.routing.terms import Analysis, TermKind
+from engine.routing.terms import Analysis, Term, TermKind
 from engine.routing.vocabulary import Vocabulary
 
 REJECT_PREFIX = "reject:"
@@ -267,7 +267,14 @@ def _asks_in_words(analysis: Analysis) -> bool:
         bool(features) and features[0] in _QUESTION_OPENERS
     ) or any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms) or (
         bool(analysis.terms) and analysis.terms[0].surface.split(" ", 1)[0] in _AUX_OPENERS
-    )
+    ) or _topic_then_opener(analysis.terms)
+
+
+def _topic_then_opener(terms: tuple[Term, ...]) -> bool:
+    """"mailbox, anything in it", "inventory - any food": the topic first, then "any" opens the question
+    ("my inventory is full" opens nothing: "is" after the topic is its verb)."""
+    start = 1 if terms and terms[0].feature == "@self" else 0
+    return len(terms) > start + 1 and terms[start].kind is TermKind.TOPIC and terms[start + 1].feature == "@any"
 
 
 def _asks(analysis: Analysis, language: str, normalized: str) -> bool:

@@ -51,7 +51,8 @@ def test_a_short_topic_struck_twice() -> None:
     ("Hiw many emeralds do I got", "how many emeralds do i got"), ("Hoe far is the auto pilot", "how far is the auto pilot"),
     ("whats the I'd for smooth stone slab", "whats the id for smooth stone slab"), ("Whats my good level", "whats my food level"),
     ("i'd like to know", "i'd like to know"), ("right now many mobs", "right now many mobs"), ("is my hoe good", "is my hoe good"),
-    ("下届合金锭的id", "下界合金锭的id"),
+    ("下届合金锭的id", "下界合金锭的id"), ("bot wyd", "bot what you doing"), ("wya", "where you at"),
+    ("wydness", "wydness"),
 ])
 def test_phone_and_ime_slips_read_as_the_word_around_them_allows(text: str, expected: str) -> None:
     assert normalize_text(text) == expected

@@ -192,3 +192,22 @@ def test_what_comes_before_the_assistant_is_addressed_is_said_to_others(
 def test_corrections_whether_and_whole_words(shared_runtime: AssistantRuntime, text: str, lang: str,
                                              module: str | None) -> None:
     assert route(shared_runtime, text, lang) == module
+
+
+# "it's dark down here" after a question: the "it" of the weather or the place points at
+# nothing, so the clause only says how things are (issue 23, fourteenth round).
+@pytest.mark.parametrize("text, lang, module", [
+    ("how many torches i got left mate, it's pitch black down here", "en", "agent:inventory"),
+    ("where am i, it is so dark", "en", "agent:position"), ("where am i, it is that one", "en", None),
+    ("where am i, it is my house", "en", None),
+])
+def test_a_clause_about_the_weather_or_the_place_is_context(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                                            module: str | None) -> None:
+    assert route(shared_runtime, text, lang) == module
+
+
+# The topic first, then "any": "mailbox, anything in it" asks as "any mail" does.
+@pytest.mark.parametrize("text, module", [("mailbox, anything in it", "agent:inbox"), ("my inventory is full", None),
+                                          ("my inventory is full lol", None)])
+def test_a_topic_then_any_asks(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert route(shared_runtime, text) == module

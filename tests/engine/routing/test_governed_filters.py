@@ -411,3 +411,36 @@ def test_own_things_said_short_and_the_progress_bar(shared_runtime: AssistantRun
 ])
 def test_this_ai_in_a_chinese_line_is_the_assistant(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
     assert route(shared_runtime, text, "zh") == module
+
+
+# The topic first, then a question about "it" (issue 23, fourteenth round): the pronoun can only
+# point at that topic. With anything else named, or a topic that does not open the line, it
+# still refers back.
+@pytest.mark.parametrize("text", ["my health, how is it", "food bar, how full is it", "my coordinates, what are they",
+                                  "pockets - whats in em", "mailbox, anything in it"])
+def test_a_pronoun_after_the_topic_the_line_opens_with_points_at_it(shared_runtime: AssistantRuntime,
+                                                                    text: str) -> None:
+    assert blocked(shared_runtime, text) is None
+
+
+@pytest.mark.parametrize("text", ["what is it", "where am i, what is it", "my health and alex, how is it",
+                                  "do i have em", "how is it, my health"])
+def test_a_pronoun_with_more_than_one_thing_before_it_still_refers_back(shared_runtime: AssistantRuntime,
+                                                                       text: str) -> None:
+    assert blocked(shared_runtime, text) is TermKind.REFERENCE
+
+
+# "gonna" after a player named as the subject is that player's verb, not the asker's purpose:
+# "is alex gonna starve" asks about alex's hunger, which no module reads.
+@pytest.mark.parametrize("text", ["is alex gonna starve soon or nah", "is steve going to die", "is alex gonna starve"])
+def test_a_named_players_own_verb_is_no_purpose_clause(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert route(shared_runtime, text) is None
+
+
+# "tell me"/"show us" after a few words of address or politeness still asks to be shown.
+@pytest.mark.parametrize("text, module", [
+    ("bhai kindly tell me my current location", "agent:position"), ("mate could you show me my inventory", "agent:inventory"),
+    ("tell me when my health is low", None), ("please dont tell me my coords", None),
+])
+def test_tell_me_inside_the_line_asks(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert route(shared_runtime, text) == module

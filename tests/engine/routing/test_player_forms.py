@@ -9,12 +9,16 @@ from __future__ import annotations
 import gzip
 from importlib import resources
 
+import attrs
 import pytest
 
 from engine.assistant import AssistantRuntime
 from engine.routing.clauses import clauses
 from engine.routing.dialect_words import fold_dialect_words
+from engine.routing.evaluation import fixture_snapshot
 from engine.routing.normalize import ends_with_question_mark, normalize_text
+from engine.routing.player_names import as_speaker
+from engine.routing.router import ScopeState
 from engine.routing.terms import TermKind
 from tests.engine.routing.routes import module_of as route
 
@@ -190,3 +194,30 @@ def test_polite_wrappers(shared_runtime: AssistantRuntime, text: str, module: st
 def test_and_as_n_bare_topics_and_what_befell_the_player(shared_runtime: AssistantRuntime, text: str,
                                                          module: str | None) -> None:
     assert route(shared_runtime, text, "en") == module
+
+
+# The player's own name is the player (issue 23, fourteenth round): people write their name in a
+# question about themselves as they would anyone's. The evaluator's player is "Tester".
+@pytest.mark.parametrize("text, module", [
+    ("is Tester low on food", "agent:status"), ("does Tester have a pickaxe", "agent:inventory"),
+    ("any notices waiting for Tester", "agent:inbox"), ("is Tester in the overworld", "agent:position"),
+    ("Tester还有多少血", "agent:status"), ("Tester的背包里有啥", "agent:inventory"),
+    ("is alex low on food", None), ("is Tester gonna starve soon or nah", None),
+])
+def test_the_players_own_name_is_the_player(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert route(shared_runtime, text) == module
+
+
+@pytest.mark.parametrize("text, spoken", [
+    ("is tester low on food", "is i low on food"), ("any mail for tester", "any mail for me"),
+    ("tester's inventory", "my inventory"), ("tester还有多少血", "我还有多少血"), ("testers2 online", "testers2 online"),
+    ("protester nearby", "protester nearby"),
+])
+def test_the_own_name_is_read_as_i_me_my_or_wo(text: str, spoken: str) -> None:
+    assert as_speaker(text, "tester") == spoken
+
+
+def test_a_player_named_like_a_word_keeps_the_word(shared_runtime: AssistantRuntime) -> None:
+    snapshot = attrs.evolve(fixture_snapshot("en_us"), player_name="Diamonds")
+    route_ = shared_runtime.router.route("how many diamonds do i have", "en", ScopeState("t"), snapshot, now=0.0)
+    assert route_.module_id == "agent:inventory"
