@@ -48,7 +48,7 @@ from engine.routing.terms import Analysis, Term, TermKind
 # The assistant addressed in the middle of a line starts the request: "刚被炸了 ai 我还有多少血"
 # ("how close is the bot to finishing" names it: no cut after a determiner or "is", nor before a
 # last word: "what stage is the speedrun bot on").
-_CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])|(?<!\bthe)(?<!\bthis)(?<!\bthat)(?<!\bmy)(?<!\bur)(?<!\byour)(?<!\bis)(?<!\ba)(?<!\bspeedrun)(?: +@(?:ai|bot) +| +(?:ai|bot) +(?=\S+ +\S|[\u4e00-\u9fff]{2}))"
+_CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])|(?<!\bthe)(?<!\bthis)(?<!\bthat)(?<!\bmy)(?<!\bur)(?<!\byour)(?<!\bis)(?<!\ba)(?<!\bspeedrun)(?<!\bput)(?<!\btype)(?<!\bsay)(?<!\bwrite)(?<!\bwith)(?: +@(?:ai|bot) +| +(?:ai|bot) +(?=\S+ +\S|[\u4e00-\u9fff]{2}))"
                   # What happened, said after the question without a comma: "check my health please i just fell".
                   # Not inside a clause that a conjunction opens: "while i was gone", "what i was doing".
                   r"|(?<=[a-z])(?<!\bwhile)(?<!\bwhen)(?<!\bsince)(?<!\bafter)(?<!\bbefore)(?<!\bthat)(?<!\bwhat)"
@@ -183,8 +183,8 @@ def _named_after(analyses: list[Analysis], i: int) -> bool:
         t.kind in _NAMES or t.kind in _NOT_CONTEXT or t.kind is TermKind.WRITE for t in question.terms)
 
 
-# The address, not the word: "do i need to type @ai", "what does this ai bot do" name it.
-_MID_ADDRESS = re.compile(r"(?<!\bthe)(?<!\bthis)(?<!\bthat)(?<!\bmy)(?<!\bur)(?<!\byour)(?<!\ba)(?<!\btype)(?<!\bsay)"
+# The address, not the word: "do i need to type @ai", "put @ai first", "what does this ai bot do" name it.
+_MID_ADDRESS = re.compile(r"(?<!\bthe)(?<!\bthis)(?<!\bthat)(?<!\bmy)(?<!\bur)(?<!\byour)(?<!\ba)(?<!\btype)(?<!\bsay)(?<!\bput)"
                           r"(?<!\buse)(?<!\bwrite)(?<!\bcall)(?<!\bwith)(?<!\bto)(?<!\bai)(?<![打用叫])\s@?(?:ai|bot)\s+$")
 
 

@@ -129,7 +129,7 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
         return terms
     drop: set[int] = asked
     here: set[int] = set()  # "this" that is the player's own place or mode: read as "i"
-    features = {t.feature for t in terms if t.kind not in _GOVERNABLE}
+    features = {t.feature for t in terms if t.kind not in _GOVERNABLE or t.kind is TermKind.COMPOUND}
     relative_from = len(terms)
     has_noun = any(t.kind in _NOUNS for t in terms)
     for i, term in enumerate(terms):
@@ -210,6 +210,9 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
             elif surface in _ZH_PAST_TIME and _frames_inbox(terms, i):
                 # "打boss的时候有人私聊我吗": the clause before says when the messages came.
                 drop.update(range(i + 1))
+        elif kind is TermKind.COMPOUND:
+            if surface == "then" and i and i == len(terms) - 1:
+                drop.add(i)  # "who's about then", "where am i then": a word that closes the question
         elif kind is TermKind.NEGATION:
             if i > relative_from:
                 drop.add(i)
@@ -229,7 +232,7 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
                  for i, t in enumerate(terms) if i not in drop)
 
 
-_GOVERNABLE = frozenset({TermKind.REFERENCE, TermKind.NEGATION, TermKind.CONDITION})
+_GOVERNABLE = frozenset({TermKind.REFERENCE, TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND})
 _ZH_DOERS = frozenset({"@you", "@autopilot"})
 _SECOND_PERSON = frozenset({"you", "your", "u", "ya", "yourself", "ur", "yours", "yu", "yuo", "你", "您"})
 _PERSONAL = frozenset({"he", "she", "him", "her", "his", "hers", "他", "她"})
@@ -342,11 +345,11 @@ def _without_purpose(terms: tuple[Term, ...]) -> tuple[Term, ...]:
         if term.feature != "@purpose" and not (term.feature == "@whether" and i):
             continue  # "whats my xp lvl, wanna know if i can enchant": what the answer will tell them
         if term.feature == "@purpose" and i and (
-            terms[i - 1].surface.rsplit(" ", 1)[-1] in _SUBJECTS or terms[i - 1].feature == "@player"
+            terms[i - 1].surface.rsplit(" ", 1)[-1] in _SUBJECTS or terms[i - 1].feature in ("@player", "@players")
         ) and (
             term.surface.split(" ", 1)[0] not in _SUBJECTS
         ):
-            # "where am i going to find iron", "is alex gonna starve": the question's own verb, not a
+            # "where am i going to find iron", "is alex gonna starve", "anyone want to trade": the question's own verb, not a
             # purpose ("what level am i, i wanna enchant" has a subject of its own: a clause that says why)
             return terms
         head = terms[:i]

@@ -131,12 +131,16 @@ _ASKED_LAST = frozenset({"@howmuch", "@where", "@what", "@which"})
 
 
 def _asked_last(terms: list[Term], normalized: str) -> None:
-    """"hp how much", "coords where": the thing, then what is asked of it, as chat puts it; read in
-    the order English asks ("how much hp"). Chinese asks in this order ("血量多少") and keeps it."""
-    if len(terms) >= 2 and normalized.isascii() and terms[-1].feature in _ASKED_LAST and (
-        terms[-2].kind is TermKind.TOPIC
-    ) and not any(t.feature in _ASKING for t in terms[:-1]):
-        terms.insert(0, terms.pop())
+    """"hp how much", "coords where", "facing which direction": the thing, then what is asked of it
+    (the question word and at most one word after it), as chat puts it; read in the order English
+    asks ("how much hp"). Chinese asks in this order ("血量多少") and keeps it."""
+    if len(terms) < 2 or not normalized.isascii():
+        return
+    at = next((i for i, t in enumerate(terms) if t.feature in _ASKING), None)
+    if at is not None and at >= len(terms) - 2 and at and terms[at].feature in _ASKED_LAST and (
+        terms[at - 1].kind is TermKind.TOPIC
+    ) and not any(t.feature in _ASKING for t in terms[at + 1:]):
+        terms[:] = terms[at:] + terms[:at]
 
 
 def _openers(terms: list[Term]) -> None:

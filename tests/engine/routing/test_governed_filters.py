@@ -444,3 +444,23 @@ def test_a_named_players_own_verb_is_no_purpose_clause(shared_runtime: Assistant
 ])
 def test_tell_me_inside_the_line_asks(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
     assert route(shared_runtime, text) == module
+
+
+# A final "then" closes the question ("who's about then"); "and then" before more still joins two.
+@pytest.mark.parametrize("text, module", [("who's about then", "agent:players"), ("where am i then", "agent:position"),
+                                          ("where am i and then", None), ("take me home then", None)])
+def test_a_final_then_closes_the_question(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert route(shared_runtime, text) == module
+
+
+# Words of the fourteenth round's writers, and what they must not catch: "ping" alone is latency,
+# "anyone want to trade" asks others for a trade, not who is on.
+@pytest.mark.parametrize("text, module", [
+    ("did i get pinged while i was at tea", "agent:inbox"), ("did i get pinged", "agent:inbox"),
+    ("how's the job going bot, nearly there?", "agent:progress"), ("what sort of stuff can u help with", "agent:help"),
+    ("hlep me figure out how to talk to u", "agent:help"), ("anyone home?", "agent:players"),
+    ("how many levels have i got, want to enchant", "agent:status"), ("loadout?", "agent:inventory"),
+    ("whats my ping", None), ("anyone wanna trade diamonds?", None), ("anyone want to trade emeralds for iron", None),
+])
+def test_words_players_use_and_their_look_alikes(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert route(shared_runtime, text) == module
