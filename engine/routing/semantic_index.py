@@ -229,10 +229,12 @@ def _asks_something_else(analysis: Analysis, language: str, named: frozenset[str
     )
 
 
-def _shaped_to_ask(analysis: Analysis, language: str, named: frozenset[str]) -> bool:
+def _shaped_to_ask(
+    analysis: Analysis, language: str, named: frozenset[str], sentences: tuple[Analysis, ...] = ()
+) -> bool:
     """What anchoring and the line model both ask of a line's shape: it names something a
     module answers and asks it, in words no rule reads as another question (``named``: its
-    topics and slots)."""
+    topics and slots; ``sentences``: judge those words per sentence instead)."""
     if not (any(t.kind is TermKind.TOPIC for t in analysis.terms) or _own_items_counted(analysis)) or not (
         _and_joins_names(analysis)
     ):
@@ -245,7 +247,9 @@ def _shaped_to_ask(analysis: Analysis, language: str, named: frozenset[str]) -> 
         return False  # "steve还剩多少血", "alex是几级": a named player's state, which no module reads
     if set(analysis.features) <= _WHAT_IS_IT:
         return False  # "what is the autopilot", "自动驾驶是什么": what the thing is, not how it is doing
-    if _asks_something_else(analysis, language, named):
+    if any(_asks_something_else(part, language, _named(part)) for part in sentences) if sentences else (
+        _asks_something_else(analysis, language, named)
+    ):
         return False
     features = analysis.features
     if language == "en":
@@ -257,6 +261,19 @@ def _shaped_to_ask(analysis: Analysis, language: str, named: frozenset[str]) -> 
         if not (_asks_in_words(analysis) or _names_then_asks(analysis)):
             return False  # "my inventory is full lol" says something; it asks nothing ("i am hungry?" asks)
     return True
+
+
+def _named(analysis: Analysis) -> frozenset[str]:
+    """The topics and slots a line names, without light words and words the vocabulary does not know."""
+    return frozenset(f for f in analysis.must_cover() - _LIGHT_WORDS if not f.startswith(("w:", "c:")))
+
+
+def _restated_to_ask(analysis: Analysis, language: str) -> bool:
+    """Sentences the vocabulary judged one request ("my hearts r low?? how many i got"): shaped to
+    ask as one line, but whether a sentence asks something else is judged of each on its own (the
+    "low" of one and the "how many" of the other are no "how much is full health")."""
+    parts = tuple(part for part in analysis.parts() if _named(part))
+    return _shaped_to_ask(analysis, language, _named(analysis), parts)
 
 
 def _asks_in_words(analysis: Analysis) -> bool:
@@ -452,15 +469,15 @@ class SemanticIndex:
             return None
         prediction = found[0]
         module_id = prediction.label
-        named = frozenset(f for f in analysis.must_cover() - _LIGHT_WORDS if not f.startswith(("w:", "c:")))
-        if analysis.breaks or analysis.sentences or not (named and _asks(analysis, language, normalized)) or not (
-            _shaped_to_ask(analysis, language, named)
+        named = _named(analysis)
+        if analysis.breaks or not (named and _asks(analysis, language, normalized)) or not (
+            _restated_to_ask(analysis, language) if analysis.sentences else _shaped_to_ask(analysis, language, named)
         ):
             return None
         features = analysis.features
         if "@and" in features and _QUESTION_WORDS.intersection(features[features.index("@and") + 1:]):
             return None  # "how many diamonds do i have and whats the id of …": two questions
-        if asking_clauses(normalized, self.vocabulary.analyze) > 1:
+        if not analysis.sentences and asking_clauses(normalized, self.vocabulary.analyze) > 1:
             return None  # "在线几个人 有没有下雨"
         familiar = self._familiar.get((language, module_id), frozenset())
         if any(t.kind is TermKind.TOPIC and t.feature in named and t.feature not in familiar for t in analysis.terms):

@@ -80,6 +80,16 @@ def test_a_sure_model_does_not_decide_these(
     assert route(runtime, sure_of(module, lang, vouched), text, lang).module_id is None
 
 
+def test_sentences_that_restate_one_request_may_be_learned(runtime: AssistantRuntime) -> None:
+    # "my hearts r low?? how many i got": the vocabulary judged both sentences one request (the
+    # same topic, nothing else named), so the model's module stands as for one sentence.
+    status = sure_of("agent:status", "en")
+    assert route(runtime, None, "my hearts r low?? how many i got").module_id is None
+    assert route(runtime, status, "my hearts r low?? how many i got").module_id == "agent:status"
+    assert route(runtime, status, "am i hungry? where is alex").module_id is None  # two requests
+    assert route(runtime, status, "my hearts r low?? how many does alex have").module_id is None
+
+
 def test_a_model_sure_it_is_the_models_turn_doubts_what_anchoring_let_through(runtime: AssistantRuntime) -> None:
     doubting = sure_of(NONE, "en")
     assert route(runtime, None, "how many hearts am i on").module_id == "agent:status"  # anchored
