@@ -31,6 +31,8 @@ _LISTS_TOLD = frozenset({"@help", "@inbox"})
 _TRIGGERS = _HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西", "卡住"}
 _DOERS = frozenset({"@autopilot", "@you", "@doing"})
 _HAS_A_STATUS = frozenset({"@progress", "@autopilot", "@inbox", "@doing"})
+_GOALS = frozenset({"@autopilot", "@progress"})
+_MEASURES = frozenset({"@distance", "@nearby"})
 _AFTER_THAT = frozenset({"after that", "after this"})
 _VAGUE = frozenset({"stuff", "things", "东西"})
 # A plea that opens a question about something else: "help me im lost where am i", "HELP WHERE AM I".
@@ -81,6 +83,12 @@ def word_senses(terms: list[Term], normalized: str = "") -> None:
         terms[0] = Term(terms[0].surface, ("w:" if terms[0].surface.isascii() else "c:") + terms[0].surface,
                         TermKind.UNKNOWN)
         return
+    if any(t.feature in _GOALS for t in terms) and not any(
+        t.kind is TermKind.SLOT or t.feature in ("@players", "@who") for t in terms
+    ):
+        # "autopilot how far", "how close is it to the goal": how far the run has got, not a distance
+        # (a player or a thing named keeps it: "how far is alex from the goal", "anyone near the bot").
+        terms[:] = [Term(t.surface, "@progress", TermKind.TOPIC) if t.feature in _MEASURES else t for t in terms]
     if any(t.feature == "@status" for t in terms) and any(t.feature in _HAS_A_STATUS for t in terms):
         # "status of the goal", "bot status on ur goal?", "收件箱状态": how that thing stands, not the
         # player's health and hunger.

@@ -464,3 +464,15 @@ def test_a_final_then_closes_the_question(shared_runtime: AssistantRuntime, text
 ])
 def test_words_players_use_and_their_look_alikes(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
     assert route(shared_runtime, text) == module
+
+
+# How far or how close, said of the autopilot or its goal, is how far the run has got; with a
+# player or a thing named it is still a distance (issue 23, fourteenth round).
+@pytest.mark.parametrize("text, module", [
+    ("ai autopilot how far", "agent:progress"), ("@ai how close is it to the goal", "agent:progress"),
+    ("@ai how far is the autopilot from finishing", "agent:progress"), ("how far is alex from the goal", None),
+    ("is anyone near the autopilot", None),
+])
+def test_how_far_of_the_autopilot_is_its_progress(shared_runtime: AssistantRuntime, text: str,
+                                                  module: str | None) -> None:
+    assert route(shared_runtime, text) == module
