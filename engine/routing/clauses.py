@@ -273,7 +273,7 @@ def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
     ) and not _ASKING.intersection(analysis.features):
         return False  # "打末影龙呢": what the player is doing; 呢 after a verb asks nothing here
     if asked or analysis.requested or asks_in(text) or _A_NOT_A.search(text) is not None or (
-        _EN_WH.match(text) is not None
+        _EN_WH.match(_ADDRESSED.sub("", text)) is not None  # "@ai which way am i facing"
     ):
         return True
     if _inability(terms, text):

@@ -211,3 +211,13 @@ def test_a_clause_about_the_weather_or_the_place_is_context(shared_runtime: Assi
                                           ("my inventory is full lol", None)])
 def test_a_topic_then_any_asks(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
     assert route(shared_runtime, text) == module
+
+
+# A question after the address opens with its question word ("@ai which way am i facing, lost in
+# the end islands"); "anyway" after what happened only turns to the question.
+@pytest.mark.parametrize("text, module", [
+    ("@ai which way am i facing, lost in the end islands", "agent:position"),
+    ("this server lags so bad omg. anyway how full is my hunger", "agent:status"),
+])
+def test_the_question_after_the_address_or_anyway(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
+    assert route(shared_runtime, text) == module
