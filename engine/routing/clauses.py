@@ -372,6 +372,27 @@ _ZH_DOING = re.compile(r"^我?(?:正在|正|在)(?=[\u4e00-\u9fff])|^[\u4e00-\u9
 _WENT = re.compile(r"我(?:刚才?|刚刚)?去[\u4e00-\u9fff]{1,6}了")
 
 
+_STATES_OPENS = re.compile(r"(?:i|im|i'm|ive|i've|my|it|its|it's|this|thats|that's|he|she|they|theyre|they're|we"
+                           r"|there's|theres|everything|everyone|nothing|nobody)\b")
+# Pronouns a statement says of its own subject; "the same", "earlier" point back still, and "he"/"she"
+# may be the player the question names, whom the clause then speaks of ("where is steve, he's not
+# answering" is said to the others, unless the player sees them: ``seen``).
+_ITS_OWN = frozenset({"it", "its", "this", "they", "them", "em"})
+
+
+def _stated(terms: tuple[Term, ...], text: str) -> bool:
+    """The clause says something of a subject of its own: it opens with one ("i", "my inv", "it's",
+    "this") or with a word the vocabulary does not know before "is"/"are" ("skeletons are …"), and it
+    asks nothing of the assistant, does nothing, and names nothing of ours unless beside unknown words."""
+    if not (_STATES_OPENS.match(text) or len(terms) > 1 and terms[0].kind is TermKind.UNKNOWN and (
+        terms[1].feature == "@be"
+    )) or _ASKED_OF_YOU.search(text) is not None:
+        return False
+    if any(t.kind is TermKind.WRITE or t.kind is TermKind.CONDITION or t.kind is TermKind.COMPOUND for t in terms):
+        return False
+    return not any(t.kind in _NAMES for t in terms) or any(t.kind is TermKind.UNKNOWN for t in terms)
+
+
 def _context(analysis: Analysis, text: str, named: bool = False, topic: bool = False) -> bool:
     if _exclaims(analysis) or text.startswith(_THANKS) or text.startswith(_OR_ELSE):
         return True  # "thanks for earlier!": said before the request, asking nothing
@@ -383,10 +404,13 @@ def _context(analysis: Analysis, text: str, named: bool = False, topic: bool = F
     # A statement with its own subject ("the minigame swapped it"), not a request ("fix it").
     said_of_it = topic and bool(analysis.terms) and (analysis.terms[0].kind is TermKind.UNKNOWN or (
         analysis.terms[0].feature == "@self")) and not any(t.kind is TermKind.WRITE for t in analysis.terms)
-    # "…, it's pitch black down here": the "it" of the weather or the place, which points at nothing.
-    dummy = len(analysis.terms) > 1 and analysis.terms[0].surface == "it" and analysis.terms[1].feature == "@be" and (
-        not any(t.kind in _NAMES or t.kind is TermKind.REFERENCE for t in analysis.terms[1:]))
-    terms = tuple(t for i, t in enumerate(analysis.terms) if i not in unable and not (dummy and i == 0) and not (
+    # A statement with a subject of its own ("my inv is so full it's not even funny", "i can see her
+    # name tag but not her", "skeletons are wrecking me", "it's pitch black down here"): its negation
+    # and its pronouns are inside what it says, not about the request. Not one said to the assistant
+    # ("i dont want you to …") nor one that names only what it is about ("i dont need my coords").
+    stated = _stated(analysis.terms, text)
+    terms = tuple(t for i, t in enumerate(analysis.terms) if i not in unable and not (
+        stated and (t.kind is TermKind.NEGATION or t.surface in _ITS_OWN)) and not (
         seen and t.kind is TermKind.REFERENCE and t.surface in _PERSONAL) and not (
         said_of_it and i >= 2 and t.kind is TermKind.REFERENCE and t.surface in ("it", "its", "them", "它")))
     if analysis.mood is not Mood.ASKS and analysis.mood is not Mood.STATES:

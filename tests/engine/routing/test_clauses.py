@@ -198,8 +198,13 @@ def test_corrections_whether_and_whole_words(shared_runtime: AssistantRuntime, t
 # nothing, so the clause only says how things are (issue 23, fourteenth round).
 @pytest.mark.parametrize("text, lang, module", [
     ("how many torches i got left mate, it's pitch black down here", "en", "agent:inventory"),
-    ("where am i, it is so dark", "en", "agent:position"), ("where am i, it is that one", "en", None),
-    ("where am i, it is my house", "en", None),
+    ("where am i, it is so dark", "en", "agent:position"), ("where am i, it is my house", "en", None),
+    # A statement with its own subject: its negation and its pronouns are its own.
+    ("how many free slots do i have, my inv is so full it's not even funny", "en", "agent:inventory"),
+    ("where is alex, i can see her name tag but not her", "en", "agent:players"),
+    ("bro what step are we on, it's been forever, this is so mid", "en", "agent:progress"),
+    ("where am i, i dont need coords", "en", None), ("how many free slots do i have, i dont want you to tell me", "en", None),
+    ("where is steve rn, he's not answering", "en", None), ("where am i, it was the same as before", "en", None),
 ])
 def test_a_clause_about_the_weather_or_the_place_is_context(shared_runtime: AssistantRuntime, text: str, lang: str,
                                                             module: str | None) -> None:
