@@ -355,7 +355,7 @@ _JUST_NOW = frozenset({"刚才", "刚刚"})
 
 # What the player is about to do, said as a plan: "i go to the cave now", "要回家了", "准备去挖矿了".
 _ABOUT_TO = ("i go ", "i will ", "i'll ", "ill ", "im off to ", "i'm off to ", "heading to ", "im heading ",
-             "i'm heading ", "headed to ")
+             "i'm heading ", "headed to ", "wanna ", "want to ", "gonna ", "was gonna ", "im gonna ", "i'm gonna ")
 # Where the player is, said before the question: "on a boat, where am i heading", "in a cave lol, …".
 _WHERE_I_AM = ("on a ", "in a ", "im on a ", "im in a ", "i'm on a ", "i'm in a ", "inside a ", "stuck in a ")
 _ASKED_OF_YOU = re.compile(r"\b(?:you|u|ya)\b|你|您|帮我")
@@ -400,7 +400,7 @@ def _context(analysis: Analysis, text: str, named: bool = False, topic: bool = F
     unable = _inability(analysis.terms, text)
     # What the player sees of the named player ("i can see her", "我看到他了"); "tell him hi" is no
     # such clause.
-    seen = named and text.startswith(_SPEAKER_OPENS)
+    seen = named and text.startswith((*_SPEAKER_OPENS, *_ABOUT_TO))  # or means to ask them: "wanna invite him"
     # A statement with its own subject ("the minigame swapped it"), not a request ("fix it").
     said_of_it = topic and bool(analysis.terms) and (analysis.terms[0].kind is TermKind.UNKNOWN or (
         analysis.terms[0].feature == "@self")) and not any(t.kind is TermKind.WRITE for t in analysis.terms)

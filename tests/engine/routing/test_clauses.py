@@ -226,3 +226,17 @@ def test_a_topic_then_any_asks(shared_runtime: AssistantRuntime, text: str, modu
 ])
 def test_the_question_after_the_address_or_anyway(shared_runtime: AssistantRuntime, text: str, module: str) -> None:
     assert route(shared_runtime, text) == module
+
+
+# A plan said after the question ("wanna enchant", "wanna invite him to my skyblock"): what the
+# answer is for, its pronoun the player the question names; a plan to act on another player
+# still has a write in it and stops ("wanna give alex some").
+@pytest.mark.parametrize("text, module", [
+    ("how much xp do i have, wanna enchant", "agent:status"),
+    ("is notch online? wanna invite him to my skyblock", "agent:players"),
+    ("how many diamonds do i have, wanna give alex some", None),
+    ("would it be possible to see my health and hunger", "agent:status"),
+    ("would it be possible to take me home", None), ("is it possible to craft a beacon", None),
+])
+def test_plans_and_roundabout_asking(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert route(shared_runtime, text) == module
