@@ -136,7 +136,7 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis], whole: Anal
     ``whole``: the line read as one. A pronoun it resolved within the line ("first time using
     this bot, what can i ask it") is no reference back in the clause either."""
     every = clauses(normalized)
-    parts = _said_to_the_assistant(normalized, every)
+    parts = _after_anyway(_said_to_the_assistant(normalized, every), analyze)
     if len(parts) < 2:
         alone = analyze(*parts[0]) if parts and len(parts) < len(every) else None
         return alone if alone is not None and alone.mood is Mood.ASKS else None
@@ -203,6 +203,26 @@ def _said_to_the_assistant(normalized: str, parts: list[tuple[str, bool]]) -> li
             return parts[i:]
         at = found + len(text)
     return parts
+
+
+_HOLD_ON = frozenset({"wait", "hold on", "hang on"})
+_WAIT_NO = re.compile(r"(?:wait|hold on|hang on) no\b")  # "wait no it was a cave": the story corrected
+_ANYWAY = re.compile(r"(?:(?:so|but|ok|okay|well|and) )?(?:anyway|anyways|anyhow)\b")
+
+
+def _after_anyway(parts: list[tuple[str, bool]], analyze: Callable[[str, bool], Analysis]) -> list[tuple[str, bool]]:
+    """"i fell into a ravine, wait no it was a cave, anyway where am i": "anyway" turns from the story to
+    the request, which starts there; what came before is only told, however it is worded, unless it
+    asks for something to be done ("take me home, anyway where am i" is two requests)."""
+    turn = next((i for i in range(len(parts) - 1, 0, -1) if _ANYWAY.match(parts[i][0])), None)
+    if turn is None:
+        return parts
+    for text, asked in parts[:turn]:
+        told = analyze(text, asked)
+        paused = _WAIT_NO.match(text) is not None
+        if told.requested or any(t.kind is TermKind.WRITE and not (paused and t.surface in _HOLD_ON) for t in told.terms):
+            return parts  # "if i die tell me, anyway …": a request of its own
+    return parts[turn:]
 
 
 _USING_YOU = frozenset({"@how", "@work", "@you", "@can", "@do", "@what", "@be", "@self"})

@@ -70,7 +70,7 @@ _NEAR_KEYS = {"h": "gjybn", "o": "iplk0", "w": "qesa"}
 _HOW_SLIPS = sorted({"how"[:i] + k + "how"[i + 1:] for i, c in enumerate("how") for k in _NEAR_KEYS[c]} - {"now"})
 _EN_SLIPS = re.compile(rf"\b(?:{'|'.join(_HOW_SLIPS)})(?= (?:many|much|far|long|close|high|deep)\b)"
                        r"|(?<=\bthe )i'd\b|(?<=\bmy )good(?= (?:level|bar|meter)\b)"
-                       r"|(?:(?<=\bdo u )|(?<=\bdid u )|(?<=\bdo you )|(?<=\bdid you ))no\b"  # "do u no": know
+                       r"|(?:(?<=\bdo u )|(?<=\bdid u )|(?<=\bdo you )|(?<=\bdid you )|(?<=\bi dont )|(?<=\bi don't ))no\b"  # "do u no", "i dont no": know
                        r"|\bwyd\b|\bwya\b")  # texting's "what (are) you doing", "where you at"
 _SLIPPED = {"i'd": "id", "good": "food", "no": "know", "wyd": "what you doing", "wya": "where you at"}
 

@@ -32,6 +32,7 @@ _TRIGGERS = _HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西", "卡住"}
 _DOERS = frozenset({"@autopilot", "@you", "@doing"})
 _HAS_A_STATUS = frozenset({"@progress", "@autopilot", "@inbox", "@doing"})
 _GOALS = frozenset({"@autopilot", "@progress"})
+_TURNED = frozenset({"facing", "looking", "pointing", "pointed", "turned", "face"})
 _MEASURES = frozenset({"@distance", "@nearby"})
 _AFTER_THAT = frozenset({"after that", "after this"})
 _VAGUE = frozenset({"stuff", "things", "东西"})
@@ -83,6 +84,13 @@ def word_senses(terms: list[Term], normalized: str = "") -> None:
         terms[0] = Term(terms[0].surface, ("w:" if terms[0].surface.isascii() else "c:") + terms[0].surface,
                         TermKind.UNKNOWN)
         return
+    for i in range(1, len(terms)):
+        if terms[i].feature == "@facing" and terms[i].surface in _TURNED and any(
+            t.feature == "@player" for t in terms[max(0, i - 2):i]
+        ):
+            # "which way is notch facing": the way that player looks, which only their own client
+            # knows; "which way is notch" is the way to them.
+            terms[i] = Term(terms[i].surface, "w:" + terms[i].surface, TermKind.UNKNOWN)
     if any(t.feature in _GOALS for t in terms) and not any(
         t.kind is TermKind.SLOT or t.feature in ("@players", "@who") for t in terms
     ):

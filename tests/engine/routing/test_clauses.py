@@ -240,3 +240,15 @@ def test_the_question_after_the_address_or_anyway(shared_runtime: AssistantRunti
 ])
 def test_plans_and_roundabout_asking(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
     assert route(shared_runtime, text) == module
+
+
+# "anyway" turns from a story to the request: what came before is only told, unless it asks for
+# something itself ("take me home", "if i die tell me").
+@pytest.mark.parametrize("text, module", [
+    ("@ai ok so i was mining and then i fell into like a ravine or smth, wait no it was a cave, anyway where am i rn",
+     "agent:position"),
+    ("take me home, anyway where am i", None), ("if i die tell me, anyway whats my hp", None),
+    ("hlep me i dont no wat to say to u", "agent:help"),
+])
+def test_anyway_turns_to_the_request(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert route(shared_runtime, text) == module

@@ -221,3 +221,11 @@ def test_a_player_named_like_a_word_keeps_the_word(shared_runtime: AssistantRunt
     snapshot = attrs.evolve(fixture_snapshot("en_us"), player_name="Diamonds")
     route_ = shared_runtime.router.route("how many diamonds do i have", "en", ScopeState("t"), snapshot, now=0.0)
     assert route_.module_id == "agent:inventory"
+
+
+# Which way a named player faces is their own client's state; which way they are is a direction to them.
+@pytest.mark.parametrize("text, module", [("which way is notch facing", None), ("is alex facing me", None),
+                                          ("which way is alex", "agent:players"),
+                                          ("which way am i facing", "agent:position")])
+def test_the_way_another_player_faces_is_theirs(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert route(shared_runtime, text) == module
