@@ -473,19 +473,20 @@ class SquidServer(GameServer):
 
     name = "squid"
 
-    def settle_login(self, player: str, turn: Callable[[int], None], timeout: float = 10.0) -> None:
+    def settle_login(self, player: str, turn: Callable[[int], None], timeout: float = 10.0, since: int = 0) -> None:
         """Finish flying-squid's login before the player is moved: it waits for the client's first
         rotation-only or on-ground-only packet (``turn(i)`` makes the client send one, a different
         heading for each ``i``) and then puts the player back where it logged in, which would undo
         any move made before. A turn that reached the server before its login began waiting is
-        not counted there (seen once in CI on 1.20.1), so the client turns again until it settles."""
+        not counted there (seen once in CI on 1.20.1), so the client turns again until it settles.
+        ``since``: only a login from that mark on counts (a player who moved back to this server)."""
         tries = 4
         for i in range(tries):
-            if self.find_all("login_settled", player=player):
+            if self.find_all("login_settled", since=since, player=player):
                 return
             turn(i)
             try:
-                self.wait_for("login_settled", timeout=timeout / tries, player=player)
+                self.wait_for("login_settled", timeout=timeout / tries, since=since, player=player)
                 return
             except PeerTimeout:
                 if i == tries - 1:

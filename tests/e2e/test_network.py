@@ -29,9 +29,7 @@ def _plays_on(bot: Bot, server: GameServer, player: str, name: str, since: int) 
     bot.chat(f"hello {name}")
     server.wait_chat(f"hello {name}", player=player, since=since)
     if isinstance(server, SquidServer):  # flying-squid pulls back a player moved before its login settles
-        if not server.find_all("login_settled", since=since, player=player):
-            bot.look(0.5)
-        server.wait_for("login_settled", since=since, player=player)
+        server.settle_login(player, lambda i: bot.look(0.5 + 0.4 * i), since=since)
     mark = bot.mark()
     bot.chat("/ai where am I")
     said = bot.wait_chat("You are at", since=mark)["text"]
