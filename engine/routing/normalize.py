@@ -75,6 +75,12 @@ _EN_SLIPS = re.compile(rf"\b(?:{'|'.join(_HOW_SLIPS)})(?= (?:many|much|far|long|
 _SLIPPED = {"i'd": "id", "good": "food", "no": "know", "wyd": "what you doing", "wya": "where you at"}
 
 
+# "i keep typing it wrong in /give", "the id for /give": a command named, not its verb ("give" would be
+# a write); "/give me diamonds", "can you /tp me home" keep the command said.
+_SLASH_COMMAND = re.compile(r"(?:(?<=\bin )|(?<=\bwith )|(?<=\bfor )|(?<=\buse )|(?<=\busing )|(?<=\btype )"
+                            r"|(?<=\btyping )|(?<=\binto )|(?<=\bthe )|(?<=\bof ))/([a-z]+)\b")
+
+
 def _slipped(match: re.Match[str]) -> str:
     return _SLIPPED.get(match.group(), "how")
 
@@ -115,7 +121,7 @@ def ends_with_question_mark(text: str) -> bool:
 def normalize_text(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
     if folded.isascii():
-        return _EN_SLIPS.sub(_slipped, _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION))
+        return _SLASH_COMMAND.sub(r"the \1 command", _EN_SLIPS.sub(_slipped, _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION)))
     folded = _NET_SPELLINGS.sub(_net_word, fold_dialect_words(folded.translate(_TRADITIONAL)))
     folded = _WHERE_AM_I_SLIP.sub(r"\1哪", _SPACES.sub(" ", folded).strip(_EDGE_PUNCTUATION))
     folded = _MY_THIS.sub("的", _WHICH_SLIP.sub("哪", _THIS_BOT.sub("这个助手", folded.replace("@我", "艾特我"))))

@@ -32,6 +32,9 @@ _TRIGGERS = _HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西", "卡住"}
 _DOERS = frozenset({"@autopilot", "@you", "@doing"})
 _HAS_A_STATUS = frozenset({"@progress", "@autopilot", "@inbox", "@doing"})
 _GOALS = frozenset({"@autopilot", "@progress"})
+_EMPTIES = frozenset({"empty", "emptied"})
+_DEGREES = frozenset({"almost", "nearly", "so", "too", "completely", "totally", "kinda", "pretty", "basically", "half",
+                      "all", "quite", "fully"})
 _TURNED = frozenset({"facing", "looking", "pointing", "pointed", "turned", "face"})
 _MEASURES = frozenset({"@distance", "@nearby"})
 _AFTER_THAT = frozenset({"after that", "after this"})
@@ -84,8 +87,18 @@ def word_senses(terms: list[Term], normalized: str = "") -> None:
         terms[0] = Term(terms[0].surface, ("w:" if terms[0].surface.isascii() else "c:") + terms[0].surface,
                         TermKind.UNKNOWN)
         return
-    for i in range(1, len(terms)):
-        if terms[i].feature == "@facing" and terms[i].surface in _TURNED and any(
+    for i in range(len(terms) - 1, 0, -1):
+        if terms[i].surface in _EMPTIES and terms[i].kind is TermKind.WRITE and (
+            i + 1 < len(terms) and terms[i + 1].feature == "@inventory"
+        ):
+            del terms[i]  # "how many empty inventory slots": the slots' kind, as "empty slots" is
+        elif terms[i].surface in _EMPTIES and terms[i].kind is TermKind.WRITE and (
+            terms[i - 1].feature == "@be" or terms[i - 1].surface in _DEGREES
+            or i == len(terms) - 1 and terms[0].feature == "@be"
+        ):
+            # "the bar is almost empty", "is my inventory empty": how full, not "empty it"
+            terms[i] = Term(terms[i].surface, "@full", TermKind.FUNCTION)
+        elif terms[i].feature == "@facing" and terms[i].surface in _TURNED and any(
             t.feature == "@player" for t in terms[max(0, i - 2):i]
         ):
             # "which way is notch facing": the way that player looks, which only their own client

@@ -476,3 +476,18 @@ def test_words_players_use_and_their_look_alikes(shared_runtime: AssistantRuntim
 def test_how_far_of_the_autopilot_is_its_progress(shared_runtime: AssistantRuntime, text: str,
                                                   module: str | None) -> None:
     assert route(shared_runtime, text) == module
+
+
+# Write words that are something else where they stand: "empty" after "is"/"almost" or before the
+# inventory is how full; a slash command named after "in"/"for" is its name; "steps to go" remain.
+@pytest.mark.parametrize("text, module", [
+    ("is my inventory empty", "agent:inventory"), ("how many empty inventory slots do i have", "agent:inventory"),
+    ("empty my inventory", None), ("empty inventory", None),
+    ("what is the id of smooth stone slab i keep typing it wrong in /give", "agent:item"),
+    ("/give me diamonds", None), ("can you /tp me home", None),
+    ("ai is the auto mode almost done? like how many steps to go", "agent:progress"),
+    ("first time using this bot, where do i even start", "agent:help"), ("ai what can u even do", "agent:help"),
+])
+def test_write_words_that_write_nothing_where_they_stand(shared_runtime: AssistantRuntime, text: str,
+                                                         module: str | None) -> None:
+    assert route(shared_runtime, text) == module
