@@ -67,6 +67,7 @@ _NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE})
 _ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _OPENS_A_QUESTION = frozenset({"@be", "@do", "@can", "@any"})
+_AUX_PHRASES = ("did i ", "have i ", "has anyone ", "did anyone ", "did someone ", "did somebody ")
 _PAST = frozenset({"was", "were", "been"})  # "was away for a bit": says what happened
 _PAST_ASKS = frozenset({"@any", "@self", "@you", "@players"})  # "were there any messages", "was i"
 # What the player does not see or know ("i dont see her good", "i didnt get where i am"): a statement.
@@ -156,6 +157,9 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis], whole: Anal
         return None  # the line is that question alone: read whole, as it reads
     if named_after:  # "just fell in lava, am i ok, hp?": the question, then what it is about
         analyses[asking[0]] = attrs.evolve(analyses[asking[0]], terms=analyses[asking[0]].terms + analyses[asking[0] + 1].terms)
+    told = _told_before(analyses, asking[0]) if asking else ()
+    if told:  # "my hearts are looking sus, how many do i have left": what the question counts was said first
+        analyses[asking[0]] = attrs.evolve(analyses[asking[0]], terms=analyses[asking[0]].terms + told)
     if not asking or not (any(t.kind in _NAMES for t in analyses[asking[0]].terms) or _uses_you(analyses[asking[0]])
                           or where_i_am(analyses[asking[0]].terms, analyses[asking[0]].speaker)):
         return None
@@ -164,7 +168,7 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis], whole: Anal
     # "am i in survival, the minigame swapped it": "it" in a statement is what the question names.
     topic = any(t.kind is TermKind.TOPIC for t in analyses[asking[0]].terms)
     for i, analysis in enumerate(analyses):
-        if i != asking[0] and not (named_after and i == asking[0] + 1) and not _context(
+        if i != asking[0] and not (named_after and i == asking[0] + 1) and not (told and i == asking[0] - 1) and not _context(
             analysis, parts[i][0], named, topic
         ):
             return None
@@ -181,6 +185,21 @@ def _named_after(analyses: list[Analysis], i: int) -> bool:
     question, after = analyses[i], analyses[i + 1] if i + 1 < len(analyses) else None
     return after is not None and bool(after.terms) and all(t.kind is TermKind.TOPIC for t in after.terms) and not any(
         t.kind in _NAMES or t.kind in _NOT_CONTEXT or t.kind is TermKind.WRITE for t in question.terms)
+
+
+def _told_before(analyses: list[Analysis], i: int) -> tuple[Term, ...]:
+    """"my hearts are looking sus, how many do i have left", "food bar's low. how much is left": a
+    question that names nothing, after a statement of the player's own ("my …") about one topic;
+    the topic is what it asks about. Nothing else may be named or filtered in either clause."""
+    if i == 0 or any(t.kind in _NAMES or t.kind in _NOT_CONTEXT or t.kind is TermKind.WRITE for t in analyses[i].terms):
+        return ()
+    before = analyses[i - 1].terms
+    topics = {t.feature for t in before if t.kind is TermKind.TOPIC}
+    if not before or before[0].feature != "@self" or len(topics) != 1 or any(
+        t.kind is TermKind.SLOT or t.kind in _NOT_CONTEXT or t.kind is TermKind.WRITE for t in before
+    ):
+        return ()
+    return tuple(t for t in before if t.kind is TermKind.TOPIC)
 
 
 # The address, not the word: "do i need to type @ai", "put @ai first", "what does this ai bot do" name it.
@@ -299,7 +318,8 @@ def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
     if _inability(terms, text):
         return False  # "cant break anything": says what the player cannot do
     return bool(_ASKING.intersection(analysis.features)) or bool(terms) and (
-        terms[0].feature in _OPENS_A_QUESTION and (
+        terms[0].surface.startswith(_AUX_PHRASES)  # "did i get any notices": a phrase that opens asking
+        or terms[0].feature in _OPENS_A_QUESTION and (
             terms[0].surface not in _PAST or len(terms) > 1 and terms[1].feature in _PAST_ASKS
         )
     )

@@ -98,6 +98,10 @@ def word_senses(terms: list[Term], normalized: str = "") -> None:
         ):
             # "the bar is almost empty", "is my inventory empty": how full, not "empty it"
             terms[i] = Term(terms[i].surface, "@full", TermKind.FUNCTION)
+        elif terms[i].surface == "looking" and terms[i - 1].feature == "@be" and i + 1 < len(terms) and (
+            terms[i + 1].kind is TermKind.UNKNOWN
+        ):
+            del terms[i]  # "my hearts are looking sus": how they look, not which way
         elif terms[i].feature == "@facing" and terms[i].surface in _TURNED and any(
             t.feature == "@player" for t in terms[max(0, i - 2):i]
         ):

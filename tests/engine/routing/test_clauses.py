@@ -252,3 +252,16 @@ def test_plans_and_roundabout_asking(shared_runtime: AssistantRuntime, text: str
 ])
 def test_anyway_turns_to_the_request(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
     assert route(shared_runtime, text) == module
+
+
+# A statement of the player's own about one topic, then a question that names nothing: the
+# question is about that topic. "did i get …" opens a question as "did anyone" does.
+@pytest.mark.parametrize("text, module", [
+    ("bro my hearts are looking sus, how many do i have left fr", "agent:status"),
+    ("did i get any notices while i was gone, my internet died for like 10 min ugh", "agent:inbox"),
+    ("my hp is low, where am i", None), ("alex is low, how much does he have", None),
+    ("how do i talk to you, do i need to type @ai every time", "agent:help"),
+])
+def test_what_the_question_asks_about_was_said_first(shared_runtime: AssistantRuntime, text: str,
+                                                     module: str | None) -> None:
+    assert route(shared_runtime, text) == module
