@@ -82,6 +82,8 @@ _LIGHT_WORDS = frozenset({
     "w:located", "w:situated", "w:done", "w:finished", "w:complete", "w:completed",
     "w:almost", "w:nearly", "w:miss", "w:missed", "w:yesterday", "w:today", "w:tonight", "w:first", "w:second",
     "w:last", "w:final", "w:with", "w:everything", "w:all", "w:from", "w:into",
+    "w:exact", "w:percent", "w:percentage", "w:half", "w:since", "w:night", "w:morning", "w:really", "w:actually",
+    "w:but", "w:ugh", "w:hi", "w:hello", "w:question", "w:questions", "w:real", "w:quick",
 })
 _QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})
@@ -484,7 +486,8 @@ class SemanticIndex:
             return None  # "在线人数上限多少", "do i need … for armor": a topic the module never answers
         if "@progress" in named and analysis.speaker and not _DOERS.intersection(features) - {"@progress"}:
             return None  # "我卡在哪一步了": the player's own step, not the autopilot's
-        unknown = [f for f in features if f.startswith(("w:", "c:"))]
+        # Light words need no evidence: they name nothing the model could have learned a module from.
+        unknown = [f for f in features if f.startswith(("w:", "c:")) and f not in _LIGHT_WORDS]
         if not self.line_model.vouches(language, unknown, module_id):
             return None  # "my friend's inventory", "is my position right": a word it has no evidence for
         return Verdict(Reason.LEARNED, attrs.evolve(match, module_id=module_id, learned=prediction.probability))

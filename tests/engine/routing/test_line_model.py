@@ -80,6 +80,12 @@ def test_a_sure_model_does_not_decide_these(
     assert route(runtime, sure_of(module, lang, vouched), text, lang).module_id is None
 
 
+def test_a_light_word_needs_no_evidence(runtime: AssistantRuntime) -> None:
+    # "ugh" names nothing a module could be learned from; "yeet" is an unknown word like any other.
+    assert route(runtime, sure_of("agent:position", "en"), "where in the world am i ugh").module_id == "agent:position"
+    assert route(runtime, sure_of("agent:position", "en"), "where in the world am i yeet").module_id is None
+
+
 def test_sentences_that_restate_one_request_may_be_learned(runtime: AssistantRuntime) -> None:
     # "my hearts r low?? how many i got": the vocabulary judged both sentences one request (the
     # same topic, nothing else named), so the model's module stands as for one sentence.
