@@ -38,6 +38,9 @@ EXAMPLES_EN = (
     # Room for more: the overview says how many slots are free.
     "is my inventory full", "how many free slots do i have", "how much space in my inventory", "do i have room in my inventory",
     "any free slots", "is my inv full", "got any free slots left",
+    # What the player carries, said with "on me" / "with me" ("do i have a bed with me").
+    "do i have a {item} on me", "do i have a {item} with me", "do i have {item} with me", "do i have any food on me",
+    "do i got {item} on me", "do i got any {item}", "got any food on me",
 )
 EXAMPLES_ZH = (
     "背包", "我的背包", "背包里有什么", "我的背包里有什么", "我背包里有什么", "背包里都有什么", "物品栏",
