@@ -100,6 +100,11 @@ def _said_otherwise(name: str) -> set[str]:
         out.add(f"{words[1]} of {words[0]}")
     if "and" in words[1:-1]:
         out.add(" ".join("n" if w == "and" else w for w in words))  # "flint n steel", as chat says "and"
+    if "stained" in words[1:-1]:
+        # "purple glass pane(s)": players leave "stained" out; without it the colour would be lost and
+        # "glass pane" read instead.
+        plain = tuple(w for w in words if w != "stained")
+        out.update(" ".join(plain[:-1] + (last,)) for last in (plain[-1], *_plurals(plain[-1])))
     return out
 
 

@@ -413,7 +413,7 @@ _WENT = re.compile(r"我(?:刚才?|刚刚)?去[\u4e00-\u9fff]{1,6}了")
 
 
 _STATES_OPENS = re.compile(r"(?:i|im|i'm|ive|i've|my|it|its|it's|this|thats|that's|he|she|they|theyre|they're|we"
-                           r"|there's|theres|everything|everyone|nothing|nobody)\b")
+                           r"|there's|theres|everything|everyone|nothing|nobody|cant|can't|cannot|can not|couldnt|couldn't)\b")
 # Pronouns a statement says of its own subject; "the same", "earlier" point back still, and "he"/"she"
 # may be the player the question names, whom the clause then speaks of ("where is steve, he's not
 # answering" is said to the others, unless the player sees them: ``seen``).
@@ -440,7 +440,8 @@ def _context(analysis: Analysis, text: str, named: bool = False, topic: bool = F
     unable = _inability(analysis.terms, text)
     # What the player sees of the named player ("i can see her", "我看到他了"); "tell him hi" is no
     # such clause.
-    seen = named and text.startswith((*_SPEAKER_OPENS, *_ABOUT_TO))  # or means to ask them: "wanna invite him"
+    # ... or means to ask them ("wanna invite him"), or cannot see them ("cant see her in this fog").
+    seen = named and text.startswith((*_SPEAKER_OPENS, *_ABOUT_TO, "cant ", "can't ", "cannot "))
     # A statement with its own subject ("the minigame swapped it"), not a request ("fix it").
     said_of_it = topic and bool(analysis.terms) and (analysis.terms[0].kind is TermKind.UNKNOWN or (
         analysis.terms[0].feature == "@self")) and not any(t.kind is TermKind.WRITE for t in analysis.terms)

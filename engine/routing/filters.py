@@ -66,7 +66,7 @@ _ZH_STATES = frozenset({"满", "饱", "够"})
 _ZH_PLACES = frozenset({"@dimname", "@dimension"})
 _HERE_AND_NOW = frozenset({"@gamemode", "@dimension"})
 _ZH_HERE = frozenset({"这", "这里", "这儿", "this"})  # "is this the end", "这是下界不"
-_DETERMINERS = frozenset({"this", "that", "these", "those", "这个", "那个", "这", "那"})
+_DETERMINERS = frozenset({"this", "that", "these", "those", "them", "这个", "那个", "这", "那"})
 _EARLIER = frozenset({"earlier", "刚才", "刚刚", "上次"})
 _ZH_THAT = frozenset({"那", "那个", "这", "这个"})
 _STEP_NAMES = frozenset({"@dimname", "@item"})  # what a milestone is named for
@@ -173,7 +173,9 @@ def governed(terms: tuple[Term, ...]) -> tuple[Term, ...]:
             ):
                 drop.add(i)  # "到下界那一步没有", "铁那个阶段": the step the line names
             elif surface in _DETERMINERS and i + 1 < len(terms) and terms[i + 1].kind is TermKind.SLOT:
-                drop.add(i)  # "那个金苹果的id", "this diamond's id": the line names what it points at
+                # "那个金苹果的id", "this diamond's id", "them diamonds": the line names what it points at. Not
+                # past a word between ("those purple glass panes"): the item read would lose its colour.
+                drop.add(i)
             elif surface in _ZH_HERE and i + 1 < len(terms) and terms[i + 1].feature == "@dimname" and (
                 surface != "this" or all(t.kind is TermKind.FUNCTION or t.feature == "@dimension" for t in terms[i + 2:])
             ):  # "is this the end dimension im in", not "is this a nether fortress"

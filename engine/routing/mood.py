@@ -135,8 +135,9 @@ def asks_in(text: str) -> bool:
 
 _EN_OPENER = re.compile(r"(?:(?:please|pls|plz) )?(?:check|show|tell me|list|display|view|read|let me see|lemme see)\b")
 # Said to the assistant after a few words of address or politeness ("bhai kindly tell me my location",
-# "reckon you could show us the coords").
-_EN_SHOW_ME = re.compile(r"\b(?:tell|show) (?:me|us)\b")
+# "reckon you could show us the coords"), or as formally as in a letter ("kindly provide a list of …").
+_EN_SHOW_ME = re.compile(r"\b(?:tell|show|inform|advise|update) (?:me|us)\b|\b(?:kindly|please) (?:provide|confirm|report|list)\b"
+                         r"|\bmay i request\b|\bwould you be so kind\b|\bgrateful if you could\b")
 _EN_PLEASE = re.compile(r"\b(?:please|pls|plz|pleas|plez)$")
 _EN_STATES_BE = re.compile(r"\b(?:is|are|am|im|i'm|was|were)\b")
 _ZH_SHOW = re.compile(r"(?:看|查|告诉|说|报|发|列|瞅|瞧|显示)(?:一下|一哈|下)|告诉我|康康|给我看|让我看"

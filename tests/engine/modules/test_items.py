@@ -108,6 +108,9 @@ def test_names_said_otherwise_than_spelled(shared_runtime: AssistantRuntime) -> 
         assert [i.id for i in table.lookup("stone brick")] == ["minecraft:stonebrick" if version == "1.12.2"
                                                                  else "minecraft:stone_bricks"]
         assert [i.id for i in table.lookup("bucket of water")] == ["minecraft:water_bucket"]
+    # "stained" left out keeps the colour: "purple glass pane(s)" is not the plain glass pane.
+    assert [i.id for i in items.for_version("26.1").lookup("purple glass panes")] == ["minecraft:purple_stained_glass_pane"]
+    assert [i.id for i in items.for_version("26.1").lookup("red glass")] == ["minecraft:red_stained_glass"]
     # A name beats the item it is the plural of: "bricks" is the block, "brick" the item.
     assert [i.id for i in items.lookup("bricks")] == ["minecraft:bricks"]
     assert [i.id for i in items.lookup("brick")] == ["minecraft:brick"]

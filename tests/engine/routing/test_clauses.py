@@ -265,3 +265,16 @@ def test_anyway_turns_to_the_request(shared_runtime: AssistantRuntime, text: str
 def test_what_the_question_asks_about_was_said_first(shared_runtime: AssistantRuntime, text: str,
                                                      module: str | None) -> None:
     assert route(shared_runtime, text) == module
+
+
+# Formal requests ("kindly provide", "would you be so kind", "inform me of") ask to be shown; "cant
+# see her" after a question about a named player is what the player sees of them.
+@pytest.mark.parametrize("text, module", [
+    ("Dear assistant, could you kindly inform me of my current health and hunger levels? Thank you.", "agent:status"),
+    ("Kindly provide a list of players currently connected to the server.", "agent:players"),
+    ("bot is alex close by, cant see her anywhere in this fog", "agent:players"),
+    ("confirm the teleport", None), ("where am i, dont show it in chat", None),
+])
+def test_formal_requests_and_what_the_player_cannot_see(shared_runtime: AssistantRuntime, text: str,
+                                                        module: str | None) -> None:
+    assert route(shared_runtime, text) == module

@@ -491,3 +491,14 @@ def test_how_far_of_the_autopilot_is_its_progress(shared_runtime: AssistantRunti
 def test_write_words_that_write_nothing_where_they_stand(shared_runtime: AssistantRuntime, text: str,
                                                          module: str | None) -> None:
     assert route(shared_runtime, text) == module
+
+
+# "them diamonds" points at the item it names; past a word between, the colour would be lost
+# ("them purple glass panes" reads as the purple stained glass pane only through its own name).
+def test_a_demonstrative_before_an_item_and_a_colour_kept(shared_runtime: AssistantRuntime) -> None:
+    assert route(shared_runtime, "do i have them diamonds") == "agent:inventory"
+    snapshot = fixture_snapshot("en_us")
+    found = shared_runtime.router.route("whats the item id for them purple glass panes bot", "en", ScopeState("t"),
+                                        snapshot, now=0.0)
+    assert found.module_id == "agent:item" and found.args.matches == ("minecraft:purple_stained_glass_pane",)
+    assert blocked(shared_runtime, "what about those big ones") is TermKind.REFERENCE
