@@ -320,7 +320,9 @@ def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
     return bool(_ASKING.intersection(analysis.features)) or bool(terms) and (
         terms[0].surface.startswith(_AUX_PHRASES)  # "did i get any notices": a phrase that opens asking
         or terms[0].feature in _OPENS_A_QUESTION and (
-            terms[0].surface not in _PAST or len(terms) > 1 and terms[1].feature in _PAST_ASKS
+            terms[0].surface not in _PAST or len(terms) > 1 and (
+                terms[1].feature in _PAST_ASKS or terms[1].surface.startswith("any ")  # "were any notices left"
+            )
         )
     )
 
@@ -352,7 +354,7 @@ _ADDRESSED = re.compile(r"^@?(?:ai|bot)\s+")
 # What the player just did or was doing: "刚去吃饭了", "i was mining", "just got killed by a
 # skeleton" say what happened; its verb asks for nothing ("just take me home" is no such opening).
 _JUST_DID = ("刚", "我刚", "i just ", "i was ", "was ", "just got ", "i got ", "got ", "think i got ", "i think i got ",
-             "i forgot ", "forgot ")
+             "i forgot ", "forgot ", "been ", "i been ", "ive been ", "i've been ")
 # "just fell into lava", "i just found diamonds": a past verb says what happened, whatever it names.
 _JUST_HAPPENED = re.compile(r"(?:i )?just (?:[a-z]+ed|fell|got|went|came|ate|lost|found|saw|made|woke|left|took|ran"
                             r"|fought|hit|broke|spent|threw|dug|swam|flew|drank|blew)\b")

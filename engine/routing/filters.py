@@ -331,10 +331,16 @@ def _frames_inbox(terms: tuple[Term, ...], i: int) -> bool:
     ) and not any(t.kind in _STOPS for t in after)
 # Words of a goal's noun phrase that are no verb and no person: "next level".
 _GOAL_WORDS = frozenset({"w:next", "@progress", "@xp", "@item"})
+_DONE = frozenset({"w:done", "w:finished", "w:complete", "w:completed", "w:over", "@progress"})
 
 
 def _goal_only(rest: tuple[Term, ...]) -> bool:
-    """The rest of the line is a goal to reach (a level, a milestone, an item), with no verb."""
+    """The rest of the line is a goal to reach (a level, a milestone, an item), with no verb, or the
+    goal said done ("till the goal is done": how far the run still has to go, no event to wait for)."""
+    if len(rest) > 2 and rest[0].feature == "@progress" and rest[1].feature == "@be" and all(
+        t.feature in _DONE for t in rest[2:]
+    ):
+        return True
     return bool(rest) and all(t.feature in _GOAL_WORDS for t in rest) and rest[-1].kind in _NOUNS
 _ASKED = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _SUBJECTS = frozenset({"i", "we", "you", "u", "ya", "he", "she", "it", "they", "bot", "autopilot"})

@@ -278,3 +278,16 @@ def test_what_the_question_asks_about_was_said_first(shared_runtime: AssistantRu
 def test_formal_requests_and_what_the_player_cannot_see(shared_runtime: AssistantRuntime, text: str,
                                                         module: str | None) -> None:
     assert route(shared_runtime, text) == module
+
+
+# What the player has been doing ("been grinding the mob farm") is context; "were any notices
+# left" opens a question; "till the goal is done" is how far the run still has to go.
+@pytest.mark.parametrize("text, module", [
+    ("ai how much xp do i got lol, been grinding the mob farm for like an hour", "agent:status"),
+    ("I was away for about an hour; were any notices left for me?", "agent:inbox"),
+    ("how much longer till the goal is done, roughly", "agent:progress"),
+    ("tell me till the goal is done", None), ("how much health till i die", None),
+])
+def test_what_the_player_has_been_doing_and_how_long_till_done(shared_runtime: AssistantRuntime, text: str,
+                                                               module: str | None) -> None:
+    assert route(shared_runtime, text) == module
