@@ -67,6 +67,7 @@ _NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE})
 _ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _OPENS_A_QUESTION = frozenset({"@be", "@do", "@can", "@any"})
+_DONT = ("dont ", "don't ", "do not ")  # "dont wanna fall into the void": no "do …?" question
 _AUX_PHRASES = ("did i ", "have i ", "has anyone ", "did anyone ", "did someone ", "did somebody ")
 _PAST = frozenset({"was", "were", "been"})  # "was away for a bit": says what happened
 _PAST_ASKS = frozenset({"@any", "@self", "@you", "@players"})  # "were there any messages", "was i"
@@ -298,6 +299,8 @@ def _exclaims(analysis: Analysis) -> bool:
         t.surface in _PLEAS for t in analysis.terms if t.feature == "@help")
 
 
+# "饿死了", "累死我了", "吓死人了": how the player feels, "…to death"; asks nothing.
+_ZH_TO_DEATH = re.compile(r"(?:我|真是|快)?[\u4e00-\u9fff]{1,2}死(?:我|人)?了[啊呀吧哈]*")
 _PERSONAL = frozenset({"he", "she", "him", "her", "他", "她"})
 _SPEAKER_OPENS = ("i ", "im ", "i'm ", "我")
 _PLEAS = frozenset({"help", "help me", "halp", "救命", "救救我", "帮帮我", "求助"})
@@ -319,7 +322,7 @@ def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
         return False  # "cant break anything": says what the player cannot do
     return bool(_ASKING.intersection(analysis.features)) or bool(terms) and (
         terms[0].surface.startswith(_AUX_PHRASES)  # "did i get any notices": a phrase that opens asking
-        or terms[0].feature in _OPENS_A_QUESTION and (
+        or terms[0].feature in _OPENS_A_QUESTION and not text.startswith(_DONT) and (
             terms[0].surface not in _PAST or len(terms) > 1 and (
                 terms[1].feature in _PAST_ASKS or terms[1].surface.startswith("any ")  # "were any notices left"
             )
@@ -415,7 +418,8 @@ _WENT = re.compile(r"我(?:刚才?|刚刚)?去[\u4e00-\u9fff]{1,6}了")
 
 
 _STATES_OPENS = re.compile(r"(?:i|im|i'm|ive|i've|my|it|its|it's|this|thats|that's|he|she|they|theyre|they're|we"
-                           r"|there's|theres|everything|everyone|nothing|nobody|cant|can't|cannot|can not|couldnt|couldn't)\b")
+                           r"|there's|theres|everything|everyone|nothing|nobody|cant|can't|cannot|can not|couldnt|couldn't"
+                           r"|dont wanna|don't wanna|dont want to|don't want to)\b")  # "dont wanna fall into the void"
 # Pronouns a statement says of its own subject; "the same", "earlier" point back still, and "he"/"she"
 # may be the player the question names, whom the clause then speaks of ("where is steve, he's not
 # answering" is said to the others, unless the player sees them: ``seen``).
@@ -436,8 +440,8 @@ def _stated(terms: tuple[Term, ...], text: str) -> bool:
 
 
 def _context(analysis: Analysis, text: str, named: bool = False, topic: bool = False) -> bool:
-    if _exclaims(analysis) or text.startswith(_THANKS) or text.startswith(_OR_ELSE):
-        return True  # "thanks for earlier!": said before the request, asking nothing
+    if _exclaims(analysis) or text.startswith(_THANKS) or text.startswith(_OR_ELSE) or _ZH_TO_DEATH.fullmatch(text):
+        return True  # "thanks for earlier!", "饿死了": said beside the request, asking nothing
     text = _ADDRESSED.sub("", text)  # "ai 刚才忙着打龙": whom it is said to, then what happened
     unable = _inability(analysis.terms, text)
     # What the player sees of the named player ("i can see her", "我看到他了"); "tell him hi" is no

@@ -291,3 +291,14 @@ def test_formal_requests_and_what_the_player_cannot_see(shared_runtime: Assistan
 def test_what_the_player_has_been_doing_and_how_long_till_done(shared_runtime: AssistantRuntime, text: str,
                                                                module: str | None) -> None:
     assert route(shared_runtime, text) == module
+
+
+# Feelings and wishes beside a question: "饿死了", "dont wanna fall into the void" (a "do not …"
+# that asks nothing); "dont tell alex" stays a negation of the request.
+@pytest.mark.parametrize("text, module", [
+    ("我身上有多少个面包呀 饿死了", "agent:inventory"), ("what y level am i on, dont wanna fall into the void", "agent:position"),
+    ("where am i, dont tell alex", None), ("where am i, dont show my coords in chat", None),
+    ("yo bot no cap i'm lowkey lost, what are my coords", "agent:position"), ("我现在几点血啊 在打末影龙呢", "agent:status"),
+])
+def test_feelings_and_wishes_beside_a_question(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
+    assert route(shared_runtime, text) == module
