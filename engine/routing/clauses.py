@@ -41,6 +41,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from engine.routing.mood import Mood, asks_in
+from engine.routing.senses import HOLD_ON
 from engine.routing.sentences import named_things, where_i_am
 from engine.routing.terms import Analysis, Term, TermKind
 
@@ -225,7 +226,6 @@ def _said_to_the_assistant(normalized: str, parts: list[tuple[str, bool]]) -> li
     return parts
 
 
-_HOLD_ON = frozenset({"wait", "hold on", "hang on"})
 _WAIT_NO = re.compile(r"(?:wait|hold on|hang on) no\b")  # "wait no it was a cave": the story corrected
 _ANYWAY = re.compile(r"(?:(?:so|but|ok|okay|well|and) )?(?:anyway|anyways|anyhow)\b")
 
@@ -240,7 +240,7 @@ def _after_anyway(parts: list[tuple[str, bool]], analyze: Callable[[str, bool], 
     for text, asked in parts[:turn]:
         told = analyze(text, asked)
         paused = _WAIT_NO.match(text) is not None
-        if told.requested or any(t.kind is TermKind.WRITE and not (paused and t.surface in _HOLD_ON) for t in told.terms):
+        if told.requested or any(t.kind is TermKind.WRITE and not (paused and t.surface in HOLD_ON) for t in told.terms):
             return parts  # "if i die tell me, anyway …": a request of its own
     return parts[turn:]
 

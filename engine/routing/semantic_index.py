@@ -270,14 +270,6 @@ def _named(analysis: Analysis) -> frozenset[str]:
     return frozenset(f for f in analysis.must_cover() - _LIGHT_WORDS if not f.startswith(("w:", "c:")))
 
 
-def _restated_to_ask(analysis: Analysis, language: str) -> bool:
-    """Sentences the vocabulary judged one request ("my hearts r low?? how many i got"): shaped to
-    ask as one line, but whether a sentence asks something else is judged of each on its own (the
-    "low" of one and the "how many" of the other are no "how much is full health")."""
-    parts = tuple(part for part in analysis.parts() if _named(part))
-    return _shaped_to_ask(analysis, language, _named(analysis), parts)
-
-
 def _asks_in_words(analysis: Analysis) -> bool:
     """A question word, a question's opening, a wh-word opening a phrase, a question mark, or a
     request to be shown ("check my …", "… pls")."""
@@ -472,8 +464,11 @@ class SemanticIndex:
         prediction = found[0]
         module_id = prediction.label
         named = _named(analysis)
+        # Sentences the vocabulary judged one request ("my hearts r low?? how many i got") are shaped
+        # as one line, but whether one asks something else is judged of each on its own.
+        sentences = tuple(part for part in analysis.parts() if _named(part))
         if analysis.breaks or not (named and _asks(analysis, language, normalized)) or not (
-            _restated_to_ask(analysis, language) if analysis.sentences else _shaped_to_ask(analysis, language, named)
+            _shaped_to_ask(analysis, language, named, sentences)
         ):
             return None
         features = analysis.features

@@ -20,7 +20,7 @@ _OPENS = frozenset({"open", "打开"})
 # the game client's screen, which may be what the player wants done: that stays a write.
 _VIEWS = frozenset({"@inbox", "@help"})
 _GIVES = frozenset({"给", "give", "gimme"})
-_HOLD_ON = frozenset({"wait", "hold on", "hang on", "hold up"})
+HOLD_ON = frozenset({"wait", "hold on", "hang on", "hold up"})  # a pause, not "stop"
 _ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch", "@be", "@do", "@can", "@have"})
 _ASKING_WORDS = frozenset({"what", "where", "who", "how", "which", "whats", "wheres", "whos", "hows"})
 # Values that can only be told, never handed over ("给我经验", "give me hp" ask for the thing).
@@ -28,7 +28,7 @@ _VALUES_TOLD = frozenset({"@position", "@id", "@status", "@dimension", "@facing"
 # Lists given to the player are read ("gimme the command list", "give me my messages"); without
 # "me" the word may be the command's name ("用give指令").
 _LISTS_TOLD = frozenset({"@help", "@inbox"})
-_TRIGGERS = _HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西", "卡住"}
+_TRIGGERS = HOLD_ON | _GIVES | _OPENS | {"跟", "装备", "东西", "卡住"}
 _DOERS = frozenset({"@autopilot", "@you", "@doing"})
 _HAS_A_STATUS = frozenset({"@progress", "@autopilot", "@inbox", "@doing"})
 _GOALS = frozenset({"@autopilot", "@progress"})
@@ -127,7 +127,7 @@ def word_senses(terms: list[Term], normalized: str = "") -> None:
         terms[:] = [t for t in terms if t.feature != "@server"]  # "服务器上都有谁在线": who, not the server
     if not any(t.surface in _TRIGGERS for t in terms):
         return  # most lines: none of the words below, nothing to read
-    if len(terms) > 1 and terms[0].surface in _HOLD_ON and (
+    if len(terms) > 1 and terms[0].surface in HOLD_ON and (
         terms[1].feature in _ASKING or terms[1].surface.split(" ", 1)[0] in _ASKING_WORDS
     ):
         del terms[0]  # "wait where am i", "hold on, what's my hp": a pause before a question, not "stop"

@@ -57,7 +57,8 @@ _SLOT_FEATURES = {"player": PLAYER_FEATURE, "item": ITEM_FEATURE, "number": NUMB
 _A_NOT_A = "不没"
 _QUESTION_TAILS = ("没有", "莫得", "没得", "没")  # 莫得, 没得: 没有 in south-western speech
 _PARTICLES = "吗呢啊呀吧嘛么啦呗哈"
-# "at the farm", "my build": a write word after one is a thing ("that" is no such word: "after that tp me").
+# "at the farm", "my build", "what loot": a write word after one is a thing ("that" is no such word:
+# "after that tp me").
 _DETERMINERS = frozenset({"the", "a", "an", "my", "his", "her", "our", "their", "your", "ur", "this", "what", "which"})
 # A Minecraft name that no word is spelled like: an underscore, or three letters then digits.
 _NICK = re.compile(r"(?=[a-z0-9_]{3,16}$)(?:[a-z0-9]*_[a-z0-9_]*|[a-z_]*[a-z]{3}[a-z_]*[0-9]+)")
