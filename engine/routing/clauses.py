@@ -57,6 +57,8 @@ _CUT = re.compile(r"[,，、.。?!;？！；:：]+|(?<=[\u4e00-\u9fff]) +(?=[\u4
                   r"|i'?m (?:so |kinda |really |totally |completely )?lost) )"
                   # What else may have happened, asked as an alternative: "… or did the portal glitch" (_OR_ELSE).
                   r"|(?<=[a-z0-9]) +(?=or (?:did|has|have|was|were|had) )"
+                  # The question after what the player is about to do: "i'm about to fight the wither so how many …".
+                  r"|(?<=[a-z]) +(?=so (?:how|what|whats|what's|where|wheres|where's|who|whos|who's|am i|do i|did|have i|any)\b)"
                   # What the player does next, said after the question: "hp check before i jump in" (_BEFORE);
                   # what may befall them is a condition ("tell me my health before i die").
                   r"|(?<=[a-z0-9]) +(?=(?:before|b4) i (?!die|get |am |run out|starve|drown))")
@@ -409,6 +411,7 @@ _NEED = ("i need ", "need ", "i needed ", "i need it ", "for the ", "for my ", "
          "hunting for ", "im looking for ", "i'm looking for ")
 _CORRECTS = re.compile(r"\bi mean\b|\bi meant\b|\bactually\b|\bno wait\b|不对|我是说|我的意思是")
 _THANKS = ("thanks", "thank you", "thank u", "thx", "ty ", "tysm", "cheers", "谢谢", "多谢", "感谢", "hey thanks", "hey thx")
+_BECAUSE = frozenset({"since", "because", "cause", "cuz", "coz", "bc", "as"})  # a reason opens the plan
 _WANTS = ("我要", "我想要", "i want ", "want ", "i wanna ", "wanna ")
 _ZH_ABOUT_TO = re.compile(r"(?:我)?(?:马上|快|就)?要[\u4e00-\u9fff]{1,6}了$|我(?:马上|等下|待会儿?|就)?要(?!不要)")
 # "在盖城堡", "正在挖矿", "打末影龙呢": what the player is doing now, said beside the question.
@@ -481,10 +484,11 @@ def _context(analysis: Analysis, text: str, named: bool = False, topic: bool = F
     # What the player is trying to do ("tryna find diamonds": a verb, then what it acts on) names
     # what it is about as well; a topic of ours in it is a second request ("i want to see my
     # inventory, where am i"), and a thing wanted without a verb may be asked for ("我要钻石").
-    purpose = bool(terms) and terms[0].feature == "@purpose"
+    lead = 1 if len(terms) > 1 and terms[0].surface in _BECAUSE else 0  # "since i'm about to dig down"
+    purpose = bool(terms) and terms[lead].feature == "@purpose"
     plan = not asked_of_you and (
-        text.startswith(_NEED) or text.startswith(_WHERE_I_AM) or purpose and len(terms) > 1
-        and terms[1].kind is TermKind.UNKNOWN and not any(t.kind is TermKind.TOPIC for t in terms)
+        text.startswith(_NEED) or text.startswith(_WHERE_I_AM) or purpose and len(terms) > lead + 1
+        and terms[lead + 1].kind is TermKind.UNKNOWN and not any(t.kind is TermKind.TOPIC for t in terms)
         or any(t.kind is TermKind.WRITE for t in terms) and (
             purpose or text.startswith(_ABOUT_TO) or _ZH_ABOUT_TO.match(text) is not None))
     # "刚才掉线了", "刚才挂机": what happened, unless the clause asks about it.

@@ -409,6 +409,21 @@ def blocking_filter(analysis: Analysis) -> TermKind | None:
     for kind in BLOCKING_KINDS:
         if kind in present:
             return kind
-    if analysis.breaks > 0:
+    if analysis.breaks > 0 or _two_questions(analysis.terms):
         return TermKind.COMPOUND
     return None
+
+
+_QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
+
+
+def _two_questions(terms: tuple[Term, ...]) -> bool:
+    """"whats my xp and what dimension am i in": "and" opens a second question about something else;
+    "what's my health and how much is left" asks one thing twice."""
+    for i, term in enumerate(terms[:-1]):
+        if term.feature == "@and" and terms[i + 1].feature in _QUESTION_WORDS:
+            before = {t.feature for t in terms[:i] if t.kind in _NOUNS}
+            after = {t.feature for t in terms[i + 1:] if t.kind in _NOUNS}
+            if before and after and before != after:
+                return True
+    return False

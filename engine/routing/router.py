@@ -36,6 +36,7 @@ from engine.modules.declarations import ParseContext
 from engine.modules.module import Access
 from engine.modules.registry import ModuleRegistry, Registered
 from engine.routing.cache import CacheKey, IntentCache, make_key
+from engine.routing.corrections import corrected
 from engine.routing.config import Mode, SemanticConfig
 from engine.routing.filters import blocking_filter
 from engine.routing.normalize import ends_with_question_mark, normalize_text
@@ -159,6 +160,7 @@ class Router:
         own = snapshot.player_name.lower()
         if own and own in normalized and self._is_a_name(own):
             normalized = as_speaker(normalized, own)
+        normalized = corrected(normalized, lambda part: self.analyze(part, snapshot))
         if options:
             number = option_number(normalized)
             if number is not None:

@@ -183,7 +183,8 @@ def test_what_comes_before_the_assistant_is_addressed_is_said_to_others(
 @pytest.mark.parametrize("text, lang, module", [
     # A correction names the request again: one request if the same, two otherwise.
     ("whats my hp, i mean my health", "en", "agent:status"), ("饿不饿 我是说我的饥饿值", "zh", "agent:status"),
-    ("wat lvl am i on, y level i mean", "en", None), ("where am i, actually whats my hp", "en", None),
+    # A correction said last takes the place of what it corrects ("lvl" was the y level: corrections.py).
+    ("wat lvl am i on, y level i mean", "en", "agent:position"), ("where am i, actually whats my hp", "en", None),
     # An English word is never split into two ("anyway" is no "any way"); "its" in a statement.
     ("@ai anyone near me? hearing footsteps and its sketchy", "en", "agent:players"),
     ("mind checking if i have any torches left", "en", "agent:inventory"),

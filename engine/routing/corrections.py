@@ -1,0 +1,169 @@
+"""What the player takes back in the line itself: self-corrections and contrasts.
+
+Players fix a line while typing it ("whats the id of dirt wait no coarse dirt", "我要火药 不对 是史莱姆球")
+and say what they do not mean beside what they do ("how much xp, in points not levels", "the smooth stone
+slab, not the normal one"). Read as written, the words taken back look like a second item or a negation
+of the request, and the line stops; read as meant, it is one plain question.
+
+How this works (on the normalized line, before it is analyzed; each step at most once, linear in it):
+
+* **Correction**: the text after the last marker ("i mean", "no wait", "wait no", "不对", "我是说"…) is
+  what the player meant. When it asks on its own ("…不对 是史莱姆球 id是啥"), the line is that text.
+  When it only names something (an item, a topic), it takes the place of the last thing of the same
+  kind named before the marker ("dirt" → "coarse dirt"), so the rest of the line — its question, and
+  also any write, negation or condition — still counts. When it names nothing, the line is left as is.
+* **Described, then named**: "the blue glowy block you get from prismarine, sea lantern, whats the
+  registry name", "how many of the orange metal bars do i have, the copper ones i think". One clause is
+  an item's name alone (with "the", "i think", "right"…); the description around it is what the
+  player had no name for. The line becomes the name, then the question; a description inside the
+  question ("the id for the stripey wood") gives way to the name. Clauses said to the assistant
+  ("get me some"), about another player, or with a negation, condition or compound are no
+  description: such a line is left as is.
+* **Contrast**: "not" (or "instead of", "rather than") after a noun or at a clause's start, governing
+  a noun phrase up to the clause's end or "just"/"only" ("not the full coords just y"), says what is
+  not asked; that phrase is dropped. The phrase must name only things (topics, items, words the
+  vocabulary does not know, "my", "full", "in"): "not now", "not yet", "do not tell me", "i'm not
+  asking you", "not tp me" keep their negation and stop the line as before.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from engine.routing.terms import Analysis, TermKind
+
+# The marker and the "no"/"wait" said with it: "wait no i mean", ", no, i mean", "不对 是".
+_MARKER = re.compile(
+    r"(?:[,.!?]\s*|\s)(?:(?:oh|wait|hold on|hang on|sorry|no|nah|nope|oops)[,.!]?\s+)*"
+    r"(?:i mean|i meant|no wait|wait no|or rather|scratch that|sorry i mean)\b[,.:]?\s*"
+    r"|\s*(?:不对|不是不是|我是说|我的意思是|说错了|打错了)[，,。\s]*(?:是|应该是)?"
+)
+_NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
+_STOPS = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE, TermKind.WRITE})
+# A correction that asks: a question word or a question's opening in it.
+_ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch", "@be", "@do", "@can", "@any", "@have"})
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_MY = re.compile(r"^(?:my|the|a|是)\s*")
+
+
+def corrected(normalized: str, analyze: Callable[[str], Analysis]) -> str:
+    """The line as the player meant it: corrections applied, the item it settles on, contrasts dropped."""
+    return without_contrasts(named_after_description(self_corrected(normalized, analyze), analyze), analyze)
+
+
+def self_corrected(normalized: str, analyze: Callable[[str], Analysis]) -> str:
+    last = None
+    for last in _MARKER.finditer(normalized):
+        pass
+    if last is None:
+        return normalized
+    before, after = normalized[:last.start()].strip(), normalized[last.end():].strip()
+    if not after:  # "wat lvl am i on, y level i mean": the marker closes what it corrects with
+        before, _, after = before.rpartition(",")
+        before, after = before.strip(), after.strip()
+    if not before or not after:
+        return normalized
+    meant = analyze(after)
+    named = [t for t in meant.terms if t.kind in _NAMES]
+    if any(t.feature in _ASKING for t in meant.terms if t.kind is TermKind.FUNCTION) or meant.requested:
+        return after  # "…不对 是史莱姆球 id是啥": the line asks again, as meant
+    if not named or any(t.kind in _STOPS for t in meant.terms) or _HAN.search(after):
+        return normalized  # a Chinese name corrected ("饿不饿 我是说我的饥饿值"): clauses reads it as said
+    kind = named[0].kind
+    said = analyze(before)
+    replaced = [t for t in said.terms if t.kind is kind]
+    whole = [m for m in re.finditer(rf"\b{re.escape(replaced[-1].surface)}\b", before)] if replaced else []
+    at = whole[-1].start() if whole else -1
+    if at < 0:
+        return f"{before}, {after}"  # nothing of its kind said before (or spelled otherwise): it adds to the line
+    return before[:at] + _MY.sub("", after) + before[at + len(replaced[-1].surface):]
+
+
+# "not" governs a noun phrase only after a noun or at a clause's start; after these words it
+# negates a verb or a state ("do not", "i'm not", "is my hunger not full").
+_FUNCTION_WORDS = frozenset("""
+do does did dont don't doesnt doesn't didnt didn't is isnt isn't are arent aren't am was were wasnt
+can could cant can't will would wont won't should shall have has had im i'm i its it's thats that's
+youre you're theyre they're were we you u he she they it that this why how what where who whether if
+he's hes she's shes there's theres whats what's wheres where's whos who's hows how's ur your
+or and but to so just still really definitely probably maybe please pls plz ai bot hey
+""".split())
+_CONTRAST = re.compile(r"(?:^|(?<=[\s,.;:!?]))(?:not|instead of|rather than)\s+")
+# Where the phrase ends: the clause's end, or what the player does want ("not the full coords just y").
+_PHRASE_END = re.compile(r"[,.;:!?]|\s(?:just|only|but|this time)\b")
+_PHRASE_WORDS = frozenset({"@self", "@full", "@in"})
+# "not now", "not yet": when, not what; the request itself is put off or refused.
+_NOT_A_THING = frozenset({"now", "yet", "rn", "atm", "anymore", "today", "tonight", "again", "ever", "needed",
+                          "thanks", "thx", "ty", "really", "here", "there", "sure"})
+
+
+def without_contrasts(normalized: str, analyze: Callable[[str], Analysis]) -> str:
+    out: list[str] = []
+    at = 0
+    for found in _CONTRAST.finditer(normalized):
+        if found.start() < at:
+            continue
+        head = normalized[:found.start()].rstrip()
+        previous = re.split(r"\s+", head)[-1] if head else ""
+        if previous and previous[-1] not in ",.;:!?" and previous in _FUNCTION_WORDS:
+            continue
+        end = _PHRASE_END.search(normalized, found.end())
+        stop = end.start() if end is not None else len(normalized)
+        phrase = normalized[found.end():stop].strip()
+        if not phrase or phrase in _NOT_A_THING or any(w in _NOT_A_THING for w in phrase.split()):
+            continue
+        terms = analyze(phrase).terms
+        if not terms or any(t.kind in _STOPS or t.kind is TermKind.FUNCTION and t.feature not in _PHRASE_WORDS
+                            for t in terms):
+            continue
+        out.append(normalized[at:found.start()])
+        at = stop
+    if not out:
+        return normalized
+    kept = " ".join(part.strip() for part in [*out, normalized[at:]] if part.strip())
+    return kept if any(c.isalnum() for c in kept) else normalized
+
+
+_CLAUSE = re.compile(r"\s*(?:[,;!?]|\.+)\s*")
+# Said around a name the player is unsure of: "sea lantern i think", "blaze rod right?", "the copper ones".
+_HEDGE = re.compile(r"^(?:the |a |an |some |it'?s |its |i mean |就是|是)|(?: i think| i guess| maybe| right| i believe| ones?"
+                    r"| thing| block| lol|吧|吗)+$")
+_WH = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
+# Said to the assistant, unless the generic "you" of how one gets a thing ("the block you get from prismarine").
+_TOLD_TO = re.compile(r"\b(?:me|u|ya|us)\b|\byou\b(?! (?:get|make|craft|find|use|mine|see|need|put)\b)|[你您]|帮我|给我")
+_DESCRIBED = re.compile(r"\b(?:of|for) (?:the|them|those|these|this|that) [a-z ]+?(?= do i| have i| i have| i got| do we|$)")
+
+
+def named_after_description(normalized: str, analyze: Callable[[str], Analysis]) -> str:
+    parts = [p for p in _CLAUSE.split(normalized) if p]
+    if len(parts) < 2:
+        return normalized
+    names: list[int] = []
+    for i, part in enumerate(parts):
+        terms = analyze(_HEDGE.sub("", part).strip()).terms
+        if len(terms) == 1 and terms[0].kind is TermKind.SLOT and terms[0].feature == "@item":
+            names.append(i)
+    if len(names) != 1:
+        return normalized
+    name = _HEDGE.sub("", parts[names[0]]).strip()
+    asking = [i for i, part in enumerate(parts) if i != names[0] and _asks(analyze(part))]
+    if len(asking) != 1:
+        return normalized
+    for i, part in enumerate(parts):
+        if i in names or i in asking:
+            continue
+        terms = analyze(part).terms
+        if _TOLD_TO.search(part) or any(t.kind in _STOPS and t.kind is not TermKind.WRITE and t.kind is not (
+            TermKind.REFERENCE) or t.feature == "@player" for t in terms) or terms and terms[0].kind is TermKind.WRITE:
+            return normalized  # "get me some, sea lantern, …": a request, not a description
+    question = parts[asking[0]]
+    described = _DESCRIBED.search(question)
+    if described is not None:
+        return _DESCRIBED.sub(f"of {name}", question, count=1)
+    return f"{name}, {question}"
+
+
+def _asks(analysis: Analysis) -> bool:
+    """A question word, an id asked for, or a question's opening ("do i have…"); "the one that is blue" asks nothing."""
+    features = {t.feature for t in analysis.terms}
+    return bool(features & _WH) or "@id" in features or bool(analysis.terms) and analysis.terms[0].feature in _ASKING
