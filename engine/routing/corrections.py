@@ -129,6 +129,7 @@ _CLAUSE = re.compile(r"\s*(?:[,;!?]|\.+)\s*")
 _HEDGE = re.compile(r"^(?:the |a |an |some |it'?s |its |i mean |就是|是)|(?: i think| i guess| maybe| right| i believe| ones?"
                     r"| thing| block| lol|吧|吗)+$")
 _WH = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
+_NAME_WORDS = 5  # words of the longest item name a clause is read for
 # Said to the assistant, unless the generic "you" of how one gets a thing ("the block you get from prismarine").
 _TOLD_TO = re.compile(r"\b(?:me|u|ya|us)\b|\byou\b(?! (?:get|make|craft|find|use|mine|see|need|put)\b)|[你您]|帮我|给我")
 _DESCRIBED = re.compile(r"\b(?:of|for) (?:the|them|those|these|this|that) [a-z ]+?(?= do i| have i| i have| i got| do we|$)")
@@ -140,7 +141,10 @@ def named_after_description(normalized: str, analyze: Callable[[str], Analysis])
         return normalized
     names: list[int] = []
     for i, part in enumerate(parts):
-        terms = analyze(_HEDGE.sub("", part).strip()).terms
+        bare = _HEDGE.sub("", part).strip()
+        if len(bare.split()) > _NAME_WORDS:
+            continue  # no item's name is this long: not analyzed, so most lines cost nothing here
+        terms = analyze(bare).terms
         if len(terms) == 1 and terms[0].kind is TermKind.SLOT and terms[0].feature == "@item":
             names.append(i)
     if len(names) != 1:
