@@ -77,7 +77,7 @@ _PAST_ASKS = frozenset({"@any", "@self", "@you", "@players"})  # "were there any
 # What the player does not see or know ("i dont see her good", "i didnt get where i am"): a statement.
 _EN_UNABLE = re.compile(r"\bi (?:do not|did not|dont|don't|didnt|didn't) (?:see|find|know|remember|get|understand|hear)\b")
 # A verb's potential complement negated: 挖不动, 看不了, 找不到: the player cannot.
-_ZH_CANNOT = re.compile(r"[\u4e00-\u9fff]不(?:[了动到见着住清倒]|起来|行了)|不(?:知道|知到|晓得|清楚|会用|汇用|太会|懂)")
+_ZH_CANNOT = re.compile(r"[\u4e00-\u9fff]不(?:[了动到见着住清倒]|起来|行了)|不(?:知道|知到|晓得|清楚|会用|汇用|太会|懂)|^(?:我|还是)?不会[啊呀哈嘛呢诶]*$")  # "怎么用你啊 不会"
 # Typed without a comma: "bro i keep taking damage how much health do i have", "i think im lost lol
 # where am i". A question about the player that opens after other words starts a clause of its own,
 # unless the word before it makes it part of the sentence ("the village is how far", "tell me where
@@ -169,17 +169,43 @@ def focus(normalized: str, analyze: Callable[[str, bool], Analysis], whole: Anal
         return None
     # "alex在哪，我好像看到她了": a pronoun in a context clause is the player the question names.
     named = any(t.feature == "@player" for t in analyses[asking[0]].terms)
+    seen = _seen_before(analyses, parts, asking[0])
+    if seen is not None:  # "我看到Alex了，她具体在哪个位置": the pronoun is the player just seen
+        analyses[asking[0]] = attrs.evolve(analyses[asking[0]], terms=tuple(
+            analyses[seen].terms[[t.feature for t in analyses[seen].terms].index("@player")]
+            if t.kind is TermKind.REFERENCE and t.surface in _PERSONAL else t for t in analyses[asking[0]].terms),
+            speaker=False)
     # "am i in survival, the minigame swapped it": "it" in a statement is what the question names.
     topic = any(t.kind is TermKind.TOPIC for t in analyses[asking[0]].terms)
     for i, analysis in enumerate(analyses):
-        if i != asking[0] and not (named_after and i == asking[0] + 1) and not (told and i == asking[0] - 1) and not _context(
-            analysis, parts[i][0], named, topic
-        ):
+        if i != asking[0] and not (named_after and i == asking[0] + 1) and not (told and i == asking[0] - 1) and (
+            i != seen
+        ) and not _context(analysis, parts[i][0], named, topic):
             return None
     chosen = analyses[asking[0]]
     if whole is not None and chosen.has(TermKind.REFERENCE) and not whole.has(TermKind.REFERENCE):
         chosen = attrs.evolve(chosen, terms=tuple(t for t in chosen.terms if t.kind is not TermKind.REFERENCE))
     return chosen if chosen.mood is Mood.ASKS else None
+
+
+_SEES = re.compile(r"(?:i (?:can )?(?:see|saw|spotted|found)|我(?:能)?(?:看到|看见|瞧见|找到))\b|我(?:能)?(?:看到|看见|瞧见)")
+
+
+def _seen_before(analyses: list[Analysis], parts: list[tuple[str, bool]], i: int) -> int | None:
+    """The clause just before the question, in which the player says they see one player, when the
+    question speaks of "her"/"him" and names no player itself: that clause's index."""
+    question = analyses[i].terms
+    if i == 0 or any(t.feature == "@player" for t in question) or sum(
+        t.kind is TermKind.REFERENCE for t in question) != 1 or not any(
+        t.kind is TermKind.REFERENCE and t.surface in _PERSONAL for t in question
+    ):
+        return None
+    said = analyses[i - 1].terms
+    if _SEES.match(_ADDRESSED.sub("", parts[i - 1][0])) is None or [t.feature for t in said].count("@player") != 1 or any(
+        t.kind in _NOT_CONTEXT or t.kind is TermKind.WRITE for t in said
+    ):
+        return None
+    return i - 1
 
 
 def _named_after(analyses: list[Analysis], i: int) -> bool:
@@ -222,8 +248,8 @@ def _said_to_the_assistant(normalized: str, parts: list[tuple[str, bool]]) -> li
         found = normalized.find(text, at)
         if found < 0:
             return parts
-        if i and _MID_ADDRESS.search(normalized[:found]) is not None:
-            return parts[i:]
+        if i and (_MID_ADDRESS.search(normalized[:found]) is not None or _ADDRESSED.match(text) is not None):
+            return parts[i:]  # "oh sure, nobody ever messages me. ai check anyway, any messages?"
         at = found + len(text)
     return parts
 

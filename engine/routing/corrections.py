@@ -124,9 +124,9 @@ def without_contrasts(normalized: str, analyze: Callable[[str], Analysis]) -> st
     return kept if any(c.isalnum() for c in kept) else normalized
 
 
-_CLAUSE = re.compile(r"\s*(?:[,;!?]|\.+)\s*")
+_CLAUSE = re.compile(r"\s*(?:[,;!?，、；！？。]|\.+)\s*")
 # Said around a name the player is unsure of: "sea lantern i think", "blaze rod right?", "the copper ones".
-_HEDGE = re.compile(r"^(?:the |a |an |some |it'?s |its |i mean |就是|是)|(?: i think| i guess| maybe| right| i believe| ones?"
+_HEDGE = re.compile(r"^(?:the |a |an |some |it'?s |its |i mean |就是|是|(?:那个|那种|这个|这种)[\u4e00-\u9fff、]{1,12}?的)|(?: i think| i guess| maybe| right| i believe| ones?"
                     r"| thing| block| lol|吧|吗)+$")
 _WH = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _NAME_WORDS = 5  # words of the longest item name a clause is read for
@@ -161,6 +161,8 @@ def named_after_description(normalized: str, analyze: Callable[[str], Analysis])
             TermKind.REFERENCE) or t.feature == "@player" for t in terms) or terms and terms[0].kind is TermKind.WRITE:
             return normalized  # "get me some, sea lantern, …": a request, not a description
     question = parts[asking[0]]
+    if _HAN.search(question) and "的" in question.split("我")[0] and question.rfind("我") > 0:
+        question = question[question.rfind("我"):]  # "村民收的宝石我有几个": what the player has, described before
     described = _DESCRIBED.search(question)
     if described is not None:
         return _DESCRIBED.sub(f"of {name}", question, count=1)

@@ -51,10 +51,13 @@ TAGS = frozenset({"right", "yeah", "yes", "ya", "correct", "innit", "yea", "ye"}
 # Whom the line is said to, not whom it is about: "我在哪啊兄弟", "兄弟，我在哪", after a particle or a
 # mark at the end, before a mark at the start ("我兄弟在线吗" keeps its brother); and a hesitation
 # before a mark at the start ("那个，我血量多少": no reference to anything).
-_VOCATIVES = "兄弟们|兄弟|哥们儿|哥们|老铁|老哥|大佬|大哥|宝子|家人们|朋友们|各位"
+# The assistant spoken to like a pet ("小助手乖～", "小ai小ai，", "宝宝你好呀") is said to it, too.
+_VOCATIVES = ("兄弟们|兄弟|哥们儿|哥们|老铁|老哥|大佬|大哥|宝子|家人们|朋友们|各位|小助手|小可爱|宝宝|宝贝|亲爱的|小ai|小机器人"
+              "|乖狗狗|乖乖")
 _ZH_VOCATIVE = re.compile(
-    rf"(?<=[啊呀呢吗吧嘛哦哈啦,，!！?？ ])(?:{_VOCATIVES})$|^(?:{_VOCATIVES}|那个|这个|那啥|就是说|就是)(?=[,，!！ 、])"
-    rf"|^(?:{_VOCATIVES})(?=[我你])"
+    rf"(?<=[啊呀呢吗吧嘛哦哈啦,，!！?？ ~～])(?:{_VOCATIVES})$"
+    rf"|^(?:(?:{_VOCATIVES})(?:乖乖|乖|你好呀|你好)?[~～]?)+(?=[,，!！ 、~～])|^(?:那个|这个|那啥|就是说|就是)(?=[,，!！ 、])"
+    rf"|^(?:(?:{_VOCATIVES})[~～]?)+(?=[我你有])"
 )
 
 

@@ -442,10 +442,10 @@ class Vocabulary:
         n = len(run)
         i = 0
         while i < n:
-            if i + 2 < n and run[i + 1] in _A_NOT_A and run[i + 2] == run[i]:
+            if i + 2 < n and run[i + 1] in _A_NOT_A and run[i + 2] == run[i] and run[i:i + 3] not in self._zh:
                 # "饿不饿", "有没有", "在不在线": the question asks about the word that
                 # follows, so "X不" is dropped and matching goes on from the second X
-                # ("在不在线" is "在线"); the 不/没 is no negation.
+                # ("在不在线" is "在线"); the 不/没 is no negation. A phrase of its own ("好不好") is read whole.
                 i += 2
                 continue
             if i + 4 < n and run[i + 2] in _A_NOT_A and run[i + 3: i + 5] == run[i: i + 2] and run[i: i + 2] in self._zh:

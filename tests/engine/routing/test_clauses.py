@@ -303,3 +303,38 @@ def test_what_the_player_has_been_doing_and_how_long_till_done(shared_runtime: A
 ])
 def test_feelings_and_wishes_beside_a_question(shared_runtime: AssistantRuntime, text: str, module: str | None) -> None:
     assert route(shared_runtime, text) == module
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    # The assistant spoken to like a pet is said to it: the request follows.
+    ("小助手乖～告诉主人我还剩多少血好不好", "zh", "agent:status"),
+    ("小ai小ai，乖乖的，主人问你，我现在在哪个维度呀", "zh", "agent:position"),
+    ("宝宝你好呀，你都会些什么本领呀？", "zh", "agent:help"),
+    ("帮我看看背包好不好", "zh", "agent:inventory"),   # 好不好 is a softener, no A-not-A about "好"
+    ("@ai 怎么用你啊 不会", "zh", "agent:help"),          # 不会: "i can't", said beside the question
+    # Said with politeness or as an afterthought, "if" puts nothing off.
+    ("@ai What is the current progress on your goal, if you would be so kind?", "en", "agent:progress"),
+    ("ai how many golden apples do i have, if any", "en", "agent:inventory"),
+    # The player just seen is whom "she"/"he" in the question is.
+    ("ai 我看到Alex了，她具体在哪个位置", "zh", "agent:players"),
+    ("i can see steve, how far is he", "en", "agent:players"),
+    # Autocorrect turns game words into other words: chords, idea, ex.
+    ("ai what are my chords", "en", "agent:position"), ("@ai whats the idea of cobblestone", "en", "agent:item"),
+    ("ai what's my ex level", "en", "agent:status"),
+])
+def test_pet_names_softeners_and_seen_players(shared_runtime: AssistantRuntime, text: str, lang: str,
+                                              module: str) -> None:
+    assert route(shared_runtime, text, lang) == module
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("乖狗狗，过来，告诉我我几级了", "zh"),             # "come here" is a move, whoever it is said to
+    ("不会吧 我血多少", "zh"),                          # 不会吧 is no "i can't"
+    ("我不会告诉你 我在哪", "zh"),
+    ("tell me where i am if my health is low", "en"),  # a condition still stops the line
+    ("i can see steve, whats his health", "en"),       # another player's state
+    ("i saw alex, give her my diamonds", "en"),
+    ("我看到Alex了，她血多少", "zh"),
+])
+def test_what_those_readings_leave_stopped(shared_runtime: AssistantRuntime, text: str, lang: str) -> None:
+    assert route(shared_runtime, text, lang) is None
