@@ -19,6 +19,11 @@ How this works (on the normalized line, before it is analyzed; each step at most
   question ("the id for the stripey wood") gives way to the name. Clauses said to the assistant
   ("get me some"), about another player, or with a negation, condition or compound are no
   description: such a line is left as is.
+* **A guess beside the question**: "how many pearls do i have? like 16?", "xp level?? am i 30 yet",
+  "y多少 是不是-59", "经验瓶还有多少瓶 有64没": a number the player expects asks nothing the question does
+  not; the answer confirms or corrects it. A clause (or, in Chinese, a space-separated part) that is
+  only such a number, with its hedge ("like", "is it", "是不是", "有…没") and unit, is dropped; so is
+  "like 20 blocks" closing an English clause. A line that is only a guess keeps it.
 * **Contrast**: "not" (or "instead of", "rather than") after a noun or at a clause's start, governing
   a noun phrase up to the clause's end or "just"/"only" ("not the full coords just y"), says what is
   not asked; that phrase is dropped. The phrase must name only things (topics, items, words the
@@ -48,7 +53,8 @@ _MY = re.compile(r"^(?:my|the|a|是)\s*")
 
 def corrected(normalized: str, analyze: Callable[[str], Analysis]) -> str:
     """The line as the player meant it: corrections applied, the item it settles on, contrasts dropped."""
-    return without_contrasts(named_after_description(self_corrected(normalized, analyze), analyze), analyze)
+    return without_contrasts(named_after_description(without_guesses(self_corrected(normalized, analyze)), analyze),
+                             analyze)
 
 
 def self_corrected(normalized: str, analyze: Callable[[str], Analysis]) -> str:
@@ -173,3 +179,42 @@ def _asks(analysis: Analysis) -> bool:
     """A question word, an id asked for, or a question's opening ("do i have…"); "the one that is blue" asks nothing."""
     features = {t.feature for t in analysis.terms}
     return bool(features & _WH) or "@id" in features or bool(analysis.terms) and analysis.terms[0].feature in _ASKING
+
+
+_NUMBER = r"-?\d+(?:\.\d+)?(?:\s*(?:%|/\s*\d+))?(?:\s+-?\d+){0,2}"
+_EN_UNITS = r"(?:\s*(?:blocks?|hearts?|levels?|lvls?|yet|or so|ish|maybe|right|already|or more|left|now|rn|%|\?))*"
+_EN_GUESS = re.compile(rf"(?:(?:like|maybe|around|about|is it|am i|are we|at|only|still|just|already|prob|probably)\s+)*"
+                       rf"{_NUMBER}{_EN_UNITS}")
+_EN_GUESS_TAIL = re.compile(rf"\s+(?:like|around|about|maybe)\s+{_NUMBER}{_EN_UNITS}$")
+_ZH_GUESS = re.compile(rf"(?:是不是|有没有|够不够|大概|差不多|快|有|够|到)?{_NUMBER}(?:个|格|级|颗心|颗|瓶|块|组|滴|%)?"
+                       r"(?:了)?(?:没有|没|吗|吧|了吗|了没|对吧)?")
+_ASKS_IN_WORDS = re.compile(r"^(?:\S+ )?(?:how|what|whats|what's|where|wheres|where's|who|whos|which|do|does|am|is|are|any\w*)\b")
+_PIECE = re.compile(r"[^,.?!;，。？！；]+")
+
+
+def without_guesses(normalized: str) -> str:
+    kept: list[str] = []
+    at = 0
+    dropped = False
+    for found in _PIECE.finditer(normalized):
+        piece = found.group().strip()
+        if _EN_GUESS.fullmatch(piece) or _HAN.search(normalized) and _ZH_GUESS.fullmatch(piece):
+            kept.append(normalized[at:found.start()])
+            at = found.end()
+            dropped = True
+            continue
+        words = piece.split(" ")
+        if _HAN.search(piece) and len(words) > 1 and any(_ZH_GUESS.fullmatch(w) for w in words):
+            rest = " ".join(w for w in words if not _ZH_GUESS.fullmatch(w))
+        elif _ASKS_IN_WORDS.search(piece):  # "how far is alex like 20 blocks"; "i'm at like 2 hearts" says it
+            rest = _EN_GUESS_TAIL.sub("", piece)
+        else:
+            continue
+        if rest != piece:
+            kept.append(normalized[at:found.start()] + rest)
+            at = found.end()
+            dropped = True
+    if not dropped:
+        return normalized
+    out = ("".join(kept) + normalized[at:]).strip(" ,.;")
+    return out if any(c.isalpha() for c in out) else normalized

@@ -39,7 +39,7 @@ CORPORA = tuple(ROOT / "tests" / "data" / "routing" / f"{name}.jsonl"
                              "tuning23", "tuning24", "tuning25", "tuning26", "tuning27", "tuning28",
                              "tuning29", "tuning30", "tuning31", "tuning32", "tuning33",
                              "tuning34", "tuning35", "tuning36", "tuning37", "tuning38", "tuning39", "tuning40",
-                             "tuning41"))
+                             "tuning41", "tuning42", "tuning43", "tuning44", "tuning45"))
 # The vocabulary's data: a changed word list changes the features.
 DATA_DIRS = (ROOT / "engine" / "routing" / "data", ROOT / "engine" / "modules" / "data")
 PENALTY = 3.0  # C: the inverse of the L2 penalty on the weights, per sample's loss

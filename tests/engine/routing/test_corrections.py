@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from engine.assistant import AssistantRuntime
-from engine.routing.corrections import corrected
+from engine.routing.corrections import corrected, without_guesses
 from engine.routing.evaluation import fixture_snapshot
 from engine.routing.router import ScopeState
 from engine.routing.terms import Analysis
@@ -90,3 +90,42 @@ def test_the_item_answered_is_the_one_meant(shared_runtime: AssistantRuntime, te
     found = shared_runtime.router.route(text, "en", ScopeState("t"), fixture_snapshot("en_us"), now=0.0)
     assert found.args is not None
     assert item in (getattr(found.args, "matches", None) or (found.args.item_id,))
+
+
+@pytest.mark.parametrize("line, meant", [
+    ("how many pearls do i have? like 16", "how many pearls do i have?"),
+    ("xp level?? am i 30 yet", "xp level??"),
+    ("how far is alex like 20 blocks", "how far is alex"),
+    ("y多少 是不是-59", "y多少"),
+    ("经验瓶还有多少瓶 有64吗", "经验瓶还有多少瓶"),
+    ("my health? 20/20", "my health?"),
+])
+def test_a_guess_beside_the_question_is_dropped(line: str, meant: str) -> None:
+    assert without_guesses(line) == meant
+
+
+@pytest.mark.parametrize("line", [
+    "is my health 10",                 # the number is the question's own
+    "tp me to 100 64 200",
+    "i'm at like 2 hearts, how many do i have exactly",   # a statement says it, it guesses nothing
+    "16",
+])
+def test_a_number_that_is_no_guess_stays(line: str) -> None:
+    assert without_guesses(line) == line
+
+
+@pytest.mark.parametrize("text, lang, module", [
+    ("@ai how many pearls do i have? like 16?", "en", "agent:inventory"),
+    ("progress?? how far are we?? 50%???", "en", "agent:progress"),
+    ("黑曜 还剩多少个 有10个没", "zh", "agent:inventory"),
+    # Players' nicknames for items: 金果, 黑曜, 史莱姆球; "wood logs" is every log.
+    ("ai 我有几个金果", "zh", "agent:inventory"), ("哭泣的黑曜 id 多少", "zh", "agent:item"),
+    ("how many wood logs do i have", "en", "agent:inventory"), ("包里有木头不", "zh", "agent:inventory"),
+])
+def test_guesses_and_nicknames(shared_runtime: AssistantRuntime, text: str, lang: str, module: str) -> None:
+    assert route(shared_runtime, text, lang) == module
+
+
+@pytest.mark.parametrize("text", ["tp me to 0 0? like 0 0", "give me 16 pearls, like 16", "how many pearls does alex have? like 16?"])
+def test_a_guess_leaves_what_stops_the_line(shared_runtime: AssistantRuntime, text: str) -> None:
+    assert route(shared_runtime, text, "en") is None
