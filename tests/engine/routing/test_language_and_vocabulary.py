@@ -7,7 +7,15 @@ from engine.routing.filters import blocking_filter
 from engine.routing.language import detect_language, reply_language
 from engine.routing.normalize import normalize_text
 from engine.routing.terms import Analysis, TermKind
-from engine.routing.vocabulary import ITEM_FEATURE, NUMBER_FEATURE, PLAYER_FEATURE, Vocabulary, VocabularyError, VocabularyFile
+from engine.routing.vocabulary import (
+    ITEM_FEATURE,
+    NUMBER_FEATURE,
+    PLAYER_FEATURE,
+    Vocabulary,
+    VocabularyError,
+    VocabularyFile,
+    load_vocabulary_file,
+)
 
 
 def analyze(runtime: AssistantRuntime, text: str, names: tuple[str, ...] = ()) -> Analysis:
@@ -190,3 +198,17 @@ def test_an_interjection_inside_a_phrase_does_not_split_it(shared_runtime: Assis
 
 def test_an_interjection_that_is_a_players_name_is_kept(shared_runtime: AssistantRuntime) -> None:
     assert PLAYER_FEATURE in [t.feature for t in analyze(shared_runtime, "where is yo", names=("yo",)).terms]
+
+
+def test_no_phrase_holds_a_filler_interjection_inside_it() -> None:
+    """An interjection that is filler ("even", "pls") is dropped before phrases are matched, unless some
+    longer phrase contains it: then it stays everywhere, and "what can u even do" loses its meaning.
+    A phrase that is only the word said twice ("fr fr") is the one exception."""
+    from engine.routing.asides import INTERJECTIONS
+
+    english = load_vocabulary_file("en")
+    phrases = [p for spec in english.features.values() for p in spec.phrases] + list(english.filler)
+    filler = set(english.filler) & INTERJECTIONS
+    inside = sorted((word, phrase) for phrase in phrases for word in set(phrase.split(" ")) & filler
+                    if len(phrase.split(" ")) > 1 and set(phrase.split(" ")) != {word})
+    assert inside == []
