@@ -43,7 +43,7 @@ import attrs
 from engine.routing.mood import Mood, asks_in
 from engine.routing.senses import HOLD_ON
 from engine.routing.sentences import named_things, where_i_am
-from engine.routing.terms import Analysis, Term, TermKind
+from engine.routing.terms import QUESTION_WORDS, Analysis, Term, TermKind
 
 # Chinese players type a space where a comma goes: "血还剩多少 刚被苦力怕炸".
 # The assistant addressed in the middle of a line starts the request: "刚被炸了 ai 我还有多少血"
@@ -68,7 +68,6 @@ _OR_ELSE = ("or did ", "or has ", "or have ", "or was ", "or were ", "or had ")
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")  # "有没有下雨", "是不是": a question of its own
 _NAMES = frozenset({TermKind.TOPIC, TermKind.SLOT})
 _NOT_CONTEXT = frozenset({TermKind.NEGATION, TermKind.CONDITION, TermKind.COMPOUND, TermKind.REFERENCE})
-_ASKING = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _OPENS_A_QUESTION = frozenset({"@be", "@do", "@can", "@any"})
 _DONT = ("dont ", "don't ", "do not ")  # "dont wanna fall into the void": no "do …?" question
 _AUX_PHRASES = ("did i ", "have i ", "has anyone ", "did anyone ", "did someone ", "did somebody ")
@@ -340,7 +339,7 @@ def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
         return False
     if not asked and text.endswith("呢") and _ZH_DOING.search(text) is not None and any(
         t.kind is TermKind.WRITE for t in terms
-    ) and not _ASKING.intersection(analysis.features):
+    ) and not QUESTION_WORDS.intersection(analysis.features):
         return False  # "打末影龙呢": what the player is doing; 呢 after a verb asks nothing here
     if asked or analysis.requested or asks_in(text) or _A_NOT_A.search(text) is not None or (
         _EN_WH.match(_ADDRESSED.sub("", text)) is not None  # "@ai which way am i facing"
@@ -348,7 +347,7 @@ def _asks(text: str, asked: bool, analysis: Analysis) -> bool:
         return True
     if _inability(terms, text):
         return False  # "cant break anything": says what the player cannot do
-    return bool(_ASKING.intersection(analysis.features)) or bool(terms) and (
+    return bool(QUESTION_WORDS.intersection(analysis.features)) or bool(terms) and (
         terms[0].surface.startswith(_AUX_PHRASES)  # "did i get any notices": a phrase that opens asking
         or terms[0].feature in _OPENS_A_QUESTION and not text.startswith(_DONT) and (
             terms[0].surface not in _PAST or len(terms) > 1 and (
@@ -519,7 +518,7 @@ def _context(analysis: Analysis, text: str, named: bool = False, topic: bool = F
             purpose or text.startswith(_ABOUT_TO) or _ZH_ABOUT_TO.match(text) is not None))
     # "刚才掉线了", "刚才挂机": what happened, unless the clause asks about it.
     said = text.startswith((*_JUST_DID, *_HAPPENED_AGAIN)) and (
-        analysis.mood is Mood.STATES or not _ASKING.intersection(analysis.features)
+        analysis.mood is Mood.STATES or not QUESTION_WORDS.intersection(analysis.features)
     ) or _JUST_HAPPENED.match(text) is not None
     if not plan and not said and any(t.kind in _NAMES for t in terms) and not any(
         t.kind is TermKind.UNKNOWN for t in terms

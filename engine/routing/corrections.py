@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from engine.routing.terms import Analysis, TermKind
+from engine.routing.terms import QUESTION_WORDS, Analysis, TermKind
 
 # The marker and the "no"/"wait" said with it: "wait no i mean", ", no, i mean", "不对 是".
 _MARKER = re.compile(
@@ -134,7 +134,6 @@ _CLAUSE = re.compile(r"\s*(?:[,;!?，、；！？。]|\.+)\s*")
 # Said around a name the player is unsure of: "sea lantern i think", "blaze rod right?", "the copper ones".
 _HEDGE = re.compile(r"^(?:the |a |an |some |it'?s |its |i mean |就是|是|(?:那个|那种|这个|这种)[\u4e00-\u9fff、]{1,12}?的)|(?: i think| i guess| maybe| right| i believe| ones?"
                     r"| thing| block| lol|吧|吗)+$")
-_WH = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _NAME_WORDS = 5  # words of the longest item name a clause is read for
 # Said to the assistant, unless the generic "you" of how one gets a thing ("the block you get from prismarine").
 _TOLD_TO = re.compile(r"\b(?:me|u|ya|us)\b|\byou\b(?! (?:get|make|craft|find|use|mine|see|need|put)\b)|[你您]|帮我|给我")
@@ -178,7 +177,7 @@ def named_after_description(normalized: str, analyze: Callable[[str], Analysis])
 def _asks(analysis: Analysis) -> bool:
     """A question word, an id asked for, or a question's opening ("do i have…"); "the one that is blue" asks nothing."""
     features = {t.feature for t in analysis.terms}
-    return bool(features & _WH) or "@id" in features or bool(analysis.terms) and analysis.terms[0].feature in _ASKING
+    return bool(features & QUESTION_WORDS) or "@id" in features or bool(analysis.terms) and analysis.terms[0].feature in _ASKING
 
 
 _NUMBER = r"-?\d+(?:\.\d+)?(?:\s*(?:%|/\s*\d+))?(?:\s+-?\d+){0,2}"

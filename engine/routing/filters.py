@@ -13,7 +13,7 @@ the vocabulary reads them before the negation "不" can match.
 """
 from __future__ import annotations
 
-from engine.routing.terms import Analysis, Term, TermKind
+from engine.routing.terms import QUESTION_WORDS, Analysis, Term, TermKind
 
 EN_FILTER_WORDS: dict[TermKind, tuple[str, ...]] = {
     TermKind.NEGATION: (
@@ -414,14 +414,11 @@ def blocking_filter(analysis: Analysis) -> TermKind | None:
     return None
 
 
-_QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
-
-
 def _two_questions(terms: tuple[Term, ...]) -> bool:
     """"whats my xp and what dimension am i in": "and" opens a second question about something else;
     "what's my health and how much is left" asks one thing twice."""
     for i, term in enumerate(terms[:-1]):
-        if term.feature == "@and" and terms[i + 1].feature in _QUESTION_WORDS:
+        if term.feature == "@and" and terms[i + 1].feature in QUESTION_WORDS:
             before = {t.feature for t in terms[:i] if t.kind in _NOUNS}
             after = {t.feature for t in terms[i + 1:] if t.kind in _NOUNS}
             if before and after and before != after:

@@ -160,7 +160,8 @@ class Router:
         own = snapshot.player_name.lower()
         if own and own in normalized and self._is_a_name(own):
             normalized = as_speaker(normalized, own)
-        normalized = corrected(normalized, lambda part: self.analyze(part, snapshot))
+        names = ParseContext.player_names(snapshot)  # once, for every part the rewrites read
+        normalized = corrected(normalized, lambda part: self.vocabulary.analyze(part, names))
         if options:
             number = option_number(normalized)
             if number is not None:

@@ -40,7 +40,7 @@ from engine.routing.mood import Mood, asks_in
 from engine.routing.normalize import normalize_text
 from engine.routing.scores import meets
 from engine.routing.stats import Reason
-from engine.routing.terms import Analysis, Term, TermKind
+from engine.routing.terms import QUESTION_WORDS, Analysis, Term, TermKind
 from engine.routing.vocabulary import Vocabulary
 
 REJECT_PREFIX = "reject:"
@@ -85,7 +85,6 @@ _LIGHT_WORDS = frozenset({
     "w:exact", "w:percent", "w:percentage", "w:half", "w:since", "w:night", "w:morning", "w:really", "w:actually",
     "w:but", "w:ugh", "w:hi", "w:hello", "w:question", "w:questions", "w:real", "w:quick",
 })
-_QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 _WHAT_IS_IT = frozenset({"@what", "@be", "@autopilot"})
 _VALUES = frozenset({"@cardinal", "@dimname", "@modename"})
 # A topic phrase that opens with a question word asks, wherever it stands: "which way im facing",
@@ -274,7 +273,7 @@ def _asks_in_words(analysis: Analysis) -> bool:
     """A question word, a question's opening, a wh-word opening a phrase, a question mark, or a
     request to be shown ("check my …", "… pls")."""
     features = analysis.features
-    return analysis.marked or analysis.requested or bool(_QUESTION_WORDS.intersection(features)) or (
+    return analysis.marked or analysis.requested or bool(QUESTION_WORDS.intersection(features)) or (
         bool(features) and features[0] in _QUESTION_OPENERS
     ) or any(t.surface.split(" ", 1)[0] in _WH_WORDS for t in analysis.terms) or (
         bool(analysis.terms) and analysis.terms[0].surface.split(" ", 1)[0] in _AUX_OPENERS
@@ -472,7 +471,7 @@ class SemanticIndex:
         ):
             return None
         features = analysis.features
-        if "@and" in features and _QUESTION_WORDS.intersection(features[features.index("@and") + 1:]):
+        if "@and" in features and QUESTION_WORDS.intersection(features[features.index("@and") + 1:]):
             return None  # "how many diamonds do i have and whats the id of …": two questions
         if not analysis.sentences and asking_clauses(normalized, self.vocabulary.analyze) > 1:
             return None  # "在线几个人 有没有下雨"

@@ -33,6 +33,8 @@ class TermKind(enum.Enum):
 
 # Kinds an example must contain for each occurrence in the input (topic check).
 MUST_COVER = frozenset({TermKind.TOPIC, TermKind.UNKNOWN, TermKind.SLOT})
+# The features of the question words (what, where, who, how, how much; 什么, 哪, 谁, 怎么, 多少).
+QUESTION_WORDS = frozenset({"@what", "@where", "@who", "@how", "@howmuch"})
 
 
 class Term(NamedTuple):
